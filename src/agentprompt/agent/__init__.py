@@ -1,0 +1,1 @@
+"""The agent prompting system of seed 001: prompts, profiles and (later) the turn driver."""

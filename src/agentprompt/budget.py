@@ -1,0 +1,231 @@
+"""Fitting a composition to a token budget.
+
+Optional sections are cut lowest priority first. A section with fallbacks steps down its
+chain (a file's full text → its signatures → its path) before it is dropped. The history
+slot loses its oldest messages in quantised steps, so the cut point (and with it the cached
+prefix) stays put while the conversation grows. Nothing is ever cut mid-line: whole
+sections, fallback texts and whole messages are the only units. Every cut is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from agentprompt.errors import AgentPromptError
+from agentprompt.messages import Message
+from agentprompt.sections import (
+    MESSAGE_OVERHEAD,
+    Composition,
+    HistorySlot,
+    Part,
+    assemble,
+    message_tokens,
+)
+from agentprompt.tokens import Tokenizer, shared_counter
+
+__all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
+
+
+class BudgetExceeded(AgentPromptError):
+    """The sections that may not be cut are larger than the budget on their own."""
+
+    def __init__(self, *, budget: int, total: int, required: list[tuple[str, int]]) -> None:
+        self.budget = budget
+        self.total = total
+        self.required = required
+        listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
+        super().__init__(
+            f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
+            f"be cut: the sections that must stay are {listed}. Raise the budget (--max-tokens), "
+            "lower the reserved output, or make some of these sections optional."
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cut:
+    """One thing :func:`fit` removed or shrank, and why."""
+
+    section: str
+    """The id of the section that was cut."""
+    action: Literal["fallback", "dropped", "truncated"]
+    """Replaced by a smaller fallback, dropped whole, or (history) oldest messages dropped."""
+    tokens_before: int
+    """The section's tokens before the cut."""
+    tokens_after: int
+    """The section's tokens after the cut."""
+    detail: str
+    """What exactly happened, in words."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FitResult:
+    """A composition that fits its budget, with the cuts that made it fit."""
+
+    composition: Composition
+    """The fitted composition."""
+    cuts: tuple[Cut, ...]
+    """What was cut, in the order it was cut."""
+    budget: int
+    """The input-token budget it was fitted to (max tokens minus reserved output)."""
+
+
+def history_cut(
+    messages: tuple[Message, ...], shed: int, *, keep_last: int, counter: Tokenizer
+) -> int:
+    """How many of the oldest messages to drop to shed at least ``shed`` tokens.
+
+    The kept part starts at a user message where one is in reach (every provider accepts
+    that as a first message), never at a tool result whose call was dropped, and never cuts
+    into the last ``keep_last`` messages; so it may shed less than asked.
+    """
+    limit = max(0, len(messages) - keep_last)
+    total = 0
+    k = 0
+    while k < limit and total < shed:
+        total += message_tokens(messages[k], counter) + MESSAGE_OVERHEAD
+        k += 1
+    if k == 0 or k >= len(messages):
+        return k
+    reach = range(k, min(limit, len(messages) - 1) + 1)
+    for wanted in ("user", None):
+        for i in reach:
+            role = messages[i].role
+            if role == wanted or (wanted is None and role != "tool"):
+                return i
+    i = k - 1
+    while i > 0 and messages[i].role == "tool":
+        i -= 1
+    return i
+
+
+@dataclass
+class _Slot:
+    original: Part
+    part: Part
+    tokens: int
+    level: int = 0  # fallbacks used (text) or tokens asked to shed so far (history)
+    dropped: bool = False
+    done: bool = False
+
+
+def fit(
+    composition: Composition,
+    max_tokens: int,
+    *,
+    reserve_output: int = 0,
+    counter: Tokenizer | None = None,
+) -> FitResult:
+    """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``."""
+    counter = counter or shared_counter()
+    budget = max_tokens - reserve_output
+    if budget <= 0:
+        raise BudgetExceeded(budget=budget, total=composition.total_tokens, required=[])
+    if composition.total_tokens <= budget:
+        return FitResult(composition=composition, cuts=(), budget=budget)
+
+    slots = [
+        _Slot(original=p, part=p, tokens=s.tokens)
+        for p, s in zip(composition.parts, composition.sections, strict=True)
+    ]
+    cuts: list[Cut] = []
+    current = composition
+    estimate = composition.total_tokens
+    while True:
+        while estimate > budget:
+            slot = _next_to_cut(slots)
+            if slot is None:
+                break
+            saved = _shrink(slot, estimate - budget, counter, cuts)
+            estimate -= saved
+        current = assemble(
+            [s.part for s in slots if not s.dropped], counter=counter, tools=composition.tools
+        )
+        if current.total_tokens <= budget:
+            return FitResult(composition=current, cuts=tuple(cuts), budget=budget)
+        estimate = current.total_tokens
+        if _next_to_cut(slots) is None:
+            required = [
+                (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
+            ]
+            raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+
+
+def _next_to_cut(slots: list[_Slot]) -> _Slot | None:
+    """The optional, still shrinkable slot of lowest priority (the later one on a tie)."""
+    best: _Slot | None = None
+    for slot in slots:
+        priority = slot.part.priority
+        if slot.dropped or slot.done or priority is None:
+            continue
+        if best is None or priority <= (best.part.priority or 0):
+            best = slot
+    return best
+
+
+def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
+    """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
+    before = slot.tokens
+    part = slot.part
+    if isinstance(part, HistorySlot):
+        return _truncate_history(slot, part, excess, counter, cuts)
+    while slot.level < len(part.fallbacks):
+        slot.level += 1
+        text = part.fallbacks[slot.level - 1]
+        tokens = counter.count(text)
+        if tokens < before:
+            slot.part = replace(part, text=text)
+            slot.tokens = tokens
+            cuts.append(
+                Cut(
+                    section=part.id,
+                    action="fallback",
+                    tokens_before=before,
+                    tokens_after=tokens,
+                    detail=f"replaced by fallback {slot.level} of {len(part.fallbacks)}",
+                )
+            )
+            return before - tokens
+    slot.dropped = True
+    slot.tokens = 0
+    cuts.append(
+        Cut(
+            section=part.id,
+            action="dropped",
+            tokens_before=before,
+            tokens_after=0,
+            detail="dropped",
+        )
+    )
+    return before + 1  # the blank line that joined it to its neighbour goes too
+
+
+def _truncate_history(
+    slot: _Slot, part: HistorySlot, excess: int, counter: Tokenizer, cuts: list[Cut]
+) -> int:
+    """Drop the history's oldest messages, in multiples of its step, to save ``excess``."""
+    full = slot.original.messages if isinstance(slot.original, HistorySlot) else ()
+    target = max(1, math.ceil((slot.level + excess) / part.step)) * part.step
+    k = history_cut(full, target, keep_last=part.keep_last, counter=counter)
+    already = len(full) - len(part.messages)
+    if k <= already:
+        slot.done = True
+        return 0
+    kept = full[k:]
+    tokens = sum(message_tokens(m, counter) + MESSAGE_OVERHEAD for m in kept)
+    saved = slot.tokens - tokens
+    cuts.append(
+        Cut(
+            section=part.id,
+            action="truncated",
+            tokens_before=slot.tokens,
+            tokens_after=tokens,
+            detail=f"dropped the {k - already} oldest messages ({k} in all, cut in steps of "
+            f"{part.step} tokens)",
+        )
+    )
+    slot.part = replace(part, messages=kept)
+    slot.level = target
+    slot.tokens = tokens
+    return saved

@@ -1,0 +1,1 @@
+"""The ``agentprompt`` command line: one thin module per command group."""

@@ -1,0 +1,211 @@
+"""``agentprompt inspect``: a profile's messages, tokens per section, and cache prefix."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from agentprompt.cli.output import console, print_json
+from agentprompt.context.environment import find_project_root
+from agentprompt.errors import UsageError
+from agentprompt.messages import Message
+from agentprompt.profiles import PROFILES, InspectReport, InspectRequest, inspect_profile
+from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text
+
+__all__ = ["inspect_command", "read_messages_file"]
+
+
+def read_messages_file(path: Path) -> list[Message]:
+    """Messages from a JSON file: ``inspect --json`` output, an OpenAI ``messages`` list, or
+    an Anthropic request with ``system`` and ``messages``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(
+            f"{path} is not a JSON file ({exc}); give the output of "
+            "'agentprompt inspect --json' or a list of chat messages"
+        ) from None
+    if isinstance(data, list):
+        return from_openai(data)
+    if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        if "system" in data or data.get("format") == "anthropic":
+            return from_anthropic(data["messages"], data.get("system"))
+        return from_openai(data["messages"])
+    raise UsageError(
+        f"{path} holds no messages: expected a JSON list of chat messages or an object with a "
+        "'messages' list"
+    )
+
+
+def _report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
+    comp = report.composition
+    out: dict[str, Any] = {
+        "profile": report.profile,
+        "tokenizer": comp.tokenizer,
+        "exact": comp.exact,
+        "total_tokens": comp.total_tokens,
+        "tool_tokens": comp.tool_tokens,
+        "sections": [
+            {
+                "id": s.id,
+                "kind": s.kind,
+                "role": s.role,
+                "stability": s.stability.name.lower(),
+                "priority": s.priority,
+                "tokens": s.tokens,
+                "messages": [s.first_message, s.last_message],
+            }
+            for s in comp.sections
+        ],
+        "message_tokens": list(comp.message_tokens),
+        "breakpoints": list(comp.breakpoints),
+        "messages": to_openai(comp.messages),
+    }
+    if fmt == "anthropic":
+        out["anthropic"] = to_anthropic(comp.messages)
+    elif fmt == "text":
+        out["text"] = to_text(comp.messages)
+    if report.budget is not None:
+        out["budget"] = report.budget
+        out["cuts"] = [dataclasses.asdict(c) for c in report.cuts]
+    if report.prefix is not None:
+        out["previous"] = {**dataclasses.asdict(report.prefix), "share": report.prefix.share}
+    return out
+
+
+def _print_report(report: InspectReport, fmt: str) -> None:
+    comp = report.composition
+    kind = "exact" if comp.exact else "estimated"
+    table = Table(title=f"Profile '{report.profile}' — tokens ({comp.tokenizer}, {kind})")
+    for col in ("section", "role", "stability", "priority", "tokens", "message"):
+        table.add_column(col, justify="right" if col in ("tokens", "priority") else "left")
+    for s in comp.sections:
+        where = (
+            str(s.first_message)
+            if s.first_message == s.last_message
+            else f"{s.first_message}–{s.last_message}"
+        )
+        if s.last_message < s.first_message:
+            where = "—"
+        priority = "required" if s.priority is None else str(s.priority)
+        table.add_row(s.id, s.role, s.stability.name.lower(), priority, str(s.tokens), where)
+    console.print(table)
+    framing = comp.total_tokens - sum(comp.message_tokens) - comp.tool_tokens
+    console.print(
+        f"Total input tokens: [bold]{comp.total_tokens}[/bold] "
+        f"({len(comp.messages)} messages, {framing} of chat framing"
+        + (f", {comp.tool_tokens} of tool definitions (estimate)" if comp.tools else "")
+        + ")"
+    )
+    marks = ", ".join(str(i) for i in comp.breakpoints) or "none"
+    console.print(f"Cache breakpoints after message(s): {marks}")
+    if report.budget is not None:
+        console.print(f"Budget: {report.budget} input tokens")
+        for cut in report.cuts:
+            console.print(
+                f"  cut {cut.section}: {cut.detail} ({cut.tokens_before} → {cut.tokens_after})"
+            )
+        if not report.cuts:
+            console.print("  nothing had to be cut")
+    if report.prefix is not None:
+        p = report.prefix
+        console.print(
+            f"Shared with the previous render: {p.identical_messages} identical messages, "
+            f"{p.bytes} bytes, ~{p.tokens} of {p.total_tokens} tokens ({p.share:.1%})"
+        )
+    console.rule("messages")
+    if fmt == "openai":
+        console.print_json(data=to_openai(comp.messages))
+    elif fmt == "anthropic":
+        console.print_json(data=to_anthropic(comp.messages))
+    else:
+        console.print(to_text(comp.messages), markup=False, end="")
+
+
+@click.command("inspect")
+@click.option("--profile", "profile_name", required=True, help=f"One of: {', '.join(PROFILES)}.")
+@click.option("--task", default="", help="The user's request the prompt is built for.")
+@click.option(
+    "--root",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="The repository the prompt is about (default: the one around the cwd).",
+)
+@click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None, help="Fit to a budget.")
+@click.option(
+    "--reserve-output", type=click.IntRange(min=0), default=0, help="Tokens kept for the reply."
+)
+@click.option(
+    "--history",
+    "history_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A JSON file of earlier messages to include.",
+)
+@click.option(
+    "--previous",
+    "previous_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="An earlier 'inspect --json' output: report the byte-identical prefix shared with it.",
+)
+@click.option(
+    "--date",
+    "date",
+    type=click.DateTime(formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]),
+    default=None,
+    help="State this date instead of now (makes the output byte-stable).",
+)
+@click.option("--once", is_flag=True, help="Single-response mode.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "openai", "anthropic"]),
+    default="text",
+    help="How to show the messages.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def inspect_command(
+    profile_name: str,
+    task: str,
+    root: Path | None,
+    model: str | None,
+    max_tokens: int | None,
+    reserve_output: int,
+    history_file: Path | None,
+    previous_file: Path | None,
+    date: dt.datetime | None,
+    once: bool,
+    fmt: str,
+    as_json: bool,
+) -> None:
+    """Show a profile's messages, the tokens of each section, and where caches break."""
+    request = InspectRequest(
+        root=(root or find_project_root()).resolve(),
+        task=task,
+        history=tuple(read_messages_file(history_file)) if history_file else (),
+        now=date,
+        once=once,
+    )
+    previous = read_messages_file(previous_file) if previous_file else None
+    report = inspect_profile(
+        profile_name,
+        request,
+        model=model,
+        max_tokens=max_tokens,
+        reserve_output=reserve_output,
+        previous=previous,
+    )
+    if as_json:
+        print_json(_report_json(report, fmt))
+    else:
+        _print_report(report, fmt)

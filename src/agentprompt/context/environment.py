@@ -1,0 +1,82 @@
+"""The environment facts a prompt states, read at the edge so the core stays pure.
+
+:func:`read_environment` is the only place that looks at the clock, the platform and git;
+everything that renders these facts takes an :class:`Environment` value, so a test can fix
+them and a rendered prompt is byte-stable.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import platform
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Environment", "find_project_root", "git_branch", "read_environment"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Environment:
+    """Where and when the agent runs."""
+
+    now: dt.datetime
+    """The current local date and time."""
+    cwd: Path
+    """The working directory."""
+    git_branch: str | None
+    """The checked-out branch when ``cwd`` is in a git repository (``HEAD`` if detached)."""
+    is_git: bool
+    """Whether ``cwd`` is inside a git work tree."""
+    os_name: str
+    """The platform and its release (``linux 6.1.0``)."""
+    python_version: str
+    """The version of the Python running agentprompt."""
+
+
+def find_project_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above ``start`` holding ``.git``, else ``start`` itself."""
+    here = (start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def git_branch(cwd: Path) -> tuple[bool, str | None]:
+    """Whether ``cwd`` is in a git work tree, and its branch; never raises."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--is-inside-work-tree", "--abbrev-ref", "HEAD"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False, None
+    lines = done.stdout.split()
+    if done.returncode != 0 or not lines or lines[0] != "true":
+        # A repository with no commits yet has no HEAD to name; it is still a repository.
+        inside = bool(lines) and lines[0] == "true"
+        return inside, None
+    return True, lines[1] if len(lines) > 1 else None
+
+
+def read_environment(
+    cwd: Path | None = None, *, clock: Callable[[], dt.datetime] | None = None
+) -> Environment:
+    """The environment of this process, with ``cwd`` and the clock replaceable for tests."""
+    where = (cwd or Path.cwd()).resolve()
+    is_git, branch = git_branch(where)
+    now = (clock or dt.datetime.now)()
+    return Environment(
+        now=now,
+        cwd=where,
+        git_branch=branch,
+        is_git=is_git,
+        os_name=f"{platform.system().lower()} {platform.release()}",
+        python_version=platform.python_version(),
+    )

@@ -1,0 +1,150 @@
+"""The named profiles ``agentprompt inspect`` can show.
+
+Each runtime defines its own profiles; this registry only names them and says how to build
+their sections for a repository and a task, so the CLI stays a thin layer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentprompt.agent.profiles import AgentContext, demo_profile, list_repository_files
+from agentprompt.budget import Cut, fit
+from agentprompt.context.environment import read_environment
+from agentprompt.errors import UsageError
+from agentprompt.messages import Message
+from agentprompt.prefix import SharedPrefix, shared_prefix
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.sections import Composition, Part, assemble
+from agentprompt.tokens import shared_counter
+
+__all__ = [
+    "PROFILES",
+    "InspectReport",
+    "InspectRequest",
+    "NamedProfile",
+    "UnknownProfile",
+    "get_profile",
+    "inspect_profile",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class InspectRequest:
+    """What a profile is built for: a repository, a task and the moment."""
+
+    root: Path
+    """The repository (or directory) the prompt is about."""
+    task: str
+    """The user's request."""
+    history: tuple[Message, ...] = ()
+    """Earlier messages of the conversation."""
+    now: dt.datetime | None = None
+    """The moment to state in the prompt; None for the current time."""
+    once: bool = False
+    """Single-response mode."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class NamedProfile:
+    """A profile as the CLI lists and builds it."""
+
+    name: str
+    """What ``--profile`` calls it."""
+    description: str
+    """One line saying what it is."""
+    build: Callable[[InspectRequest], list[Part]]
+    """Its sections for a request."""
+
+
+class UnknownProfile(UsageError):
+    """A profile name that no runtime defines."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"unknown profile {name!r}: choose one of {', '.join(sorted(PROFILES))}")
+
+
+def _demo(request: InspectRequest) -> list[Part]:
+    fixed_now = request.now
+    env = read_environment(request.root, clock=(lambda: fixed_now) if fixed_now else None)
+    ctx = AgentContext(
+        prompts=PromptLibrary(request.root),
+        environment=env,
+        task=request.task,
+        files=list_repository_files(request.root),
+        history=request.history,
+        once=request.once,
+    )
+    return demo_profile().build(ctx)
+
+
+PROFILES: dict[str, NamedProfile] = {
+    "demo": NamedProfile(
+        name="demo",
+        description="the main agent's prompt (seed 001) for a repository and a task",
+        build=_demo,
+    ),
+}
+"""Every profile ``inspect`` knows, by name."""
+
+
+def get_profile(name: str) -> NamedProfile:
+    """The profile called ``name``; :class:`UnknownProfile` lists the known ones."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise UnknownProfile(name) from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class InspectReport:
+    """A profile composed for a request: its messages and what they cost."""
+
+    profile: str
+    """The profile's name."""
+    composition: Composition
+    """The composed (and, with a budget, fitted) prompt."""
+    model: str | None = None
+    """The model the tokens were counted for (None: o200k_base)."""
+    budget: int | None = None
+    """The input-token budget it was fitted to, if any."""
+    cuts: tuple[Cut, ...] = ()
+    """What fitting to the budget cut."""
+    prefix: SharedPrefix | None = None
+    """What it shares with a previous render, when one was given."""
+
+
+def inspect_profile(
+    name: str,
+    request: InspectRequest,
+    *,
+    model: str | None = None,
+    max_tokens: int | None = None,
+    reserve_output: int = 0,
+    previous: list[Message] | None = None,
+) -> InspectReport:
+    """Compose profile ``name`` for ``request``, fit it to a budget, compare with a previous
+    render: everything ``agentprompt inspect`` shows."""
+    profile = get_profile(name)
+    counter = shared_counter(model)
+    composition = assemble(profile.build(request), counter=counter)
+    cuts: tuple[Cut, ...] = ()
+    budget: int | None = None
+    if max_tokens is not None:
+        fitted = fit(composition, max_tokens, reserve_output=reserve_output, counter=counter)
+        composition, cuts, budget = fitted.composition, fitted.cuts, fitted.budget
+    prefix = None
+    if previous is not None:
+        prefix = shared_prefix(previous, composition.messages, counter=counter)
+    return InspectReport(
+        profile=name,
+        composition=composition,
+        model=model,
+        budget=budget,
+        cuts=cuts,
+        prefix=prefix,
+    )

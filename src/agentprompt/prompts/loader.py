@@ -1,0 +1,311 @@
+"""Prompt files: lookup order, declared variables, and seed 004's system prompt loader.
+
+Every piece of prompt text is a Markdown file. A file may start with front matter that
+declares its variables::
+
+    ---
+    description: What this prompt is for.
+    variables:
+      name: What the value is.
+    ---
+    Hello {{name}}.
+
+Placeholders are ``{{name}}``; ``\\{{`` writes a literal ``{{``. A file that declares
+variables must declare every placeholder it uses, and rendering it needs exactly those
+values. A file with no ``variables`` is plain text, used as it is.
+
+A name (``system``, ``agent/identity``, ``skills/compaction``) resolves to ``NAME.md`` in the
+first of: the project's ``config/prompts/`` (seed 004's convention), its
+``.agentprompt/prompts/``, the user's config directory, and the packaged defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+import yaml
+
+from agentprompt.context.environment import find_project_root
+from agentprompt.errors import AgentPromptError
+
+__all__ = [
+    "InvalidPromptFile",
+    "MissingVariables",
+    "PromptFileMissing",
+    "PromptLibrary",
+    "PromptSource",
+    "PromptTemplate",
+    "build_system_prompt",
+    "load_extra_prompt",
+    "load_skill",
+    "load_system_prompt",
+    "user_prompt_dir",
+]
+
+PACKAGED_DIR = Path(__file__).resolve().parent
+"""Where the packaged default prompts live."""
+
+_PLACEHOLDER = re.compile(r"(\\?)\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_FRONT_MATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
+
+
+class PromptFileMissing(AgentPromptError, FileNotFoundError):
+    """No prompt file of that name exists in any searched directory."""
+
+    def __init__(self, name: str, searched: list[Path]) -> None:
+        self.name = name
+        self.searched = searched
+        paths = "\n".join(f"  {p}" for p in searched)
+        super().__init__(
+            f"prompt file {name}.md was not found. Searched, in order:\n{paths}\n"
+            f"Create {name}.md in the first of these directories to provide it."
+        )
+
+
+class InvalidPromptFile(AgentPromptError):
+    """A prompt file whose front matter or placeholders are malformed."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        super().__init__(f"prompt file {path}: {problem}")
+
+
+class MissingVariables(AgentPromptError):
+    """A prompt rendered without some declared variables, or with undeclared ones."""
+
+    def __init__(self, path: Path, missing: list[str], unknown: list[str]) -> None:
+        self.path = path
+        self.missing = missing
+        self.unknown = unknown
+        problems = []
+        if missing:
+            problems.append(f"missing value(s) for {', '.join(missing)}")
+        if unknown:
+            problems.append(
+                f"value(s) given for {', '.join(unknown)}, which the file does not declare"
+            )
+        super().__init__(
+            f"prompt file {path}: {'; '.join(problems)}. Pass exactly the variables declared "
+            "in its front matter."
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptSource:
+    """Where a prompt name resolves to."""
+
+    name: str
+    """The prompt's name (its path below a prompt directory, without ``.md``)."""
+    path: Path
+    """The file that wins the lookup."""
+    origin: str
+    """Which directory it came from: ``project``, ``local``, ``user`` or ``packaged``."""
+    shadows: tuple[Path, ...] = ()
+    """Files of the same name further down the lookup order, which it overrides."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptTemplate:
+    """A loaded prompt file."""
+
+    name: str
+    """The prompt's name."""
+    path: Path
+    """The file it was read from."""
+    body: str
+    """The text after the front matter, without the file's final newline."""
+    variables: tuple[str, ...] = ()
+    """The variables the file declares, in declaration order."""
+    description: str = ""
+    """What the prompt is for, from its front matter."""
+
+    def render(self, **values: object) -> str:
+        """The text with every placeholder replaced; exactly the declared variables needed."""
+        declared = set(self.variables)
+        missing = [v for v in self.variables if v not in values]
+        unknown = sorted(set(values) - declared)
+        if missing or unknown:
+            raise MissingVariables(self.path, missing, unknown)
+        if not declared:
+            return self.body
+
+        def fill(match: re.Match[str]) -> str:
+            if match.group(1):
+                return match.group(0)[1:]
+            return str(values[match.group(2)])
+
+        return _PLACEHOLDER.sub(fill, self.body)
+
+
+def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
+    """A :class:`PromptTemplate` from a file's text, with its front matter checked."""
+    meta: dict[str, object] = {}
+    body = text
+    match = _FRONT_MATTER.match(text)
+    if match:
+        try:
+            loaded = yaml.safe_load(match.group(1)) or {}
+        except yaml.YAMLError as exc:
+            raise InvalidPromptFile(path, f"front matter is not valid YAML: {exc}") from None
+        if not isinstance(loaded, dict):
+            raise InvalidPromptFile(path, "front matter must be a mapping of keys to values")
+        meta = loaded
+        body = text[match.end() :]
+    if body.endswith("\r\n"):
+        body = body[:-2]
+    elif body.endswith("\n"):
+        body = body[:-1]
+    declared = meta.get("variables") or {}
+    if isinstance(declared, list):
+        declared = {str(v): "" for v in declared}
+    if not isinstance(declared, dict):
+        raise InvalidPromptFile(path, "'variables' must map each variable name to a description")
+    variables = tuple(str(v) for v in declared)
+    if variables:
+        used = {m.group(2) for m in _PLACEHOLDER.finditer(body) if not m.group(1)}
+        undeclared = sorted(used - set(variables))
+        if undeclared:
+            raise InvalidPromptFile(
+                path,
+                f"uses {', '.join('{{' + u + '}}' for u in undeclared)} without declaring it; "
+                "add it under 'variables' in the front matter",
+            )
+    description = meta.get("description", "")
+    return PromptTemplate(
+        name=name, path=path, body=body, variables=variables, description=str(description or "")
+    )
+
+
+def user_prompt_dir() -> Path:
+    """The user's prompt directory: ``$AGENTPROMPT_CONFIG_DIR/prompts`` or the platform's."""
+    base = os.environ.get("AGENTPROMPT_CONFIG_DIR")
+    root = Path(base) if base else Path(platformdirs.user_config_dir("agentprompt"))
+    return root / "prompts"
+
+
+class PromptLibrary:
+    """Resolves, loads and renders prompt files for one project root.
+
+    Loaded files are cached by path, size and modification time, so a file is read once
+    until it changes.
+    """
+
+    def __init__(self, root: Path | None = None, *, user_dir: Path | None = None) -> None:
+        self.root = (root or find_project_root()).resolve()
+        self.user_dir = user_dir if user_dir is not None else user_prompt_dir()
+        self._cache: dict[Path, tuple[tuple[int, int], PromptTemplate]] = {}
+
+    def search_dirs(self) -> list[tuple[str, Path]]:
+        """The prompt directories in lookup order, each with its origin name."""
+        return [
+            ("project", self.root / "config" / "prompts"),
+            ("local", self.root / ".agentprompt" / "prompts"),
+            ("user", self.user_dir),
+            ("packaged", PACKAGED_DIR),
+        ]
+
+    def find(self, name: str) -> PromptSource | None:
+        """Where ``name`` resolves to, or None when no directory has it."""
+        _check_name(name)
+        hits = [
+            (origin, d / f"{name}.md")
+            for origin, d in self.search_dirs()
+            if (d / f"{name}.md").is_file()
+        ]
+        if not hits:
+            return None
+        origin, path = hits[0]
+        return PromptSource(
+            name=name, path=path, origin=origin, shadows=tuple(p for _, p in hits[1:])
+        )
+
+    def resolve(self, name: str) -> PromptSource:
+        """Where ``name`` resolves to; :class:`PromptFileMissing` lists every path searched."""
+        found = self.find(name)
+        if found is None:
+            raise PromptFileMissing(name, [d / f"{name}.md" for _, d in self.search_dirs()])
+        return found
+
+    def load(self, name: str) -> PromptTemplate:
+        """The prompt file ``name`` resolves to, parsed."""
+        path = self.resolve(name).path
+        try:
+            stat = path.stat()
+            key = (stat.st_size, stat.st_mtime_ns)
+            cached = self._cache.get(path)
+            if cached and cached[0] == key:
+                return cached[1]
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InvalidPromptFile(path, f"cannot be read ({exc.strerror})") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidPromptFile(
+                path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+            ) from None
+        template = parse_prompt_file(name, path, text)
+        self._cache[path] = (key, template)
+        return template
+
+    def render(self, name: str, **values: object) -> str:
+        """The prompt ``name`` with ``values`` filled in."""
+        return self.load(name).render(**values)
+
+    def list(self) -> list[PromptSource]:
+        """Every prompt name found in any directory, with the file it resolves to."""
+        names: set[str] = set()
+        for _, d in self.search_dirs():
+            if d.is_dir():
+                names.update(p.relative_to(d).with_suffix("").as_posix() for p in d.rglob("*.md"))
+        sources = [self.find(n) for n in sorted(names)]
+        return [s for s in sources if s is not None]
+
+
+def _check_name(name: str) -> None:
+    parts = name.split("/")
+    if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise AgentPromptError(
+            f"prompt name {name!r} is not valid: use a relative name such as 'system' or "
+            "'skills/compaction', without '..'"
+        )
+
+
+_LIBRARIES: dict[Path, PromptLibrary] = {}
+
+
+def _library(root: Path | None) -> PromptLibrary:
+    key = (root or find_project_root()).resolve()
+    lib = _LIBRARIES.get(key)
+    if lib is None or lib.user_dir != user_prompt_dir():
+        lib = _LIBRARIES[key] = PromptLibrary(key)
+    return lib
+
+
+def load_system_prompt(root: Path | None = None) -> str:
+    """The text of ``system.md`` (required): a missing file raises a ``FileNotFoundError``."""
+    return _library(root).load("system").render()
+
+
+def load_extra_prompt(root: Path | None = None) -> str | None:
+    """The text of ``system_extra.md``, or None when there is none (it is optional)."""
+    lib = _library(root)
+    if lib.find("system_extra") is None:
+        return None
+    return lib.load("system_extra").render()
+
+
+def build_system_prompt(root: Path | None = None) -> str:
+    """``system.md`` followed by ``system_extra.md`` when it exists, separated by a blank line."""
+    system = load_system_prompt(root)
+    extra = load_extra_prompt(root)
+    return system if extra is None else f"{system}\n\n{extra}"
+
+
+def load_skill(name: str, root: Path | None = None) -> str:
+    """The skill prompt ``skills/NAME.md``, read on first use and cached until it changes."""
+    return _library(root).load(f"skills/{name}").render()

@@ -1,0 +1,248 @@
+"""SQLite persistence for sessions and other runtime state.
+
+The database runs in WAL mode so readers never block the writer, and its schema evolves
+through an append-only list of named migrations: a migration, once released, is never
+edited or removed, only followed by new ones. A corrupt, locked or unreadable database
+gives a :class:`StoreError` that says what to do, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentprompt.errors import AgentPromptError
+
+__all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError", "default_store_path"]
+
+
+class StoreError(AgentPromptError):
+    """The state database cannot be used."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Migration:
+    """One step of the schema's history."""
+
+    name: str
+    """A unique, permanent name."""
+    apply: Callable[[sqlite3.Connection], None]
+    """Executes the step inside the migration's transaction."""
+
+
+def _create_sessions(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            state TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX sessions_kind_updated ON sessions (kind, updated_at)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(name="0001_sessions", apply=_create_sessions),)
+"""Every migration, oldest first. Append only."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionRecord:
+    """A stored session of any runtime (agent, bridge, workflow)."""
+
+    id: str
+    """The session's id."""
+    kind: str
+    """Which runtime it belongs to (``agent``, ``bridge``...)."""
+    created_at: float
+    """When it was created (seconds since the epoch)."""
+    updated_at: float
+    """When it was last saved."""
+    state: dict[str, Any]
+    """The runtime's state, as JSON-compatible data."""
+
+
+def default_store_path(root: Path) -> Path:
+    """Where a project's state lives: ``ROOT/.agentprompt/state.db``."""
+    return root / ".agentprompt" / "state.db"
+
+
+def _explain(path: Path, exc: sqlite3.Error) -> StoreError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            f"state database {path} is locked by another agentprompt process; wait for it to "
+            "finish and try again"
+        )
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreError(
+            f"state database {path} is damaged ({text}); move it aside (it is only a cache of "
+            "session state) and run the command again to start a fresh one"
+        )
+    if "readonly" in text or "unable to open" in text or "disk I/O" in text:
+        return StoreError(
+            f"state database {path} cannot be opened for writing ({text}); check the "
+            "permissions of the file and its folder"
+        )
+    return StoreError(f"state database {path}: {text}")
+
+
+class Store:
+    """A project's state database."""
+
+    def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder for state database {path}: {exc.strerror}"
+            ) from None
+        try:
+            self._db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.Error as exc:
+            self.close()
+            raise _explain(path, exc) from None
+
+    def close(self) -> None:
+        """Close the connection (safe to call twice)."""
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+            self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    def _migrate(self) -> None:
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL)"
+        )
+        done = {row[0] for row in self._db.execute("SELECT name FROM migrations")}
+        known = {m.name for m in MIGRATIONS}
+        newer = sorted(done - known)
+        if newer:
+            raise StoreError(
+                f"state database {self.path} was written by a newer agentprompt (it has "
+                f"migrations {', '.join(newer)}); upgrade agentprompt to use it"
+            )
+        for migration in MIGRATIONS:
+            if migration.name in done:
+                continue
+            with self._transaction() as db:
+                migration.apply(db)
+                db.execute(
+                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                    (migration.name, time.time()),
+                )
+
+    def applied_migrations(self) -> list[str]:
+        """The names of the migrations this database has, in the order they ran."""
+        rows = self._db.execute("SELECT name FROM migrations ORDER BY applied_at, name")
+        return [r[0] for r in rows]
+
+    def create_session(self, kind: str, state: dict[str, Any]) -> SessionRecord:
+        """Store a new session and return it with its id."""
+        now = time.time()
+        record = SessionRecord(
+            id=uuid.uuid4().hex[:12], kind=kind, created_at=now, updated_at=now, state=state
+        )
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO sessions (id, kind, created_at, updated_at, state) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (record.id, kind, now, now, json.dumps(state)),
+            )
+        return record
+
+    def save_session(self, session_id: str, state: dict[str, Any]) -> SessionRecord:
+        """Replace a session's state; :class:`StoreError` when there is no such session."""
+        now = time.time()
+        with self._transaction() as db:
+            changed = db.execute(
+                "UPDATE sessions SET state = ?, updated_at = ? WHERE id = ?",
+                (json.dumps(state), now, session_id),
+            ).rowcount
+        if not changed:
+            raise StoreError(f"no session {session_id!r} in {self.path}")
+        return self.get_session(session_id)
+
+    def get_session(self, session_id: str) -> SessionRecord:
+        """The session with this id; :class:`StoreError` when there is none."""
+        try:
+            row = self._db.execute(
+                "SELECT id, kind, created_at, updated_at, state FROM sessions WHERE id = ?",
+                (session_id,),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        if row is None:
+            raise StoreError(
+                f"no session {session_id!r} in {self.path}; list sessions to see the ids"
+            )
+        return _record(row)
+
+    def latest_session(self, kind: str) -> SessionRecord | None:
+        """The most recently saved session of this kind, if any."""
+        try:
+            row = self._db.execute(
+                "SELECT id, kind, created_at, updated_at, state FROM sessions WHERE kind = ? "
+                "ORDER BY updated_at DESC LIMIT 1",
+                (kind,),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        return _record(row) if row else None
+
+    def list_sessions(self, kind: str | None = None) -> list[SessionRecord]:
+        """Stored sessions, newest first, optionally of one kind only."""
+        query = "SELECT id, kind, created_at, updated_at, state FROM sessions"
+        args: tuple[str, ...] = ()
+        if kind is not None:
+            query += " WHERE kind = ?"
+            args = (kind,)
+        try:
+            rows = self._db.execute(query + " ORDER BY updated_at DESC", args).fetchall()
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        return [_record(r) for r in rows]
+
+    def delete_session(self, session_id: str) -> bool:
+        """Remove a session; True when it existed."""
+        with self._transaction() as db:
+            return db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
+
+
+def _record(row: tuple[Any, ...]) -> SessionRecord:
+    return SessionRecord(
+        id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=json.loads(row[4])
+    )

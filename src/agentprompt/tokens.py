@@ -1,0 +1,236 @@
+"""Exact, offline token counts, with a per-text cache.
+
+The default tokenizers are the OpenAI encodings ``o200k_base`` and ``cl100k_base``, whose
+tables ship inside the ``bpe-openai`` wheel, so nothing is downloaded. Text that looks like a
+special token (``<|endoftext|>``) inside a file is counted as plain text. For models whose
+encoding is not public the count is an estimate, and every report says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from agentprompt.errors import UsageError
+
+__all__ = [
+    "BpeTokenizer",
+    "CountCache",
+    "EstimatingTokenizer",
+    "Tokenizer",
+    "UnknownEncoding",
+    "encoding_for_model",
+    "get_tokenizer",
+    "shared_counter",
+    "tokenizer_for_model",
+]
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """Counts the tokens of a text for one encoding."""
+
+    @property
+    def name(self) -> str:
+        """The encoding's name, e.g. ``o200k_base``."""
+        ...
+
+    @property
+    def exact(self) -> bool:
+        """Whether counts are exact for the target model (False: an estimate)."""
+        ...
+
+    def count(self, text: str) -> int:
+        """The number of tokens in ``text``, all of it read as ordinary text."""
+        ...
+
+
+class UnknownEncoding(UsageError):
+    """An encoding name that agentprompt cannot count with."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(
+            f"unknown token encoding {name!r}: use one of {', '.join(EXACT_ENCODINGS)}, "
+            "or name a model with --model so the encoding is chosen for you"
+        )
+
+
+EXACT_ENCODINGS = ("o200k_base", "cl100k_base")
+
+# Model-name prefixes and the OpenAI encoding each uses; the longest matching prefix wins.
+_OPENAI_MODEL_ENCODINGS: dict[str, str] = {
+    "gpt-5": "o200k_base",
+    "gpt-4.5": "o200k_base",
+    "gpt-4.1": "o200k_base",
+    "gpt-4o": "o200k_base",
+    "chatgpt-4o": "o200k_base",
+    "gpt-oss": "o200k_base",
+    "o1": "o200k_base",
+    "o3": "o200k_base",
+    "o4": "o200k_base",
+    "codex": "o200k_base",
+    "gpt-4": "cl100k_base",
+    "gpt-3.5": "cl100k_base",
+    "gpt-35": "cl100k_base",
+    "text-embedding-3": "cl100k_base",
+    "text-embedding-ada-002": "cl100k_base",
+}
+
+
+def encoding_for_model(model: str) -> str | None:
+    """The OpenAI encoding a model uses, or None when its tokenizer is not public."""
+    name = model.lower().rsplit("/", 1)[-1]
+    best: str | None = None
+    for prefix in _OPENAI_MODEL_ENCODINGS:
+        if name.startswith(prefix) and (best is None or len(prefix) > len(best)):
+            best = prefix
+    return _OPENAI_MODEL_ENCODINGS[best] if best else None
+
+
+def _clean(text: str) -> str:
+    """``text`` with lone surrogates (which UTF-8 cannot hold) replaced by U+FFFD."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+class BpeTokenizer:
+    """Exact counts for an OpenAI encoding, from tables bundled with ``bpe-openai``."""
+
+    def __init__(self, encoding: str = "o200k_base") -> None:
+        if encoding not in EXACT_ENCODINGS:
+            raise UnknownEncoding(encoding)
+        from bpe_openai import _bindings  # the Rust core: no Python-side table load
+
+        self._backend = _bindings.tokenizer_for_encoding(encoding)
+        self._name = encoding
+
+    @property
+    def name(self) -> str:
+        """The encoding's name."""
+        return self._name
+
+    @property
+    def exact(self) -> bool:
+        """Always True: these are the model's own tables."""
+        return True
+
+    def count(self, text: str) -> int:
+        """The exact number of tokens in ``text``; special-token text counts as plain text."""
+        try:
+            return int(self._backend.count(text))
+        except UnicodeEncodeError:
+            return int(self._backend.count(_clean(text)))
+
+    def encode(self, text: str) -> list[int]:
+        """The token ids of ``text`` (special-token text encoded as plain text)."""
+        try:
+            return list(self._backend.encode(text))
+        except UnicodeEncodeError:
+            return list(self._backend.encode(_clean(text)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class EstimatingTokenizer:
+    """An estimate for models whose tokenizer is not public, labelled as such everywhere.
+
+    It counts with a public encoding and scales the result; the default scale of 1.0 with
+    ``o200k_base`` is a reasonable stand-in for recent Anthropic and Google models.
+    """
+
+    base: Tokenizer
+    """The exact tokenizer the estimate is computed with."""
+    scale: float = 1.0
+    """Multiplier applied to the base count."""
+    label: str = "estimate"
+    """How the estimate is described in reports."""
+
+    @property
+    def name(self) -> str:
+        """The base encoding's name, marked as an estimate."""
+        return f"{self.label} via {self.base.name}"
+
+    @property
+    def exact(self) -> bool:
+        """Always False: the target model's tokenizer is not known."""
+        return False
+
+    def count(self, text: str) -> int:
+        """An estimated token count for ``text``."""
+        return round(self.base.count(text) * self.scale)
+
+
+_TOKENIZERS: dict[str, BpeTokenizer] = {}
+
+
+def get_tokenizer(encoding: str = "o200k_base") -> BpeTokenizer:
+    """The shared exact tokenizer for ``encoding`` (built once per process)."""
+    tok = _TOKENIZERS.get(encoding)
+    if tok is None:
+        tok = _TOKENIZERS[encoding] = BpeTokenizer(encoding)
+    return tok
+
+
+def tokenizer_for_model(model: str | None) -> Tokenizer:
+    """The tokenizer to count with for ``model``: exact for OpenAI models, else an estimate."""
+    if not model:
+        return get_tokenizer("o200k_base")
+    encoding = encoding_for_model(model)
+    if encoding is not None:
+        return get_tokenizer(encoding)
+    return EstimatingTokenizer(base=get_tokenizer("o200k_base"), label=f"estimate for {model}")
+
+
+class CountCache:
+    """Token counts remembered by content hash, so unchanged text is never re-tokenized.
+
+    Bounded (least recently used entries are evicted) so a long session cannot grow it
+    without limit. Keys include the tokenizer's name, so one cache serves several encodings.
+    """
+
+    def __init__(self, tokenizer: Tokenizer, *, max_entries: int = 50_000) -> None:
+        self.tokenizer = tokenizer
+        self._max = max_entries
+        self._counts: OrderedDict[bytes, int] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def name(self) -> str:
+        """The wrapped tokenizer's name."""
+        return self.tokenizer.name
+
+    @property
+    def exact(self) -> bool:
+        """Whether the wrapped tokenizer is exact."""
+        return self.tokenizer.exact
+
+    def count(self, text: str) -> int:
+        """The token count of ``text``, from the cache when the same text was counted before."""
+        if len(text) < 64:
+            return self.tokenizer.count(text)  # hashing costs more than counting short text
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        found = self._counts.get(key)
+        if found is not None:
+            self.hits += 1
+            self._counts.move_to_end(key)
+            return found
+        self.misses += 1
+        n = self.tokenizer.count(text)
+        self._counts[key] = n
+        if len(self._counts) > self._max:
+            self._counts.popitem(last=False)
+        return n
+
+
+_SHARED_CACHES: dict[str, CountCache] = {}
+
+
+def shared_counter(model: str | None = None) -> CountCache:
+    """A process-wide count cache for ``model``'s tokenizer, shared by every composition."""
+    tokenizer = tokenizer_for_model(model)
+    cache = _SHARED_CACHES.get(tokenizer.name)
+    if cache is None:
+        cache = _SHARED_CACHES[tokenizer.name] = CountCache(tokenizer)
+    return cache
