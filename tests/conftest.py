@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,30 @@ def _isolated(
 @pytest.fixture
 def user_config_dir() -> Path:
     """The (empty, per-test) user config dir that AGENTPROMPT_CONFIG_DIR points to."""
-    import os
-
     return Path(os.environ["AGENTPROMPT_CONFIG_DIR"])
+
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE_ENV = "AGENTPROMPT_UPDATE_SNAPSHOTS"
+
+
+@pytest.fixture
+def snapshot() -> Callable[[str, str], None]:
+    """Compare a rendered text with tests/snapshots/NAME byte for byte.
+
+    Run with AGENTPROMPT_UPDATE_SNAPSHOTS=1 to write new or changed snapshots, then review
+    the diff before committing it.
+    """
+
+    def check(name: str, text: str) -> None:
+        path = SNAPSHOTS / name
+        if os.environ.get(UPDATE_ENV) == "1":
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="")
+            return
+        if not path.exists():
+            pytest.fail(f"no snapshot {path}; run the tests with {UPDATE_ENV}=1 to create it")
+        expected = path.read_text(encoding="utf-8")
+        assert text == expected, f"rendered text differs from snapshot {path}"
+
+    return check

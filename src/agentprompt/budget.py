@@ -20,6 +20,7 @@ from agentprompt.sections import (
     Composition,
     HistorySlot,
     Part,
+    Section,
     assemble,
     message_tokens,
 )
@@ -170,12 +171,14 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
     part = slot.part
     if isinstance(part, HistorySlot):
         return _truncate_history(slot, part, excess, counter, cuts)
-    while slot.level < len(part.fallbacks):
+    chain = len(slot.original.fallbacks) if isinstance(slot.original, Section) else 0
+    while part.fallbacks:
+        # The section steps down to its next fallback, which keeps the smaller ones after it.
+        part = replace(part, text=part.fallbacks[0], fallbacks=part.fallbacks[1:])
         slot.level += 1
-        text = part.fallbacks[slot.level - 1]
-        tokens = counter.count(text)
+        tokens = counter.count(part.text)
         if tokens < before:
-            slot.part = replace(part, text=text)
+            slot.part = part
             slot.tokens = tokens
             cuts.append(
                 Cut(
@@ -183,7 +186,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
                     action="fallback",
                     tokens_before=before,
                     tokens_after=tokens,
-                    detail=f"replaced by fallback {slot.level} of {len(part.fallbacks)}",
+                    detail=f"replaced by fallback {slot.level} of {chain}",
                 )
             )
             return before - tokens

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from agentprompt.errors import AgentPromptError
@@ -162,6 +163,11 @@ class ToolDefinition:
     """What the tool does, for the model."""
     parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
     """The JSON Schema of the arguments object."""
+
+    @cached_property
+    def wire_json(self) -> str:
+        """The Chat Completions entry as compact, key-sorted JSON (what token counts use)."""
+        return json.dumps(self.to_openai(), ensure_ascii=False, sort_keys=True)
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions ``tools`` entry."""

@@ -10,7 +10,6 @@ provider cache breakpoints at the edges between stability classes.
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, Literal, TypeVar
@@ -383,7 +382,7 @@ def assemble(
                     cache_tier=part.cache_tier,
                 )
             )
-    tool_tokens = sum(counter.count(_tool_json(t)) for t in tools)
+    tool_tokens = sum(counter.count(t.wire_json) for t in tools)
     total = sum(msg_tokens) + MESSAGE_OVERHEAD * len(messages) + REPLY_OVERHEAD + tool_tokens
     return Composition(
         messages=tuple(messages),
@@ -396,10 +395,6 @@ def assemble(
         tokenizer=counter.name,
         exact=counter.exact,
     )
-
-
-def _tool_json(tool: ToolDefinition) -> str:
-    return json.dumps(tool.to_openai(), ensure_ascii=False, sort_keys=True)
 
 
 def compose(

@@ -8,10 +8,13 @@ encoding is not public the count is an estimate, and every report says so.
 
 from __future__ import annotations
 
-import hashlib
+import importlib.machinery
+import importlib.util
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 from agentprompt.errors import UsageError
 
@@ -90,6 +93,33 @@ def encoding_for_model(model: str) -> str | None:
     return _OPENAI_MODEL_ENCODINGS[best] if best else None
 
 
+def _load_backend() -> Any:
+    """The Rust core of ``bpe-openai``, loaded without its Python package.
+
+    Importing the ``bpe_openai`` package decodes every bundled table in Python at import
+    time (about half a second); the Rust core needs none of that, so it is loaded on its
+    own when it can be found, and through the package otherwise.
+    """
+    name = "bpe_openai._bindings"
+    if name in sys.modules:
+        return sys.modules[name]
+    package = importlib.util.find_spec("bpe_openai")
+    for folder in (package.submodule_search_locations or []) if package else []:
+        for path in Path(folder).glob("_bindings*"):
+            if not path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                continue
+            loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+            spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+            if spec is None:
+                continue
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            return module
+    from bpe_openai import _bindings
+
+    return _bindings
+
+
 def _clean(text: str) -> str:
     """``text`` with lone surrogates (which UTF-8 cannot hold) replaced by U+FFFD."""
     return text.encode("utf-8", "replace").decode("utf-8")
@@ -101,9 +131,7 @@ class BpeTokenizer:
     def __init__(self, encoding: str = "o200k_base") -> None:
         if encoding not in EXACT_ENCODINGS:
             raise UnknownEncoding(encoding)
-        from bpe_openai import _bindings  # the Rust core: no Python-side table load
-
-        self._backend = _bindings.tokenizer_for_encoding(encoding)
+        self._backend = _load_backend().tokenizer_for_encoding(encoding)
         self._name = encoding
 
     @property
@@ -183,16 +211,23 @@ def tokenizer_for_model(model: str | None) -> Tokenizer:
 
 
 class CountCache:
-    """Token counts remembered by content hash, so unchanged text is never re-tokenized.
+    """Token counts remembered by content, so unchanged text is never re-tokenized.
 
-    Bounded (least recently used entries are evicted) so a long session cannot grow it
-    without limit. Keys include the tokenizer's name, so one cache serves several encodings.
+    The text itself is the key: Python caches a string's hash on the string, so looking up
+    a text that was seen before (the same object, as unchanged sections and history
+    messages are from turn to turn) costs no hashing at all, and an equal text from
+    elsewhere costs one hash and one comparison. The cache is bounded by entries and by
+    characters held; the least recently used entries are evicted first.
     """
 
-    def __init__(self, tokenizer: Tokenizer, *, max_entries: int = 50_000) -> None:
+    def __init__(
+        self, tokenizer: Tokenizer, *, max_entries: int = 50_000, max_chars: int = 64_000_000
+    ) -> None:
         self.tokenizer = tokenizer
-        self._max = max_entries
-        self._counts: OrderedDict[bytes, int] = OrderedDict()
+        self._max_entries = max_entries
+        self._max_chars = max_chars
+        self._chars = 0
+        self._counts: OrderedDict[str, int] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
@@ -208,19 +243,19 @@ class CountCache:
 
     def count(self, text: str) -> int:
         """The token count of ``text``, from the cache when the same text was counted before."""
-        if len(text) < 64:
-            return self.tokenizer.count(text)  # hashing costs more than counting short text
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        found = self._counts.get(key)
+        found = self._counts.get(text)
         if found is not None:
             self.hits += 1
-            self._counts.move_to_end(key)
+            self._counts.move_to_end(text)
             return found
         self.misses += 1
         n = self.tokenizer.count(text)
-        self._counts[key] = n
-        if len(self._counts) > self._max:
-            self._counts.popitem(last=False)
+        if len(text) <= self._max_chars:
+            self._counts[text] = n
+            self._chars += len(text)
+            while len(self._counts) > self._max_entries or self._chars > self._max_chars:
+                old, _ = self._counts.popitem(last=False)
+                self._chars -= len(old)
         return n
 
 

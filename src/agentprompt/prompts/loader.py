@@ -123,7 +123,7 @@ class PromptTemplate:
     description: str = ""
     """What the prompt is for, from its front matter."""
 
-    def render(self, **values: object) -> str:
+    def render(self, /, **values: object) -> str:
         """The text with every placeholder replaced; exactly the declared variables needed."""
         declared = set(self.variables)
         missing = [v for v in self.variables if v not in values]
@@ -252,7 +252,7 @@ class PromptLibrary:
         self._cache[path] = (key, template)
         return template
 
-    def render(self, name: str, **values: object) -> str:
+    def render(self, name: str, /, **values: object) -> str:
         """The prompt ``name`` with ``values`` filled in."""
         return self.load(name).render(**values)
 
