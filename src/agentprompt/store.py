@@ -86,8 +86,9 @@ def _explain(path: Path, exc: sqlite3.Error) -> StoreError:
         )
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreError(
-            f"state database {path} is damaged ({text}); move it aside (it is only a cache of "
-            "session state) and run the command again to start a fresh one"
+            f"state database {path} is damaged ({text}); the sessions in it cannot be read. "
+            "Move the file aside (keep it if you want to try to recover them, e.g. with "
+            "sqlite3's .recover) and run the command again to start a fresh one"
         )
     if "readonly" in text or "unable to open" in text or "disk I/O" in text:
         return StoreError(
@@ -136,10 +137,11 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise _explain(self.path, exc) from None
 
@@ -176,21 +178,23 @@ class Store:
         record = SessionRecord(
             id=uuid.uuid4().hex[:12], kind=kind, created_at=now, updated_at=now, state=state
         )
+        encoded = _encode(state)
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO sessions (id, kind, created_at, updated_at, state) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (record.id, kind, now, now, json.dumps(state)),
+                (record.id, kind, now, now, encoded),
             )
         return record
 
     def save_session(self, session_id: str, state: dict[str, Any]) -> SessionRecord:
         """Replace a session's state; :class:`StoreError` when there is no such session."""
         now = time.time()
+        encoded = _encode(state)
         with self._transaction() as db:
             changed = db.execute(
                 "UPDATE sessions SET state = ?, updated_at = ? WHERE id = ?",
-                (json.dumps(state), now, session_id),
+                (encoded, now, session_id),
             ).rowcount
         if not changed:
             raise StoreError(f"no session {session_id!r} in {self.path}")
@@ -242,7 +246,22 @@ class Store:
             return db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
 
+def _encode(state: dict[str, Any]) -> str:
+    try:
+        return json.dumps(state)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(
+            f"session state must be JSON data (dicts, lists, strings, numbers, booleans, "
+            f"None): {exc}"
+        ) from None
+
+
 def _record(row: tuple[Any, ...]) -> SessionRecord:
-    return SessionRecord(
-        id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=json.loads(row[4])
-    )
+    try:
+        state = json.loads(row[4])
+    except (TypeError, ValueError):
+        raise StoreError(
+            f"session {row[0]!r} has a damaged state (not JSON); delete it with "
+            f"'agentprompt sessions delete {row[0]}'"
+        ) from None
+    return SessionRecord(id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=state)

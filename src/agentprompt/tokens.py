@@ -121,8 +121,12 @@ def _load_backend() -> Any:
 
 
 def _clean(text: str) -> str:
-    """``text`` with lone surrogates (which UTF-8 cannot hold) replaced by U+FFFD."""
-    return text.encode("utf-8", "replace").decode("utf-8")
+    """``text`` with lone surrogates (which UTF-8 cannot hold) replaced by U+FFFD.
+
+    A surrogate pair becomes the character it encodes; UTF-8's own ``replace`` handler
+    would give ``?`` instead.
+    """
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class BpeTokenizer:

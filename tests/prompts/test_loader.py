@@ -21,6 +21,7 @@ from agentprompt.prompts.loader import (
     load_extra_prompt,
     load_skill,
     load_system_prompt,
+    parse_prompt_file,
 )
 
 
@@ -60,7 +61,10 @@ def user_prompt(user_config_dir: Path, name: str, text: str) -> Path:
     return write(user_config_dir / "prompts" / f"{name}.md", text)
 
 
-GREETING = "---\nvariables:\n  name: Who to greet.\n  place: Where.\n---\nHello {{name}}, welcome to {{place}}.\n"
+GREETING = (
+    "---\nvariables:\n  name: Who to greet.\n  place: Where.\n---\n"
+    "Hello {{name}}, welcome to {{place}}.\n"
+)
 
 
 # Front matter and body
@@ -169,7 +173,9 @@ def test_placeholders_are_replaced_by_the_declared_values(
 
 
 def test_whitespace_is_allowed_inside_the_braces(root: Path, library: PromptLibrary) -> None:
-    project_prompt(root, "p", "---\nvariables: [name]\n---\n[{{ name }}] [{{name  }}] [{{\tname}}]\n")
+    project_prompt(
+        root, "p", "---\nvariables: [name]\n---\n[{{ name }}] [{{name  }}] [{{\tname}}]\n"
+    )
     assert library.render("p", name="x") == "[x] [x] [x]"
 
 
@@ -296,7 +302,9 @@ def test_the_project_config_prompts_dir_wins_over_every_other(
     assert library.render("agent/identity") == "project"
 
 
-def test_a_user_dir_given_to_the_library_replaces_the_config_dir(root: Path, tmp_path: Path) -> None:
+def test_a_user_dir_given_to_the_library_replaces_the_config_dir(
+    root: Path, tmp_path: Path
+) -> None:
     elsewhere = write(tmp_path / "elsewhere" / "p.md", "elsewhere\n")
     source = PromptLibrary(root, user_dir=tmp_path / "elsewhere").resolve("p")
     assert source.origin == "user"
@@ -351,15 +359,15 @@ def test_list_reports_every_name_with_its_origin_and_the_files_it_shadows(
     assert sources["agent/identity"].origin == "user"
     assert sources["agent/identity"].path == identity
     assert sources["agent/identity"].shadows == (PACKAGED_DIR / "agent" / "identity.md",)
-    packaged = {p.relative_to(PACKAGED_DIR).with_suffix("").as_posix() for p in PACKAGED_DIR.rglob("*.md")}
+    packaged = {
+        p.relative_to(PACKAGED_DIR).with_suffix("").as_posix() for p in PACKAGED_DIR.rglob("*.md")
+    }
     assert set(sources) == packaged | {"system", "skills/compaction"}
     assert [source.name for source in library.list()] == sorted(sources)
 
 
 @pytest.mark.parametrize("name", ["../secret", "agent/../../secret", "..", "/etc/passwd", ""])
-def test_names_with_dotdot_or_absolute_names_are_refused(
-    library: PromptLibrary, name: str
-) -> None:
+def test_names_with_dotdot_or_absolute_names_are_refused(library: PromptLibrary, name: str) -> None:
     for lookup in (library.find, library.resolve, library.load):
         with pytest.raises(AgentPromptError, match="is not valid"):
             lookup(name)
@@ -509,3 +517,19 @@ def test_a_missing_skill_raises_prompt_file_missing(root: Path) -> None:
 def test_a_skill_name_cannot_escape_the_skills_dir(root: Path) -> None:
     with pytest.raises(AgentPromptError, match="is not valid"):
         load_skill("../system", root)
+
+
+def test_an_escaped_opening_brace_pair_is_literal_anywhere_in_a_templated_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "p.md"
+    path.write_text("---\nvariables: [x]\n---\n\\{{ not a name }} and \\{{x}} and {{x}}\n")
+    template = parse_prompt_file("p", path, path.read_text())
+    assert template.render(x="1") == "{{ not a name }} and {{x}} and 1"
+
+
+def test_empty_front_matter_is_front_matter(tmp_path: Path) -> None:
+    path = tmp_path / "p.md"
+    template = parse_prompt_file("p", path, "---\n---\nbody\n")
+    assert template.body == "body"
+    assert template.variables == ()

@@ -10,8 +10,7 @@ import pytest
 from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary
 
 PACKAGED_NAMES = sorted(
-    path.relative_to(PACKAGED_DIR).with_suffix("").as_posix()
-    for path in PACKAGED_DIR.rglob("*.md")
+    path.relative_to(PACKAGED_DIR).with_suffix("").as_posix() for path in PACKAGED_DIR.rglob("*.md")
 )
 
 # A placeholder that is not escaped with a backslash.

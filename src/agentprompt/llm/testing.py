@@ -65,6 +65,7 @@ class ScriptedModel:
 
     def __init__(self, answers: Iterable[Script] = (), *, chunk_size: int = 8) -> None:
         self._answers = list(answers)
+        self._served = 0
         self._chunk = max(1, chunk_size)
         self.requests: list[ModelRequest] = []
         """Every chat request received, in order."""
@@ -84,9 +85,10 @@ class ScriptedModel:
         if not self._answers:
             asked = len(self.requests) + len(self.prompts)
             raise ScriptExhausted(
-                f"ScriptedModel was asked {asked} times but had only {asked - 1} answers; "
+                f"ScriptedModel was asked {asked} times but had only {self._served} answers; "
                 "queue another answer with add() or pass more answers to the constructor"
             )
+        self._served += 1
         answer = self._answers.pop(0)
         if isinstance(answer, BaseException):
             raise answer

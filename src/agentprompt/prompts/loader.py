@@ -30,10 +30,11 @@ import platformdirs
 import yaml
 
 from agentprompt.context.environment import find_project_root
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, UsageError
 
 __all__ = [
     "InvalidPromptFile",
+    "InvalidPromptName",
     "MissingVariables",
     "PromptFileMissing",
     "PromptLibrary",
@@ -43,14 +44,16 @@ __all__ = [
     "load_extra_prompt",
     "load_skill",
     "load_system_prompt",
+    "parse_prompt_file",
     "user_prompt_dir",
 ]
 
 PACKAGED_DIR = Path(__file__).resolve().parent
 """Where the packaged default prompts live."""
 
-_PLACEHOLDER = re.compile(r"(\\?)\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_FRONT_MATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
+# Either an escaped opening (group 1) or a placeholder (group 2 holds the variable's name).
+_PLACEHOLDER = re.compile(r"(\\\{\{)|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
 class PromptFileMissing(AgentPromptError, FileNotFoundError):
@@ -64,6 +67,10 @@ class PromptFileMissing(AgentPromptError, FileNotFoundError):
             f"prompt file {name}.md was not found. Searched, in order:\n{paths}\n"
             f"Create {name}.md in the first of these directories to provide it."
         )
+
+
+class InvalidPromptName(UsageError):
+    """A prompt name that could escape the prompt directories (absolute, or with ``..``)."""
 
 
 class InvalidPromptFile(AgentPromptError):
@@ -135,7 +142,7 @@ class PromptTemplate:
 
         def fill(match: re.Match[str]) -> str:
             if match.group(1):
-                return match.group(0)[1:]
+                return "{{"
             return str(values[match.group(2)])
 
         return _PLACEHOLDER.sub(fill, self.body)
@@ -166,7 +173,7 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
         raise InvalidPromptFile(path, "'variables' must map each variable name to a description")
     variables = tuple(str(v) for v in declared)
     if variables:
-        used = {m.group(2) for m in _PLACEHOLDER.finditer(body) if not m.group(1)}
+        used = {m.group(2) for m in _PLACEHOLDER.finditer(body) if m.group(2)}
         undeclared = sorted(used - set(variables))
         if undeclared:
             raise InvalidPromptFile(
@@ -197,7 +204,7 @@ class PromptLibrary:
     def __init__(self, root: Path | None = None, *, user_dir: Path | None = None) -> None:
         self.root = (root or find_project_root()).resolve()
         self.user_dir = user_dir if user_dir is not None else user_prompt_dir()
-        self._cache: dict[Path, tuple[tuple[int, int], PromptTemplate]] = {}
+        self._cache: dict[Path, tuple[tuple[int, int, int, int], PromptTemplate]] = {}
 
     def search_dirs(self) -> list[tuple[str, Path]]:
         """The prompt directories in lookup order, each with its origin name."""
@@ -235,7 +242,7 @@ class PromptLibrary:
         path = self.resolve(name).path
         try:
             stat = path.stat()
-            key = (stat.st_size, stat.st_mtime_ns)
+            key = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
             cached = self._cache.get(path)
             if cached and cached[0] == key:
                 return cached[1]
@@ -269,7 +276,7 @@ class PromptLibrary:
 def _check_name(name: str) -> None:
     parts = name.split("/")
     if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
-        raise AgentPromptError(
+        raise InvalidPromptName(
             f"prompt name {name!r} is not valid: use a relative name such as 'system' or "
             "'skills/compaction', without '..'"
         )

@@ -142,7 +142,8 @@ def _marked_blocks(msg: Message) -> list[dict[str, Any]]:
             raise MessageFormatError(
                 f"a {msg.role} message with no content cannot carry a cache breakpoint"
             )
-        blocks[-1]["cache_control"] = _cache_to_wire(CacheControl())
+        # A marker the block already carries (perhaps with a longer ttl) is kept.
+        blocks[-1].setdefault("cache_control", _cache_to_wire(CacheControl()))
     return blocks
 
 
