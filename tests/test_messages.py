@@ -85,7 +85,9 @@ def test_message_format_error_is_an_agentprompt_error() -> None:
 
 @pytest.mark.parametrize("role", ["system", "user", "tool"])
 def test_only_assistant_messages_carry_tool_calls(role: Any) -> None:
-    with pytest.raises(MessageFormatError, match=f"only assistant messages carry tool calls.*{role}"):
+    with pytest.raises(
+        MessageFormatError, match=f"only assistant messages carry tool calls.*{role}"
+    ):
         Message(role=role, tool_calls=(ToolCall(id="c1", name="read"),), tool_call_id="c0")
 
 
@@ -249,3 +251,19 @@ def test_tool_definition_without_parameters_takes_an_empty_object() -> None:
 
     assert tool.parameters == {"type": "object", "properties": {}}
     assert tool.to_anthropic()["input_schema"] == {"type": "object", "properties": {}}
+
+
+def test_tool_definition_wire_json_is_its_openai_entry_with_sorted_keys() -> None:
+    tool = ToolDefinition(
+        name="lire", description="Lit un fichier « texte ».", parameters=READ_SCHEMA
+    )
+
+    assert json.loads(tool.wire_json) == tool.to_openai()
+    assert tool.wire_json.startswith('{"function": {"description": "Lit un fichier « texte ».",')
+    assert tool.wire_json.endswith('"type": "function"}')
+
+
+def test_tool_definition_wire_json_is_computed_once() -> None:
+    tool = ToolDefinition(name="read", description="Read a file.")
+
+    assert tool.wire_json is tool.wire_json

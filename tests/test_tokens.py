@@ -234,7 +234,7 @@ def test_estimate_names_its_label_and_base_encoding() -> None:
 
 # -- count cache -----------------------------------------------------------------------------
 
-LONG = "x" * 64
+TEXT = "x" * 64
 OTHER = "y" * 100
 
 
@@ -258,17 +258,17 @@ def test_cache_does_not_retokenize_unchanged_text() -> None:
     fake = FakeTokenizer()
     cache = CountCache(fake)
 
-    assert [cache.count(LONG) for _ in range(3)] == [64, 64, 64]
-    assert fake.calls == [LONG]
+    assert [cache.count(TEXT) for _ in range(3)] == [64, 64, 64]
+    assert fake.calls == [TEXT]
 
 
 def test_cache_counts_hits_and_misses() -> None:
     cache = CountCache(FakeTokenizer())
 
-    cache.count(LONG)
+    cache.count(TEXT)
     cache.count(OTHER)
-    cache.count(LONG)
-    cache.count(LONG)
+    cache.count(TEXT)
+    cache.count(TEXT)
 
     assert (cache.hits, cache.misses) == (2, 2)
 
@@ -277,9 +277,9 @@ def test_cache_retokenizes_changed_text() -> None:
     fake = FakeTokenizer()
     cache = CountCache(fake)
 
-    cache.count(LONG)
-    assert cache.count(LONG + "z") == 65
-    assert fake.calls == [LONG, LONG + "z"]
+    cache.count(TEXT)
+    assert cache.count(TEXT + "z") == 65
+    assert fake.calls == [TEXT, TEXT + "z"]
 
 
 def test_short_text_is_remembered_too() -> None:
@@ -296,8 +296,8 @@ def test_cache_remembers_a_count_of_zero() -> None:
     fake_zero = EstimatingTokenizer(base=fake, scale=0.0)
     cache = CountCache(fake_zero)
 
-    assert cache.count(LONG) == 0
-    assert cache.count(LONG) == 0
+    assert cache.count(TEXT) == 0
+    assert cache.count(TEXT) == 0
     assert len(fake.calls) == 1
 
 
@@ -367,3 +367,8 @@ def test_shared_counter_wraps_the_models_tokenizer() -> None:
     assert shared_counter("gpt-3.5-turbo").tokenizer is get_tokenizer("cl100k_base")
     assert shared_counter("claude-sonnet-4-5").exact is False
     assert shared_counter("claude-sonnet-4-5") is shared_counter("claude-sonnet-4-5")
+
+
+def test_fine_tuned_model_names_count_like_their_base_model() -> None:
+    assert encoding_for_model("ft:gpt-4o-mini-2024-07-18:acme::abc123") == "o200k_base"
+    assert encoding_for_model("ft:gpt-3.5-turbo:acme::xyz") == "cl100k_base"

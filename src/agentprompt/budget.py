@@ -201,7 +201,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
             detail="dropped",
         )
     )
-    return before + 1  # the blank line that joined it to its neighbour goes too
+    return before + MESSAGE_OVERHEAD  # PLACEHOLDER
 
 
 def _truncate_history(

@@ -166,7 +166,7 @@ class ToolDefinition:
 
     @cached_property
     def wire_json(self) -> str:
-        """The Chat Completions entry as compact, key-sorted JSON (what token counts use)."""
+        """The Chat Completions entry as key-sorted JSON (what token counts are made on)."""
         return json.dumps(self.to_openai(), ensure_ascii=False, sort_keys=True)
 
     def to_openai(self) -> dict[str, Any]:

@@ -85,7 +85,8 @@ _OPENAI_MODEL_ENCODINGS: dict[str, str] = {
 
 def encoding_for_model(model: str) -> str | None:
     """The OpenAI encoding a model uses, or None when its tokenizer is not public."""
-    name = model.lower().rsplit("/", 1)[-1]
+    # "openai/gpt-4o" and fine-tuned "ft:gpt-4o-mini:org::id" count like their base model.
+    name = model.lower().rsplit("/", 1)[-1].removeprefix("ft:")
     best: str | None = None
     for prefix in _OPENAI_MODEL_ENCODINGS:
         if name.startswith(prefix) and (best is None or len(prefix) > len(best)):

@@ -73,13 +73,16 @@ CONVERSATION: list[dict[str, Any]] = [
 
 
 def test_request_with_string_system_round_trips_exactly() -> None:
-    request = {"system": "You are a careful coding assistant.", "messages": CONVERSATION}
+    system = "You are a careful coding assistant."
 
-    assert to_anthropic(from_anthropic(CONVERSATION, request["system"])) == request
+    assert to_anthropic(from_anthropic(CONVERSATION, system)) == {
+        "system": system,
+        "messages": CONVERSATION,
+    }
 
 
 def test_request_with_cached_system_blocks_round_trips_exactly() -> None:
-    system = [
+    system: list[dict[str, Any]] = [
         {"type": "text", "text": "You are a careful coding assistant."},
         {
             "type": "text",
@@ -100,7 +103,7 @@ def test_request_without_system_has_no_system_field() -> None:
 
 
 def test_cached_system_blocks_read_as_one_system_message_with_cache_markers() -> None:
-    system = [
+    system: list[dict[str, Any]] = [
         {"type": "text", "text": "rules"},
         {"type": "text", "text": "map", "cache_control": {"type": "ephemeral", "ttl": "1h"}},
     ]
@@ -158,7 +161,7 @@ def test_tool_results_read_as_tool_messages_followed_by_the_rest_of_the_turn() -
     ]
 
 
-def test_text_before_a_tool_result_keeps_its_place() -> None:
+def test_tool_results_go_first_in_their_user_turn_as_the_api_requires() -> None:
     turn = {
         "role": "user",
         "content": [
@@ -173,7 +176,23 @@ def test_text_before_a_tool_result_keeps_its_place() -> None:
         Message(role="tool", tool_call_id="t1", content="ok"),
         Message(role="user", content=(TextPart(text="last"),)),
     ]
-    assert to_anthropic(from_anthropic([turn])) == {"messages": [turn]}
+    assert to_anthropic(from_anthropic([turn]))["messages"][0]["content"] == [
+        {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+        {"type": "text", "text": "first"},
+        {"type": "text", "text": "last"},
+    ]
+
+
+def test_a_reminder_between_a_call_and_its_result_still_puts_the_result_first() -> None:
+    messages = [
+        Message(role="user", content="go"),
+        Message(role="assistant", tool_calls=(ToolCall(id="t1", name="read"),)),
+        Message(role="system", content="<system-reminder>\nstay focused\n</system-reminder>"),
+        Message(role="tool", tool_call_id="t1", content="file text"),
+    ]
+
+    last = to_anthropic(messages)["messages"][-1]
+    assert [b["type"] for b in last["content"]] == ["tool_result", "text"]
 
 
 def test_tool_result_without_content_round_trips() -> None:
@@ -303,7 +322,7 @@ def test_the_earliest_message_level_breakpoints_are_dropped_beyond_the_limit() -
     assert _markers(to_anthropic(messages)) == ["u1", "a1", "u2", "a2"]
 
 
-def test_part_level_markers_count_against_the_limit_and_are_kept() -> None:
+def test_part_level_markers_count_against_the_limit_and_the_last_four_are_kept() -> None:
     wired = TextPart(text="wired", cache_control=CacheControl())
     messages = [
         Message(role="system", content=(wired,)),
@@ -314,7 +333,7 @@ def test_part_level_markers_count_against_the_limit_and_are_kept() -> None:
         Message(role="user", content="u2", cache_breakpoint=True),
     ]
 
-    assert _markers(to_anthropic(messages)) == ["wired", "w2", "a1", "u2"]
+    assert _markers(to_anthropic(messages)) == ["a0", "w2", "a1", "u2"]
 
 
 def test_breakpoints_within_the_limit_are_all_kept() -> None:
@@ -324,12 +343,12 @@ def test_breakpoints_within_the_limit_are_all_kept() -> None:
         Message(role="tool", tool_call_id="t1", content="r", cache_breakpoint=True),
     ]
 
-    assert _markers(to_anthropic(messages)) == ["s", "u", "t1"]
+    assert _markers(to_anthropic(messages)) == ["s", "t1", "u"]  # results go first
 
 
 @settings(max_examples=150)
 @given(st.lists(st.tuples(st.sampled_from(["user", "assistant"]), st.booleans()), max_size=12))
-def test_message_level_breakpoints_never_exceed_the_limit(
+def test_only_the_last_four_message_level_breakpoints_are_kept(
     turns: list[tuple[str, bool]],
 ) -> None:
     messages = [
@@ -414,7 +433,10 @@ def test_adjacent_messages_of_the_same_wire_role_share_one_turn() -> None:
     ]
 
     assert to_anthropic(messages)["messages"] == [
-        {"role": "user", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]},
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+        },
         {
             "role": "assistant",
             "content": [{"type": "text", "text": "three"}, {"type": "text", "text": "four"}],
@@ -445,7 +467,10 @@ def test_inline_image_without_media_type_is_sent_as_png() -> None:
     msg = Message(role="user", content=(ImagePart(data="iVBORw0K"),))
 
     assert to_anthropic([msg])["messages"][0]["content"] == [
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"}}
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"},
+        }
     ]
 
 
@@ -474,7 +499,9 @@ def test_unknown_block_type_inside_a_tool_result_raises_naming_it() -> None:
 
 @pytest.mark.parametrize("role", ["system", "tool", "developer", None])
 def test_turn_role_other_than_user_or_assistant_raises(role: str | None) -> None:
-    with pytest.raises(MessageFormatError, match=f"message 0: role must be user or assistant, not {role!r}"):
+    with pytest.raises(
+        MessageFormatError, match=f"message 0: role must be user or assistant, not {role!r}"
+    ):
         from_anthropic([{"role": role, "content": "x"}])
 
 
@@ -548,9 +575,7 @@ def _tool_result(draw: st.DrawFn, budget: list[int]) -> dict[str, Any]:
     if kind == "str":
         block["content"] = draw(texts)
     elif kind == "list":
-        block["content"] = [
-            _content_block(draw, budget) for _ in range(draw(st.integers(0, 3)))
-        ]
+        block["content"] = [_content_block(draw, budget) for _ in range(draw(st.integers(0, 3)))]
     if draw(st.booleans()):
         block["is_error"] = True
     if budget[0] and draw(st.integers(0, 4)) == 0:
@@ -577,11 +602,11 @@ def anthropic_requests(draw: st.DrawFn) -> dict[str, Any]:
             continue
         blocks: list[dict[str, Any]] = []
         if role == "user":
-            for _ in range(draw(st.integers(1, 4))):
-                if draw(st.booleans()):
-                    blocks.append(_tool_result(draw, budget))
-                else:
-                    blocks.append(_content_block(draw, budget))
+            # Tool results come first in a user turn, as the API requires.
+            results = draw(st.integers(0, 3))
+            others = draw(st.integers(0 if results else 1, 3))
+            blocks += [_tool_result(draw, budget) for _ in range(results)]
+            blocks += [_content_block(draw, budget) for _ in range(others)]
         else:
             blocks = [_content_block(draw, budget) for _ in range(draw(st.integers(0, 2)))]
             blocks += [
@@ -646,16 +671,13 @@ def canonical_conversations(draw: st.DrawFn) -> list[Message]:
         elif draw(st.booleans()):
             messages.append(Message(role="user", content=draw(texts)))
         else:
-            # A user turn of blocks: tool results, and user blocks between them.
-            previous_user = False
-            for _ in range(draw(st.integers(1, 4))):
-                if previous_user or draw(st.booleans()):
-                    messages.append(_tool_message(draw, budget))
-                    previous_user = False
-                else:
-                    body = tuple(draw(st.lists(parts, min_size=1, max_size=3)))
-                    messages.append(Message(role="user", content=body))
-                    previous_user = True
+            # A user turn of blocks: tool results first, then at most one user message.
+            results = draw(st.integers(0, 3))
+            for _ in range(results):
+                messages.append(_tool_message(draw, budget))
+            if not results or draw(st.booleans()):
+                body = tuple(draw(st.lists(parts, min_size=1, max_size=3)))
+                messages.append(Message(role="user", content=body))
     return messages
 
 
@@ -667,3 +689,20 @@ def test_canonical_messages_round_trip_through_the_anthropic_form(
     request = to_anthropic(messages)
 
     assert from_anthropic(request["messages"], request.get("system")) == messages
+
+
+def test_a_block_that_is_not_an_object_is_a_format_error() -> None:
+    with pytest.raises(MessageFormatError, match="every content block must be an object"):
+        from_anthropic([{"role": "user", "content": ["plain string"]}])
+
+
+def test_a_tool_use_without_an_id_is_a_format_error() -> None:
+    turn = {"role": "assistant", "content": [{"type": "tool_use", "name": "read", "input": {}}]}
+    with pytest.raises(MessageFormatError, match="tool_use block needs an id"):
+        from_anthropic([turn])
+
+
+def test_more_than_four_markers_from_the_wire_are_trimmed_to_the_last_four() -> None:
+    blocks = tuple(TextPart(text=f"b{i}", cache_control=CacheControl()) for i in range(6))
+    request = to_anthropic([Message(role="user", content=blocks)])
+    assert _markers(request) == ["b2", "b3", "b4", "b5"]

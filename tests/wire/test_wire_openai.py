@@ -14,6 +14,7 @@ from agentprompt.messages import (
     ImagePart,
     Message,
     MessageFormatError,
+    Role,
     TextPart,
     ToolCall,
 )
@@ -147,7 +148,9 @@ def test_unsupported_content_part_raises_naming_its_type() -> None:
 
 
 def test_content_that_is_neither_string_list_nor_null_raises() -> None:
-    with pytest.raises(MessageFormatError, match="content must be a string, a list or null"):
+    with pytest.raises(
+        MessageFormatError, match="content must be a string, a list of content-part objects or null"
+    ):
         from_openai([{"role": "user", "content": 42}])
 
 
@@ -175,7 +178,7 @@ tool_calls = st.builds(ToolCall, id=ids, name=st.text(min_size=1, max_size=10), 
 @st.composite
 def canonical_messages(draw: st.DrawFn) -> Message:
     """A message that the OpenAI form represents completely."""
-    role = draw(st.sampled_from(["system", "user", "assistant", "tool"]))
+    role: Role = draw(st.sampled_from(["system", "user", "assistant", "tool"]))
     if role == "tool":
         tool_content = texts | st.lists(text_parts, max_size=3).map(tuple)
         return Message(role="tool", tool_call_id=draw(ids), content=draw(tool_content))
@@ -193,7 +196,9 @@ def test_messages_round_trip_through_the_openai_form(messages: list[Message]) ->
 
 
 def _wire_content(draw: st.DrawFn, *, images: bool) -> Any:
-    block = st.fixed_dictionaries({"type": st.just("text"), "text": texts})
+    block: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
+        {"type": st.just("text"), "text": texts}
+    )
     if images:
         image = st.fixed_dictionaries(
             {"url": st.text(min_size=1, max_size=30)},
@@ -234,3 +239,16 @@ def wire_messages(draw: st.DrawFn) -> dict[str, Any]:
 @given(st.lists(wire_messages(), max_size=8))
 def test_chat_completions_conversations_round_trip_exactly(wire: list[dict[str, Any]]) -> None:
     assert to_openai(from_openai(wire)) == wire
+
+
+def test_a_tool_call_without_a_function_is_a_format_error() -> None:
+    wire = [
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]}
+    ]
+    with pytest.raises(MessageFormatError, match="tool call needs an id and a function"):
+        from_openai(wire)
+
+
+def test_a_message_that_is_not_an_object_is_a_format_error() -> None:
+    with pytest.raises(MessageFormatError, match="message 0"):
+        from_openai(["hello"])  # type: ignore[list-item]

@@ -106,7 +106,8 @@ def test_a_message_without_content_is_just_its_heading() -> None:
     )
 )
 def test_text_is_every_message_in_order_under_its_heading(messages: list[Message]) -> None:
-    expected = "\n\n".join(f"=== {m.role.upper()} ===" + (f"\n{m.text}" if m.text else "")
-                           for m in messages)
+    expected = "\n\n".join(
+        f"=== {m.role.upper()} ===" + (f"\n{m.text}" if m.text else "") for m in messages
+    )
 
     assert to_text(messages) == expected + "\n"

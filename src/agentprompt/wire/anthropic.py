@@ -12,8 +12,7 @@ changing their position, so they travel as text blocks of a user turn.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from agentprompt.messages import (
@@ -82,27 +81,51 @@ def _wire_role(msg: Message) -> str:
     return "assistant" if msg.role == "assistant" else "user"
 
 
-def _keep_last_breakpoints(messages: list[Message]) -> list[Message]:
-    """Drop the earliest message-level breakpoints beyond what the API allows.
+def _marked(blocks: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every block carrying a ``cache_control`` marker, in request order (nested included)."""
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        nested = block.get("content")
+        if isinstance(nested, list):
+            yield from _marked(nested)
+        if "cache_control" in block:
+            yield block
 
-    Part-level markers that came from the wire count against the same limit.
+
+def _limit_markers(request: dict[str, Any]) -> None:
+    """Remove the earliest cache markers beyond the four the API accepts.
+
+    Later markers cover longer prefixes, so they are the ones worth keeping.
     """
-    part_marks = sum(1 for m in messages for p in m.parts if p.cache_control is not None)
-    allowed = max(0, MAX_CACHE_BREAKPOINTS - part_marks)
-    marked = [i for i, m in enumerate(messages) if m.cache_breakpoint]
-    for i in marked[: max(0, len(marked) - allowed)]:
-        messages[i] = replace(messages[i], cache_breakpoint=False)
-    return messages
+    blocks: list[Any] = []
+    if isinstance(request.get("system"), list):
+        blocks.extend(request["system"])
+    for turn in request["messages"]:
+        if isinstance(turn["content"], list):
+            blocks.extend(turn["content"])
+    marked = list(_marked(blocks))
+    for block in marked[: max(0, len(marked) - MAX_CACHE_BREAKPOINTS)]:
+        del block["cache_control"]
+
+
+def _results_first(turn: dict[str, Any]) -> None:
+    """Put a user turn's ``tool_result`` blocks before its other blocks, as the API requires."""
+    content = turn["content"]
+    if turn["role"] == "user" and isinstance(content, list):
+        results = [b for b in content if b.get("type") == "tool_result"]
+        if results and content[: len(results)] != results:
+            turn["content"] = results + [b for b in content if b.get("type") != "tool_result"]
 
 
 def to_anthropic(messages: Iterable[Message]) -> dict[str, Any]:
     """The ``system`` and ``messages`` fields of a Messages API request.
 
-    Adjacent messages that map to the same wire role share one turn. A message marked
-    ``cache_breakpoint`` gets ``cache_control`` on its last block; when more than four
-    markers would result, the earliest message-level ones are dropped.
+    Adjacent messages that map to the same wire role share one turn, with any tool results
+    first. A message marked ``cache_breakpoint`` gets ``cache_control`` on its last block;
+    when more than four markers would result, the earliest are dropped.
     """
-    msgs = _keep_last_breakpoints(list(messages))
+    msgs = list(messages)
     lead = 0
     while lead < len(msgs) and msgs[lead].role == "system":
         lead += 1
@@ -131,7 +154,10 @@ def to_anthropic(messages: Iterable[Message]) -> dict[str, Any]:
             turns.append({"role": role, "content": msg.content})
         else:
             turns.append({"role": role, "content": _marked_blocks(msg)})
+    for turn in turns:
+        _results_first(turn)
     request["messages"] = turns
+    _limit_markers(request)
     return request
 
 
@@ -175,6 +201,14 @@ def _content_from_wire(raw: Any, where: str) -> str | tuple[ContentPart, ...] | 
     raise MessageFormatError(f"{where}: content must be a string or a list of blocks")
 
 
+def _tool_use(block: Mapping[str, Any], where: str) -> ToolCall:
+    if "id" not in block or "name" not in block:
+        raise MessageFormatError(f"{where}: a tool_use block needs an id and a name")
+    return ToolCall(
+        id=str(block["id"]), name=str(block["name"]), arguments=json.dumps(block.get("input", {}))
+    )
+
+
 def from_anthropic(
     messages: Sequence[Mapping[str, Any]], system: str | Sequence[Mapping[str, Any]] | None = None
 ) -> list[Message]:
@@ -191,22 +225,20 @@ def from_anthropic(
 
     for i, turn in enumerate(messages):
         where = f"message {i}"
+        if not isinstance(turn, Mapping):
+            raise MessageFormatError(f"{where}: a message must be an object with role and content")
         role = turn.get("role")
         raw = turn.get("content")
         if role not in ("user", "assistant"):
             raise MessageFormatError(f"{where}: role must be user or assistant, not {role!r}")
+        if isinstance(raw, list) and not all(isinstance(b, Mapping) for b in raw):
+            raise MessageFormatError(f"{where}: every content block must be an object")
         if not isinstance(raw, list):
             out.append(Message(role=role, content=_content_from_wire(raw, where)))
             continue
         if role == "assistant":
             parts = tuple(_part_from_wire(b, where) for b in raw if b.get("type") != "tool_use")
-            calls = tuple(
-                ToolCall(
-                    id=str(b["id"]), name=str(b["name"]), arguments=json.dumps(b.get("input", {}))
-                )
-                for b in raw
-                if b.get("type") == "tool_use"
-            )
+            calls = tuple(_tool_use(b, where) for b in raw if b.get("type") == "tool_use")
             out.append(Message(role="assistant", content=parts, tool_calls=calls))
             continue
         pending: list[ContentPart] = []

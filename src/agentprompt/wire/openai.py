@@ -71,11 +71,26 @@ def _part_from_openai(block: Mapping[str, Any], where: str) -> ContentPart:
     )
 
 
+def _tool_call(call: Any, where: str) -> ToolCall:
+    function = call.get("function") if isinstance(call, Mapping) else None
+    if not isinstance(function, Mapping) or "id" not in call or "name" not in function:
+        raise MessageFormatError(
+            f"{where}: a tool call needs an id and a function with a name and arguments"
+        )
+    return ToolCall(
+        id=str(call["id"]),
+        name=str(function["name"]),
+        arguments=str(function.get("arguments", "")),
+    )
+
+
 def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
     """Messages from a Chat Completions ``messages`` list (``developer`` reads as system)."""
     out: list[Message] = []
     for i, wire in enumerate(messages):
         where = f"message {i}"
+        if not isinstance(wire, Mapping):
+            raise MessageFormatError(f"{where}: a message must be an object with a role")
         role = wire.get("role")
         if role == "developer":
             role = "system"
@@ -88,18 +103,13 @@ def from_openai(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
         content: str | tuple[ContentPart, ...] | None
         if raw is None or isinstance(raw, str):
             content = raw
-        elif isinstance(raw, list):
+        elif isinstance(raw, list) and all(isinstance(b, Mapping) for b in raw):
             content = tuple(_part_from_openai(block, where) for block in raw)
         else:
-            raise MessageFormatError(f"{where}: content must be a string, a list or null")
-        calls = tuple(
-            ToolCall(
-                id=str(call["id"]),
-                name=str(call["function"]["name"]),
-                arguments=str(call["function"].get("arguments", "")),
+            raise MessageFormatError(
+                f"{where}: content must be a string, a list of content-part objects or null"
             )
-            for call in wire.get("tool_calls") or ()
-        )
+        calls = tuple(_tool_call(call, where) for call in wire.get("tool_calls") or ())
         out.append(
             Message(
                 role=role,
