@@ -638,3 +638,10 @@ def test_counts_are_exact_and_the_last_four_stable_run_ends_are_breakpoints(
         i for i in range(n) if (i + 1 == n or keys[i + 1] != keys[i]) and keys[i][0] == SESSION.band
     ]
     assert composition.breakpoints == tuple(run_ends[-4:])
+
+
+def test_a_history_slot_needs_a_positive_step_and_a_non_negative_keep_last() -> None:
+    with pytest.raises(InvalidSection, match="step must be at least 1"):
+        HistorySlot(step=0)
+    with pytest.raises(InvalidSection, match="keep_last cannot be negative"):
+        HistorySlot(keep_last=-1)

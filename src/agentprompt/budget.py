@@ -9,7 +9,9 @@ sections, fallback texts and whole messages are the only units. Every cut is rep
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -36,6 +38,13 @@ class BudgetExceeded(AgentPromptError):
         self.budget = budget
         self.total = total
         self.required = required
+        if budget <= 0:
+            super().__init__(
+                f"the budget is {budget} tokens (max tokens minus the reserved output), which "
+                f"leaves no room for the prompt's {total} tokens. Raise the budget "
+                "(--max-tokens) or lower the reserved output."
+            )
+            return
         listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
         super().__init__(
             f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
@@ -131,19 +140,26 @@ def fit(
         for p, s in zip(composition.parts, composition.sections, strict=True)
     ]
     cuts: list[Cut] = []
-    current = composition
+    steps: list[tuple[_Slot, _Slot]] = []  # each cut's slot, and a copy from before the cut
+
+    def build() -> Composition:
+        kept = [s.part for s in slots if not s.dropped]
+        return assemble(kept, counter=counter, tools=composition.tools)
+
     estimate = composition.total_tokens
     while True:
+        # Cutting runs on estimates (a section's own tokens); the exact count follows.
         while estimate > budget:
             slot = _next_to_cut(slots)
             if slot is None:
                 break
-            saved = _shrink(slot, estimate - budget, counter, cuts)
-            estimate -= saved
-        current = assemble(
-            [s.part for s in slots if not s.dropped], counter=counter, tools=composition.tools
-        )
+            before = copy.copy(slot)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts)
+            if len(cuts) > len(steps):
+                steps.append((slot, before))
+        current = build()
         if current.total_tokens <= budget:
+            current = _undo_needless_cuts(current, budget, steps, cuts, build)
             return FitResult(composition=current, cuts=tuple(cuts), budget=budget)
         estimate = current.total_tokens
         if _next_to_cut(slots) is None:
@@ -151,6 +167,34 @@ def fit(
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
             raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+
+
+def _undo_needless_cuts(
+    current: Composition,
+    budget: int,
+    steps: list[tuple[_Slot, _Slot]],
+    cuts: list[Cut],
+    build: Callable[[], Composition],
+) -> Composition:
+    """Take back the latest cuts while the exact count shows the prompt fits without them.
+
+    The estimates overstate a cut's saving slightly (a dropped section also frees the
+    framing of its message), so the last cut may not have been needed. Cuts are undone
+    latest first and only while each undo fits, so a higher-priority section is never
+    restored while a lower-priority one stays cut.
+    """
+    while steps:
+        slot, before = steps[-1]
+        after = copy.copy(slot)
+        vars(slot).update(vars(before))
+        trial = build()
+        if trial.total_tokens > budget:
+            vars(slot).update(vars(after))
+            break
+        steps.pop()
+        cuts.pop()
+        current = trial
+    return current
 
 
 def _next_to_cut(slots: list[_Slot]) -> _Slot | None:
@@ -201,7 +245,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
             detail="dropped",
         )
     )
-    return before + MESSAGE_OVERHEAD  # PLACEHOLDER
+    return before + 1  # the blank line that joined it to its neighbour goes too
 
 
 def _truncate_history(

@@ -35,12 +35,14 @@ class SharedPrefix:
 
 
 def _same(a: Message, b: Message) -> bool:
-    return (a.role, a.content, a.tool_calls, a.tool_call_id, a.name) == (
+    # Everything that is sent counts; a moved cache marker is not a change of content.
+    return (a.role, a.content, a.tool_calls, a.tool_call_id, a.name, a.is_error) == (
         b.role,
         b.content,
         b.tool_calls,
         b.tool_call_id,
         b.name,
+        b.is_error,
     )
 
 

@@ -128,6 +128,12 @@ class HistorySlot:
     stability: Stability = Stability.SESSION
     """History is append-only: what was sent stays byte-identical on the next turn."""
 
+    def __post_init__(self) -> None:
+        if self.step < 1:
+            raise InvalidSection(f"history {self.id!r}: step must be at least 1 token")
+        if self.keep_last < 0:
+            raise InvalidSection(f"history {self.id!r}: keep_last cannot be negative")
+
 
 Part = Section | HistorySlot
 """Anything a profile can contribute to a composition."""
@@ -199,7 +205,14 @@ class Profile(Generic[C]):
             elif isinstance(built, Section | HistorySlot):
                 parts.append(built)
             else:
-                parts.append(HistorySlot(id=spec.id, messages=tuple(built), priority=spec.priority))
+                parts.append(
+                    HistorySlot(
+                        id=spec.id,
+                        messages=tuple(built),
+                        priority=spec.priority,
+                        stability=spec.stability,
+                    )
+                )
         return parts
 
 
