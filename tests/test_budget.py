@@ -9,15 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.budget import BudgetExceeded, Cut, fit, history_cut
+from agentprompt.composition import (
+    Composition,
+    assemble,
+)
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, Role, ToolCall, ToolDefinition
 from agentprompt.sections import (
-    Composition,
     HistorySlot,
     Section,
     SectionRole,
     Stability,
-    assemble,
 )
 from agentprompt.tokens import get_tokenizer
 

@@ -6,9 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentprompt.composition import (
+    assemble,
+)
 from agentprompt.messages import Message, Role, ToolCall
 from agentprompt.prefix import SharedPrefix, shared_prefix
-from agentprompt.sections import HistorySlot, Section, Stability, assemble
+from agentprompt.sections import (
+    HistorySlot,
+    Section,
+    Stability,
+)
 from agentprompt.tokens import get_tokenizer
 
 TOK = get_tokenizer("o200k_base")

@@ -9,6 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentprompt.composition import (
+    assemble,
+    compose,
+)
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message, ToolCall, ToolDefinition
 from agentprompt.sections import (
@@ -21,8 +25,6 @@ from agentprompt.sections import (
     SectionRole,
     SectionSpec,
     Stability,
-    assemble,
-    compose,
 )
 from agentprompt.tokens import get_tokenizer
 

@@ -5,6 +5,12 @@ This module is the public API; everything else may change between versions.
 """
 
 from agentprompt.budget import BudgetExceeded, Cut, FitResult, fit
+from agentprompt.composition import (
+    Composition,
+    PlacedSection,
+    assemble,
+    compose,
+)
 from agentprompt.context.environment import Environment, find_project_root, read_environment
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm import (
@@ -48,16 +54,12 @@ from agentprompt.prompts.loader import (
     load_system_prompt,
 )
 from agentprompt.sections import (
-    Composition,
     HistorySlot,
     InvalidSection,
-    PlacedSection,
     Profile,
     Section,
     SectionSpec,
     Stability,
-    assemble,
-    compose,
 )
 from agentprompt.store import SessionRecord, Store, StoreError
 from agentprompt.tokens import (

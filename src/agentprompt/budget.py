@@ -15,16 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from agentprompt.composition import (
+    MESSAGE_OVERHEAD,
+    Composition,
+    assemble,
+    message_tokens,
+)
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message
 from agentprompt.sections import (
-    MESSAGE_OVERHEAD,
-    Composition,
     HistorySlot,
     Part,
     Section,
-    assemble,
-    message_tokens,
 )
 from agentprompt.tokens import Tokenizer, shared_counter
 

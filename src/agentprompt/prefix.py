@@ -6,8 +6,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentprompt.composition import (
+    MESSAGE_OVERHEAD,
+    message_tokens,
+)
 from agentprompt.messages import Message
-from agentprompt.sections import MESSAGE_OVERHEAD, message_tokens
 from agentprompt.tokens import Tokenizer, shared_counter
 
 __all__ = ["SharedPrefix", "shared_prefix"]

@@ -13,12 +13,18 @@ from pathlib import Path
 
 from agentprompt.agent.profiles import AgentContext, demo_profile, list_repository_files
 from agentprompt.budget import Cut, fit
+from agentprompt.composition import (
+    Composition,
+    assemble,
+)
 from agentprompt.context.environment import read_environment
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
 from agentprompt.prefix import SharedPrefix, shared_prefix
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.sections import Composition, Part, assemble
+from agentprompt.sections import (
+    Part,
+)
 from agentprompt.tokens import shared_counter
 
 __all__ = [

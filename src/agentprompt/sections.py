@@ -1,50 +1,34 @@
-"""Sections, profiles and composition: how the layers of a prompt become messages.
+"""Sections and profiles: the layers a prompt is made of.
 
 A :class:`Section` is one layer of a prompt (a rule set, a persona, the context facts, a
 file). A :class:`HistorySlot` holds the conversation so far. A :class:`Profile` is the
-ordered list of section specs for one mode; :func:`compose` builds its sections from a
-context value and :func:`assemble` turns sections into messages, counting tokens and placing
-provider cache breakpoints at the edges between stability classes.
+ordered list of section specs for one mode; it builds its sections from a context value,
+and :mod:`agentprompt.composition` turns them into messages.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from agentprompt.errors import UsageError
-from agentprompt.messages import Message, Role, ToolDefinition
-from agentprompt.tokens import Tokenizer, shared_counter
-from agentprompt.wire.anthropic import MAX_CACHE_BREAKPOINTS
+from agentprompt.messages import Message
 
 __all__ = [
-    "Composition",
     "HistorySlot",
     "InvalidSection",
-    "PlacedSection",
+    "Part",
     "Profile",
     "Section",
     "SectionRole",
     "SectionSpec",
     "Stability",
-    "assemble",
-    "compose",
-    "message_tokens",
 ]
 
 SectionRole = Literal["system", "user", "assistant"]
 """The role of the message a section lands in."""
-
-SEPARATOR = "\n\n"
-"""What joins the texts of sections that share one message."""
-
-MESSAGE_OVERHEAD = 3
-"""Tokens the chat format adds around each message (OpenAI's published accounting)."""
-
-REPLY_OVERHEAD = 3
-"""Tokens the chat format adds to prime the model's reply."""
 
 
 class Stability(enum.IntEnum):
@@ -214,208 +198,3 @@ class Profile(Generic[C]):
                     )
                 )
         return parts
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlacedSection:
-    """Where one section landed and what it costs."""
-
-    id: str
-    """The section's id."""
-    kind: Literal["text", "history"]
-    """A text section or the history slot."""
-    role: str
-    """The role of its message (``history`` for the history slot)."""
-    stability: Stability
-    """Its stability class."""
-    priority: int | None
-    """Its budget priority (None: required)."""
-    tokens: int
-    """Tokens of its own text (for history: of its messages, framing included)."""
-    first_message: int
-    """Index of the first message it contributes to."""
-    last_message: int
-    """Index of the last message it contributes to."""
-    cache_tier: str | None = None
-    """Its explicit cache tier, if any."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Composition:
-    """A composed prompt: its messages, what each section costs, and where caches break."""
-
-    messages: tuple[Message, ...]
-    """The messages to send, with ``cache_breakpoint`` set at tier edges."""
-    sections: tuple[PlacedSection, ...]
-    """Per section: tokens and the messages it landed in, in prompt order."""
-    parts: tuple[Part, ...]
-    """The sections the messages were assembled from (for refitting to a budget)."""
-    message_tokens: tuple[int, ...]
-    """Exact tokens of each message's content (framing not included)."""
-    total_tokens: int
-    """All input tokens: message contents, chat framing and tool definitions."""
-    tools: tuple[ToolDefinition, ...] = ()
-    """Tool definitions sent with the messages."""
-    tool_tokens: int = 0
-    """Tokens of the tool definitions, counted on their JSON form (an estimate: providers
-    render tools in their own internal format)."""
-    tokenizer: str = "o200k_base"
-    """The encoding the counts were made with."""
-    exact: bool = True
-    """Whether message counts are exact for the target model."""
-
-    @property
-    def breakpoints(self) -> tuple[int, ...]:
-        """Indices of the messages that end a cache tier."""
-        return tuple(i for i, m in enumerate(self.messages) if m.cache_breakpoint)
-
-    def section(self, section_id: str) -> PlacedSection:
-        """The placed section called ``section_id``."""
-        for placed in self.sections:
-            if placed.id == section_id:
-                return placed
-        raise KeyError(section_id)
-
-
-def message_tokens(message: Message, counter: Tokenizer) -> int:
-    """Tokens of one message's content and tool calls, framing not included."""
-    n = counter.count(message.text)
-    for call in message.tool_calls:
-        n += counter.count(call.name) + counter.count(call.arguments)
-    return n
-
-
-@dataclass
-class _Group:
-    role: Role
-    stability: Stability
-    cache_tier: str | None
-    texts: list[str] = field(default_factory=list)
-    history: bool = False
-
-
-def _segment_key(group: _Group) -> tuple[object, ...]:
-    return ("history",) if group.history else (group.stability.band, group.cache_tier)
-
-
-def assemble(
-    parts: Iterable[Part],
-    *,
-    counter: Tokenizer | None = None,
-    tools: Sequence[ToolDefinition] = (),
-) -> Composition:
-    """Turn sections into messages, count their tokens and place cache breakpoints.
-
-    Adjacent sections with the same role share one message (joined by a blank line) only
-    when they are in the same stability band and cache tier, so per-turn facts never change
-    a message that carries stable text. A cache breakpoint ends each run of messages of one
-    band, tier or the history, except runs of per-turn or ephemeral text, which are not worth
-    caching; when more than four would result, the last four are kept.
-    """
-    counter = counter or shared_counter()
-    parts = tuple(parts)
-    ids = [p.id for p in parts]
-    if len(set(ids)) != len(ids):
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        raise InvalidSection(f"two sections share the id(s) {', '.join(dupes)}")
-
-    groups: list[_Group] = []
-    history_messages: dict[int, Message] = {}
-    spans: list[tuple[int, int]] = []
-    for part in parts:
-        if isinstance(part, HistorySlot):
-            first = len(groups)
-            for msg in part.messages:
-                history_messages[len(groups)] = msg
-                groups.append(_Group(msg.role, part.stability, None, history=True))
-            spans.append((first, len(groups) - 1))  # empty history: last < first
-            continue
-        open_group = groups[-1] if groups else None
-        if (
-            open_group is not None
-            and not open_group.history
-            and open_group.role == part.role
-            and open_group.stability.band == part.stability.band
-            and open_group.cache_tier == part.cache_tier
-        ):
-            open_group.texts.append(part.text)
-            open_group.stability = max(open_group.stability, part.stability)
-        else:
-            groups.append(_Group(part.role, part.stability, part.cache_tier, [part.text]))
-        spans.append((len(groups) - 1, len(groups) - 1))
-
-    ends = [
-        i
-        for i, g in enumerate(groups)
-        if (i + 1 == len(groups) or _segment_key(groups[i + 1]) != _segment_key(g))
-        and (g.history or g.stability <= Stability.SESSION)
-    ][-MAX_CACHE_BREAKPOINTS:]
-    marks = set(ends)
-
-    messages: list[Message] = []
-    for i, g in enumerate(groups):
-        if g.history:
-            msg = history_messages[i]
-            if (i in marks) != msg.cache_breakpoint:
-                msg = replace(msg, cache_breakpoint=i in marks)
-            messages.append(msg)
-        else:
-            messages.append(
-                Message(role=g.role, content=SEPARATOR.join(g.texts), cache_breakpoint=i in marks)
-            )
-
-    msg_tokens = tuple(message_tokens(m, counter) for m in messages)
-    placed: list[PlacedSection] = []
-    for part, (first, last) in zip(parts, spans, strict=True):
-        if isinstance(part, HistorySlot):
-            tokens = sum(msg_tokens[first : last + 1]) + MESSAGE_OVERHEAD * len(part.messages)
-            placed.append(
-                PlacedSection(
-                    id=part.id,
-                    kind="history",
-                    role="history",
-                    stability=part.stability,
-                    priority=part.priority,
-                    tokens=tokens,
-                    first_message=first,
-                    last_message=last,
-                )
-            )
-        else:
-            placed.append(
-                PlacedSection(
-                    id=part.id,
-                    kind="text",
-                    role=part.role,
-                    stability=part.stability,
-                    priority=part.priority,
-                    tokens=counter.count(part.text),
-                    first_message=first,
-                    last_message=last,
-                    cache_tier=part.cache_tier,
-                )
-            )
-    tool_tokens = sum(counter.count(t.wire_json) for t in tools)
-    total = sum(msg_tokens) + MESSAGE_OVERHEAD * len(messages) + REPLY_OVERHEAD + tool_tokens
-    return Composition(
-        messages=tuple(messages),
-        sections=tuple(placed),
-        parts=parts,
-        message_tokens=msg_tokens,
-        total_tokens=total,
-        tools=tuple(tools),
-        tool_tokens=tool_tokens,
-        tokenizer=counter.name,
-        exact=counter.exact,
-    )
-
-
-def compose(
-    profile: Profile[C],
-    context: C,
-    *,
-    counter: Tokenizer | None = None,
-    tools: Sequence[ToolDefinition] = (),
-) -> Composition:
-    """Build ``profile``'s sections for ``context`` and assemble them into messages."""
-    return assemble(profile.build(context), counter=counter, tools=tools)
