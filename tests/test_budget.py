@@ -110,7 +110,15 @@ def test_the_lowest_priority_section_is_dropped_first_and_reported() -> None:
     result = fit(composition, 100)
 
     assert result.cuts == (
-        Cut(section="a", action="dropped", tokens_before=50, tokens_after=0, detail="dropped"),
+        Cut(
+            section="a",
+            action="dropped",
+            tokens_before=50,
+            tokens_after=0,
+            detail="dropped",
+            reason="22 tokens over budget (estimated); priority 1 is the lowest that can still "
+            "be cut",
+        ),
     )
     assert list(texts(result.composition)) == ["rules", "b"]
     assert result.composition.total_tokens == 69
@@ -302,6 +310,8 @@ def test_the_history_loses_whole_oldest_messages_in_steps_and_starts_at_a_user_m
             tokens_before=1000,
             tokens_after=600,
             detail="dropped the 4 oldest messages (4 in all, cut in steps of 100 tokens)",
+            reason="216 tokens over budget (estimated); priority 0 is the lowest that can "
+            "still be cut",
         ),
     )
     last = Message(role="assistant", content=words(97), cache_breakpoint=True)

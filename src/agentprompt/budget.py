@@ -69,6 +69,8 @@ class Cut:
     """The section's tokens after the cut."""
     detail: str
     """What exactly happened, in words."""
+    reason: str
+    """Why this section was the one cut: how far over budget, and its priority."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,6 +213,13 @@ def _next_to_cut(slots: list[_Slot]) -> _Slot | None:
     return best
 
 
+def _reason(excess: int, priority: int | None) -> str:
+    return (
+        f"{excess} tokens over budget (estimated); priority {priority} is the lowest that can "
+        "still be cut"
+    )
+
+
 def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
     """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
     before = slot.tokens
@@ -233,6 +242,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
                     tokens_before=before,
                     tokens_after=tokens,
                     detail=f"replaced by fallback {slot.level} of {chain}",
+                    reason=_reason(excess, part.priority),
                 )
             )
             return before - tokens
@@ -245,6 +255,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
             tokens_before=before,
             tokens_after=0,
             detail="dropped",
+            reason=_reason(excess, part.priority),
         )
     )
     return before + 1  # the blank line that joined it to its neighbour goes too
@@ -272,6 +283,7 @@ def _truncate_history(
             tokens_after=tokens,
             detail=f"dropped the {k - already} oldest messages ({k} in all, cut in steps of "
             f"{part.step} tokens)",
+            reason=_reason(excess, part.priority),
         )
     )
     slot.part = replace(part, messages=kept)

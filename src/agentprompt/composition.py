@@ -8,6 +8,7 @@ exactly, and provider cache breakpoints go at the edges between stability classe
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -109,15 +110,17 @@ def message_tokens(message: Message, counter: Tokenizer) -> int:
 
 @dataclass
 class _Group:
+    """One message being assembled: joined section texts, or one history message."""
+
     role: Role
     stability: Stability
     cache_tier: str | None
     texts: list[str] = field(default_factory=list)
-    history: bool = False
+    message: Message | None = None
 
 
 def _segment_key(group: _Group) -> tuple[object, ...]:
-    return ("history",) if group.history else (group.stability.band, group.cache_tier)
+    return ("history",) if group.message is not None else (group.stability.band, group.cache_tier)
 
 
 def assemble(
@@ -136,26 +139,23 @@ def assemble(
     """
     counter = counter or shared_counter()
     parts = tuple(parts)
-    ids = [p.id for p in parts]
-    if len(set(ids)) != len(ids):
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+    dupes = sorted(i for i, n in Counter(p.id for p in parts).items() if n > 1)
+    if dupes:
         raise InvalidSection(f"two sections share the id(s) {', '.join(dupes)}")
 
     groups: list[_Group] = []
-    history_messages: dict[int, Message] = {}
     spans: list[tuple[int, int]] = []
     for part in parts:
         if isinstance(part, HistorySlot):
             first = len(groups)
             for msg in part.messages:
-                history_messages[len(groups)] = msg
-                groups.append(_Group(msg.role, part.stability, None, history=True))
+                groups.append(_Group(msg.role, part.stability, None, message=msg))
             spans.append((first, len(groups) - 1))  # empty history: last < first
             continue
         open_group = groups[-1] if groups else None
         if (
             open_group is not None
-            and not open_group.history
+            and open_group.message is None
             and open_group.role == part.role
             and open_group.stability.band == part.stability.band
             and open_group.cache_tier == part.cache_tier
@@ -170,14 +170,14 @@ def assemble(
         i
         for i, g in enumerate(groups)
         if (i + 1 == len(groups) or _segment_key(groups[i + 1]) != _segment_key(g))
-        and (g.history or g.stability <= Stability.SESSION)
+        and (g.message is not None or g.stability <= Stability.SESSION)
     ][-MAX_CACHE_BREAKPOINTS:]
     marks = set(ends)
 
     messages: list[Message] = []
     for i, g in enumerate(groups):
-        if g.history:
-            msg = history_messages[i]
+        if g.message is not None:
+            msg = g.message
             if (i in marks) != msg.cache_breakpoint:
                 msg = replace(msg, cache_breakpoint=i in marks)
             messages.append(msg)

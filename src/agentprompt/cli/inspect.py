@@ -111,7 +111,8 @@ def _print_report(report: InspectReport, fmt: str) -> None:
         console.print(f"Budget: {report.budget} input tokens")
         for cut in report.cuts:
             console.print(
-                f"  cut {cut.section}: {cut.detail} ({cut.tokens_before} → {cut.tokens_after})"
+                f"  cut {cut.section}: {cut.detail} ({cut.tokens_before} → {cut.tokens_after}); "
+                f"{cut.reason}"
             )
         if not report.cuts:
             console.print("  nothing had to be cut")
