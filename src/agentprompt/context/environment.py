@@ -44,25 +44,30 @@ def find_project_root(start: Path | None = None) -> Path:
     return here
 
 
-def git_branch(cwd: Path) -> tuple[bool, str | None]:
-    """Whether ``cwd`` is in a git work tree, and its branch; never raises."""
+def _git(cwd: Path, *args: str) -> str | None:
+    """The stripped output of a git command, or None when it fails or git is missing."""
     try:
         done = subprocess.run(
-            ["git", "rev-parse", "--is-inside-work-tree", "--abbrev-ref", "HEAD"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
+            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=5, check=False
         )
     except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_branch(cwd: Path) -> tuple[bool, str | None]:
+    """Whether ``cwd`` is in a git work tree, and its branch; never raises.
+
+    A repository with no commits yet still names its branch; a detached HEAD is named by
+    its short commit id.
+    """
+    if _git(cwd, "rev-parse", "--is-inside-work-tree") != "true":
         return False, None
-    lines = done.stdout.split()
-    if done.returncode != 0 or not lines or lines[0] != "true":
-        # A repository with no commits yet has no HEAD to name; it is still a repository.
-        inside = bool(lines) and lines[0] == "true"
-        return inside, None
-    return True, lines[1] if len(lines) > 1 else None
+    branch = _git(cwd, "symbolic-ref", "--short", "-q", "HEAD")
+    if branch:
+        return True, branch
+    commit = _git(cwd, "rev-parse", "--short", "HEAD")
+    return True, f"detached at {commit}" if commit else None
 
 
 def read_environment(

@@ -1,0 +1,53 @@
+"""Environment facts: the project root and git state, read at the edge."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from pathlib import Path
+
+from agentprompt.context.environment import find_project_root, git_branch, read_environment
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+
+
+def _init(root: Path) -> None:
+    subprocess.run([*GIT, "init", "-q", "-b", "trunk"], cwd=root, check=True)
+
+
+def test_the_project_root_is_the_nearest_folder_with_git(tmp_path: Path) -> None:
+    _init(tmp_path)
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    assert find_project_root(deep) == tmp_path.resolve()
+
+
+def test_outside_a_repository_the_project_root_is_the_start(tmp_path: Path) -> None:
+    assert find_project_root(tmp_path) == tmp_path.resolve()
+
+
+def test_a_repository_without_commits_still_names_its_branch(tmp_path: Path) -> None:
+    _init(tmp_path)
+    assert git_branch(tmp_path) == (True, "trunk")
+
+
+def test_a_detached_head_is_named_by_its_commit(tmp_path: Path) -> None:
+    _init(tmp_path)
+    (tmp_path / "f").write_text("x")
+    subprocess.run([*GIT, "add", "f"], cwd=tmp_path, check=True)
+    subprocess.run([*GIT, "commit", "-q", "-m", "c"], cwd=tmp_path, check=True)
+    subprocess.run([*GIT, "checkout", "-q", "--detach"], cwd=tmp_path, check=True)
+    inside, branch = git_branch(tmp_path)
+    assert inside and branch is not None and branch.startswith("detached at ")
+
+
+def test_a_plain_folder_is_not_a_repository(tmp_path: Path) -> None:
+    assert git_branch(tmp_path) == (False, None)
+
+
+def test_the_clock_is_passed_in_so_prompts_are_byte_stable(tmp_path: Path) -> None:
+    moment = dt.datetime(2030, 5, 6, 7, 8, 9)
+    env = read_environment(tmp_path, clock=lambda: moment)
+    assert env.now == moment
+    assert env.cwd == tmp_path.resolve()
+    assert env.is_git is False
