@@ -267,3 +267,20 @@ def test_tool_definition_wire_json_is_computed_once() -> None:
     tool = ToolDefinition(name="read", description="Read a file.")
 
     assert tool.wire_json is tool.wire_json
+
+
+@pytest.mark.parametrize(
+    "content, offsets",
+    [
+        ("abc", (0,)),
+        ("abc", (3,)),
+        ("abc", (2, 1)),
+        ("abc", (1, 1)),
+        ((TextPart(text="abc"),), (1,)),
+    ],
+)
+def test_inner_breakpoints_must_be_increasing_offsets_inside_a_string(
+    content: str | tuple[TextPart, ...], offsets: tuple[int, ...]
+) -> None:
+    with pytest.raises(MessageFormatError, match="inner_breakpoints"):
+        Message(role="user", content=content, inner_breakpoints=offsets)

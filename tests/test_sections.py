@@ -14,7 +14,7 @@ from agentprompt.composition import (
     compose,
 )
 from agentprompt.errors import UsageError
-from agentprompt.messages import Message, ToolCall, ToolDefinition
+from agentprompt.messages import ImagePart, Message, TextPart, ToolCall, ToolDefinition
 from agentprompt.sections import (
     Built,
     HistorySlot,
@@ -631,15 +631,25 @@ def test_counts_are_exact_and_the_last_four_stable_run_ends_are_breakpoints(
         3 * n + 3
     )
     keys = []
+    inner = []
     for i in range(n):
-        [owner, *_] = [
+        inside = [
             p for p, s in zip(parts, composition.sections, strict=True) if s.first_message == i
         ]
-        keys.append((owner.stability.band, owner.cache_tier))
-    run_ends = [
-        i for i in range(n) if (i + 1 == n or keys[i + 1] != keys[i]) and keys[i][0] == SESSION.band
-    ]
-    assert composition.breakpoints == tuple(run_ends[-4:])
+        keys.append((inside[0].stability.band, inside[0].cache_tier))
+        stabilities = [p.stability for p in inside]
+        inner.append(stabilities[0] is Stability.STATIC and Stability.SESSION in stabilities)
+    marks = []  # (message, inside it) in request order
+    for i in range(n):
+        if inner[i]:
+            marks.append((i, True))
+        if (i + 1 == n or keys[i + 1] != keys[i]) and keys[i][0] == SESSION.band:
+            marks.append((i, False))
+    kept = marks[-4:]
+    assert composition.breakpoints == tuple(sorted({i for i, _ in kept}))
+    for i, message in enumerate(composition.messages):
+        assert message.cache_breakpoint == ((i, False) in kept)
+        assert bool(message.inner_breakpoints) == ((i, True) in kept)
 
 
 def test_a_history_slot_needs_a_positive_step_and_a_non_negative_keep_last() -> None:
@@ -647,3 +657,41 @@ def test_a_history_slot_needs_a_positive_step_and_a_non_negative_keep_last() -> 
         HistorySlot(step=0)
     with pytest.raises(InvalidSection, match="keep_last cannot be negative"):
         HistorySlot(keep_last=-1)
+
+
+def test_a_static_head_gets_its_own_marker_inside_a_merged_message() -> None:
+    composition = assemble(
+        [
+            Section(id="rules", role="system", text="rules", stability=Stability.STATIC),
+            Section(id="facts", role="system", text="facts", stability=Stability.SESSION),
+            Section(id="task", role="user", text="task", stability=Stability.TURN),
+        ]
+    )
+    system = composition.messages[0]
+    assert system.text == "rules\n\nfacts"
+    assert system.inner_breakpoints == (len("rules\n\n"),)
+    assert system.cache_breakpoint
+    assert composition.breakpoints == (0,)
+
+
+def test_a_breakpoint_never_lands_on_an_empty_history_message() -> None:
+    history = HistorySlot(
+        messages=(
+            Message(role="user", content="hi"),
+            Message(role="assistant", content=None),
+        )
+    )
+    composition = assemble(
+        [history, Section(id="t", role="user", text="next", stability=Stability.TURN)]
+    )
+    assert composition.breakpoints == (0,)
+
+
+def test_images_make_the_count_an_estimate_and_names_are_counted() -> None:
+    image = Message(role="user", content=(TextPart(text="see"), ImagePart(url="https://x/a.png")))
+    assert assemble([HistorySlot(messages=(image,))]).exact is False
+    named = Message(role="user", content="hello", name="alice")
+    plain = Message(role="user", content="hello")
+    with_name = assemble([HistorySlot(messages=(named,))]).total_tokens
+    without = assemble([HistorySlot(messages=(plain,))]).total_tokens
+    assert with_name == without + TOK.count("alice") + 1

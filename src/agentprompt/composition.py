@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from agentprompt.messages import Message, Role, ToolDefinition
+from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
 from agentprompt.sections import C, HistorySlot, InvalidSection, Part, Profile, Stability
 from agentprompt.tokens import Tokenizer, shared_counter
 from agentprompt.wire.anthropic import MAX_CACHE_BREAKPOINTS
@@ -89,8 +89,15 @@ class Composition:
 
     @property
     def breakpoints(self) -> tuple[int, ...]:
-        """Indices of the messages that end a cache tier."""
-        return tuple(i for i, m in enumerate(self.messages) if m.cache_breakpoint)
+        """Indices of the messages that carry a cache marker, at their end or after their
+        static part."""
+        return tuple(
+            i
+            for i, m in enumerate(self.messages)
+            if m.cache_breakpoint
+            or m.inner_breakpoints
+            or any(p.cache_control is not None for p in m.parts)
+        )
 
     def section(self, section_id: str) -> PlacedSection:
         """The placed section called ``section_id``."""
@@ -101,11 +108,25 @@ class Composition:
 
 
 def message_tokens(message: Message, counter: Tokenizer) -> int:
-    """Tokens of one message's content and tool calls, framing not included."""
+    """Tokens of one message's text, name and tool calls, framing not included.
+
+    Images are not counted: their cost depends on the provider and the image size.
+    """
     n = counter.count(message.text)
+    if message.name:
+        n += counter.count(message.name) + 1  # OpenAI's accounting adds one for a name
     for call in message.tool_calls:
         n += counter.count(call.name) + counter.count(call.arguments)
     return n
+
+
+def _has_images(message: Message) -> bool:
+    return any(isinstance(p, ImagePart) for p in message.parts)
+
+
+def _is_empty(message: Message) -> bool:
+    """A message with no block to carry a cache marker."""
+    return message.role != "tool" and not message.parts and not message.tool_calls
 
 
 @dataclass
@@ -116,7 +137,34 @@ class _Group:
     stability: Stability
     cache_tier: str | None
     texts: list[str] = field(default_factory=list)
+    stable_texts: int = 0
+    """How many leading texts are static; a marker may go after them inside the message."""
     message: Message | None = None
+
+    @property
+    def empty(self) -> bool:
+        """Whether the message has no block that could carry a cache marker."""
+        if self.message is not None:
+            return _is_empty(self.message)
+        return not any(self.texts)
+
+    def render(self, *, inner_mark: bool, end_mark: bool) -> Message:
+        """The group's message, with cache markers after its static part and at its end."""
+        if self.message is not None:
+            if end_mark == self.message.cache_breakpoint:
+                return self.message
+            return replace(self.message, cache_breakpoint=end_mark)
+        inner: tuple[int, ...] = ()
+        if inner_mark:
+            # The marker goes after the static sections and the blank line that follows them.
+            head = SEPARATOR.join(self.texts[: self.stable_texts]) + SEPARATOR
+            inner = (len(head),)
+        return Message(
+            role=self.role,
+            content=SEPARATOR.join(self.texts),
+            cache_breakpoint=end_mark,
+            inner_breakpoints=inner,
+        )
 
 
 def _segment_key(group: _Group) -> tuple[object, ...]:
@@ -160,32 +208,19 @@ def assemble(
             and open_group.stability.band == part.stability.band
             and open_group.cache_tier == part.cache_tier
         ):
+            if (
+                open_group.stable_texts == len(open_group.texts)
+                and part.stability == Stability.STATIC
+            ):
+                open_group.stable_texts += 1
             open_group.texts.append(part.text)
             open_group.stability = max(open_group.stability, part.stability)
         else:
-            groups.append(_Group(part.role, part.stability, part.cache_tier, [part.text]))
+            static = 1 if part.stability == Stability.STATIC else 0
+            groups.append(_Group(part.role, part.stability, part.cache_tier, [part.text], static))
         spans.append((len(groups) - 1, len(groups) - 1))
 
-    ends = [
-        i
-        for i, g in enumerate(groups)
-        if (i + 1 == len(groups) or _segment_key(groups[i + 1]) != _segment_key(g))
-        and (g.message is not None or g.stability <= Stability.SESSION)
-    ][-MAX_CACHE_BREAKPOINTS:]
-    marks = set(ends)
-
-    messages: list[Message] = []
-    for i, g in enumerate(groups):
-        if g.message is not None:
-            msg = g.message
-            if (i in marks) != msg.cache_breakpoint:
-                msg = replace(msg, cache_breakpoint=i in marks)
-            messages.append(msg)
-        else:
-            messages.append(
-                Message(role=g.role, content=SEPARATOR.join(g.texts), cache_breakpoint=i in marks)
-            )
-
+    messages = _render(groups)
     msg_tokens = tuple(message_tokens(m, counter) for m in messages)
     placed: list[PlacedSection] = []
     for part, (first, last) in zip(parts, spans, strict=True):
@@ -218,6 +253,7 @@ def assemble(
                 )
             )
     tool_tokens = sum(counter.count(t.wire_json) for t in tools)
+    images = any(_has_images(m) for m in messages)
     total = sum(msg_tokens) + MESSAGE_OVERHEAD * len(messages) + REPLY_OVERHEAD + tool_tokens
     return Composition(
         messages=tuple(messages),
@@ -228,8 +264,35 @@ def assemble(
         tools=tuple(tools),
         tool_tokens=tool_tokens,
         tokenizer=counter.name,
-        exact=counter.exact,
+        exact=counter.exact and not images,
     )
+
+
+def _render(groups: list[_Group]) -> list[Message]:
+    """The groups' messages with cache markers at the tier edges, at most four in all.
+
+    A marker ends each run of messages of one band, tier or the history (runs of per-turn
+    or ephemeral text excepted), and a message that holds static and then session text gets
+    one after its static part. A marker that would fall on an empty message moves to the
+    message before it in the same run. When more than four result, the last four are kept:
+    they cover the longest prefixes.
+    """
+    marks: list[tuple[int, bool]] = []  # (group index, inside the message rather than at its end)
+    for i, g in enumerate(groups):
+        if g.message is None and 0 < g.stable_texts < len(g.texts):
+            marks.append((i, True))
+        run_ends = i + 1 == len(groups) or _segment_key(groups[i + 1]) != _segment_key(g)
+        if run_ends and (g.message is not None or g.stability <= Stability.SESSION):
+            j = i
+            while j >= 0 and _segment_key(groups[j]) == _segment_key(g) and groups[j].empty:
+                j -= 1
+            if j >= 0 and _segment_key(groups[j]) == _segment_key(g):
+                marks.append((j, False))
+    kept = set(marks[-MAX_CACHE_BREAKPOINTS:])
+    return [
+        g.render(inner_mark=(i, True) in kept, end_mark=(i, False) in kept)
+        for i, g in enumerate(groups)
+    ]
 
 
 def compose(

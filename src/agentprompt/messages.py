@@ -127,12 +127,23 @@ class Message:
     """Whether a tool result reports a failure (Anthropic's ``is_error``)."""
     cache_breakpoint: bool = False
     """Ask providers that need explicit markers to cache the prompt up to this message."""
+    inner_breakpoints: tuple[int, ...] = ()
+    """Character offsets inside a string content where a cache marker also goes (the text
+    is sent as several blocks there); used to cache a message's stable head on its own."""
 
     def __post_init__(self) -> None:
         if self.tool_calls and self.role != "assistant":
             raise MessageFormatError(f"only assistant messages carry tool calls, not {self.role}")
         if self.role == "tool" and not self.tool_call_id:
             raise MessageFormatError("a tool message needs the tool_call_id it answers")
+        if self.inner_breakpoints and not (
+            isinstance(self.content, str)
+            and all(0 < i < len(self.content) for i in self.inner_breakpoints)
+            and list(self.inner_breakpoints) == sorted(set(self.inner_breakpoints))
+        ):
+            raise MessageFormatError(
+                "inner_breakpoints must be increasing offsets strictly inside a string content"
+            )
 
     @property
     def text(self) -> str:

@@ -706,3 +706,23 @@ def test_more_than_four_markers_from_the_wire_are_trimmed_to_the_last_four() -> 
     blocks = tuple(TextPart(text=f"b{i}", cache_control=CacheControl()) for i in range(6))
     request = to_anthropic([Message(role="user", content=blocks)])
     assert _markers(request) == ["b2", "b3", "b4", "b5"]
+
+
+def test_inner_breakpoints_split_a_text_into_marked_blocks() -> None:
+    msg = Message(role="system", content="static\n\nsession", inner_breakpoints=(8,))
+    assert to_anthropic([msg]) == {
+        "system": [
+            {"type": "text", "text": "static\n\n", "cache_control": {"type": "ephemeral"}},
+            {"type": "text", "text": "session"},
+        ],
+        "messages": [],
+    }
+
+
+def test_inner_breakpoints_count_against_the_limit_of_four() -> None:
+    messages = [
+        Message(role="system", content="ab", inner_breakpoints=(1,), cache_breakpoint=True),
+        Message(role="user", content="cd", inner_breakpoints=(1,), cache_breakpoint=True),
+        Message(role="assistant", content="e", cache_breakpoint=True),
+    ]
+    assert _markers(to_anthropic(messages)) == ["b", "c", "d", "e"]

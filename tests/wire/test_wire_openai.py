@@ -252,3 +252,8 @@ def test_a_tool_call_without_a_function_is_a_format_error() -> None:
 def test_a_message_that_is_not_an_object_is_a_format_error() -> None:
     with pytest.raises(MessageFormatError, match="message 0"):
         from_openai(["hello"])  # type: ignore[list-item]
+
+
+def test_inner_breakpoints_do_not_change_the_openai_form() -> None:
+    msg = Message(role="system", content="static\n\nsession", inner_breakpoints=(8,))
+    assert to_openai([msg]) == [{"role": "system", "content": "static\n\nsession"}]

@@ -62,10 +62,19 @@ def test_assistant_turn_of_only_tool_calls_shows_just_the_calls() -> None:
     assert to_text([msg]) == "=== ASSISTANT ===\n→ list({})\n"
 
 
-def test_each_content_block_is_its_own_line() -> None:
-    msg = Message(role="user", content=(TextPart(text="first"), TextPart(text="second")))
+def test_text_blocks_are_joined_as_the_model_reads_them() -> None:
+    msg = Message(role="user", content=(TextPart(text="first\n\n"), TextPart(text="second")))
 
-    assert to_text([msg]) == "=== USER ===\nfirst\nsecond\n"
+    assert to_text([msg]) == "=== USER ===\nfirst\n\nsecond\n"
+
+
+def test_an_image_between_text_blocks_stands_on_its_own_line() -> None:
+    msg = Message(
+        role="user",
+        content=(TextPart(text="a"), ImagePart(url="u"), TextPart(text="b")),
+    )
+
+    assert to_text([msg]) == "=== USER ===\na\n[image: u]\nb\n"
 
 
 def test_images_by_url_are_shown_with_their_url() -> None:

@@ -11,6 +11,7 @@ changing their position, so they travel as text blocks of a user turn.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -69,7 +70,14 @@ def _blocks(msg: Message) -> list[dict[str, Any]]:
         if msg.is_error:
             block["is_error"] = True
         return [block]
-    blocks = [_part_to_wire(p) for p in msg.parts]
+    blocks: list[dict[str, Any]]
+    if msg.inner_breakpoints and isinstance(msg.content, str):
+        cuts = (0, *msg.inner_breakpoints, len(msg.content))
+        blocks = [{"type": "text", "text": msg.content[a:b]} for a, b in itertools.pairwise(cuts)]
+        for head in blocks[:-1]:
+            head["cache_control"] = _cache_to_wire(CacheControl())
+    else:
+        blocks = [_part_to_wire(p) for p in msg.parts]
     for call in msg.tool_calls:
         blocks.append(
             {"type": "tool_use", "id": call.id, "name": call.name, "input": call.parsed_arguments()}
@@ -131,7 +139,8 @@ def to_anthropic(messages: Iterable[Message]) -> dict[str, Any]:
         lead += 1
     request: dict[str, Any] = {}
     system = msgs[:lead]
-    if len(system) == 1 and isinstance(system[0].content, str) and not system[0].cache_breakpoint:
+    plain = not (system and (system[0].cache_breakpoint or system[0].inner_breakpoints))
+    if len(system) == 1 and isinstance(system[0].content, str) and plain:
         request["system"] = system[0].content
     elif system:
         request["system"] = [b for m in system for b in _marked_blocks(m)]
@@ -144,6 +153,7 @@ def to_anthropic(messages: Iterable[Message]) -> dict[str, Any]:
             and msg.role in ("user", "assistant")
             and not msg.tool_calls
             and not msg.cache_breakpoint
+            and not msg.inner_breakpoints
         )
         if turns and turns[-1]["role"] == role:
             last = turns[-1]

@@ -21,16 +21,23 @@ def _heading(msg: Message) -> str:
 def to_text(messages: Iterable[Message]) -> str:
     """One block per message under a ``=== ROLE ===`` heading, blocks separated by a blank line.
 
-    Images are shown as ``[image: …]`` and tool calls as ``→ name(arguments)`` lines.
+    Text blocks are joined as the model reads them (with nothing between them); images
+    are shown as ``[image: …]`` lines and tool calls as ``→ name(arguments)`` lines.
     """
     blocks: list[str] = []
     for msg in messages:
         lines = [_heading(msg)]
+        text: list[str] = []
         for part in msg.parts:
             if isinstance(part, ImagePart):
+                if text:
+                    lines.append("".join(text))
+                    text = []
                 lines.append(f"[image: {part.url or part.media_type or 'inline data'}]")
             else:
-                lines.append(part.text)
+                text.append(part.text)
+        if text:
+            lines.append("".join(text))
         lines.extend(f"→ {call.name}({call.arguments})" for call in msg.tool_calls)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
