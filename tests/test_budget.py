@@ -484,17 +484,20 @@ def test_every_cut_is_reported_and_lower_priorities_go_first(
             assert tokens == TOK.count(kept[p.id].text)
             assert (kept[p.id].text == p.text) == (cuts == [])
 
-    cut_positions = {
-        c.section: parts.index(next(p for p in parts if p.id == c.section)) for c in result.cuts
-    }
-    for cut_id, position in cut_positions.items():
-        priority = parts[position].priority
-        assert priority is not None
+    # Lower priorities are exhausted before a higher one is touched; within one priority,
+    # sections step down breadth-first, the later section first at each step.
+    counts = {p.id: sum(1 for c in result.cuts if c.section == p.id) for p in parts}
+    for i, p in enumerate(parts):
+        if not counts[p.id]:
+            continue
         for j, other in enumerate(parts):
-            if other.priority is None:
+            if other.priority is None or other.id not in kept or other is p:
                 continue
-            if other.priority < priority or (other.priority == priority and j > position):
-                assert other.id not in kept, f"{other.id} should go before {cut_id}"
+            assert p.priority is not None
+            assert other.priority >= p.priority, f"{other.id} should go before {p.id}"
+            if other.priority == p.priority:
+                lowest = counts[p.id] if j > i else counts[p.id] - 1
+                assert counts[other.id] >= lowest, f"{other.id} should step down with {p.id}"
 
 
 @settings(max_examples=50, deadline=None)
@@ -585,3 +588,42 @@ def test_history_cut_starts_at_a_user_message_in_reach_and_never_at_a_tool_resul
     users = [i for i in range(enough, min(limit, len(msgs) - 1) + 1) if msgs[i].role == "user"]
     if enough > 0 and users:
         assert k == users[0]
+
+
+def test_equal_priorities_step_down_together_before_any_is_dropped() -> None:
+    files = [
+        alone(f"f{i}", 1005, priority=1, fallbacks=(words(9), words(3))) for i in range(3)
+    ]
+    composition = assemble([alone("rules", 10), *files])
+
+    result = fit(composition, 1510)
+
+    kept = texts(result.composition)
+    assert kept["f0"] == words(1005)  # the earliest keeps its full text: it fits
+    assert kept["f1"] == words(9) and kept["f2"] == words(9)
+    assert [(c.section, c.action) for c in result.cuts] == [
+        ("f2", "fallback"),
+        ("f1", "fallback"),
+    ]
+
+
+def test_fitting_thousands_of_sections_cuts_each_in_one_pass() -> None:
+    files = [
+        Section(
+            id=f"file{i}",
+            role="user",
+            text=words(50),
+            priority=i,
+            fallbacks=(words(5),),
+        )
+        for i in range(3000)
+    ]
+    composition = assemble(files)
+
+    result = fit(composition, 20_000)
+
+    assert result.composition.total_tokens <= 20_000
+    # The highest-ranked files keep their full text; the lowest are dropped.
+    kept = texts(result.composition)
+    assert kept["file2999"] == words(50)
+    assert "file0" not in kept

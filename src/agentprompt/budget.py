@@ -10,6 +10,7 @@ sections, fallback texts and whole messages are the only units. Every cut is rep
 from __future__ import annotations
 
 import copy
+import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -116,12 +117,42 @@ def history_cut(
 
 @dataclass
 class _Slot:
+    index: int
     original: Part
     part: Part
     tokens: int
     level: int = 0  # fallbacks used (text) or tokens asked to shed so far (history)
+    cuts: int = 0  # cuts applied so far; equal priorities are cut breadth-first by it
     dropped: bool = False
     done: bool = False
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """Heap order: lowest priority, then fewest cuts so far, then the later section."""
+        return (self.part.priority or 0, self.cuts, -self.index)
+
+
+class _CutQueue:
+    """The optional slots that can still shrink, lowest priority first."""
+
+    def __init__(self, slots: list[_Slot]) -> None:
+        self._heap = [(s.key, s.index) for s in slots if s.part.priority is not None]
+        heapq.heapify(self._heap)
+        self._slots = slots
+
+    def pop(self) -> _Slot | None:
+        """The next slot to cut, or None when nothing optional is left."""
+        while self._heap:
+            _, index = heapq.heappop(self._heap)
+            slot = self._slots[index]
+            if not (slot.dropped or slot.done):
+                return slot
+        return None
+
+    def push(self, slot: _Slot) -> None:
+        """Put a slot back after a cut, if it can shrink further."""
+        if not (slot.dropped or slot.done):
+            heapq.heappush(self._heap, (slot.key, slot.index))
 
 
 def fit(
@@ -140,9 +171,10 @@ def fit(
         return FitResult(composition=composition, cuts=(), budget=budget)
 
     slots = [
-        _Slot(original=p, part=p, tokens=s.tokens)
-        for p, s in zip(composition.parts, composition.sections, strict=True)
+        _Slot(index=i, original=p, part=p, tokens=s.tokens)
+        for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
     ]
+    queue = _CutQueue(slots)
     cuts: list[Cut] = []
     steps: list[tuple[_Slot, _Slot]] = []  # each cut's slot, and a copy from before the cut
 
@@ -153,20 +185,24 @@ def fit(
     estimate = composition.total_tokens
     while True:
         # Cutting runs on estimates (a section's own tokens); the exact count follows.
+        exhausted = False
         while estimate > budget:
-            slot = _next_to_cut(slots)
+            slot = queue.pop()
             if slot is None:
+                exhausted = True
                 break
             before = copy.copy(slot)
             estimate -= _shrink(slot, estimate - budget, counter, cuts)
             if len(cuts) > len(steps):
+                slot.cuts += 1
                 steps.append((slot, before))
+            queue.push(slot)
         current = build()
         if current.total_tokens <= budget:
             current = _undo_needless_cuts(current, budget, steps, cuts, build)
             return FitResult(composition=current, cuts=tuple(cuts), budget=budget)
         estimate = current.total_tokens
-        if _next_to_cut(slots) is None:
+        if exhausted:
             required = [
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
@@ -183,12 +219,15 @@ def _undo_needless_cuts(
     """Take back the latest cuts while the exact count shows the prompt fits without them.
 
     The estimates overstate a cut's saving slightly (a dropped section also frees the
-    framing of its message), so the last cut may not have been needed. Cuts are undone
-    latest first and only while each undo fits, so a higher-priority section is never
-    restored while a lower-priority one stays cut.
+    framing of its message), so the last cuts may not have been needed. Cuts are undone
+    latest first and only while each undo fits, so a section is never restored while one
+    that was to be kept before it stays cut.
     """
     while steps:
         slot, before = steps[-1]
+        cut = cuts[-1]
+        if current.total_tokens + cut.tokens_before - cut.tokens_after > budget:
+            break  # by the estimate it cannot fit: no need to assemble
         after = copy.copy(slot)
         vars(slot).update(vars(before))
         trial = build()
@@ -199,18 +238,6 @@ def _undo_needless_cuts(
         cuts.pop()
         current = trial
     return current
-
-
-def _next_to_cut(slots: list[_Slot]) -> _Slot | None:
-    """The optional, still shrinkable slot of lowest priority (the later one on a tie)."""
-    best: _Slot | None = None
-    for slot in slots:
-        priority = slot.part.priority
-        if slot.dropped or slot.done or priority is None:
-            continue
-        if best is None or priority <= (best.part.priority or 0):
-            best = slot
-    return best
 
 
 def _reason(excess: int, priority: int | None) -> str:
