@@ -591,9 +591,7 @@ def test_history_cut_starts_at_a_user_message_in_reach_and_never_at_a_tool_resul
 
 
 def test_equal_priorities_step_down_together_before_any_is_dropped() -> None:
-    files = [
-        alone(f"f{i}", 1005, priority=1, fallbacks=(words(9), words(3))) for i in range(3)
-    ]
+    files = [alone(f"f{i}", 1005, priority=1, fallbacks=(words(9), words(3))) for i in range(3)]
     composition = assemble([alone("rules", 10), *files])
 
     result = fit(composition, 1510)

@@ -290,3 +290,16 @@ def test_a_session_whose_stored_state_is_damaged_raises_store_error(db_path: Pat
     raw.close()
     with Store(db_path) as store, pytest.raises(StoreError, match="damaged state"):
         store.get_session(record.id)
+
+
+def test_a_database_of_another_program_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    raw = sqlite3.connect(other)
+    raw.execute("CREATE TABLE sessions (x INTEGER)")
+    raw.commit()
+    raw.close()
+    before = other.read_bytes()
+    with pytest.raises(StoreError, match="database of another program"):
+        Store(other)
+    assert other.read_bytes() == before
+    assert not (tmp_path / "other.sqlite-wal").exists()

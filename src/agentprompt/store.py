@@ -111,6 +111,7 @@ class Store:
             ) from None
         try:
             self._db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            self._check_is_ours()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
@@ -144,6 +145,19 @@ class Store:
                 raise
         except sqlite3.Error as exc:
             raise _explain(self.path, exc) from None
+
+    def _check_is_ours(self) -> None:
+        """Refuse, before writing anything, a database some other program made."""
+        tables = {
+            row[0]
+            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if tables and "migrations" not in tables:
+            self.close()
+            raise StoreError(
+                f"{self.path} is an SQLite database of another program (it has the tables "
+                f"{', '.join(sorted(tables))}); give agentprompt its own file with --db"
+            )
 
     def _migrate(self) -> None:
         self._db.execute(

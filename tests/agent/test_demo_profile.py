@@ -118,3 +118,10 @@ def test_rendered_demo_prompt_matches_its_snapshots(
     snapshot("demo/prompt.txt", to_text(comp.messages))
     snapshot("demo/openai.json", json.dumps(to_openai(comp.messages), indent=2) + "\n")
     snapshot("demo/anthropic.json", json.dumps(to_anthropic(comp.messages), indent=2) + "\n")
+
+
+def test_a_detached_head_is_stated_with_its_commit(tmp_path: Path) -> None:
+    ctx = _context(tmp_path)
+    env = Environment(**{**ctx.environment.__dict__, "git_branch": None, "detached_at": "abc1234"})
+    text = compose(demo_profile(), _context(tmp_path, environment=env)).messages[0].text
+    assert "- Working Directory: /work/project (git repository, detached at abc1234)\n" in text

@@ -165,3 +165,22 @@ def test_the_installed_command_runs_as_a_program(repo: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["profile"] == "demo"
+
+
+def test_a_lone_surrogate_in_history_is_printed_not_a_crash(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    history = tmp_path / "history.json"
+    history.write_text('[{"role": "user", "content": "broken \\ud800 text"}]')
+    for extra in ((), ("--json",), ("--format", "openai")):
+        result = _inspect(run, repo, "--history", str(history), *extra)
+        assert result.code == 0, result.err
+        assert "broken \\" in result.out and "ud800 text" in result.out
+
+
+def test_a_malformed_history_file_is_bad_input(run: Run, repo: Path, tmp_path: Path) -> None:
+    history = tmp_path / "history.json"
+    history.write_text('{"system": 5, "messages": []}')
+    result = _inspect(run, repo, "--history", str(history))
+    assert result.code == 2
+    assert "system must be a string" in result.err

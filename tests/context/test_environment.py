@@ -6,7 +6,7 @@ import datetime as dt
 import subprocess
 from pathlib import Path
 
-from agentprompt.context.environment import find_project_root, git_branch, read_environment
+from agentprompt.context.environment import find_project_root, git_state, read_environment
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
 
@@ -28,7 +28,7 @@ def test_outside_a_repository_the_project_root_is_the_start(tmp_path: Path) -> N
 
 def test_a_repository_without_commits_still_names_its_branch(tmp_path: Path) -> None:
     _init(tmp_path)
-    assert git_branch(tmp_path) == (True, "trunk")
+    assert git_state(tmp_path) == (True, "trunk", None)
 
 
 def test_a_detached_head_is_named_by_its_commit(tmp_path: Path) -> None:
@@ -37,12 +37,13 @@ def test_a_detached_head_is_named_by_its_commit(tmp_path: Path) -> None:
     subprocess.run([*GIT, "add", "f"], cwd=tmp_path, check=True)
     subprocess.run([*GIT, "commit", "-q", "-m", "c"], cwd=tmp_path, check=True)
     subprocess.run([*GIT, "checkout", "-q", "--detach"], cwd=tmp_path, check=True)
-    inside, branch = git_branch(tmp_path)
-    assert inside and branch is not None and branch.startswith("detached at ")
+    inside, branch, commit = git_state(tmp_path)
+    assert inside and branch is None
+    assert commit is not None and len(commit) >= 7
 
 
 def test_a_plain_folder_is_not_a_repository(tmp_path: Path) -> None:
-    assert git_branch(tmp_path) == (False, None)
+    assert git_state(tmp_path) == (False, None, None)
 
 
 def test_the_clock_is_passed_in_so_prompts_are_byte_stable(tmp_path: Path) -> None:

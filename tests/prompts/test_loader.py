@@ -533,3 +533,10 @@ def test_empty_front_matter_is_front_matter(tmp_path: Path) -> None:
     template = parse_prompt_file("p", path, "---\n---\nbody\n")
     assert template.body == "body"
     assert template.variables == ()
+
+
+def test_a_byte_order_mark_does_not_hide_the_front_matter(tmp_path: Path) -> None:
+    path = tmp_path / "config" / "prompts" / "system.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes("\ufeff---\ndescription: core rules\n---\nBe nice.\n".encode())
+    assert load_system_prompt(tmp_path) == "Be nice."

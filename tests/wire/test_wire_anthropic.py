@@ -632,7 +632,10 @@ image_parts = st.builds(ImagePart, url=texts.filter(bool)) | st.builds(
 )
 parts: st.SearchStrategy[ContentPart] = text_parts | image_parts
 tool_calls = st.builds(
-    ToolCall, id=ids, name=ids, arguments=tool_inputs.map(json.dumps)
+    ToolCall,
+    id=ids,
+    name=ids,
+    arguments=tool_inputs.map(lambda v: json.dumps(v, ensure_ascii=False)),
 )  # arguments as from_anthropic writes them
 
 
@@ -726,3 +729,33 @@ def test_inner_breakpoints_count_against_the_limit_of_four() -> None:
         Message(role="assistant", content="e", cache_breakpoint=True),
     ]
     assert _markers(to_anthropic(messages)) == ["b", "c", "d", "e"]
+
+
+@pytest.mark.parametrize(
+    "messages, system",
+    [
+        ([], 5),
+        ([{"role": "user", "content": [{"type": "image", "source": "x"}]}], None),
+        (
+            [
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "t", "content": [1]}],
+                }
+            ],
+            None,
+        ),
+    ],
+)
+def test_malformed_requests_are_format_errors_not_crashes(messages: Any, system: Any) -> None:
+    with pytest.raises(MessageFormatError):
+        from_anthropic(messages, system)
+
+
+def test_tool_arguments_keep_non_ascii_text_as_it_is() -> None:
+    turn = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {"text": "日本語"}}],
+    }
+    [message] = from_anthropic([turn])
+    assert message.tool_calls[0].arguments == '{"text": "日本語"}'

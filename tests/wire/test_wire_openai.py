@@ -69,7 +69,7 @@ def test_from_openai_reads_each_field_into_a_message() -> None:
         content=(
             TextPart(text="And this screenshot:"),
             ImagePart(url="https://example.com/shot.png", detail="high"),
-            ImagePart(url="data:image/jpeg;base64,/9j/4AAQ"),
+            ImagePart(data="/9j/4AAQ", media_type="image/jpeg"),  # data URLs read as data
         ),
     )
     assert messages[3] == Message(
@@ -257,3 +257,25 @@ def test_a_message_that_is_not_an_object_is_a_format_error() -> None:
 def test_inner_breakpoints_do_not_change_the_openai_form() -> None:
     msg = Message(role="system", content="static\n\nsession", inner_breakpoints=(8,))
     assert to_openai([msg]) == [{"role": "system", "content": "static\n\nsession"}]
+
+
+def test_a_data_url_image_goes_to_anthropic_as_base64_data() -> None:
+    from agentprompt.wire import to_anthropic
+
+    wire = [
+        {
+            "role": "user",
+            "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}],
+        }
+    ]
+    block = to_anthropic(from_openai(wire))["messages"][0]["content"][0]
+    assert block == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"},
+    }
+
+
+def test_an_image_url_part_that_is_not_an_object_is_a_format_error() -> None:
+    wire = [{"role": "user", "content": [{"type": "image_url", "image_url": "http://x/a.png"}]}]
+    with pytest.raises(MessageFormatError, match="image_url part needs an object"):
+        from_openai(wire)

@@ -61,6 +61,8 @@ def _working_directory(ctx: AgentContext) -> str:
     env = ctx.environment
     if env.is_git and env.git_branch:
         return ctx.prompts.render("agent/git_directory", path=env.cwd, branch=env.git_branch)
+    if env.is_git and env.detached_at:
+        return ctx.prompts.render("agent/git_detached", path=env.cwd, commit=env.detached_at)
     return str(env.cwd)
 
 
@@ -81,7 +83,9 @@ def _files(ctx: AgentContext) -> Section | None:
     full = ctx.prompts.render("agent/repository_files", files="\n".join(ctx.files))
     folders = Counter(f.split("/", 1)[0] + ("/" if "/" in f else "") for f in ctx.files)
     summary = "\n".join(
-        f"{name} ({count} files)" if name.endswith("/") else name
+        ctx.prompts.render("agent/repository_folder", folder=name, count=count)
+        if name.endswith("/")
+        else name
         for name, count in sorted(folders.items())
     )
     short = ctx.prompts.render("agent/repository_files", files=summary)

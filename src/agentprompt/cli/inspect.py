@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from agentprompt.cli.output import console, print_json
+from agentprompt.cli.output import console, print_json, printable, show_json
 from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
@@ -124,11 +124,11 @@ def _print_report(report: InspectReport, fmt: str) -> None:
         )
     console.rule("messages")
     if fmt == "openai":
-        console.print_json(data=to_openai(comp.messages))
+        show_json(to_openai(comp.messages))
     elif fmt == "anthropic":
-        console.print_json(data=to_anthropic(comp.messages))
+        show_json(to_anthropic(comp.messages))
     else:
-        console.print(to_text(comp.messages), markup=False, end="")
+        console.print(printable(to_text(comp.messages)), markup=False, end="")
 
 
 @click.command("inspect")

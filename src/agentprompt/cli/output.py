@@ -8,7 +8,15 @@ from typing import Any
 
 from rich.console import Console
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "console", "err_console", "print_json"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "console",
+    "err_console",
+    "print_json",
+    "printable",
+    "show_json",
+]
 
 EXIT_FAILED = 1
 """A reported failure (an edit that did not apply)."""
@@ -19,6 +27,27 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def printable(text: str) -> str:
+    """``text`` with lone surrogates (which no terminal encoding can hold) made visible."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _printable_data(data: Any) -> Any:
+    """``data`` with :func:`printable` applied to every string in it."""
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable(str(k)): _printable_data(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_printable_data(v) for v in data]
+    return data
+
+
+def show_json(data: Any) -> None:
+    """Pretty-print ``data`` as coloured JSON for people."""
+    console.print_json(data=_printable_data(data))
+
+
 def print_json(data: Any) -> None:
     """Write ``data`` to stdout as indented JSON (non-ASCII text kept readable)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(printable(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")

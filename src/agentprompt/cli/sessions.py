@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.output import console, print_json
+from agentprompt.cli.output import console, print_json, show_json
 from agentprompt.context.environment import find_project_root
 from agentprompt.store import Store, StoreError, default_store_path
 
@@ -87,7 +87,7 @@ def show_command(session_id: str, root: Path | None, db: Path | None, as_json: b
         print_json(dataclasses.asdict(record))
     else:
         console.print(f"[bold]{record.id}[/bold] ({record.kind})")
-        console.print_json(data=record.state)
+        show_json(record.state)
 
 
 @sessions_group.command("delete")

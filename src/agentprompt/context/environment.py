@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Environment", "find_project_root", "git_branch", "read_environment"]
+__all__ = ["Environment", "find_project_root", "git_state", "read_environment"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,9 +26,11 @@ class Environment:
     cwd: Path
     """The working directory."""
     git_branch: str | None
-    """The checked-out branch when ``cwd`` is in a git repository (``HEAD`` if detached)."""
+    """The checked-out branch when ``cwd`` is in a git repository; None when detached."""
     is_git: bool
     """Whether ``cwd`` is inside a git work tree."""
+    detached_at: str | None = None
+    """The short commit id when HEAD is detached."""
     os_name: str
     """The platform and its release (``linux 6.1.0``)."""
     python_version: str
@@ -55,19 +57,15 @@ def _git(cwd: Path, *args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def git_branch(cwd: Path) -> tuple[bool, str | None]:
-    """Whether ``cwd`` is in a git work tree, and its branch; never raises.
-
-    A repository with no commits yet still names its branch; a detached HEAD is named by
-    its short commit id.
-    """
+def git_state(cwd: Path) -> tuple[bool, str | None, str | None]:
+    """Whether ``cwd`` is in a git work tree, its branch, and the commit a detached HEAD is
+    at; never raises. A repository with no commits yet still names its branch."""
     if _git(cwd, "rev-parse", "--is-inside-work-tree") != "true":
-        return False, None
+        return False, None, None
     branch = _git(cwd, "symbolic-ref", "--short", "-q", "HEAD")
     if branch:
-        return True, branch
-    commit = _git(cwd, "rev-parse", "--short", "HEAD")
-    return True, f"detached at {commit}" if commit else None
+        return True, branch, None
+    return True, None, _git(cwd, "rev-parse", "--short", "HEAD") or None
 
 
 def read_environment(
@@ -75,13 +73,14 @@ def read_environment(
 ) -> Environment:
     """The environment of this process, with ``cwd`` and the clock replaceable for tests."""
     where = (cwd or Path.cwd()).resolve()
-    is_git, branch = git_branch(where)
+    is_git, branch, detached_at = git_state(where)
     now = (clock or dt.datetime.now)()
     return Environment(
         now=now,
         cwd=where,
         git_branch=branch,
         is_git=is_git,
+        detached_at=detached_at,
         os_name=f"{platform.system().lower()} {platform.release()}",
         python_version=platform.python_version(),
     )

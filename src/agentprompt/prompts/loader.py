@@ -250,7 +250,7 @@ class PromptLibrary:
         except OSError as exc:
             raise InvalidPromptFile(path, f"cannot be read ({exc.strerror})") from None
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8-sig")  # a byte-order mark is not part of the text
         except UnicodeDecodeError as exc:
             raise InvalidPromptFile(
                 path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"

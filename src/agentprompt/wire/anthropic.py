@@ -189,7 +189,9 @@ def _part_from_wire(block: Mapping[str, Any], where: str) -> ContentPart:
     if kind == "text":
         return TextPart(text=str(block.get("text", "")), cache_control=cache)
     if kind == "image":
-        source = block.get("source") or {}
+        source = block.get("source")
+        if not isinstance(source, Mapping):
+            raise MessageFormatError(f"{where}: an image block needs a source object")
         if source.get("type") == "base64":
             return ImagePart(
                 data=str(source.get("data", "")),
@@ -206,16 +208,18 @@ def _part_from_wire(block: Mapping[str, Any], where: str) -> ContentPart:
 def _content_from_wire(raw: Any, where: str) -> str | tuple[ContentPart, ...] | None:
     if raw is None or isinstance(raw, str):
         return raw
-    if isinstance(raw, list):
+    if isinstance(raw, list) and all(isinstance(b, Mapping) for b in raw):
         return tuple(_part_from_wire(b, where) for b in raw)
-    raise MessageFormatError(f"{where}: content must be a string or a list of blocks")
+    raise MessageFormatError(f"{where}: content must be a string or a list of block objects")
 
 
 def _tool_use(block: Mapping[str, Any], where: str) -> ToolCall:
     if "id" not in block or "name" not in block:
         raise MessageFormatError(f"{where}: a tool_use block needs an id and a name")
     return ToolCall(
-        id=str(block["id"]), name=str(block["name"]), arguments=json.dumps(block.get("input", {}))
+        id=str(block["id"]),
+        name=str(block["name"]),
+        arguments=json.dumps(block.get("input", {}), ensure_ascii=False),
     )
 
 
@@ -230,8 +234,10 @@ def from_anthropic(
     out: list[Message] = []
     if isinstance(system, str):
         out.append(Message(role="system", content=system))
-    elif system:
+    elif isinstance(system, Sequence):
         out.append(Message(role="system", content=_content_from_wire(list(system), "system")))
+    elif system is not None:
+        raise MessageFormatError("system must be a string or a list of text blocks")
 
     for i, turn in enumerate(messages):
         where = f"message {i}"

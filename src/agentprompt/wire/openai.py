@@ -6,6 +6,7 @@ OpenAI caches prompt prefixes automatically, so cache markers are not part of th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -19,6 +20,9 @@ from agentprompt.messages import (
 )
 
 __all__ = ["from_openai", "to_openai"]
+
+
+_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,([A-Za-z0-9+/=\s]*)")
 
 
 def _part_to_openai(part: ContentPart) -> dict[str, Any]:
@@ -64,8 +68,15 @@ def _part_from_openai(block: Mapping[str, Any], where: str) -> ContentPart:
     if kind == "text":
         return TextPart(text=str(block.get("text", "")))
     if kind == "image_url":
-        image = block.get("image_url") or {}
-        return ImagePart(url=str(image.get("url", "")), detail=image.get("detail"))
+        image = block.get("image_url")
+        if not isinstance(image, Mapping) or not isinstance(image.get("url"), str):
+            raise MessageFormatError(f"{where}: an image_url part needs an object with a url")
+        inline = _DATA_URL.fullmatch(image["url"])
+        if inline:  # kept as data, so other wire forms can send it inline
+            return ImagePart(
+                data=inline.group(2), media_type=inline.group(1), detail=image.get("detail")
+            )
+        return ImagePart(url=image["url"], detail=image.get("detail"))
     raise MessageFormatError(
         f"{where}: content part type {kind!r} is not supported; use text or image_url parts"
     )
