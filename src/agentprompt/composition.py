@@ -121,7 +121,8 @@ def message_tokens(message: Message, counter: Tokenizer) -> int:
 
 
 def _has_images(message: Message) -> bool:
-    return any(isinstance(p, ImagePart) for p in message.parts)
+    content = message.content
+    return isinstance(content, tuple) and any(isinstance(p, ImagePart) for p in content)
 
 
 def _is_empty(message: Message) -> bool:
