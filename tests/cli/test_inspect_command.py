@@ -44,6 +44,8 @@ def test_json_gives_messages_and_exact_counts_per_section(run: Run, repo: Path) 
     assert data["message_tokens"] == [tok.count(m["content"]) for m in data["messages"]]
     assert data["total_tokens"] == sum(data["message_tokens"]) + 3 * 2 + 3
     assert data["breakpoints"] == [0]
+    static_head = data["messages"][0]["content"].index("## Context")
+    assert data["cache_markers"] == [{"message": 0, "inside_at": [static_head], "at_end": True}]
     assert "- Current Date: 2026-03-04 05:06:07" in data["messages"][0]["content"]
     assert "src/app/cli.py" in data["messages"][0]["content"]
 
@@ -53,6 +55,7 @@ def test_people_get_a_table_of_sections_and_the_messages(run: Run, repo: Path) -
     assert result.code == 0, result.err
     assert "Profile 'demo'" in result.out and "o200k_base, exact" in result.out
     assert "repository_files" in result.out
+    assert "Cache breakpoints: message 0 (after its static part and at its end)" in result.out
     assert "=== SYSTEM ===" in result.out and "=== USER ===\nAdd a flag." in result.out
 
 

@@ -12,6 +12,7 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.output import console, print_json, printable, show_json
+from agentprompt.composition import Composition
 from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
@@ -45,6 +46,27 @@ def read_messages_file(path: Path) -> list[Message]:
     )
 
 
+def _markers(comp: Composition) -> list[dict[str, Any]]:
+    """Where each message's cache markers are: inside it (at character offsets), at its end."""
+    return [
+        {"message": i, "inside_at": list(m.inner_breakpoints), "at_end": m.cache_breakpoint}
+        for i, m in enumerate(comp.messages)
+        if m.cache_breakpoint or m.inner_breakpoints
+    ]
+
+
+def _describe_markers(comp: Composition) -> str:
+    words = []
+    for mark in _markers(comp):
+        where = []
+        if mark["inside_at"]:
+            where.append("after its static part")
+        if mark["at_end"]:
+            where.append("at its end")
+        words.append(f"message {mark['message']} ({' and '.join(where)})")
+    return "; ".join(words)
+
+
 def _report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
     comp = report.composition
     out: dict[str, Any] = {
@@ -67,6 +89,7 @@ def _report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
         ],
         "message_tokens": list(comp.message_tokens),
         "breakpoints": list(comp.breakpoints),
+        "cache_markers": _markers(comp),
         "messages": to_openai(comp.messages),
     }
     if fmt == "anthropic":
@@ -105,8 +128,7 @@ def _print_report(report: InspectReport, fmt: str) -> None:
         + (f", {comp.tool_tokens} of tool definitions (estimate)" if comp.tools else "")
         + ")"
     )
-    marks = ", ".join(str(i) for i in comp.breakpoints) or "none"
-    console.print(f"Cache breakpoints after message(s): {marks}")
+    console.print(f"Cache breakpoints: {_describe_markers(comp) or 'none'}")
     if report.budget is not None:
         console.print(f"Budget: {report.budget} input tokens")
         for cut in report.cuts:
