@@ -106,55 +106,27 @@ def test_variables_may_be_declared_as_a_list(root: Path, library: PromptLibrary)
     assert template.render(who="Ann", what="it") == "Ann did it"
 
 
-def test_invalid_yaml_front_matter_is_an_invalid_prompt_file(
-    root: Path, library: PromptLibrary
-) -> None:
-    path = project_prompt(root, "p", "---\nvariables: [unclosed\n---\nbody\n")
-    with pytest.raises(InvalidPromptFile, match="not valid YAML") as caught:
-        library.load("p")
-    assert caught.value.path == path
-    assert str(path) in str(caught.value)
-
-
-def test_front_matter_that_is_not_a_mapping_is_an_invalid_prompt_file(
-    root: Path, library: PromptLibrary
-) -> None:
-    path = project_prompt(root, "p", "---\n- just\n- a list\n---\nbody\n")
-    with pytest.raises(InvalidPromptFile, match="must be a mapping") as caught:
-        library.load("p")
-    assert caught.value.path == path
-    assert str(path) in str(caught.value)
-
-
-def test_variables_that_are_neither_mapping_nor_list_are_an_invalid_prompt_file(
-    root: Path, library: PromptLibrary
-) -> None:
-    path = project_prompt(root, "p", "---\nvariables: name\n---\n{{name}}\n")
-    with pytest.raises(InvalidPromptFile, match="'variables' must map") as caught:
-        library.load("p")
-    assert caught.value.path == path
-
-
-def test_a_file_that_is_not_utf8_is_an_invalid_prompt_file(
-    root: Path, library: PromptLibrary
+@pytest.mark.parametrize(
+    "raw, problem",
+    [
+        (b"---\nvariables: [unclosed\n---\nbody\n", "not valid YAML"),
+        (b"---\n- just\n- a list\n---\nbody\n", "must be a mapping"),
+        (b"---\nvariables: name\n---\n{{name}}\n", "'variables' must map"),
+        (b"caf\xe9 au lait\n", "not UTF-8"),
+        (b"---\nvariables:\n  name: n\n---\n{{name}} and {{other}}\n", r"\{\{other\}\}.*declar"),
+    ],
+    ids=["invalid-yaml", "not-a-mapping", "variables-not-a-mapping", "not-utf8", "undeclared"],
+)
+def test_a_malformed_prompt_file_is_an_invalid_prompt_file_naming_its_path(
+    root: Path, library: PromptLibrary, raw: bytes, problem: str
 ) -> None:
     path = root / "config" / "prompts" / "p.md"
     path.parent.mkdir(parents=True)
-    path.write_bytes(b"caf\xe9 au lait\n")
-    with pytest.raises(InvalidPromptFile, match="not UTF-8") as caught:
+    path.write_bytes(raw)
+    with pytest.raises(InvalidPromptFile, match=problem) as caught:
         library.load("p")
     assert caught.value.path == path
     assert str(path) in str(caught.value)
-
-
-def test_a_placeholder_that_is_not_declared_is_an_invalid_prompt_file_at_load(
-    root: Path, library: PromptLibrary
-) -> None:
-    path = project_prompt(root, "p", "---\nvariables:\n  name: n\n---\n{{name}} and {{other}}\n")
-    with pytest.raises(InvalidPromptFile, match=r"\{\{other\}\}") as caught:
-        library.load("p")
-    assert caught.value.path == path
-    assert "declar" in str(caught.value)
 
 
 def test_an_escaped_placeholder_need_not_be_declared(root: Path, library: PromptLibrary) -> None:
