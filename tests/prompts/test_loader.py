@@ -46,6 +46,19 @@ def library(root: Path) -> PromptLibrary:
     return PromptLibrary(root)
 
 
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Record every file read through ``Path.read_bytes`` from now on."""
+    reads: list[Path] = []
+    original = Path.read_bytes
+
+    def counting_read_bytes(self: Path) -> bytes:
+        reads.append(self)
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counting_read_bytes)
+    return reads
+
+
 def project_prompt(root: Path, name: str, text: str) -> Path:
     """A prompt file in the project's ``config/prompts/``."""
     return write(root / "config" / "prompts" / f"{name}.md", text)
@@ -359,14 +372,7 @@ def test_a_file_is_read_once_while_it_is_unchanged(
     root: Path, library: PromptLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = project_prompt(root, "p", "text\n")
-    reads: list[Path] = []
-    original = Path.read_bytes
-
-    def counting_read_bytes(self: Path) -> bytes:
-        reads.append(self)
-        return original(self)
-
-    monkeypatch.setattr(Path, "read_bytes", counting_read_bytes)
+    reads = count_reads(monkeypatch)
     first = library.load("p")
     second = library.load("p")
     assert reads == [path]
@@ -464,14 +470,7 @@ def test_load_skill_reads_the_file_once_until_it_changes(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = project_prompt(root, "skills/compaction", "first\n")
-    reads: list[Path] = []
-    original = Path.read_bytes
-
-    def counting_read_bytes(self: Path) -> bytes:
-        reads.append(self)
-        return original(self)
-
-    monkeypatch.setattr(Path, "read_bytes", counting_read_bytes)
+    reads = count_reads(monkeypatch)
     assert load_skill("compaction", root) == "first"
     assert load_skill("compaction", root) == "first"
     assert reads == [path]
