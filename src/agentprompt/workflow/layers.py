@@ -1,0 +1,211 @@
+"""The layers of seed 002, each a function from the compose input to its text.
+
+Layer text comes from the prompt files under ``prompts/workflow/``. Every value that does
+not come from the runtime itself (persona fields, step files, titles, run variables, the
+user's input) is aliased, so no real path of a mount reaches the model, and escaped, so it
+cannot open or close one of the runtime's blocks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.workflow.agents import AgentDefinition
+from agentprompt.workflow.aliases import Mounts, alias_text
+from agentprompt.workflow.graph import GRAPH_FILE, Artifact, Edge
+from agentprompt.workflow.inputs import ComposeInput
+from agentprompt.workflow.markers import escape_markers, wrap_user_input
+
+__all__ = [
+    "GRAPH_PATH",
+    "STATE_FILE",
+    "STATE_PATH",
+    "base_runtime_rules",
+    "node_brief",
+    "persona",
+    "run_directive",
+    "tool_policy",
+    "user_input",
+]
+
+STATE_FILE = "run.json"
+"""The run state file's name inside the state directory."""
+
+GRAPH_PATH = f"@pkg/{GRAPH_FILE}"
+"""The workflow graph as the model sees it."""
+
+STATE_PATH = f"@state/{STATE_FILE}"
+"""The run state file as the model sees it."""
+
+_TEMPLATE_SLOT = re.compile(r"\{\{\s*(input|nodeId)\s*\}\}")
+
+
+def _foreign(text: str, mounts: Mounts) -> str:
+    """Text from outside the runtime, made safe to place in a block."""
+    return escape_markers(alias_text(text, mounts))
+
+
+def _aliased_data(value: Any, mounts: Mounts) -> Any:
+    """JSON-compatible data with every string in it aliased (before JSON escapes hide it)."""
+    if isinstance(value, str):
+        return alias_text(value, mounts)
+    if isinstance(value, dict):
+        return {alias_text(str(k), mounts): _aliased_data(v, mounts) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_aliased_data(v, mounts) for v in value]
+    return value
+
+
+def _lines(items: Iterable[str], prompts: PromptLibrary, empty: str = "workflow/none") -> str:
+    text = "\n".join(items)
+    return text or prompts.render(empty)
+
+
+def base_runtime_rules(data: ComposeInput, prompts: PromptLibrary) -> str:
+    """BaseRuntimeRules: the mounts and the graph as source of truth (run or conversation)."""
+    name = "workflow/base_rules_run" if data.mode == "run" else "workflow/base_rules_conversation"
+    return prompts.render(name, mounts=prompts.render("workflow/mounts"))
+
+
+def tool_policy(data: ComposeInput, prompts: PromptLibrary) -> str:
+    """ToolPolicy, derived from the agent's ``tools``: fs on/off, access, ``maxReadBytes``;
+    MCP on/off and which servers."""
+    tools = data.agent_definition.tools
+    if not tools.fs.enabled:
+        fs = prompts.render("workflow/tool_policy/fs_off")
+    else:
+        access = "fs_read" if tools.fs.access == "read" else "fs_read_write"
+        fs = prompts.render(
+            f"workflow/tool_policy/{access}", max_read_bytes=tools.fs.max_read_bytes
+        )
+    if not tools.mcp.enabled:
+        mcp = prompts.render("workflow/tool_policy/mcp_off")
+    elif tools.mcp.servers is None:
+        mcp = prompts.render("workflow/tool_policy/mcp_all")
+    else:
+        servers = "\n".join(f"- `{s}`" for s in tools.mcp.servers)
+        mcp = prompts.render("workflow/tool_policy/mcp_servers", servers=servers)
+    return prompts.render("workflow/tool_policy", agent=data.agent_definition.id, fs=fs, mcp=mcp)
+
+
+def _heading(agent: AgentDefinition) -> str:
+    name = f"{agent.name}, {agent.title}"
+    return f"{agent.icon} {name}" if agent.icon else name
+
+
+def persona(data: ComposeInput, prompts: PromptLibrary) -> str:
+    """Persona: the agent's ``systemPrompt`` when it has one, else its persona rendered."""
+    agent = data.agent_definition
+    mounts = data.mounts
+    if agent.system_prompt is not None:
+        return prompts.render(
+            "workflow/persona_system_prompt",
+            agent=agent.id,
+            system_prompt=_foreign(agent.system_prompt, mounts),
+        )
+    p = agent.persona
+    return prompts.render(
+        "workflow/persona",
+        agent=agent.id,
+        heading=_foreign(_heading(agent), mounts),
+        role=_foreign(p.role, mounts),
+        identity=_foreign(p.identity, mounts),
+        communication_style=_foreign(p.communication_style, mounts),
+        principles=_foreign("\n".join(f"- {x}" for x in p.principles), mounts),
+    )
+
+
+def _variables(data: ComposeInput, prompts: PromptLibrary) -> str:
+    if not data.run_state.variables:
+        return ""
+    aliased = _aliased_data(dict(data.run_state.variables), data.mounts)
+    text = json.dumps(aliased, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+    return prompts.render("workflow/run_variables", variables=_foreign(text, data.mounts)) + "\n"
+
+
+def run_directive(data: ComposeInput, prompts: PromptLibrary) -> str:
+    """RunDirective: the intent, the aliased graph and state paths, and the current node
+    (or, after completion, the Post-Run Protocol and no current node)."""
+    graph_id = data.graph.id if data.graph is not None else ""
+    common = {
+        "intent": data.intent,
+        "workflow": graph_id,
+        "graph": GRAPH_PATH,
+        "state": STATE_PATH,
+        "variables": _variables(data, prompts),
+    }
+    if not data.active_step:
+        return prompts.render("workflow/run_directive_completed", **common)
+    node = data.run_state.current_node_id or ""
+    instruction = prompts.render(f"workflow/intent/{data.intent}", node=node, state=STATE_PATH)
+    return prompts.render("workflow/run_directive", **common, node_id=node, instruction=instruction)
+
+
+def _artifact(a: Artifact) -> str:
+    line = f"- `{a.name}`"
+    if a.description:
+        line += f" — {a.description}"
+    if a.path:
+        line += f" ({a.path})"
+    if not a.required:
+        line += " (optional)"
+    return line
+
+
+def _edge(e: Edge) -> str:
+    line = f"- to `{e.target}`"
+    if e.label:
+        line += f" — {e.label}"
+    if e.condition:
+        line += f"; when: {e.condition}"
+    return line
+
+
+def node_brief(data: ComposeInput, prompts: PromptLibrary) -> str | None:
+    """NodeBrief: the current node's step file (aliased, with its content), inputs,
+    outputs, validation rules and allowed transitions; None after completion."""
+    brief = data.node_brief
+    if brief is None or not data.active_step:
+        return None
+    mounts = data.mounts
+    step_path = _foreign(f"@pkg/{brief.step_file_path_in_pkg}", mounts)
+    if brief.step_content is None:
+        step = prompts.render("workflow/step_pointer", path=step_path)
+    else:
+        content = _foreign(brief.step_content.rstrip("\n"), mounts)
+        step = prompts.render("workflow/step_file", path=step_path, content=content)
+    return prompts.render(
+        "workflow/node_brief",
+        node_id=brief.node_id,
+        title=_foreign(brief.title, mounts),
+        step_file=step_path,
+        inputs=_foreign(_lines(map(_artifact, brief.inputs), prompts), mounts),
+        outputs=_foreign(_lines(map(_artifact, brief.outputs), prompts), mounts),
+        validation=_foreign(_lines((f"- {v}" for v in brief.validation), prompts), mounts),
+        transitions=_foreign(
+            _lines(map(_edge, brief.transitions), prompts, "workflow/no_transitions"), mounts
+        ),
+        step=step,
+    )
+
+
+def user_input(data: ComposeInput, prompts: PromptLibrary) -> str | None:
+    """UserInput: the user's text wrapped so it cannot close or forge a block, bound to the
+    current node (``forNodeId``) only while a run has an active step; None when empty.
+
+    The agent's ``userTemplate`` presents it in run and agent modes; without one (and
+    always in chat mode) the generic Task format does.
+    """
+    if not data.user_input.strip():
+        return None
+    node = data.run_state.current_node_id if data.active_step else None
+    wrapped = wrap_user_input(alias_text(data.user_input, data.mounts), node)
+    template = data.agent_definition.user_template
+    if template is None or data.mode == "chat":
+        return prompts.render("workflow/user_input_task", input=wrapped)
+    slots = {"input": wrapped, "nodeId": node or ""}
+    return _TEMPLATE_SLOT.sub(lambda m: slots[m.group(1)], _foreign(template, data.mounts))
