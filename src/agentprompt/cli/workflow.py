@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -142,4 +143,4 @@ def validate_command(package_dir: Path, as_json: bool) -> None:
         for p in problems:
             err_console.print(f"  - {p.describe()}", markup=False)
     if problems:
-        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+        sys.exit(EXIT_BAD_INPUT)

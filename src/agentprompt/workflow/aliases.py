@@ -35,8 +35,8 @@ MOUNT_NAMES: tuple[MountName, ...] = ("@project", "@pkg", "@state")
 # A root is a real path only where it is not glued to a longer name: not preceded by a
 # name character (so ``@pkg/x`` never matches a root ``/x``), and not followed by one
 # (so ``/p`` does not match inside ``/p2``). A dot ends a path unless a name follows it.
-_NAME = r"[\w\-~@.]"
-_BEFORE = rf"(?<!{_NAME})"
+# Where in doubt, alias: a wrongly aliased word leaks nothing.
+_BEFORE = r"(?<![\w\-~@])"
 _AFTER = r"(?![\w\-~@]|\.[\w\-~@])"
 
 
@@ -79,7 +79,9 @@ def alias_text(text: str, mounts: Mounts) -> str:
     roots = mounts.roots()
     if not text or not any(root in text for _, root in roots):
         return text
-    names = {root: name for name, root in reversed(roots)}  # equal roots: the first mount wins
+    names: dict[str, MountName] = {}
+    for name, root in roots:  # longest first, so the regex tries nested roots before outer ones
+        names.setdefault(root, name)
     pattern = re.compile(_BEFORE + "(" + "|".join(re.escape(root) for root in names) + ")" + _AFTER)
     return pattern.sub(lambda m: names[m.group(1)], text)
 

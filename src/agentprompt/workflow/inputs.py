@@ -105,6 +105,15 @@ class ComposeInput:
             raise InvalidComposeInput(
                 f"unknown intent {self.intent!r}: use start, continue or resume"
             )
+        for label, path in (
+            ("project_root", self.project_root),
+            ("package_root", self.package_root),
+            ("state_dir", self.state_dir),
+        ):
+            if not path.is_absolute():
+                raise InvalidComposeInput(
+                    f"{label} {path} is relative: give an absolute path, so it can be aliased"
+                )
         if self.mode != "run":
             return
         if self.graph is None:

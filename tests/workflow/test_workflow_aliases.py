@@ -1,0 +1,205 @@
+"""Path aliasing: no real mount path reaches the model; model paths are de-aliased safely."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.workflow import (
+    ComposeInput,
+    Mounts,
+    ReadOnlyMount,
+    UnsafeModelPath,
+    alias_path,
+    alias_text,
+    compose_workflow,
+    dealias,
+)
+
+MakeInput = Callable[..., ComposeInput]
+
+NESTED = Mounts(
+    project=Path("/x/proj"), package=Path("/x/proj2"), state=Path("/x/proj/.agentprompt/state")
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("open /x/proj/src/app.py", "open @project/src/app.py"),
+        ("the graph /x/proj2/workflow.graph.json", "the graph @pkg/workflow.graph.json"),
+        ("state in /x/proj/.agentprompt/state/run.json", "state in @state/run.json"),
+        ("(/x/proj) and '/x/proj2'.", "(@project) and '@pkg'."),
+        ("root=/x/proj/", "root=@project/"),
+        ("/x/proj3/other stays", "/x/proj3/other stays"),
+        ("/x/proj.bak is another file", "/x/proj.bak is another file"),
+        ("at /x/proj.", "at @project."),
+    ],
+)
+def test_alias_text_replaces_each_root_with_its_mount(text: str, expected: str) -> None:
+    assert alias_text(text, NESTED) == expected
+
+
+def test_alias_path_names_the_innermost_mount() -> None:
+    assert alias_path("/x/proj/.agentprompt/state/run.json", NESTED) == "@state/run.json"
+    assert alias_path(Path("/x/proj"), NESTED) == "@project"
+
+
+def test_alias_path_refuses_a_path_outside_every_mount() -> None:
+    with pytest.raises(UnsafeModelPath, match="inside no mount"):
+        alias_path("/etc/passwd", NESTED)
+
+
+@pytest.fixture
+def mounts(tmp_path: Path) -> Mounts:
+    project = tmp_path / "proj"
+    package = tmp_path / "proj2"
+    for d in (project / "src", package / "steps", project / ".state"):
+        d.mkdir(parents=True)
+    return Mounts(project=project, package=package, state=project / ".state")
+
+
+def test_dealias_resolves_each_mount(mounts: Mounts) -> None:
+    assert dealias("@project/src/app.py", mounts) == mounts.project / "src" / "app.py"
+    assert dealias("@pkg/steps/01.md", mounts) == mounts.package / "steps" / "01.md"
+    assert dealias("@state/run.json", mounts, write=True) == mounts.state / "run.json"
+    assert dealias("@project", mounts) == mounts.project
+
+
+def test_a_path_without_a_mount_is_relative_to_the_project(mounts: Mounts) -> None:
+    assert dealias("src/./app.py", mounts) == mounts.project / "src" / "app.py"
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("@project/../secret", "'..' may not appear"),
+        ("@project/src/../../x", "'..' may not appear"),
+        ("..\\outside", "'..' may not appear"),
+        ("/etc/passwd", "absolute paths are not accepted"),
+        ("@pkgx/file", "@pkgx is not a mount"),
+        ("@home/file", "@home is not a mount"),
+        ("", "it is empty"),
+        ("a\0b", "NUL"),
+    ],
+)
+def test_dealias_refuses_traversal_absolute_paths_and_unknown_mounts(
+    mounts: Mounts, path: str, reason: str
+) -> None:
+    with pytest.raises(UnsafeModelPath, match=reason):
+        dealias(path, mounts)
+
+
+def test_pkg_is_write_protected(mounts: Mounts) -> None:
+    assert dealias("@pkg/steps/01.md", mounts, write=False)
+    with pytest.raises(ReadOnlyMount, match="read-only"):
+        dealias("@pkg/steps/01.md", mounts, write=True)
+
+
+def test_a_package_inside_the_project_is_write_protected_through_project_too(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    (project / "pkg").mkdir(parents=True)
+    inner = Mounts(project=project, package=project / "pkg", state=tmp_path / "state")
+    with pytest.raises(ReadOnlyMount):
+        dealias("@project/pkg/agents.json", inner, write=True)
+
+
+def test_a_symbolic_link_out_of_its_mount_is_refused(mounts: Mounts, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, mounts.project / "link")
+    with pytest.raises(UnsafeModelPath, match="symbolic link leads it outside @project"):
+        dealias("@project/link/file", mounts)
+
+
+# Directory names use letters that no prompt text contains, so a plain substring test
+# proves a root is absent.
+SEGMENT = st.text(alphabet="жюяёщ019_-.", min_size=1, max_size=5).filter(
+    lambda s: s not in (".", "..")
+)
+SEPARATORS = st.sampled_from([" ", "\n", "'", '"', "(", ")", "=", ": ", ", ", "`", "<", ">"])
+
+
+@st.composite
+def _mounts(draw: st.DrawFn) -> Mounts:
+    base = "/" + "/".join(draw(st.lists(SEGMENT, min_size=1, max_size=3)))
+    project = base + "/" + draw(SEGMENT)
+    package = draw(
+        st.sampled_from(
+            [project + draw(SEGMENT), project + "/" + draw(SEGMENT), base + "/" + draw(SEGMENT)]
+        )
+    )
+    state = draw(
+        st.sampled_from(
+            [project + "/" + draw(SEGMENT), package + draw(SEGMENT), base + "/" + draw(SEGMENT)]
+        )
+    )
+    assume(len({project, package, state}) == 3)
+    return Mounts(project=Path(project), package=Path(package), state=Path(state))
+
+
+@st.composite
+def _mentions(draw: st.DrawFn, mounts: Mounts) -> str:
+    roots = [str(mounts.project), str(mounts.package), str(mounts.state)]
+    pieces = []
+    for _ in range(draw(st.integers(1, 6))):
+        root = draw(st.sampled_from(roots))
+        tail = draw(st.sampled_from(["", "/", "/a.md", "/docs/b.txt", "/.hidden"]))
+        pieces.append(draw(SEPARATORS) + root + tail + draw(SEPARATORS))
+    return draw(st.sampled_from(["", "see"])) + "".join(pieces)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_no_real_mount_path_appears_in_any_composed_message(
+    make_input: MakeInput, prompts: PromptLibrary, data: st.DataObject
+) -> None:
+    mounts = data.draw(_mounts())
+    mode = data.draw(st.sampled_from(["run", "run-completed", "agent", "chat"]))
+    base = make_input(
+        "run" if mode.startswith("run") else mode,
+        completed=mode == "run-completed",
+        variables={"out": data.draw(_mentions(mounts)), "nested": [data.draw(_mentions(mounts))]},
+        user_input=data.draw(_mentions(mounts)),
+    )
+    agent = base.agent_definition
+    agent = replace(agent, persona=replace(agent.persona, identity=data.draw(_mentions(mounts))))
+    brief = base.node_brief
+    if brief is not None:
+        brief = replace(brief, step_content=data.draw(_mentions(mounts)))
+    composed = replace(
+        base,
+        project_root=mounts.project,
+        package_root=mounts.package,
+        state_dir=mounts.state,
+        agent_definition=agent,
+        node_brief=brief,
+    )
+    text = "\n".join(m.text for m in compose_workflow(composed, prompts=prompts).messages)
+    for root in (mounts.project, mounts.package, mounts.state):
+        assert str(root) not in text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(mounts=_mounts())
+def test_every_mounts_files_alias_to_that_mount(mounts: Mounts) -> None:
+    for name, root in (
+        ("@project", mounts.project),
+        ("@pkg", mounts.package),
+        ("@state", mounts.state),
+    ):
+        assert alias_text(f"{root}/file.txt", mounts) == f"{name}/file.txt"
+        assert alias_path(root / "file.txt", mounts) == f"{name}/file.txt"

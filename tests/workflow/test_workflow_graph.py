@@ -1,0 +1,150 @@
+"""workflow.graph.json and the run state file: loading, briefs, and invalid files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentprompt.workflow import (
+    InvalidRunState,
+    InvalidWorkflowGraph,
+    RunState,
+    UnknownNode,
+    load_graph,
+    load_package,
+    load_run_state,
+    node_brief_for,
+    package_problems,
+    run_state_path,
+    save_run_state,
+)
+
+
+def _graph_errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidWorkflowGraph:
+    path = package / "workflow.graph.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InvalidWorkflowGraph) as caught:
+        load_graph(path, package)
+    return caught.value
+
+
+def test_the_example_graph_loads_with_its_entry_node_and_transitions(package_copy: Path) -> None:
+    graph = load_graph(package_copy / "workflow.graph.json", package_copy)
+    assert graph.entry_node_id == "gather"
+    assert [n.id for n in graph.nodes] == ["gather", "draft", "review"]
+    assert [(e.target, e.label) for e in graph.transitions("review")] == [
+        ("draft", "changes requested")
+    ]
+    assert graph.node("draft").inputs[1].required is False
+
+
+def test_a_node_brief_holds_the_step_file_and_the_nodes_edges(package_copy: Path) -> None:
+    brief = node_brief_for(load_package(package_copy), "draft")
+    assert brief.step_file_path_in_pkg == "steps/02-draft.md"
+    assert brief.step_content is not None and brief.step_content.startswith("# Draft the brief")
+    assert [e.target for e in brief.transitions] == ["review"]
+    assert brief.validation[0].startswith("The brief has the sections")
+
+
+def test_an_unknown_node_lists_the_known_ones(package_copy: Path) -> None:
+    with pytest.raises(UnknownNode, match="no node 'ship': choose one of gather, draft, review"):
+        node_brief_for(load_package(package_copy), "ship")
+
+
+def test_an_unreadable_step_file_names_the_node_field(package_copy: Path) -> None:
+    package = load_package(package_copy)
+    (package_copy / "steps" / "02-draft.md").write_bytes(b"\xff\xfe bad")
+    with pytest.raises(InvalidWorkflowGraph) as caught:
+        node_brief_for(package, "draft")
+    assert caught.value.problems[0].pointer == "/nodes/1/stepFile"
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "message"),
+    [
+        (lambda d: d.update(entryNodeId="ship"), "/entryNodeId", "no node has the id 'ship'"),
+        (lambda d: d["edges"][1].update(to="ship"), "/edges/1/to", "no node has the id 'ship'"),
+        (lambda d: d["nodes"][2].update(id="gather"), "/nodes/2/id", "used by an earlier node"),
+        (
+            lambda d: d["nodes"][0].update(stepFile="steps/missing.md"),
+            "/nodes/0/stepFile",
+            "there is no file steps/missing.md",
+        ),
+        (lambda d: d["nodes"][0].update(stepFile="../outside.md"), "/nodes/0/stepFile", "match"),
+        (lambda d: d["nodes"][0].update(stepFile="/etc/x.md"), "/nodes/0/stepFile", "match"),
+        (lambda d: d["nodes"][0].pop("title"), "/nodes/0/title", "required field 'title'"),
+        (
+            lambda d: d["nodes"][0]["outputs"][0].update(path="/real/docs.md"),
+            "/nodes/0/outputs/0/path",
+            "does not match",
+        ),
+        (lambda d: d["edges"][0].update(when="x"), "/edges/0/when", "unknown field 'when'"),
+    ],
+    ids=[
+        "entry",
+        "edge-end",
+        "duplicate-node",
+        "missing-step",
+        "traversal",
+        "absolute",
+        "title",
+        "output-path",
+        "edge-field",
+    ],
+)
+def test_each_graph_problem_names_the_failing_field(
+    package_copy: Path, change: Callable[[dict[str, Any]], None], pointer: str, message: str
+) -> None:
+    error = _graph_errors(package_copy, change)
+    [problem] = [p for p in error.problems if p.pointer == pointer]
+    assert message in problem.message
+    assert str(package_copy / "workflow.graph.json") in str(error)
+
+
+def test_a_graph_that_is_not_json_is_refused(package_copy: Path) -> None:
+    path = package_copy / "workflow.graph.json"
+    path.write_text("nodes: []", encoding="utf-8")
+    with pytest.raises(InvalidWorkflowGraph, match="not valid JSON"):
+        load_graph(path, package_copy)
+
+
+def test_package_problems_lists_both_files(package_copy: Path) -> None:
+    (package_copy / "agents.json").write_text("[]", encoding="utf-8")
+    (package_copy / "workflow.graph.json").unlink()
+    problems = package_problems(package_copy)
+    assert [(p.file.name, p.pointer) for p in problems] == [
+        ("agents.json", ""),
+        ("workflow.graph.json", ""),
+    ]
+    assert "is not of type 'object'" in problems[0].message
+    assert problems[1].message == "the file does not exist"
+
+
+def test_a_saved_run_state_loads_back(tmp_path: Path) -> None:
+    state = RunState(current_node_id="draft", variables={"audience": "staff"})
+    path = save_run_state(tmp_path / "state", state, workflow_id="feature-brief")
+    assert path == run_state_path(tmp_path / "state")
+    assert load_run_state(tmp_path / "state") == state
+    assert json.loads(path.read_text(encoding="utf-8"))["workflowId"] == "feature-brief"
+
+
+def test_a_completed_run_is_saved_without_a_current_node(tmp_path: Path) -> None:
+    save_run_state(tmp_path, RunState(current_node_id="review", completed=True))
+    assert load_run_state(tmp_path) == RunState(current_node_id=None, completed=True)
+
+
+def test_no_run_state_file_means_no_run(tmp_path: Path) -> None:
+    assert load_run_state(tmp_path) is None
+
+
+def test_an_invalid_run_state_names_the_field(tmp_path: Path) -> None:
+    run_state_path(tmp_path).write_text('{"schemaVersion": "1.0", "completed": "no"}')
+    with pytest.raises(InvalidRunState) as caught:
+        load_run_state(tmp_path)
+    assert [p.pointer for p in caught.value.problems] == ["/completed", "/currentNodeId"]
