@@ -34,9 +34,11 @@ def build_compose_input(
     ``agent_id`` defaults to the package's default agent; ``node_id`` to the saved run's
     current node, else the graph's entry node; ``intent`` to ``continue`` when a run state
     is saved and ``start`` otherwise. ``completed`` (or a saved completed run) selects the
-    post-completion profile, which has no current node.
+    post-completion profile, which has no current node. Relative directories are made
+    absolute, so they can be aliased.
     """
-    state_dir = state_dir or default_state_dir(project_root, package.id)
+    project_root = project_root.absolute()
+    state_dir = (state_dir or default_state_dir(project_root, package.id)).absolute()
     saved = load_run_state(state_dir)
     agent = (
         package.agents.default
@@ -62,7 +64,7 @@ def build_compose_input(
         mode=mode,
         project_root=project_root,
         package_id=package.id,
-        package_root=package.root,
+        package_root=package.root.absolute(),
         state_dir=state_dir,
         agent_definition=agent,
         graph=package.graph,
