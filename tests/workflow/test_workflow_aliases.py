@@ -176,10 +176,20 @@ def test_no_real_mount_path_appears_in_any_composed_message(
         user_input=data.draw(_mentions(mounts)),
     )
     agent = base.agent_definition
-    agent = replace(agent, persona=replace(agent.persona, identity=data.draw(_mentions(mounts))))
+    agent = replace(
+        agent,
+        persona=replace(agent.persona, identity=data.draw(_mentions(mounts))),
+        system_prompt=data.draw(st.none() | _mentions(mounts)),
+    )
     brief = base.node_brief
     if brief is not None:
-        brief = replace(brief, step_content=data.draw(_mentions(mounts)))
+        edge = replace(brief.transitions[0], condition=data.draw(_mentions(mounts)))
+        brief = replace(
+            brief,
+            title=data.draw(_mentions(mounts)),
+            step_content=data.draw(_mentions(mounts)),
+            transitions=(edge,),
+        )
     composed = replace(
         base,
         project_root=mounts.project,

@@ -15,11 +15,11 @@ from agentprompt.workflow import (
     ComposeInput,
     compose_workflow,
     escape_markers,
+    find_markers,
     unescape_markers,
     unwrap_user_input,
     wrap_user_input,
 )
-from agentprompt.workflow.markers import find_markers
 
 MakeInput = Callable[..., ComposeInput]
 

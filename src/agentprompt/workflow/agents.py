@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agentprompt.workflow.errors import InvalidAgentDefinition, PackageProblem, UnknownAgent
-from agentprompt.workflow.validation import read_json, schema_problems
+from agentprompt.workflow.validation import AgentOf, read_json, schema_problems
 
 __all__ = [
     "AGENTS_FILE",
@@ -132,7 +132,7 @@ class AgentsFile:
         return next(a for a in self.agents if a.id == self.default_agent_id)
 
 
-def _agent_of(data: Any) -> Any:
+def _agent_of(data: Any) -> AgentOf:
     def name(where: tuple[str | int, ...]) -> str | None:
         if len(where) < 2 or where[0] != "agents" or not isinstance(where[1], int):
             return None
