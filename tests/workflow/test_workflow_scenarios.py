@@ -236,6 +236,11 @@ def test_relative_mount_paths_are_refused(make_input: MakeInput) -> None:
         replace(make_input("chat"), project_root=Path("proj"))
 
 
+def test_the_file_system_root_cannot_be_a_mount(make_input: MakeInput) -> None:
+    with pytest.raises(InvalidComposeInput, match="state_dir is the file-system root"):
+        replace(make_input("chat"), state_dir=Path("/"))
+
+
 def test_project_prompt_files_override_the_workflow_layers(
     make_input: MakeInput, tmp_path: Path
 ) -> None:

@@ -114,6 +114,11 @@ class ComposeInput:
                 raise InvalidComposeInput(
                     f"{label} {path} is relative: give an absolute path, so it can be aliased"
                 )
+            if path == Path(path.anchor):
+                raise InvalidComposeInput(
+                    f"{label} is the file-system root {path}: a mount must be a directory "
+                    "below it, or every absolute path would be aliased to it"
+                )
         if self.mode != "run":
             return
         if self.graph is None:
