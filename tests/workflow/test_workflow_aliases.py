@@ -38,8 +38,8 @@ NESTED = Mounts(
         ("state in /x/proj/.agentprompt/state/run.json", "state in @state/run.json"),
         ("(/x/proj) and '/x/proj2'.", "(@project) and '@pkg'."),
         ("root=/x/proj/", "root=@project/"),
-        ("/x/proj3/other stays", "/x/proj3/other stays"),
-        ("/x/proj.bak is another file", "/x/proj.bak is another file"),
+        ("/x/proj3/other is hidden", "[hidden path] is hidden"),
+        ("/x/proj.bak is another file", "[hidden path] is another file"),
         ("at /x/proj.", "at @project."),
     ],
 )
