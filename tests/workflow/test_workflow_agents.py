@@ -142,7 +142,13 @@ SCHEMA_CASES = [
     (("schemaVersion",), "1.0", None, "/schemaVersion", "'1.1' was expected"),
     (("agents",), [], None, "/agents", "should be non-empty"),
     (("agents", 0, "name"), _DELETE, "analyst", "/agents/0/name", "the required field 'name'"),
-    (("agents", 0, "id"), "has space", "has space", "/agents/0/id", "does not match"),
+    (
+        ("agents", 0, "id"),
+        "has space",
+        "has space",
+        "/agents/0/id",
+        "is not allowed here. An identifier",
+    ),
     (("agents", 1, "title"), "", "reviewer", "/agents/1/title", "should be non-empty"),
     (
         ("agents", 0, "persona", "principles"),
@@ -191,7 +197,7 @@ SCHEMA_CASES = [
         "no slot",
         "reviewer",
         "/agents/1/userTemplate",
-        "does not match",
+        "'no slot' is not allowed here. Optional: how the user's input is presented",
     ),
     (
         ("agents", 0, "tools", "shell"),
@@ -218,7 +224,7 @@ def test_each_schema_violation_names_the_file_the_agent_and_the_field(
     message: str,
 ) -> None:
     error = _errors(package_copy, _set(path, value))
-    [problem] = error.problems
+    [problem] = [p for p in error.problems if p.pointer == pointer]
     assert problem.file == package_copy / "agents.json"
     assert problem.agent == agent
     assert problem.pointer == pointer

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from agentprompt.prompts.loader import placeholders
 from agentprompt.workflow.errors import InvalidAgentDefinition, PackageProblem, UnknownAgent
-from agentprompt.workflow.validation import AgentOf, read_json, schema_problems
+from agentprompt.workflow.validation import AgentOf, read_json, schema_problems, sorted_problems
 
 __all__ = [
     "AGENTS_FILE",
     "DEFAULT_MAX_READ_BYTES",
+    "USER_TEMPLATE_VARIABLES",
     "AgentDefinition",
     "AgentsFile",
     "FsAccess",
@@ -26,6 +28,8 @@ __all__ = [
     "ToolSettings",
     "agents_file_problems",
     "load_agents_file",
+    "user_template_problem",
+    "uses_node_id",
 ]
 
 AGENTS_FILE = "agents.json"
@@ -33,6 +37,9 @@ AGENTS_FILE = "agents.json"
 
 DEFAULT_MAX_READ_BYTES = 262_144
 """How many bytes one read may return when ``maxReadBytes`` is not given."""
+
+USER_TEMPLATE_VARIABLES: tuple[str, ...] = ("input", "nodeId")
+"""The placeholders an agent's ``userTemplate`` may use (``{{input}}`` is required)."""
 
 FsAccess = Literal["read", "read-write"]
 """What the file-system tools may do."""
@@ -144,23 +151,64 @@ def _agent_of(data: Any) -> AgentOf:
     return name
 
 
-def _rule_problems(data: dict[str, Any], path: Path) -> list[PackageProblem]:
+def user_template_problem(template: str) -> str | None:
+    """What is wrong with a ``userTemplate``, or None when it can be used.
+
+    It must contain ``{{input}}`` and no placeholder other than ``{{input}}`` and
+    ``{{nodeId}}`` (``\\{{`` writes a literal ``{{``).
+    """
+    used = placeholders(template)
+    unknown = sorted(used - set(USER_TEMPLATE_VARIABLES))
+    if unknown:
+        names = ", ".join("{{" + u + "}}" for u in unknown)
+        return f"it uses {names}; only {{{{input}}}} and {{{{nodeId}}}} can be filled in"
+    if "input" not in used:
+        return "it has no {{input}}, so the user's input would be dropped; add {{input}}"
+    return None
+
+
+def uses_node_id(template: str) -> bool:
+    """Whether a ``userTemplate`` names the current node (``{{nodeId}}``)."""
+    return "nodeId" in placeholders(template)
+
+
+def _field(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _rule_problems(data: Any, path: Path) -> list[PackageProblem]:
+    """The rules a schema cannot say, checked on whatever parts are well-formed, so they
+    are reported together with any schema problems."""
     problems: list[PackageProblem] = []
+    agents = _field(data, "agents")
     seen: set[str] = set()
-    for i, agent in enumerate(data["agents"]):
-        if agent["id"] in seen:
+    for i, agent in enumerate(agents if isinstance(agents, list) else []):
+        agent_id = _field(agent, "id")
+        if not isinstance(agent_id, str):
+            continue
+        if agent_id in seen:
             problems.append(
                 PackageProblem(
                     file=path,
                     pointer=f"/agents/{i}/id",
-                    message=f"the id {agent['id']!r} is used by an earlier agent; ids must be "
-                    "unique",
-                    agent=agent["id"],
+                    message=f"the id {agent_id!r} is used by an earlier agent; ids must be unique",
+                    agent=agent_id,
                 )
             )
-        seen.add(agent["id"])
-    default = data.get("defaultAgentId")
-    if default is not None and default not in seen:
+        seen.add(agent_id)
+        template = _field(agent, "userTemplate")
+        problem = user_template_problem(template) if isinstance(template, str) else None
+        if problem is not None:
+            problems.append(
+                PackageProblem(
+                    file=path,
+                    pointer=f"/agents/{i}/userTemplate",
+                    message=problem,
+                    agent=agent_id,
+                )
+            )
+    default = _field(data, "defaultAgentId")
+    if isinstance(default, str) and seen and default not in seen:
         problems.append(
             PackageProblem(
                 file=path,
@@ -177,9 +225,9 @@ def agents_file_problems(path: Path) -> tuple[Any, list[PackageProblem]]:
     if problems:
         return None, problems
     problems = schema_problems(data, "agents", path, _agent_of(data))
-    if problems:
-        return data, problems
-    return data, _rule_problems(data, path)
+    found = {p.pointer for p in problems}
+    extra = [p for p in _rule_problems(data, path) if p.pointer not in found]
+    return data, sorted_problems([*problems, *extra])
 
 
 def _agent(raw: dict[str, Any]) -> AgentDefinition:

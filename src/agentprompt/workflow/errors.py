@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from agentprompt.errors import AgentPromptError, UsageError
 
@@ -45,10 +46,12 @@ class PackageProblem:
     """What is wrong, as an instruction to whoever fixes it."""
     agent: str | None = None
     """The agent the field belongs to (its id, or ``#N`` when it has no usable id)."""
+    severity: Literal["error", "warning"] = "error"
+    """``error``: the file cannot be used; ``warning``: it can, but something looks wrong."""
 
     def describe(self) -> str:
         """One line naming the file, the agent, the field and the problem."""
-        where = [str(self.file)]
+        where = [str(self.file)] if self.severity == "error" else [f"warning: {self.file}"]
         if self.agent is not None:
             where.append(f"agent {self.agent!r}")
         where.append(f"field {self.pointer or '/'}")
@@ -60,6 +63,8 @@ class InvalidPackageFile(WorkflowError):
 
     kind = "package file"
     """What the file is, for the message."""
+    advice = "fix each and run 'agentprompt workflow validate' again"
+    """What to do about the problems."""
 
     def __init__(self, path: Path, problems: Sequence[PackageProblem]) -> None:
         self.path = path
@@ -68,8 +73,7 @@ class InvalidPackageFile(WorkflowError):
         count = len(self.problems)
         noun = "problem" if count == 1 else "problems"
         super().__init__(
-            f"{self.kind} {path} is not valid ({count} {noun}); fix each and run "
-            f"'agentprompt workflow validate' again:\n{lines}"
+            f"{self.kind} {path} is not valid ({count} {noun}); {self.advice}:\n{lines}"
         )
 
 
@@ -89,6 +93,10 @@ class InvalidRunState(InvalidPackageFile):
     """A run state file under ``@state`` that is not JSON or not a valid run state."""
 
     kind = "run state"
+    advice = (
+        "fix the file, pass the state directory of this package's run (--state), or delete "
+        "the file to start a new run"
+    )
 
 
 class UnknownAgent(WorkflowError, UsageError):

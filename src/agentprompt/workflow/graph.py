@@ -1,7 +1,9 @@
 """The workflow graph: ``workflow.graph.json``, read and validated against its schema.
 
-Beyond the schema, loading checks what a schema cannot: node ids are unique, the entry
-node and every edge's ends exist, and every step file is a file inside the package.
+Beyond the schema, loading checks what a schema cannot: node ids are unique, artifact
+names are unique within a node's inputs and within its outputs, the entry node and every
+edge's ends exist, and every step file is a UTF-8 file inside the package. A node no run
+can reach from the entry node is a warning.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.workflow.errors import InvalidWorkflowGraph, PackageProblem, UnknownNode
-from agentprompt.workflow.validation import read_json, schema_problems
+from agentprompt.workflow.validation import read_json, schema_problems, sorted_problems
 
 __all__ = [
     "GRAPH_FILE",
@@ -104,47 +106,121 @@ class WorkflowGraph:
         return tuple(e for e in self.edges if e.source == node_id)
 
 
-def _rule_problems(data: dict[str, Any], path: Path, package_root: Path) -> list[PackageProblem]:
+def _field(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    found = _field(value, key)
+    return found if isinstance(found, list) else []
+
+
+def _step_problem(package_root: Path, step_file: str) -> str | None:
+    root = package_root.resolve()
+    step = (package_root / step_file).resolve()
+    if not step.is_relative_to(root):
+        return "the step file leads outside the package"
+    try:
+        step.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        return f"there is no file {step_file} in the package; create it or fix the path"
+    except IsADirectoryError:
+        return f"{step_file} is a directory; name a Markdown file"
+    except OSError as exc:
+        return f"the step file {step_file} cannot be read ({exc.strerror})"
+    except UnicodeDecodeError as exc:
+        return f"the step file {step_file} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+    return None
+
+
+def _node_problems(node: Any, i: int, package_root: Path) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    step_file = _field(node, "stepFile")
+    if isinstance(step_file, str):
+        problem = _step_problem(package_root, step_file)
+        if problem is not None:
+            found.append((f"/nodes/{i}/stepFile", problem))
+    for kind in ("inputs", "outputs"):
+        names: set[str] = set()
+        for j, artifact in enumerate(_list(node, kind)):
+            name = _field(artifact, "name")
+            if isinstance(name, str) and name in names:
+                found.append(
+                    (
+                        f"/nodes/{i}/{kind}/{j}/name",
+                        f"the name {name!r} is used by an earlier entry of this node's {kind}; "
+                        "names must be unique there",
+                    )
+                )
+            names.add(name)
+    return found
+
+
+def _unreachable(ids: list[str], entry: Any, edges: list[Any]) -> list[str]:
+    if entry not in ids:
+        return []
+    reached = {entry}
+    frontier = [entry]
+    while frontier:
+        node = frontier.pop()
+        for edge in edges:
+            target = _field(edge, "to")
+            if _field(edge, "from") == node and target in ids and target not in reached:
+                reached.add(target)
+                frontier.append(target)
+    return [i for i in ids if i not in reached]
+
+
+def _rule_problems(data: Any, path: Path, package_root: Path) -> list[PackageProblem]:
+    """The rules a schema cannot say, checked on whatever parts are well-formed, so they
+    are reported together with any schema problems."""
     problems: list[PackageProblem] = []
 
     def problem(where: str, message: str) -> None:
         problems.append(PackageProblem(file=path, pointer=where, message=message))
 
     ids: list[str] = []
-    root = package_root.resolve()
-    for i, node in enumerate(data["nodes"]):
-        if node["id"] in ids:
-            problem(f"/nodes/{i}/id", f"the id {node['id']!r} is used by an earlier node")
-        ids.append(node["id"])
-        step = (package_root / node["stepFile"]).resolve()
-        if not step.is_relative_to(root):
-            problem(f"/nodes/{i}/stepFile", "the step file leads outside the package")
-        elif not step.is_file():
-            problem(
-                f"/nodes/{i}/stepFile",
-                f"there is no file {node['stepFile']} in the package; create it or fix the path",
-            )
+    for i, node in enumerate(_list(data, "nodes")):
+        node_id = _field(node, "id")
+        if isinstance(node_id, str):
+            if node_id in ids:
+                problem(f"/nodes/{i}/id", f"the id {node_id!r} is used by an earlier node")
+            ids.append(node_id)
+        for where, message in _node_problems(node, i, package_root):
+            problem(where, message)
     known = ", ".join(ids)
-    if data["entryNodeId"] not in ids:
-        problem("/entryNodeId", f"no node has the id {data['entryNodeId']!r}; use one of {known}")
-    for i, edge in enumerate(data["edges"]):
+    entry = _field(data, "entryNodeId")
+    if isinstance(entry, str) and ids and entry not in ids:
+        problem("/entryNodeId", f"no node has the id {entry!r}; use one of {known}")
+    edges = _list(data, "edges")
+    for i, edge in enumerate(edges):
         for end in ("from", "to"):
-            if edge[end] not in ids:
-                problem(
-                    f"/edges/{i}/{end}", f"no node has the id {edge[end]!r}; use one of {known}"
-                )
+            value = _field(edge, end)
+            if isinstance(value, str) and ids and value not in ids:
+                problem(f"/edges/{i}/{end}", f"no node has the id {value!r}; use one of {known}")
+    for node_id in _unreachable(ids, entry, edges):
+        problems.append(
+            PackageProblem(
+                file=path,
+                pointer=f"/nodes/{ids.index(node_id)}",
+                message=f"no run can reach node {node_id!r} from the entry node; add an edge "
+                "into it or remove it",
+                severity="warning",
+            )
+        )
     return problems
 
 
 def graph_problems(path: Path, package_root: Path) -> tuple[Any, list[PackageProblem]]:
-    """The data of the graph file at ``path`` and everything wrong with it."""
+    """The data of the graph file at ``path`` and everything wrong with it (errors, and
+    warnings such as nodes no run can reach)."""
     data, problems = read_json(path)
     if problems:
         return None, problems
     problems = schema_problems(data, "graph", path)
-    if problems:
-        return data, problems
-    return data, _rule_problems(data, path, package_root)
+    found = {p.pointer for p in problems}
+    extra = [p for p in _rule_problems(data, path, package_root) if p.pointer not in found]
+    return data, sorted_problems([*problems, *extra])
 
 
 def _artifacts(raw: list[dict[str, Any]]) -> tuple[Artifact, ...]:
@@ -162,11 +238,13 @@ def _artifacts(raw: list[dict[str, Any]]) -> tuple[Artifact, ...]:
 def load_graph(path: Path, package_root: Path) -> WorkflowGraph:
     """The graph file at ``path`` (of the package at ``package_root``), validated.
 
-    Raises :class:`InvalidWorkflowGraph` listing every problem found.
+    Raises :class:`InvalidWorkflowGraph` listing every error found (warnings do not stop
+    loading; ``agentprompt workflow validate`` shows them).
     """
     data, problems = graph_problems(path, package_root)
-    if problems:
-        raise InvalidWorkflowGraph(path, problems)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise InvalidWorkflowGraph(path, errors)
     return WorkflowGraph(
         path=path,
         id=data["id"],

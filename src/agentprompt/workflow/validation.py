@@ -1,7 +1,9 @@
 """Reading a package's JSON files and checking them against their shipped JSON Schemas.
 
 Every problem becomes a :class:`PackageProblem` naming the file, the JSON pointer of the
-failing field and (for ``agents.json``) the agent; nothing stops at the first problem.
+failing field and (for ``agents.json``) the agent; nothing stops at the first problem. A
+value of the wrong form is explained by the field's schema ``description``, not by the
+raw regular expression it failed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 
 from agentprompt.workflow.errors import PackageProblem
 
-__all__ = ["load_schema", "pointer", "read_json", "schema_problems"]
+__all__ = ["load_schema", "pointer", "read_json", "schema_problems", "sorted_problems"]
 
 AgentOf = Callable[[tuple[str | int, ...]], str | None]
 """Names the agent a failing field belongs to, from the field's path."""
@@ -61,15 +63,6 @@ def read_json(path: Path) -> tuple[Any, list[PackageProblem]]:
         return None, [PackageProblem(file=path, pointer="", message=message)]
 
 
-def _leaf_errors(error: ValidationError) -> Iterable[ValidationError]:
-    """The most specific errors under a ``oneOf``/``anyOf`` failure (or the error itself)."""
-    if error.context:
-        for sub in error.context:
-            yield from _leaf_errors(sub)
-    else:
-        yield error
-
-
 def _problems(error: ValidationError, path: Path, agent_of: AgentOf) -> Iterable[PackageProblem]:
     where = tuple(error.absolute_path)
     agent = agent_of(where)
@@ -96,7 +89,20 @@ def _problems(error: ValidationError, path: Path, agent_of: AgentOf) -> Iterable
                 agent=agent,
             )
         return
-    yield PackageProblem(file=path, pointer=pointer(where), message=error.message, agent=agent)
+    yield PackageProblem(file=path, pointer=pointer(where), message=_explained(error), agent=agent)
+
+
+def _explained(error: ValidationError) -> str:
+    """The schema's message, with what the field must hold (from its schema's
+    ``description``) in place of a raw pattern, so the message says what to write."""
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return error.message
+    if error.validator == "pattern":
+        shown = repr(error.instance) if len(repr(error.instance)) <= 60 else "the value"
+        return f"{shown} is not allowed here. {description}"
+    return f"{error.message}. {description}"
 
 
 def schema_problems(
@@ -106,11 +112,14 @@ def schema_problems(
     named: AgentOf = agent_of or (lambda _where: None)
     found: list[PackageProblem] = []
     for error in _validator(schema).iter_errors(data):
-        leaves = list(_leaf_errors(error)) if error.validator in ("oneOf", "anyOf") else [error]
-        for leaf in leaves:
-            found.extend(_problems(leaf, path, named))
+        found.extend(_problems(error, path, named))
     unique = {(p.pointer, p.message): p for p in found}
-    return sorted(unique.values(), key=lambda p: (_order(p.pointer), p.message))
+    return sorted_problems(unique.values())
+
+
+def sorted_problems(problems: Iterable[PackageProblem]) -> list[PackageProblem]:
+    """Problems in document order of their fields (``/agents/2`` before ``/agents/10``)."""
+    return sorted(problems, key=lambda p: (_order(p.pointer), p.message))
 
 
 def _order(where: str) -> tuple[tuple[int, int, str], ...]:
