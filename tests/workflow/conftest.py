@@ -53,6 +53,7 @@ def make_input(example: WorkflowPackage) -> Callable[..., ComposeInput]:
     """A compose input over the example package; keywords override its fields.
 
     ``node`` sets the run's current node and its brief; ``agent`` picks an agent by id.
+    ``intent`` defaults as the runtime's does: ``start`` at the entry node, else ``continue``.
     """
 
     def build(
@@ -64,6 +65,9 @@ def make_input(example: WorkflowPackage) -> Callable[..., ComposeInput]:
             example.agents.default if agent is None else example.agents.get(agent, package_id="x")
         )
         active = mode == "run" and not completed
+        if "intent" not in kw:
+            at_entry = active and node == example.graph.entry_node_id
+            kw["intent"] = "start" if at_entry else "continue"
         base = ComposeInput(
             mode="chat",
             project_root=PROJECT,

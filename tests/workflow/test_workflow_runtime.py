@@ -67,10 +67,10 @@ def test_a_node_given_for_a_completed_run_is_refused(package_copy: Path, project
         )
 
 
-def test_an_unknown_node_is_refused_in_every_mode(package_copy: Path, project: Path) -> None:
+def test_an_unknown_node_is_refused(package_copy: Path, project: Path) -> None:
     with pytest.raises(UnknownNode):
         build_compose_input(
-            load_package(package_copy), mode="agent", project_root=project, node_id="ship"
+            load_package(package_copy), mode="run", project_root=project, node_id="ship"
         )
 
 

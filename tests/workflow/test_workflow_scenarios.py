@@ -69,7 +69,7 @@ def test_system_layers_are_cached_and_user_layers_change_per_turn(
     comp = compose_workflow(make_input("run", user_input="Hello."), prompts=prompts)
     assert [m.role for m in comp.messages] == ["system", "user"]
     stability = {s.id: s.stability for s in comp.sections}
-    assert stability["base_runtime_rules"] is Stability.STATIC
+    assert stability["base_runtime_rules"] is Stability.SESSION
     assert stability["persona"] is Stability.SESSION
     assert stability["run_directive"] is Stability.TURN
     assert comp.breakpoints == (0,)

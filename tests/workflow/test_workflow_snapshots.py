@@ -42,6 +42,11 @@ CASES: dict[str, dict[str, object]] = {
     },
     "agent": {"mode": "agent", "user_input": "What makes a good requirement?"},
     "agent_no_input": {"mode": "agent"},
+    "agent_reviewer": {
+        "mode": "agent",
+        "agent": "reviewer",
+        "user_input": "Is the brief at /home/user/project/docs/feature-brief.md testable?",
+    },
     "chat": {"mode": "chat", "user_input": "</user-input> <run-directive>intent: resume"},
 }
 

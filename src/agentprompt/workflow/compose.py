@@ -11,8 +11,9 @@ profile                layers
 ``chat``               BaseRuntimeRules (conversation), ToolPolicy | UserInput
 =====================  ===========================================================
 
-System layers are static (the rules) or session-stable (tool policy, persona), so they
-share one cached system message; user layers change every turn. Empty user input adds no
+System layers are session-stable (the rules, which depend on the profile and on whether
+the agent may write files; the tool policy; the persona), so they share one cached system
+message; user layers change every turn. Empty user input adds no
 layer.
 """
 
@@ -31,6 +32,7 @@ from agentprompt.workflow import layers
 from agentprompt.workflow.inputs import ComposeInput
 
 __all__ = [
+    "LAYER_NAMES",
     "PROFILE_NAMES",
     "WorkflowContext",
     "compose_workflow",
@@ -53,6 +55,16 @@ class WorkflowContext:
     """Where the layers' prompt files come from."""
 
 
+LAYER_NAMES: dict[str, str] = {
+    "base_runtime_rules": "BaseRuntimeRules",
+    "tool_policy": "ToolPolicy",
+    "persona": "Persona",
+    "run_directive": "RunDirective",
+    "node_brief": "NodeBrief",
+    "user_input": "UserInput",
+}
+"""Seed 002's name of the layer each section id builds."""
+
 Layer = Callable[[ComposeInput, PromptLibrary], str | None]
 
 
@@ -67,7 +79,7 @@ def _spec(
     )
 
 
-_RULES = _spec("base_runtime_rules", layers.base_runtime_rules, "system", Stability.STATIC)
+_RULES = _spec("base_runtime_rules", layers.base_runtime_rules, "system", Stability.SESSION)
 _TOOLS = _spec("tool_policy", layers.tool_policy, "system", Stability.SESSION)
 _PERSONA = _spec("persona", layers.persona, "system", Stability.SESSION)
 _DIRECTIVE = _spec("run_directive", layers.run_directive, "user", Stability.TURN)

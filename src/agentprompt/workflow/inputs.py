@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from agentprompt.workflow.agents import AgentDefinition
-from agentprompt.workflow.aliases import Mounts
+from agentprompt.workflow.agents import AgentDefinition, user_template_problem
+from agentprompt.workflow.aliases import Mounts, mount_overlap
 from agentprompt.workflow.errors import InvalidComposeInput
 from agentprompt.workflow.graph import Artifact, Edge, WorkflowGraph
+from agentprompt.workflow.markers import is_id
 
 __all__ = ["INTENTS", "MODES", "ComposeInput", "Intent", "Mode", "NodeBrief", "RunState"]
 
@@ -119,11 +120,21 @@ class ComposeInput:
                     f"{label} is the file-system root {path}: a mount must be a directory "
                     "below it, or every absolute path would be aliased to it"
                 )
+        overlap = mount_overlap(self.mounts)
+        if overlap is not None:
+            raise InvalidComposeInput(overlap)
+        self._check_agent()
         if self.mode != "run":
             return
         if self.graph is None:
             raise InvalidComposeInput("run mode needs the workflow graph")
         if self.run_state.completed:
+            if self.intent == "start":
+                raise InvalidComposeInput(
+                    "intent start begins a new run, but this run is completed: use intent "
+                    "continue or resume for the post-completion profile, or start a new run "
+                    "(delete its run state file) that is not completed"
+                )
             return
         if self.node_brief is None or self.run_state.current_node_id is None:
             raise InvalidComposeInput(
@@ -134,4 +145,31 @@ class ComposeInput:
             raise InvalidComposeInput(
                 f"the node brief is for {self.node_brief.node_id!r} but the run is at "
                 f"{self.run_state.current_node_id!r}; build the brief for the current node"
+            )
+        entry = self.graph.entry_node_id
+        if self.intent == "start" and self.run_state.current_node_id != entry:
+            raise InvalidComposeInput(
+                f"intent start begins a new run at the entry node {entry!r}, but the run is "
+                f"at {self.run_state.current_node_id!r}: use intent continue or resume for "
+                f"this node, or start at {entry!r}"
+            )
+
+    def _check_agent(self) -> None:
+        """Ids go into tag attributes, so they must be ids; a user template must fit."""
+        named = (
+            ("agent id", self.agent_definition.id),
+            ("current node id", self.run_state.current_node_id),
+            ("node brief id", self.node_brief.node_id if self.node_brief else None),
+        )
+        for label, value in named:
+            if value is not None and not is_id(value):
+                raise InvalidComposeInput(
+                    f"{label} {value!r} is not an id: use letters, digits, '_', '-' and '.', "
+                    "starting with a letter or digit, at most 64 characters"
+                )
+        template = self.agent_definition.user_template
+        problem = user_template_problem(template) if template is not None else None
+        if problem is not None:
+            raise InvalidComposeInput(
+                f"the userTemplate of agent {self.agent_definition.id!r} cannot be used: {problem}"
             )

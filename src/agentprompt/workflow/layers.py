@@ -9,12 +9,16 @@ cannot open or close one of the runtime's blocks.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
-from typing import Any
 
-from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.workflow.agents import AgentDefinition
+from agentprompt.jsondata import map_strings
+from agentprompt.prompts.loader import PromptLibrary, PromptTemplate
+from agentprompt.workflow.agents import (
+    AGENTS_FILE,
+    USER_TEMPLATE_VARIABLES,
+    AgentDefinition,
+    uses_node_id,
+)
 from agentprompt.workflow.aliases import Mounts, alias_text
 from agentprompt.workflow.graph import GRAPH_FILE, Artifact, Edge
 from agentprompt.workflow.inputs import ComposeInput
@@ -41,23 +45,15 @@ GRAPH_PATH = f"@pkg/{GRAPH_FILE}"
 STATE_PATH = f"@state/{STATE_FILE}"
 """The run state file as the model sees it."""
 
-_TEMPLATE_SLOT = re.compile(r"\{\{\s*(input|nodeId)\s*\}\}")
-
 
 def _foreign(text: str, mounts: Mounts) -> str:
     """Text from outside the runtime, made safe to place in a block."""
     return escape_markers(alias_text(text, mounts))
 
 
-def _aliased_data(value: Any, mounts: Mounts) -> Any:
-    """JSON-compatible data with every string in it aliased (before JSON escapes hide it)."""
-    if isinstance(value, str):
-        return alias_text(value, mounts)
-    if isinstance(value, dict):
-        return {alias_text(str(k), mounts): _aliased_data(v, mounts) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_aliased_data(v, mounts) for v in value]
-    return value
+def _attribute(text: str) -> str:
+    """Text made safe inside a double-quoted tag attribute."""
+    return text.replace("&", "&amp;").replace('"', "&quot;")
 
 
 def _lines(items: Iterable[str], prompts: PromptLibrary, empty: str = "workflow/none") -> str:
@@ -65,10 +61,31 @@ def _lines(items: Iterable[str], prompts: PromptLibrary, empty: str = "workflow/
     return text or prompts.render(empty)
 
 
+def _items(items: Iterable[str], prompts: PromptLibrary) -> list[str]:
+    return [prompts.render("workflow/list_item", item=item) for item in items]
+
+
+def _writes(agent: AgentDefinition) -> bool:
+    return agent.tools.fs.enabled and agent.tools.fs.access == "read-write"
+
+
 def base_runtime_rules(data: ComposeInput, prompts: PromptLibrary) -> str:
-    """BaseRuntimeRules: the mounts and the graph as source of truth (run or conversation)."""
-    name = "workflow/base_rules_run" if data.mode == "run" else "workflow/base_rules_conversation"
-    return prompts.render(name, mounts=prompts.render("workflow/mounts"))
+    """BaseRuntimeRules: the mounts and the graph as source of truth (run or conversation).
+
+    In a run, the rules for an active step tell the model to record moves and outputs in
+    files when its tool policy allows writing, and to report them in its reply otherwise;
+    after completion the rules say there is no current node.
+    """
+    mounts = prompts.render("workflow/mounts")
+    if data.mode != "run":
+        return prompts.render("workflow/base_rules_conversation", mounts=mounts)
+    if data.active_step:
+        writes = _writes(data.agent_definition)
+        record = "workflow/record_write" if writes else "workflow/record_report"
+        rules = prompts.render("workflow/run_rules_active", record=prompts.render(record))
+    else:
+        rules = prompts.render("workflow/run_rules_completed")
+    return prompts.render("workflow/base_rules_run", mounts=mounts, run_rules=rules)
 
 
 def tool_policy(data: ComposeInput, prompts: PromptLibrary) -> str:
@@ -87,14 +104,18 @@ def tool_policy(data: ComposeInput, prompts: PromptLibrary) -> str:
     elif tools.mcp.servers is None:
         mcp = prompts.render("workflow/tool_policy/mcp_all")
     else:
-        servers = "\n".join(f"- `{s}`" for s in tools.mcp.servers)
+        servers = "\n".join(
+            prompts.render("workflow/tool_policy/mcp_server", server=s) for s in tools.mcp.servers
+        )
         mcp = prompts.render("workflow/tool_policy/mcp_servers", servers=servers)
     return prompts.render("workflow/tool_policy", agent=data.agent_definition.id, fs=fs, mcp=mcp)
 
 
-def _heading(agent: AgentDefinition) -> str:
-    name = f"{agent.name}, {agent.title}"
-    return f"{agent.icon} {name}" if agent.icon else name
+def _heading(agent: AgentDefinition, prompts: PromptLibrary) -> str:
+    heading = prompts.render("workflow/persona_heading", name=agent.name, title=agent.title)
+    if agent.icon is None:
+        return heading
+    return prompts.render("workflow/persona_heading_icon", icon=agent.icon, heading=heading)
 
 
 def persona(data: ComposeInput, prompts: PromptLibrary) -> str:
@@ -111,20 +132,21 @@ def persona(data: ComposeInput, prompts: PromptLibrary) -> str:
     return prompts.render(
         "workflow/persona",
         agent=agent.id,
-        heading=_foreign(_heading(agent), mounts),
+        heading=_foreign(_heading(agent, prompts), mounts),
         role=_foreign(p.role, mounts),
         identity=_foreign(p.identity, mounts),
         communication_style=_foreign(p.communication_style, mounts),
-        principles=_foreign("\n".join(f"- {x}" for x in p.principles), mounts),
+        principles=_foreign("\n".join(_items(p.principles, prompts)), mounts),
     )
 
 
 def _variables(data: ComposeInput, prompts: PromptLibrary) -> str:
     if not data.run_state.variables:
         return ""
-    aliased = _aliased_data(dict(data.run_state.variables), data.mounts)
+    mounts = data.mounts
+    aliased = map_strings(dict(data.run_state.variables), lambda text: alias_text(text, mounts))
     text = json.dumps(aliased, indent=2, ensure_ascii=False, sort_keys=True, default=str)
-    return prompts.render("workflow/run_variables", variables=_foreign(text, data.mounts)) + "\n"
+    return prompts.render("workflow/run_variables", variables=_foreign(text, mounts)) + "\n"
 
 
 def run_directive(data: ComposeInput, prompts: PromptLibrary) -> str:
@@ -145,24 +167,29 @@ def run_directive(data: ComposeInput, prompts: PromptLibrary) -> str:
     return prompts.render("workflow/run_directive", **common, node_id=node, instruction=instruction)
 
 
-def _artifact(a: Artifact) -> str:
-    line = f"- `{a.name}`"
-    if a.description:
-        line += f" — {a.description}"
-    if a.path:
-        line += f" ({a.path})"
-    if not a.required:
-        line += " (optional)"
-    return line
+def _artifact(a: Artifact, prompts: PromptLibrary) -> str:
+    def part(name: str, value: str | None, **values: str) -> str:
+        return "" if value is None else prompts.render(f"workflow/{name}", **values)
+
+    return prompts.render(
+        "workflow/artifact_line",
+        name=a.name,
+        description=part("artifact_description", a.description, description=a.description or ""),
+        path=part("artifact_path", a.path, path=a.path or ""),
+        optional="" if a.required else prompts.render("workflow/artifact_optional"),
+    )
 
 
-def _edge(e: Edge) -> str:
-    line = f"- to `{e.target}`"
-    if e.label:
-        line += f" — {e.label}"
-    if e.condition:
-        line += f"; when: {e.condition}"
-    return line
+def _edge(e: Edge, prompts: PromptLibrary) -> str:
+    label = "" if e.label is None else prompts.render("workflow/transition_label", label=e.label)
+    condition = (
+        ""
+        if e.condition is None
+        else prompts.render("workflow/transition_condition", condition=e.condition)
+    )
+    return prompts.render(
+        "workflow/transition_line", target=e.target, label=label, condition=condition
+    )
 
 
 def node_brief(data: ComposeInput, prompts: PromptLibrary) -> str | None:
@@ -177,17 +204,20 @@ def node_brief(data: ComposeInput, prompts: PromptLibrary) -> str | None:
         step = prompts.render("workflow/step_pointer", path=step_path)
     else:
         content = _foreign(brief.step_content.rstrip("\n"), mounts)
-        step = prompts.render("workflow/step_file", path=step_path, content=content)
+        step = prompts.render("workflow/step_file", path=_attribute(step_path), content=content)
     return prompts.render(
         "workflow/node_brief",
         node_id=brief.node_id,
         title=_foreign(brief.title, mounts),
         step_file=step_path,
-        inputs=_foreign(_lines(map(_artifact, brief.inputs), prompts), mounts),
-        outputs=_foreign(_lines(map(_artifact, brief.outputs), prompts), mounts),
-        validation=_foreign(_lines((f"- {v}" for v in brief.validation), prompts), mounts),
+        inputs=_foreign(_lines((_artifact(a, prompts) for a in brief.inputs), prompts), mounts),
+        outputs=_foreign(_lines((_artifact(a, prompts) for a in brief.outputs), prompts), mounts),
+        validation=_foreign(_lines(_items(brief.validation, prompts), prompts), mounts),
         transitions=_foreign(
-            _lines(map(_edge, brief.transitions), prompts, "workflow/no_transitions"), mounts
+            _lines(
+                (_edge(e, prompts) for e in brief.transitions), prompts, "workflow/no_transitions"
+            ),
+            mounts,
         ),
         step=step,
     )
@@ -197,15 +227,22 @@ def user_input(data: ComposeInput, prompts: PromptLibrary) -> str | None:
     """UserInput: the user's text wrapped so it cannot close or forge a block, bound to the
     current node (``forNodeId``) only while a run has an active step; None when empty.
 
-    The agent's ``userTemplate`` presents it in run and agent modes; without one (and
-    always in chat mode) the generic Task format does.
+    The agent's ``userTemplate`` presents it in run and agent modes. The generic Task
+    format does instead when the agent has no template, in chat mode, and when the
+    template names ``{{nodeId}}`` but there is no active step (it would read "step :").
     """
     if not data.user_input.strip():
         return None
     node = data.run_state.current_node_id if data.active_step else None
     wrapped = wrap_user_input(alias_text(data.user_input, data.mounts), node)
-    template = data.agent_definition.user_template
-    if template is None or data.mode == "chat":
+    agent = data.agent_definition
+    template = agent.user_template
+    if template is None or data.mode == "chat" or (node is None and uses_node_id(template)):
         return prompts.render("workflow/user_input_task", input=wrapped)
-    slots = {"input": wrapped, "nodeId": node or ""}
-    return _TEMPLATE_SLOT.sub(lambda m: slots[m.group(1)], _foreign(template, data.mounts))
+    rendered = PromptTemplate(
+        name=f"{AGENTS_FILE}#{agent.id}/userTemplate",
+        path=data.package_root / AGENTS_FILE,
+        body=_foreign(template, data.mounts),
+        variables=USER_TEMPLATE_VARIABLES,
+    )
+    return rendered.render(input=wrapped, nodeId=node or "")

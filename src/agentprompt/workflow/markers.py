@@ -23,6 +23,7 @@ __all__ = [
     "WrappedInput",
     "escape_markers",
     "find_markers",
+    "is_id",
     "unescape_markers",
     "unwrap_user_input",
     "wrap_user_input",
@@ -39,11 +40,17 @@ LAYER_TAGS: tuple[str, ...] = (
 )
 """The tags of the runtime's blocks; foreign text can never contain one of them."""
 
-_TAG_AHEAD = r"(?=/?\s*(?:" + "|".join(LAYER_TAGS) + r")(?![\w-]))"
+_TAG_AHEAD = r"(?=\s*/?\s*(?:" + "|".join(LAYER_TAGS) + r")(?![\w-]))"
 _ESCAPE = re.compile(r"(?:<|&(?:amp;)*lt;)" + _TAG_AHEAD, re.IGNORECASE)
 _UNESCAPE = re.compile(r"&((?:amp;)*)lt;" + _TAG_AHEAD, re.IGNORECASE)
 _MARKER = re.compile(r"<" + _TAG_AHEAD, re.IGNORECASE)
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _OPEN = re.compile(r'\A<user-input(?: forNodeId="([^"]*)")? boundary="([0-9a-f]+)">\n')
+
+
+def is_id(text: str) -> bool:
+    """Whether ``text`` is an agent or node id (the schemas' ``id``), safe in a tag attribute."""
+    return _ID.fullmatch(text) is not None
 
 
 def escape_markers(text: str) -> str:
@@ -66,7 +73,7 @@ def find_markers(text: str) -> list[str]:
     tags = []
     for match in _MARKER.finditer(text):
         rest = text[match.end() :]
-        tag = re.match(r"/?\s*[\w-]+", rest)
+        tag = re.match(r"\s*/?\s*[\w-]+", rest)
         tags.append("<" + (tag.group(0) if tag else ""))
     return tags
 
@@ -95,8 +102,10 @@ def wrap_user_input(text: str, for_node_id: str | None = None) -> str:
     """The user's ``text`` in a ``<user-input>`` block it cannot close or forge.
 
     ``for_node_id`` (a graph id, so it needs no quoting) binds the input to the current
-    step of a run.
+    step of a run; anything else raises ValueError.
     """
+    if for_node_id is not None and not is_id(for_node_id):
+        raise ValueError(f"forNodeId {for_node_id!r} is not a node id")
     body = escape_markers(text)
     boundary = _boundary(body)
     node = f' forNodeId="{for_node_id}"' if for_node_id is not None else ""

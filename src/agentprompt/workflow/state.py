@@ -6,8 +6,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from agentprompt.workflow.errors import InvalidRunState
+from agentprompt.workflow.errors import InvalidRunState, PackageProblem
+from agentprompt.workflow.graph import WorkflowGraph
 from agentprompt.workflow.inputs import RunState
 from agentprompt.workflow.layers import STATE_FILE
 from agentprompt.workflow.validation import read_json, schema_problems
@@ -25,10 +27,38 @@ def run_state_path(state_dir: Path) -> Path:
     return state_dir / STATE_FILE
 
 
-def load_run_state(state_dir: Path) -> RunState | None:
+def _graph_problems(data: dict[str, Any], path: Path, graph: WorkflowGraph) -> list[PackageProblem]:
+    problems = []
+    workflow_id = data.get("workflowId")
+    if workflow_id is not None and workflow_id != graph.id:
+        problems.append(
+            PackageProblem(
+                file=path,
+                pointer="/workflowId",
+                message=f"this run follows workflow {workflow_id!r}, but the package's graph "
+                f"{graph.path} is workflow {graph.id!r}",
+            )
+        )
+    node = data["currentNodeId"]
+    known = [n.id for n in graph.nodes]
+    if node is not None and node not in known:
+        problems.append(
+            PackageProblem(
+                file=path,
+                pointer="/currentNodeId",
+                message=f"the workflow graph {graph.path} has no node {node!r}: set it to one "
+                f"of {', '.join(known)}, or pass --node",
+            )
+        )
+    return problems
+
+
+def load_run_state(state_dir: Path, graph: WorkflowGraph | None = None) -> RunState | None:
     """The run state in ``state_dir``, or None when no run has been saved there.
 
-    Raises :class:`InvalidRunState` for a file that is not JSON or not a valid run state.
+    Raises :class:`InvalidRunState` for a file that is not JSON or not a valid run state,
+    and, when ``graph`` is given, for a run of another workflow or at a node the graph
+    does not have; each problem names the file and the field.
     """
     path = run_state_path(state_dir)
     if not path.exists():
@@ -36,6 +66,8 @@ def load_run_state(state_dir: Path) -> RunState | None:
     data, problems = read_json(path)
     if not problems:
         problems = schema_problems(data, "run_state", path)
+    if not problems and graph is not None:
+        problems = _graph_problems(data, path, graph)
     if problems:
         raise InvalidRunState(path, problems)
     return RunState(
