@@ -8,12 +8,14 @@ from typing import Any
 
 import click
 
+from agentprompt.cli.inspect import report_json
 from agentprompt.cli.output import EXIT_BAD_INPUT, console, err_console, print_json, printable
+from agentprompt.profiles import InspectReport
 from agentprompt.wire import to_anthropic, to_openai, to_text
-from agentprompt.workflow.compose import compose_workflow, profile_name
+from agentprompt.workflow.compose import LAYER_NAMES
 from agentprompt.workflow.inputs import INTENTS, MODES, Intent, Mode
-from agentprompt.workflow.package import load_package, package_problems
-from agentprompt.workflow.runtime import build_compose_input
+from agentprompt.workflow.package import package_problems
+from agentprompt.workflow.runtime import WorkflowTurn, compose_turn
 
 __all__ = ["workflow_group"]
 
@@ -25,19 +27,38 @@ def workflow_group() -> None:
     """The workflow runtime composer (seed 002): run, agent and chat modes over a package."""
 
 
+def _turn_json(turn: WorkflowTurn, fmt: str) -> dict[str, Any]:
+    data = turn.data
+    report = report_json(InspectReport(profile=turn.profile, composition=turn.composition), fmt)
+    for section in report["sections"]:
+        section["layer"] = LAYER_NAMES.get(section["id"])
+    return {
+        "package": turn.package.id,
+        "mode": data.mode,
+        "agent": data.agent_definition.id,
+        "node": data.run_state.current_node_id,
+        "intent": data.intent if data.mode == "run" else None,
+        "completed": data.run_state.completed,
+        **report,
+    }
+
+
 @workflow_group.command("compose")
 @click.option("--package", "package_dir", type=_DIR, required=True, help="The workflow package.")
 @click.option("--project", "project_dir", type=_DIR, required=True, help="The user's project.")
 @click.option("--mode", type=click.Choice(MODES), required=True, help="run, agent or chat.")
 @click.option("--agent", "agent_id", default=None, help="Agent id (default: the package's).")
-@click.option("--node", "node_id", default=None, help="Node id (default: the run's or entry).")
+@click.option(
+    "--node", "node_id", default=None, help="Run mode: node id (default: saved or entry)."
+)
 @click.option(
     "--intent",
     type=click.Choice(INTENTS),
     default=None,
-    help="Why the run turn is composed (default: start, or continue when a run is saved).",
+    help="Run mode: why the turn is composed (default: start, or continue for a saved or "
+    "completed run).",
 )
-@click.option("--completed", is_flag=True, help="The run is completed (post-completion profile).")
+@click.option("--completed", is_flag=True, help="Run mode: the run is completed.")
 @click.option("--input", "user_input", default="", help="The user's text (empty: no layer).")
 @click.option(
     "--state",
@@ -68,79 +89,70 @@ def compose_command(
     as_json: bool,
 ) -> None:
     """Print the messages the workflow runtime sends to the model for one turn."""
-    package = load_package(package_dir.resolve())
-    data = build_compose_input(
-        package,
+    turn = compose_turn(
+        package_dir,
         mode=mode,
-        project_root=project_dir.resolve(),
-        state_dir=state_dir.resolve() if state_dir else None,
+        project_root=project_dir,
+        state_dir=state_dir,
         agent_id=agent_id,
         node_id=node_id,
         intent=intent,
         completed=completed,
         user_input=user_input,
     )
-    comp = compose_workflow(data)
+    messages = turn.composition.messages
+    if not any(m.role == "user" for m in messages):
+        err_console.print(
+            "note: no user input, so there is no user message; APIs that need one (Anthropic's) "
+            "reject this request: pass --input",
+            markup=False,
+        )
     if as_json:
-        out: dict[str, Any] = {
-            "package": package.id,
-            "mode": data.mode,
-            "profile": profile_name(data),
-            "agent": data.agent_definition.id,
-            "node": data.run_state.current_node_id,
-            "intent": data.intent if data.mode == "run" else None,
-            "completed": data.run_state.completed,
-            "total_tokens": comp.total_tokens,
-            "sections": [
-                {
-                    "id": s.id,
-                    "role": s.role,
-                    "stability": s.stability.name.lower(),
-                    "tokens": s.tokens,
-                }
-                for s in comp.sections
-            ],
-            "messages": to_openai(comp.messages),
-        }
-        if fmt == "anthropic":
-            out["anthropic"] = to_anthropic(comp.messages)
-        print_json(out)
+        print_json(_turn_json(turn, fmt))
     elif fmt == "openai":
-        print_json(to_openai(comp.messages))
+        print_json(to_openai(messages))
     elif fmt == "anthropic":
-        print_json(to_anthropic(comp.messages))
+        print_json(to_anthropic(messages))
     else:
-        console.print(printable(to_text(comp.messages)), markup=False, end="")
+        console.print(printable(to_text(messages)), markup=False, end="")
 
 
 @workflow_group.command("validate")
 @click.option("--package", "package_dir", type=_DIR, required=True, help="The workflow package.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def validate_command(package_dir: Path, as_json: bool) -> None:
-    """Check a package's agents.json and workflow.graph.json; list every problem found."""
+    """Check a package's agents.json and workflow.graph.json; list every problem found.
+
+    Warnings (a node no run can reach) are listed but do not make the package invalid.
+    """
     problems = package_problems(package_dir)
+    errors = [p for p in problems if p.severity == "error"]
     if as_json:
         print_json(
             {
                 "package": str(package_dir),
-                "valid": not problems,
+                "valid": not errors,
                 "problems": [
                     {
                         "file": str(p.file),
                         "pointer": p.pointer,
                         "agent": p.agent,
+                        "severity": p.severity,
                         "message": p.message,
                     }
                     for p in problems
                 ],
             }
         )
-    elif not problems:
-        console.print(f"{package_dir}: valid (agents.json and workflow.graph.json)", markup=False)
     else:
-        noun = "problem" if len(problems) == 1 else "problems"
-        err_console.print(f"{package_dir}: {len(problems)} {noun}", markup=False)
+        if not errors:
+            console.print(
+                f"{package_dir}: valid (agents.json and workflow.graph.json)", markup=False
+            )
+        else:
+            noun = "problem" if len(errors) == 1 else "problems"
+            err_console.print(f"{package_dir}: {len(errors)} {noun}", markup=False)
         for p in problems:
             err_console.print(f"  - {p.describe()}", markup=False)
-    if problems:
+    if errors:
         sys.exit(EXIT_BAD_INPUT)
