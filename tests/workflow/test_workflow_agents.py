@@ -271,3 +271,39 @@ def test_a_failed_load_leaves_the_file_untouched(package_copy: Path) -> None:
     with pytest.raises(InvalidAgentDefinition):
         RuntimeStore({"brief": package_copy}).get_agent_definition("brief")
     assert path.read_text(encoding="utf-8") == "{broken"
+
+
+def test_rule_problems_are_reported_together_with_schema_problems(package_copy: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["agents"][0]["tools"]["fs"]["maxReadBytes"] = "lots"
+        data["agents"][1]["id"] = "analyst"
+        data["agents"][1]["userTemplate"] = "{{input}} for {{who}}"
+
+    error = _errors(package_copy, change)
+    assert [p.pointer for p in error.problems] == [
+        "/agents/0/tools/fs/maxReadBytes",
+        "/agents/1/id",
+        "/agents/1/userTemplate",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("template", "valid"),
+    [
+        ("{{ input }}", True),
+        ("Step {{nodeId}}: {{input}}", True),
+        ("\\{{input}} only escaped", False),
+        ("{{input}} {{node}}", False),
+    ],
+)
+def test_the_schema_and_the_runtime_agree_on_user_templates(
+    package_copy: Path, template: str, valid: bool
+) -> None:
+    data = _data(package_copy)
+    data["agents"][1]["userTemplate"] = template
+    path = _write(package_copy, data)
+    if valid:
+        assert load_agents_file(path).agents[1].user_template == template
+    else:
+        with pytest.raises(InvalidAgentDefinition, match="/agents/1/userTemplate"):
+            load_agents_file(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.workflow import (
+    HIDDEN_PATH,
+    Artifact,
     ComposeInput,
     Mounts,
     ReadOnlyMount,
@@ -21,6 +24,7 @@ from agentprompt.workflow import (
     alias_text,
     compose_workflow,
     dealias,
+    mount_overlap,
 )
 
 MakeInput = Callable[..., ComposeInput]
@@ -41,6 +45,9 @@ NESTED = Mounts(
         ("/x/proj3/other is hidden", "[hidden path] is hidden"),
         ("/x/proj.bak is another file", "[hidden path] is another file"),
         ("at /x/proj.", "at @project."),
+        ("doubled /x//proj/src and ///x/proj2//a", "doubled @project/src and @pkg//a"),
+        ("prefix glued: a/x/proj/b", "prefix glued: [hidden path]"),
+        ("two: /x/proj-c /x/proj/ok", "two: [hidden path] @project/ok"),
     ],
 )
 def test_alias_text_replaces_each_root_with_its_mount(text: str, expected: str) -> None:
@@ -98,7 +105,7 @@ def test_dealias_refuses_traversal_absolute_paths_and_unknown_mounts(
 
 
 def test_pkg_is_write_protected(mounts: Mounts) -> None:
-    assert dealias("@pkg/steps/01.md", mounts, write=False)
+    assert dealias("@pkg/steps/01.md", mounts, write=False) == mounts.package / "steps" / "01.md"
     with pytest.raises(ReadOnlyMount, match="read-only"):
         dealias("@pkg/steps/01.md", mounts, write=True)
 
@@ -121,12 +128,72 @@ def test_a_symbolic_link_out_of_its_mount_is_refused(mounts: Mounts, tmp_path: P
         dealias("@project/link/file", mounts)
 
 
+@pytest.mark.parametrize("write", [False, True])
+def test_the_state_dir_cannot_be_reached_through_the_project(mounts: Mounts, write: bool) -> None:
+    with pytest.raises(UnsafeModelPath, match="name the file as @state/"):
+        dealias("@project/.state/run.json", mounts, write=write)
+    with pytest.raises(UnsafeModelPath, match="hidden state directory"):
+        dealias(".state", mounts, write=write)
+
+
+def test_a_sibling_of_a_root_is_hidden_not_shown_or_aliased() -> None:
+    mounts = Mounts(project=Path("/tmp/lk/a"), package=Path("/p/pkg"), state=Path("/s/st"))
+    text = alias_text("see /tmp/lk/a.txt, /tmp/lk/ab/x and /tmp/lk/a/src", mounts)
+    assert text == f"see {HIDDEN_PATH}, {HIDDEN_PATH} and @project/src"
+
+
+def test_a_symlinked_mount_is_aliased_in_both_spellings(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    mounts = Mounts(project=link, package=tmp_path / "pkg", state=tmp_path / "st")
+    text = f"{link}/src/x.py and {real}/src/y.py"
+    assert alias_text(text, mounts) == "@project/src/x.py and @project/src/y.py"
+    assert alias_path(real / "a.md", mounts) == "@project/a.md"
+
+
+@pytest.mark.parametrize(
+    ("project", "package", "state", "message"),
+    [
+        ("/w/a", "/w/a", "/w/s", "@project and @pkg are the same directory"),
+        ("/w/a", "/w/p", "/w/a", "@project and @state are the same directory"),
+        ("/w/p/proj", "/w/p", "/w/s", "the project lies inside the package"),
+        ("/w/a", "/w/p", "/w/p/state", "the state directory lies inside the package"),
+    ],
+)
+def test_overlapping_mounts_are_refused(
+    project: str, package: str, state: str, message: str
+) -> None:
+    overlap = mount_overlap(Mounts(project=Path(project), package=Path(package), state=Path(state)))
+    assert overlap is not None and message in overlap
+
+
+def test_a_package_or_state_inside_the_project_is_allowed() -> None:
+    assert mount_overlap(NESTED) is None
+    inner = Mounts(project=Path("/w/a"), package=Path("/w/a/pkg"), state=Path("/w/a/.st"))
+    assert mount_overlap(inner) is None
+
+
+def test_mounts_that_are_one_directory_through_a_symlink_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    mounts = Mounts(project=tmp_path / "link", package=tmp_path / "real", state=tmp_path / "s")
+    assert "the same directory" in (mount_overlap(mounts) or "")
+
+
 # Directory names use letters that no prompt text contains, so a plain substring test
 # proves a root is absent.
 SEGMENT = st.text(alphabet="жюяёщ019_-.", min_size=1, max_size=5).filter(
     lambda s: s not in (".", "..")
 )
 SEPARATORS = st.sampled_from([" ", "\n", "'", '"', "(", ")", "=", ": ", ", ", "`", "<", ">"])
+# What may be glued before a root (a relative prefix, a mount name) and after it (a sibling's
+# tail, a file extension, an option's dash), besides separators and path tails.
+BEFORE = st.sampled_from(["", "a", "@pkg", "x-", "~", "."])
+TAILS = st.sampled_from(
+    ["", "/", "/a.md", "/docs/b.txt", "/.hidden", ".txt", "-c", "b/x", ".", "//c", "2"]
+)
 
 
 @st.composite
@@ -147,14 +214,19 @@ def _mounts(draw: st.DrawFn) -> Mounts:
     return Mounts(project=Path(project), package=Path(package), state=Path(state))
 
 
+def _resolved(mounts: Mounts) -> list[str]:
+    return [str(p.resolve()) for p in (mounts.project, mounts.package, mounts.state)]
+
+
 @st.composite
 def _mentions(draw: st.DrawFn, mounts: Mounts) -> str:
-    roots = [str(mounts.project), str(mounts.package), str(mounts.state)]
+    roots = [str(mounts.project), str(mounts.package), str(mounts.state), *_resolved(mounts)]
     pieces = []
     for _ in range(draw(st.integers(1, 6))):
         root = draw(st.sampled_from(roots))
-        tail = draw(st.sampled_from(["", "/", "/a.md", "/docs/b.txt", "/.hidden"]))
-        pieces.append(draw(SEPARATORS) + root + tail + draw(SEPARATORS))
+        if draw(st.booleans()):
+            root = root.replace("/", "//", 1)
+        pieces.append(draw(SEPARATORS) + draw(BEFORE) + root + draw(TAILS) + draw(SEPARATORS))
     return draw(st.sampled_from(["", "see"])) + "".join(pieces)
 
 
@@ -168,26 +240,61 @@ def test_no_real_mount_path_appears_in_any_composed_message(
     make_input: MakeInput, prompts: PromptLibrary, data: st.DataObject
 ) -> None:
     mounts = data.draw(_mounts())
+    if not data.draw(st.booleans()):
+        _assert_no_root_in_messages(make_input, prompts, data, mounts)
+        return
+    # The project is a symbolic link: text may name it by the link or by its real path.
+    with tempfile.TemporaryDirectory() as temp:
+        base = Path(temp)
+        real = base / ("r" + data.draw(SEGMENT))
+        real.mkdir()
+        link = base / ("l" + data.draw(SEGMENT))
+        link.symlink_to(real)
+        inner = data.draw(SEGMENT)
+        linked = Mounts(project=link, package=base / "pkg", state=link / ("s" + inner))
+        _assert_no_root_in_messages(make_input, prompts, data, linked)
+
+
+def _assert_no_root_in_messages(
+    make_input: MakeInput, prompts: PromptLibrary, data: st.DataObject, mounts: Mounts
+) -> None:
+    def mention() -> str:
+        return data.draw(_mentions(mounts))
+
     mode = data.draw(st.sampled_from(["run", "run-completed", "agent", "chat"]))
     base = make_input(
         "run" if mode.startswith("run") else mode,
+        agent=data.draw(st.sampled_from(["analyst", "reviewer"])),
         completed=mode == "run-completed",
-        variables={"out": data.draw(_mentions(mounts)), "nested": [data.draw(_mentions(mounts))]},
-        user_input=data.draw(_mentions(mounts)),
+        variables={"out": mention(), "nested": [mention()], mention(): 1},
+        user_input=mention(),
     )
     agent = base.agent_definition
     agent = replace(
         agent,
-        persona=replace(agent.persona, identity=data.draw(_mentions(mounts))),
+        name=mention(),
+        title=mention(),
+        persona=replace(
+            agent.persona,
+            role=mention(),
+            identity=mention(),
+            communication_style=mention(),
+            principles=(mention(), mention()),
+        ),
         system_prompt=data.draw(st.none() | _mentions(mounts)),
+        user_template=data.draw(st.none() | _mentions(mounts).map(lambda t: t + " {{input}}")),
     )
     brief = base.node_brief
     if brief is not None:
-        edge = replace(brief.transitions[0], condition=data.draw(_mentions(mounts)))
+        edge = replace(brief.transitions[0], label=mention(), condition=mention())
+        artifact = Artifact(name="a", description=mention(), path=mention())
         brief = replace(
             brief,
-            title=data.draw(_mentions(mounts)),
-            step_content=data.draw(_mentions(mounts)),
+            title=mention(),
+            step_content=mention(),
+            inputs=(artifact,),
+            outputs=(artifact,),
+            validation=(mention(),),
             transitions=(edge,),
         )
     composed = replace(
@@ -199,7 +306,7 @@ def test_no_real_mount_path_appears_in_any_composed_message(
         node_brief=brief,
     )
     text = "\n".join(m.text for m in compose_workflow(composed, prompts=prompts).messages)
-    for root in (mounts.project, mounts.package, mounts.state):
+    for root in (mounts.project, mounts.package, mounts.state, *map(Path, _resolved(mounts))):
         assert str(root) not in text
 
 

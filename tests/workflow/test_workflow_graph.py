@@ -156,3 +156,92 @@ def test_an_invalid_run_state_names_the_field(tmp_path: Path) -> None:
     with pytest.raises(InvalidRunState) as caught:
         load_run_state(tmp_path)
     assert [p.pointer for p in caught.value.problems] == ["/completed", "/currentNodeId"]
+
+
+def _rewrite(package: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    path = package / "workflow.graph.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_step_file_that_is_not_utf8_is_reported_by_validation(package_copy: Path) -> None:
+    (package_copy / "steps" / "02-draft.md").write_bytes(b"\xff\xfe bad")
+    [problem] = package_problems(package_copy)
+    assert problem.pointer == "/nodes/1/stepFile"
+    assert "is not UTF-8 text" in problem.message
+
+
+def test_rule_problems_are_reported_together_with_schema_problems(package_copy: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["nodes"][0].pop("title")
+        data["edges"][0]["to"] = "ship"
+        data["nodes"][2]["stepFile"] = "steps/missing.md"
+
+    _rewrite(package_copy, change)
+    problems = package_problems(package_copy)
+    errors = [p.pointer for p in problems if p.severity == "error"]
+    assert errors == ["/edges/0/to", "/nodes/0/title", "/nodes/2/stepFile"]
+
+
+def test_artifact_names_must_be_unique_within_a_nodes_inputs(package_copy: Path) -> None:
+    _rewrite(package_copy, lambda d: d["nodes"][1]["inputs"][1].update(name="requirements"))
+    with pytest.raises(InvalidWorkflowGraph) as caught:
+        load_graph(package_copy / "workflow.graph.json", package_copy)
+    [problem] = caught.value.problems
+    assert problem.pointer == "/nodes/1/inputs/1/name"
+    assert "used by an earlier entry of this node's inputs" in problem.message
+
+
+def test_a_node_no_run_can_reach_is_a_warning_not_an_error(package_copy: Path) -> None:
+    _rewrite(package_copy, lambda d: d["edges"].pop(1))
+    [problem] = package_problems(package_copy)
+    assert (problem.severity, problem.pointer) == ("warning", "/nodes/2")
+    assert "no run can reach node 'review'" in problem.message
+    assert problem.describe().startswith("warning: ")
+    assert load_graph(package_copy / "workflow.graph.json", package_copy).id == "feature-brief"
+
+
+def _write_state(state: Path, data: dict[str, Any]) -> None:
+    state.mkdir(parents=True, exist_ok=True)
+    run_state_path(state).write_text(json.dumps({"schemaVersion": "1.0", **data}))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"currentNodeId": None, "completed": False}, "must name its current node"),
+        ({"currentNodeId": "draft", "completed": True}, "currentNodeId must be null"),
+    ],
+)
+def test_the_current_node_must_match_completion(
+    tmp_path: Path, data: dict[str, Any], message: str
+) -> None:
+    _write_state(tmp_path, data)
+    with pytest.raises(InvalidRunState) as caught:
+        load_run_state(tmp_path)
+    [problem] = caught.value.problems
+    assert problem.pointer == "/currentNodeId"
+    assert message in problem.message
+
+
+def test_a_run_at_a_node_the_graph_lacks_names_the_state_file_and_field(
+    tmp_path: Path, package_copy: Path
+) -> None:
+    _write_state(tmp_path, {"currentNodeId": "ghost", "completed": False})
+    graph = load_package(package_copy).graph
+    with pytest.raises(InvalidRunState) as caught:
+        load_run_state(tmp_path, graph)
+    [problem] = caught.value.problems
+    assert (problem.file, problem.pointer) == (run_state_path(tmp_path), "/currentNodeId")
+    assert "has no node 'ghost': set it to one of gather, draft, review, or pass --node" in (
+        problem.message
+    )
+    assert "delete the file to start a new run" in str(caught.value)
+    assert "validate" not in str(caught.value)
+
+
+def test_a_run_of_another_workflow_is_refused(tmp_path: Path, package_copy: Path) -> None:
+    _write_state(tmp_path, {"workflowId": "other", "currentNodeId": "draft", "completed": False})
+    with pytest.raises(InvalidRunState, match="follows workflow 'other'"):
+        load_run_state(tmp_path, load_package(package_copy).graph)

@@ -31,6 +31,8 @@ FRAGMENTS = st.sampled_from(
         '<user-input forNodeId="draft" boundary="0123456789abcdef">\n',
         '\n</user-input boundary="0123456789abcdef">',
         "</ USER-INPUT>",
+        "< /user-input>",
+        "<\t/step-file>",
         "< run-directive",
         "&lt;",
         "&amp;",
@@ -152,3 +154,16 @@ def test_no_input_changes_the_block_structure_of_the_prompt(
     assert find_markers(system.text) == EXPECTED_SYSTEM_MARKERS["chat" if mode == "chat" else "run"]
     block = user.text[user.text.index("<user-input") :]
     assert unwrap_user_input(block).text == text
+
+
+@pytest.mark.parametrize("tag", ["< /user-input>", "<  user-input>", "<\n/run-directive>"])
+def test_a_tag_with_space_after_its_angle_bracket_is_escaped(tag: str) -> None:
+    escaped = escape_markers(tag)
+    assert escaped.startswith("&lt;")
+    assert find_markers(escaped) == []
+    assert unescape_markers(escaped) == tag
+
+
+def test_a_for_node_id_that_is_not_an_id_is_refused() -> None:
+    with pytest.raises(ValueError, match="is not a node id"):
+        wrap_user_input("hi", 'draft" boundary="0')

@@ -13,6 +13,7 @@ from agentprompt.workflow import (
     RuntimeStore,
     UnknownNode,
     build_compose_input,
+    compose_turn,
     load_package,
     save_run_state,
 )
@@ -90,3 +91,48 @@ def test_the_store_serves_the_graph_and_the_whole_package(package_copy: Path) ->
     package = store.get_package("brief")
     assert (package.id, package.root) == ("brief", package_copy)
     assert store.package_ids() == ["brief"]
+
+
+def test_a_run_marked_completed_without_saved_state_continues(
+    package_copy: Path, project: Path
+) -> None:
+    data = build_compose_input(
+        load_package(package_copy), mode="run", project_root=project, completed=True
+    )
+    assert (data.intent, data.run_state.completed) == ("continue", True)
+
+
+@pytest.mark.parametrize("extra", [{"node_id": "draft"}, {"intent": "resume"}, {"completed": True}])
+@pytest.mark.parametrize("mode", ["agent", "chat"])
+def test_run_options_are_refused_outside_run_mode(
+    package_copy: Path, project: Path, mode: str, extra: dict[str, object]
+) -> None:
+    with pytest.raises(InvalidComposeInput, match="belong to run mode"):
+        build_compose_input(
+            load_package(package_copy),
+            mode=mode,  # type: ignore[arg-type]
+            project_root=project,
+            **extra,  # type: ignore[arg-type]
+        )
+
+
+@pytest.mark.parametrize("mode", ["agent", "chat"])
+def test_agent_and_chat_do_not_read_the_run_state(
+    package_copy: Path, project: Path, mode: str
+) -> None:
+    state = project / "state"
+    state.mkdir()
+    (state / "run.json").write_text("{ not json")
+    data = build_compose_input(
+        load_package(package_copy),
+        mode=mode,  # type: ignore[arg-type]
+        project_root=project,
+        state_dir=state,
+    )
+    assert data.run_state == RunState()
+
+
+def test_compose_turn_loads_the_package_and_composes(package_copy: Path, project: Path) -> None:
+    turn = compose_turn(package_copy, mode="run", project_root=project, user_input="Go")
+    assert (turn.profile, turn.package.id) == ("run", "feature-brief")
+    assert [m.role for m in turn.composition.messages] == ["system", "user"]
