@@ -86,6 +86,11 @@ def test_an_unreadable_step_file_names_the_node_field(package_copy: Path) -> Non
             "/nodes/0/stepFile",
             "without a leading '/'",
         ),
+        (
+            lambda d: d["nodes"][0].update(stepFile='steps/a".md'),
+            "/nodes/0/stepFile",
+            "without double quotes",
+        ),
         (lambda d: d["nodes"][0].pop("title"), "/nodes/0/title", "required field 'title'"),
         (
             lambda d: d["nodes"][0]["outputs"][0].update(path="/real/docs.md"),
@@ -101,6 +106,7 @@ def test_an_unreadable_step_file_names_the_node_field(package_copy: Path) -> Non
         "missing-step",
         "traversal",
         "absolute",
+        "quote",
         "title",
         "output-path",
         "edge-field",

@@ -19,7 +19,7 @@ from agentprompt.workflow.agents import (
     AgentDefinition,
     uses_node_id,
 )
-from agentprompt.workflow.aliases import Mounts, alias_text
+from agentprompt.workflow.aliases import HIDDEN_PATH, Mounts, alias_text
 from agentprompt.workflow.graph import GRAPH_FILE, Artifact, Edge
 from agentprompt.workflow.inputs import ComposeInput
 from agentprompt.workflow.markers import escape_markers, wrap_user_input
@@ -76,7 +76,7 @@ def base_runtime_rules(data: ComposeInput, prompts: PromptLibrary) -> str:
     files when its tool policy allows writing, and to report them in its reply otherwise;
     after completion the rules say there is no current node.
     """
-    mounts = prompts.render("workflow/mounts")
+    mounts = prompts.render("workflow/mounts", hidden=HIDDEN_PATH)
     if data.mode != "run":
         return prompts.render("workflow/base_rules_conversation", mounts=mounts)
     if data.active_step:
