@@ -120,11 +120,13 @@ def alias_text(text: str, mounts: Mounts) -> str:
     whole, anywhere, names = _patterns(mounts)
     out: list[str] = []
     pos = 0
+    alias: re.Match[str] | None = None
     while True:
         found = anywhere.search(text, pos)
         if found is None:
             break
-        alias = whole.search(text, pos)
+        if alias is None or alias.start() < pos:  # the next whole-path match, found once
+            alias = whole.search(text, pos)
         if alias is not None and alias.start() <= found.start():
             out.append(text[pos : alias.start()])
             out.append(names[str(alias.lastgroup)])
