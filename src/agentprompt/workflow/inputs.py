@@ -132,8 +132,8 @@ class ComposeInput:
             if self.intent == "start":
                 raise InvalidComposeInput(
                     "intent start begins a new run, but this run is completed: use intent "
-                    "continue or resume for the post-completion profile, or start a new run "
-                    "(delete its run state file) that is not completed"
+                    "continue or resume (--intent) for the post-completion profile; to start "
+                    "a new run, delete its run state file and leave out --completed"
                 )
             return
         if self.node_brief is None or self.run_state.current_node_id is None:
@@ -150,8 +150,8 @@ class ComposeInput:
         if self.intent == "start" and self.run_state.current_node_id != entry:
             raise InvalidComposeInput(
                 f"intent start begins a new run at the entry node {entry!r}, but the run is "
-                f"at {self.run_state.current_node_id!r}: use intent continue or resume for "
-                f"this node, or start at {entry!r}"
+                f"at {self.run_state.current_node_id!r}: use intent continue or resume "
+                f"(--intent) for this node, or start at {entry!r} (leave out --node)"
             )
 
     def _check_agent(self) -> None:
