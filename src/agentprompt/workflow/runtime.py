@@ -69,7 +69,7 @@ def build_compose_input(
             graph=package.graph,
             user_input=user_input,
         )
-    saved = load_run_state(state_dir, package.graph)
+    saved = load_run_state(state_dir, package.graph, node_given=node_id is not None)
     done = completed or (saved is not None and saved.completed)
     brief: NodeBrief | None = None
     current: str | None = None

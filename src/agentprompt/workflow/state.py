@@ -27,7 +27,9 @@ def run_state_path(state_dir: Path) -> Path:
     return state_dir / STATE_FILE
 
 
-def _graph_problems(data: dict[str, Any], path: Path, graph: WorkflowGraph) -> list[PackageProblem]:
+def _graph_problems(
+    data: dict[str, Any], path: Path, graph: WorkflowGraph, *, check_node: bool
+) -> list[PackageProblem]:
     problems = []
     workflow_id = data.get("workflowId")
     if workflow_id is not None and workflow_id != graph.id:
@@ -41,7 +43,7 @@ def _graph_problems(data: dict[str, Any], path: Path, graph: WorkflowGraph) -> l
         )
     node = data["currentNodeId"]
     known = [n.id for n in graph.nodes]
-    if node is not None and node not in known:
+    if check_node and node is not None and node not in known:
         problems.append(
             PackageProblem(
                 file=path,
@@ -53,12 +55,15 @@ def _graph_problems(data: dict[str, Any], path: Path, graph: WorkflowGraph) -> l
     return problems
 
 
-def load_run_state(state_dir: Path, graph: WorkflowGraph | None = None) -> RunState | None:
+def load_run_state(
+    state_dir: Path, graph: WorkflowGraph | None = None, *, node_given: bool = False
+) -> RunState | None:
     """The run state in ``state_dir``, or None when no run has been saved there.
 
     Raises :class:`InvalidRunState` for a file that is not JSON or not a valid run state,
-    and, when ``graph`` is given, for a run of another workflow or at a node the graph
-    does not have; each problem names the file and the field.
+    and, when ``graph`` is given, for a run of another workflow or (unless ``node_given``:
+    the caller chose the node) at a node the graph does not have; each problem names the
+    file and the field.
     """
     path = run_state_path(state_dir)
     if not path.exists():
@@ -67,7 +72,7 @@ def load_run_state(state_dir: Path, graph: WorkflowGraph | None = None) -> RunSt
     if not problems:
         problems = schema_problems(data, "run_state", path)
     if not problems and graph is not None:
-        problems = _graph_problems(data, path, graph)
+        problems = _graph_problems(data, path, graph, check_node=not node_given)
     if problems:
         raise InvalidRunState(path, problems)
     return RunState(
