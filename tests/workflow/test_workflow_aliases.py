@@ -95,6 +95,7 @@ def test_a_path_without_a_mount_is_relative_to_the_project(mounts: Mounts) -> No
         ("@home/file", "@home is not a mount"),
         ("", "it is empty"),
         ("a\0b", "NUL"),
+        ("[hidden path]/x", "stands for a path outside every mount"),
     ],
 )
 def test_dealias_refuses_traversal_absolute_paths_and_unknown_mounts(

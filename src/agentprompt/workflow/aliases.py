@@ -199,10 +199,10 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
     """The real path behind a path the model sent (``@project/src/app.py``).
 
     A path without a mount is taken relative to ``@project``. Refused, with
-    :class:`UnsafeModelPath`: absolute real paths, ``..`` anywhere, a mount name glued to
-    other text (``@pkgx``), a path whose symbolic links lead outside its mount, and the
-    hidden state directory reached through another mount (``@project/.agentprompt/...``;
-    name it ``@state/...``). With ``write=True`` a path under ``@pkg`` (also through
+    :class:`UnsafeModelPath`: :data:`HIDDEN_PATH`, absolute real paths, ``..`` anywhere, a
+    mount name glued to other text (``@pkgx``), a path whose symbolic links lead outside
+    its mount, and the hidden state directory reached through another mount
+    (``@project/.agentprompt/...``; name it ``@state/...``). With ``write=True`` a path under ``@pkg`` (also through
     ``@project``) raises :class:`ReadOnlyMount`.
     """
     if "\0" in path:
@@ -210,6 +210,8 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
     text = path.replace("\\", "/").strip()
     if not text:
         raise UnsafeModelPath(path, "it is empty")
+    if HIDDEN_PATH in text:
+        raise UnsafeModelPath(path, f"{HIDDEN_PATH} stands for a path outside every mount")
     head, _, rest = text.partition("/")
     mount: MountName
     if head.startswith("@"):

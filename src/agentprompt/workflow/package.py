@@ -60,7 +60,8 @@ def load_package(root: Path, package_id: str | None = None) -> WorkflowPackage:
 
 
 def package_problems(root: Path) -> list[PackageProblem]:
-    """Everything wrong with the package in ``root``: both files, every problem."""
+    """Everything wrong with the package in ``root``: both files, every problem, errors
+    and warnings (see :attr:`PackageProblem.severity`)."""
     _, agent_problems = agents_file_problems(root / AGENTS_FILE)
     _, graph_file_problems = graph_problems(root / GRAPH_FILE, root)
     return [*agent_problems, *graph_file_problems]
