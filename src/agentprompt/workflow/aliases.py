@@ -202,8 +202,8 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
     :class:`UnsafeModelPath`: :data:`HIDDEN_PATH`, absolute real paths, ``..`` anywhere, a
     mount name glued to other text (``@pkgx``), a path whose symbolic links lead outside
     its mount, and the hidden state directory reached through another mount
-    (``@project/.agentprompt/...``; name it ``@state/...``). With ``write=True`` a path under ``@pkg`` (also through
-    ``@project``) raises :class:`ReadOnlyMount`.
+    (``@project/.agentprompt/...``; name it ``@state/...``). With ``write=True`` a path
+    under ``@pkg`` (also through ``@project``) raises :class:`ReadOnlyMount`.
     """
     if "\0" in path:
         raise UnsafeModelPath(path, "it contains a NUL character")
