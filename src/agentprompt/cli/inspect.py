@@ -19,7 +19,7 @@ from agentprompt.messages import Message
 from agentprompt.profiles import PROFILES, InspectReport, InspectRequest, inspect_profile
 from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text
 
-__all__ = ["inspect_command", "read_messages_file"]
+__all__ = ["inspect_command", "read_messages_file", "report_json"]
 
 
 def read_messages_file(path: Path) -> list[Message]:
@@ -67,7 +67,8 @@ def _describe_markers(comp: Composition) -> str:
     return "; ".join(words)
 
 
-def _report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
+def report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
+    """What ``inspect --json`` prints for a report (also used by ``workflow compose``)."""
     comp = report.composition
     out: dict[str, Any] = {
         "profile": report.profile,
@@ -229,6 +230,6 @@ def inspect_command(
         previous=previous,
     )
     if as_json:
-        print_json(_report_json(report, fmt))
+        print_json(report_json(report, fmt))
     else:
         _print_report(report, fmt)

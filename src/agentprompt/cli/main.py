@@ -11,6 +11,7 @@ from agentprompt.cli.inspect import inspect_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
 from agentprompt.cli.prompts import prompts_group
 from agentprompt.cli.sessions import sessions_group
+from agentprompt.cli.workflow import workflow_group
 from agentprompt.errors import AgentPromptError
 
 __all__ = ["cli", "main"]
@@ -25,6 +26,7 @@ def cli() -> None:
 cli.add_command(inspect_command)
 cli.add_command(prompts_group)
 cli.add_command(sessions_group)
+cli.add_command(workflow_group)
 
 
 def main(argv: list[str] | None = None) -> None:

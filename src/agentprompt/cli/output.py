@@ -8,6 +8,8 @@ from typing import Any
 
 from rich.console import Console
 
+from agentprompt.jsondata import map_strings
+
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAILED",
@@ -32,20 +34,9 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _printable_data(data: Any) -> Any:
-    """``data`` with :func:`printable` applied to every string in it."""
-    if isinstance(data, str):
-        return printable(data)
-    if isinstance(data, dict):
-        return {printable(str(k)): _printable_data(v) for k, v in data.items()}
-    if isinstance(data, list | tuple):
-        return [_printable_data(v) for v in data]
-    return data
-
-
 def show_json(data: Any) -> None:
     """Pretty-print ``data`` as coloured JSON for people."""
-    console.print_json(data=_printable_data(data))
+    console.print_json(data=map_strings(data, printable))
 
 
 def print_json(data: Any) -> None:

@@ -45,6 +45,7 @@ __all__ = [
     "load_skill",
     "load_system_prompt",
     "parse_prompt_file",
+    "placeholders",
     "user_prompt_dir",
 ]
 
@@ -148,6 +149,11 @@ class PromptTemplate:
         return _PLACEHOLDER.sub(fill, self.body)
 
 
+def placeholders(body: str) -> set[str]:
+    """The names of the ``{{name}}`` placeholders in ``body`` (escaped ``\\{{`` excluded)."""
+    return {m.group(2) for m in _PLACEHOLDER.finditer(body) if m.group(2)}
+
+
 def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
     """A :class:`PromptTemplate` from a file's text, with its front matter checked."""
     meta: dict[str, object] = {}
@@ -173,7 +179,7 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
         raise InvalidPromptFile(path, "'variables' must map each variable name to a description")
     variables = tuple(str(v) for v in declared)
     if variables:
-        used = {m.group(2) for m in _PLACEHOLDER.finditer(body) if m.group(2)}
+        used = placeholders(body)
         undeclared = sorted(used - set(variables))
         if undeclared:
             raise InvalidPromptFile(
