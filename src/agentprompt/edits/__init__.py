@@ -18,13 +18,18 @@ from agentprompt.edits.actions import (
     WriteFile,
     action_to_json,
 )
+from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
+from agentprompt.edits.parse import detect_dialects, parse_reply
+from agentprompt.edits.stream import StreamClosed, StreamParser
 
 __all__ = [
+    "DIALECTS",
     "Action",
     "AnchoredEdit",
     "Continue",
     "DeleteFile",
     "Diagnostic",
+    "Dialect",
     "EditError",
     "FileAction",
     "Hunk",
@@ -33,7 +38,12 @@ __all__ = [
     "PatchFile",
     "RequestFiles",
     "SearchReplace",
+    "StreamClosed",
+    "StreamParser",
     "SwitchMode",
+    "UnknownDialect",
     "WriteFile",
     "action_to_json",
+    "detect_dialects",
+    "parse_reply",
 ]
