@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.dialects import searchreplace, udiff
+from agentprompt.edits.dialects import applypatch, bridge, editrepl, searchreplace, udiff, whole
 from agentprompt.edits.dialects.base import BlockOutcome, BlockReader, Dialect, ScanState
 
 __all__ = [
@@ -33,8 +33,12 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
     {
         d.name: d
         for d in (
+            bridge.DIALECT,
             searchreplace.DIALECT,
+            editrepl.DIALECT,
+            applypatch.DIALECT,
             udiff.DIALECT,
+            whole.DIALECT,
         )
     }
 )

@@ -145,6 +145,7 @@ _DECORATED = (
     re.compile(r"^(?:File|Path|Filename)\s*:\s*(.+?)$", re.IGNORECASE),
 )
 _PATH_CHARS = re.compile(r"^[\w.@+~\-/\\\[\]()]+$")
+_FILE_NAME = re.compile(r"^(?:[\w@+~\-.]*[\w@+~\-])?\.[A-Za-z0-9_+\-]{1,16}$")
 _BARE_NAMES = {"Makefile", "Dockerfile", "Procfile", "Gemfile", "Rakefile", "Jenkinsfile"}
 
 
@@ -170,7 +171,7 @@ def looks_like_path(line: str) -> str | None:
     if not path or not _PATH_CHARS.match(path) or path.startswith("-"):
         return None
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    if "." in name.strip(".") or name in _BARE_NAMES or "/" in path:
+    if _FILE_NAME.match(name) or name in _BARE_NAMES or ("/" in path and name):
         return path
     return None
 

@@ -1,0 +1,301 @@
+"""Seed 003's copy-paste bridge markers.
+
+```
+<<<FILE: path>>> ... <<<END>>>          whole new content (``[NEW] path``: create only)
+<<<DIFF: path>>> @@ hunks <<<END>>>      a patch
+<<<DELETE: path>>>                       delete
+<<<REQUEST_FILE: path>>>                 ask for one file
+<<<REQUEST_FILES>>> - path ... <<<END>>> ask for several
+<<<SWITCH_MODE: edit>>> 対象ファイル: - path 理由: ... <<<END>>>
+<<<CONTINUE>>> 残り: N個のファイル変更があります - path <<<END>>>
+```
+
+The English labels (``Target files:``, ``Reason:``, ``Remaining: N file changes``) are read
+too. A block whose ``<<<END>>>`` is missing ends where the next marker begins (a warning).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agentprompt.edits.actions import (
+    Action,
+    Continue,
+    DeleteFile,
+    Diagnostic,
+    PatchFile,
+    RequestFiles,
+    SwitchMode,
+    WriteFile,
+)
+from agentprompt.edits.dialects.base import (
+    BlockOutcome,
+    BlockReader,
+    ScanState,
+    clean_path,
+    closes_fence,
+    note,
+    opens_fence,
+    text_of,
+)
+from agentprompt.edits.dialects.hunks import parse_hunks
+
+__all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
+
+NAME = "bridge"
+_MARKER = re.compile(
+    r"^\s*<<<\s*(FILE|DIFF|DELETE|REQUEST_FILES|REQUEST_FILE|SWITCH_MODE|CONTINUE|END)"
+    r"\s*(?::\s*(.*?))?\s*>>>\s*$"
+)
+_SINGLE = {"DELETE", "REQUEST_FILE"}
+_NEW = re.compile(r"^\[\s*NEW\s*\]\s*", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+(.+?)\s*$")
+_TARGETS = re.compile(r"^\s*(?:対象ファイル|Target files?)\s*[:：]\s*(.*)$", re.IGNORECASE)
+_REASON = re.compile(r"^\s*(?:理由|Reason)\s*[:：]\s*(.*)$", re.IGNORECASE)
+_REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d+)", re.IGNORECASE)
+
+
+def _marker(line: str) -> tuple[str, str] | None:
+    match = _MARKER.match(line)
+    if not match:
+        return None
+    return match.group(1), (match.group(2) or "").strip()
+
+
+def is_bridge_marker(line: str) -> bool:
+    """True for any ``<<<KIND...>>>`` line of seed 003, ``<<<END>>>`` included."""
+    return _MARKER.match(line) is not None
+
+
+@dataclass(frozen=True)
+class BridgeDialect:
+    """Seed 003's bridge dialect."""
+
+    name: str = NAME
+    """Registry name."""
+    prompt: str = "edits/dialect_bridge"
+    """Instruction prompt name (``edits/dialect_bridge_en`` is the English variant)."""
+
+    def detect(self, text: str) -> bool:
+        """True when ``text`` holds a bridge marker."""
+        return any(is_bridge_marker(line) for line in text.splitlines())
+
+    def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
+        """A bridge marker line (a stray ``<<<END>>>`` too, to report it)."""
+        return is_bridge_marker(lines[i])
+
+    def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
+        """A reader for the block the marker at line ``i`` opens."""
+        found = _marker(lines[i])
+        kind, arg = found if found else ("END", "")
+        return _Reader(start=i, j=i + 1, kind=kind, arg=arg, state=state)
+
+
+@dataclass
+class _Reader:
+    start: int
+    j: int
+    kind: str
+    arg: str
+    state: ScanState
+
+    def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
+        at = self.start + 1
+        if self.kind == "END":
+            stray = note(
+                "warning",
+                "stray-end",
+                "A '<<<END>>>' with no block open was ignored.",
+                line=at,
+                block=None,
+                dialect=NAME,
+            )
+            return BlockOutcome(end=self.start + 1, diagnostics=(stray,))
+        if self.kind in _SINGLE:
+            return self._finish(lines, self.start + 1, self.start + 1, [])
+        n = len(lines)
+        while self.j < n:
+            found = _marker(lines[self.j])
+            if found is not None:
+                if found[0] == "END":
+                    return self._finish(lines, self.j, self.j + 1, [])
+                missing = note(
+                    "warning",
+                    "missing-end",
+                    f"The <<<{self.kind}>>> block at line {at} has no '<<<END>>>'; it was read "
+                    "up to the next marker.",
+                    line=at,
+                    block=None,
+                    dialect=NAME,
+                )
+                return self._finish(lines, self.j, self.j, [missing])
+            self.j += 1
+        if not final:
+            return None
+        if self.kind in ("FILE", "DIFF"):
+            cut = note(
+                "error",
+                "truncated",
+                f"The reply was cut off inside the <<<{self.kind}: {self.arg}>>> block (no "
+                "'<<<END>>>'); it was dropped. Send that file again.",
+                line=at,
+                block=self.state.take_block(),
+                dialect=NAME,
+            )
+            return BlockOutcome(end=n, diagnostics=(cut,))
+        cut = note(
+            "warning",
+            "truncated",
+            f"The <<<{self.kind}>>> block has no '<<<END>>>'; the list up to the end of the "
+            "reply was used.",
+            line=at,
+            block=None,
+            dialect=NAME,
+        )
+        return self._finish(lines, n, n, [cut])
+
+    def _finish(
+        self, lines: Sequence[str], body_end: int, end: int, notes: list[Diagnostic]
+    ) -> BlockOutcome:
+        block = self.state.take_block()
+        notes = [
+            d
+            if d.block is not None
+            else note(d.severity, d.code, d.message, line=d.line, block=block, dialect=NAME)
+            for d in notes
+        ]
+        body = lines[self.start + 1 : body_end]
+        action, found = _build(self.kind, self.arg, body, self.start + 1, block)
+        notes.extend(found)
+        return BlockOutcome(end=end, actions=(action,) if action else (), diagnostics=tuple(notes))
+
+
+def _items(body: Sequence[str]) -> tuple[str, ...]:
+    """The paths listed in a block's body (``- path`` lines), without duplicates."""
+    paths: list[str] = []
+    for line in body:
+        match = _ITEM.match(line)
+        if match:
+            path = clean_path(match.group(1))
+            if path and path not in paths:
+                paths.append(path)
+    return tuple(paths)
+
+
+def _unfenced(path: str, body: Sequence[str]) -> tuple[Sequence[str], bool]:
+    """The content without a markdown fence the model wrapped it in (not for Markdown files)."""
+    if len(body) < 2 or path.lower().endswith((".md", ".markdown")):
+        return body, False
+    fence = opens_fence(body[0])
+    if fence is None or not closes_fence(body[-1], fence):
+        return body, False
+    return body[1:-1], True
+
+
+def _build(
+    kind: str, arg: str, body: Sequence[str], line: int, block: int
+) -> tuple[Action | None, list[Diagnostic]]:
+    notes: list[Diagnostic] = []
+
+    def fail(code: str, message: str) -> tuple[Action | None, list[Diagnostic]]:
+        notes.append(note("error", code, message, line=line, block=block, dialect=NAME))
+        return None, notes
+
+    if kind in ("FILE", "DIFF", "DELETE", "REQUEST_FILE"):
+        new = kind == "FILE" and _NEW.match(arg) is not None
+        path = clean_path(_NEW.sub("", arg)) if kind == "FILE" else clean_path(arg)
+        if not path:
+            return fail("missing-path", f"The <<<{kind}>>> marker names no file.")
+        if kind == "DELETE":
+            return DeleteFile(path=path, dialect=NAME, line=line, block=block), notes
+        if kind == "REQUEST_FILE":
+            return RequestFiles(paths=(path,), dialect=NAME, line=line, block=block), notes
+        if kind == "FILE":
+            content, stripped = _unfenced(path, body)
+            if stripped:
+                notes.append(
+                    note(
+                        "warning",
+                        "fence-in-block",
+                        f"The content of {path} was wrapped in a markdown fence; the fence "
+                        "lines were removed.",
+                        line=line,
+                        block=block,
+                        dialect=NAME,
+                    )
+                )
+            return WriteFile(
+                path=path,
+                content=text_of(content),
+                create_only=new,
+                dialect=NAME,
+                line=line,
+                block=block,
+            ), notes
+        rows = list(body)
+        while rows and (rows[0].startswith(("--- ", "+++ ")) or not rows[0].strip()):
+            rows.pop(0)
+        hunks, found = parse_hunks(
+            rows, line + 1 + len(body) - len(rows), dialect=NAME, block=block
+        )
+        notes.extend(found)
+        if not hunks:
+            return fail("empty-patch", f"The <<<DIFF: {path}>>> block holds no hunks.")
+        return PatchFile(path=path, hunks=tuple(hunks), dialect=NAME, line=line, block=block), notes
+    if kind == "REQUEST_FILES":
+        paths = _items(body)
+        if not paths:
+            return fail("empty-request", "The <<<REQUEST_FILES>>> block lists no files.")
+        return RequestFiles(paths=paths, dialect=NAME, line=line, block=block), notes
+    if kind == "SWITCH_MODE":
+        mode = arg.strip().lower()
+        if not mode:
+            return fail("missing-mode", "The <<<SWITCH_MODE>>> marker names no mode.")
+        return SwitchMode(
+            mode=mode,
+            paths=_targets(body),
+            reason=_reason(body),
+            dialect=NAME,
+            line=line,
+            block=block,
+        ), notes
+    remaining = next((int(m.group(1)) for m in map(_REMAINING.match, body) if m), None)
+    return Continue(
+        remaining=remaining, paths=_items(body), dialect=NAME, line=line, block=block
+    ), notes
+
+
+def _targets(body: Sequence[str]) -> tuple[str, ...]:
+    """The target files of a SWITCH_MODE block: the label's inline value and listed items."""
+    paths: list[str] = []
+    for line in body:
+        label = _TARGETS.match(line)
+        item = _ITEM.match(line)
+        words = re.split(r"[,、\s]+", label.group(1)) if label else [item.group(1)] if item else []
+        for word in words:
+            path = clean_path(word)
+            if path and path not in paths:
+                paths.append(path)
+    return tuple(paths)
+
+
+def _reason(body: Sequence[str]) -> str:
+    """The reason of a SWITCH_MODE block: the label's text and the lines that follow it."""
+    parts: list[str] = []
+    inside = False
+    for line in body:
+        match = _REASON.match(line)
+        if match:
+            inside = True
+            parts.append(match.group(1).strip())
+        elif inside and line.strip() and not _ITEM.match(line) and not _TARGETS.match(line):
+            parts.append(line.strip())
+        elif inside:
+            inside = False
+    return "\n".join(p for p in parts if p)
+
+
+DIALECT = BridgeDialect()
+"""The registered instance."""
