@@ -55,6 +55,8 @@ class ApplyPatchDialect:
     """Registry name."""
     prompt: str = "edits/dialect_applypatch"
     """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a ``*** Begin Patch`` line."""

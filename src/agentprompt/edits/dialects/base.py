@@ -103,6 +103,11 @@ class Dialect(Protocol):
         """The name of the instruction prompt that teaches the model this format."""
         ...
 
+    @property
+    def lang(self) -> str:
+        """The language of :attr:`prompt`; ``<prompt>_<lang>`` holds other languages."""
+        ...
+
     def detect(self, text: str) -> bool:
         """True when ``text`` holds this dialect's markers."""
         ...

@@ -77,6 +77,8 @@ class BridgeDialect:
     """Registry name."""
     prompt: str = "edits/dialect_bridge"
     """Instruction prompt name (``edits/dialect_bridge_en`` is the English variant)."""
+    lang: str = "ja"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a bridge marker."""

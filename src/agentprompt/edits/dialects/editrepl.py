@@ -62,6 +62,8 @@ class EditReplDialect:
     """Registry name."""
     prompt: str = "edits/dialect_editrepl"
     """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a ``««« EDIT`` line."""

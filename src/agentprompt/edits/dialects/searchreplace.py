@@ -50,6 +50,8 @@ class SearchReplaceDialect:
     """Registry name."""
     prompt: str = "edits/dialect_searchreplace"
     """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a ``<<<<<<< SEARCH`` line."""

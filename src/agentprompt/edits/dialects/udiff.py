@@ -76,6 +76,8 @@ class UnifiedDiff:
     """Registry name."""
     prompt: str = "edits/dialect_udiff"
     """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds diff headers or a numbered hunk header."""

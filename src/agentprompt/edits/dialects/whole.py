@@ -55,6 +55,8 @@ class WholeFileDialect:
     """Registry name."""
     prompt: str = "edits/dialect_whole"
     """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
 
     def detect(self, text: str) -> bool:
         """True when some path line in ``text`` is followed by a fence."""
