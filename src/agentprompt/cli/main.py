@@ -9,6 +9,7 @@ import click
 from agentprompt import __version__
 from agentprompt.cli.inspect import inspect_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
+from agentprompt.cli.parse import parse_command
 from agentprompt.cli.prompts import prompts_group
 from agentprompt.cli.sessions import sessions_group
 from agentprompt.errors import AgentPromptError
@@ -23,6 +24,7 @@ def cli() -> None:
 
 
 cli.add_command(inspect_command)
+cli.add_command(parse_command)
 cli.add_command(prompts_group)
 cli.add_command(sessions_group)
 
