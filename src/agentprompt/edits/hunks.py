@@ -1,0 +1,340 @@
+"""Placing hunks: by their context, in order, split when a whole hunk will not fit.
+
+Every hunk is located in the original lines with :func:`~agentprompt.edits.match.locate`,
+each at or after the place of the one before; the line numbers in its header only break
+ties between equally good places. A hunk that cannot be placed whole is split at its runs
+of context lines into smaller hunks that are placed one by one. Each placed hunk becomes a
+minimal edit (the changed lines only), so hunks whose context overlaps are fine, and hunks
+that change the same lines are refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+
+from agentprompt.edits.actions import Hunk
+from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+
+__all__ = [
+    "Edit",
+    "HunkFailure",
+    "PatchOutcome",
+    "apply_edits",
+    "apply_hunks",
+    "hunk_from_texts",
+    "split_hunk",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edit:
+    """One placed change: original lines ``start..end`` become ``new``."""
+
+    start: int
+    """The first original line replaced (0-based)."""
+    end: int
+    """One past the last original line replaced (``start`` for a pure insertion)."""
+    new: tuple[str, ...]
+    """The lines put in their place."""
+    hunk: int
+    """The hunk (0-based, in the model's order) this change came from."""
+    stage: Stage
+    """The matcher stage that placed it."""
+    split: bool = False
+    """It is a part of a hunk that could only be placed after splitting."""
+    no_newline_at_end: bool = False
+    """Its hunk said the new last line has no newline."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HunkFailure:
+    """A hunk (or a part of it) that could not be placed."""
+
+    hunk: int
+    """The hunk's position in the patch, from 0."""
+    reason: str
+    """Why, in a sentence."""
+    expected: tuple[str, ...] = ()
+    """The lines the hunk expected to find."""
+    candidates: tuple[int, ...] = ()
+    """1-based first lines of the equally good places, when it was ambiguous."""
+    closest: tuple[int, int] | None = None
+    """The original lines (0-based start, end) that came nearest."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PatchOutcome:
+    """The result of placing a patch's hunks."""
+
+    edits: tuple[Edit, ...] = ()
+    """The placed changes, in file order."""
+    failures: tuple[HunkFailure, ...] = ()
+    """The hunks that could not be placed."""
+
+    @property
+    def stage(self) -> Stage:
+        """The loosest stage any hunk needed (``exact`` when there was nothing to place)."""
+        order = [STAGES.index(e.stage) for e in self.edits]
+        return STAGES[max(order)] if order else "exact"
+
+
+def hunk_from_texts(old: Sequence[str], new: Sequence[str]) -> Hunk:
+    """A hunk turning the lines ``old`` into ``new`` (lines they share become context)."""
+    lines: list[str] = []
+    matcher = SequenceMatcher(None, list(old), list(new), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            lines.extend(" " + line for line in old[i1:i2])
+            continue
+        lines.extend("-" + line for line in old[i1:i2])
+        lines.extend("+" + line for line in new[j1:j2])
+    return Hunk(lines=tuple(lines))
+
+
+def _reindent(line: str, found: Found) -> str:
+    if not line.strip():
+        return line
+    if found.indent_add:
+        return found.indent_add + line
+    if found.indent_remove:
+        if line.startswith(found.indent_remove):
+            return line[len(found.indent_remove) :]
+        lead = len(line) - len(line.lstrip())
+        return line[min(lead, len(found.indent_remove)) :]
+    return line
+
+
+def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
+    """The minimal edit a placed hunk makes: (start, end, new lines)."""
+    out: list[str] = []
+    pos = found.start
+    old_i = 0
+    for line in hunk.lines:
+        sign, text = line[:1], line[1:]
+        if sign == "+":
+            out.append(_reindent(text, found))
+            continue
+        target = found.pairs[old_i]
+        old_i += 1
+        if target is None:
+            continue
+        out.extend(lines[pos:target])
+        pos = target + 1
+        if sign == " ":
+            out.append(lines[target])
+    out.extend(lines[pos : found.end])
+    start, end = found.start, found.end
+    while start < end and out and out[0] == lines[start]:
+        out.pop(0)
+        start += 1
+    while start < end and out and out[-1] == lines[end - 1]:
+        out.pop()
+        end -= 1
+    return start, end, tuple(out)
+
+
+def split_hunk(hunk: Hunk) -> list[Hunk]:
+    """``hunk`` cut at its runs of context lines into parts with one change each.
+
+    A run of context between two changes is shared out: its first half trails the earlier
+    part, the rest leads the later one. Each part keeps a line-number hint.
+    """
+    groups: list[tuple[int, int]] = []
+    i, lines = 0, hunk.lines
+    while i < len(lines):
+        if lines[i][:1] in ("-", "+"):
+            j = i
+            while j < len(lines) and lines[j][:1] in ("-", "+"):
+                j += 1
+            groups.append((i, j))
+            i = j
+        else:
+            i += 1
+    if len(groups) < 2:
+        return [hunk]
+    cuts = [0]
+    for (_, a_end), (b_start, _) in itertools.pairwise(groups):
+        cuts.append(a_end + (b_start - a_end + 1) // 2)
+    cuts.append(len(lines))
+    parts = []
+    old_offset = 0
+    for a, b in itertools.pairwise(cuts):
+        piece = lines[a:b]
+        start = None if hunk.old_start is None else hunk.old_start + old_offset
+        old_offset += sum(1 for line in piece if line[:1] != "+")
+        parts.append(
+            Hunk(
+                lines=piece,
+                old_start=start,
+                scope=hunk.scope,
+                at_end_of_file=hunk.at_end_of_file and b == len(lines),
+                no_newline_at_end=hunk.no_newline_at_end and b == len(lines),
+            )
+        )
+    return parts
+
+
+def _hint(hunk: Hunk) -> int | None:
+    if hunk.old_start is None:
+        return None
+    return max(hunk.old_start - 1, 0)
+
+
+def _insertion_point(hunk: Hunk, count: int, cursor: int) -> int | None:
+    """Where a hunk with no old lines goes: the only thing to go by is its header."""
+    if hunk.at_end_of_file:
+        return count
+    if hunk.old_start is None:
+        return count if count == 0 else None
+    at = hunk.old_start if hunk.old_count == 0 or hunk.old_start == 0 else hunk.old_start - 1
+    return at if cursor <= at <= count else None
+
+
+def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
+    if not hunk.scope or not hunk.scope.strip():
+        return cursor
+    want = hunk.scope.strip()
+    for i in range(cursor, len(index.lines)):
+        if index.lines[i].strip() == want:
+            return i + 1
+    return cursor
+
+
+def _place(
+    index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
+) -> tuple[Edit | None, int, HunkFailure | None, Missing | None]:
+    """Place one hunk at or after ``cursor``: its edit, the next cursor, or why not."""
+    lines = index.lines
+    old = hunk.old_lines
+    if not old:
+        at = _insertion_point(hunk, len(lines), cursor)
+        if at is None:
+            reason = "it has no context lines, and its line number does not say where it goes"
+            return None, cursor, HunkFailure(hunk=number, reason=reason), None
+        new = hunk.new_lines
+        edit = Edit(
+            start=at,
+            end=at,
+            new=new,
+            hunk=number,
+            stage="exact",
+            split=split,
+            no_newline_at_end=hunk.no_newline_at_end,
+        )
+        return edit, at, None, None
+    removed = [line[:1] == "-" for line in hunk.lines if line[:1] != "+"]
+    start = _scope_start(index, hunk, cursor)
+    hint = len(lines) - len(old) if hunk.at_end_of_file else _hint(hunk)
+    found = locate(index, old, start=start, hint=hint, removed=removed)
+    if isinstance(found, Missing) and start > cursor:
+        found = locate(index, old, start=cursor, hint=hint, removed=removed)
+    if isinstance(found, Missing):
+        return None, cursor, None, found
+    a, b, new = _render(lines, hunk, found)
+    edit = Edit(
+        start=a,
+        end=b,
+        new=new,
+        hunk=number,
+        stage=found.stage,
+        split=split,
+        no_newline_at_end=hunk.no_newline_at_end,
+    )
+    return edit, found.start + 1, None, None
+
+
+def _missing_failure(number: int, old: tuple[str, ...], missing: Missing) -> HunkFailure:
+    if missing.ambiguous:
+        where = ", ".join(str(c + 1) for c in missing.candidates)
+        reason = (
+            f"its lines match {len(missing.candidates)} places equally well (at lines {where}); "
+            "add context lines that occur only at the intended place"
+        )
+        return HunkFailure(
+            hunk=number,
+            reason=reason,
+            expected=old,
+            candidates=tuple(c + 1 for c in missing.candidates),
+            closest=missing.closest,
+        )
+    reason = "its lines were not found in the file (at or after the previous hunk)"
+    return HunkFailure(hunk=number, reason=reason, expected=old, closest=missing.closest)
+
+
+def apply_hunks(
+    lines: Sequence[str], hunks: Sequence[Hunk], *, allow_split: bool = True
+) -> PatchOutcome:
+    """Place every hunk in ``lines``, in order; split a hunk that does not fit whole."""
+    index = LineIndex(lines)
+    edits: list[Edit] = []
+    failures: list[HunkFailure] = []
+    cursor = 0
+    for number, hunk in enumerate(hunks):
+        edit, next_cursor, failure, missing = _place(index, hunk, number, cursor, False)
+        if edit is not None:
+            edits.append(edit)
+            cursor = next_cursor
+            continue
+        if failure is not None:
+            failures.append(failure)
+            continue
+        assert missing is not None
+        parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
+        if len(parts) < 2:
+            failures.append(_missing_failure(number, hunk.old_lines, missing))
+            continue
+        placed: list[Edit] = []
+        part_cursor = cursor
+        for k, part in enumerate(parts):
+            p_edit, p_next, p_fail, p_missing = _place(index, part, number, part_cursor, True)
+            if p_edit is None:
+                failure = p_fail or _missing_failure(number, part.old_lines, p_missing or missing)
+                failures.append(
+                    replace(
+                        failure,
+                        reason=f"part {k + 1} of {len(parts)} after splitting the hunk at its "
+                        f"context lines: {failure.reason}",
+                    )
+                )
+                break
+            placed.append(p_edit)
+            part_cursor = p_next
+        else:
+            edits.extend(e for e in placed if e.new or e.start != e.end)
+            cursor = part_cursor
+    edits = [e for e in edits if e.new or e.start != e.end]
+    edits.sort(key=lambda e: (e.start, e.end, e.hunk))
+    for before, after in itertools.pairwise(edits):
+        if after.start < before.end:
+            failures.append(
+                HunkFailure(
+                    hunk=after.hunk,
+                    reason=f"it changes lines that hunk {before.hunk + 1} also changes "
+                    f"(line {before.start + 1}); hunks overlap, so merge them into one",
+                )
+            )
+    return PatchOutcome(edits=tuple(edits), failures=tuple(failures))
+
+
+def apply_edits(
+    lines: Sequence[str], final_newline: bool, edits: Sequence[Edit]
+) -> tuple[list[str], bool]:
+    """The lines after ``edits`` (sorted, not overlapping), and the final-newline state.
+
+    A file keeps its final-newline state (an empty file gains one), unless a hunk that
+    reaches the end says ``\\ No newline at end of file``.
+    """
+    out: list[str] = []
+    pos = 0
+    final = final_newline or not lines
+    for edit in edits:
+        out.extend(lines[pos : edit.start])
+        out.extend(edit.new)
+        pos = edit.end
+        if edit.end == len(lines) and edit.no_newline_at_end:
+            final = False
+    out.extend(lines[pos:])
+    return out, final

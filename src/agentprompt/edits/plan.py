@@ -1,0 +1,312 @@
+"""Planning a reply's file actions in memory, before anything is written.
+
+Actions run in order over an in-memory view of the files they touch, so a later block sees
+what an earlier one left. Each action either succeeds (changing the view) or fails with a
+reason and the nearest lines of the file; a failed action changes nothing. The result is
+every action's outcome plus the final bytes of each touched file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentprompt.edits.actions import (
+    AnchoredEdit,
+    DeleteFile,
+    EditError,
+    FileAction,
+    MoveFile,
+    PatchFile,
+    SearchReplace,
+    WriteFile,
+)
+from agentprompt.edits.hunks import HunkFailure, apply_edits, apply_hunks, hunk_from_texts
+from agentprompt.edits.match import Stage
+from agentprompt.edits.paths import check_target, resolve_inside
+from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
+
+__all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileChange:
+    """One file's change: its bytes before and after (``None``: absent)."""
+
+    path: str
+    """The path relative to the root, with ``/`` separators."""
+    real: Path
+    """The absolute path written."""
+    before: bytes | None
+    """The original bytes, or ``None`` for a file the reply creates."""
+    after: bytes | None
+    """The new bytes, or ``None`` for a file the reply deletes."""
+    mode: int | None = None
+    """The permission bits to give the written file (``None``: the default for new files)."""
+    before_text: str = ""
+    """The original text (``\\n`` endings), for the diff."""
+    after_text: str = ""
+    """The new text, for the diff."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionOutcome:
+    """What became of one file action."""
+
+    index: int
+    """The action's position in the list given to the applier."""
+    action: FileAction
+    """The action itself."""
+    ok: bool
+    """It matched and its change is in the plan."""
+    path: str
+    """The path the action names."""
+    reason: str = ""
+    """Why it failed."""
+    stage: Stage | None = None
+    """The loosest matcher stage it needed, for edits that search."""
+    hunk_failures: tuple[HunkFailure, ...] = ()
+    """The hunks (or the search block) that could not be placed."""
+    file_lines: tuple[str, ...] = ()
+    """The file's lines when the action was tried, to quote back the nearest ones."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """Every action's outcome and the net change to each file."""
+
+    outcomes: tuple[ActionOutcome, ...] = ()
+    """One per file action, in order."""
+    changes: tuple[FileChange, ...] = ()
+    """The files whose bytes change (successful actions only), in the order first touched."""
+
+    @property
+    def failed(self) -> tuple[ActionOutcome, ...]:
+        """The outcomes that failed."""
+        return tuple(o for o in self.outcomes if not o.ok)
+
+
+@dataclass(kw_only=True)
+class _File:
+    path: str
+    real: Path
+    before: bytes | None
+    mode: int | None
+    original: TextFile | None
+    current: TextFile | None
+
+
+@dataclass(kw_only=True)
+class _View:
+    root: Path
+    files: dict[Path, _File] = field(default_factory=dict)
+
+    def open(self, path: str) -> _File:
+        real = resolve_inside(self.root, path)
+        known = self.files.get(real)
+        if known is not None:
+            return known
+        rel = Path(os.path.relpath(real, os.path.realpath(self.root))).as_posix()
+        before: bytes | None = None
+        mode: int | None = None
+        text: TextFile | None = None
+        if check_target(real, path):
+            try:
+                before = real.read_bytes()
+                mode = stat.S_IMODE(os.stat(real).st_mode)
+            except OSError as exc:
+                raise EditError(f"cannot read {path}: {exc.strerror}") from None
+            text = decode_text(before, path)
+        entry = _File(path=rel, real=real, before=before, mode=mode, original=text, current=text)
+        self.files[real] = entry
+        return entry
+
+
+class _Failed(Exception):
+    def __init__(
+        self, reason: str, failures: tuple[HunkFailure, ...] = (), lines: Sequence[str] = ()
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.failures = failures
+        self.lines: tuple[str, ...] = tuple(lines)
+
+
+def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
+    if like is None:
+        return TextFile(lines=tuple(lines), final_newline=final)
+    return TextFile(lines=tuple(lines), final_newline=final, newline=like.newline, bom=like.bom)
+
+
+def _whole(action: WriteFile, entry: _File) -> TextFile:
+    if action.create_only and entry.current is not None:
+        raise _Failed(
+            "the block announces a new file, but the file already exists; send an edit, or "
+            "the whole file without the new-file marker"
+        )
+    lines, final = split_lines(action.content)
+    if entry.current is not None and entry.current.lines:
+        final = entry.current.final_newline
+    return _new_text(lines, final, entry.current)
+
+
+def _patch(hunks_action: PatchFile, entry: _File) -> tuple[TextFile, Stage]:
+    current = entry.current
+    if current is None and any(h.old_lines for h in hunks_action.hunks):
+        raise _Failed("the file does not exist; create it with the whole content instead")
+    lines = current.lines if current else ()
+    outcome = apply_hunks(lines, hunks_action.hunks)
+    if outcome.failures:
+        parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
+        raise _Failed(parts, outcome.failures, lines)
+    new, final = apply_edits(lines, current.final_newline if current else True, outcome.edits)
+    return _new_text(new, final, current), outcome.stage
+
+
+def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> tuple[TextFile, Stage]:
+    current = entry.current
+    replace_lines, _ = split_lines(action.replace)
+    if not action.search.strip():
+        if current is None or not current.lines:
+            return _new_text(replace_lines, True, current), "exact"
+        if isinstance(action, AnchoredEdit):
+            raise _Failed(
+                "an empty EDIT section creates a new file, but the file already exists; quote "
+                "the lines to change"
+            )
+        lines = [*current.lines, *replace_lines]
+        return _new_text(lines, current.final_newline, current), "exact"
+    if current is None:
+        raise _Failed("the file does not exist; an empty search section creates a new file")
+    search_lines, _ = split_lines(action.search)
+    outcome = apply_hunks(
+        current.lines, [hunk_from_texts(search_lines, replace_lines)], allow_split=False
+    )
+    if not outcome.failures:
+        new, final = apply_edits(current.lines, current.final_newline, outcome.edits)
+        return _new_text(new, final, current), outcome.stage
+    failure = outcome.failures[0]
+    text = join_lines(current.lines, current.final_newline)
+    needle = action.search.rstrip("\n")
+    if not failure.candidates and needle and text.count(needle) == 1:
+        changed, final = split_lines(text.replace(needle, action.replace.rstrip("\n"), 1))
+        return _new_text(changed, final, current), "exact"
+    raise _Failed(failure.reason, (failure,), current.lines)
+
+
+def _require(entry: _File, what: str) -> TextFile:
+    if entry.current is None:
+        raise _Failed(f"the file does not exist, so it cannot be {what}")
+    return entry.current
+
+
+def _run(view: _View, action: FileAction) -> Stage | None:
+    """Apply one action to the view; raises :class:`_Failed` (view unchanged) when it fails."""
+    entry = view.open(action.path)
+    stage: Stage | None = None
+    match action:
+        case WriteFile():
+            new = _whole(action, entry)
+        case PatchFile():
+            new, stage = _patch(action, entry)
+        case SearchReplace() | AnchoredEdit():
+            new, stage = _search(action, entry)
+        case DeleteFile():
+            _require(entry, "deleted")
+            entry.current = None
+            return None
+        case MoveFile():
+            new = _require(entry, "moved")
+            _move(view, entry, new, action.to)
+            return None
+    _check_encodable(new)
+    if isinstance(action, PatchFile) and action.move_to:
+        _move(view, entry, new, action.move_to)
+    else:
+        entry.current = new
+    return stage
+
+
+def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
+    target = view.open(to)
+    if target.real == entry.real:
+        entry.current = content
+        return
+    if target.current is not None:
+        raise _Failed(f"cannot move to {to}: that file already exists")
+    target.current = content
+    if target.before is None:
+        target.mode = entry.mode
+    entry.current = None
+
+
+def _check_encodable(text: TextFile) -> None:
+    try:
+        encode_text(text)
+    except UnicodeEncodeError:
+        raise _Failed("the new content holds characters that cannot be written as UTF-8") from None
+
+
+def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
+    """Run ``actions`` (each with its index) over an in-memory view of the files under ``root``."""
+    view = _View(root=root)
+    outcomes: list[ActionOutcome] = []
+    for index, action in actions:
+        snapshot = {real: f.current for real, f in view.files.items()}
+        try:
+            stage = _run(view, action)
+        except _Failed as failed:
+            for real, f in view.files.items():
+                f.current = snapshot.get(real, f.original)
+            outcomes.append(
+                ActionOutcome(
+                    index=index,
+                    action=action,
+                    ok=False,
+                    path=action.path,
+                    reason=failed.reason,
+                    hunk_failures=failed.failures,
+                    file_lines=failed.lines,
+                )
+            )
+            continue
+        except EditError as exc:
+            for real, f in view.files.items():
+                f.current = snapshot.get(real, f.original)
+            outcomes.append(
+                ActionOutcome(
+                    index=index, action=action, ok=False, path=action.path, reason=str(exc)
+                )
+            )
+            continue
+        outcomes.append(
+            ActionOutcome(index=index, action=action, ok=True, path=action.path, stage=stage)
+        )
+    return Plan(outcomes=tuple(outcomes), changes=tuple(_changes(view)))
+
+
+def _changes(view: _View) -> list[FileChange]:
+    changes = []
+    for f in view.files.values():
+        after = encode_text(f.current) if f.current is not None else None
+        if after == f.before:
+            continue
+        changes.append(
+            FileChange(
+                path=f.path,
+                real=f.real,
+                before=f.before,
+                after=after,
+                mode=f.mode,
+                before_text=join_lines(f.original.lines, f.original.final_newline)
+                if f.original
+                else "",
+                after_text=join_lines(f.current.lines, f.current.final_newline)
+                if f.current
+                else "",
+            )
+        )
+    return changes
