@@ -18,32 +18,58 @@ from agentprompt.edits.actions import (
     WriteFile,
     action_to_json,
 )
+from agentprompt.edits.apply import (
+    AppliedAction,
+    ApplyOptions,
+    ApplyReport,
+    FailedAction,
+    apply_actions,
+    apply_reply,
+)
 from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
+from agentprompt.edits.journal import JournalPending, RecoveryReport, WriteFailed, recover
+from agentprompt.edits.match import STAGES, Stage
 from agentprompt.edits.parse import detect_dialects, parse_reply
+from agentprompt.edits.paths import UnsafePath
 from agentprompt.edits.stream import StreamClosed, StreamParser
+from agentprompt.edits.textfile import NotText
 
 __all__ = [
     "DIALECTS",
+    "STAGES",
     "Action",
     "AnchoredEdit",
+    "AppliedAction",
+    "ApplyOptions",
+    "ApplyReport",
     "Continue",
     "DeleteFile",
     "Diagnostic",
     "Dialect",
     "EditError",
+    "FailedAction",
     "FileAction",
     "Hunk",
+    "JournalPending",
     "MoveFile",
+    "NotText",
     "ParseResult",
     "PatchFile",
+    "RecoveryReport",
     "RequestFiles",
     "SearchReplace",
+    "Stage",
     "StreamClosed",
     "StreamParser",
     "SwitchMode",
     "UnknownDialect",
+    "UnsafePath",
+    "WriteFailed",
     "WriteFile",
     "action_to_json",
+    "apply_actions",
+    "apply_reply",
     "detect_dialects",
     "parse_reply",
+    "recover",
 ]
