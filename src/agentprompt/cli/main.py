@@ -7,6 +7,7 @@ import sys
 import click
 
 from agentprompt import __version__
+from agentprompt.cli.apply import apply_command
 from agentprompt.cli.inspect import inspect_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
 from agentprompt.cli.parse import parse_command
@@ -23,6 +24,7 @@ def cli() -> None:
     """Build the prompts a coding assistant sends to a model, and apply its replies safely."""
 
 
+cli.add_command(apply_command)
 cli.add_command(inspect_command)
 cli.add_command(parse_command)
 cli.add_command(prompts_group)

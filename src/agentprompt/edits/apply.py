@@ -132,11 +132,13 @@ class ApplyReport:
     """What the parser noticed (for :func:`apply_reply`)."""
     feedback: str = ""
     """The feedback for the whole reply (empty when everything applied)."""
+    lost: int = 0
+    """Blocks the parser could not read (cut off or malformed); they count as failures."""
 
     @property
     def ok(self) -> bool:
-        """Every file action applied."""
-        return not self.failed
+        """Every file action applied and no block was lost."""
+        return not self.failed and not self.lost
 
     def to_json(self) -> dict[str, Any]:
         """The shape ``agentprompt apply --json`` prints."""
@@ -152,6 +154,7 @@ class ApplyReport:
             "dry_run": self.dry_run,
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "feedback": self.feedback,
+            "lost": self.lost,
         }
 
 
@@ -235,7 +238,25 @@ def apply_actions(
 def apply_reply(
     root: Path, reply: str, dialect: str = "auto", options: ApplyOptions | None = None
 ) -> ApplyReport:
-    """Parse ``reply`` (see :func:`~agentprompt.edits.parse.parse_reply`) and apply it."""
+    """Parse ``reply`` (see :func:`~agentprompt.edits.parse.parse_reply`) and apply it.
+
+    A block the parser lost (cut off, unusable) counts as a failure: unless ``partial``,
+    nothing is written, and the feedback asks for that block again.
+    """
+    options = options or ApplyOptions()
     parsed = parse_reply(reply, dialect)
-    report = apply_actions(root, parsed.actions, options)
+    lost = [d for d in parsed.diagnostics if d.severity == "error"]
+    hold = bool(lost) and not options.partial
+    report = apply_actions(
+        root, parsed.actions, replace(options, dry_run=True) if hold else options
+    )
+    if hold:
+        report = replace(report, applied=(), diff="", dry_run=options.dry_run)
+    if lost:
+        library = PromptLibrary(root)
+        notes = "\n".join(
+            library.render("edits/feedback_lost", line=d.line, message=d.message) for d in lost
+        )
+        feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
+        report = replace(report, feedback=feedback, lost=len(lost))
     return replace(report, diagnostics=parsed.diagnostics)
