@@ -9,8 +9,8 @@ replacement
 ```
 
 Several blocks may share one fence; a block with no path line before it keeps the path of
-the block before it. The search and replacement are kept exactly as written (each line with
-its newline).
+the block before it (even when that block was malformed). The search and replacement are
+kept exactly as written (each line with its newline).
 """
 
 from __future__ import annotations
@@ -63,7 +63,10 @@ class SearchReplaceDialect:
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the block that starts at line ``i``."""
-        return _Reader(start=i, j=i + 1, state=state)
+        path = path_before(lines, i)
+        if path is not None:
+            state.last_path[NAME] = path
+        return _Reader(start=i, j=i + 1, state=state, path=state.last_path.get(NAME))
 
 
 @dataclass
@@ -71,6 +74,7 @@ class _Reader:
     start: int
     j: int
     state: ScanState
+    path: str | None
     divider: int | None = None
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
@@ -111,9 +115,7 @@ class _Reader:
                 "This SEARCH/REPLACE block has no '=======' line between the text to find and "
                 "its replacement; it was skipped.",
             )
-        path = path_before(lines, self.start)
-        if path is None:
-            path = self.state.last_path.get(NAME)
+        path = self.path
         if path is None:
             return self._broken(
                 last + 1,
@@ -121,7 +123,6 @@ class _Reader:
                 "No file path precedes this SEARCH/REPLACE block; put the file's path on the "
                 "line before it.",
             )
-        self.state.last_path[NAME] = path
         action = SearchReplace(
             path=path,
             search=text_of(lines[self.start + 1 : self.divider]),

@@ -1,0 +1,144 @@
+"""Seed 003's bridge markers, one test per marker and per tolerance."""
+
+from __future__ import annotations
+
+from agentprompt.edits import (
+    Continue,
+    DeleteFile,
+    PatchFile,
+    RequestFiles,
+    SwitchMode,
+    WriteFile,
+    parse_reply,
+)
+
+
+def test_file_marker_replaces_the_whole_file() -> None:
+    result = parse_reply("<<<FILE: src/utils.ts>>>\nexport const a = 1;\n<<<END>>>\n")
+    assert result.actions == (
+        WriteFile(path="src/utils.ts", content="export const a = 1;\n", dialect="bridge", line=1),
+    )
+    assert result.diagnostics == ()
+
+
+def test_new_file_marker_is_create_only() -> None:
+    (action,) = parse_reply("<<<FILE: [NEW] src/new.ts>>>\nx\n<<<END>>>").actions
+    assert isinstance(action, WriteFile)
+    assert (action.path, action.create_only) == ("src/new.ts", True)
+
+
+def test_diff_marker_gives_hunks() -> None:
+    reply = "<<<DIFF: src/a.ts>>>\n@@ -10,5 +10,7 @@\n keep\n-old\n+new\n<<<END>>>\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, PatchFile)
+    assert action.path == "src/a.ts"
+    (hunk,) = action.hunks
+    assert hunk.lines == (" keep", "-old", "+new")
+    assert (hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count) == (10, 5, 10, 7)
+
+
+def test_diff_marker_without_hunks_is_an_error() -> None:
+    result = parse_reply("<<<DIFF: src/a.ts>>>\n<<<END>>>\n")
+    assert result.actions == ()
+    assert [d.code for d in result.diagnostics] == ["empty-patch"]
+
+
+def test_delete_marker() -> None:
+    (action,) = parse_reply("<<<DELETE: path/to/oldfile.ts>>>").actions
+    assert action == DeleteFile(path="path/to/oldfile.ts", dialect="bridge", line=1)
+
+
+def test_request_file_marker() -> None:
+    (action,) = parse_reply("<<<REQUEST_FILE: path/to/file.ts>>>\n").actions
+    assert isinstance(action, RequestFiles)
+    assert action.paths == ("path/to/file.ts",)
+
+
+def test_request_files_list_keeps_order_without_duplicates() -> None:
+    reply = "<<<REQUEST_FILES>>>\n- b.ts\n- a.ts\n- b.ts\n<<<END>>>\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, RequestFiles)
+    assert action.paths == ("b.ts", "a.ts")
+
+
+def test_switch_mode_with_japanese_labels() -> None:
+    reply = (
+        "<<<SWITCH_MODE: edit>>>\n対象ファイル:\n- path/to/file.ts\n"
+        "理由: バグ修正のために完全なコードが必要です\n<<<END>>>\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert action == SwitchMode(
+        mode="edit",
+        paths=("path/to/file.ts",),
+        reason="バグ修正のために完全なコードが必要です",
+        dialect="bridge",
+        line=1,
+    )
+
+
+def test_switch_mode_with_english_labels() -> None:
+    reply = "<<<SWITCH_MODE: edit>>>\nTarget files:\n- a.py\n- b.py\nReason: need it\n<<<END>>>"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, SwitchMode)
+    assert (action.paths, action.reason) == (("a.py", "b.py"), "need it")
+
+
+def test_continue_with_japanese_count() -> None:
+    reply = (
+        "<<<CONTINUE>>>\n残り: 2個のファイル変更があります\n- path/to/file1.ts\n"
+        "- path/to/file2.ts\n<<<END>>>\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert action == Continue(
+        remaining=2, paths=("path/to/file1.ts", "path/to/file2.ts"), dialect="bridge", line=1
+    )
+
+
+def test_continue_with_english_count() -> None:
+    (action,) = parse_reply("<<<CONTINUE>>>\nRemaining: 3 file changes\n<<<END>>>").actions
+    assert isinstance(action, Continue)
+    assert action.remaining == 3
+
+
+def test_several_files_in_one_reply_are_numbered_in_order() -> None:
+    reply = "<<<FILE: src/utils.ts>>>\na\n<<<END>>>\n\n<<<FILE: src/index.ts>>>\nb\n<<<END>>>\n"
+    actions = parse_reply(reply).actions
+    assert [(a.block, getattr(a, "path", None)) for a in actions] == [
+        (0, "src/utils.ts"),
+        (1, "src/index.ts"),
+    ]
+
+
+def test_missing_end_stops_at_the_next_marker_with_a_warning() -> None:
+    result = parse_reply("<<<FILE: a.ts>>>\nA\n<<<FILE: b.ts>>>\nB\n<<<END>>>\n")
+    assert [a.content for a in result.actions if isinstance(a, WriteFile)] == ["A\n", "B\n"]
+    assert [(d.code, d.severity) for d in result.diagnostics] == [("missing-end", "warning")]
+
+
+def test_cut_off_file_block_is_truncated_and_earlier_blocks_are_kept() -> None:
+    result = parse_reply("<<<DELETE: old.ts>>>\n<<<FILE: a.ts>>>\nhalf of it")
+    assert [a.kind for a in result.actions] == ["delete"]
+    assert result.truncated
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.severity, diag.line, diag.block) == ("truncated", "error", 2, 1)
+
+
+def test_stray_end_is_a_warning() -> None:
+    result = parse_reply("text\n<<<END>>>\n")
+    assert result.actions == ()
+    assert [d.code for d in result.diagnostics] == ["stray-end"]
+
+
+def test_content_wrapped_in_a_fence_inside_the_block_is_unwrapped() -> None:
+    result = parse_reply("<<<FILE: a.py>>>\n```python\nx = 1\n```\n<<<END>>>\n")
+    (action,) = result.actions
+    assert isinstance(action, WriteFile)
+    assert action.content == "x = 1\n"
+    assert [d.code for d in result.diagnostics] == ["fence-in-block"]
+
+
+def test_markers_keep_working_inside_fences_with_prose_and_crlf() -> None:
+    reply = "バグを修正しました。\r\n\r\n```\r\n<<<FILE: a.ts>>>  \r\nok\r\n<<<END>>>\r\n```\r\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, WriteFile)
+    assert (action.path, action.content, action.line) == ("a.ts", "ok\n", 4)
