@@ -25,7 +25,7 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.diff import render_diff
 from agentprompt.edits.feedback import block_feedback, summary_feedback
-from agentprompt.edits.journal import write_changes
+from agentprompt.edits.journal import ensure_no_pending, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.plan import plan_actions
@@ -187,6 +187,7 @@ def apply_actions(
     root = Path(root)
     if not root.is_dir():
         raise NotADirectoryRoot(root)
+    ensure_no_pending(root)
     file_actions: list[tuple[int, FileAction]] = [
         (i, a)
         for i, a in enumerate(actions)

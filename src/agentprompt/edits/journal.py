@@ -23,7 +23,14 @@ from agentprompt.edits.actions import EditError
 from agentprompt.edits.paths import JOURNAL_DIR, resolve_inside
 from agentprompt.edits.plan import FileChange
 
-__all__ = ["JournalPending", "RecoveryReport", "WriteFailed", "recover", "write_changes"]
+__all__ = [
+    "JournalPending",
+    "RecoveryReport",
+    "WriteFailed",
+    "ensure_no_pending",
+    "recover",
+    "write_changes",
+]
 
 MANIFEST = "manifest.json"
 """The journal file whose presence means an apply is in progress (or was interrupted)."""
@@ -137,6 +144,15 @@ def _end(root: Path, journal: Path) -> None:
     shutil.rmtree(journal, ignore_errors=True)
     with contextlib.suppress(OSError):
         journal.parent.rmdir()
+
+
+def ensure_no_pending(root: Path) -> None:
+    """Raise :class:`JournalPending` if an interrupted apply left its journal under ``root``.
+
+    Checked before planning: the files may hold half of an interrupted transaction.
+    """
+    if (Path(os.path.realpath(root)) / JOURNAL_DIR / MANIFEST).exists():
+        raise JournalPending(root)
 
 
 def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
