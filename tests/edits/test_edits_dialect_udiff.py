@@ -148,3 +148,19 @@ def test_fenced_diff_cut_off_drops_only_the_last_file() -> None:
 
 def test_markdown_rule_is_not_a_header() -> None:
     assert parse_reply("intro\n---\n+++ not a header\n").actions == ()
+
+
+def test_a_context_line_of_backticks_does_not_close_the_fence() -> None:
+    reply = "```diff\n--- a/R.md\n+++ b/R.md\n@@ -1,2 +1,2 @@\n ```\n-a\n+b\n```\n"
+    action = only(reply)
+    assert isinstance(action, PatchFile)
+    assert action.hunks[0].lines == (" ```", "-a", "+b")
+
+
+def test_a_diff_in_an_indented_fence_of_a_list_item() -> None:
+    reply = "1. Change x:\n   ```diff\n   --- a/x\n   +++ b/x\n   ```\n"
+    assert parse_reply(reply).actions == ()
+    reply = "1. Change x:\n   ```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n   ```\nDone.\n"
+    result = parse_reply(reply)
+    assert [a.kind for a in result.actions] == ["patch"]
+    assert result.diagnostics == ()

@@ -27,6 +27,7 @@ from agentprompt.edits.apply import (
     apply_reply,
 )
 from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
+from agentprompt.edits.instructions import dialect_instructions
 from agentprompt.edits.journal import JournalPending, RecoveryReport, WriteFailed, recover
 from agentprompt.edits.match import STAGES, Stage
 from agentprompt.edits.parse import detect_dialects, parse_reply
@@ -70,6 +71,7 @@ __all__ = [
     "apply_actions",
     "apply_reply",
     "detect_dialects",
+    "dialect_instructions",
     "parse_reply",
     "recover",
 ]

@@ -7,7 +7,7 @@ only :class:`UnknownDialect` for a dialect name that does not exist.
 from __future__ import annotations
 
 from agentprompt.edits.actions import ParseResult
-from agentprompt.edits.dialects import AUTO, DIALECTS, UnknownDialect, select_dialects
+from agentprompt.edits.dialects import AUTO, DIALECTS, UnknownDialect
 from agentprompt.edits.stream import StreamClosed, StreamParser
 
 __all__ = ["StreamClosed", "StreamParser", "UnknownDialect", "detect_dialects", "parse_reply"]
@@ -26,5 +26,4 @@ def parse_reply(text: str, dialect: str = AUTO) -> ParseResult:
 
 def detect_dialects(text: str) -> tuple[str, ...]:
     """The names of the dialects whose markers appear in ``text``, in registry order."""
-    select_dialects(AUTO)
     return tuple(name for name, d in DIALECTS.items() if d.detect(text))

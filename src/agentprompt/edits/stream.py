@@ -32,7 +32,7 @@ class StreamParser:
         self.dialect = dialect
         """The dialect asked for (``auto`` detects each block's)."""
         self._dialects: tuple[Dialect, ...] = select_dialects(dialect)
-        self._state = ScanState(dialect_filter=None if dialect == AUTO else dialect)
+        self._state = ScanState()
         self._lines: list[str] = []
         self._partial: list[str] = []
         self._pos = 0

@@ -84,11 +84,7 @@ class _Reader:
             line = lines[self.j]
             if _END.match(line):
                 return self._finish(lines, self.j, self.j + 1, ended=True)
-            if is_begin_patch(line) or (
-                self.fence is not None
-                and line[:1] == self.fence.char
-                and closes_fence(line, self.fence)
-            ):
+            if is_begin_patch(line) or (self.fence is not None and closes_fence(line, self.fence)):
                 return self._finish(lines, self.j, self.j, ended=False)
             self.j += 1
         if not final:

@@ -42,14 +42,14 @@ class Fence:
     """How many fence characters opened it; a closer needs at least as many."""
     info: str = ""
     """The info string after the opener (``diff``, ``python``, ...)."""
+    indent: int = 0
+    """How many spaces the opener was indented by (up to three, as in a list item)."""
 
 
 @dataclass
 class ScanState:
     """What the scanner knows across the blocks of one reply (mutable while it reads)."""
 
-    dialect_filter: str | None = None
-    """The one dialect asked for, or None when every dialect is detected."""
     fence: Fence | None = None
     """The markdown fence open in the prose around blocks, if any."""
     last_path: dict[str, str] = field(default_factory=dict)
@@ -121,7 +121,7 @@ class Dialect(Protocol):
         ...
 
 
-_FENCE = re.compile(r"^(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
 
 
 def opens_fence(line: str) -> Fence | None:
@@ -129,17 +129,21 @@ def opens_fence(line: str) -> Fence | None:
     match = _FENCE.match(line)
     if not match:
         return None
-    marks = match.group(1)
-    return Fence(char=marks[0], length=len(marks), info=match.group(2).strip())
+    marks = match.group(2)
+    return Fence(
+        char=marks[0], length=len(marks), info=match.group(3).strip(), indent=len(match.group(1))
+    )
 
 
 def closes_fence(line: str, fence: Fence) -> bool:
-    """True when ``line`` closes ``fence``: the same character, at least as many, nothing else."""
+    """True when ``line`` closes ``fence``: the same character, at least as many, nothing else,
+    indented no deeper than the opener (so a diff's context line `` ```` `` stays content)."""
     stripped = line.rstrip()
+    marks = stripped.lstrip(" ")
     return (
-        len(stripped) >= fence.length
-        and stripped == fence.char * len(stripped)
-        and stripped[0] == fence.char
+        len(stripped) - len(marks) <= fence.indent
+        and len(marks) >= fence.length
+        and marks == fence.char * len(marks)
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agentprompt.edits.actions import (
     Action,
@@ -162,12 +162,7 @@ class _Reader:
         self, lines: Sequence[str], body_end: int, end: int, notes: list[Diagnostic]
     ) -> BlockOutcome:
         block = self.state.take_block()
-        notes = [
-            d
-            if d.block is not None
-            else note(d.severity, d.code, d.message, line=d.line, block=block, dialect=NAME)
-            for d in notes
-        ]
+        notes = [d if d.block is not None else replace(d, block=block) for d in notes]
         body = lines[self.start + 1 : body_end]
         action, found = _build(self.kind, self.arg, body, self.start + 1, block)
         notes.extend(found)

@@ -111,7 +111,7 @@ class _Reader:
         while self.j < n:
             line = lines[self.j]
             if self.fence is not None:
-                if line[:1] == self.fence.char and closes_fence(line, self.fence):
+                if closes_fence(line, self.fence):
                     return self._finish(lines, self.j, truncated=False)
             elif not (line.startswith(_GIT_HEADERS) or line.startswith("@@") or is_body_line(line)):
                 return self._finish(lines, self.j, truncated=False)
@@ -268,8 +268,7 @@ def _build(
         notes.extend(found)
     created = old == DEV_NULL or "new file mode" in h
     deleted = new == DEV_NULL or "deleted file mode" in h
-    if created and new not in (None, DEV_NULL):
-        assert new is not None
+    if created and new is not None and new != DEV_NULL:
         content = text_of([t for hunk in hunks for t in hunk.new_lines])
         if hunks and hunks[-1].no_newline_at_end and content.endswith("\n"):
             content = content[:-1]
@@ -289,9 +288,8 @@ def _build(
             path=new, content=content, create_only=True, dialect=NAME, block=block, line=line_no
         ), notes
     if deleted:
-        if old in (None, DEV_NULL):
+        if old is None or old == DEV_NULL:
             return fail("missing-path", "The diff deletes a file but does not name it.")
-        assert old is not None
         return DeleteFile(path=old, dialect=NAME, block=block, line=line_no), notes
     path = old if old not in (None, DEV_NULL) else new
     if path is None:
