@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,25 @@ def test_gpt_engineer_new_files_from_dev_null_are_create_only_writes() -> None:
         ("write", True),
         ("write", True),
     ]
+
+
+def _seed_003() -> Path | None:
+    here = Path(__file__).resolve()
+    for seeds in (here.parents[3] / "shared" / "seeds", Path("/work/shared/seeds")):
+        found = sorted(seeds.glob("003_*.md")) if seeds.is_dir() else []
+        if found:
+            return found[0]
+    return None
+
+
+SEED_003 = _seed_003()
+
+
+@pytest.mark.skipif(SEED_003 is None, reason="../shared/seeds is not present")
+def test_bridge_instructions_carry_every_marker_block_of_seed_003_byte_for_byte() -> None:
+    assert SEED_003 is not None
+    blocks = re.findall(r"```\n(.*?)```", SEED_003.read_text(encoding="utf-8"), re.DOTALL)
+    marker_blocks = [b for b in blocks if "<<<" in b]
+    assert len(marker_blocks) >= 9
+    ja = dialect_instructions("bridge")
+    assert [b for b in marker_blocks if b not in ja + "\n"] == []
