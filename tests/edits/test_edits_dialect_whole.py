@@ -56,3 +56,8 @@ def test_whole_dialect_alone_ignores_other_markers() -> None:
     result = parse_reply(reply, "whole")
     assert result.actions == ()
     assert [d.code for d in result.diagnostics] == ["no-blocks"]
+
+
+def test_a_path_listed_last_in_a_code_block_is_not_a_file() -> None:
+    reply = "Files I changed:\n```\nsrc/a.py\nsrc/b.py\n```\nNow b.py:\n```\nx\n```\n"
+    assert parse_reply(reply).actions == ()

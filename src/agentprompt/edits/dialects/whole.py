@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentprompt.edits.actions import WriteFile
+from agentprompt.edits.dialects import udiff
 from agentprompt.edits.dialects.applypatch import is_begin_patch
 from agentprompt.edits.dialects.base import (
     BlockOutcome,
@@ -77,7 +78,11 @@ class WholeFileDialect:
         """A reader for the file whose path is on line ``i``."""
         k = i + 1 if opens_fence(lines[i + 1]) else i + 2
         fence = opens_fence(lines[k]) or Fence(char="`", length=3)
-        return _Reader(start=i, first=k + 1, j=k + 1, fence=fence, state=state)
+        # A path listed inside an open code block, followed by that block's closing fence.
+        closes_prose = state.fence is not None and closes_fence(lines[k], state.fence)
+        return _Reader(
+            start=i, first=k + 1, j=k + 1, fence=fence, state=state, not_a_file=closes_prose
+        )
 
 
 def _foreign(lines: Sequence[str], j: int, first: int, final: bool) -> bool | None:
@@ -88,15 +93,10 @@ def _foreign(lines: Sequence[str], j: int, first: int, final: bool) -> bool | No
         or is_edit_marker(line)
         or is_bridge_marker(line)
         or is_begin_patch(line)
-        or line.startswith("diff --git ")
         or (j == first and line.startswith("@@"))
     ):
         return True
-    if line.startswith("--- ") and line[4:].strip():
-        if j + 1 >= len(lines):
-            return False if final else None
-        return lines[j + 1].startswith(("+++ ", "@@"))
-    return False
+    return udiff.DIALECT.starts(lines, j, final)
 
 
 @dataclass
@@ -106,9 +106,10 @@ class _Reader:
     j: int
     fence: Fence
     state: ScanState
+    not_a_file: bool
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
-        if self.fence.info.split(" ")[0].lower() in _DIFF_INFO:
+        if self.not_a_file or self.fence.info.split(" ")[0].lower() in _DIFF_INFO:
             return BlockOutcome(end=self.start + 1, rejected=True)
         n = len(lines)
         while self.j < n:
