@@ -110,21 +110,30 @@ def _reindent(line: str, found: Found) -> str:
 def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
     """The minimal edit a placed hunk makes: (start, end, new lines)."""
     out: list[str] = []
+    pending: list[str] = []
     pos = found.start
     old_i = 0
     for line in hunk.lines:
         sign, text = line[:1], line[1:]
         if sign == "+":
-            out.append(_reindent(text, found))
+            pending.append(_reindent(text, found))
             continue
         target = found.pairs[old_i]
         old_i += 1
         if target is None:
             continue
-        out.extend(lines[pos:target])
-        pos = target + 1
-        if sign == " ":
+        if sign == "-":
+            # Lines the file gained before a removed line stay; additions take its place.
+            out.extend(lines[pos:target])
+            out.extend(pending)
+        else:
+            # Additions follow the line before them; lines the file gained come after.
+            out.extend(pending)
+            out.extend(lines[pos:target])
             out.append(lines[target])
+        pending = []
+        pos = target + 1
+    out.extend(pending)
     out.extend(lines[pos : found.end])
     start, end = found.start, found.end
     while start < end and out and out[0] == lines[start]:
@@ -246,6 +255,15 @@ def _place(
     return edit, found.start + 1, None, None
 
 
+def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
+    """Where the hunk's new lines already stand, when its old lines are not found."""
+    new = hunk.new_lines
+    if not new or new == hunk.old_lines or not any(line.strip() for line in new):
+        return None
+    found = locate(index, new, start=cursor, fuzzy=False)
+    return found.start if isinstance(found, Found) else None
+
+
 def _missing_failure(number: int, old: tuple[str, ...], missing: Missing) -> HunkFailure:
     if missing.ambiguous:
         where = ", ".join(str(c + 1) for c in missing.candidates)
@@ -282,6 +300,18 @@ def apply_hunks(
             failures.append(failure)
             continue
         assert missing is not None
+        done = _already_applied(index, hunk, cursor)
+        if done is not None:
+            failures.append(
+                HunkFailure(
+                    hunk=number,
+                    reason=f"its change is already in the file (its new lines are at line "
+                    f"{done + 1}); do not send it again",
+                    expected=hunk.old_lines,
+                    closest=(done, done + len(hunk.new_lines)),
+                )
+            )
+            continue
         parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
         if len(parts) < 2:
             failures.append(_missing_failure(number, hunk.old_lines, missing))

@@ -143,6 +143,8 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
 
 def _whole(action: WriteFile, entry: _File) -> TextFile:
     if action.create_only and entry.current is not None:
+        if split_lines(action.content)[0] == entry.current.lines:
+            raise _Failed("the file already exists with exactly this content; do not send it again")
         raise _Failed(
             "the block announces a new file, but the file already exists; send an edit, or "
             "the whole file without the new-file marker"
