@@ -75,7 +75,8 @@ def _closest_text(outcome: ActionOutcome, path: str) -> str:
 
 
 def _numbers(outcomes: Sequence[ActionOutcome]) -> str:
-    return ", ".join(str(o.action.block + 1) for o in outcomes)
+    numbers = ", ".join(str(o.action.block + 1) for o in outcomes)
+    return f"Blocks {numbers}" if len(outcomes) > 1 else f"Block {numbers}"
 
 
 def _others(outcome: ActionOutcome, all_outcomes: Sequence[ActionOutcome], written: bool) -> str:
@@ -84,14 +85,17 @@ def _others(outcome: ActionOutcome, all_outcomes: Sequence[ActionOutcome], writt
     bad = [o for o in rest if not o.ok]
     parts = []
     if ok and written:
-        parts.append(f"Blocks {_numbers(ok)} were applied; do not send them again.")
+        verb = "were" if len(ok) > 1 else "was"
+        parts.append(
+            f"{_numbers(ok)} {verb} applied; do not send {'them' if len(ok) > 1 else 'it'} again."
+        )
     elif ok:
         parts.append(
-            f"Blocks {_numbers(ok)} matched, but nothing was written because a reply is "
+            f"{_numbers(ok)} matched, but nothing was written because a reply is "
             "applied all or nothing."
         )
     if bad:
-        parts.append(f"Blocks {_numbers(bad)} failed as well.")
+        parts.append(f"{_numbers(bad)} failed as well.")
     if not rest:
         parts.append("It was the only file block in the reply.")
     return " ".join(parts)

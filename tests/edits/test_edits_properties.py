@@ -1,0 +1,161 @@
+"""Property tests of the applier: edits invert, nothing escapes the root, faults roll back."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from agentprompt.edits import journal
+from agentprompt.edits.actions import (
+    DeleteFile,
+    FileAction,
+    MoveFile,
+    PatchFile,
+    SearchReplace,
+    WriteFile,
+)
+from agentprompt.edits.apply import ApplyOptions, apply_actions
+from agentprompt.edits.hunks import hunk_from_texts
+from agentprompt.edits.journal import WriteFailed
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+words = st.text(alphabet="abcdefgh ()=:_'\"\t", min_size=0, max_size=12)
+
+
+@contextmanager
+def _sandbox() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory() as name:
+        yield Path(name)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+@st.composite
+def edited_files(draw: st.DrawFn) -> tuple[list[str], int, int, list[str], str, bool, bool]:
+    """Unique file lines, a range in them, unique replacement lines, and how it is stored."""
+    count = draw(st.integers(min_value=1, max_value=30))
+    lines = [f"{i}:{draw(words)}" for i in range(count)]
+    start = draw(st.integers(min_value=0, max_value=count - 1))
+    end = draw(st.integers(min_value=start + 1, max_value=count))
+    new = [f"new{i}:{draw(words)}" for i in range(draw(st.integers(1, 6)))]
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    final = draw(st.booleans())
+    as_patch = draw(st.booleans())
+    return lines, start, end, new, newline, final, as_patch
+
+
+def _edit(path: str, old: list[str], new: list[str], as_patch: bool) -> FileAction:
+    if as_patch:
+        return PatchFile(dialect="udiff", path=path, hunks=(hunk_from_texts(old, new),))
+    return SearchReplace(
+        dialect="searchreplace",
+        path=path,
+        search="\n".join(old) + "\n",
+        replace="\n".join(new) + "\n",
+    )
+
+
+@SETTINGS
+@given(edited_files())
+def test_an_edit_then_its_inverse_restores_the_file(
+    case: tuple[list[str], int, int, list[str], str, bool, bool],
+) -> None:
+    lines, start, end, new, newline, final, as_patch = case
+    # A file with no line break at all (before or after the edit) has no line-ending style
+    # to keep; a CRLF one-liner without a final newline cannot be told from an LF one.
+    assume(final or min(len(lines), len(lines) - (end - start) + len(new)) >= 2)
+    data = (newline.join(lines) + (newline if final else "")).encode()
+    with _sandbox() as root:
+        (root / "f.txt").write_bytes(data)
+        forward = apply_actions(root, [_edit("f.txt", lines[start:end], new, as_patch)])
+        assert forward.ok, forward.feedback
+        changed = (root / "f.txt").read_bytes()
+        assert changed.count(b"\r\n") == (changed.count(b"\n") if newline == "\r\n" else 0)
+        back = apply_actions(root, [_edit("f.txt", new, lines[start:end], as_patch)])
+        assert back.ok, back.feedback
+        assert (root / "f.txt").read_bytes() == data
+
+
+segments = st.sampled_from(["..", ".", "a", "b", ".git", "", "link", "out", "C:", "x\0y", "\\.."])
+paths = st.lists(segments, min_size=1, max_size=4).map("/".join) | st.sampled_from(
+    ["/etc/passwd", "/tmp/x", "link/evil.txt", "../outside/secret.txt", ".git/config"]
+)
+
+
+@st.composite
+def actions(draw: st.DrawFn) -> FileAction:
+    kind = draw(st.sampled_from(["write", "delete", "move", "replace"]))
+    path = draw(paths)
+    if kind == "write":
+        return WriteFile(dialect="whole", path=path, content=draw(words) + "\n")
+    if kind == "delete":
+        return DeleteFile(dialect="bridge", path=path)
+    if kind == "move":
+        return MoveFile(dialect="applypatch", path=path, to=draw(paths))
+    return SearchReplace(dialect="searchreplace", path=path, search="", replace=draw(words))
+
+
+@SETTINGS
+@given(st.lists(actions(), min_size=1, max_size=6), st.booleans())
+def test_no_sequence_of_actions_writes_outside_the_root(
+    sequence: list[FileAction], partial: bool
+) -> None:
+    with _sandbox() as base:
+        root, outside = base / "root", base / "outside"
+        root.mkdir()
+        outside.mkdir()
+        (outside / "secret.txt").write_text("secret\n")
+        (root / ".git").mkdir()
+        (root / ".git" / "config").write_text("[core]\n")
+        (root / "a").write_text("a\n")
+        (root / "link").symlink_to(outside)
+        before_outside = _tree(outside)
+        before_git = _tree(root / ".git")
+        apply_actions(root, sequence, ApplyOptions(partial=partial))
+        assert _tree(outside) == before_outside
+        assert sorted(p.name for p in base.iterdir()) == ["outside", "root"]
+        assert _tree(root / ".git") == before_git
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=6), st.data())
+def test_a_fault_at_any_write_leaves_every_file_as_it_was(count: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(min_value=1, max_value=count), label="failing write")
+    with _sandbox() as root, pytest.MonkeyPatch.context() as patch:
+        for i in range(count):
+            (root / f"f{i}.txt").write_text(f"old {i}\n")
+        before = _tree(root)
+        real_replace = os.replace
+        calls = [0]
+
+        def flaky(src: str | Path, dst: str | Path) -> None:
+            if os.path.basename(src).endswith(".tmp") and "manifest" not in os.path.basename(src):
+                calls[0] += 1
+                if calls[0] == k:
+                    raise OSError(5, "Input/output error")
+            real_replace(src, dst)
+
+        patch.setattr(journal.os, "replace", flaky)
+        sequence = [
+            SearchReplace(
+                dialect="searchreplace", path=f"f{i}.txt", search=f"old {i}\n", replace=f"new {i}\n"
+            )
+            for i in range(count)
+        ]
+        with pytest.raises(WriteFailed):
+            apply_actions(root, sequence)
+        assert _tree(root) == before
