@@ -164,3 +164,19 @@ def test_a_diff_in_an_indented_fence_of_a_list_item() -> None:
     result = parse_reply(reply)
     assert [a.kind for a in result.actions] == ["patch"]
     assert result.diagnostics == ()
+
+
+def test_hunks_without_file_headers_take_the_path_line_before_the_fence() -> None:
+    result = parse_reply("src/x.py\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n")
+    (action,) = result.actions
+    assert isinstance(action, PatchFile)
+    assert action.path == "src/x.py"
+    assert [(d.code, d.severity) for d in result.diagnostics] == [
+        ("missing-file-header", "warning")
+    ]
+
+
+def test_hunks_without_file_headers_or_path_are_an_error() -> None:
+    result = parse_reply("Change this:\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n")
+    assert result.actions == ()
+    assert [(d.code, d.severity) for d in result.diagnostics] == [("missing-file-header", "error")]

@@ -32,6 +32,7 @@ from agentprompt.edits.dialects.base import (
     ScanState,
     closes_fence,
     note,
+    path_before,
     text_of,
 )
 from agentprompt.edits.dialects.hunks import is_body_line, parse_hunks
@@ -56,6 +57,7 @@ _GIT_HEADERS = (
     "Binary files ",
     "GIT binary patch",
 )
+_HUNK_ONLY = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _MARKERS = re.compile(r"^(?:diff --git |--- \S.*\n\+\+\+ |@@ -\d)", re.MULTILINE)
 
 
@@ -84,9 +86,10 @@ class UnifiedDiff:
         return _MARKERS.search(text.replace("\r\n", "\n")) is not None
 
     def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
-        """A ``diff --git`` line, or ``--- path`` followed by ``+++ path`` or ``@@``."""
+        """A ``diff --git`` line, ``--- path`` followed by ``+++ path`` or ``@@``, or a numbered
+        hunk header without file headers (its file is then the path line before it)."""
         line = lines[i]
-        if line.startswith("diff --git "):
+        if line.startswith("diff --git ") or _HUNK_ONLY.match(line):
             return True
         if not line.startswith("--- ") or not line[4:].strip():
             return False
@@ -96,7 +99,8 @@ class UnifiedDiff:
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the diff that starts at line ``i``."""
-        return _Reader(start=i, j=i, fence=state.fence, state=state)
+        fallback = path_before(lines, i) if lines[i].startswith("@@") else None
+        return _Reader(start=i, j=i, fence=state.fence, state=state, fallback=fallback)
 
 
 @dataclass
@@ -105,6 +109,7 @@ class _Reader:
     j: int
     fence: Fence | None
     state: ScanState
+    fallback: str | None
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
@@ -138,7 +143,8 @@ class _Reader:
                 )
             )
         for section in sections:
-            action, found = _build(lines, section, self.state.take_block())
+            fallback = self.fallback if section.start == self.start else None
+            action, found = _build(lines, section, self.state.take_block(), fallback)
             if action is not None:
                 actions.append(action)
             notes.extend(found)
@@ -234,9 +240,10 @@ def _strip_prefixes(old: str | None, new: str | None, git: bool) -> tuple[str | 
 
 
 def _build(
-    lines: Sequence[str], section: _Section, block: int
+    lines: Sequence[str], section: _Section, block: int, fallback: str | None = None
 ) -> tuple[Action | None, list[Diagnostic]]:
-    """The action one file's section asks for."""
+    """The action one file's section asks for (``fallback``: the path on the line before a
+    diff that has hunks but no file headers)."""
     line_no = section.start + 1
     h = section.headers
     old = _header_path(h.get("---"))
@@ -256,6 +263,25 @@ def _build(
         notes.append(note("error", code, message, line=line_no, block=block, dialect=NAME))
         return None, notes
 
+    if old is None and new is None:
+        if fallback is None:
+            return fail(
+                "missing-file-header",
+                "These hunks have no '--- a/path' / '+++ b/path' header naming their file; "
+                "add the header.",
+            )
+        old = new = fallback
+        notes.append(
+            note(
+                "warning",
+                "missing-file-header",
+                f"The hunks have no '---'/'+++' header; they were read as changes to {fallback}, "
+                "named on the line before the diff.",
+                line=line_no,
+                block=block,
+                dialect=NAME,
+            )
+        )
     if "Binary files" in h or "GIT binary patch" in h:
         return fail(
             "binary-patch",
