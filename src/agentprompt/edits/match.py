@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Literal
+
+from agentprompt.edits.fuzzy import score_window
 
 __all__ = [
     "FUZZY_THRESHOLD",
@@ -49,11 +50,6 @@ STAGES: tuple[Stage, ...] = (
 
 FUZZY_THRESHOLD = 0.8
 """The least score a fuzzy candidate needs: summed line similarity over the lines it spans."""
-FUZZY_LINE_SIMILARITY = 0.6
-"""A quoted line counts as the file's line only when they are at least this similar."""
-FUZZY_REMOVED_SIMILARITY = 1.0
-"""A line the edit removes must be this similar to the file's line (1.0: the same, once
-whitespace and punctuation are normalised): an edit never deletes a line it did not quote."""
 FUZZY_MAX_LINES = 400
 """Longer quotes skip the fuzzy stage: its cost grows with the square of the length."""
 FUZZY_MAX_CANDIDATES = 24
@@ -283,51 +279,6 @@ def locate(
     return _fuzzy(index, needle, start=start, hint=hint, removed=removed, enabled=fuzzy)
 
 
-def _similarity(a: str, b: str) -> float:
-    if a == b:
-        return 1.0
-    return SequenceMatcher(None, a, b, autojunk=False).ratio()
-
-
-def _score_window(
-    keys: Sequence[str], needle_keys: Sequence[str], w0: int, w1: int, removed: Sequence[bool]
-) -> tuple[float, tuple[int | None, ...], bool] | None:
-    """Align the quoted lines with file lines ``w0..w1``: score, pairing, and whether it may
-    be used (every removed line found as it is, and at least half the non-blank lines too)."""
-    n = len(needle_keys)
-    window = keys[w0:w1]
-    pairs: list[int | None] = [None] * n
-    sims = [0.0] * n
-    matcher = SequenceMatcher(None, list(needle_keys), window, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            for k in range(i2 - i1):
-                pairs[i1 + k] = w0 + j1 + k
-                sims[i1 + k] = 1.0
-        elif tag == "replace":
-            j = j1
-            for i in range(i1, i2):
-                best, best_j = 0.0, -1
-                for jj in range(j, j2):
-                    sim = _similarity(needle_keys[i], window[jj])
-                    if sim > best:
-                        best, best_j = sim, jj
-                if best >= FUZZY_LINE_SIMILARITY:
-                    pairs[i], sims[i] = w0 + best_j, best
-                    j = best_j + 1
-    removed_ok = all(
-        not gone or (pairs[i] is not None and sims[i] >= FUZZY_REMOVED_SIMILARITY)
-        for i, gone in enumerate(removed)
-    )
-    solid = [sims[i] == 1.0 for i in range(n) if needle_keys[i]]
-    removed_ok = removed_ok and sum(solid) * 2 >= len(solid)
-    placed = [p for p in pairs if p is not None]
-    if not placed:
-        return None
-    extra = (placed[-1] - placed[0] + 1) - len(placed)
-    return sum(sims) / (n + extra), tuple(pairs), removed_ok
-
-
 def _fuzzy(
     index: LineIndex,
     needle: Sequence[str],
@@ -361,7 +312,7 @@ def _fuzzy(
         w0, w1 = max(start, s - slack), min(len(keys), s + n + slack)
         if w0 >= w1:
             continue
-        scored = _score_window(keys, needle_keys, w0, w1, removed)
+        scored = score_window(keys, needle_keys, w0, w1, removed)
         if scored is None:
             continue
         score, pairs, removed_ok = scored
