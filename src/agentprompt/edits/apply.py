@@ -204,7 +204,7 @@ def apply_actions(
     if lands and not options.dry_run:
         write_changes(root, plan.changes)
         written = bool(plan.changes)
-    library = PromptLibrary(root)
+    library = PromptLibrary(root) if plan.failed else None
     feedback = [
         block_feedback(o, plan.outcomes, written=lands, library=library) for o in plan.failed
     ]

@@ -1,36 +1,87 @@
-"""The unified diff of a change set, as ``git diff`` would show it."""
+"""The unified diff of a change set, as ``git diff`` would show it.
+
+When one edit action made a file's whole change, its placed edits already say which lines
+changed, and the hunks are written from them directly (three lines of context, hunks
+closer than six lines merged, as ``diff -u`` does). Otherwise the two texts are compared
+with difflib.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from difflib import unified_diff
 
+from agentprompt.edits.hunks import Edit
 from agentprompt.edits.plan import FileChange
+from agentprompt.edits.textfile import TextFile
 
 __all__ = ["render_diff"]
+
+CONTEXT = 3
+"""Lines of context around each change."""
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
 
 
-def _lines(text: str) -> list[str]:
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n" + _NO_NEWLINE
+def _lines(file: TextFile | None) -> list[str]:
+    if file is None or not file.lines:
+        return []
+    lines = [line + "\n" for line in file.lines]
+    if not file.final_newline:
+        lines[-1] += _NO_NEWLINE
     return lines
+
+
+def _range(start: int, count: int) -> str:
+    if count == 1:
+        return str(start + 1)
+    return f"{start + 1 if count else start},{count}"
+
+
+def _from_edits(old: Sequence[str], edits: Sequence[Edit]) -> list[str]:
+    """The hunks of ``edits`` (sorted, not overlapping) over the original lines ``old``."""
+    groups: list[list[Edit]] = []
+    for edit in edits:
+        if groups and edit.start - groups[-1][-1].end <= 2 * CONTEXT:
+            groups[-1].append(edit)
+        else:
+            groups.append([edit])
+    out: list[str] = []
+    offset = 0
+    for group in groups:
+        a = max(0, group[0].start - CONTEXT)
+        b = min(len(old), group[-1].end + CONTEXT)
+        body: list[str] = []
+        pos = a
+        for edit in group:
+            body.extend(" " + line + "\n" for line in old[pos : edit.start])
+            body.extend("-" + line + "\n" for line in old[edit.start : edit.end])
+            body.extend("+" + line + "\n" for line in edit.new)
+            pos = edit.end
+        body.extend(" " + line + "\n" for line in old[pos:b])
+        grown = sum(len(e.new) - (e.end - e.start) for e in group)
+        out.append(f"@@ -{_range(a, b - a)} +{_range(a + offset, b - a + grown)} @@\n")
+        out.extend(body)
+        offset += grown
+    return out
 
 
 def _one(change: FileChange) -> str:
     old = "/dev/null" if change.before is None else f"a/{change.path}"
-    new = "/dev/null" if change.after is None else f"b/{change.path}"
+    new = "/dev/null" if change.after_file is None else f"b/{change.path}"
     head = f"diff --git a/{change.path} b/{change.path}\n"
     if change.before is None:
         head += f"new file mode 100{change.mode or 0o644:o}\n"
-    elif change.after is None:
+    elif change.after_file is None:
         head += f"deleted file mode 100{change.mode or 0o644:o}\n"
-    body = "".join(
-        unified_diff(_lines(change.before_text), _lines(change.after_text), old, new, n=3)
-    )
-    if not body and change.before is not None and change.after is not None:
+    before, after = change.before_file, change.after_file
+    complete = bool(before and after and before.final_newline and after.final_newline)
+    if before is not None and change.edits is not None and complete:
+        hunks = _from_edits(before.lines, change.edits)
+        if hunks:
+            return head + f"--- {old}\n+++ {new}\n" + "".join(hunks)
+    body = "".join(unified_diff(_lines(before), _lines(after), old, new, n=CONTEXT))
+    if not body and change.before is not None and change.after_file is not None:
         body = f"--- {old}\n+++ {new}\n"
     return head + body
 

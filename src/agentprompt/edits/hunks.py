@@ -109,6 +109,8 @@ def _reindent(line: str, found: Found) -> str:
 
 def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
     """The minimal edit a placed hunk makes: (start, end, new lines)."""
+    if found.stage == "exact":
+        return _render_exact(hunk, found)
     out: list[str] = []
     pending: list[str] = []
     pos = found.start
@@ -136,13 +138,31 @@ def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, t
     out.extend(pending)
     out.extend(lines[pos : found.end])
     start, end = found.start, found.end
-    while start < end and out and out[0] == lines[start]:
-        out.pop(0)
-        start += 1
-    while start < end and out and out[-1] == lines[end - 1]:
-        out.pop()
-        end -= 1
-    return start, end, tuple(out)
+    lead = 0
+    while start + lead < end and lead < len(out) and out[lead] == lines[start + lead]:
+        lead += 1
+    trail = 0
+    while (
+        start + lead < end - trail
+        and trail < len(out) - lead
+        and out[len(out) - 1 - trail] == lines[end - 1 - trail]
+    ):
+        trail += 1
+    return start + lead, end - trail, tuple(out[lead : len(out) - trail])
+
+
+def _render_exact(hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
+    """:func:`_render` for an exact match: the hunk's own lines are the file's."""
+    body = hunk.lines
+    lead = 0
+    while lead < len(body) and body[lead][:1] == " ":
+        lead += 1
+    trail = 0
+    while trail < len(body) - lead and body[len(body) - 1 - trail][:1] == " ":
+        trail += 1
+    middle = body[lead : len(body) - trail]
+    new = tuple(line[1:] for line in middle if line[:1] != "-")
+    return found.start + lead, found.end - trail, new
 
 
 def split_hunk(hunk: Hunk) -> list[Hunk]:

@@ -126,7 +126,7 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
         if change.before is not None:
             backup = f"orig-{n}"
             _write_file(journal / backup, change.before, None)
-        if change.after is not None:
+        if change.after_file is not None:
             dirs.extend(d for d in _missing_dirs(root, change.real) if d not in dirs)
         entries.append({"path": change.path, "backup": backup, "mode": change.mode, "n": n})
     rel_dirs = [d.relative_to(root).as_posix() for d in dirs]
@@ -173,11 +173,12 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
             (real_root / d).mkdir(exist_ok=True)
         for n, change in enumerate(changes):
             current = change.path
-            if change.after is None:
+            data = change.after
+            if data is None:
                 change.real.unlink(missing_ok=True)
             else:
                 temp = _temp_name(change.real, n)
-                _write_file(temp, change.after, change.mode)
+                _write_file(temp, data, change.mode)
                 os.replace(temp, change.real)
             _fsync_dir(change.real.parent)
     except OSError as exc:

@@ -117,6 +117,29 @@ class LineIndex:
         self.lines = lines
         self._keys: dict[Stage, list[str]] = {}
         self._positions: dict[Stage, dict[str, list[int]]] = {}
+        self._text: str | None = None
+
+    def find_exact(self, needle: Sequence[str], start: int) -> list[int]:
+        """The 0-based first lines, at or after ``start``, where ``needle`` stands exactly.
+
+        Searches the joined text with ``str.find``, so the common case (the model quoted the
+        file correctly) costs no per-line work in Python.
+        """
+        if self._text is None:
+            self._text = "\n" + "\n".join(self.lines) + "\n"
+        text = self._text
+        wanted = "\n" + "\n".join(needle) + "\n"
+        found = []
+        line, last = 0, 0
+        at = text.find(wanted)
+        while at != -1:
+            # The newline at ``at`` ends the line before the match: count them to get its line.
+            line += text.count("\n", last, at)
+            last = at
+            if line >= start:
+                found.append(line)
+            at = text.find(wanted, at + 1)
+        return found
 
     def keys(self, stage: Stage) -> list[str]:
         """Every line normalised for ``stage``."""
@@ -250,8 +273,11 @@ def locate(
     if n == 0:
         raise ValueError("locate needs at least one line")
     for stage in STAGES[:-1]:
-        keys = [normalise(line, stage) for line in needle]
-        cands = _exact_candidates(index, keys, stage, start)
+        if stage == "exact":
+            cands = index.find_exact(needle, start)
+        else:
+            keys = [normalise(line, stage) for line in needle]
+            cands = _exact_candidates(index, keys, stage, start)
         deltas: dict[int, tuple[str, str]] = {}
         if stage == "indentation":
             kept = []
@@ -267,7 +293,9 @@ def locate(
         if chosen is None:
             return Missing(candidates=tuple(cands), stage=stage)
         pairs = tuple(range(chosen, chosen + n))
-        delta = deltas.get(chosen) or _indent_delta(index.lines, needle, pairs) or ("", "")
+        delta = deltas.get(chosen) or ("", "")
+        if stage not in ("exact", "trailing-whitespace", "indentation"):
+            delta = _indent_delta(index.lines, needle, pairs) or delta
         return Found(
             start=chosen,
             end=chosen + n,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from agentprompt.edits.actions import EditError
 
@@ -29,15 +29,22 @@ class UnsafePath(EditError):
         super().__init__(f"refused path {path!r}: {reason}")
 
 
-def _is_inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+def _realpath(path: str, cache: dict[str, str] | None) -> str:
+    if cache is None:
+        return os.path.realpath(path)
+    found = cache.get(path)
+    if found is None:
+        found = cache[path] = os.path.realpath(path)
+    return found
 
 
-def resolve_inside(root: Path, path: str) -> Path:
+def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -> Path:
     """The real location of ``path`` (relative to ``root``), refused if it is unsafe.
 
     Symlinks inside the root are followed (the real file is what gets written); the result
     is an absolute path under the real root. Raises :class:`UnsafePath` with the reason.
+    ``cache`` (a dict the caller keeps for one batch of paths) remembers resolved
+    directories, so many files in the same directories cost one lookup each.
     """
     if not path or not path.strip():
         raise UnsafePath(path, "the path is empty")
@@ -46,38 +53,43 @@ def resolve_inside(root: Path, path: str) -> Path:
     posix = path.replace("\\", "/")
     if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":" and posix[0].isalpha()):
         raise UnsafePath(path, "absolute paths are not allowed; give a path relative to the root")
-    parts = [p for p in PurePosixPath(posix).parts if p not in ("", ".")]
+    parts = [p for p in posix.split("/") if p not in ("", ".")]
     if not parts:
         raise UnsafePath(path, "the path names the root itself, not a file")
     if ".." in parts:
         raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
     if any(p.lower() == ".git" for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(real_root, *parts))
-    if not _is_inside(real, real_root):
-        raise UnsafePath(path, "a symlink on the way leads outside the root")
-    inner = Path(os.path.relpath(real, real_root)).parts if real != real_root else ()
-    if not inner:
+    real_root = _realpath(str(root), cache)
+    parent = _realpath(os.path.join(real_root, *parts[:-1]), cache)
+    real = os.path.join(parent, parts[-1])
+    if os.path.islink(real):
+        real = os.path.realpath(real)
+    prefix = real_root.rstrip(os.sep) + os.sep
+    if real == real_root:
         raise UnsafePath(path, "the path resolves to the root itself, not a file")
+    if not real.startswith(prefix):
+        raise UnsafePath(path, "a symlink on the way leads outside the root")
+    inner = real[len(prefix) :].split(os.sep)
     if any(p.lower() == ".git" for p in inner):
         raise UnsafePath(path, "a symlink on the way leads into .git/")
-    if tuple(p.lower() for p in inner[:2]) == tuple(JOURNAL_DIR.split("/")):
+    if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
         raise UnsafePath(path, "the applier's journal directory is not editable")
     return Path(real)
 
 
-def check_target(real: Path, path: str) -> bool:
-    """Whether the resolved ``real`` path exists; refuse it unless it is a regular file."""
+def check_target(real: Path, path: str) -> os.stat_result | None:
+    """The status of the resolved ``real`` file (``None`` if it does not exist); anything but
+    a regular file is refused."""
     try:
         info = os.lstat(real)
     except FileNotFoundError:
-        return False
+        return None
     except NotADirectoryError:
         raise UnsafePath(path, "a part of the path is a file, not a directory") from None
     mode = info.st_mode
     if stat.S_ISREG(mode):
-        return True
+        return info
     if stat.S_ISDIR(mode):
         raise UnsafePath(path, "it is a directory, not a file")
     if stat.S_ISFIFO(mode):

@@ -24,7 +24,7 @@ from agentprompt.edits.actions import (
     SearchReplace,
     WriteFile,
 )
-from agentprompt.edits.hunks import HunkFailure, apply_edits, apply_hunks, hunk_from_texts
+from agentprompt.edits.hunks import Edit, HunkFailure, apply_edits, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.paths import check_target, resolve_inside
 from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
@@ -42,14 +42,20 @@ class FileChange:
     """The absolute path written."""
     before: bytes | None
     """The original bytes, or ``None`` for a file the reply creates."""
-    after: bytes | None
-    """The new bytes, or ``None`` for a file the reply deletes."""
+    before_file: TextFile | None = None
+    """The original text, for the diff (``None`` for a new file)."""
+    after_file: TextFile | None = None
+    """The new text, or ``None`` for a file the reply deletes."""
     mode: int | None = None
     """The permission bits to give the written file (``None``: the default for new files)."""
-    before_text: str = ""
-    """The original text (``\\n`` endings), for the diff."""
-    after_text: str = ""
-    """The new text, for the diff."""
+    edits: tuple[Edit, ...] | None = None
+    """The placed edits that made ``after`` from ``before``, when one edit action made the
+    whole change (the diff is then written from them instead of being recomputed)."""
+
+    @property
+    def after(self) -> bytes | None:
+        """The new bytes (encoded only when asked for: a dry run never needs them)."""
+        return None if self.after_file is None else encode_text(self.after_file)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,31 +103,41 @@ class _File:
     mode: int | None
     original: TextFile | None
     current: TextFile | None
+    edits: tuple[Edit, ...] | None = ()
 
 
 @dataclass(kw_only=True)
 class _View:
     root: Path
-    files: dict[Path, _File] = field(default_factory=dict)
+    files: dict[str, _File] = field(default_factory=dict)
+    resolved: dict[str, str] = field(default_factory=dict)
+    touched: dict[str, tuple[TextFile | None, tuple[Edit, ...] | None]] = field(
+        default_factory=dict
+    )
 
     def open(self, path: str) -> _File:
-        real = resolve_inside(self.root, path)
-        known = self.files.get(real)
+        real = resolve_inside(self.root, path, self.resolved)
+        known = self.files.get(str(real))
         if known is not None:
+            self.touched.setdefault(str(real), (known.current, known.edits))
             return known
-        rel = Path(os.path.relpath(real, os.path.realpath(self.root))).as_posix()
+        rel = str(real)[len(self.resolved[str(self.root)].rstrip(os.sep)) + 1 :]
+        rel = rel.replace(os.sep, "/")
         before: bytes | None = None
         mode: int | None = None
         text: TextFile | None = None
-        if check_target(real, path):
+        info = check_target(real, path)
+        if info is not None:
+            mode = stat.S_IMODE(info.st_mode)
             try:
-                before = real.read_bytes()
-                mode = stat.S_IMODE(os.stat(real).st_mode)
+                with open(real, "rb") as handle:
+                    before = handle.read()
             except OSError as exc:
                 raise EditError(f"cannot read {path}: {exc.strerror}") from None
             text = decode_text(before, path)
         entry = _File(path=rel, real=real, before=before, mode=mode, original=text, current=text)
-        self.files[real] = entry
+        self.files[str(real)] = entry
+        self.touched.setdefault(str(real), (text, ()))
         return entry
 
 
@@ -155,7 +171,10 @@ def _whole(action: WriteFile, entry: _File) -> TextFile:
     return _new_text(lines, final, entry.current)
 
 
-def _patch(hunks_action: PatchFile, entry: _File) -> tuple[TextFile, Stage]:
+_Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
+
+
+def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     current = entry.current
     if current is None and any(h.old_lines for h in hunks_action.hunks):
         raise _Failed("the file does not exist; create it with the whole content instead")
@@ -165,22 +184,22 @@ def _patch(hunks_action: PatchFile, entry: _File) -> tuple[TextFile, Stage]:
         parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
         raise _Failed(parts, outcome.failures, lines)
     new, final = apply_edits(lines, current.final_newline if current else True, outcome.edits)
-    return _new_text(new, final, current), outcome.stage
+    return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
 
 
-def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> tuple[TextFile, Stage]:
+def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
     current = entry.current
     replace_lines, _ = split_lines(action.replace)
     if not action.search.strip():
         if current is None or not current.lines:
-            return _new_text(replace_lines, True, current), "exact"
+            return _new_text(replace_lines, True, current), "exact", None
         if isinstance(action, AnchoredEdit):
             raise _Failed(
                 "an empty EDIT section creates a new file, but the file already exists; quote "
                 "the lines to change"
             )
         lines = [*current.lines, *replace_lines]
-        return _new_text(lines, current.final_newline, current), "exact"
+        return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
         raise _Failed("the file does not exist; an empty search section creates a new file")
     search_lines, _ = split_lines(action.search)
@@ -189,13 +208,13 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> tuple[TextFil
     )
     if not outcome.failures:
         new, final = apply_edits(current.lines, current.final_newline, outcome.edits)
-        return _new_text(new, final, current), outcome.stage
+        return _new_text(new, final, current), outcome.stage, outcome.edits
     failure = outcome.failures[0]
     text = join_lines(current.lines, current.final_newline)
     needle = action.search.rstrip("\n")
     if not failure.candidates and needle and text.count(needle) == 1:
         changed, final = split_lines(text.replace(needle, action.replace.rstrip("\n"), 1))
-        return _new_text(changed, final, current), "exact"
+        return _new_text(changed, final, current), "exact", None
     raise _Failed(failure.reason, (failure,), current.lines)
 
 
@@ -209,47 +228,63 @@ def _run(view: _View, action: FileAction) -> Stage | None:
     """Apply one action to the view; raises :class:`_Failed` (view unchanged) when it fails."""
     entry = view.open(action.path)
     stage: Stage | None = None
+    edits: tuple[Edit, ...] | None = None
     match action:
         case WriteFile():
             new = _whole(action, entry)
         case PatchFile():
-            new, stage = _patch(action, entry)
+            new, stage, edits = _patch(action, entry)
         case SearchReplace() | AnchoredEdit():
-            new, stage = _search(action, entry)
+            new, stage, edits = _search(action, entry)
         case DeleteFile():
             _require(entry, "deleted")
-            entry.current = None
+            entry.current, entry.edits = None, None
             return None
         case MoveFile():
             new = _require(entry, "moved")
             _move(view, entry, new, action.to)
             return None
-    _check_encodable(new)
+    _check_encodable(action)
     if isinstance(action, PatchFile) and action.move_to:
         _move(view, entry, new, action.move_to)
-    else:
-        entry.current = new
+        return stage
+    first = entry.current is entry.original and entry.edits == ()
+    entry.edits = edits if first and edits is not None else None
+    entry.current = new
     return stage
 
 
 def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
     target = view.open(to)
     if target.real == entry.real:
-        entry.current = content
+        entry.current, entry.edits = content, None
         return
     if target.current is not None:
         raise _Failed(f"cannot move to {to}: that file already exists")
-    target.current = content
+    target.current, target.edits = content, None
     if target.before is None:
         target.mode = entry.mode
-    entry.current = None
+    entry.current, entry.edits = None, None
 
 
-def _check_encodable(text: TextFile) -> None:
-    try:
-        encode_text(text)
-    except UnicodeEncodeError:
-        raise _Failed("the new content holds characters that cannot be written as UTF-8") from None
+def _check_encodable(action: FileAction) -> None:
+    """Refuse text no UTF-8 file can hold (lone surrogates); only the model's text can."""
+    match action:
+        case WriteFile():
+            texts: Sequence[str] = (action.content,)
+        case PatchFile():
+            texts = [line for hunk in action.hunks for line in hunk.lines]
+        case SearchReplace() | AnchoredEdit():
+            texts = (action.replace,)
+        case _:
+            texts = ()
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Failed(
+                "the new content holds characters that cannot be written as UTF-8"
+            ) from None
 
 
 def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
@@ -257,12 +292,14 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
     view = _View(root=root)
     outcomes: list[ActionOutcome] = []
     for index, action in actions:
-        snapshot = {real: f.current for real, f in view.files.items()}
+        view.touched.clear()
         try:
             stage = _run(view, action)
-        except _Failed as failed:
-            for real, f in view.files.items():
-                f.current = snapshot.get(real, f.original)
+        except (_Failed, EditError) as exc:
+            # Put back every file the action opened (new entries start as they were on disk).
+            for real, (current, edits) in view.touched.items():
+                view.files[real].current, view.files[real].edits = current, edits
+            failed = exc if isinstance(exc, _Failed) else _Failed(str(exc))
             outcomes.append(
                 ActionOutcome(
                     index=index,
@@ -275,15 +312,6 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
                 )
             )
             continue
-        except EditError as exc:
-            for real, f in view.files.items():
-                f.current = snapshot.get(real, f.original)
-            outcomes.append(
-                ActionOutcome(
-                    index=index, action=action, ok=False, path=action.path, reason=str(exc)
-                )
-            )
-            continue
         outcomes.append(
             ActionOutcome(index=index, action=action, ok=True, path=action.path, stage=stage)
         )
@@ -293,22 +321,17 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
 def _changes(view: _View) -> list[FileChange]:
     changes = []
     for f in view.files.values():
-        after = encode_text(f.current) if f.current is not None else None
-        if after == f.before:
+        if f.current == f.original:
             continue
         changes.append(
             FileChange(
                 path=f.path,
                 real=f.real,
                 before=f.before,
-                after=after,
                 mode=f.mode,
-                before_text=join_lines(f.original.lines, f.original.final_newline)
-                if f.original
-                else "",
-                after_text=join_lines(f.current.lines, f.current.final_newline)
-                if f.current
-                else "",
+                before_file=f.original,
+                after_file=f.current,
+                edits=f.edits if f.original is not None and f.current is not None else None,
             )
         )
     return changes

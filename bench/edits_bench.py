@@ -1,0 +1,162 @@
+"""Benchmark for the edit engine (issue #4): parse and dry-run a 100-file unified diff.
+
+Run: ``.venv/bin/python bench/edits_bench.py [--runs N] [--files N]``.
+
+The repository is a copy of this project's own ``src/`` and ``tests/`` text files (Python
+and Markdown) made under ``bench/.work/`` (git-ignored), turned into a git repository. The
+reply is a bare unified diff changing ``--files`` of those files, three hunks each (a line
+changed, a line inserted, a line removed, with three lines of context as ``diff -u``
+writes them). Each run times, back to back on the same diff:
+
+* agentprompt: ``parse_reply`` + ``apply_actions(..., ApplyOptions(dry_run=True))``, in
+  process (the library API the bridge and the agent call);
+* ``git apply --check`` on the same diff, as a subprocess;
+* ``agentprompt apply --dry-run --json`` as a subprocess, for the command-line cost
+  including interpreter start-up and imports.
+
+Every figure is the median of ``--runs`` runs, with min and max; the ratio is per run.
+Target: agentprompt in process <= 3x git apply --check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from difflib import unified_diff
+from pathlib import Path
+
+from agentprompt.edits import ApplyOptions, apply_actions, parse_reply
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "bench" / ".work" / "edits"
+
+
+def build_repository(target: Path) -> list[Path]:
+    """Copy the project's text sources into ``target`` as a fresh git repository."""
+    if target.exists():
+        shutil.rmtree(target)
+    files = []
+    for pattern in ("src/**/*.py", "src/**/*.md", "tests/**/*.py"):
+        for source in sorted(ROOT.glob(pattern)):
+            if "__pycache__" in source.parts or source.stat().st_size < 400:
+                continue
+            dest = target / source.relative_to(ROOT)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest)
+            files.append(dest)
+    subprocess.run(["git", "init", "-q", str(target)], check=True)
+    return files
+
+
+def _changed(lines: list[str], seed: int) -> list[str]:
+    """The lines with three spread changes: one edited, one inserted, one removed."""
+    out = list(lines)
+    spots = [i for i, line in enumerate(out) if line.strip()]
+    third = max(1, len(spots) // 3)
+    edit, insert, remove = (
+        spots[0 + seed % third],
+        spots[third],
+        spots[min(2 * third, len(spots) - 1)],
+    )
+    out[remove] = None  # type: ignore[call-overload]
+    out.insert(insert + 1, f"# benchmark insertion {seed}\n")
+    out[edit] = out[edit].rstrip("\n") + f"  # edited {seed}\n"
+    return [line for line in out if line is not None]
+
+
+def build_diff(root: Path, files: list[Path], count: int) -> str:
+    """A unified diff changing ``count`` of ``files`` (the largest ones first)."""
+    chosen = sorted(files, key=lambda p: -p.stat().st_size)[:count]
+    parts = []
+    for n, path in enumerate(sorted(chosen)):
+        rel = path.relative_to(root).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        parts.extend(unified_diff(lines, _changed(lines, n), f"a/{rel}", f"b/{rel}", n=3))
+    return "".join(parts)
+
+
+def time_library(root: Path, diff: str, expected: int) -> float:
+    """Seconds to parse the diff and dry-run it with the library."""
+    started = time.perf_counter()
+    parsed = parse_reply(diff)
+    report = apply_actions(root, parsed.actions, ApplyOptions(dry_run=True))
+    elapsed = time.perf_counter() - started
+    if not report.ok or len(report.applied) != expected:
+        raise SystemExit(f"agentprompt did not apply the benchmark diff:\n{report.feedback}")
+    return elapsed
+
+
+def time_command(args: list[str], root: Path, diff: str) -> float:
+    """Seconds a command takes with ``diff`` on its standard input; it must succeed."""
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=root, input=diff.encode(), capture_output=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {done.stderr.decode()[:2000]}")
+    return elapsed
+
+
+def _row(name: str, values: list[float], unit: float = 1000.0, suffix: str = " ms") -> str:
+    med, low, high = statistics.median(values), min(values), max(values)
+    if suffix == "":
+        return f"| {name} | **{med:.2f}** | {low:.2f} | {high:.2f} |"
+    return f"| {name} | {med * unit:.1f}{suffix} | {low * unit:.1f}{suffix} | {high * unit:.1f}{suffix} |"
+
+
+def main() -> None:
+    """Build the corpus, run the timings, print a Markdown table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--json", action="store_true")
+    options = parser.parse_args()
+    root = WORK / "repo"
+    files = build_repository(root)
+    if len(files) < options.files:
+        raise SystemExit(f"only {len(files)} files to change; lower --files")
+    diff = build_diff(root, files, options.files)
+    cli = [str(Path(sys.executable).with_name("agentprompt")), "apply", "-", "--dry-run", "--json"]
+    git = ["git", "apply", "--check", "-"]
+    time_library(root, diff, options.files)
+    time_command(git, root, diff)
+    ours, theirs, command = [], [], []
+    for _ in range(options.runs):
+        ours.append(time_library(root, diff, options.files))
+        theirs.append(time_command(git, root, diff))
+        command.append(time_command([*cli, "--root", str(root)], root, diff))
+    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+    size = sum(p.stat().st_size for p in files)
+    facts = {
+        "files_in_repo": len(files),
+        "repo_bytes": size,
+        "files_changed": options.files,
+        "hunks": diff.count("\n@@ "),
+        "diff_lines": diff.count("\n"),
+        "runs": options.runs,
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+    }
+    if options.json:
+        print(json.dumps({**facts, "library": ours, "git": theirs, "cli": command}, indent=2))
+        return
+    print(
+        f"{facts['files_in_repo']} files ({size / 1000:.0f} KB), {options.files} changed, "
+        f"{facts['hunks']} hunks, {facts['diff_lines']} diff lines, {options.runs} runs, "
+        f"Python {facts['python']}, {facts['cores']} cores\n"
+    )
+    print("| measurement | median | min | max |\n| --- | --- | --- | --- |")
+    print(_row("`git apply --check` (subprocess)", theirs))
+    print(_row("agentprompt parse + dry-run (library, in process)", ours))
+    print(_row("ratio agentprompt / git, per run", ratios, suffix=""))
+    print(_row("`agentprompt apply --dry-run --json` (subprocess)", command))
+
+
+if __name__ == "__main__":
+    main()
