@@ -249,3 +249,14 @@ def test_apply_reply_parses_and_applies(root: Path) -> None:
     report = apply_reply(root, reply)
     assert report.ok, report.feedback
     assert (root / "a.py").read_text() == "def a():\n    return 3\n"
+
+
+def test_a_new_file_cannot_also_be_a_directory_of_another(root: Path) -> None:
+    actions = [
+        WriteFile(dialect="whole", path="pkg", content="x\n"),
+        WriteFile(dialect="whole", path="pkg/mod.py", content="y\n", block=1),
+    ]
+    report = apply_actions(root, actions)
+    assert "cannot be a directory" in report.failed[0].reason
+    assert report.failed[0].index == 1
+    assert not (root / "pkg").exists()

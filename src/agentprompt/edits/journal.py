@@ -197,7 +197,8 @@ def _rollback(root: Path, journal: Path, manifest: dict[str, Any]) -> RecoveryRe
         temp = _temp_name(real, int(entry["n"]))
         temp.unlink(missing_ok=True)
         if entry["backup"] is None:
-            if real.exists() or real.is_symlink():
+            # Only a file this apply created is removed; a directory is never one of them.
+            if real.is_symlink() or real.is_file():
                 real.unlink()
                 removed.append(entry["path"])
             continue

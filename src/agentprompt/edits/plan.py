@@ -130,8 +130,7 @@ class _View:
         if info is not None:
             mode = stat.S_IMODE(info.st_mode)
             try:
-                with open(real, "rb") as handle:
-                    before = handle.read()
+                before = _read(real, info.st_size)
             except OSError as exc:
                 raise EditError(f"cannot read {path}: {exc.strerror}") from None
             text = decode_text(before, path)
@@ -139,6 +138,17 @@ class _View:
         self.files[str(real)] = entry
         self.touched.setdefault(str(real), (text, ()))
         return entry
+
+
+def _read(real: Path, size: int) -> bytes:
+    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        chunks = [os.read(fd, size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 16))
+    finally:
+        os.close(fd)
+    return b"".join(chunks) if len(chunks) > 2 else chunks[0]
 
 
 class _Failed(Exception):
@@ -248,6 +258,7 @@ def _run(view: _View, action: FileAction) -> Stage | None:
     if isinstance(action, PatchFile) and action.move_to:
         _move(view, entry, new, action.move_to)
         return stage
+    _check_no_clash(view, entry)
     first = entry.current is entry.original and entry.edits == ()
     entry.edits = edits if first and edits is not None else None
     entry.current = new
@@ -261,10 +272,28 @@ def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
         return
     if target.current is not None:
         raise _Failed(f"cannot move to {to}: that file already exists")
+    _check_no_clash(view, target)
     target.current, target.edits = content, None
     if target.before is None:
         target.mode = entry.mode
     entry.current, entry.edits = None, None
+
+
+def _check_no_clash(view: _View, entry: _File) -> None:
+    """Refuse a new file whose path another new file of the reply uses as a directory."""
+    if entry.before is not None:
+        return
+    for other in view.files.values():
+        if other is entry or other.current is None:
+            continue
+        if other.path.startswith(entry.path + "/"):
+            raise _Failed(
+                f"{other.path} is also written by this reply, so {entry.path} is a directory"
+            )
+        if entry.path.startswith(other.path + "/"):
+            raise _Failed(
+                f"{other.path} is a file written by this reply, so it cannot be a directory"
+            )
 
 
 def _check_encodable(action: FileAction) -> None:

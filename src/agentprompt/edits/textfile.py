@@ -45,9 +45,11 @@ def split_lines(text: str) -> tuple[tuple[str, ...], bool]:
     """``text`` (``\\n`` endings) as its lines and whether it ends with a newline."""
     if not text:
         return (), True
-    final = text.endswith("\n")
-    body = text[:-1] if final else text
-    return tuple(body.split("\n")), final
+    lines = text.split("\n")
+    final = not lines[-1]
+    if final:
+        lines.pop()
+    return tuple(lines), final
 
 
 def join_lines(lines: tuple[str, ...] | list[str], final_newline: bool) -> str:
@@ -60,11 +62,11 @@ def join_lines(lines: tuple[str, ...] | list[str], final_newline: bool) -> str:
 
 def decode_text(data: bytes, path: str) -> TextFile:
     """The text of a file's bytes; binary or non-UTF-8 content raises :class:`NotText`."""
-    if b"\0" in data[:BINARY_SNIFF_BYTES]:
+    if data.find(b"\0", 0, BINARY_SNIFF_BYTES) != -1:
         raise NotText(path, "is a binary file (it holds NUL bytes); it cannot be edited as text")
     bom = data.startswith(codecs.BOM_UTF8)
     try:
-        text = data[len(codecs.BOM_UTF8) if bom else 0 :].decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NotText(
             path,
