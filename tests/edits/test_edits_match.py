@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, locate, normalise
 
 
@@ -166,3 +169,26 @@ def test_fuzzy_stage_is_bounded_on_a_large_file() -> None:
     assert time.perf_counter() - started < 2.0
     assert isinstance(found, Found)
     assert (found.start, found.stage) == (15000, "fuzzy")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "", "c d"]), max_size=30),
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(["a", "b", ""]), min_size=1, max_size=3), st.integers(0, 31)
+        ),
+        max_size=6,
+    ),
+)
+def test_exact_search_agrees_with_a_line_by_line_scan(
+    lines: list[str], searches: list[tuple[list[str], int]]
+) -> None:
+    index = LineIndex(lines)
+    for needle, start in searches:
+        expected = [
+            s
+            for s in range(start, len(lines) - len(needle) + 1)
+            if lines[s : s + len(needle)] == needle
+        ]
+        assert index.find_exact(needle, start) == expected

@@ -118,6 +118,7 @@ class LineIndex:
         self._keys: dict[Stage, list[str]] = {}
         self._positions: dict[Stage, dict[str, list[int]]] = {}
         self._text: str | None = None
+        self._mark = (0, 0)
 
     def find_exact(self, needle: Sequence[str], start: int) -> list[int]:
         """The 0-based first lines, at or after ``start``, where ``needle`` stands exactly.
@@ -125,20 +126,25 @@ class LineIndex:
         Searches the joined text with ``str.find``, so the common case (the model quoted the
         file correctly) costs no per-line work in Python.
         """
+        if not self.lines:
+            return []
         if self._text is None:
             self._text = "\n" + "\n".join(self.lines) + "\n"
         text = self._text
         wanted = "\n" + "\n".join(needle) + "\n"
         found = []
-        line, last = 0, 0
-        at = text.find(wanted)
+        # A known (offset, line) pair at or before ``start``: searches made in file order,
+        # as hunks are, count each newline once.
+        offset, line = self._mark if self._mark[1] <= start else (0, 0)
+        at = text.find(wanted, offset)
         while at != -1:
             # The newline at ``at`` ends the line before the match: count them to get its line.
-            line += text.count("\n", last, at)
-            last = at
+            line += text.count("\n", offset, at)
+            offset = at
             if line >= start:
                 found.append(line)
             at = text.find(wanted, at + 1)
+        self._mark = (offset, line)
         return found
 
     def keys(self, stage: Stage) -> list[str]:

@@ -73,7 +73,7 @@ def decode_text(data: bytes, path: str) -> TextFile:
             f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); only "
             "UTF-8 files can be edited, so convert it to UTF-8 or edit it by hand",
         ) from None
-    crlf = text.count("\r\n")
+    crlf = text.count("\r\n") if "\r" in text else 0
     newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
     if crlf:
         text = text.replace("\r\n", "\n")
