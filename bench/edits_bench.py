@@ -107,7 +107,8 @@ def _row(name: str, values: list[float], unit: float = 1000.0, suffix: str = " m
     med, low, high = statistics.median(values), min(values), max(values)
     if suffix == "":
         return f"| {name} | **{med:.2f}** | {low:.2f} | {high:.2f} |"
-    return f"| {name} | {med * unit:.1f}{suffix} | {low * unit:.1f}{suffix} | {high * unit:.1f}{suffix} |"
+    cells = [f"{v * unit:.1f}{suffix}" for v in (med, low, high)]
+    return f"| {name} | {' | '.join(cells)} |"
 
 
 def main() -> None:
