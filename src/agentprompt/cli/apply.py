@@ -124,7 +124,10 @@ def apply_command(
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:
         recovery = recover(root)
-        print_json(recovery.to_json()) if as_json else _show_recovery(recovery)
+        if as_json:
+            print_json(recovery.to_json())
+        else:
+            _show_recovery(recovery)
         return
     select_dialects(dialect)
     text = read_reply(reply)

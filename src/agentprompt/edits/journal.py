@@ -134,7 +134,8 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
     pending = journal / (MANIFEST + ".tmp")
     _write_file(pending, json.dumps(manifest, indent=1).encode("utf-8"), None)
     os.replace(pending, journal / MANIFEST)
-    _fsync_dir(journal)
+    for directory in (journal, journal.parent, root):
+        _fsync_dir(directory)
     return manifest
 
 
