@@ -155,13 +155,16 @@ def _render_exact(hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
     """:func:`_render` for an exact match: the hunk's own lines are the file's."""
     body = hunk.lines
     lead = 0
-    while lead < len(body) and body[lead][:1] == " ":
+    for line in body:
+        if line[:1] != " ":
+            break
         lead += 1
     trail = 0
-    while trail < len(body) - lead and body[len(body) - 1 - trail][:1] == " ":
+    for line in reversed(body[lead:]):
+        if line[:1] != " ":
+            break
         trail += 1
-    middle = body[lead : len(body) - trail]
-    new = tuple(line[1:] for line in middle if line[:1] != "-")
+    new = tuple([line[1:] for line in body[lead : len(body) - trail] if line[:1] != "-"])
     return found.start + lead, found.end - trail, new
 
 

@@ -38,6 +38,19 @@ def _realpath(path: str, cache: dict[str, str] | None) -> str:
     return found
 
 
+def _real_child(parent: str, key: str, name: str, cache: dict[str, str] | None) -> str:
+    """The real path of directory ``name`` in the real directory ``parent`` (``key``: its
+    path from the root, for the cache); one ``lstat`` per directory, not per ancestor."""
+    found = cache.get("\0" + key) if cache is not None else None
+    if found is None:
+        found = os.path.join(parent, name)
+        if os.path.islink(found):
+            found = os.path.realpath(found)
+        if cache is not None:
+            cache["\0" + key] = found
+    return found
+
+
 def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -> Path:
     """The real location of ``path`` (relative to ``root``), refused if it is unsafe.
 
@@ -61,7 +74,9 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
     if any(p.lower() == ".git" for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
     real_root = _realpath(str(root), cache)
-    parent = _realpath(os.path.join(real_root, *parts[:-1]), cache)
+    parent = real_root
+    for depth in range(1, len(parts)):
+        parent = _real_child(parent, "/".join(parts[:depth]), parts[depth - 1], cache)
     real = os.path.join(parent, parts[-1])
     if os.path.islink(real):
         real = os.path.realpath(real)

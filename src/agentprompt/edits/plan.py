@@ -307,13 +307,10 @@ def _check_encodable(action: FileAction) -> None:
             texts = (action.replace,)
         case _:
             texts = ()
-    for text in texts:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise _Failed(
-                "the new content holds characters that cannot be written as UTF-8"
-            ) from None
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Failed("the new content holds characters that cannot be written as UTF-8") from None
 
 
 def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
