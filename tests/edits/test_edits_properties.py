@@ -21,7 +21,7 @@ from agentprompt.edits.actions import (
     SearchReplace,
     WriteFile,
 )
-from agentprompt.edits.apply import ApplyOptions, apply_actions
+from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
 from agentprompt.edits.hunks import hunk_from_texts
 from agentprompt.edits.journal import WriteFailed
 
@@ -159,3 +159,23 @@ def test_a_fault_at_any_write_leaves_every_file_as_it_was(count: int, data: st.D
         with pytest.raises(WriteFailed):
             apply_actions(root, sequence)
         assert _tree(root) == before
+
+
+@SETTINGS
+@given(edited_files())
+def test_the_dry_run_diff_applies_to_the_original_and_gives_the_result(
+    case: tuple[list[str], int, int, list[str], str, bool, bool],
+) -> None:
+    lines, start, end, new, _newline, _final, as_patch = case
+    data = ("\n".join(lines) + "\n").encode()
+    action = _edit("f.txt", lines[start:end], new, as_patch)
+    with _sandbox() as root:
+        (root / "f.txt").write_bytes(data)
+        preview = apply_actions(root, [action], ApplyOptions(dry_run=True))
+        assert preview.ok, preview.feedback
+        assert apply_actions(root, [action]).ok
+        result = (root / "f.txt").read_bytes()
+        (root / "f.txt").write_bytes(data)
+        replayed = apply_reply(root, preview.diff, "udiff")
+        assert replayed.ok, replayed.feedback
+        assert (root / "f.txt").read_bytes() == result

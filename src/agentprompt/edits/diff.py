@@ -38,6 +38,13 @@ def _range(start: int, count: int) -> str:
     return f"{start + 1 if count else start},{count}"
 
 
+def _prefixed(sign: str, lines: Sequence[str]) -> str:
+    """``lines`` as diff lines starting with ``sign``, each ending with a newline."""
+    if not lines:
+        return ""
+    return sign + ("\n" + sign).join(lines) + "\n"
+
+
 def _from_edits(old: Sequence[str], edits: Sequence[Edit]) -> list[str]:
     """The hunks of ``edits`` (sorted, not overlapping) over the original lines ``old``."""
     groups: list[list[Edit]] = []
@@ -54,11 +61,11 @@ def _from_edits(old: Sequence[str], edits: Sequence[Edit]) -> list[str]:
         body: list[str] = []
         pos = a
         for edit in group:
-            body.extend(" " + line + "\n" for line in old[pos : edit.start])
-            body.extend("-" + line + "\n" for line in old[edit.start : edit.end])
-            body.extend("+" + line + "\n" for line in edit.new)
+            body.append(_prefixed(" ", old[pos : edit.start]))
+            body.append(_prefixed("-", old[edit.start : edit.end]))
+            body.append(_prefixed("+", edit.new))
             pos = edit.end
-        body.extend(" " + line + "\n" for line in old[pos:b])
+        body.append(_prefixed(" ", old[pos:b]))
         grown = sum(len(e.new) - (e.end - e.start) for e in group)
         out.append(f"@@ -{_range(a, b - a)} +{_range(a + offset, b - a + grown)} @@\n")
         out.extend(body)
