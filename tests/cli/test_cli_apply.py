@@ -159,3 +159,16 @@ def test_pending_journal_is_refused_then_recovered(run: Run, repo: Path, tmp_pat
 def test_recover_with_nothing_to_recover(run: Run, repo: Path) -> None:
     result = run("apply", "--recover", "--root", str(repo))
     assert result.code == 0 and "No interrupted apply" in result.out
+
+
+def test_a_cut_off_block_fails_the_apply_and_writes_nothing(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    before = snapshot_tree(repo)
+    cut = GOOD + "<<<FILE: src/app/new.py>>>\nprint('half\n"
+    result = run("apply", _reply(tmp_path, cut), "--root", str(repo), "--json")
+    assert result.code == 1
+    data = json.loads(result.out)
+    assert data["lost"] == 1 and data["written"] is False
+    assert "could not be read" in data["feedback"]
+    assert snapshot_tree(repo) == before
