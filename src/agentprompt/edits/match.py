@@ -181,7 +181,7 @@ class Found:
     """One past the last file line of the match."""
     stage: Stage
     """The stage that found it."""
-    pairs: tuple[int | None, ...]
+    pairs: Sequence[int | None]
     """For each quoted line, the file line it matched (``None``: not in the file)."""
     indent_add: str = ""
     """Indentation to add to replacement lines (the file is indented deeper)."""
@@ -298,7 +298,7 @@ def locate(
         chosen = _pick(cands, hint)
         if chosen is None:
             return Missing(candidates=tuple(cands), stage=stage)
-        pairs = tuple(range(chosen, chosen + n))
+        pairs = range(chosen, chosen + n)
         delta = deltas.get(chosen) or ("", "")
         if stage not in ("exact", "trailing-whitespace", "indentation"):
             delta = _indent_delta(index.lines, needle, pairs) or delta

@@ -74,9 +74,11 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
     if any(p.lower() == ".git" for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
     real_root = _realpath(str(root), cache)
-    parent = real_root
-    for depth in range(1, len(parts)):
-        parent = _real_child(parent, "/".join(parts[:depth]), parts[depth - 1], cache)
+    parent = cache.get("\0" + "/".join(parts[:-1])) if cache is not None else None
+    if parent is None:
+        parent = real_root
+        for depth in range(1, len(parts)):
+            parent = _real_child(parent, "/".join(parts[:depth]), parts[depth - 1], cache)
     real = os.path.join(parent, parts[-1])
     if os.path.islink(real):
         real = os.path.realpath(real)
