@@ -111,3 +111,16 @@ def test_refused_path_fails_the_action_and_writes_nothing(root: Path, tmp_path: 
     assert not report.ok
     assert "'..'" in report.failed[0].reason
     assert not (tmp_path / "escape.txt").exists()
+
+
+@pytest.mark.parametrize(("kind", "reason"), [("fifo", "FIFO"), ("dir", "directory")])
+def test_apply_refuses_a_target_that_is_not_a_regular_file(
+    root: Path, kind: str, reason: str
+) -> None:
+    target = root / "thing"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+    report = apply_actions(root, [WriteFile(dialect="whole", path="thing", content="x\n")])
+    assert reason in report.failed[0].reason

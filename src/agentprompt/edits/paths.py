@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agentprompt.edits.actions import EditError
 
-__all__ = ["JOURNAL_DIR", "UnsafePath", "check_target", "resolve_inside"]
+__all__ = ["JOURNAL_DIR", "UnsafePath", "check_target", "resolve_inside", "resolve_target"]
 
 JOURNAL_DIR = ".agentprompt/journal"
 """Where the applier keeps its journal, relative to the root; replies may not touch it."""
@@ -59,6 +59,23 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
     ``cache`` (a dict the caller keeps for one batch of paths) remembers resolved
     directories, so many files in the same directories cost one lookup each.
     """
+    return Path(_resolve(root, path, cache)[0])
+
+
+def resolve_target(
+    root: Path, path: str, cache: dict[str, str] | None = None
+) -> tuple[Path, os.stat_result | None]:
+    """:func:`resolve_inside` plus the target's status (``None`` when it does not exist);
+    anything but a regular file is refused, as by :func:`check_target`."""
+    real, info = _resolve(root, path, cache)
+    target = Path(real)
+    return target, (check_target(target, path) if info is None else _regular(info, path))
+
+
+def _resolve(
+    root: Path, path: str, cache: dict[str, str] | None
+) -> tuple[str, os.stat_result | None]:
+    """The checked real path, and its ``lstat`` when that was taken on the way."""
     if not path or not path.strip():
         raise UnsafePath(path, "the path is empty")
     if "\0" in path:
@@ -80,8 +97,13 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
         for depth in range(1, len(parts)):
             parent = _real_child(parent, "/".join(parts[:depth]), parts[depth - 1], cache)
     real = os.path.join(parent, parts[-1])
-    if os.path.islink(real):
+    try:
+        info: os.stat_result | None = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        info = None
+    if info is not None and stat.S_ISLNK(info.st_mode):
         real = os.path.realpath(real)
+        info = None
     prefix = real_root.rstrip(os.sep) + os.sep
     if real == real_root:
         raise UnsafePath(path, "the path resolves to the root itself, not a file")
@@ -92,7 +114,7 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
         raise UnsafePath(path, "a symlink on the way leads into .git/")
     if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
         raise UnsafePath(path, "the applier's journal directory is not editable")
-    return Path(real)
+    return real, info
 
 
 def check_target(real: Path, path: str) -> os.stat_result | None:
@@ -104,6 +126,11 @@ def check_target(real: Path, path: str) -> os.stat_result | None:
         return None
     except NotADirectoryError:
         raise UnsafePath(path, "a part of the path is a file, not a directory") from None
+    return _regular(info, path)
+
+
+def _regular(info: os.stat_result, path: str) -> os.stat_result:
+    """``info`` if it describes a regular file; otherwise the refusal, with the reason."""
     mode = info.st_mode
     if stat.S_ISREG(mode):
         return info

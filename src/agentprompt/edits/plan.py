@@ -26,7 +26,7 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.hunks import Edit, HunkFailure, apply_edits, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
-from agentprompt.edits.paths import check_target, resolve_inside
+from agentprompt.edits.paths import resolve_target
 from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
 
 __all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
@@ -116,7 +116,7 @@ class _View:
     )
 
     def open(self, path: str) -> _File:
-        real = resolve_inside(self.root, path, self.resolved)
+        real, info = resolve_target(self.root, path, self.resolved)
         known = self.files.get(str(real))
         if known is not None:
             self.touched.setdefault(str(real), (known.current, known.edits))
@@ -126,7 +126,6 @@ class _View:
         before: bytes | None = None
         mode: int | None = None
         text: TextFile | None = None
-        info = check_target(real, path)
         if info is not None:
             mode = stat.S_IMODE(info.st_mode)
             try:
