@@ -109,10 +109,43 @@ def test_several_files_in_one_reply_are_numbered_in_order() -> None:
     ]
 
 
-def test_missing_end_stops_at_the_next_marker_with_a_warning() -> None:
-    result = parse_reply("<<<FILE: a.ts>>>\nA\n<<<FILE: b.ts>>>\nB\n<<<END>>>\n")
-    assert [a.content for a in result.actions if isinstance(a, WriteFile)] == ["A\n", "B\n"]
+def test_file_block_without_end_before_the_next_marker_is_dropped_as_an_error() -> None:
+    result = parse_reply("<<<FILE: a.ts>>>\nA\nSome prose.\n<<<FILE: b.ts>>>\nB\n<<<END>>>\n")
+    assert [(a.path, a.content) for a in result.actions if isinstance(a, WriteFile)] == [
+        ("b.ts", "B\n")
+    ]
+    assert [(d.code, d.severity, d.line) for d in result.diagnostics] == [
+        ("missing-end", "error", 1)
+    ]
+
+
+def test_list_block_without_end_stops_at_the_next_marker_with_a_warning() -> None:
+    result = parse_reply("<<<REQUEST_FILES>>>\n- a.ts\n<<<FILE: b.ts>>>\nB\n<<<END>>>\n")
+    assert [getattr(a, "paths", None) for a in result.actions] == [("a.ts",), None]
     assert [(d.code, d.severity) for d in result.diagnostics] == [("missing-end", "warning")]
+
+
+def test_fenced_file_block_without_end_ends_at_its_fence_and_keeps_the_prose_out() -> None:
+    reply = "```\n<<<FILE: a.py>>>\n```python\nx = 1\n```\n```\nDone, I changed x.\n"
+    result = parse_reply(reply)
+    assert [(a.path, getattr(a, "content", None)) for a in result.actions] == [("a.py", "x = 1\n")]
+    assert [(d.code, d.severity) for d in result.diagnostics] == [
+        ("missing-end", "warning"),
+        ("fence-in-block", "warning"),
+    ]
+    assert not result.truncated
+
+
+def test_cut_off_list_blocks_are_errors_without_actions() -> None:
+    for reply in (
+        "<<<REQUEST_FILES>>>\n- src/a.ts\n- src/b.t",
+        "<<<SWITCH_MODE: edit>>>\n対象ファイル:\n- a.ts\n理由: バグ修正のため<<<E",
+        "<<<CONTINUE>>>\n残り: 2個のファイル変更があります\n- x.ts\n",
+    ):
+        result = parse_reply(reply)
+        assert result.actions == ()
+        assert result.truncated
+        assert [d.severity for d in result.diagnostics] == ["error"]
 
 
 def test_cut_off_file_block_is_truncated_and_earlier_blocks_are_kept() -> None:

@@ -44,7 +44,7 @@ def test_dev_null_new_side_deletes_the_file() -> None:
 
 
 def test_hunk_header_numbers_are_kept_as_hints() -> None:
-    action = only("--- a/x\n+++ b/x\n@@ -8,7 +8,25 @@ def f():\n-a\n+b\n")
+    action = only("```diff\n--- a/x\n+++ b/x\n@@ -8,7 +8,25 @@ def f():\n-a\n+b\n```\n")
     assert isinstance(action, PatchFile)
     hunk = action.hunks[0]
     assert (hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count) == (8, 7, 8, 25)
@@ -88,7 +88,7 @@ def test_git_extended_headers_are_read() -> None:
 
 
 def test_git_new_file_mode() -> None:
-    reply = "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\n"
+    reply = "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\nDone.\n"
     action = only(reply)
     assert action == WriteFile(path="e.txt", content="", create_only=True, dialect="udiff", line=1)
 
@@ -96,7 +96,7 @@ def test_git_new_file_mode() -> None:
 def test_git_rename_without_changes_is_a_move() -> None:
     reply = (
         "diff --git a/old.py b/new.py\nsimilarity index 100%\n"
-        "rename from old.py\nrename to new.py\n"
+        "rename from old.py\nrename to new.py\n\nDone.\n"
     )
     assert only(reply) == MoveFile(path="old.py", to="new.py", dialect="udiff", line=1)
 
@@ -111,8 +111,16 @@ def test_git_rename_with_changes_is_a_patch_that_moves() -> None:
     assert (action.path, action.move_to) == ("old.py", "new.py")
 
 
+def test_bare_diff_ending_in_its_headers_at_the_end_of_the_reply_is_truncated() -> None:
+    # "rename to" may be followed by "---"/"+++" and hunks that were cut off.
+    reply = "diff --git a/old.py b/new.py\nrename from old.py\nrename to new.py\n"
+    result = parse_reply(reply)
+    assert result.actions == ()
+    assert result.truncated
+
+
 def test_binary_patch_is_refused_with_a_reason() -> None:
-    reply = "diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n"
+    reply = "```diff\ndiff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n```\n"
     result = parse_reply(reply)
     assert result.actions == ()
     assert [d.code for d in result.diagnostics] == ["binary-patch"]

@@ -64,6 +64,7 @@ class StreamParser:
         if not self._closed:
             self._closed = True
             if self._partial:
+                self._state.open_tail = True
                 self._add_lines(["".join(self._partial)])
                 self._partial = []
             self._scan(final=True)

@@ -12,7 +12,8 @@
 ```
 
 Each file operation is its own block. A patch cut off before ``*** End Patch`` keeps the
-operations before the last one, which is dropped as truncated.
+operations before the last one, which is dropped as truncated (even a ``*** Delete File``,
+whose path may have been cut).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from agentprompt.edits.dialects.base import (
     note,
     text_of,
 )
-from agentprompt.edits.dialects.hunks import parse_hunks
+from agentprompt.edits.dialects.hunk_text import parse_hunks
 
 __all__ = ["DIALECT", "ApplyPatchDialect", "is_begin_patch"]
 
@@ -101,7 +102,7 @@ class _Reader:
         truncated: bool = False,
     ) -> BlockOutcome:
         ops, notes = _split(lines, self.start + 1, body_end)
-        if truncated and ops and ops[-1].kind != "Delete File":
+        if truncated and ops:
             last = ops.pop()
             notes.append(
                 note(

@@ -56,6 +56,8 @@ class ScanState:
     """The path of each dialect's previous block, for blocks that carry it over."""
     blocks: int = 0
     """How many blocks were numbered so far."""
+    open_tail: bool = False
+    """The reply ended without a newline: its last line may have been cut part way."""
 
     def take_block(self) -> int:
         """The number of the next block in the reply, counting every dialect."""

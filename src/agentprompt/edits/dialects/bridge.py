@@ -11,7 +11,9 @@
 ```
 
 The English labels (``Target files:``, ``Reason:``, ``Remaining: N file changes``) are read
-too. A block whose ``<<<END>>>`` is missing ends where the next marker begins (a warning).
+too. A list block whose ``<<<END>>>`` is missing ends where the next marker begins (a
+warning); a FILE or DIFF block with no ``<<<END>>>`` is dropped (an error), as is any block
+the reply ends inside.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from agentprompt.edits.actions import (
 from agentprompt.edits.dialects.base import (
     BlockOutcome,
     BlockReader,
+    Fence,
     ScanState,
     clean_path,
     closes_fence,
@@ -40,7 +43,7 @@ from agentprompt.edits.dialects.base import (
     opens_fence,
     text_of,
 )
-from agentprompt.edits.dialects.hunks import parse_hunks
+from agentprompt.edits.dialects.hunk_text import parse_hunks
 
 __all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
 
@@ -92,7 +95,7 @@ class BridgeDialect:
         """A reader for the block the marker at line ``i`` opens."""
         found = _marker(lines[i])
         kind, arg = found if found else ("END", "")
-        return _Reader(start=i, j=i + 1, kind=kind, arg=arg, state=state)
+        return _Reader(start=i, j=i + 1, kind=kind, arg=arg, state=state, fence=state.fence)
 
 
 @dataclass
@@ -102,6 +105,10 @@ class _Reader:
     kind: str
     arg: str
     state: ScanState
+    fence: Fence | None = None
+    """The markdown fence the block sits in, whose closer ends a block with no END."""
+    inner: Fence | None = None
+    """A fence the block's content opened inside that fence."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         at = self.start + 1
@@ -119,44 +126,66 @@ class _Reader:
             return self._finish(lines, self.start + 1, self.start + 1, [])
         n = len(lines)
         while self.j < n:
-            found = _marker(lines[self.j])
+            line = lines[self.j]
+            found = _marker(line)
             if found is not None:
                 if found[0] == "END":
                     return self._finish(lines, self.j, self.j + 1, [])
-                missing = note(
-                    "warning",
-                    "missing-end",
-                    f"The <<<{self.kind}>>> block at line {at} has no '<<<END>>>'; it was read "
-                    "up to the next marker.",
-                    line=at,
-                    block=None,
-                    dialect=NAME,
-                )
-                return self._finish(lines, self.j, self.j, [missing])
+                return self._unended(lines, self.j, "the next marker", bounded=False)
+            if self.fence is not None:
+                if self.inner is not None:
+                    if closes_fence(line, self.inner):
+                        self.inner = None
+                elif closes_fence(line, self.fence):
+                    return self._unended(lines, self.j, "the end of its code block", bounded=True)
+                else:
+                    opened = opens_fence(line)
+                    if opened is not None and opened.info:
+                        self.inner = opened
             self.j += 1
         if not final:
             return None
-        if self.kind in ("FILE", "DIFF"):
-            cut = note(
+        what = "that file" if self.kind in ("FILE", "DIFF") else "the block"
+        cut = note(
+            "error",
+            "truncated",
+            f"The reply was cut off inside the <<<{self.kind}{': ' + self.arg if self.arg else ''}"
+            f">>> block (no '<<<END>>>'); it was dropped. Send {what} again.",
+            line=self.start + 1,
+            block=self.state.take_block(),
+            dialect=NAME,
+        )
+        return BlockOutcome(end=n, diagnostics=(cut,))
+
+    def _unended(
+        self, lines: Sequence[str], stop: int, where: str, *, bounded: bool
+    ) -> BlockOutcome:
+        """A block with no ``<<<END>>>`` that stops at line ``stop`` (``where`` says what is
+        there). Unless the code block around it ``bounded`` it, a file's content cannot be told
+        from the prose after it, so FILE and DIFF are dropped; a list keeps its items."""
+        at = self.start + 1
+        if self.kind in ("FILE", "DIFF") and not bounded:
+            lost = note(
                 "error",
-                "truncated",
-                f"The reply was cut off inside the <<<{self.kind}: {self.arg}>>> block (no "
-                "'<<<END>>>'); it was dropped. Send that file again.",
+                "missing-end",
+                f"The <<<{self.kind}: {self.arg}>>> block at line {at} has no '<<<END>>>' before "
+                f"{where}; it was dropped because its content cannot be told from the text "
+                "after it. Send it again, closed by '<<<END>>>'.",
                 line=at,
                 block=self.state.take_block(),
                 dialect=NAME,
             )
-            return BlockOutcome(end=n, diagnostics=(cut,))
-        cut = note(
+            return BlockOutcome(end=stop, diagnostics=(lost,))
+        missing = note(
             "warning",
-            "truncated",
-            f"The <<<{self.kind}>>> block has no '<<<END>>>'; the list up to the end of the "
-            "reply was used.",
+            "missing-end",
+            f"The <<<{self.kind}>>> block at line {at} has no '<<<END>>>'; it was read up to "
+            f"{where}.",
             line=at,
             block=None,
             dialect=NAME,
         )
-        return self._finish(lines, n, n, [cut])
+        return self._finish(lines, stop, stop, [missing])
 
     def _finish(
         self, lines: Sequence[str], body_end: int, end: int, notes: list[Diagnostic]

@@ -35,7 +35,7 @@ from agentprompt.edits.dialects.base import (
     path_before,
     text_of,
 )
-from agentprompt.edits.dialects.hunks import is_body_line, parse_hunks
+from agentprompt.edits.dialects.hunk_text import is_body_line, parse_header, parse_hunks
 
 __all__ = ["DIALECT", "UnifiedDiff"]
 
@@ -59,15 +59,38 @@ _GIT_HEADERS = (
 )
 _HUNK_ONLY = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _MARKERS = re.compile(r"^(?:diff --git |--- \S.*\n\+\+\+ |@@ -\d)", re.MULTILINE)
+_TIMESTAMP = re.compile(
+    r"[ \t]+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[ \t]*[+-]\d{4})?$"
+)
 
 
 def _is_minus_header(lines: Sequence[str], i: int, end: int) -> bool:
-    """``--- path`` followed (before ``end``) by ``+++ path`` or an ``@@`` header."""
+    """``--- path`` followed (before ``end``) by ``+++ path`` or an ``@@`` header: how a diff
+    starts."""
     line = lines[i]
     if not line.startswith("--- ") or not line[4:].strip() or i + 1 >= end:
         return False
     after = lines[i + 1]
     return after.startswith("+++ ") or after.startswith("@@")
+
+
+def _is_file_triple(lines: Sequence[str], i: int, end: int) -> bool:
+    """``--- path``, ``+++ path``, ``@@``: how a further file starts inside a diff (a removed
+    ``-- comment`` line reads ``--- comment``, so two lines are not enough)."""
+    return (
+        i + 2 < end
+        and lines[i].startswith("--- ")
+        and lines[i + 1].startswith("+++ ")
+        and lines[i + 2].startswith("@@")
+    )
+
+
+_CONTINUATIONS = ("@@", "diff --git ", "--- ", "+++ ", "\\", *_GIT_HEADERS)
+
+
+def _may_grow(tail: str) -> bool:
+    """Whether an unterminated last line may be the start of a line that continues a diff."""
+    return any(c.startswith(tail) for c in _CONTINUATIONS)
 
 
 @dataclass(frozen=True)
@@ -104,29 +127,189 @@ class UnifiedDiff:
 
 
 @dataclass
+class _Section:
+    start: int
+    end: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    hunk_start: int | None = None
+    git: bool = False
+
+    def label(self) -> str:
+        return self.headers.get("+++") or self.headers.get("---") or ""
+
+
+@dataclass
+class _Walker:
+    """Splits a diff into per-file sections as its lines arrive, following hunk counts:
+    while a hunk's declared counts are not used up every line is part of it (as git reads
+    a patch); a further file starts at ``diff --git`` or a ``---``/``+++``/``@@`` triple."""
+
+    sections: list[_Section] = field(default_factory=list)
+    old_left: int = 0
+    new_left: int = 0
+    counted: bool = False
+    """The current hunk declared its counts."""
+
+    @property
+    def counting(self) -> bool:
+        """The current hunk's counts are not used up."""
+        return self.old_left > 0 or self.new_left > 0
+
+    @property
+    def in_headers(self) -> bool:
+        """No hunk line of the current section was read yet."""
+        return not self.sections or self.sections[-1].hunk_start is None
+
+    def begins_file(self, lines: Sequence[str], i: int, end: int) -> bool:
+        """Whether line ``i`` starts a new file section."""
+        line = lines[i]
+        if not self.sections:
+            return True
+        current = self.sections[-1]
+        if line.startswith("diff --git "):
+            return bool(current.headers) or current.hunk_start is not None
+        if not line.startswith("--- "):
+            return False
+        if current.hunk_start is not None and i + 2 >= end:
+            # The reply ends within two lines: a file header cut off after a complete hunk.
+            return not self.counting
+        if current.hunk_start is None:
+            return "---" in current.headers and _is_minus_header(lines, i, end)
+        if self.counted and not self.counting:
+            # After a hunk whose counts are used up, ``---`` then ``+++`` is a new file.
+            return lines[i + 1].startswith("+++ ")
+        return _is_file_triple(lines, i, end)
+
+    def take(self, lines: Sequence[str], i: int, end: int) -> None:
+        """Read line ``i`` (``end``: how far the lines are known, for the header look-ahead)."""
+        line = lines[i]
+        if self.begins_file(lines, i, end):
+            if self.sections:
+                self.sections[-1].end = i
+            self.sections.append(_Section(start=i, git=line.startswith("diff --git ")))
+            self.old_left = self.new_left = 0
+            self.counted = False
+        current = self.sections[-1]
+        current.end = i + 1
+        if current.hunk_start is None:
+            if line.startswith("--- ") and "---" not in current.headers:
+                current.headers["---"] = line[4:]
+                return
+            if line.startswith("+++ ") and "+++" not in current.headers:
+                current.headers["+++"] = line[4:]
+                return
+            header = next((h for h in _GIT_HEADERS if line.startswith(h)), None)
+            if header is not None:
+                current.headers[header.strip()] = line[len(header) :].strip()
+                return
+            if line.strip() == "":
+                return
+            current.hunk_start = i
+        if line.startswith("@@"):
+            parsed = parse_header(line)
+            self.counted = parsed.old_count is not None or parsed.new_count is not None
+            if parsed.old_start is not None:
+                self.old_left = 1 if parsed.old_count is None else parsed.old_count
+                self.new_left = 1 if parsed.new_count is None else parsed.new_count
+            else:
+                self.old_left = self.new_left = 0
+            return
+        first = line[:1]
+        if first == "\\":
+            return
+        if first != "+":
+            self.old_left = max(0, self.old_left - 1)
+        if first != "-":
+            self.new_left = max(0, self.new_left - 1)
+
+
+@dataclass
 class _Reader:
     start: int
     j: int
     fence: Fence | None
     state: ScanState
     fallback: str | None
+    walker: _Walker = field(default_factory=_Walker)
+    blank_from: int | None = None
+    """Bare diffs: the first of the blank lines after a complete hunk (the diff may end there)."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
+        walker = self.walker
         while self.j < n:
             line = lines[self.j]
             if self.fence is not None:
                 if closes_fence(line, self.fence):
                     return self._finish(lines, self.j, truncated=False)
-            elif not (line.startswith(_GIT_HEADERS) or line.startswith("@@") or is_body_line(line)):
-                return self._finish(lines, self.j, truncated=False)
+            else:
+                verdict = self._continues(lines, self.j, n, final)
+                if verdict is None:
+                    return None
+                if not verdict:
+                    end = self.j if self.blank_from is None else self.blank_from
+                    cut = final and self.j == n - 1 and self.state.open_tail and _may_grow(line)
+                    return self._finish(lines, end, truncated=cut)
+            if line.startswith("--- ") and self.j + 2 >= n and not final:
+                return None
+            if self.fence is None and line == "" and self._after_hunk():
+                if self.blank_from is None:
+                    self.blank_from = self.j
+                self.j += 1
+                continue
+            if self.blank_from is not None:
+                for k in range(self.blank_from, self.j):
+                    walker.take(lines, k, n)
+                self.blank_from = None
+            walker.take(lines, self.j, n)
             self.j += 1
         if not final:
             return None
-        return self._finish(lines, n, truncated=self.fence is not None)
+        end = n if self.blank_from is None else self.blank_from
+        return self._finish(lines, end, truncated=self._cut(end, n))
+
+    def _after_hunk(self) -> bool:
+        """A counted hunk is complete: a blank line may end a bare diff."""
+        w = self.walker
+        return not w.in_headers and w.counted and not w.counting
+
+    def _continues(self, lines: Sequence[str], i: int, n: int, final: bool) -> bool | None:
+        """Whether line ``i`` is still part of a bare diff; None when later lines decide."""
+        line = lines[i]
+        w = self.walker
+        if line.startswith(("@@", "diff --git ")) or (
+            w.in_headers and line.startswith(_GIT_HEADERS)
+        ):
+            return True
+        if line.startswith("--- "):
+            if i + 2 >= n and not final:
+                return None
+            if w.in_headers or w.begins_file(lines, i, n):
+                return True
+        if w.counting:
+            return is_body_line(line)
+        if w.in_headers and line.startswith("+++ "):
+            return True
+        if self.blank_from is not None:
+            return line == ""
+        if line.startswith("\\"):
+            return True
+        return is_body_line(line) and (not w.in_headers or line == "")
+
+    def _cut(self, end: int, n: int) -> bool:
+        """Whether the reply ended inside the diff: inside a fence, before a bare hunk's
+        counts were used up, inside its headers, or on an unterminated last line."""
+        w = self.walker
+        if self.fence is not None:
+            return True
+        if not w.sections:
+            return False
+        if w.counting or w.in_headers:
+            return True
+        return end == n and self.state.open_tail
 
     def _finish(self, lines: Sequence[str], end: int, *, truncated: bool) -> BlockOutcome:
-        sections = _split_sections(lines, self.start, end)
+        sections = list(self.walker.sections)
         actions: list[Action] = []
         notes: list[Diagnostic] = []
         if truncated and sections:
@@ -135,8 +318,9 @@ class _Reader:
                 note(
                     "error",
                     "truncated",
-                    f"The reply was cut off inside the diff of {last.label() or 'a file'}; "
-                    "that file's changes were dropped. Send that file's diff again.",
+                    f"The reply was cut off inside the diff of {last.label() or 'a file'} (or "
+                    "its hunk counts promise more lines than it holds); that file's changes "
+                    "were dropped. Send that file's diff again.",
                     line=last.start + 1,
                     block=None,
                     dialect=NAME,
@@ -152,63 +336,11 @@ class _Reader:
         return BlockOutcome(end=end, actions=tuple(actions), diagnostics=tuple(notes))
 
 
-@dataclass
-class _Section:
-    start: int
-    end: int = 0
-    headers: dict[str, str] = field(default_factory=dict)
-    hunk_start: int | None = None
-    git: bool = False
-
-    def label(self) -> str:
-        return self.headers.get("+++") or self.headers.get("---") or ""
-
-
-def _split_sections(lines: Sequence[str], start: int, end: int) -> list[_Section]:
-    """The per-file sections of the diff in ``lines[start:end]``."""
-    sections: list[_Section] = []
-    current: _Section | None = None
-    for i in range(start, end):
-        line = lines[i]
-        minus = _is_minus_header(lines, i, end)
-        begins = line.startswith("diff --git ") or (
-            minus
-            and (
-                current is None
-                or current.hunk_start is not None
-                or "---" in current.headers
-                or not current.git
-            )
-        )
-        if begins:
-            if current is not None:
-                current.end = i
-                sections.append(current)
-            current = _Section(start=i, git=line.startswith("diff --git "))
-        if current is None:
-            current = _Section(start=i)
-        if current.hunk_start is None:
-            if minus or (line.startswith("+++ ") and "+++" not in current.headers):
-                current.headers[line[:3]] = line[4:]
-                continue
-            header = next((h for h in _GIT_HEADERS if line.startswith(h)), None)
-            if header is not None:
-                current.headers[header.strip()] = line[len(header) :].strip()
-                continue
-            if line.strip() == "":
-                continue
-            current.hunk_start = i
-    if current is not None:
-        current.end = end
-        sections.append(current)
-    return sections
-
-
 def _header_path(raw: str | None) -> str | None:
     """A path from a ``---``/``+++`` header: timestamp and quotes removed."""
     if raw is None:
         return None
-    path = raw.split("\t", 1)[0].strip()
+    path = _TIMESTAMP.sub("", raw.split("\t", 1)[0]).strip()
     if len(path) >= 2 and path[0] == path[-1] == '"':
         path = path[1:-1]
     return path or None
@@ -236,6 +368,12 @@ def _strip_prefixes(old: str | None, new: str | None, git: bool) -> tuple[str | 
             old = real_old[2:]
         if real_new is not None and real_new.startswith("b/"):
             new = real_new[2:]
+    elif real_old is not None and real_new is not None and real_old != real_new:
+        # ``--- x.py`` / ``+++ b/x.py``: one side kept git's prefix, the other did not.
+        bare_old = real_old[2:] if real_old.startswith(("a/", "b/")) else real_old
+        bare_new = real_new[2:] if real_new.startswith(("a/", "b/")) else real_new
+        if bare_old == bare_new:
+            old = new = bare_old
     return old, new
 
 
@@ -281,6 +419,12 @@ def _build(
                 block=block,
                 dialect=NAME,
             )
+        )
+    if "copy from" in h or "copy to" in h:
+        return fail(
+            "copy-unsupported",
+            f"The diff copies {h.get('copy from', old)} to {h.get('copy to', new)}; copies are "
+            "not applied (the source would be lost to a move). Send the new file whole.",
         )
     if "Binary files" in h or "GIT binary patch" in h:
         return fail(

@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentprompt.edits.actions import Diagnostic, Hunk
+from agentprompt.edits.dialects.base import note
 
 __all__ = ["HunkHeader", "is_body_line", "parse_header", "parse_hunks"]
 
-_NUMBERED = re.compile(r"^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*(?:@@+.*)?$")
+_NUMBERED = re.compile(
+    r"^@@+\s*-(\d{1,9})(?:,(\d{1,9}))?\s+\+(\d{1,9})(?:,(\d{1,9}))?\s*(?:@@+.*)?$"
+)
 _END_OF_FILE = "*** End of File"
 
 
@@ -69,21 +72,20 @@ class _Open:
     line: int
     lines: list[str]
     blank: list[bool]
+    scopes: list[str]
     no_newline: bool = False
+    old_no_newline: bool = False
     at_end: bool = False
 
 
 def _close(hunk: _Open) -> Hunk | None:
-    """The finished hunk: trailing lines that were empty in the reply are dropped unless the
-    header's old count needs them (models leave a blank line between hunks)."""
+    """The finished hunk: trailing lines that were empty in the reply are dropped (models
+    leave a blank line between hunks and before a closing fence; a lost trailing context line
+    only narrows the context, a spurious one would not match)."""
     lines, blank = hunk.lines, hunk.blank
-    trailing = 0
-    while trailing < len(lines) and blank[len(lines) - 1 - trailing]:
-        trailing += 1
-    kept = len(lines) - trailing
-    if trailing and hunk.header.old_count is not None:
-        seen = sum(1 for line in lines[:kept] if line[0] in " -")
-        kept += max(0, min(trailing, hunk.header.old_count - seen))
+    kept = len(lines)
+    while kept and blank[kept - 1]:
+        kept -= 1
     body = tuple(lines[:kept])
     if not body:
         return None
@@ -94,9 +96,11 @@ def _close(hunk: _Open) -> Hunk | None:
         old_count=h.old_count,
         new_start=h.new_start,
         new_count=h.new_count,
-        scope=h.scope,
+        scope=hunk.scopes[-1] if hunk.scopes else None,
+        scopes=tuple(hunk.scopes),
         at_end_of_file=hunk.at_end,
         no_newline_at_end=hunk.no_newline,
+        old_no_newline_at_end=hunk.old_no_newline,
     )
 
 
@@ -106,64 +110,66 @@ def parse_hunks(
     """The hunks in ``lines`` (``first_line`` is the 1-based reply line of ``lines[0]``).
 
     Lines before the first header form a hunk without numbers. Unprefixed lines are read as
-    context with a warning.
+    context with a warning. Scope headers with no lines between them (``@@ class A:`` then
+    ``@@     def f(self):``) nest: the hunk carries them all.
     """
     hunks: list[Hunk] = []
     notes: list[Diagnostic] = []
     current: _Open | None = None
 
-    def note(severity: str, code: str, message: str, at: int) -> None:
-        notes.append(
-            Diagnostic(
-                severity="error" if severity == "error" else "warning",
-                code=code,
-                message=message,
-                line=at,
-                block=block,
-                dialect=dialect,
-            )
-        )
+    def warn(code: str, message: str, at: int) -> None:
+        notes.append(note("warning", code, message, line=at, block=block, dialect=dialect))
 
     def finish() -> None:
         if current is None:
             return
         done = _close(current)
         if done is None:
-            note("warning", "empty-hunk", "A hunk with no lines was skipped.", current.line)
+            warn("empty-hunk", "A hunk with no lines was skipped.", current.line)
         else:
             hunks.append(done)
 
     for offset, line in enumerate(lines):
         at = first_line + offset
         if line.startswith("@@"):
-            finish()
             header = parse_header(line)
             if header.malformed:
-                note(
-                    "warning",
+                warn(
                     "bad-hunk-header",
                     f"The hunk header {line.strip()!r} could not be read; the hunk is placed "
                     "by its context alone.",
                     at,
                 )
-            current = _Open(header=header, line=at, lines=[], blank=[])
+            if (
+                current is not None
+                and not current.lines
+                and header.scope is not None
+                and current.header.old_start is None
+            ):
+                current.scopes.append(header.scope)
+                continue
+            finish()
+            scopes = [header.scope] if header.scope is not None else []
+            current = _Open(header=header, line=at, lines=[], blank=[], scopes=scopes)
             continue
         if line.rstrip() == _END_OF_FILE:
             if current is not None:
                 current.at_end = True
             continue
         if current is None:
-            current = _Open(header=HunkHeader(), line=at, lines=[], blank=[])
+            current = _Open(header=HunkHeader(), line=at, lines=[], blank=[], scopes=[])
         if line.startswith("\\"):
-            if current.lines and current.lines[-1][0] in " +":
+            last = current.lines[-1] if current.lines else ""
+            if last[:1] in (" ", "+"):
                 current.no_newline = True
+            if last[:1] in (" ", "-"):
+                current.old_no_newline = True
             continue
         if line == "" or line[0] in " -+":
             current.lines.append(line or " ")
             current.blank.append(line == "")
             continue
-        note(
-            "warning",
+        warn(
             "missing-prefix",
             f"Line {at} has no ' ', '-' or '+' prefix; it was read as a context line.",
             at,
