@@ -169,3 +169,34 @@ def test_final_newline_state_is_kept_unless_the_hunk_says_otherwise() -> None:
     outcome = apply_hunks(["a"], [marked])
     assert apply_edits(["a"], True, outcome.edits) == (["a", "b"], False)
     assert apply_edits([], False, ()) == ([], True)
+
+
+def test_scope_lines_narrow_where_the_hunk_is_looked_for() -> None:
+    lines = [
+        "class A:",
+        "    def f(self):",
+        "        return 1",
+        "class B:",
+        "    def f(self):",
+        "        return 1",
+    ]
+    hunk = Hunk(
+        lines=("     def f(self):", "-        return 1", "+        return 2"), scopes=("class B:",)
+    )
+    assert _apply(lines, hunk)[3:] == ["class B:", "    def f(self):", "        return 2"]
+    nested = Hunk(
+        lines=("-        return 1", "+        return 3"), scopes=("class B:", "    def f(self):")
+    )
+    assert _apply(lines, nested)[5] == "        return 3"
+
+
+def test_a_scope_not_in_the_file_is_ignored() -> None:
+    lines = ["a", "b"]
+    hunk = Hunk(lines=(" a", "-b", "+c"), scope="class Missing:")
+    assert _apply(lines, hunk) == ["a", "c"]
+
+
+def test_old_side_without_final_newline_gains_one_unless_the_new_side_says_not() -> None:
+    hunk = Hunk(lines=("-a", "+b"), old_no_newline_at_end=True)
+    outcome = apply_hunks(["a"], [hunk])
+    assert apply_edits(["a"], False, outcome.edits) == (["b"], True)

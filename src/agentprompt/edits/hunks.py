@@ -47,6 +47,9 @@ class Edit:
     """It is a part of a hunk that could only be placed after splitting."""
     no_newline_at_end: bool = False
     """Its hunk said the new last line has no newline."""
+    old_no_newline_at_end: bool = False
+    """Its hunk said the old last line had no newline (so, without the marker above, the new
+    one has)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,7 +113,7 @@ def _reindent(line: str, found: Found) -> str:
 def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
     """The minimal edit a placed hunk makes: (start, end, new lines)."""
     if found.stage == "exact":
-        return _render_exact(hunk, found)
+        return _render_exact(hunk, found.start, found.end)
     out: list[str] = []
     pending: list[str] = []
     pos = found.start
@@ -151,7 +154,7 @@ def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, t
     return start + lead, end - trail, tuple(out[lead : len(out) - trail])
 
 
-def _render_exact(hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
+def _render_exact(hunk: Hunk, start: int, end: int) -> tuple[int, int, tuple[str, ...]]:
     """:func:`_render` for an exact match: the hunk's own lines are the file's."""
     body = hunk.lines
     lead = 0
@@ -165,7 +168,7 @@ def _render_exact(hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
             break
         trail += 1
     new = tuple([line[1:] for line in body[lead : len(body) - trail] if line[:1] != "-"])
-    return found.start + lead, found.end - trail, new
+    return start + lead, end - trail, new
 
 
 def split_hunk(hunk: Hunk) -> list[Hunk]:
@@ -204,6 +207,7 @@ def split_hunk(hunk: Hunk) -> list[Hunk]:
                 scope=hunk.scope,
                 at_end_of_file=hunk.at_end_of_file and b == len(lines),
                 no_newline_at_end=hunk.no_newline_at_end and b == len(lines),
+                old_no_newline_at_end=hunk.old_no_newline_at_end and b == len(lines),
             )
         )
     return parts
@@ -226,13 +230,21 @@ def _insertion_point(hunk: Hunk, count: int, cursor: int) -> int | None:
 
 
 def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
-    if not hunk.scope or not hunk.scope.strip():
-        return cursor
-    want = hunk.scope.strip()
-    for i in range(cursor, len(index.lines)):
-        if index.lines[i].strip() == want:
-            return i + 1
-    return cursor
+    """The line after the hunk's ``@@ scope`` lines (each found after the one before), or
+    ``cursor`` when it has none or one of them is not in the file."""
+    scopes = hunk.scopes or ((hunk.scope,) if hunk.scope else ())
+    at = cursor
+    for scope in scopes:
+        want = scope.strip()
+        if not want:
+            continue
+        for i in range(at, len(index.lines)):
+            if index.lines[i].strip() == want:
+                at = i + 1
+                break
+        else:
+            return cursor
+    return at
 
 
 def _place(
@@ -240,7 +252,8 @@ def _place(
 ) -> tuple[Edit | None, int, HunkFailure | None, Missing | None]:
     """Place one hunk at or after ``cursor``: its edit, the next cursor, or why not."""
     lines = index.lines
-    old = hunk.old_lines
+    quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
+    old = [line[1:] for line in quoted]
     if not old:
         at = _insertion_point(hunk, len(lines), cursor)
         if at is None:
@@ -255,11 +268,29 @@ def _place(
             stage="exact",
             split=split,
             no_newline_at_end=hunk.no_newline_at_end,
+            old_no_newline_at_end=hunk.old_no_newline_at_end,
         )
         return edit, at, None, None
-    removed = [line[:1] == "-" for line in hunk.lines if line[:1] != "+"]
     start = _scope_start(index, hunk, cursor)
     hint = len(lines) - len(old) if hunk.at_end_of_file else _hint(hunk)
+    exact = index.find_exact(old, start)
+    if len(exact) == 1 or (hint is not None and hint in exact):
+        # The common case, without the matcher's general machinery.
+        at = exact[0] if len(exact) == 1 else hint
+        assert at is not None
+        a, b, new = _render_exact(hunk, at, at + len(old))
+        edit = Edit(
+            start=a,
+            end=b,
+            new=new,
+            hunk=number,
+            stage="exact",
+            split=split,
+            no_newline_at_end=hunk.no_newline_at_end,
+            old_no_newline_at_end=hunk.old_no_newline_at_end,
+        )
+        return edit, at + 1, None, None
+    removed = [line[:1] == "-" for line in quoted]
     found = locate(index, old, start=start, hint=hint, removed=removed)
     if isinstance(found, Missing) and start > cursor:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
@@ -274,6 +305,7 @@ def _place(
         stage=found.stage,
         split=split,
         no_newline_at_end=hunk.no_newline_at_end,
+        old_no_newline_at_end=hunk.old_no_newline_at_end,
     )
     return edit, found.start + 1, None, None
 
@@ -378,7 +410,8 @@ def apply_edits(
     """The lines after ``edits`` (sorted, not overlapping), and the final-newline state.
 
     A file keeps its final-newline state (an empty file gains one), unless a hunk that
-    reaches the end says ``\\ No newline at end of file``.
+    reaches the end says otherwise with ``\\ No newline at end of file`` (after its new
+    last line: none; after its old last line only: one).
     """
     out: list[str] = []
     pos = 0
@@ -387,7 +420,10 @@ def apply_edits(
         out.extend(lines[pos : edit.start])
         out.extend(edit.new)
         pos = edit.end
-        if edit.end == len(lines) and edit.no_newline_at_end:
-            final = False
+        if edit.end == len(lines):
+            if edit.no_newline_at_end:
+                final = False
+            elif edit.old_no_newline_at_end:
+                final = True
     out.extend(lines[pos:])
     return out, final
