@@ -1,6 +1,8 @@
 """The incremental parser: text goes in as it streams, each block comes out once complete.
 
-Lines are split on ``\\n`` (a ``\\r`` before it is dropped, so CRLF replies read like LF ones).
+Lines are split on ``\\n`` (a ``\\r`` before it is dropped, so CRLF replies read like LF ones;
+a byte-order mark at the start is dropped; lines inside a code block indented under a list
+item lose that indent).
 The scanner walks the lines once: at each line it asks the dialects whether a block starts
 there, hands the following lines to that block's reader, and treats lines no block claims as
 prose (tracking the markdown fences prose opens). Readers keep their own position, so every
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from agentprompt.edits.actions import Action, Diagnostic, EditError, ParseResult
 from agentprompt.edits.dialects import AUTO, BlockReader, Dialect, ScanState, select_dialects
-from agentprompt.edits.dialects.base import closes_fence, note, opens_fence
+from agentprompt.edits.dialects.base import Fence, closes_fence, note, opens_fence
 
 __all__ = ["StreamClosed", "StreamParser"]
 
@@ -42,6 +44,8 @@ class StreamParser:
         self._diagnostics: list[Diagnostic] = []
         self._closed = False
         self._has_text = False
+        self._outer: Fence | None = None
+        """The fence open at the end of the lines added so far, as CommonMark reads them."""
 
     def feed(self, chunk: str) -> list[Action]:
         """Add ``chunk`` to the reply; the actions of the blocks it completed, in order."""
@@ -75,9 +79,30 @@ class StreamParser:
     def _add_lines(self, pieces: list[str]) -> None:
         for piece in pieces:
             line = piece[:-1] if piece.endswith("\r") else piece
+            if not self._lines and line.startswith("\ufeff"):
+                line = line[1:]
+            line = self._dedent(line)
             if not self._has_text and line.strip():
                 self._has_text = True
             self._lines.append(line)
+
+    def _dedent(self, line: str) -> str:
+        """A line inside a fence opened with an indent of ``k`` spaces (a code block under a
+        list item) loses up to ``k`` leading spaces, as CommonMark reads it; the opener and
+        the closer too, so readers see the block as if it were not indented."""
+        fence = self._outer
+        if fence is None:
+            opened = opens_fence(line)
+            if opened is not None:
+                self._outer = opened
+                return line[opened.indent :]
+            return line
+        if closes_fence(line, fence):
+            self._outer = None
+        if not fence.indent:
+            return line
+        spaces = len(line) - len(line.lstrip(" "))
+        return line[min(spaces, fence.indent) :]
 
     def _scan(self, *, final: bool) -> list[Action]:
         done: list[Action] = []

@@ -38,8 +38,8 @@ from agentprompt.edits.dialects.hunk_text import parse_hunks
 __all__ = ["DIALECT", "ApplyPatchDialect", "is_begin_patch"]
 
 NAME = "applypatch"
-_BEGIN = re.compile(r"^\s*\*\*\* Begin Patch\s*$")
-_END = re.compile(r"^\s*\*\*\* End Patch\s*$")
+_BEGIN = re.compile(r"^\*\*\* Begin Patch\s*$")
+_END = re.compile(r"^\*\*\* End Patch\s*$")
 _OP = re.compile(r"^\*\*\* (Add File|Delete File|Update File|Move to):\s*(.*?)\s*$")
 
 
@@ -61,7 +61,7 @@ class ApplyPatchDialect:
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a ``*** Begin Patch`` line."""
-        return any(is_begin_patch(line) for line in text.splitlines())
+        return any(is_begin_patch(line) for line in text.split("\n"))
 
     def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
         """A ``*** Begin Patch`` line."""

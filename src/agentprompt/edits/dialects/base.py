@@ -24,6 +24,7 @@ __all__ = [
     "ScanState",
     "clean_path",
     "closes_fence",
+    "line_before",
     "looks_like_path",
     "note",
     "opens_fence",
@@ -54,6 +55,8 @@ class ScanState:
     """The markdown fence open in the prose around blocks, if any."""
     last_path: dict[str, str] = field(default_factory=dict)
     """The path of each dialect's previous block, for blocks that carry it over."""
+    last_end: dict[str, int] = field(default_factory=dict)
+    """The index of each delimited dialect's previous end-marker line."""
     blocks: int = 0
     """How many blocks were numbered so far."""
     open_tail: bool = False
@@ -156,8 +159,11 @@ _DECORATED = (
     re.compile(r"^(?:File|Path|Filename)\s*:\s*(.+?)$", re.IGNORECASE),
 )
 _PATH_CHARS = re.compile(r"^[\w.@+~\-/\\\[\]()]+$")
-_FILE_NAME = re.compile(r"^(?:[\w@+~\-.]*[\w@+~\-])?\.[A-Za-z0-9_+\-]{1,16}$")
+_SPACED_PATH = re.compile(r"^[\w.@+~\-/\\\[\]()]+/[\w.@+~\-\[\]() ]+$")
+_FILE_NAME = re.compile(r"^(?:[\w@+~\-. ]*[\w@+~\-])?\.[A-Za-z0-9_+\-]{1,16}$")
 _BARE_NAMES = {"Makefile", "Dockerfile", "Procfile", "Gemfile", "Rakefile", "Jenkinsfile"}
+_QUOTED = re.compile(r"^(?:`[^`]+`|\*\*[^*]+\*\*):?$")
+_BARE_WORD = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[\w][\w.\-]*[._\-][\w.\-]*)$")
 
 
 def clean_path(text: str) -> str:
@@ -174,12 +180,18 @@ def clean_path(text: str) -> str:
 
 
 def looks_like_path(line: str) -> str | None:
-    """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``), or None."""
+    """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``), or None.
+
+    A backticked or bold path may hold spaces in its file name (`` `docs/my notes.md` ``).
+    """
     stripped = line.strip()
     if not stripped or len(stripped) > 300 or "://" in stripped:
         return None
     path = clean_path(stripped)
-    if not path or not _PATH_CHARS.match(path) or path.startswith("-"):
+    if not path or path.startswith("-"):
+        return None
+    spaced = _QUOTED.match(stripped) is not None and _SPACED_PATH.match(path) is not None
+    if not _PATH_CHARS.match(path) and not spaced:
         return None
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if _FILE_NAME.match(name) or name in _BARE_NAMES or ("/" in path and name):
@@ -207,23 +219,34 @@ def note(
     )
 
 
+def line_before(lines: Sequence[str], i: int) -> int | None:
+    """The index of the last line before line ``i`` that is neither blank nor a fence line
+    (up to four lines back), or None."""
+    k = i - 1
+    while k >= 0 and k >= i - 4:
+        line = lines[k]
+        if line.strip() and opens_fence(line) is None:
+            return k
+        k -= 1
+    return None
+
+
 def path_before(lines: Sequence[str], i: int, *, lenient: bool = False) -> str | None:
     """The path on the line before line ``i`` (blank lines and fence lines skipped, up to three
     lines back), or None when that line names no path.
 
-    ``lenient`` accepts any single word (a file without an extension), as EDIT/REPL's
-    "the file on the line before" allows.
+    ``lenient`` also accepts a single word that reads as a file name without an extension
+    (``LICENSE``, ``run-tests``, ``build.sh``), as EDIT/REPL's "the file on the line before"
+    allows; prose words (``Changes:``, ``Here``) are refused.
     """
-    k = i - 1
-    seen = 0
-    while k >= 0 and seen < 3:
-        line = lines[k]
-        if line.strip() and opens_fence(line) is None:
-            path = looks_like_path(line)
-            if path is None and lenient:
-                word = clean_path(line)
-                path = word if word and not any(c.isspace() for c in word) else None
-            return path
-        k -= 1
-        seen += 1
-    return None
+    k = line_before(lines, i)
+    if k is None or k < i - 3:
+        return None
+    line = lines[k]
+    path = looks_like_path(line)
+    if path is None and lenient:
+        stripped = line.strip()
+        word = clean_path(stripped)
+        if word and not stripped.endswith(":") and _BARE_WORD.match(word):
+            path = word
+    return path

@@ -39,32 +39,38 @@ from agentprompt.edits.dialects.base import (
     ScanState,
     clean_path,
     closes_fence,
+    looks_like_path,
     note,
     opens_fence,
     text_of,
 )
 from agentprompt.edits.dialects.hunk_text import parse_hunks
+from agentprompt.edits.dialects.udiff import GIT_HEADERS
 
 __all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
 
 NAME = "bridge"
 _MARKER = re.compile(
     r"^\s*<<<\s*(FILE|DIFF|DELETE|REQUEST_FILES|REQUEST_FILE|SWITCH_MODE|CONTINUE|END)"
-    r"\s*(?::\s*(.*?))?\s*>>>\s*$"
+    r"\s*(?::\s*(.*?))?\s*>>>\s*$",
+    re.IGNORECASE,
 )
 _SINGLE = {"DELETE", "REQUEST_FILE"}
 _NEW = re.compile(r"^\[\s*NEW\s*\]\s*", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+(.+?)\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d+[.)]\s)\s*(.+?)\s*$")
+_LINK = re.compile(r"^\[([^\]]+)\]\([^)]*\)")
+_QUOTED = re.compile(r"^(`[^`]+`|\*\*[^*]+\*\*)")
+_NOTE = re.compile(r"\s+[—–-]\s|[:：]\s|\s\(|\s#")
 _TARGETS = re.compile(r"^\s*(?:対象ファイル|Target files?)\s*[:：]\s*(.*)$", re.IGNORECASE)
 _REASON = re.compile(r"^\s*(?:理由|Reason)\s*[:：]\s*(.*)$", re.IGNORECASE)
-_REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d+)", re.IGNORECASE)
+_REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d{1,9})", re.IGNORECASE)
 
 
 def _marker(line: str) -> tuple[str, str] | None:
     match = _MARKER.match(line)
     if not match:
         return None
-    return match.group(1), (match.group(2) or "").strip()
+    return match.group(1).upper(), (match.group(2) or "").strip()
 
 
 def is_bridge_marker(line: str) -> bool:
@@ -85,7 +91,7 @@ class BridgeDialect:
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a bridge marker."""
-        return any(is_bridge_marker(line) for line in text.splitlines())
+        return any(is_bridge_marker(line) for line in text.split("\n"))
 
     def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
         """A bridge marker line (a stray ``<<<END>>>`` too, to report it)."""
@@ -198,15 +204,36 @@ class _Reader:
         return BlockOutcome(end=end, actions=(action,) if action else (), diagnostics=tuple(notes))
 
 
+def _list_path(text: str) -> str:
+    """The path of a list item, without the note after it (`` `p` - note``, ``p: note``,
+    ``p — note``, ``p (note)``) or the link around it (``[p](p)``)."""
+    text = text.strip()
+    link = _LINK.match(text)
+    if link:
+        return clean_path(link.group(1))
+    quoted = _QUOTED.match(text)
+    if quoted:
+        return clean_path(quoted.group(1))
+    cut = _NOTE.search(text)
+    return clean_path(text[: cut.start()] if cut else text)
+
+
+def _line_path(line: str) -> str | None:
+    """The path a list line names: a bullet's item, or a bare path line."""
+    match = _ITEM.match(line)
+    if match:
+        return _list_path(match.group(1)) or None
+    return looks_like_path(line)
+
+
 def _items(body: Sequence[str]) -> tuple[str, ...]:
-    """The paths listed in a block's body (``- path`` lines), without duplicates."""
+    """The paths listed in a block's body (``- path`` lines or bare path lines), without
+    duplicates."""
     paths: list[str] = []
     for line in body:
-        match = _ITEM.match(line)
-        if match:
-            path = clean_path(match.group(1))
-            if path and path not in paths:
-                paths.append(path)
+        path = _line_path(line)
+        if path and path not in paths:
+            paths.append(path)
     return tuple(paths)
 
 
@@ -218,6 +245,34 @@ def _unfenced(path: str, body: Sequence[str]) -> tuple[Sequence[str], bool]:
     if fence is None or not closes_fence(body[-1], fence):
         return body, False
     return body[1:-1], True
+
+
+def _diff_rows(body: Sequence[str], first: int) -> tuple[list[str], int]:
+    """The hunk lines of a DIFF block's body and the reply line of the first: without a
+    markdown fence around them and without the git and ``---``/``+++`` headers before them
+    (a ``---`` line is a header only when ``+++`` follows it)."""
+    rows = list(body)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    skipped = 0
+    while rows and not rows[0].strip():
+        rows.pop(0)
+        skipped += 1
+    fence = opens_fence(rows[0]) if rows else None
+    if fence is not None and len(rows) >= 2 and closes_fence(rows[-1], fence):
+        rows = rows[1:-1]
+        skipped += 1
+    while rows:
+        head = rows[0]
+        if head.startswith(GIT_HEADERS) or not head.strip():
+            take = 1
+        elif head.startswith("--- ") and len(rows) > 1 and rows[1].startswith("+++ "):
+            take = 2
+        else:
+            break
+        del rows[:take]
+        skipped += take
+    return rows, first + skipped
 
 
 def _build(
@@ -260,12 +315,8 @@ def _build(
                 line=line,
                 block=block,
             ), notes
-        rows = list(body)
-        while rows and (rows[0].startswith(("--- ", "+++ ")) or not rows[0].strip()):
-            rows.pop(0)
-        hunks, found = parse_hunks(
-            rows, line + 1 + len(body) - len(rows), dialect=NAME, block=block
-        )
+        rows, first = _diff_rows(body, line + 1)
+        hunks, found = parse_hunks(rows, first, dialect=NAME, block=block)
         notes.extend(found)
         if not hunks:
             return fail("empty-patch", f"The <<<DIFF: {path}>>> block holds no hunks.")
@@ -294,21 +345,27 @@ def _build(
 
 
 def _targets(body: Sequence[str]) -> tuple[str, ...]:
-    """The target files of a SWITCH_MODE block: the label's inline value and listed items."""
+    """The target files of a SWITCH_MODE block: the label's inline value (split on commas)
+    and the items listed up to the reason label."""
     paths: list[str] = []
     for line in body:
+        if _REASON.match(line):
+            break
         label = _TARGETS.match(line)
-        item = _ITEM.match(line)
-        words = re.split(r"[,、\s]+", label.group(1)) if label else [item.group(1)] if item else []
-        for word in words:
-            path = clean_path(word)
+        if label:
+            words = [_list_path(w) for w in re.split(r"[,、]", label.group(1))]
+        else:
+            found = _line_path(line)
+            words = [found] if found else []
+        for path in words:
             if path and path not in paths:
                 paths.append(path)
     return tuple(paths)
 
 
 def _reason(body: Sequence[str]) -> str:
-    """The reason of a SWITCH_MODE block: the label's text and the lines that follow it."""
+    """The reason of a SWITCH_MODE block: the label's text and every line after it, up to a
+    target-files label."""
     parts: list[str] = []
     inside = False
     for line in body:
@@ -316,10 +373,10 @@ def _reason(body: Sequence[str]) -> str:
         if match:
             inside = True
             parts.append(match.group(1).strip())
-        elif inside and line.strip() and not _ITEM.match(line) and not _TARGETS.match(line):
-            parts.append(line.strip())
-        elif inside:
+        elif _TARGETS.match(line):
             inside = False
+        elif inside:
+            parts.append(line.strip())
     return "\n".join(p for p in parts if p)
 
 

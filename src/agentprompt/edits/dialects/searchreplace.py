@@ -8,8 +8,11 @@ replacement
 >>>>>>> REPLACE
 ```
 
-Several blocks may share one fence; a block with no path line before it keeps the path of
-the block before it (even when that block was malformed). The search and replacement are
+Several blocks may share one fence; a block whose line before is the previous block's
+``>>>>>>> REPLACE`` (blank and fence lines aside) keeps that block's path (even when that
+block was malformed); after prose or an unreadable path line it has none (an error). The
+divider is the first line of exactly seven ``=`` (five to nine only when there is none, with
+a warning when several lines could be it). The search and replacement are
 kept exactly as written (each line with its newline).
 """
 
@@ -19,27 +22,49 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agentprompt.edits.actions import SearchReplace
+from agentprompt.edits.actions import Action, SearchReplace
 from agentprompt.edits.dialects.base import (
-    BlockOutcome,
     BlockReader,
     ScanState,
-    note,
+    line_before,
     path_before,
     text_of,
 )
+from agentprompt.edits.dialects.delimited import DelimitedReader, Delimiters
 
 __all__ = ["DIALECT", "SearchReplaceDialect", "is_search_marker"]
 
 NAME = "searchreplace"
 _SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\b.*$")
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
+_EXACT_DIVIDER = re.compile(r"^\s*={7}\s*$")
 _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\b.*$")
 
 
 def is_search_marker(line: str) -> bool:
     """True for a ``<<<<<<< SEARCH`` line."""
     return _SEARCH.match(line) is not None
+
+
+def _build(path: str, old: Sequence[str], new: Sequence[str], block: int, line: int) -> Action:
+    return SearchReplace(
+        path=path, search=text_of(old), replace=text_of(new), dialect=NAME, block=block, line=line
+    )
+
+
+_SPEC = Delimiters(
+    dialect=NAME,
+    opener=_SEARCH,
+    divider=_DIVIDER,
+    exact_divider=_EXACT_DIVIDER,
+    end=_REPLACE,
+    opener_text="<<<<<<< SEARCH",
+    divider_text="=======",
+    end_text=">>>>>>> REPLACE",
+    label="SEARCH/REPLACE",
+    unclosed_code="missing-replace-end",
+    build=_build,
+)
 
 
 @dataclass(frozen=True)
@@ -55,83 +80,22 @@ class SearchReplaceDialect:
 
     def detect(self, text: str) -> bool:
         """True when ``text`` holds a ``<<<<<<< SEARCH`` line."""
-        return any(is_search_marker(line) for line in text.splitlines())
+        return any(is_search_marker(line) for line in text.split("\n"))
 
     def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
         """A ``<<<<<<< SEARCH`` line."""
         return is_search_marker(lines[i])
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
-        """A reader for the block that starts at line ``i``."""
+        """A reader for the block that starts at line ``i``: its path is on the line before,
+        or, when the line before is the previous block's ``>>>>>>> REPLACE``, that block's."""
         path = path_before(lines, i)
         if path is not None:
             state.last_path[NAME] = path
-        return _Reader(start=i, j=i + 1, state=state, path=state.last_path.get(NAME))
-
-
-@dataclass
-class _Reader:
-    start: int
-    j: int
-    state: ScanState
-    path: str | None
-    divider: int | None = None
-
-    def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
-        n = len(lines)
-        while self.j < n:
-            line = lines[self.j]
-            if _REPLACE.match(line):
-                return self._finish(lines, self.j)
-            if self.divider is None and _DIVIDER.match(line):
-                self.divider = self.j
-            elif is_search_marker(line):
-                return self._broken(
-                    self.j,
-                    "missing-replace-end",
-                    "A new '<<<<<<< SEARCH' began before this block's '>>>>>>> REPLACE'; "
-                    "this block was skipped. Close every block with '>>>>>>> REPLACE'.",
-                )
-            self.j += 1
-        if not final:
-            return None
-        return self._broken(
-            n,
-            "truncated",
-            "The reply was cut off inside this SEARCH/REPLACE block; it was dropped. "
-            "Send it again.",
-        )
-
-    def _broken(self, end: int, code: str, message: str) -> BlockOutcome:
-        block = self.state.take_block()
-        diagnostic = note("error", code, message, line=self.start + 1, block=block, dialect=NAME)
-        return BlockOutcome(end=end, diagnostics=(diagnostic,))
-
-    def _finish(self, lines: Sequence[str], last: int) -> BlockOutcome:
-        if self.divider is None:
-            return self._broken(
-                last + 1,
-                "missing-divider",
-                "This SEARCH/REPLACE block has no '=======' line between the text to find and "
-                "its replacement; it was skipped.",
-            )
-        path = self.path
-        if path is None:
-            return self._broken(
-                last + 1,
-                "missing-path",
-                "No file path precedes this SEARCH/REPLACE block; put the file's path on the "
-                "line before it.",
-            )
-        action = SearchReplace(
-            path=path,
-            search=text_of(lines[self.start + 1 : self.divider]),
-            replace=text_of(lines[self.divider + 1 : last]),
-            dialect=NAME,
-            block=self.state.take_block(),
-            line=self.start + 1,
-        )
-        return BlockOutcome(end=last + 1, actions=(action,))
+        elif line_before(lines, i) == state.last_end.get(NAME, -1):
+            path = state.last_path.get(NAME)
+        found = path
+        return DelimitedReader(spec=_SPEC, start=i, j=i + 1, state=state, path=lambda _lines: found)
 
 
 DIALECT = SearchReplaceDialect()

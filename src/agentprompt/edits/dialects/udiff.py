@@ -37,11 +37,11 @@ from agentprompt.edits.dialects.base import (
 )
 from agentprompt.edits.dialects.hunk_text import is_body_line, parse_header, parse_hunks
 
-__all__ = ["DIALECT", "UnifiedDiff"]
+__all__ = ["DIALECT", "GIT_HEADERS", "UnifiedDiff"]
 
 NAME = "udiff"
 DEV_NULL = "/dev/null"
-_GIT_HEADERS = (
+GIT_HEADERS: tuple[str, ...] = (
     "diff ",
     "index ",
     "new file mode",
@@ -57,6 +57,7 @@ _GIT_HEADERS = (
     "Binary files ",
     "GIT binary patch",
 )
+"""Git's extended header lines, which may come before ``---``/``+++``."""
 _HUNK_ONLY = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _MARKERS = re.compile(r"^(?:diff --git |--- \S.*\n\+\+\+ |@@ -\d)", re.MULTILINE)
 _TIMESTAMP = re.compile(
@@ -85,7 +86,7 @@ def _is_file_triple(lines: Sequence[str], i: int, end: int) -> bool:
     )
 
 
-_CONTINUATIONS = ("@@", "diff --git ", "--- ", "+++ ", "\\", *_GIT_HEADERS)
+_CONTINUATIONS = ("@@", "diff --git ", "--- ", "+++ ", "\\", *GIT_HEADERS)
 
 
 def _may_grow(tail: str) -> bool:
@@ -198,7 +199,7 @@ class _Walker:
             if line.startswith("+++ ") and "+++" not in current.headers:
                 current.headers["+++"] = line[4:]
                 return
-            header = next((h for h in _GIT_HEADERS if line.startswith(h)), None)
+            header = next((h for h in GIT_HEADERS if line.startswith(h)), None)
             if header is not None:
                 current.headers[header.strip()] = line[len(header) :].strip()
                 return
@@ -278,7 +279,7 @@ class _Reader:
         line = lines[i]
         w = self.walker
         if line.startswith(("@@", "diff --git ")) or (
-            w.in_headers and line.startswith(_GIT_HEADERS)
+            w.in_headers and line.startswith(GIT_HEADERS)
         ):
             return True
         if line.startswith("--- "):

@@ -1,9 +1,12 @@
 """Whole files: a path line (bare, ``**path**``, `` `path` ``, ``# path``, ``File: path``)
 followed by a fenced block holding the file's entire new content.
 
-A fence of four or more backticks may hold ```` ``` ```` lines. A fence whose content turns
-out to be another dialect's block (a diff, SEARCH/REPLACE, EDIT, bridge or apply_patch
-markers) is not a whole file: its lines are read again as prose, so that dialect finds them.
+A fence of four or more backticks may hold ```` ``` ```` lines; inside a three-backtick fence
+an opener with an info string (```` ```bash ````) expects its own closer, so a Markdown file's
+code blocks stay in its content. A fence whose first non-blank line starts another dialect's
+block (a diff, SEARCH/REPLACE, EDIT, bridge or apply_patch markers) is not a whole file: its
+lines are read again as prose, so that dialect finds them. Later lines never reject the
+block, so a test file whose strings hold diff markers is still a whole file.
 """
 
 from __future__ import annotations
@@ -85,15 +88,16 @@ class WholeFileDialect:
         )
 
 
-def _foreign(lines: Sequence[str], j: int, first: int, final: bool) -> bool | None:
-    """Whether line ``j`` inside the fence starts another dialect's block."""
+def _foreign(lines: Sequence[str], j: int, final: bool) -> bool | None:
+    """Whether line ``j``, the first non-blank line inside the fence, starts another
+    dialect's block."""
     line = lines[j]
     if (
         is_search_marker(line)
         or is_edit_marker(line)
         or is_bridge_marker(line)
         or is_begin_patch(line)
-        or (j == first and line.startswith("@@"))
+        or line.startswith("@@")
     ):
         return True
     return udiff.DIALECT.starts(lines, j, final)
@@ -107,19 +111,35 @@ class _Reader:
     fence: Fence
     state: ScanState
     not_a_file: bool
+    decided: bool = False
+    """The first non-blank content line was checked: the block is a file."""
+    inner: Fence | None = None
+    """A fence with an info string opened inside the content (a Markdown file's code block),
+    which takes the next closer for itself."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         if self.not_a_file or self.fence.info.split(" ")[0].lower() in _DIFF_INFO:
             return BlockOutcome(end=self.start + 1, rejected=True)
         n = len(lines)
         while self.j < n:
-            if closes_fence(lines[self.j], self.fence):
+            line = lines[self.j]
+            if self.inner is not None:
+                if closes_fence(line, self.inner):
+                    self.inner = None
+                self.j += 1
+                continue
+            if closes_fence(line, self.fence):
                 return self._finish(lines, self.j)
-            foreign = _foreign(lines, self.j, self.first, final)
-            if foreign is None:
-                return None
-            if foreign:
-                return BlockOutcome(end=self.start + 1, rejected=True)
+            if not self.decided and line.strip():
+                foreign = _foreign(lines, self.j, final)
+                if foreign is None:
+                    return None
+                if foreign:
+                    return BlockOutcome(end=self.start + 1, rejected=True)
+                self.decided = True
+            opened = opens_fence(line)
+            if opened is not None and opened.info and opened.char == self.fence.char:
+                self.inner = opened
             self.j += 1
         if not final:
             return None
