@@ -2,17 +2,19 @@
 
 Run: ``.venv/bin/python bench/edits_bench.py [--runs N] [--files N]``.
 
-The repository is a copy of this project's own ``src/`` and ``tests/`` text files (Python
-and Markdown) made under ``bench/.work/`` (git-ignored), turned into a git repository. The
-reply is a bare unified diff changing ``--files`` of those files, three hunks each (a line
-changed, a line inserted, a line removed, with three lines of context as ``diff -u``
-writes them). Each run times, back to back on the same diff:
+The repository is a copy of the Python sources of two installed dependencies, ``rich``
+and ``click`` (real, varied code; their versions are printed), made under
+``bench/.work/`` (git-ignored) and turned into a git repository. The reply is a bare
+unified diff changing ``--files`` of those files, three hunks each (a line changed, a line
+inserted, a line removed, with three lines of context as ``diff -u`` writes them).
+Each run times, back to back on the same diff:
 
-* agentprompt: ``parse_reply`` + ``apply_actions(..., ApplyOptions(dry_run=True))``, in
-  process (the library API the bridge and the agent call);
+* agentprompt: ``parse_reply(diff)`` (dialect detected) + ``apply_actions(...,
+  ApplyOptions(dry_run=True))``, in process (the library API the bridge and the agent
+  call);
 * ``git apply --check`` on the same diff, as a subprocess (each side is run twice back
   to back and the second run timed, so both meet warm caches and a busy CPU);
-* ``agentprompt apply --dry-run --json`` as a subprocess, for the command-line cost
+* ``agentprompt apply - --dry-run --json`` as a subprocess, for the command-line cost
   including interpreter start-up and imports (timed after the pairs).
 
 Every figure is the median of ``--runs`` runs, with min and max; the ratio is per run.
@@ -22,6 +24,8 @@ Target: agentprompt in process <= 3x git apply --check.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.metadata
 import json
 import os
 import platform
@@ -39,16 +43,21 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / ".work" / "edits"
 
 
+CORPUS_PACKAGES = ("rich", "click")
+"""Installed dependencies whose sources make the benchmark repository (real, varied code)."""
+
+
 def build_repository(target: Path) -> list[Path]:
-    """Copy the project's text sources into ``target`` as a fresh git repository."""
+    """Copy the Python sources of :data:`CORPUS_PACKAGES` into ``target``, a new git repo."""
     if target.exists():
         shutil.rmtree(target)
     files = []
-    for pattern in ("src/**/*.py", "src/**/*.md", "tests/**/*.py"):
-        for source in sorted(ROOT.glob(pattern)):
+    for name in CORPUS_PACKAGES:
+        package = Path(importlib.import_module(name).__file__ or "").parent
+        for source in sorted(package.rglob("*.py")):
             if "__pycache__" in source.parts or source.stat().st_size < 400:
                 continue
-            dest = target / source.relative_to(ROOT)
+            dest = target / name / source.relative_to(package)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, dest)
             files.append(dest)
@@ -151,6 +160,7 @@ def main() -> None:
         "diff_lines": diff.count("\n"),
         "runs": options.runs,
         "python": platform.python_version(),
+        "corpus": {name: importlib.metadata.version(name) for name in CORPUS_PACKAGES},
         "cores": os.cpu_count(),
     }
     if options.json:
@@ -160,7 +170,7 @@ def main() -> None:
     print(
         f"{facts['files_in_repo']} files ({size / 1000:.0f} KB), {options.files} changed, "
         f"{facts['hunks']} hunks, {facts['diff_lines']} diff lines, {options.runs} runs, "
-        f"Python {facts['python']}, {facts['cores']} cores\n"
+        f"Python {facts['python']}, {facts['cores']} cores, corpus {facts['corpus']}\n"
     )
     print("| measurement | median | min | max |\n| --- | --- | --- | --- |")
     print(_row("`git apply --check` (subprocess)", theirs))

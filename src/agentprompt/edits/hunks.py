@@ -338,10 +338,17 @@ def _missing_failure(number: int, old: tuple[str, ...], missing: Missing) -> Hun
 
 
 def apply_hunks(
-    lines: Sequence[str], hunks: Sequence[Hunk], *, allow_split: bool = True
+    lines: Sequence[str],
+    hunks: Sequence[Hunk],
+    *,
+    allow_split: bool = True,
+    text: str | None = None,
 ) -> PatchOutcome:
-    """Place every hunk in ``lines``, in order; split a hunk that does not fit whole."""
-    index = LineIndex(lines)
+    """Place every hunk in ``lines``, in order; split a hunk that does not fit whole.
+
+    ``text`` is the lines already joined by newlines, when the caller has it.
+    """
+    index = LineIndex(lines, text)
     edits: list[Edit] = []
     failures: list[HunkFailure] = []
     cursor = 0

@@ -113,11 +113,15 @@ def _key_stage(stage: Stage) -> Stage:
 class LineIndex:
     """A file's lines with their normalised forms and positions, computed once per stage."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], text: str | None = None) -> None:
         self.lines = lines
         self._keys: dict[Stage, list[str]] = {}
         self._positions: dict[Stage, dict[str, list[int]]] = {}
-        self._text: str | None = None
+        # The lines joined, each ending with a newline; ``text``, when given, is the lines
+        # joined already (as the file was decoded), which saves joining them again.
+        if text and not text.endswith("\n"):
+            text += "\n"
+        self._text = text or None
         self._mark = (0, 0)
 
     def find_exact(self, needle: Sequence[str], start: int) -> list[int]:
@@ -129,20 +133,20 @@ class LineIndex:
         if not self.lines:
             return []
         if self._text is None:
-            self._text = "\n" + "\n".join(self.lines) + "\n"
+            self._text = "\n".join(self.lines) + "\n"
         text = self._text
-        wanted = "\n" + "\n".join(needle) + "\n"
+        wanted = "\n".join(needle) + "\n"
         found = []
-        # A known (offset, line) pair at or before ``start``: searches made in file order,
-        # as hunks are, count each newline once.
+        # A known (offset, line) pair at or before ``start``, ``offset`` the first character
+        # of that line: searches made in file order, as hunks are, count each newline once.
         offset, line = self._mark if self._mark[1] <= start else (0, 0)
         at = text.find(wanted, offset)
         while at != -1:
-            # The newline at ``at`` ends the line before the match: count them to get its line.
-            line += text.count("\n", offset, at)
-            offset = at
-            if line >= start:
-                found.append(line)
+            if at == 0 or text[at - 1] == "\n":
+                line += text.count("\n", offset, at)
+                offset = at
+                if line >= start:
+                    found.append(line)
             at = text.find(wanted, at + 1)
         self._mark = (offset, line)
         return found

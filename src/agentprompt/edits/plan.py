@@ -188,7 +188,7 @@ def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     if current is None and any(h.old_lines for h in hunks_action.hunks):
         raise _Failed("the file does not exist; create it with the whole content instead")
     lines = current.lines if current else ()
-    outcome = apply_hunks(lines, hunks_action.hunks)
+    outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
     if outcome.failures:
         parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
         raise _Failed(parts, outcome.failures, lines)
@@ -213,7 +213,10 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         raise _Failed("the file does not exist; an empty search section creates a new file")
     search_lines, _ = split_lines(action.search)
     outcome = apply_hunks(
-        current.lines, [hunk_from_texts(search_lines, replace_lines)], allow_split=False
+        current.lines,
+        [hunk_from_texts(search_lines, replace_lines)],
+        allow_split=False,
+        text=current.text,
     )
     if not outcome.failures:
         new, final = apply_edits(current.lines, current.final_newline, outcome.edits)

@@ -8,7 +8,7 @@ a CRLF file stays CRLF even when the model wrote LF.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agentprompt.edits.actions import EditError
 
@@ -39,6 +39,9 @@ class TextFile:
     """The line ending to write: ``"\\r\\n"`` when most lines of the original had one."""
     bom: bool = False
     """The file started with a UTF-8 byte-order mark."""
+    text: str = field(default="", compare=False, repr=False)
+    """The lines joined as :func:`join_lines` would, when known (a decoded file): the
+    matcher searches it without joining the lines again. Empty when not known."""
 
 
 def split_lines(text: str) -> tuple[tuple[str, ...], bool]:
@@ -78,7 +81,7 @@ def decode_text(data: bytes, path: str) -> TextFile:
     if crlf:
         text = text.replace("\r\n", "\n")
     lines, final = split_lines(text)
-    return TextFile(lines=lines, final_newline=final, newline=newline, bom=bom)
+    return TextFile(lines=lines, final_newline=final, newline=newline, bom=bom, text=text)
 
 
 def encode_text(file: TextFile) -> bytes:
