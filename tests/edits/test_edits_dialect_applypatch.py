@@ -71,3 +71,39 @@ def test_patch_in_a_fence_without_end_patch_ends_at_the_fence() -> None:
 def test_update_without_changes_is_an_error() -> None:
     result = parse_reply("*** Begin Patch\n*** Update File: a.py\n*** End Patch\n")
     assert [d.code for d in result.diagnostics] == ["empty-patch"]
+
+
+def test_patch_cut_inside_a_delete_line_drops_it_as_truncated() -> None:
+    result = parse_reply("*** Begin Patch\n*** Delete File: src/old")
+    assert result.actions == ()
+    assert result.truncated
+
+
+def test_nested_scope_lines_are_all_kept_on_the_hunk() -> None:
+    reply = (
+        "*** Begin Patch\n*** Update File: a.py\n@@ class A:\n@@     def f(self):\n"
+        "-        return 1\n+        return 2\n*** End Patch\n"
+    )
+    result = parse_reply(reply)
+    (action,) = result.actions
+    assert isinstance(action, PatchFile)
+    (hunk,) = action.hunks
+    assert (hunk.scopes, hunk.scope) == (("class A:", "def f(self):"), "def f(self):")
+    assert result.diagnostics == ()
+
+
+def test_indented_end_patch_line_is_a_context_line() -> None:
+    reply = (
+        "*** Begin Patch\n*** Update File: notes.txt\n@@\n *** End Patch\n-a\n+b\n*** End Patch\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, PatchFile)
+    assert list(action.hunks[0].lines) == [" *** End Patch", "-a", "+b"]
+
+
+def test_patch_indented_under_a_list_item_is_read() -> None:
+    reply = (
+        "- Delete it:\n  ```\n  *** Begin Patch\n  *** Delete File: x.py\n  *** End Patch\n  ```\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert action == DeleteFile(path="x.py", dialect="applypatch", line=4)

@@ -175,3 +175,67 @@ def test_markers_keep_working_inside_fences_with_prose_and_crlf() -> None:
     (action,) = parse_reply(reply).actions
     assert isinstance(action, WriteFile)
     assert (action.path, action.content, action.line) == ("a.ts", "ok\n", 4)
+
+
+def test_list_items_lose_their_notes_and_links() -> None:
+    reply = (
+        "<<<REQUEST_FILES>>>\n- `src/a.ts` - helper functions\n- src/b.ts: the entry\n"
+        "- [src/c.ts](src/c.ts)\n  - src/i.ts — the helper\n- src/j.ts (utils)\n<<<END>>>\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, RequestFiles)
+    assert action.paths == ("src/a.ts", "src/b.ts", "src/c.ts", "src/i.ts", "src/j.ts")
+
+
+def test_unspaced_bullets_and_bare_path_lines_are_listed() -> None:
+    reply = "<<<REQUEST_FILES>>>\n・src/f.ts\n-src/g.ts\nsrc/h.ts\n<<<END>>>\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, RequestFiles)
+    assert action.paths == ("src/f.ts", "src/g.ts", "src/h.ts")
+
+
+def test_switch_mode_reason_bullets_are_not_targets_and_inline_targets_keep_spaces() -> None:
+    reply = (
+        "<<<SWITCH_MODE: edit>>>\n対象ファイル: docs/my file.md, a.ts\n理由:\nバグ修正のため\n"
+        "- 詳細はa.tsを参照\n<<<END>>>\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, SwitchMode)
+    assert action.paths == ("docs/my file.md", "a.ts")
+    assert action.reason == "バグ修正のため\n- 詳細はa.tsを参照"
+
+
+def test_huge_remaining_count_is_not_a_crash() -> None:
+    result = parse_reply("<<<CONTINUE>>>\n残り: " + "9" * 5000 + "\n<<<END>>>\n")
+    (action,) = result.actions
+    assert isinstance(action, Continue)
+    assert action.remaining is None
+
+
+def test_lowercase_markers_are_read() -> None:
+    (action,) = parse_reply("<<<file: a.ts>>>\nx\n<<<end>>>\n").actions
+    assert action == WriteFile(path="a.ts", content="x\n", dialect="bridge", line=1)
+
+
+def test_diff_body_in_a_fence_with_git_headers_gives_only_the_hunk() -> None:
+    reply = (
+        "<<<DIFF: a.py>>>\n```diff\ndiff --git a/a.py b/a.py\nindex 1..2 100644\n--- a/a.py\n"
+        "+++ b/a.py\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n```\n<<<END>>>\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, PatchFile)
+    assert [list(h.lines) for h in action.hunks] == [[" x", "-y", "+z"]]
+
+
+def test_diff_body_starting_with_a_removed_comment_keeps_it() -> None:
+    (action,) = parse_reply("<<<DIFF: q.sql>>>\n--- old\n select 1;\n<<<END>>>\n").actions
+    assert isinstance(action, PatchFile)
+    assert [list(h.lines) for h in action.hunks] == [["--- old", " select 1;"]]
+
+
+def test_file_block_indented_under_a_list_item_loses_the_indent() -> None:
+    reply = "- First:\n  ```\n  <<<FILE: a.py>>>\n  def f():\n      return 1\n  <<<END>>>\n  ```\n"
+    (action,) = parse_reply(reply).actions
+    assert action == WriteFile(
+        path="a.py", content="def f():\n    return 1\n", dialect="bridge", line=3
+    )

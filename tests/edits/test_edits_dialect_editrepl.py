@@ -79,3 +79,15 @@ def test_cut_off_block_is_truncated() -> None:
     result = parse_reply(BLOCK + "b.py\n««« EDIT\nx\n═══════ REPL\n")
     assert len(result.actions) == 1
     assert result.truncated
+
+
+def test_prose_word_with_a_colon_is_not_a_path() -> None:
+    result = parse_reply("Changes:\n««« EDIT\n═══════ REPL\nnew\n»»» EDIT END\n")
+    assert result.actions == ()
+    assert [d.code for d in result.diagnostics] == ["missing-path"]
+
+
+def test_extensionless_file_name_is_a_path() -> None:
+    (action,) = parse_reply("LICENSE\n««« EDIT\n═══════ REPL\nMIT\n»»» EDIT END\n").actions
+    assert isinstance(action, AnchoredEdit)
+    assert action.path == "LICENSE"

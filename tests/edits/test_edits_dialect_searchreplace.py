@@ -88,3 +88,41 @@ def test_trailing_spaces_on_markers_are_tolerated() -> None:
     reply = "a.py  \n<<<<<<< SEARCH  \nx\n=======   \ny\n>>>>>>> REPLACE \n"
     (action,) = parse_reply(reply).actions
     assert getattr(action, "replace", None) == "y\n"
+
+
+def test_exact_divider_wins_over_an_rst_underline() -> None:
+    reply = "doc.rst\n<<<<<<< SEARCH\nTitle\n=====\nold\n=======\nnew\n>>>>>>> REPLACE\n"
+    result = parse_reply(reply)
+    (action,) = result.actions
+    assert isinstance(action, SearchReplace)
+    assert (action.search, action.replace) == ("Title\n=====\nold\n", "new\n")
+    assert [d.code for d in result.diagnostics] == ["ambiguous-divider"]
+
+
+def test_block_after_prose_does_not_reuse_the_previous_path() -> None:
+    reply = (
+        "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\nAnd in the notes:\n"
+        "<<<<<<< SEARCH\np\n=======\nq\n>>>>>>> REPLACE\n"
+    )
+    result = parse_reply(reply)
+    assert [getattr(a, "path", None) for a in result.actions] == ["a.py"]
+    assert [d.code for d in result.diagnostics] == ["missing-path"]
+
+
+def test_backticked_path_with_spaces_is_read() -> None:
+    reply = (
+        "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n`docs/my notes.md`\n"
+        "<<<<<<< SEARCH\np\n=======\nq\n>>>>>>> REPLACE\n"
+    )
+    paths = [getattr(a, "path", None) for a in parse_reply(reply).actions]
+    assert paths == ["a.py", "docs/my notes.md"]
+
+
+def test_block_indented_under_a_list_item_loses_the_indent() -> None:
+    reply = (
+        "1. a.py\n   ```python\n   <<<<<<< SEARCH\n   x = 1\n   =======\n   x = 2\n"
+        "   >>>>>>> REPLACE\n   ```\n"
+    )
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, SearchReplace)
+    assert (action.path, action.search, action.replace) == ("a.py", "x = 1\n", "x = 2\n")

@@ -188,3 +188,112 @@ def test_hunks_without_file_headers_or_path_are_an_error() -> None:
     result = parse_reply("Change this:\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n")
     assert result.actions == ()
     assert [(d.code, d.severity) for d in result.diagnostics] == [("missing-file-header", "error")]
+
+
+def _hunk_lines(action: object) -> list[list[str]]:
+    assert isinstance(action, PatchFile)
+    return [list(h.lines) for h in action.hunks]
+
+
+def test_removed_sql_comment_inside_a_hunk_is_a_removed_line_not_a_file_header() -> None:
+    reply = (
+        "```diff\n--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,2 @@\n select 1;\n--- old comment\n"
+        "@@ -10,2 +9,2 @@\n x\n-y\n+z\n```\n"
+    )
+    action = only(reply)
+    assert isinstance(action, PatchFile) and action.path == "q.sql"
+    assert _hunk_lines(action) == [[" select 1;", "--- old comment"], [" x", "-y", "+z"]]
+
+
+def test_removed_and_added_double_dash_lines_inside_a_counted_hunk_stay_in_it() -> None:
+    for reply, path in (
+        ("--- a/m.lua\n+++ b/m.lua\n@@ -1,2 +1,2 @@\n local x = 1\n--- c\n+++ d\n", "m.lua"),
+        (
+            "```diff\n--- a/doc.md\n+++ b/doc.md\n@@ -1,3 +1,3 @@\n"
+            " # T\n--- old\n+++ new\n end\n```\n",
+            "doc.md",
+        ),
+    ):
+        action = only(reply)
+        assert isinstance(action, PatchFile)
+        assert (action.path, action.move_to) == (path, None)
+        assert {"--- c", "--- old"} & set(_hunk_lines(action)[0])
+
+
+def test_a_further_file_after_a_complete_hunk_starts_at_its_headers() -> None:
+    reply = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-c\n+d\n"
+    assert [getattr(a, "path", None) for a in parse_reply(reply).actions] == ["x", "y"]
+
+
+def test_bare_diff_cut_inside_a_line_is_truncated() -> None:
+    result = parse_reply("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-bbb\n+cc")
+    assert result.actions == ()
+    assert result.truncated
+
+
+def test_bare_diff_cut_inside_its_headers_is_truncated_not_a_move() -> None:
+    result = parse_reply("--- a/x.py\n+++ b/x.p")
+    assert result.actions == ()
+    assert result.truncated
+
+
+def test_bare_diff_cut_before_its_counts_are_used_up_is_truncated() -> None:
+    result = parse_reply("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-bbb\n")
+    assert result.actions == ()
+    assert result.truncated
+
+
+def test_bare_diff_ends_at_bullet_prose_after_its_counts() -> None:
+    reply = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\n- renamed b to c\n+ nothing else\n"
+    assert _hunk_lines(only(reply)) == [[" a", "-b", "+c"]]
+
+
+def test_blank_line_before_the_closing_fence_is_not_a_context_line() -> None:
+    reply = "```diff\n--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n\n```\n"
+    assert _hunk_lines(only(reply)) == [[" a", "-b", "+c"]]
+
+
+def test_copy_headers_are_refused_not_read_as_a_move() -> None:
+    reply = (
+        "diff --git a/a.py b/b.py\nsimilarity index 100%\ncopy from a.py\ncopy to b.py\n\nDone.\n"
+    )
+    result = parse_reply(reply)
+    assert result.actions == ()
+    assert [d.code for d in result.diagnostics] == ["copy-unsupported"]
+
+
+def test_prefix_on_one_side_only_names_the_same_file() -> None:
+    action = only("--- x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n")
+    assert isinstance(action, PatchFile)
+    assert (action.path, action.move_to) == ("x.py", None)
+
+
+def test_timestamps_after_spaces_are_not_part_of_the_path() -> None:
+    reply = "--- x.py  2024-01-01 10:00:00\n+++ x.py  2024-01-02 10:00:00\n@@ -1 +1 @@\n-a\n+b\n"
+    action = only(reply)
+    assert isinstance(action, PatchFile)
+    assert (action.path, action.move_to) == ("x.py", None)
+
+
+def test_deleted_file_mode_deletes_the_file() -> None:
+    reply = "diff --git a/g.py b/g.py\ndeleted file mode 100644\nindex 1..0\n\nDone.\n"
+    assert only(reply) == DeleteFile(path="g.py", dialect="udiff", line=1)
+
+
+def test_huge_hunk_numbers_are_a_malformed_header_not_a_crash() -> None:
+    reply = "```diff\n--- a/x\n+++ b/x\n@@ -" + "9" * 5000 + " +1 @@\n-a\n+b\n```\n"
+    result = parse_reply(reply)
+    assert "bad-hunk-header" in [d.code for d in result.diagnostics]
+
+
+def test_no_newline_marker_after_a_removed_line_marks_the_old_side() -> None:
+    reply = "```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n```\n"
+    action = only(reply)
+    assert isinstance(action, PatchFile)
+    hunk = action.hunks[0]
+    assert (hunk.old_no_newline_at_end, hunk.no_newline_at_end) == (True, False)
+
+
+def test_diff_indented_under_a_list_item_is_read() -> None:
+    reply = "1. Fix:\n   ```diff\n   --- a/x\n   +++ b/x\n   @@ -1 +1 @@\n   -a\n   +b\n   ```\n"
+    assert _hunk_lines(only(reply)) == [["-a", "+b"]]

@@ -61,3 +61,26 @@ def test_whole_dialect_alone_ignores_other_markers() -> None:
 def test_a_path_listed_last_in_a_code_block_is_not_a_file() -> None:
     reply = "Files I changed:\n```\nsrc/a.py\nsrc/b.py\n```\nNow b.py:\n```\nx\n```\n"
     assert parse_reply(reply).actions == ()
+
+
+def test_markdown_file_keeps_its_inner_code_blocks() -> None:
+    reply = "README.md\n```markdown\n# Title\n```bash\npip install x\n```\nMore text\n```\nDone.\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, WriteFile)
+    assert action.content == "# Title\n```bash\npip install x\n```\nMore text\n"
+
+
+def test_content_lines_that_look_like_a_diff_do_not_turn_a_file_into_a_patch() -> None:
+    content = 'DIFF = """\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"""\n'
+    (action,) = parse_reply(f"tests/test_x.py\n```python\n{content}```\n").actions
+    assert action == WriteFile(path="tests/test_x.py", content=content, dialect="whole", line=1)
+    (note,) = parse_reply("notes.md\n```\n# Notes\n--- a/x\n+++ b/x\n```\n").actions
+    assert isinstance(note, WriteFile)
+    assert note.content == "# Notes\n--- a/x\n+++ b/x\n"
+
+
+def test_file_block_indented_under_a_list_item_loses_the_indent() -> None:
+    reply = "1. Change it:\n   src/a.py\n   ```python\n   def f():\n       return 1\n   ```\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, WriteFile)
+    assert action.content == "def f():\n    return 1\n"

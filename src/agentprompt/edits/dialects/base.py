@@ -162,6 +162,7 @@ _PATH_CHARS = re.compile(r"^[\w.@+~\-/\\\[\]()]+$")
 _SPACED_PATH = re.compile(r"^[\w.@+~\-/\\\[\]()]+/[\w.@+~\-\[\]() ]+$")
 _FILE_NAME = re.compile(r"^(?:[\w@+~\-. ]*[\w@+~\-])?\.[A-Za-z0-9_+\-]{1,16}$")
 _BARE_NAMES = {"Makefile", "Dockerfile", "Procfile", "Gemfile", "Rakefile", "Jenkinsfile"}
+_BULLET = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 _QUOTED = re.compile(r"^(?:`[^`]+`|\*\*[^*]+\*\*):?$")
 _BARE_WORD = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[\w][\w.\-]*[._\-][\w.\-]*)$")
 
@@ -180,11 +181,12 @@ def clean_path(text: str) -> str:
 
 
 def looks_like_path(line: str) -> str | None:
-    """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``), or None.
+    """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``, each
+    possibly after a list bullet: ``- p``, ``1. p``), or None.
 
     A backticked or bold path may hold spaces in its file name (`` `docs/my notes.md` ``).
     """
-    stripped = line.strip()
+    stripped = _BULLET.sub("", line.strip(), count=1)
     if not stripped or len(stripped) > 300 or "://" in stripped:
         return None
     path = clean_path(stripped)

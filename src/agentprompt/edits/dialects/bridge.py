@@ -63,7 +63,7 @@ _QUOTED = re.compile(r"^(`[^`]+`|\*\*[^*]+\*\*)")
 _NOTE = re.compile(r"\s+[—–-]\s|[:：]\s|\s\(|\s#")
 _TARGETS = re.compile(r"^\s*(?:対象ファイル|Target files?)\s*[:：]\s*(.*)$", re.IGNORECASE)
 _REASON = re.compile(r"^\s*(?:理由|Reason)\s*[:：]\s*(.*)$", re.IGNORECASE)
-_REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d{1,9})", re.IGNORECASE)
+_REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d{1,9})(?!\d)", re.IGNORECASE)
 
 
 def _marker(line: str) -> tuple[str, str] | None:
