@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.edits import parse_reply
-
 from .conftest import Result
 
 REPLY = "b.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n<<<REQUEST_FILE: c.py>>>\n"
@@ -26,7 +24,28 @@ def reply_file(tmp_path: Path) -> Path:
 def test_json_is_exactly_the_parse_result(run: Callable[..., Result], reply_file: Path) -> None:
     result = run("parse", str(reply_file), "--json")
     assert result.code == 0
-    assert json.loads(result.out) == parse_reply(REPLY).to_json()
+    assert json.loads(result.out) == {
+        "actions": [
+            {
+                "kind": "replace",
+                "dialect": "searchreplace",
+                "path": "b.py",
+                "block": 0,
+                "line": 2,
+                "search": "x\n",
+                "replace": "y\n",
+            },
+            {
+                "kind": "request",
+                "dialect": "bridge",
+                "path": None,
+                "block": 1,
+                "line": 7,
+                "paths": ["c.py"],
+            },
+        ],
+        "diagnostics": [],
+    }
 
 
 def test_human_output_lists_the_actions(run: Callable[..., Result], reply_file: Path) -> None:
