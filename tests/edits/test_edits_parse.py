@@ -248,3 +248,27 @@ def test_bridge_instructions_carry_every_marker_block_of_seed_003_byte_for_byte(
     assert len(marker_blocks) >= 9
     ja = dialect_instructions("bridge")
     assert [b for b in marker_blocks if b not in ja + "\n"] == []
+
+
+@pytest.mark.skipif(SEED_003 is None, reason="../shared/seeds is not present")
+def test_bridge_instructions_keep_seed_003_headings_byte_for_byte() -> None:
+    assert SEED_003 is not None
+    seed = SEED_003.read_text(encoding="utf-8").split("\n")
+    headings = [
+        "## LLMからの出力形式",
+        "### コード変更フォーマット",
+        "#### 全体置換 (ファイル全体を書き換える場合)",
+        "#### 新規ファイル作成",
+        "#### 差分更新 (一部のみ変更する場合)",
+        "#### ファイル削除",
+        "#### 複数ファイルの変更",
+        "## ファイルリクエスト形式",
+        "### 単一ファイルのリクエスト",
+        "### 複数ファイルのリクエスト",
+        "### 編集モードへの切替をリクエスト",
+        "## 分割送信の対応",
+        "### 出力が長い場合（LLM→ユーザー）",
+    ]
+    prompt = dialect_instructions("bridge").split("\n")
+    assert [h for h in headings if h not in seed] == []
+    assert [h for h in headings if h not in prompt] == []
