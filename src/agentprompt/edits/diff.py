@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import unified_diff
 
-from agentprompt.edits.hunks import Edit
 from agentprompt.edits.plan import FileChange
+from agentprompt.edits.splice import Edit
 from agentprompt.edits.textfile import TextFile
 
 __all__ = ["render_diff"]

@@ -17,39 +17,15 @@ from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+from agentprompt.edits.splice import Edit, render_edit, render_exact
 
 __all__ = [
-    "Edit",
     "HunkFailure",
     "PatchOutcome",
-    "apply_edits",
     "apply_hunks",
     "hunk_from_texts",
     "split_hunk",
 ]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Edit:
-    """One placed change: original lines ``start..end`` become ``new``."""
-
-    start: int
-    """The first original line replaced (0-based)."""
-    end: int
-    """One past the last original line replaced (``start`` for a pure insertion)."""
-    new: tuple[str, ...]
-    """The lines put in their place."""
-    hunk: int
-    """The hunk (0-based, in the model's order) this change came from."""
-    stage: Stage
-    """The matcher stage that placed it."""
-    split: bool = False
-    """It is a part of a hunk that could only be placed after splitting."""
-    no_newline_at_end: bool = False
-    """Its hunk said the new last line has no newline."""
-    old_no_newline_at_end: bool = False
-    """Its hunk said the old last line had no newline (so, without the marker above, the new
-    one has)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,80 +71,6 @@ def hunk_from_texts(old: Sequence[str], new: Sequence[str]) -> Hunk:
         lines.extend("-" + line for line in old[i1:i2])
         lines.extend("+" + line for line in new[j1:j2])
     return Hunk(lines=tuple(lines))
-
-
-def _reindent(line: str, found: Found) -> str:
-    if not line.strip():
-        return line
-    if found.indent_add:
-        return found.indent_add + line
-    if found.indent_remove:
-        if line.startswith(found.indent_remove):
-            return line[len(found.indent_remove) :]
-        lead = len(line) - len(line.lstrip())
-        return line[min(lead, len(found.indent_remove)) :]
-    return line
-
-
-def _render(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
-    """The minimal edit a placed hunk makes: (start, end, new lines)."""
-    if found.stage == "exact":
-        return _render_exact(hunk, found.start, found.end)
-    out: list[str] = []
-    pending: list[str] = []
-    pos = found.start
-    old_i = 0
-    for line in hunk.lines:
-        sign, text = line[:1], line[1:]
-        if sign == "+":
-            pending.append(_reindent(text, found))
-            continue
-        target = found.pairs[old_i]
-        old_i += 1
-        if target is None:
-            continue
-        if sign == "-":
-            # Lines the file gained before a removed line stay; additions take its place.
-            out.extend(lines[pos:target])
-            out.extend(pending)
-        else:
-            # Additions follow the line before them; lines the file gained come after.
-            out.extend(pending)
-            out.extend(lines[pos:target])
-            out.append(lines[target])
-        pending = []
-        pos = target + 1
-    out.extend(pending)
-    out.extend(lines[pos : found.end])
-    start, end = found.start, found.end
-    lead = 0
-    while start + lead < end and lead < len(out) and out[lead] == lines[start + lead]:
-        lead += 1
-    trail = 0
-    while (
-        start + lead < end - trail
-        and trail < len(out) - lead
-        and out[len(out) - 1 - trail] == lines[end - 1 - trail]
-    ):
-        trail += 1
-    return start + lead, end - trail, tuple(out[lead : len(out) - trail])
-
-
-def _render_exact(hunk: Hunk, start: int, end: int) -> tuple[int, int, tuple[str, ...]]:
-    """:func:`_render` for an exact match: the hunk's own lines are the file's."""
-    body = hunk.lines
-    lead = 0
-    for line in body:
-        if line[:1] != " ":
-            break
-        lead += 1
-    trail = 0
-    for line in reversed(body[lead:]):
-        if line[:1] != " ":
-            break
-        trail += 1
-    new = tuple([line[1:] for line in body[lead : len(body) - trail] if line[:1] != "-"])
-    return start + lead, end - trail, new
 
 
 def split_hunk(hunk: Hunk) -> list[Hunk]:
@@ -247,6 +149,22 @@ def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
     return at
 
 
+def _edit(
+    hunk: Hunk, number: int, split: bool, span: tuple[int, int, tuple[str, ...]], stage: Stage
+) -> Edit:
+    start, end, new = span
+    return Edit(
+        start=start,
+        end=end,
+        new=new,
+        hunk=number,
+        stage=stage,
+        split=split,
+        no_newline_at_end=hunk.no_newline_at_end,
+        old_no_newline_at_end=hunk.old_no_newline_at_end,
+    )
+
+
 def _place(
     index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
 ) -> tuple[Edit | None, int, HunkFailure | None, Missing | None]:
@@ -259,18 +177,7 @@ def _place(
         if at is None:
             reason = "it has no context lines, and its line number does not say where it goes"
             return None, cursor, HunkFailure(hunk=number, reason=reason), None
-        new = hunk.new_lines
-        edit = Edit(
-            start=at,
-            end=at,
-            new=new,
-            hunk=number,
-            stage="exact",
-            split=split,
-            no_newline_at_end=hunk.no_newline_at_end,
-            old_no_newline_at_end=hunk.old_no_newline_at_end,
-        )
-        return edit, at, None, None
+        return _edit(hunk, number, split, (at, at, hunk.new_lines), "exact"), at, None, None
     start = _scope_start(index, hunk, cursor)
     hint = len(lines) - len(old) if hunk.at_end_of_file else _hint(hunk)
     exact = index.find_exact(old, start)
@@ -278,36 +185,16 @@ def _place(
         # The common case, without the matcher's general machinery.
         at = exact[0] if len(exact) == 1 else hint
         assert at is not None
-        a, b, new = _render_exact(hunk, at, at + len(old))
-        edit = Edit(
-            start=a,
-            end=b,
-            new=new,
-            hunk=number,
-            stage="exact",
-            split=split,
-            no_newline_at_end=hunk.no_newline_at_end,
-            old_no_newline_at_end=hunk.old_no_newline_at_end,
-        )
-        return edit, at + 1, None, None
+        span = render_exact(hunk, at, at + len(old))
+        return _edit(hunk, number, split, span, "exact"), at + 1, None, None
     removed = [line[:1] == "-" for line in quoted]
     found = locate(index, old, start=start, hint=hint, removed=removed)
     if isinstance(found, Missing) and start > cursor:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
     if isinstance(found, Missing):
         return None, cursor, None, found
-    a, b, new = _render(lines, hunk, found)
-    edit = Edit(
-        start=a,
-        end=b,
-        new=new,
-        hunk=number,
-        stage=found.stage,
-        split=split,
-        no_newline_at_end=hunk.no_newline_at_end,
-        old_no_newline_at_end=hunk.old_no_newline_at_end,
-    )
-    return edit, found.start + 1, None, None
+    span = render_edit(lines, hunk, found)
+    return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
 
 
 def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
@@ -409,28 +296,3 @@ def apply_hunks(
                 )
             )
     return PatchOutcome(edits=tuple(edits), failures=tuple(failures))
-
-
-def apply_edits(
-    lines: Sequence[str], final_newline: bool, edits: Sequence[Edit]
-) -> tuple[list[str], bool]:
-    """The lines after ``edits`` (sorted, not overlapping), and the final-newline state.
-
-    A file keeps its final-newline state (an empty file gains one), unless a hunk that
-    reaches the end says otherwise with ``\\ No newline at end of file`` (after its new
-    last line: none; after its old last line only: one).
-    """
-    out: list[str] = []
-    pos = 0
-    final = final_newline or not lines
-    for edit in edits:
-        out.extend(lines[pos : edit.start])
-        out.extend(edit.new)
-        pos = edit.end
-        if edit.end == len(lines):
-            if edit.no_newline_at_end:
-                final = False
-            elif edit.old_no_newline_at_end:
-                final = True
-    out.extend(lines[pos:])
-    return out, final

@@ -24,9 +24,10 @@ from agentprompt.edits.actions import (
     SearchReplace,
     WriteFile,
 )
-from agentprompt.edits.hunks import Edit, HunkFailure, apply_edits, apply_hunks, hunk_from_texts
+from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
 
 __all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
