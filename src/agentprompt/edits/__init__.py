@@ -23,6 +23,7 @@ from agentprompt.edits.apply import (
     ApplyOptions,
     ApplyReport,
     FailedAction,
+    NotADirectoryRoot,
     apply_actions,
     apply_reply,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "Hunk",
     "JournalPending",
     "MoveFile",
+    "NotADirectoryRoot",
     "NotText",
     "ParseResult",
     "PatchFile",
