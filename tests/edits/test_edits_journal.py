@@ -169,3 +169,18 @@ def test_manifest_lists_originals_before_the_first_write(
     assert set(files) == {"a.txt", "sub/b.txt", "c.txt", "new/dir/d.txt", "e.txt"}
     assert files["new/dir/d.txt"]["backup"] is None
     assert seen[0]["dirs"] == ["new", "new/dir"]
+
+
+def test_a_journal_that_cannot_be_written_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _make(tmp_path)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal, "_begin", full)
+    with pytest.raises(WriteFailed, match="No space left"):
+        apply_actions(tmp_path, _actions())
+    assert _tree(tmp_path) == before
+    assert not (tmp_path / ".agentprompt").exists()

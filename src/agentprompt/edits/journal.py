@@ -166,7 +166,12 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
         raise JournalPending(root)
     if journal.exists():
         shutil.rmtree(journal, ignore_errors=True)
-    manifest = _begin(real_root, journal, changes)
+    try:
+        manifest = _begin(real_root, journal, changes)
+    except OSError as exc:
+        # Nothing was touched yet: only the half-written journal goes.
+        _end(real_root, journal)
+        raise WriteFailed(JOURNAL_DIR, exc.strerror or str(exc)) from None
     current = ""
     try:
         for d in manifest["dirs"]:
