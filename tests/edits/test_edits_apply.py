@@ -260,3 +260,16 @@ def test_a_new_file_cannot_also_be_a_directory_of_another(root: Path) -> None:
     assert "cannot be a directory" in report.failed[0].reason
     assert report.failed[0].index == 1
     assert not (root / "pkg").exists()
+
+
+def test_a_file_that_cannot_be_read_fails_its_block_without_a_traceback(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentprompt.edits import plan
+
+    def denied(*args: object, **kwargs: object) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(plan, "_read", denied)
+    report = apply_actions(root, [_sr("a.py", "    return 1\n", "    return 10\n")])
+    assert "Permission denied" in report.failed[0].reason

@@ -324,10 +324,12 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
         view.touched.clear()
         try:
             stage = _run(view, action)
-        except (_Failed, EditError) as exc:
+        except (_Failed, EditError, OSError) as exc:
             # Put back every file the action opened (new entries start as they were on disk).
             for real, (current, edits) in view.touched.items():
                 view.files[real].current, view.files[real].edits = current, edits
+            if isinstance(exc, OSError):
+                exc = _Failed(f"cannot access {action.path}: {exc.strerror or exc}")
             failed = exc if isinstance(exc, _Failed) else _Failed(str(exc))
             outcomes.append(
                 ActionOutcome(
