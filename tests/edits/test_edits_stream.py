@@ -69,6 +69,16 @@ FRAGMENTS = [
     "+added",
     "\\ No newline at end of file",
     "x = 1",
+    "1. src/a.py",
+    "   ```python",
+    "   ```diff",
+    "   ```",
+    "  - `docs/my notes.md`",
+    "   <<<<<<< SEARCH",
+    "   --- a/g.py",
+    "  *** Begin Patch",
+    "```bash",
+    "--- old comment",
 ]
 
 replies = st.builds(
@@ -169,3 +179,34 @@ def test_a_long_whole_file_streamed_in_tiny_chunks_is_read_once(
         parser.feed(text[i : i + 3])
     assert len(parser.close().actions) == 1
     assert calls[0] <= 3002
+
+
+def test_each_file_of_a_fenced_multi_file_diff_is_yielded_when_the_next_file_starts() -> None:
+    parser = StreamParser()
+    assert parser.feed("```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n") == []
+    (first,) = parser.feed("--- a/y\n+++ b/y\n@@ -1 +1 @@\n")
+    assert getattr(first, "path", None) == "x"
+    (second,) = parser.feed("-c\n+d\n```\n")
+    assert getattr(second, "path", None) == "y"
+
+
+def test_each_apply_patch_operation_is_yielded_when_the_next_one_starts() -> None:
+    parser = StreamParser()
+    assert parser.feed("*** Begin Patch\n*** Delete File: a.py\n") == []
+    (first,) = parser.feed("*** Add File: b.py\n+x\n")
+    assert getattr(first, "path", None) == "a.py"
+    (second,) = parser.feed("*** End Patch\n")
+    assert getattr(second, "path", None) == "b.py"
+
+
+def test_reply_with_a_byte_order_mark_parses_like_one_without() -> None:
+    assert parse_reply("\ufeff<<<DELETE: a.py>>>\n") == parse_reply("<<<DELETE: a.py>>>\n")
+
+
+def test_fences_that_turn_out_not_to_be_files_are_not_rescanned_quadratically(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = _counting(monkeypatch, whole, "closes_fence")
+    n = 400
+    parse_reply("a.py\n```x\n" * n + "<<<<<<< SEARCH\n")
+    assert calls[0] <= 4 * n

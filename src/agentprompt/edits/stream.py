@@ -112,6 +112,10 @@ class StreamParser:
                 outcome = self._reader.advance(lines, final)
                 if outcome is None:
                     break
+                if outcome.partial:
+                    done.extend(outcome.actions)
+                    self._diagnostics.extend(outcome.diagnostics)
+                    continue
                 self._reader = None
                 if outcome.rejected:
                     self._prose(lines[self._reader_start])

@@ -69,7 +69,7 @@ class ApplyPatchDialect:
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the patch that starts at line ``i``."""
-        return _Reader(start=i, j=i + 1, fence=state.fence, state=state)
+        return _Reader(start=i, j=i + 1, fence=state.fence, state=state, segment=i + 1)
 
 
 @dataclass
@@ -78,6 +78,10 @@ class _Reader:
     j: int
     fence: Fence | None
     state: ScanState
+    segment: int = 0
+    """The first line of the operations not released yet."""
+    op_seen: bool = False
+    """An operation line was read since ``segment``."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
@@ -87,10 +91,36 @@ class _Reader:
                 return self._finish(lines, self.j, self.j + 1, ended=True)
             if is_begin_patch(line) or (self.fence is not None and closes_fence(line, self.fence)):
                 return self._finish(lines, self.j, self.j, ended=False)
+            op = _OP.match(line.rstrip())
+            if op is not None and op.group(1) != "Move to":
+                if self.op_seen:
+                    return self._release(lines)
+                self.op_seen = True
             self.j += 1
         if not final:
             return None
         return self._finish(lines, n, n, ended=False, truncated=True)
+
+    def _release(self, lines: Sequence[str]) -> BlockOutcome:
+        """The operations before line ``j`` (a further operation starts there, so they are
+        complete), released before the patch ends."""
+        ops, notes = _split(lines, self.segment, self.j)
+        self.segment = self.j
+        self.op_seen = False
+        actions = self._build(lines, ops, notes)
+        return BlockOutcome(end=self.j, actions=actions, diagnostics=tuple(notes), partial=True)
+
+    def _build(
+        self, lines: Sequence[str], ops: Sequence[_Op], notes: list[Diagnostic]
+    ) -> tuple[Action, ...]:
+        actions: list[Action] = []
+        for op in ops:
+            action, found = _build(lines, op, self.state.take_block())
+            if action is not None:
+                actions.append(action)
+            notes.extend(found)
+        notes.sort(key=lambda d: d.line)
+        return tuple(actions)
 
     def _finish(
         self,
@@ -101,7 +131,7 @@ class _Reader:
         ended: bool,
         truncated: bool = False,
     ) -> BlockOutcome:
-        ops, notes = _split(lines, self.start + 1, body_end)
+        ops, notes = _split(lines, self.segment, body_end)
         if truncated and ops:
             last = ops.pop()
             notes.append(
@@ -126,14 +156,8 @@ class _Reader:
                     dialect=NAME,
                 )
             )
-        actions: list[Action] = []
-        for op in ops:
-            action, found = _build(lines, op, self.state.take_block())
-            if action is not None:
-                actions.append(action)
-            notes.extend(found)
-        notes.sort(key=lambda d: d.line)
-        return BlockOutcome(end=end, actions=tuple(actions), diagnostics=tuple(notes))
+        actions = self._build(lines, ops, notes)
+        return BlockOutcome(end=end, actions=actions, diagnostics=tuple(notes))
 
 
 @dataclass

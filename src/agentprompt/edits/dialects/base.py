@@ -82,6 +82,10 @@ class BlockOutcome:
     rejected: bool = False
     """The lines turned out not to be this dialect's block: rescan them as prose from the
     line after the start."""
+    partial: bool = False
+    """The actions of a part of the block that is complete (a file of a multi-file diff, an
+    operation of a patch) released early: the block goes on, its reader stays open and
+    ``end`` means nothing."""
 
 
 class BlockReader(Protocol):

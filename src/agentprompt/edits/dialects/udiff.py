@@ -234,6 +234,8 @@ class _Reader:
     walker: _Walker = field(default_factory=_Walker)
     blank_from: int | None = None
     """Bare diffs: the first of the blank lines after a complete hunk (the diff may end there)."""
+    released: int = 0
+    """How many sections were released before the diff ended."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
@@ -264,10 +266,33 @@ class _Reader:
                 self.blank_from = None
             walker.take(lines, self.j, n)
             self.j += 1
+            if len(walker.sections) - 1 > self.released:
+                return self._release(lines, len(walker.sections) - 1)
         if not final:
             return None
         end = n if self.blank_from is None else self.blank_from
         return self._finish(lines, end, truncated=self._cut(end, n))
+
+    def _release(self, lines: Sequence[str], upto: int) -> BlockOutcome:
+        """The actions of the complete sections before section ``upto`` (a further file's
+        headers began, so their hunks are over), released before the diff ends."""
+        actions, notes = self._build(lines, self.walker.sections[self.released : upto])
+        self.released = upto
+        return BlockOutcome(end=self.j, actions=actions, diagnostics=notes, partial=True)
+
+    def _build(
+        self, lines: Sequence[str], sections: Sequence[_Section]
+    ) -> tuple[tuple[Action, ...], tuple[Diagnostic, ...]]:
+        actions: list[Action] = []
+        notes: list[Diagnostic] = []
+        for section in sections:
+            fallback = self.fallback if section.start == self.start else None
+            action, found = _build(lines, section, self.state.take_block(), fallback)
+            if action is not None:
+                actions.append(action)
+            notes.extend(found)
+        notes.sort(key=lambda d: d.line)
+        return tuple(actions), tuple(notes)
 
     def _after_hunk(self) -> bool:
         """A counted hunk is complete: a blank line may end a bare diff."""
@@ -310,8 +335,7 @@ class _Reader:
         return end == n and self.state.open_tail
 
     def _finish(self, lines: Sequence[str], end: int, *, truncated: bool) -> BlockOutcome:
-        sections = list(self.walker.sections)
-        actions: list[Action] = []
+        sections = self.walker.sections[self.released :]
         notes: list[Diagnostic] = []
         if truncated and sections:
             last = sections.pop()
@@ -327,14 +351,10 @@ class _Reader:
                     dialect=NAME,
                 )
             )
-        for section in sections:
-            fallback = self.fallback if section.start == self.start else None
-            action, found = _build(lines, section, self.state.take_block(), fallback)
-            if action is not None:
-                actions.append(action)
-            notes.extend(found)
+        actions, found = self._build(lines, sections)
+        notes.extend(found)
         notes.sort(key=lambda d: d.line)
-        return BlockOutcome(end=end, actions=tuple(actions), diagnostics=tuple(notes))
+        return BlockOutcome(end=end, actions=actions, diagnostics=tuple(notes))
 
 
 def _header_path(raw: str | None) -> str | None:
