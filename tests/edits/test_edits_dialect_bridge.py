@@ -239,3 +239,9 @@ def test_file_block_indented_under_a_list_item_loses_the_indent() -> None:
     assert action == WriteFile(
         path="a.py", content="def f():\n    return 1\n", dialect="bridge", line=3
     )
+
+
+def test_block_indented_under_a_list_item_without_a_fence_loses_the_marker_indent() -> None:
+    reply = "1. File:\n   <<<FILE: a.py>>>\n   x = 1\n     y\n   <<<END>>>\n"
+    (action,) = parse_reply(reply).actions
+    assert action == WriteFile(path="a.py", content="x = 1\n  y\n", dialect="bridge", line=2)

@@ -91,3 +91,10 @@ def test_extensionless_file_name_is_a_path() -> None:
     (action,) = parse_reply("LICENSE\n««« EDIT\n═══════ REPL\nMIT\n»»» EDIT END\n").actions
     assert isinstance(action, AnchoredEdit)
     assert action.path == "LICENSE"
+
+
+def test_path_with_a_space_in_its_file_name_is_a_path() -> None:
+    reply = "docs/my notes.md\n««« EDIT\nx\n═══════ REPL\ny\n»»» EDIT END\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, AnchoredEdit)
+    assert action.path == "docs/my notes.md"

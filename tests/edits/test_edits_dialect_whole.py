@@ -17,6 +17,13 @@ from agentprompt.edits import WriteFile, parse_reply
         "### File: src/app.py",
         "File: src/app.py",
         "src/app.py:",
+        "**`src/app.py`**",
+        "`src/app.py` (new file)",
+        "src/app.py (new)",
+        "__src/app.py__",
+        "File `src/app.py`:",
+        "- `src/app.py`",
+        "1. src/app.py",
     ],
 )
 def test_path_line_forms(path_line: str) -> None:

@@ -157,8 +157,13 @@ def closes_fence(line: str, fence: Fence) -> bool:
 
 
 _DECORATED = (
+    re.compile(
+        r"^(?:File|Path|Filename)?\s*`([^`]+)`\s*(?:\((?:new|new file|updated)\))?:?$", re.I
+    ),
     re.compile(r"^\*\*(.+?)\*\*:?$"),
+    re.compile(r"^__(.+?)__:?$"),
     re.compile(r"^`([^`]+)`:?$"),
+    re.compile(r"^(\S+)\s+\((?:new|new file|updated)\):?$", re.IGNORECASE),
     re.compile(r"^#{1,6}\s+(?:(?:File|Path|Filename)\s*:\s*)?(.+?)$", re.IGNORECASE),
     re.compile(r"^(?:File|Path|Filename)\s*:\s*(.+?)$", re.IGNORECASE),
 )
@@ -253,6 +258,8 @@ def path_before(lines: Sequence[str], i: int, *, lenient: bool = False) -> str |
     if path is None and lenient:
         stripped = line.strip()
         word = clean_path(stripped)
-        if word and not stripped.endswith(":") and _BARE_WORD.match(word):
+        bare = bool(word) and not stripped.endswith(":") and _BARE_WORD.match(word) is not None
+        spaced = _SPACED_PATH.match(word) and _FILE_NAME.match(word.rsplit("/", 1)[-1])
+        if bare or spaced:
             path = word
     return path

@@ -198,10 +198,19 @@ class _Reader:
     ) -> BlockOutcome:
         block = self.state.take_block()
         notes = [d if d.block is not None else replace(d, block=block) for d in notes]
-        body = lines[self.start + 1 : body_end]
+        body = _dedented(lines[self.start + 1 : body_end], lines[self.start])
         action, found = _build(self.kind, self.arg, body, self.start + 1, block)
         notes.extend(found)
         return BlockOutcome(end=end, actions=(action,) if action else (), diagnostics=tuple(notes))
+
+
+def _dedented(body: Sequence[str], marker: str) -> Sequence[str]:
+    """The body without the indent its marker line has (a block written under a list item),
+    when every non-blank body line carries that indent."""
+    indent = len(marker) - len(marker.lstrip(" "))
+    if not indent or any(row.strip() and not row.startswith(" " * indent) for row in body):
+        return body
+    return [row[indent:] for row in body]
 
 
 def _list_path(text: str) -> str:
