@@ -45,7 +45,7 @@ from agentprompt.edits.dialects.base import (
     text_of,
 )
 from agentprompt.edits.dialects.hunk_text import parse_hunks
-from agentprompt.edits.dialects.udiff import GIT_HEADERS
+from agentprompt.edits.dialects.udiff_files import GIT_HEADERS
 
 __all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
 
