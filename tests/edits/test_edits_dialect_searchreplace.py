@@ -126,3 +126,10 @@ def test_block_indented_under_a_list_item_loses_the_indent() -> None:
     (action,) = parse_reply(reply).actions
     assert isinstance(action, SearchReplace)
     assert (action.path, action.search, action.replace) == ("a.py", "x = 1\n", "x = 2\n")
+
+
+def test_path_after_the_fence_language_is_read() -> None:
+    reply = "```python src/a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n"
+    (action,) = parse_reply(reply).actions
+    assert isinstance(action, SearchReplace)
+    assert action.path == "src/a.py"
