@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentprompt.edits import parse_reply
 from agentprompt.edits.actions import Action
@@ -77,3 +79,24 @@ def test_every_prefix_keeps_only_complete_actions_or_is_truncated(name: str) -> 
             continue
         for action in result.actions:
             assert _plain(action) in full, (cut, text[:cut][-30:], action)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(sorted(REPLIES)), min_size=1, max_size=4),
+    st.sampled_from(["\n", "\nSome prose.\n\n", "\r\n"]),
+    st.lists(st.floats(min_value=0, max_value=1), min_size=1, max_size=20),
+)
+def test_prefixes_of_mixed_replies_keep_only_complete_actions_or_are_truncated(
+    names: list[str], separator: str, cuts: list[float]
+) -> None:
+    text = separator.join(REPLIES[name] for name in names)
+    if separator == "\r\n":
+        text = text.replace("\n", "\r\n")
+    whole = parse_reply(text)
+    assert not whole.truncated
+    full = [_plain(a) for a in whole.actions]
+    for fraction in cuts:
+        result = parse_reply(text[: int(fraction * len(text))])
+        if not result.truncated:
+            assert all(_plain(a) in full for a in result.actions)
