@@ -216,11 +216,6 @@ def test_anchored_edit_with_empty_edit_section_refuses_an_existing_file(root: Pa
     assert "already exists" in apply_actions(root, [edit]).failed[0].reason
 
 
-def test_search_inside_a_line_is_replaced_when_it_occurs_once(root: Path) -> None:
-    assert apply_actions(root, [_sr("a.py", "return 1", "return 42")]).ok
-    assert (root / "a.py").read_text() == "def a():\n    return 42\n"
-
-
 def test_ambiguous_search_fails_and_lists_the_places(root: Path) -> None:
     (root / "d.py").write_text("x = 1\ny = 2\nx = 1\ny = 2\n")
     report = apply_actions(root, [_sr("d.py", "x = 1\ny = 2\n", "z = 3\n")])

@@ -39,6 +39,11 @@ UNREACHABLE = {
         "the issue asks for parts to be placed independently, so applying them is right and "
         "the fixture's success: false contradicts its description"
     ),
+    "pure-insertion-after-line": (
+        "a hunk with no context lines in the middle of a file is placed only by its line "
+        "numbers, which this engine never trusts (the issue: hunks are placed by their "
+        "context); it fails asking for context lines instead of guessing"
+    ),
 }
 """Cases whose expectation this engine does not meet on principle, with the reason."""
 

@@ -40,7 +40,7 @@ def test_dev_null_old_side_creates_the_file_create_only() -> None:
 
 def test_dev_null_new_side_deletes_the_file() -> None:
     action = only("--- a/old.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n")
-    assert action == DeleteFile(path="old.py", dialect="udiff", line=1)
+    assert action == DeleteFile(path="old.py", dialect="udiff", line=1, expected="a\n")
 
 
 def test_hunk_header_numbers_are_kept_as_hints() -> None:

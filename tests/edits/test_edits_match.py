@@ -134,11 +134,11 @@ def test_ambiguous_match_is_a_failure_listing_the_candidates() -> None:
     assert (found.candidates, found.stage) == ((0, 3), "exact")
 
 
-def test_line_number_hint_breaks_a_tie_between_equal_places() -> None:
+def test_line_number_hint_never_breaks_a_tie_between_equal_places() -> None:
     lines = ["x = 1", "y = 2", "", "x = 1", "y = 2"]
     found = _find(lines, ["x = 1", "y = 2"], hint=3)
-    assert isinstance(found, Found)
-    assert found.start == 3
+    assert isinstance(found, Missing)
+    assert found.candidates == (0, 3)
 
 
 def test_line_number_hint_that_names_no_candidate_does_not_choose() -> None:

@@ -25,9 +25,11 @@ def test_hunk_is_placed_by_context_not_by_its_line_number() -> None:
 
 
 def test_hunks_apply_in_order_each_after_the_previous() -> None:
-    lines = ["x", "y", "x", "y"]
-    result = _apply(lines, _hunk(" x", "-y", "+first", old_start=1), _hunk(" x", "-y", "+second"))
-    assert result == ["x", "first", "x", "second"]
+    lines = ["x", "y", "p", "x", "y"]
+    first = _hunk(" x", "-y", "+first", " p", old_start=1)
+    # "x / y" stands twice, but only once after the first hunk: order is context, not numbers.
+    result = _apply(lines, first, _hunk(" x", "-y", "+second", old_start=4))
+    assert result == ["x", "first", "p", "x", "second"]
 
 
 def test_hunks_that_change_the_same_lines_are_refused() -> None:
@@ -100,13 +102,34 @@ def test_ambiguous_hunk_fails_with_the_candidate_lines() -> None:
     assert "2 places" in outcome.failures[0].reason
 
 
-def test_line_number_breaks_a_tie_for_a_hunk() -> None:
+def test_line_number_never_breaks_a_tie_for_a_hunk() -> None:
     lines = ["}", "x", "}", "x"]
-    assert _apply(lines, _hunk(" }", "-x", "+y", old_start=3)) == ["}", "x", "}", "y"]
+    outcome = apply_hunks(lines, [_hunk(" }", "-x", "+y", old_start=3)])
+    assert not outcome.edits
+    assert outcome.failures[0].candidates == (1, 3)
+    assert "2 places" in outcome.failures[0].reason
 
 
-def test_pure_insertion_is_placed_by_its_header() -> None:
-    assert _apply(["a", "c"], _hunk("+b", old_start=1, old_count=0)) == ["a", "b", "c"]
+def test_pure_insertion_in_the_middle_is_refused_asking_for_context() -> None:
+    result = _apply(["a", "c"], _hunk("+b", old_start=1, old_count=0))
+    assert len(result) == 1 and "context" in result[0]
+
+
+def test_pure_insertion_at_the_start_goes_first() -> None:
+    hunk = Hunk(lines=("+b",), old_start=0, old_count=0, new_start=1)
+    assert _apply(["a", "c"], hunk) == ["b", "a", "c"]
+
+
+def test_pure_insertion_past_the_last_line_is_appended() -> None:
+    hunk = Hunk(lines=("+d",), old_start=3, old_count=0, new_start=4)
+    assert _apply(["a", "b", "c"], hunk) == ["a", "b", "c", "d"]
+
+
+def test_end_of_file_hunk_must_sit_at_the_end() -> None:
+    hunk = Hunk(lines=("-end",), at_end_of_file=True)
+    result = _apply(["end", "more"], hunk)
+    assert len(result) == 1 and "end of the file" in result[0]
+    assert _apply(["more", "end"], hunk) == ["more"]
     assert _apply(["a"], _hunk("+z", old_start=0, old_count=0)) == ["z", "a"]
 
 

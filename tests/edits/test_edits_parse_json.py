@@ -31,7 +31,14 @@ EXPECTED: list[dict[str, Any]] = [
         "content": "x = 1\n",
         "create_only": False,
     },
-    {"kind": "delete", "dialect": "bridge", "path": "b.py", "block": 1, "line": 5},
+    {
+        "kind": "delete",
+        "dialect": "bridge",
+        "path": "b.py",
+        "block": 1,
+        "line": 5,
+        "expected": None,
+    },
     {
         "kind": "patch",
         "dialect": "udiff",

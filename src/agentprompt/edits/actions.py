@@ -148,6 +148,9 @@ class DeleteFile(_ActionBase):
     kind: Literal["delete"] = "delete"
     path: str
     """The file to delete."""
+    expected: str | None = None
+    """The content the reply says the file holds (a diff's removed lines), or ``None``: when
+    given, the file is deleted only if it still holds that."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -294,5 +297,5 @@ def action_to_json(action: Action) -> dict[str, Any]:
         case Continue():
             data.update(remaining=action.remaining, paths=list(action.paths))
         case DeleteFile():
-            pass
+            data.update(expected=action.expected)
     return data

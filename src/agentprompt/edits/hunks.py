@@ -1,8 +1,10 @@
 """Placing hunks: by their context, in order, split when a whole hunk will not fit.
 
 Every hunk is located in the original lines with :func:`~agentprompt.edits.match.locate`,
-each at or after the place of the one before; the line numbers in its header only break
-ties between equally good places. A hunk that cannot be placed whole is split at its runs
+each at or after the place of the one before; the line numbers in its header never choose
+between places (an ambiguous hunk fails, listing the candidates). A hunk marked as the end of
+the file must sit at the end; a hunk with no old lines is placed only at the start or the end
+of the file. A hunk that cannot be placed whole is split at its runs
 of context lines into smaller hunks that are placed one by one. Each placed hunk becomes a
 minimal edit (the changed lines only), so hunks whose context overlaps are fine, and hunks
 that change the same lines are refused.
@@ -17,7 +19,7 @@ from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
-from agentprompt.edits.splice import Edit, render_edit, render_exact
+from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
     "HunkFailure",
@@ -121,14 +123,19 @@ def _hint(hunk: Hunk) -> int | None:
     return max(hunk.old_start - 1, 0)
 
 
-def _insertion_point(hunk: Hunk, count: int, cursor: int) -> int | None:
-    """Where a hunk with no old lines goes: the only thing to go by is its header."""
-    if hunk.at_end_of_file:
+def _insertion_point(hunk: Hunk, count: int) -> int | None:
+    """Where a hunk with no old lines goes: only the start or the end of the file, which its
+    header or end-of-file marker names; anywhere else it needs context lines."""
+    if hunk.at_end_of_file or count == 0:
         return count
     if hunk.old_start is None:
-        return count if count == 0 else None
-    at = hunk.old_start if hunk.old_count == 0 or hunk.old_start == 0 else hunk.old_start - 1
-    return at if cursor <= at <= count else None
+        return None
+    at_start = hunk.old_start == 0 or (hunk.old_start == 1 and hunk.new_start == 1)
+    if at_start and not hunk.old_count:
+        return 0
+    if hunk.old_start >= count and not hunk.old_count:
+        return count
+    return None
 
 
 def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
@@ -173,27 +180,39 @@ def _place(
     quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
     old = [line[1:] for line in quoted]
     if not old:
-        at = _insertion_point(hunk, len(lines), cursor)
-        if at is None:
-            reason = "it has no context lines, and its line number does not say where it goes"
+        at = _insertion_point(hunk, len(lines))
+        if at is None or at < cursor:
+            reason = (
+                "it has no context lines, so nothing says where it goes (line numbers are not "
+                "trusted); include the unchanged lines around the insertion as context"
+            )
             return None, cursor, HunkFailure(hunk=number, reason=reason), None
         return _edit(hunk, number, split, (at, at, hunk.new_lines), "exact"), at, None, None
     start = _scope_start(index, hunk, cursor)
-    hint = len(lines) - len(old) if hunk.at_end_of_file else _hint(hunk)
+    hint = _hint(hunk)
+    if hunk.at_end_of_file:
+        # It must sit at the very end: search only there.
+        start = max(cursor, len(lines) - len(old))
+        if start != len(lines) - len(old):
+            return None, cursor, None, Missing(closest=(max(0, len(lines) - 1), len(lines)))
     exact = index.find_exact(old, start)
-    if len(exact) == 1 or (hint is not None and hint in exact):
+    if len(exact) == 1:
         # The common case, without the matcher's general machinery.
-        at = exact[0] if len(exact) == 1 else hint
-        assert at is not None
+        at = exact[0]
         span = render_exact(hunk, at, at + len(old))
         return _edit(hunk, number, split, span, "exact"), at + 1, None, None
     removed = [line[:1] == "-" for line in quoted]
     found = locate(index, old, start=start, hint=hint, removed=removed)
-    if isinstance(found, Missing) and start > cursor:
+    if isinstance(found, Missing) and start > cursor and not hunk.at_end_of_file:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
+    if isinstance(found, Found) and hunk.at_end_of_file and found.end != len(lines):
+        found = Missing(closest=(found.start, found.end))
     if isinstance(found, Missing):
         return None, cursor, None, found
-    span = render_edit(lines, hunk, found)
+    try:
+        span = render_edit(lines, hunk, found)
+    except IndentUnmapped as exc:
+        return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
     return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
 
 
@@ -206,7 +225,9 @@ def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
     return found.start if isinstance(found, Found) else None
 
 
-def _missing_failure(number: int, old: tuple[str, ...], missing: Missing) -> HunkFailure:
+def _missing_failure(
+    number: int, old: tuple[str, ...], missing: Missing, *, end_of_file: bool = False, first: bool
+) -> HunkFailure:
     if missing.ambiguous:
         where = ", ".join(str(c + 1) for c in missing.candidates)
         reason = (
@@ -220,7 +241,12 @@ def _missing_failure(number: int, old: tuple[str, ...], missing: Missing) -> Hun
             candidates=tuple(c + 1 for c in missing.candidates),
             closest=missing.closest,
         )
-    reason = "its lines were not found in the file (at or after the previous hunk)"
+    if end_of_file:
+        reason = "it is marked as the end of the file, but the file does not end with its lines"
+    elif first:
+        reason = "its lines were not found in the file"
+    else:
+        reason = "its lines were not found in the file (at or after the previous hunk)"
     return HunkFailure(hunk=number, reason=reason, expected=old, closest=missing.closest)
 
 
@@ -263,14 +289,28 @@ def apply_hunks(
             continue
         parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
         if len(parts) < 2:
-            failures.append(_missing_failure(number, hunk.old_lines, missing))
+            failures.append(
+                _missing_failure(
+                    number,
+                    hunk.old_lines,
+                    missing,
+                    end_of_file=hunk.at_end_of_file,
+                    first=cursor == 0,
+                )
+            )
             continue
         placed: list[Edit] = []
         part_cursor = cursor
         for k, part in enumerate(parts):
             p_edit, p_next, p_fail, p_missing = _place(index, part, number, part_cursor, True)
             if p_edit is None:
-                failure = p_fail or _missing_failure(number, part.old_lines, p_missing or missing)
+                failure = p_fail or _missing_failure(
+                    number,
+                    part.old_lines,
+                    p_missing or missing,
+                    end_of_file=part.at_end_of_file,
+                    first=part_cursor == 0,
+                )
                 failures.append(
                     replace(
                         failure,

@@ -11,18 +11,20 @@ re-applies to the replacement) → ``whitespace`` (runs of blanks collapsed) →
 search).
 
 A stage that finds more than one place is never resolved by guessing: the result is
-:class:`Missing` with the candidate lines, unless the caller's line-number hint names exactly
-one of them.
+:class:`Missing` with the candidate lines; line numbers never choose between places. The
+fuzzy stage also refuses a place when another place (even one it could not use, because a
+line the edit removes or a definition line differs there) fits the quote as well or better.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from agentprompt.edits.fuzzy import score_window
+from agentprompt.edits.lineindex import STAGES, LineIndex, Stage, normalise
 
 __all__ = [
     "FUZZY_THRESHOLD",
@@ -35,19 +37,6 @@ __all__ = [
     "normalise",
 ]
 
-Stage = Literal["exact", "trailing-whitespace", "indentation", "whitespace", "punctuation", "fuzzy"]
-"""The name of a matcher stage, from strictest to loosest."""
-
-STAGES: tuple[Stage, ...] = (
-    "exact",
-    "trailing-whitespace",
-    "indentation",
-    "whitespace",
-    "punctuation",
-    "fuzzy",
-)
-"""Every stage in the order they are tried."""
-
 FUZZY_THRESHOLD = 0.8
 """The least score a fuzzy candidate needs: summed line similarity over the lines it spans."""
 FUZZY_MAX_LINES = 400
@@ -57,122 +46,13 @@ FUZZY_MAX_CANDIDATES = 24
 FUZZY_COMMON_LINE = 32
 """A line found more often than this in the file does not propose fuzzy candidates."""
 
-_PUNCTUATION = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        "\u2033": '"',
-        "\u00ab": '"',
-        "\u00bb": '"',
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2012": "-",
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2015": "-",
-        "\u2212": "-",
-        "\u00a0": " ",
-        "\u2007": " ",
-        "\u202f": " ",
-        "\u2009": " ",
-        "\u200a": " ",
-        "\u2002": " ",
-        "\u2003": " ",
-        "\u3000": " ",
-        "\u200b": "",
-        "\ufeff": "",
-        "\u2026": "...",
-    }
+_DEFINITION = re.compile(
+    r"^\s*(?:export\s+|public\s+|private\s+|protected\s+|static\s+|async\s+|pub\s+)*"
+    r"(?:def|class|function|fn|func|sub|struct|enum|trait|impl|interface|module|type)\s+"
+    r"([\w$.:<>]+)"
 )
-
-
-def normalise(line: str, stage: Stage) -> str:
-    """``line`` as the given stage compares it."""
-    if stage == "exact":
-        return line
-    if stage == "trailing-whitespace":
-        return line.rstrip()
-    if stage == "indentation":
-        return line.strip()
-    if stage == "whitespace":
-        return " ".join(line.split())
-    return " ".join(line.translate(_PUNCTUATION).split())
-
-
-def _key_stage(stage: Stage) -> Stage:
-    return "punctuation" if stage == "fuzzy" else stage
-
-
-class LineIndex:
-    """A file's lines with their normalised forms and positions, computed once per stage."""
-
-    def __init__(self, lines: Sequence[str], text: str | None = None) -> None:
-        self.lines = lines
-        self._keys: dict[Stage, list[str]] = {}
-        self._positions: dict[Stage, dict[str, list[int]]] = {}
-        # The lines joined, each ending with a newline; ``text``, when given, is the lines
-        # joined already (as the file was decoded), which saves joining them again.
-        if text and not text.endswith("\n"):
-            text += "\n"
-        self._text = text or None
-        self._mark = (0, 0)
-
-    def find_exact(self, needle: Sequence[str], start: int) -> list[int]:
-        """The 0-based first lines, at or after ``start``, where ``needle`` stands exactly.
-
-        Searches the joined text with ``str.find``, so the common case (the model quoted the
-        file correctly) costs no per-line work in Python.
-        """
-        if not self.lines:
-            return []
-        if self._text is None:
-            self._text = "\n".join(self.lines) + "\n"
-        text = self._text
-        wanted = "\n".join(needle) + "\n"
-        found = []
-        # A known (offset, line) pair at or before ``start``, ``offset`` the first character
-        # of that line: searches made in file order, as hunks are, count each newline once.
-        offset, line = self._mark if self._mark[1] <= start else (0, 0)
-        at = text.find(wanted, offset)
-        while at != -1:
-            if at == 0 or text[at - 1] == "\n":
-                line += text.count("\n", offset, at)
-                offset = at
-                if line >= start:
-                    found.append(line)
-            at = text.find(wanted, at + 1)
-        self._mark = (offset, line)
-        return found
-
-    def keys(self, stage: Stage) -> list[str]:
-        """Every line normalised for ``stage``."""
-        stage = _key_stage(stage)
-        found = self._keys.get(stage)
-        if found is None:
-            if stage == "exact":
-                found = list(self.lines)
-            else:
-                found = [normalise(line, stage) for line in self.lines]
-            self._keys[stage] = found
-        return found
-
-    def positions(self, stage: Stage, key: str) -> list[int]:
-        """The 0-based lines whose ``stage`` form is ``key``, in order."""
-        stage = _key_stage(stage)
-        table = self._positions.get(stage)
-        if table is None:
-            table = {}
-            for i, k in enumerate(self.keys(stage)):
-                table.setdefault(k, []).append(i)
-            self._positions[stage] = table
-        return table.get(key, [])
+"""A line that names a definition: the fuzzy stage pairs it only with a line defining the
+same name, so an edit meant for ``test_add`` never lands in ``test_sub``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -256,14 +136,6 @@ def _exact_candidates(
     return found
 
 
-def _pick(candidates: Sequence[int], hint: int | None) -> int | None:
-    if len(candidates) == 1:
-        return candidates[0]
-    if hint is not None and hint in candidates:
-        return hint
-    return None
-
-
 def locate(
     index: LineIndex,
     needle: Sequence[str],
@@ -275,9 +147,10 @@ def locate(
 ) -> Found | Missing:
     """Find ``needle`` (one or more lines) in the file at or after line ``start``.
 
-    ``hint`` is the 0-based line the model claimed; it only chooses between equally good
-    places. ``removed`` flags the quoted lines an edit deletes: the fuzzy stage never pairs
-    them with a line that is not nearly the same.
+    ``hint`` is the 0-based line the model claimed; it never chooses between places, but the
+    fuzzy stage refuses its best place when the hint points at a place it had to reject.
+    ``removed`` flags the quoted lines an edit deletes: the fuzzy stage never pairs them with
+    a line that is not nearly the same.
     """
     n = len(needle)
     if n == 0:
@@ -299,9 +172,9 @@ def locate(
             cands = kept
         if not cands:
             continue
-        chosen = _pick(cands, hint)
-        if chosen is None:
+        if len(cands) > 1:
             return Missing(candidates=tuple(cands), stage=stage)
+        chosen = cands[0]
         pairs = range(chosen, chosen + n)
         delta = deltas.get(chosen) or ("", "")
         if stage not in ("exact", "trailing-whitespace", "indentation"):
@@ -315,6 +188,30 @@ def locate(
             indent_remove=delta[1],
         )
     return _fuzzy(index, needle, start=start, hint=hint, removed=removed, enabled=fuzzy)
+
+
+def _definitions_pair(
+    keys: Sequence[str], needle_keys: Sequence[str], pairs: Sequence[int | None]
+) -> bool:
+    """Quoted lines naming a definition pair only with file lines defining the same name;
+    the first quoted line, when it names a definition, must pair (it says where the edit
+    belongs)."""
+    first = next((i for i, key in enumerate(needle_keys) if key), None)
+    for i, (key, at) in enumerate(zip(needle_keys, pairs, strict=True)):
+        quoted = _DEFINITION.match(key)
+        if quoted is None or (at is None and i != first):
+            continue
+        there = _DEFINITION.match(keys[at]) if at is not None else None
+        if there is None or there.group(1) != quoted.group(1):
+            return False
+    return True
+
+
+_Window = tuple[float, int, int, tuple[int | None, ...]]
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
 
 
 def _fuzzy(
@@ -343,7 +240,8 @@ def _fuzzy(
                 votes[p - j] += 1
     if not votes or n > FUZZY_MAX_LINES:
         return Missing()
-    accepted: list[tuple[float, int, int, tuple[int | None, ...]]] = []
+    accepted: list[_Window] = []
+    rejected: list[_Window] = []
     closest: tuple[bool, float, int, int] | None = None
     seen: set[tuple[int, int]] = set()
     for s, _ in votes.most_common(FUZZY_MAX_CANDIDATES):
@@ -353,35 +251,42 @@ def _fuzzy(
         scored = score_window(keys, needle_keys, w0, w1, removed)
         if scored is None:
             continue
-        score, pairs, removed_ok = scored
+        score, pairs, usable = scored
+        usable = usable and _definitions_pair(keys, needle_keys, pairs)
         placed = [p for p in pairs if p is not None]
         region = (placed[0], placed[-1] + 1)
         if region in seen:
             continue
         seen.add(region)
-        if closest is None or (removed_ok, score) > closest[:2]:
-            closest = (removed_ok, score, region[0], region[1])
-        if enabled and removed_ok and score >= FUZZY_THRESHOLD:
-            accepted.append((score, region[0], region[1], pairs))
-    distinct: list[tuple[float, int, int, tuple[int | None, ...]]] = []
+        if closest is None or (usable, score) > closest[:2]:
+            closest = (usable, score, region[0], region[1])
+        window = (score, region[0], region[1], pairs)
+        (accepted if usable and score >= FUZZY_THRESHOLD else rejected).append(window)
+    distinct: list[_Window] = []
     for item in sorted(accepted, key=lambda a: -a[0]):
-        if all(item[2] <= d[1] or item[1] >= d[2] for d in distinct):
+        if all(not _overlaps(item[1:3], d[1:3]) for d in distinct):
             distinct.append(item)
     near = (closest[2], closest[3]) if closest else None
     near_score = closest[1] if closest else 0.0
-    if not distinct:
+    if not enabled or not distinct:
         return Missing(closest=near, closest_score=near_score)
     if len(distinct) > 1:
-        by_hint = [d for d in distinct if d[1] == hint]
-        if len(by_hint) != 1:
-            return Missing(
-                candidates=tuple(sorted(d[1] for d in distinct)),
-                stage="fuzzy",
-                closest=near,
-                closest_score=near_score,
-            )
-        distinct = by_hint
+        return Missing(
+            candidates=tuple(sorted(d[1] for d in distinct)),
+            stage="fuzzy",
+            closest=near,
+            closest_score=near_score,
+        )
     score, s0, s1, pairs = distinct[0]
+    for other in rejected:
+        region = (other[1], other[2])
+        if _overlaps(region, (s0, s1)):
+            continue
+        hinted = hint is not None and region[0] <= hint < region[1]
+        if other[0] >= score or hinted:
+            # Another place fits as well, or is where the model said: it is the one meant,
+            # and it changed; applying the edit elsewhere would damage the wrong code.
+            return Missing(closest=region, closest_score=other[0])
     delta = _indent_delta(index.lines, needle, pairs) or ("", "")
     return Found(
         start=s0,

@@ -9,15 +9,31 @@ the root, and no device file, FIFO, socket or directory where a file is expected
 from __future__ import annotations
 
 import os
+import re
 import stat
+import unicodedata
 from pathlib import Path
 
 from agentprompt.edits.actions import EditError
 
-__all__ = ["JOURNAL_DIR", "UnsafePath", "check_target", "resolve_inside", "resolve_target"]
+__all__ = [
+    "JOURNAL_DIR",
+    "TEMP_NAME",
+    "UnsafePath",
+    "check_target",
+    "is_symlink",
+    "resolve_inside",
+    "resolve_target",
+]
 
 JOURNAL_DIR = ".agentprompt/journal"
 """Where the applier keeps its journal, relative to the root; replies may not touch it."""
+
+
+TEMP_NAME = re.compile(r"^\..*\.agentprompt-[0-9a-f]+\.tmp$")
+"""The applier's temporary file names; replies may not name such a file."""
+
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
 class UnsafePath(EditError):
@@ -80,6 +96,10 @@ def _resolve(
         raise UnsafePath(path, "the path is empty")
     if "\0" in path:
         raise UnsafePath(path, "the path holds a NUL byte")
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnsafePath(path, "the path holds characters no file name can hold") from None
     posix = path.replace("\\", "/")
     if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":" and posix[0].isalpha()):
         raise UnsafePath(path, "absolute paths are not allowed; give a path relative to the root")
@@ -88,8 +108,10 @@ def _resolve(
         raise UnsafePath(path, "the path names the root itself, not a file")
     if ".." in parts:
         raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
-    if any(p.lower() == ".git" for p in parts):
+    if any(_is_git(p) for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
+    if TEMP_NAME.match(parts[-1]):
+        raise UnsafePath(path, "the name is one the applier uses for its temporary files")
     real_root = _realpath(str(root), cache)
     parent = cache.get("\0" + "/".join(parts[:-1])) if cache is not None else None
     if parent is None:
@@ -110,11 +132,26 @@ def _resolve(
     if not real.startswith(prefix):
         raise UnsafePath(path, "a symlink on the way leads outside the root")
     inner = real[len(prefix) :].split(os.sep)
-    if any(p.lower() == ".git" for p in inner):
+    if any(_is_git(p) for p in inner):
         raise UnsafePath(path, "a symlink on the way leads into .git/")
     if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
         raise UnsafePath(path, "the applier's journal directory is not editable")
     return real, info
+
+
+def _is_git(part: str) -> bool:
+    """``part`` names ``.git`` on some platform: any case, trailing dots or spaces (Windows
+    drops them), zero-width characters, or the 8.3 short name ``GIT~1``."""
+    name = unicodedata.normalize("NFKC", part.translate(_ZERO_WIDTH)).casefold()
+    name = name.rstrip(". ")
+    return name == ".git" or re.fullmatch(r"git~\d+", name) is not None
+
+
+def is_symlink(root: Path, path: str) -> bool:
+    """``path`` (already checked by :func:`resolve_inside`) itself names a symlink."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    parent = resolve_inside(root, "/".join(parts[:-1])) if len(parts) > 1 else Path(root)
+    return os.path.islink(os.path.join(parent, parts[-1]))
 
 
 def check_target(real: Path, path: str) -> os.stat_result | None:

@@ -26,7 +26,7 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
-from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.paths import is_symlink, resolve_target
 from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
 
@@ -225,10 +225,60 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
     failure = outcome.failures[0]
     text = join_lines(current.lines, current.final_newline)
     needle = action.search.rstrip("\n")
-    if not failure.candidates and needle and text.count(needle) == 1:
-        changed, final = split_lines(text.replace(needle, action.replace.rstrip("\n"), 1))
+    at = _only_occurrence(text, needle) if not failure.candidates else None
+    if at is not None:
+        replaced = text[:at] + action.replace.rstrip("\n") + text[at + len(needle) :]
+        changed, final = split_lines(replaced)
         return _new_text(changed, final, current), "exact", None
     raise _Failed(failure.reason, (failure,), current.lines)
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _only_occurrence(text: str, needle: str) -> int | None:
+    """Where ``needle`` (a part of a line) stands in ``text``, if it stands exactly once,
+    counting overlapping occurrences, and only where it starts and ends on word boundaries
+    (``x = 1`` is not the tail of ``max = 10``)."""
+    if not needle or not needle.strip():
+        return None
+    found = []
+    at = text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    if len(found) != 1:
+        return None
+    at, end = found[0], found[0] + len(needle)
+    if at > 0 and _word(text[at - 1]) and _word(needle[0]):
+        return None
+    if end < len(text) and _word(text[end]) and _word(needle[-1]):
+        return None
+    return at
+
+
+def _refuse_link(root: Path, path: str, what: str) -> None:
+    """A symlink is never deleted or moved by an edit: that would act on its target."""
+    if is_symlink(root, path):
+        raise _Failed(
+            f"{path} is a symbolic link; it is not {what} by an edit (that would act on the "
+            "file it points to); change the link by hand, or name the real file"
+        )
+
+
+def _check_expected(entry: _File, expected: str) -> None:
+    """A delete that quoted the file's content deletes it only if the file still holds it."""
+    current = entry.current
+    assert current is not None
+    want, _ = split_lines(expected)
+    if [line.rstrip() for line in want] != [line.rstrip() for line in current.lines]:
+        raise _Failed(
+            "the diff deletes the file, but the lines it removes are not what the file holds "
+            "now; the file was kept (read it again before deleting it)",
+            (),
+            current.lines,
+        )
 
 
 def _require(entry: _File, what: str) -> TextFile:
@@ -251,14 +301,19 @@ def _run(view: _View, action: FileAction) -> Stage | None:
             new, stage, edits = _search(action, entry)
         case DeleteFile():
             _require(entry, "deleted")
+            _refuse_link(view.root, action.path, "deleted")
+            if action.expected is not None:
+                _check_expected(entry, action.expected)
             entry.current, entry.edits = None, None
             return None
         case MoveFile():
             new = _require(entry, "moved")
+            _refuse_link(view.root, action.path, "moved")
             _move(view, entry, new, action.to)
             return None
     _check_encodable(action)
     if isinstance(action, PatchFile) and action.move_to:
+        _refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
         return stage
     _check_no_clash(view, entry)

@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import Found, Stage
 
-__all__ = ["Edit", "apply_edits", "render_edit", "render_exact"]
+__all__ = ["Edit", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
+
+
+class IndentUnmapped(ValueError):
+    """The quoted lines are indented differently from the file (tabs for spaces, or another
+    width) and an added line's indentation cannot be carried over to the file's."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,9 +44,64 @@ class Edit:
     one has)."""
 
 
-def _reindent(line: str, found: Found) -> str:
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _unit(indents: Sequence[str]) -> str | None:
+    """The one indentation unit ``indents`` are made of (a tab, or N spaces), if any."""
+    found = [i for i in indents if i]
+    if not found:
+        return ""
+    if all(set(i) == {"\t"} for i in found):
+        return "\t"
+    if all(set(i) == {" "} for i in found):
+        return " " * min(len(i) for i in found)
+    return None
+
+
+def _indent_map(lines: Sequence[str], hunk: Hunk, found: Found) -> dict[str, str] | None:
+    """How the quote's indentation maps onto the file's, when the two differ in kind (tabs
+    against spaces, or another width) rather than by a uniform offset; ``None`` when they
+    agree line by line."""
+    pairs: dict[str, str] = {}
+    old_i = 0
+    for line in hunk.lines:
+        if line[:1] == "+":
+            continue
+        target = found.pairs[old_i]
+        old_i += 1
+        if target is None or not line[1:].strip() or not lines[target].strip():
+            continue
+        pairs.setdefault(_indent(line[1:]), _indent(lines[target]))
+    if all(q == f for q, f in pairs.items()) or found.indent_add or found.indent_remove:
+        return None
+    return pairs
+
+
+def _mapped(line: str, table: dict[str, str]) -> str:
+    lead = _indent(line)
+    if lead in table:
+        return table[lead] + line[len(lead) :]
+    quote_unit = _unit(list(table))
+    file_unit = _unit(list(table.values()))
+    if quote_unit and file_unit and lead and _unit([lead]) is not None:
+        level, rest = divmod(len(lead), len(quote_unit))
+        if not rest and lead == quote_unit * level:
+            return file_unit * level + line[len(lead) :]
+    raise IndentUnmapped(
+        "the quoted lines are indented differently from the file (for example spaces where "
+        "the file has tabs), and the indentation of the added line "
+        f"{line.strip()!r} cannot be carried over; quote the lines with the file's exact "
+        "indentation"
+    )
+
+
+def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
     if not line.strip():
         return line
+    if table is not None:
+        return _mapped(line, table)
     if found.indent_add:
         return found.indent_add + line
     if found.indent_remove:
@@ -56,11 +116,13 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
     """The minimal edit a placed hunk makes: (start, end, new lines).
 
     Context lines keep the file's text (which a loose stage may not have quoted exactly),
-    added lines are re-indented by the match's offset, and lines the file gained inside a
-    fuzzy match stay where they are.
+    added lines are re-indented by the match's offset (or, when the quote used another kind
+    of indentation, mapped onto the file's; :class:`IndentUnmapped` when that cannot be
+    done), and lines the file gained inside a fuzzy match stay where they are.
     """
     if found.stage == "exact":
         return render_exact(hunk, found.start, found.end)
+    table = _indent_map(lines, hunk, found)
     out: list[str] = []
     pending: list[str] = []
     pos = found.start
@@ -68,7 +130,7 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
     for line in hunk.lines:
         sign, text = line[:1], line[1:]
         if sign == "+":
-            pending.append(_reindent(text, found))
+            pending.append(_reindent(text, found, table))
             continue
         target = found.pairs[old_i]
         old_i += 1

@@ -195,7 +195,11 @@ def build_section(
     if deleted:
         if old is None or old == DEV_NULL:
             return fail("missing-path", "The diff deletes a file but does not name it.")
-        return DeleteFile(path=old, dialect=NAME, block=block, line=line_no), notes
+        removed = [t for hunk in hunks for t in hunk.old_lines]
+        expected = text_of(removed) if hunks else None
+        return DeleteFile(
+            path=old, expected=expected, dialect=NAME, block=block, line=line_no
+        ), notes
     path = old if old not in (None, DEV_NULL) else new
     if path is None:
         return fail("missing-path", "The diff's '---' header names no file.")
