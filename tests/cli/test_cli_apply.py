@@ -137,20 +137,29 @@ def test_pending_journal_is_refused_then_recovered(run: Run, repo: Path, tmp_pat
     journal.mkdir(parents=True)
     (journal / "orig-0").write_text("VALUE = 1\n")
     (repo / "src" / "app" / "core.py").write_text("VALUE = half-written\n")
-    manifest = {
-        "version": 1,
-        "files": [{"path": "src/app/core.py", "backup": "orig-0", "mode": 0o644, "n": 0}],
-        "dirs": [],
+    entry = {
+        "path": "src/app/core.py",
+        "backup": "orig-0",
+        "mode": 0o644,
+        "temp": ".core.py.agentprompt-0123456789abcdef.tmp",
+        "after": None,
     }
+    manifest = {"version": 2, "nonce": "00", "files": [entry], "dirs": []}
     (journal / "manifest.json").write_text(json.dumps(manifest))
     refused = run("apply", _reply(tmp_path, GOOD), "--root", str(repo))
     assert refused.code == 2 and "--recover" in refused.err
+    before = snapshot_tree(repo)
+    dry = run("apply", "--recover", "--dry-run", "--root", str(repo), "--json")
+    assert dry.code == 0 and json.loads(dry.out)["restored"] == ["src/app/core.py"]
+    assert snapshot_tree(repo) == before
     recovered = run("apply", "--recover", "--root", str(repo), "--json")
     assert recovered.code == 0
     assert json.loads(recovered.out) == {
         "found": True,
         "restored": ["src/app/core.py"],
         "removed": [],
+        "kept": [],
+        "dry_run": False,
     }
     assert (repo / "src" / "app" / "core.py").read_text() == "VALUE = 1\n"
     assert not journal.exists()

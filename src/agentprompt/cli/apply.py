@@ -87,11 +87,17 @@ def _show_recovery(report: RecoveryReport) -> None:
     if not report.found:
         console.print("No interrupted apply to recover.")
         return
+    would = "would " if report.dry_run else ""
     for path in report.restored:
-        console.print(f"restored {printable(path)}")
+        console.print(f"{would}restore {printable(path)}")
     for path in report.removed:
-        console.print(f"removed {printable(path)}")
-    console.print("The interrupted apply was rolled back.")
+        console.print(f"{would}remove {printable(path)}")
+    for path in report.kept:
+        console.print(f"keep {printable(path)} (it no longer holds what the apply wrote)")
+    if report.dry_run:
+        console.print("dry run: nothing was changed; run without --dry-run to roll back.")
+    else:
+        console.print("The interrupted apply was rolled back.")
 
 
 @click.command("apply")
@@ -104,7 +110,12 @@ def _show_recovery(report: RecoveryReport) -> None:
     help="The repository root every path is relative to.",
 )
 @click.option("--dialect", default=AUTO, show_default=True, help="The reply's dialect.")
-@click.option("--dry-run", is_flag=True, help="Show the diff of what would change; write nothing.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show the diff of what would change (with --recover: what it would restore); "
+    "write nothing.",
+)
 @click.option("--partial", is_flag=True, help="Write the edits that matched even if others failed.")
 @click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
@@ -123,7 +134,7 @@ def apply_command(
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:
-        recovery = recover(root)
+        recovery = recover(root, dry_run=dry_run)
         if as_json:
             print_json(recovery.to_json())
         else:
@@ -135,10 +146,16 @@ def apply_command(
         report = apply_reply(root, text, dialect, ApplyOptions(dry_run=dry_run, partial=partial))
     except WriteFailed as exc:
         if as_json:
-            print_json({"error": str(exc), "written": False})
+            failed = ApplyReport(dry_run=dry_run).to_json()
+            print_json({**failed, "error": str(exc)})
         else:
             err_console.print(f"agentprompt: {exc}", markup=False)
         sys.exit(EXIT_FAILED)
+    if report.empty:
+        raise UsageError(
+            "the reply holds no edit blocks, requests or other markers; nothing can be "
+            "applied (check the --dialect, or that the whole reply was given)"
+        )
     if as_json:
         print_json(report.to_json())
     else:

@@ -25,10 +25,10 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.diff import render_diff
 from agentprompt.edits.feedback import block_feedback, summary_feedback
-from agentprompt.edits.journal import ensure_no_pending, write_changes
+from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
-from agentprompt.edits.plan import plan_actions
+from agentprompt.edits.plan import Plan, plan_actions
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ApplyOptions",
     "ApplyReport",
     "FailedAction",
+    "NotADirectoryRoot",
     "apply_actions",
     "apply_reply",
 ]
@@ -136,6 +137,19 @@ class ApplyReport:
     """Blocks the parser could not read (cut off or malformed); they count as failures."""
 
     @property
+    def empty(self) -> bool:
+        """The reply held nothing to act on: no file action, request, switch, continue, and
+        no block the parser lost."""
+        return not (
+            self.matched
+            or self.failed
+            or self.lost
+            or self.requests
+            or self.switch_mode
+            or self.continue_
+        )
+
+    @property
     def ok(self) -> bool:
         """Every file action applied and no block was lost."""
         return not self.failed and not self.lost
@@ -187,24 +201,48 @@ def apply_actions(
     root = Path(root)
     if not root.is_dir():
         raise NotADirectoryRoot(root)
-    ensure_no_pending(root)
-    file_actions: list[tuple[int, FileAction]] = [
-        (i, a)
-        for i, a in enumerate(actions)
-        if not isinstance(a, RequestFiles | SwitchMode | Continue)
-    ]
-    plan = plan_actions(root, file_actions)
+    with locked(root):
+        ensure_no_pending(root)
+        file_actions: list[tuple[int, FileAction]] = [
+            (i, a)
+            for i, a in enumerate(actions)
+            if not isinstance(a, RequestFiles | SwitchMode | Continue)
+        ]
+        plan = plan_actions(root, file_actions)
+        lands = not plan.failed or options.partial
+        # Everything the report says is computed before anything is written, so a failure
+        # here (a broken prompt override, say) leaves the files untouched.
+        failed, summary = _failures(root, plan, lands)
+        diff = render_diff(plan.changes) if lands else ""
+        written = False
+        if lands and not options.dry_run:
+            write_changes(root, plan.changes)
+            written = bool(plan.changes)
     matched = tuple(
         AppliedAction(index=o.index, path=o.path, action=o.action.kind, stage=o.stage)
         for o in plan.outcomes
         if o.ok
     )
-    lands = not plan.failed or options.partial
-    written = False
-    if lands and not options.dry_run:
-        write_changes(root, plan.changes)
-        written = bool(plan.changes)
-    library = PromptLibrary(root) if plan.failed else None
+    requests, switch, more = _passthrough(actions)
+    return ApplyReport(
+        applied=matched if lands else (),
+        failed=failed,
+        matched=matched,
+        requests=requests,
+        switch_mode=switch,
+        continue_=more,
+        diff=diff,
+        written=written,
+        dry_run=options.dry_run,
+        feedback=summary,
+    )
+
+
+def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, ...], str]:
+    """Each failed action with its feedback, and the feedback for the whole reply."""
+    if not plan.failed:
+        return (), ""
+    library = PromptLibrary(root)
     feedback = [
         block_feedback(o, plan.outcomes, written=lands, library=library) for o in plan.failed
     ]
@@ -219,21 +257,8 @@ def apply_actions(
         )
         for o, text in zip(plan.failed, feedback, strict=True)
     )
-    requests, switch, more = _passthrough(actions)
-    return ApplyReport(
-        applied=matched if lands else (),
-        failed=failed,
-        matched=matched,
-        requests=requests,
-        switch_mode=switch,
-        continue_=more,
-        diff=render_diff(plan.changes) if lands else "",
-        written=written,
-        dry_run=options.dry_run,
-        feedback=summary_feedback(feedback, len(plan.outcomes), written=lands, library=library)
-        if feedback
-        else "",
-    )
+    summary = summary_feedback(feedback, len(plan.outcomes), written=lands, library=library)
+    return failed, summary
 
 
 def apply_reply(

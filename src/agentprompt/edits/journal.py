@@ -1,39 +1,58 @@
 """Writing a change set atomically under a journal, and rolling an interrupted one back.
 
-Before the first file is touched, the journal (``<root>/.agentprompt/journal/``) holds the
-original bytes and mode of every file to change, the temporary names to be used and the
-directories to be created, all fsynced; its ``manifest.json`` appears last, by rename. Each
-file is then written to a temporary file in its own directory, fsynced, and renamed over the
-target. Removing the manifest commits the transaction. If anything fails part way, the
-journal restores every file; if the process dies, :func:`recover` does the same later.
+Before the first file is touched, the journal (``<root>/.agentprompt/journal/``, a directory
+this apply creates, never a symlink) holds the original bytes and mode of every file to
+change, the random temporary names to be used and the directories to be created, all
+fsynced; its ``manifest.json`` appears last, by rename. Each file is then written to its own
+temporary file (created with ``O_EXCL | O_NOFOLLOW``, so a planted symlink cannot redirect
+it), fsynced, and renamed over the target. Removing the manifest commits the transaction. If
+anything fails part way, the journal restores every file; if the process dies,
+:func:`recover` does the same later. A lock on the root (``flock`` on the directory) keeps
+two applies from running at once. A manifest read back from disk is untrusted: every field
+is checked, paths go through :mod:`~agentprompt.edits.paths`, backups must be the journal's
+own ``orig-N`` files, modes are masked to permission bits, and a file the interrupted apply
+created is removed only if it still holds exactly what that apply wrote.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
-import shutil
-from collections.abc import Sequence
+import re
+import secrets
+import stat
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.paths import JOURNAL_DIR, resolve_inside
+from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
 from agentprompt.edits.plan import FileChange
 
 __all__ = [
+    "ApplyBusy",
     "JournalPending",
+    "JournalUnsafe",
     "RecoveryReport",
     "WriteFailed",
     "ensure_no_pending",
+    "locked",
     "recover",
     "write_changes",
 ]
 
 MANIFEST = "manifest.json"
 """The journal file whose presence means an apply is in progress (or was interrupted)."""
+VERSION = 2
+"""The manifest format written (and the only one read back)."""
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BACKUP = re.compile(r"^orig-\d+$")
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 
 class JournalPending(EditError):
@@ -45,6 +64,24 @@ class JournalPending(EditError):
             f"an interrupted apply left a journal in {root / JOURNAL_DIR}; run "
             "'agentprompt apply --recover' to restore the files it was changing, then try again"
         )
+
+
+class JournalUnsafe(EditError):
+    """The journal's place is not a plain directory of the applier's (a symlink, a file, or a
+    directory holding other files); nothing is written through it."""
+
+    def __init__(self, where: Path, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}; remove it by hand, then apply again")
+
+
+class ApplyBusy(EditError):
+    """Another apply (or recovery) holds the lock on the same root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
 
 
 class WriteFailed(EditError):
@@ -60,7 +97,7 @@ class WriteFailed(EditError):
 
 @dataclass(frozen=True, kw_only=True)
 class RecoveryReport:
-    """What :func:`recover` did."""
+    """What :func:`recover` did (or, in a dry run, would do)."""
 
     found: bool
     """An interrupted apply's journal was there."""
@@ -68,10 +105,35 @@ class RecoveryReport:
     """Files put back to their original bytes."""
     removed: tuple[str, ...] = ()
     """Files the interrupted apply had created, now removed."""
+    kept: tuple[str, ...] = ()
+    """Files the interrupted apply had created that now hold something else: kept."""
+    dry_run: bool = False
+    """Nothing was done; the lists say what recovery would do."""
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
-        return {"found": self.found, "restored": list(self.restored), "removed": list(self.removed)}
+        return {
+            "found": self.found,
+            "restored": list(self.restored),
+            "removed": list(self.removed),
+            "kept": list(self.kept),
+            "dry_run": self.dry_run,
+        }
+
+
+@contextlib.contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``root`` (``flock`` on the directory itself, so no file is
+    created); raises :class:`ApplyBusy` when another apply holds it."""
+    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ApplyBusy(root) from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -87,12 +149,13 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_file(path: Path, data: bytes, mode: int | None) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+def _create(path: Path, data: bytes, mode: int | None) -> None:
+    """Write a file that must not exist yet (never through a symlink), and fsync it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     try:
         _write_all(fd, data)
         if mode is not None:
-            os.fchmod(fd, mode)
+            os.fchmod(fd, mode & 0o777)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -104,143 +167,311 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _temp_name(real: Path, n: int) -> Path:
-    return real.with_name(f".{real.name}.agentprompt-{n}.tmp")
+def _read_plain(path: Path) -> bytes:
+    """A regular file's bytes, never through a symlink."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _temp_name(real: Path) -> str:
+    return f".{real.name}.agentprompt-{secrets.token_hex(8)}.tmp"
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _missing_dirs(root: Path, real: Path) -> list[Path]:
     dirs = []
     parent = real.parent
-    while parent != root and not parent.exists():
+    while parent != root and not os.path.lexists(parent):
         dirs.append(parent)
         parent = parent.parent
     return list(reversed(dirs))
 
 
+def _plain_dir(path: Path) -> bool:
+    """``path`` is a real directory (not a symlink); false when absent; refused otherwise."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        raise JournalUnsafe(path, "the journal's place is a symlink or a file, not a directory")
+    return True
+
+
+def _clear_leftover(journal: Path) -> None:
+    """Remove a journal an apply left before its manifest: only the applier's own files, and
+    the directories only if that empties them."""
+    if not _plain_dir(journal):
+        with contextlib.suppress(OSError):
+            os.rmdir(journal.parent)
+        return
+    for entry in os.listdir(journal):
+        if _BACKUP.match(entry) or entry == MANIFEST + ".tmp":
+            os.unlink(journal / entry)
+    try:
+        os.rmdir(journal)
+    except OSError:
+        raise JournalUnsafe(
+            journal, "the journal directory holds files the applier did not write"
+        ) from None
+    with contextlib.suppress(OSError):
+        os.rmdir(journal.parent)
+
+
+def _journal(root: Path) -> Path:
+    """The journal directory of ``root``, refused when it or its parent is not a plain
+    directory (a symlink would carry the journal, and its rollback, out of the root)."""
+    journal = Path(os.path.realpath(root)) / JOURNAL_DIR
+    _plain_dir(journal.parent)
+    _plain_dir(journal)
+    return journal
+
+
 def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str, Any]:
-    journal.mkdir(parents=True, exist_ok=True)
+    if not _plain_dir(journal.parent):
+        os.mkdir(journal.parent)
+    os.mkdir(journal, 0o700)
     entries = []
     dirs: list[Path] = []
     for n, change in enumerate(changes):
         backup = None
         if change.before is not None:
             backup = f"orig-{n}"
-            _write_file(journal / backup, change.before, None)
-        if change.after_file is not None:
+            _create(journal / backup, change.before, None)
+        after = change.after
+        if after is not None:
             dirs.extend(d for d in _missing_dirs(root, change.real) if d not in dirs)
-        entries.append({"path": change.path, "backup": backup, "mode": change.mode, "n": n})
+        entries.append(
+            {
+                "path": change.path,
+                "backup": backup,
+                "mode": change.mode,
+                "temp": _temp_name(change.real),
+                "after": None if after is None else _digest(after),
+            }
+        )
     rel_dirs = [d.relative_to(root).as_posix() for d in dirs]
-    manifest = {"version": 1, "files": entries, "dirs": rel_dirs}
+    manifest = {
+        "version": VERSION,
+        "nonce": secrets.token_hex(8),
+        "files": entries,
+        "dirs": rel_dirs,
+    }
     pending = journal / (MANIFEST + ".tmp")
-    _write_file(pending, json.dumps(manifest, indent=1).encode("utf-8"), None)
+    _create(pending, json.dumps(manifest, indent=1).encode("utf-8"), None)
     os.replace(pending, journal / MANIFEST)
     for directory in (journal, journal.parent, root):
         _fsync_dir(directory)
     return manifest
 
 
-def _end(root: Path, journal: Path) -> None:
-    (journal / MANIFEST).unlink(missing_ok=True)
+def _end(journal: Path, manifest: dict[str, Any] | None) -> None:
+    """Commit (or finish a rollback): drop the manifest, then the applier's own files, then
+    the directories if that empties them. Nothing else is ever deleted."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(journal / MANIFEST)
     _fsync_dir(journal)
-    shutil.rmtree(journal, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        journal.parent.rmdir()
+    names = [MANIFEST + ".tmp"]
+    if manifest is not None:
+        names += [e["backup"] for e in manifest["files"] if e["backup"]]
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(journal / name)
+    for directory in (journal, journal.parent):
+        with contextlib.suppress(OSError):
+            os.rmdir(directory)
 
 
 def ensure_no_pending(root: Path) -> None:
-    """Raise :class:`JournalPending` if an interrupted apply left its journal under ``root``.
+    """Raise :class:`JournalPending` if an interrupted apply left its journal under ``root``
+    (and :class:`JournalUnsafe` if the journal's place is a symlink or a file).
 
     Checked before planning: the files may hold half of an interrupted transaction.
     """
-    if (Path(os.path.realpath(root)) / JOURNAL_DIR / MANIFEST).exists():
+    if os.path.lexists(_journal(root) / MANIFEST):
         raise JournalPending(root)
 
 
 def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
-    """Write every change or none: atomically per file, under a journal for the whole set."""
+    """Write every change or none: atomically per file, under a journal for the whole set.
+
+    The caller holds :func:`locked` on ``root``.
+    """
     if not changes:
         return
     real_root = Path(os.path.realpath(root))
-    journal = real_root / JOURNAL_DIR
-    if (journal / MANIFEST).exists():
+    journal = _journal(root)
+    if os.path.lexists(journal / MANIFEST):
         raise JournalPending(root)
-    if journal.exists():
-        shutil.rmtree(journal, ignore_errors=True)
+    _clear_leftover(journal)
     try:
         manifest = _begin(real_root, journal, changes)
     except OSError as exc:
-        # Nothing was touched yet: only the half-written journal goes.
-        _end(real_root, journal)
+        # Nothing was touched yet: only what this apply put in the journal goes.
+        _end(journal, None)
+        with contextlib.suppress(OSError, EditError):
+            _clear_leftover(journal)
         raise WriteFailed(JOURNAL_DIR, exc.strerror or str(exc)) from None
     current = ""
     try:
         for d in manifest["dirs"]:
             current = d
             (real_root / d).mkdir(exist_ok=True)
-        for n, change in enumerate(changes):
+        for entry, change in zip(manifest["files"], changes, strict=True):
             current = change.path
             data = change.after
             if data is None:
                 change.real.unlink(missing_ok=True)
             else:
-                temp = _temp_name(change.real, n)
-                _write_file(temp, data, change.mode)
+                temp = change.real.parent / entry["temp"]
+                _create(temp, data, change.mode)
                 os.replace(temp, change.real)
             _fsync_dir(change.real.parent)
     except OSError as exc:
-        _rollback(real_root, journal, manifest)
+        _rollback(real_root, journal, manifest, dry_run=False)
         raise WriteFailed(current, exc.strerror or str(exc)) from None
     except BaseException:
-        _rollback(real_root, journal, manifest)
+        _rollback(real_root, journal, manifest, dry_run=False)
         raise
-    _end(real_root, journal)
+    _end(journal, manifest)
 
 
-def _rollback(root: Path, journal: Path, manifest: dict[str, Any]) -> RecoveryReport:
-    restored, removed = [], []
+def _restore(real: Path, temp: Path, original: bytes, mode: int | None) -> bool:
+    """Put ``original`` back at ``real``; false when it already holds it."""
+    try:
+        same = _read_plain(real) == original
+    except OSError:
+        same = False
+    if same:
+        if mode is not None:
+            os.chmod(real, mode)
+        return False
+    real.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temp)
+    _create(temp, original, mode)
+    os.replace(temp, real)
+    return True
+
+
+def _differs(real: Path, original: bytes) -> bool:
+    try:
+        return _read_plain(real) != original
+    except OSError:
+        return True
+
+
+def _rollback(
+    root: Path, journal: Path, manifest: dict[str, Any], *, dry_run: bool
+) -> RecoveryReport:
+    restored, removed, kept = [], [], []
     for entry in manifest["files"]:
         real = resolve_inside(root, entry["path"])
-        temp = _temp_name(real, int(entry["n"]))
-        temp.unlink(missing_ok=True)
+        temp = real.parent / entry["temp"]
+        if not dry_run and os.path.isfile(temp) and not os.path.islink(temp):
+            os.unlink(temp)
         if entry["backup"] is None:
-            # Only a file this apply created is removed; a directory is never one of them.
-            if real.is_symlink() or real.is_file():
-                real.unlink()
+            # Only a file this apply created, still holding what it wrote, is removed.
+            try:
+                ours = _digest(_read_plain(real)) == entry["after"]
+            except OSError:
+                ours = False
+            if ours:
+                if not dry_run:
+                    real.unlink()
                 removed.append(entry["path"])
+            elif os.path.lexists(real):
+                kept.append(entry["path"])
             continue
-        original = (journal / entry["backup"]).read_bytes()
-        try:
-            same = real.read_bytes() == original
-        except OSError:
-            same = False
-        if not same:
-            real.parent.mkdir(parents=True, exist_ok=True)
-            _write_file(temp, original, entry["mode"])
-            os.replace(temp, real)
+        original = _read_plain(journal / entry["backup"])
+        if dry_run:
+            if _differs(real, original):
+                restored.append(entry["path"])
+        elif _restore(real, temp, original, entry["mode"]):
             restored.append(entry["path"])
-        elif entry["mode"] is not None:
-            os.chmod(real, entry["mode"])
-    for d in reversed(manifest["dirs"]):
-        with contextlib.suppress(OSError):
-            resolve_inside(root, d).rmdir()
-    _end(root, journal)
-    return RecoveryReport(found=True, restored=tuple(restored), removed=tuple(removed))
+    if not dry_run:
+        for d in reversed(manifest["dirs"]):
+            with contextlib.suppress(OSError):
+                resolve_inside(root, d).rmdir()
+        _end(journal, manifest)
+    return RecoveryReport(
+        found=True,
+        restored=tuple(restored),
+        removed=tuple(removed),
+        kept=tuple(kept),
+        dry_run=dry_run,
+    )
 
 
-def recover(root: Path) -> RecoveryReport:
-    """Roll back an apply that was interrupted (killed, power lost) from its journal."""
+def _checked_entry(root: Path, entry: object) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise ValueError("a file entry is not an object")
+    path, backup, mode = entry.get("path"), entry.get("backup"), entry.get("mode")
+    temp, after = entry.get("temp"), entry.get("after")
+    if not isinstance(path, str):
+        raise ValueError("a file entry has no path")
+    resolve_inside(root, path)
+    if backup is not None and not (isinstance(backup, str) and _BACKUP.match(backup)):
+        raise ValueError(f"backup name {backup!r} is not one the applier writes")
+    if mode is not None and (not isinstance(mode, int) or isinstance(mode, bool)):
+        raise ValueError(f"mode {mode!r} is not a number")
+    if not isinstance(temp, str) or "/" in temp or not TEMP_NAME.match(temp):
+        raise ValueError(f"temporary name {temp!r} is not one the applier uses")
+    if after is not None and not (isinstance(after, str) and _DIGEST.match(after)):
+        raise ValueError("a file entry's digest is malformed")
+    return {
+        "path": path,
+        "backup": backup,
+        "mode": None if mode is None else mode & 0o777,
+        "temp": temp,
+        "after": after,
+    }
+
+
+def _checked(root: Path, data: object) -> dict[str, Any]:
+    """The manifest, every field checked (it is read back from disk, so untrusted)."""
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise ValueError("not a manifest this version of agentprompt writes")
+    files, dirs = data.get("files"), data.get("dirs")
+    if not isinstance(files, list) or not isinstance(dirs, list):
+        raise ValueError("'files' and 'dirs' must be lists")
+    checked = [_checked_entry(root, entry) for entry in files]
+    for d in dirs:
+        if not isinstance(d, str):
+            raise ValueError("a directory entry is not a string")
+        resolve_inside(root, d)
+    return {"version": VERSION, "files": checked, "dirs": dirs}
+
+
+def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
+    """Roll back an apply that was interrupted (killed, power lost) from its journal.
+
+    With ``dry_run``, only report what would be restored and removed; write nothing.
+    """
     real_root = Path(os.path.realpath(root))
-    journal = real_root / JOURNAL_DIR
-    manifest_path = journal / MANIFEST
-    if not manifest_path.exists():
-        if journal.exists():
-            _end(real_root, journal)
-        return RecoveryReport(found=False)
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        return _rollback(real_root, journal, manifest)
-    except (OSError, ValueError, KeyError, TypeError, EditError) as exc:
-        raise EditError(
-            f"the journal {manifest_path} cannot be read ({exc}); restore the files from "
-            "version control and delete the journal directory"
-        ) from None
+    with locked(real_root):
+        journal = _journal(root)
+        manifest_path = journal / MANIFEST
+        if not os.path.lexists(manifest_path):
+            if not dry_run:
+                _clear_leftover(journal)
+            return RecoveryReport(found=False, dry_run=dry_run)
+        try:
+            manifest = _checked(real_root, json.loads(_read_plain(manifest_path)))
+            return _rollback(real_root, journal, manifest, dry_run=dry_run)
+        except (OSError, ValueError, EditError) as exc:
+            raise EditError(
+                f"the journal {manifest_path} cannot be read ({exc}); restore the files from "
+                "version control and delete the journal directory"
+            ) from None
