@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+from edits_snapshot import snapshot
 
 from agentprompt.edits.actions import DeleteFile, Hunk, MoveFile, PatchFile, SearchReplace
-from agentprompt.edits.apply import apply_actions, apply_reply
+from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 
 TESTS = """def test_add():
@@ -179,3 +182,73 @@ def test_platform_spellings_of_git_are_refused(tmp_path: Path, name: str) -> Non
 def test_reply_naming_an_applier_temporary_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UnsafePath):
         resolve_inside(tmp_path, ".a.txt.agentprompt-1.tmp")
+
+
+def test_mixed_line_endings_are_kept_line_by_line(tmp_path: Path) -> None:
+    (tmp_path / "m.txt").write_bytes(b"a\nb\r\nc\nd\n")
+    assert apply_actions(tmp_path, [_sr("m.txt", "d\n", "D\nE\n")]).ok
+    assert (tmp_path / "m.txt").read_bytes() == b"a\nb\r\nc\nD\nE\n"
+
+
+def test_mixed_line_endings_without_a_final_newline_stay_so(tmp_path: Path) -> None:
+    (tmp_path / "m.txt").write_bytes(b"a\r\nb\r\nc\nd")
+    assert apply_actions(tmp_path, [_sr("m.txt", "a\n", "A\n")]).ok
+    assert (tmp_path / "m.txt").read_bytes() == b"A\r\nb\r\nc\nd"
+
+
+DRY_REPLY = """<<<DIFF: a.py>>>
+@@ -1,2 +1,2 @@
+ def f():
+-    return 1
++    return 2
+<<<END>>>
+<<<FILE: [NEW] d/new.txt>>>
+n
+<<<END>>>
+<<<DELETE: gone.txt>>>
+crlf.txt
+```
+<<<<<<< SEARCH
+y
+=======
+Y
+>>>>>>> REPLACE
+```
+bom.txt
+```
+<<<<<<< SEARCH
+l
+=======
+L
+>>>>>>> REPLACE
+```
+"""
+
+
+def _dry_repo(root: Path) -> None:
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    (root / "crlf.txt").write_bytes(b"x\r\ny\r\n")
+    (root / "gone.txt").write_text("g\n")
+    (root / "bom.txt").write_bytes(b"\xef\xbb\xbfk\nl\n")
+
+
+def test_dry_run_changes_no_file_directory_mode_or_mtime(tmp_path: Path) -> None:
+    _dry_repo(tmp_path)
+    before = snapshot(tmp_path, meta=True)
+    report = apply_reply(tmp_path, DRY_REPLY, options=ApplyOptions(dry_run=True))
+    assert report.ok and report.diff and not report.written
+    assert snapshot(tmp_path, meta=True) == before
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_dry_run_diff_of_crlf_and_bom_files_applies_with_git(tmp_path: Path) -> None:
+    _dry_repo(tmp_path)
+    report = apply_reply(tmp_path, DRY_REPLY, options=ApplyOptions(dry_run=True))
+    (tmp_path.parent / "dry.diff").write_bytes(report.diff.encode("utf-8"))
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    check = subprocess.run(
+        ["git", "-C", str(tmp_path), "apply", "--check", str(tmp_path.parent / "dry.diff")],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stderr

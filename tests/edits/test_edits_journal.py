@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from edits_snapshot import files
 
 from agentprompt.edits import journal
 from agentprompt.edits.actions import DeleteFile, SearchReplace, WriteFile
@@ -21,11 +22,7 @@ FILES = {"a.txt": "alpha\n", "sub/b.txt": "beta\n", "c.txt": "gamma\n"}
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
+    return files(root)
 
 
 def _make(root: Path) -> dict[str, bytes]:

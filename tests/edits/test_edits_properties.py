@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from edits_snapshot import files
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -37,11 +38,7 @@ def _sandbox() -> Iterator[Path]:
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
+    return files(root)
 
 
 @st.composite

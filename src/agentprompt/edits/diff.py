@@ -23,12 +23,24 @@ CONTEXT = 3
 _NO_NEWLINE = "\\ No newline at end of file\n"
 
 
+def _plain(file: TextFile | None) -> bool:
+    return file is None or (file.newline == "\n" and not file.bom and not file.endings)
+
+
 def _lines(file: TextFile | None) -> list[str]:
+    """The file's lines as they stand on disk (CRLF endings and a byte-order mark kept, so
+    ``git apply`` takes the diff), each ending with ``\n``."""
     if file is None or not file.lines:
         return []
-    lines = [line + "\n" for line in file.lines]
+    if file.endings and len(file.endings) == len(file.lines):
+        ends = [end[:-1] for end in file.endings]
+    else:
+        ends = [file.newline[:-1]] * len(file.lines)
+    lines = [line + end + "\n" for line, end in zip(file.lines, ends, strict=True)]
     if not file.final_newline:
-        lines[-1] += _NO_NEWLINE
+        lines[-1] = file.lines[-1] + "\n" + _NO_NEWLINE
+    if file.bom:
+        lines[0] = "\ufeff" + lines[0]
     return lines
 
 
@@ -83,6 +95,7 @@ def _one(change: FileChange) -> str:
         head += f"deleted file mode 100{change.mode or 0o644:o}\n"
     before, after = change.before_file, change.after_file
     complete = bool(before and after and before.final_newline and after.final_newline)
+    complete = complete and _plain(before) and _plain(after)
     if before is not None and change.edits is not None and complete:
         hunks = _from_edits(before.lines, change.edits)
         if hunks:

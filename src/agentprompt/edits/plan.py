@@ -28,7 +28,14 @@ from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.paths import is_symlink, resolve_target
 from agentprompt.edits.splice import Edit, apply_edits
-from agentprompt.edits.textfile import TextFile, decode_text, encode_text, join_lines, split_lines
+from agentprompt.edits.textfile import (
+    TextFile,
+    carry_endings,
+    decode_text,
+    encode_text,
+    join_lines,
+    split_lines,
+)
 
 __all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
 
@@ -164,7 +171,13 @@ class _Failed(Exception):
 def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
     if like is None:
         return TextFile(lines=tuple(lines), final_newline=final)
-    return TextFile(lines=tuple(lines), final_newline=final, newline=like.newline, bom=like.bom)
+    return TextFile(
+        lines=tuple(lines),
+        final_newline=final,
+        newline=like.newline,
+        bom=like.bom,
+        endings=carry_endings(like, tuple(lines)),
+    )
 
 
 def _whole(action: WriteFile, entry: _File) -> TextFile:

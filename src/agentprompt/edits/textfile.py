@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import EditError
 
-__all__ = ["NotText", "TextFile", "decode_text", "encode_text", "join_lines", "split_lines"]
+__all__ = [
+    "NotText",
+    "TextFile",
+    "carry_endings",
+    "decode_text",
+    "encode_text",
+    "join_lines",
+    "split_lines",
+]
 
 BINARY_SNIFF_BYTES = 8192
 """How much of a file is checked for NUL bytes to tell binary from text."""
@@ -39,6 +48,9 @@ class TextFile:
     """The line ending to write: ``"\\r\\n"`` when most lines of the original had one."""
     bom: bool = False
     """The file started with a UTF-8 byte-order mark."""
+    endings: tuple[str, ...] = ()
+    """Each line's own ending, when the file mixes CRLF and LF (empty: every line ends with
+    ``newline``); the last line's entry is used only with ``final_newline``."""
     text: str = field(default="", compare=False, repr=False)
     """The lines joined as :func:`join_lines` would, when known (a decoded file): the
     matcher searches it without joining the lines again. Empty when not known."""
@@ -77,17 +89,42 @@ def decode_text(data: bytes, path: str) -> TextFile:
             "UTF-8 files can be edited, so convert it to UTF-8 or edit it by hand",
         ) from None
     crlf = text.count("\r\n") if "\r" in text else 0
-    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+    total = text.count("\n")
+    newline = "\r\n" if crlf and crlf * 2 >= total else "\n"
+    endings: tuple[str, ...] = ()
+    if crlf and crlf != total:
+        endings = tuple("\r\n" if line.endswith("\r") else "\n" for line in text.split("\n"))
     if crlf:
         text = text.replace("\r\n", "\n")
     lines, final = split_lines(text)
-    return TextFile(lines=lines, final_newline=final, newline=newline, bom=bom, text=text)
+    if endings:
+        endings = endings[: len(lines)]
+    return TextFile(
+        lines=lines, final_newline=final, newline=newline, bom=bom, text=text, endings=endings
+    )
+
+
+def carry_endings(old: TextFile, lines: tuple[str, ...]) -> tuple[str, ...]:
+    """The endings for ``lines`` made from ``old`` (a mixed-ending file): lines kept from
+    ``old`` keep their own ending, new lines take the file's usual one."""
+    if not old.endings:
+        return ()
+    out = [old.newline] * len(lines)
+    matcher = SequenceMatcher(None, old.lines, lines, autojunk=False)
+    for a, b, size in matcher.get_matching_blocks():
+        out[b : b + size] = old.endings[a : a + size]
+    return tuple(out)
 
 
 def encode_text(file: TextFile) -> bytes:
     """The bytes of ``file``, with its line endings and byte-order mark."""
-    text = join_lines(file.lines, file.final_newline)
-    if file.newline != "\n":
-        text = text.replace("\n", file.newline)
+    if file.endings and len(file.endings) == len(file.lines):
+        text = "".join(line + end for line, end in zip(file.lines, file.endings, strict=True))
+        if not file.final_newline:
+            text = text[: -len(file.endings[-1])]
+    else:
+        text = join_lines(file.lines, file.final_newline)
+        if file.newline != "\n":
+            text = text.replace("\n", file.newline)
     data = text.encode("utf-8")
     return codecs.BOM_UTF8 + data if file.bom else data
