@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from edits_snapshot import snapshot
 
-from agentprompt.edits.actions import DeleteFile, Hunk, MoveFile, PatchFile, SearchReplace
+from agentprompt.edits.actions import (
+    DeleteFile,
+    Hunk,
+    MoveFile,
+    PatchFile,
+    SearchReplace,
+    WriteFile,
+)
 from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 
@@ -252,3 +259,23 @@ def test_dry_run_diff_of_crlf_and_bom_files_applies_with_git(tmp_path: Path) -> 
         text=True,
     )
     assert check.returncode == 0, check.stderr
+
+
+@pytest.mark.parametrize(
+    "marker",
+    ["# rest of the file unchanged", "    // ... existing code ...", "... (unchanged)", "# ..."],
+)
+def test_whole_file_write_that_elides_code_is_refused(tmp_path: Path, marker: str) -> None:
+    old = "".join(f"line {i}\n" for i in range(20))
+    (tmp_path / "f.py").write_text(old)
+    content = f"line 0\nLINE 1\n{marker}\n"
+    report = apply_actions(tmp_path, [WriteFile(dialect="whole", path="f.py", content=content)])
+    assert not report.ok and "complete file" in report.failed[0].reason
+    assert (tmp_path / "f.py").read_text() == old
+
+
+def test_whole_file_write_without_elision_replaces_a_longer_file(tmp_path: Path) -> None:
+    (tmp_path / "f.py").write_text("a\nb\nc\n# ...\n")
+    content = "a\n# ... a note that was already there\n"
+    assert apply_actions(tmp_path, [WriteFile(dialect="whole", path="f.py", content="a\n")]).ok
+    assert apply_actions(tmp_path, [WriteFile(dialect="whole", path="f.py", content=content)]).ok

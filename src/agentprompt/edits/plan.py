@@ -9,6 +9,7 @@ every action's outcome plus the final bytes of each touched file.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -191,7 +192,33 @@ def _whole(action: WriteFile, entry: _File) -> TextFile:
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
         final = entry.current.final_newline
+        _refuse_elision(lines, entry.current.lines)
     return _new_text(lines, final, entry.current)
+
+
+_ELISION = re.compile(
+    r"^\s*(?:#|//|/\*|<!--|--|;|\*|\{/\*)\s*(?:\.\.\.|…)?\s*[\[(]?\s*(?:\.\.\.|…|"
+    r".*\b(?:rest of (?:the )?(?:file|code|class|module|function|methods?)|existing code|"
+    r"unchanged|remains? the same|same as (?:before|above)|omitted|as before)\b)"
+    r"|^\s*(?:\.\.\.|…)\s*[\[(]?\s*(?:unchanged|existing|rest|omitted|same)",
+    re.IGNORECASE,
+)
+"""A line that stands for code left out (``# rest of the file unchanged``, ``// ... existing
+code ...``, ``... (unchanged)``): a whole-file write holding one would cut the file."""
+
+
+def _refuse_elision(lines: Sequence[str], old: Sequence[str]) -> None:
+    """Refuse a whole-file write that elides part of a longer existing file."""
+    if len(lines) >= len(old):
+        return
+    had = set(old)
+    for line in lines:
+        if line not in had and len(line) < 120 and _ELISION.match(line):
+            raise _Failed(
+                f"the whole-file content stands for left-out code with {line.strip()!r}, and "
+                "it is shorter than the file, so writing it would delete code; send the "
+                "complete file, or an edit of only the lines that change"
+            )
 
 
 _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
