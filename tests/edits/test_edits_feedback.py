@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from agentprompt.edits.actions import SearchReplace
-from agentprompt.edits.apply import ApplyOptions, apply_actions
+from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
 from agentprompt.edits.feedback import closest_lines
+from agentprompt.errors import AgentPromptError
 
 
 def _sr(path: str, search: str, replace: str, block: int, line: int = 1) -> SearchReplace:
@@ -48,7 +51,7 @@ def test_feedback_after_a_partial_apply_says_which_blocks_landed(tmp_path: Path)
     ]
     report = apply_actions(root, actions, ApplyOptions(partial=True))
     first = report.failed[0].feedback
-    assert "Block 1 was applied; do not send it again." in first
+    assert "Already applied (do not send again): block 1." in first
     assert "Block 3 failed as well." in first
     assert "Resend only this block" in first
 
@@ -94,7 +97,83 @@ def test_feedback_text_comes_from_a_project_prompt_file_when_present(tmp_path: P
     prompts.mkdir(parents=True)
     (prompts / "feedback.md").write_text(
         "---\nvariables:\n  block: b\n  kind: k\n  path: p\n  line: l\n  reason: r\n"
-        "  closest: c\n  others: o\n---\nBLOCK {{block}} FAILED: {{reason}}\n"
+        "  closest: c\n  others: o\n  resend: s\n---\nBLOCK {{block}} FAILED: {{reason}}\n"
     )
     report = apply_actions(root, [_sr("b.py", "B = 9\n", "x\n", block=0)])
     assert report.failed[0].feedback.startswith("BLOCK 1 FAILED: its lines were not found")
+
+
+def test_all_or_nothing_feedback_asks_for_every_block_again(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+    ]
+    report = apply_actions(root, actions)
+    text = report.failed[0].feedback
+    assert "Nothing of your reply was written, so send every file block of it again" in text
+    assert "Resend only this block" not in text
+    assert "send all its file blocks again" in report.feedback
+
+
+def test_a_hunk_already_in_the_file_is_not_asked_for_again(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("a\nB\nc\n")
+    report = apply_reply(tmp_path, "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n")
+    text = report.failed[0].feedback
+    assert "already in the file" in text
+    assert "Resend" not in text and "send every file block" not in text
+
+
+def test_a_lost_block_is_asked_for_once_and_the_others_are_named(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    reply = (
+        "b.py\n```\n<<<<<<< SEARCH\nB = 1\n=======\nB = 2\n>>>>>>> REPLACE\n```\n\n"
+        "<<<FILE: z.txt>>>\nhalf\n"
+    )
+    report = apply_reply(root, reply)
+    assert report.feedback.count("again") == 2
+    assert "nothing of your reply was written" in report.feedback
+    assert "Resend that block complete" not in report.feedback
+
+
+def test_every_failing_hunk_gets_its_nearest_lines_and_the_differing_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line{i}\n" for i in range(1, 60)))
+    reply = (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -5,3 +5,3 @@\n line5\n-lineX6\n+L6\n line7\n"
+        "@@ -20,3 +20,3 @@\n line20\n-line21\n+L21\n line22\n"
+        "@@ -40,3 +40,3 @@\n line40\n-lineY41\n+L41\n line42\n"
+    )
+    text = apply_reply(tmp_path, reply).failed[0].feedback
+    assert "for hunk 1" in text and "for hunk 3" in text
+    assert "6 | line6" in text and "41 | line41" in text
+    assert "`lineX6` is `line6` in the file (line 6)" in text
+    assert "(at or after the previous hunk)" not in text.split("hunk 3")[0]
+
+
+def test_ambiguous_feedback_quotes_every_candidate_place(tmp_path: Path) -> None:
+    (tmp_path / "d.py").write_text("x = 1\ny = 2\n\nx = 1\ny = 2\n\nx = 1\ny = 2\n")
+    report = apply_actions(tmp_path, [_sr("d.py", "x = 1\ny = 2\n", "z\n", block=0)])
+    text = report.failed[0].feedback
+    assert "(place 1 of 3)" in text and "(place 3 of 3)" in text
+
+
+def test_search_replace_failure_does_not_speak_of_a_previous_hunk(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    report = apply_actions(root, [_sr("b.py", "B = 9\n", "x\n", block=0)])
+    assert "previous hunk" not in report.failed[0].feedback
+
+
+def test_broken_feedback_override_with_partial_writes_nothing(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    prompts = root / ".agentprompt" / "prompts" / "edits"
+    prompts.mkdir(parents=True)
+    (prompts / "feedback.md").write_text("---\nvariables:\n  nope: n\n---\n{{nope}}\n")
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+    ]
+    with pytest.raises(AgentPromptError):
+        apply_actions(root, actions, ApplyOptions(partial=True))
+    assert (root / "b.py").read_text() == "B = 1\n"

@@ -24,7 +24,7 @@ from agentprompt.edits.actions import (
     action_to_json,
 )
 from agentprompt.edits.diff import render_diff
-from agentprompt.edits.feedback import block_feedback, summary_feedback
+from agentprompt.edits.feedback import block_feedback, lost_feedback, summary_feedback
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
@@ -281,7 +281,7 @@ def apply_reply(
     if lost:
         library = PromptLibrary(root)
         notes = "\n".join(
-            library.render("edits/feedback_lost", line=d.line, message=d.message) for d in lost
+            lost_feedback(d.line, d.message, written=not hold, library=library) for d in lost
         )
         feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
         report = replace(report, feedback=feedback, lost=len(lost))

@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-__all__ = ["FUZZY_LINE_SIMILARITY", "FUZZY_REMOVED_SIMILARITY", "score_window", "similarity"]
+__all__ = [
+    "FUZZY_LINE_SIMILARITY",
+    "FUZZY_REMOVED_SIMILARITY",
+    "most_similar",
+    "score_window",
+    "similarity",
+]
 
 FUZZY_LINE_SIMILARITY = 0.6
 """A quoted line counts as the file's line only when they are at least this similar."""
@@ -26,6 +32,27 @@ def similarity(a: str, b: str) -> float:
     if a == b:
         return 1.0
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def most_similar(
+    lines: Sequence[str], wanted: str, *, floor: float = 0.5, start: int = 0, end: int | None = None
+) -> tuple[int, float] | None:
+    """The line of ``lines[start:end]`` most like ``wanted`` (both compared stripped), with
+    its similarity, if it reaches ``floor``; cheap bounds skip lines that cannot win."""
+    wanted = wanted.strip()
+    if not wanted:
+        return None
+    best, best_i = 0.0, -1
+    matcher = SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(wanted)
+    for i in range(start, len(lines) if end is None else min(end, len(lines))):
+        matcher.set_seq1(lines[i].strip())
+        if matcher.real_quick_ratio() <= best or matcher.quick_ratio() <= best:
+            continue
+        ratio = matcher.ratio()
+        if ratio > best:
+            best, best_i = ratio, i
+    return (best_i, best) if best_i >= 0 and best >= floor else None
 
 
 def score_window(

@@ -44,6 +44,8 @@ class HunkFailure:
     """1-based first lines of the equally good places, when it was ambiguous."""
     closest: tuple[int, int] | None = None
     """The original lines (0-based start, end) that came nearest."""
+    settled: bool = False
+    """The hunk's change is already in the file."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,6 +286,7 @@ def apply_hunks(
                     f"{done + 1}); do not send it again",
                     expected=hunk.old_lines,
                     closest=(done, done + len(hunk.new_lines)),
+                    settled=True,
                 )
             )
             continue

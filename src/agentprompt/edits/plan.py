@@ -87,6 +87,8 @@ class ActionOutcome:
     """The hunks (or the search block) that could not be placed."""
     file_lines: tuple[str, ...] = ()
     """The file's lines when the action was tried, to quote back the nearest ones."""
+    settled: bool = False
+    """It failed only because its change is already in the file: nothing to resend."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,12 +163,18 @@ def _read(real: Path, size: int) -> bytes:
 
 class _Failed(Exception):
     def __init__(
-        self, reason: str, failures: tuple[HunkFailure, ...] = (), lines: Sequence[str] = ()
+        self,
+        reason: str,
+        failures: tuple[HunkFailure, ...] = (),
+        lines: Sequence[str] = (),
+        *,
+        settled: bool = False,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.failures = failures
         self.lines: tuple[str, ...] = tuple(lines)
+        self.settled = settled or (bool(failures) and all(f.settled for f in failures))
 
 
 def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
@@ -184,7 +192,10 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
 def _whole(action: WriteFile, entry: _File) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
-            raise _Failed("the file already exists with exactly this content; do not send it again")
+            raise _Failed(
+                "the file already exists with exactly this content; do not send it again",
+                settled=True,
+            )
         raise _Failed(
             "the block announces a new file, but the file already exists; send an edit, or "
             "the whole file without the new-file marker"
@@ -435,6 +446,7 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
                     reason=failed.reason,
                     hunk_failures=failed.failures,
                     file_lines=failed.lines,
+                    settled=failed.settled,
                 )
             )
             continue
