@@ -181,3 +181,40 @@ def test_a_cut_off_block_fails_the_apply_and_writes_nothing(
     assert data["lost"] == 1 and data["written"] is False
     assert "could not be read" in data["feedback"]
     assert snapshot_tree(repo) == before
+
+
+@pytest.mark.parametrize("text", ["", "I think you should change core.py.\n"])
+def test_a_reply_without_edit_blocks_exits_2(
+    run: Run, repo: Path, tmp_path: Path, text: str
+) -> None:
+    before = snapshot_tree(repo)
+    result = run("apply", _reply(tmp_path, text), "--root", str(repo))
+    assert result.code == 2 and "holds no edit blocks" in result.err
+    assert snapshot_tree(repo) == before
+
+
+def test_dry_run_with_a_cut_off_block_shows_the_diff_of_what_matched(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    cut = GOOD + "<<<FILE: src/app/new.py>>>\nprint('half\n"
+    result = run("apply", _reply(tmp_path, cut), "--root", str(repo), "--dry-run", "--json")
+    data = json.loads(result.out)
+    assert result.code == 1 and data["lost"] == 1
+    assert "+VALUE = 2" in data["diff"]
+
+
+def test_write_failure_json_keeps_the_report_shape(
+    run: Run, repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentprompt.edits import journal
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal, "_begin", full)
+    result = run("apply", _reply(tmp_path, GOOD), "--root", str(repo), "--json")
+    data = json.loads(result.out)
+    assert result.code == 1
+    assert "No space left" in data["error"]
+    assert {"applied", "failed", "diff", "written", "feedback"} <= set(data)
+    assert data["written"] is False

@@ -277,7 +277,9 @@ def apply_reply(
         root, parsed.actions, replace(options, dry_run=True) if hold else options
     )
     if hold:
-        report = replace(report, applied=(), diff="", dry_run=options.dry_run)
+        # Nothing is written; a dry run still shows the diff of the blocks that matched.
+        diff = report.diff if options.dry_run else ""
+        report = replace(report, applied=(), diff=diff, dry_run=options.dry_run)
     if lost:
         library = PromptLibrary(root)
         notes = "\n".join(
