@@ -75,12 +75,7 @@ def test_failing_the_kth_rename_leaves_every_file_as_it_was(
 def test_all_writes_succeed_without_fault(tmp_path: Path) -> None:
     _make(tmp_path)
     assert apply_actions(tmp_path, _actions()).ok
-    assert _tree(tmp_path) == {
-        "a.txt": b"ALPHA\n",
-        "e.txt": b"epsilon\n",
-        "new/dir/d.txt": b"delta\n",
-        "sub/b.txt": b"B\n",
-    }
+    assert _tree(tmp_path) == AFTER
 
 
 CHILD = textwrap.dedent(
@@ -92,37 +87,48 @@ CHILD = textwrap.dedent(
     from test_edits_journal import _actions
     from agentprompt.edits.apply import apply_actions
 
-    real = os.replace
+    real = getattr(os, {op!r})
     count = [0]
-    def dying(src, dst):
-        if str(src).endswith(".tmp") and "manifest" not in os.path.basename(src):
-            count[0] += 1
-            if count[0] == {k}:
-                os.kill(os.getpid(), signal.SIGKILL)
-        return real(src, dst)
-    journal.os.replace = dying
+    def dying(*args, **kwargs):
+        count[0] += 1
+        if count[0] == {k}:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    setattr(journal.os, {op!r}, dying)
     apply_actions(Path({root!r}), _actions())
     """
 )
 
+AFTER = {
+    "a.txt": b"ALPHA\n",
+    "e.txt": b"epsilon\n",
+    "new/dir/d.txt": b"delta\n",
+    "sub/b.txt": b"B\n",
+}
+"""The files once the actions above have all landed."""
 
-@pytest.mark.parametrize("k", range(1, WRITES + 1))
-def test_killed_mid_apply_then_recover_restores_everything(tmp_path: Path, k: int) -> None:
+
+@pytest.mark.parametrize("op", ["replace", "write", "fsync", "unlink", "mkdir"])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+def test_killed_mid_apply_then_recover_restores_everything(tmp_path: Path, op: str, k: int) -> None:
     root = tmp_path / "root"
     root.mkdir()
     before = _make(root)
     paths = [str(Path(__file__).parent), *sys.path]
-    script = CHILD.format(paths=paths, k=k, root=str(root))
+    script = CHILD.format(paths=paths, k=k, root=str(root), op=op)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
-    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
-    assert (root / ".agentprompt" / "journal" / "manifest.json").exists()
-    with pytest.raises(JournalPending, match="--recover"):
-        apply_actions(root, _actions())
-    report = recover(root)
-    assert report.found
-    assert _tree(root) == before
-    assert os.stat(root / "a.txt").st_mode & 0o777 == 0o750
-    assert not (root / "new").exists()
+    assert done.returncode in (0, -signal.SIGKILL), done.stderr.decode()
+    if (root / ".agentprompt" / "journal" / "manifest.json").exists():
+        with pytest.raises(JournalPending, match="--recover"):
+            apply_actions(root, _actions())
+        assert recover(root).found
+        assert _tree(root) == before
+        assert os.stat(root / "a.txt").st_mode & 0o777 == 0o750
+        assert not (root / "new").exists()
+    else:
+        # Killed before the manifest existed (nothing touched) or after the commit (all done).
+        recover(root)
+        assert _tree(root) in (before, AFTER)
     assert not (root / ".agentprompt").exists()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -9,13 +10,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from edits_snapshot import files
+from edits_snapshot import Entry, files, snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agentprompt.edits import journal
 from agentprompt.edits.actions import (
     DeleteFile,
+    EditError,
     FileAction,
     MoveFile,
     PatchFile,
@@ -89,14 +91,29 @@ def test_an_edit_then_its_inverse_restores_the_file(
 
 segments = st.sampled_from(["..", ".", "a", "b", ".git", "", "link", "out", "C:", "x\0y", "\\.."])
 paths = st.lists(segments, min_size=1, max_size=4).map("/".join) | st.sampled_from(
-    ["/etc/passwd", "/tmp/x", "link/evil.txt", "../outside/secret.txt", ".git/config"]
+    [
+        "/etc/passwd",
+        "/tmp/x",
+        "link/evil.txt",
+        "link/secret.txt",
+        "out.txt",
+        "a",
+        "../outside/secret.txt",
+        ".git/config",
+        ".agentprompt/journal/x",
+    ]
 )
 
 
 @st.composite
 def actions(draw: st.DrawFn) -> FileAction:
-    kind = draw(st.sampled_from(["write", "delete", "move", "replace"]))
+    kind = draw(st.sampled_from(["write", "delete", "move", "replace", "patch", "edit"]))
     path = draw(paths)
+    if kind == "patch":
+        hunk = hunk_from_texts(["a"], [draw(words)])
+        return PatchFile(dialect="udiff", path=path, hunks=(hunk,), move_to=draw(st.none() | paths))
+    if kind == "edit":
+        return SearchReplace(dialect="searchreplace", path=path, search="a\n", replace=draw(words))
     if kind == "write":
         return WriteFile(dialect="whole", path=path, content=draw(words) + "\n")
     if kind == "delete":
@@ -107,55 +124,92 @@ def actions(draw: st.DrawFn) -> FileAction:
 
 
 @SETTINGS
-@given(st.lists(actions(), min_size=1, max_size=6), st.booleans())
+@given(
+    st.lists(actions(), min_size=1, max_size=6),
+    st.booleans(),
+    st.sampled_from(["none", "agentprompt", "journal", "temp"]),
+)
 def test_no_sequence_of_actions_writes_outside_the_root(
-    sequence: list[FileAction], partial: bool
+    sequence: list[FileAction], partial: bool, trap: str
 ) -> None:
     with _sandbox() as base:
         root, outside = base / "root", base / "outside"
         root.mkdir()
         outside.mkdir()
         (outside / "secret.txt").write_text("secret\n")
+        (outside / "journal").mkdir()
+        (outside / "journal" / "keep").write_text("keep\n")
         (root / ".git").mkdir()
         (root / ".git" / "config").write_text("[core]\n")
         (root / "a").write_text("a\n")
         (root / "link").symlink_to(outside)
-        before_outside = _tree(outside)
+        (root / "out.txt").symlink_to(outside / "secret.txt")
+        if trap == "agentprompt":
+            (root / ".agentprompt").symlink_to(outside)
+        elif trap == "journal":
+            (root / ".agentprompt").mkdir()
+            (root / ".agentprompt" / "journal").symlink_to(outside / "journal")
+        elif trap == "temp":
+            for n in range(6):
+                (root / f".a.agentprompt-{n}.tmp").symlink_to(outside / "secret.txt")
+        before_outside = snapshot(outside, meta=True)
         before_git = _tree(root / ".git")
-        apply_actions(root, sequence, ApplyOptions(partial=partial))
-        assert _tree(outside) == before_outside
+        with contextlib.suppress(EditError):
+            apply_actions(root, sequence, ApplyOptions(partial=partial))
+        assert snapshot(outside, meta=True) == before_outside
         assert sorted(p.name for p in base.iterdir()) == ["outside", "root"]
         assert _tree(root / ".git") == before_git
 
 
 @SETTINGS
-@given(st.integers(min_value=1, max_value=6), st.data())
+@given(st.integers(min_value=1, max_value=5), st.data())
 def test_a_fault_at_any_write_leaves_every_file_as_it_was(count: int, data: st.DataObject) -> None:
-    k = data.draw(st.integers(min_value=1, max_value=count), label="failing write")
+    op = data.draw(st.sampled_from(["replace", "write", "fsync", "unlink", "mkdir", "fchmod"]))
+    k = data.draw(st.integers(min_value=1, max_value=3 * count + 4), label="failing call")
     with _sandbox() as root, pytest.MonkeyPatch.context() as patch:
         for i in range(count):
             (root / f"f{i}.txt").write_text(f"old {i}\n")
-        before = _tree(root)
-        real_replace = os.replace
+            os.chmod(root / f"f{i}.txt", 0o640 + i)
+        (root / "gone.txt").write_text("gone\n")
+        before = snapshot(root, meta=True)
+        real = getattr(os, op)
         calls = [0]
 
-        def flaky(src: str | Path, dst: str | Path) -> None:
-            if os.path.basename(src).endswith(".tmp") and "manifest" not in os.path.basename(src):
-                calls[0] += 1
-                if calls[0] == k:
-                    raise OSError(5, "Input/output error")
-            real_replace(src, dst)
+        def flaky(*args: object, **kwargs: object) -> object:
+            calls[0] += 1
+            if calls[0] == k:
+                raise OSError(5, "Input/output error")
+            return real(*args, **kwargs)
 
-        patch.setattr(journal.os, "replace", flaky)
-        sequence = [
+        sequence: list[FileAction] = [
             SearchReplace(
                 dialect="searchreplace", path=f"f{i}.txt", search=f"old {i}\n", replace=f"new {i}\n"
             )
             for i in range(count)
         ]
-        with pytest.raises(WriteFailed):
-            apply_actions(root, sequence)
-        assert _tree(root) == before
+        sequence += [
+            DeleteFile(dialect="bridge", path="gone.txt"),
+            WriteFile(dialect="whole", path=f"new{count}/deep/n.txt", content="n\n"),
+            MoveFile(dialect="applypatch", path="f0.txt", to="moved/f0.txt"),
+        ]
+        patch.setattr(journal.os, op, flaky)
+        try:
+            report = apply_actions(root, sequence)
+        except WriteFailed:
+            patch.undo()
+            assert snapshot(root, meta=False) == snapshot_without_meta(before)
+            assert {k: v[2] for k, v in snapshot(root, meta=True).items()} == {
+                k: v[2] for k, v in before.items()
+            }
+        else:
+            patch.undo()
+            assert report.ok
+            assume(False)
+
+
+def snapshot_without_meta(entries: dict[str, Entry]) -> dict[str, Entry]:
+    """``entries`` without modes and times (they are compared apart)."""
+    return {k: (v[0], v[1], None, None) for k, v in entries.items()}
 
 
 @SETTINGS

@@ -277,16 +277,17 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
 
 
 def _end(journal: Path, manifest: dict[str, Any] | None) -> None:
-    """Commit (or finish a rollback): drop the manifest, then the applier's own files, then
-    the directories if that empties them. Nothing else is ever deleted."""
-    with contextlib.suppress(FileNotFoundError):
+    """Finish a commit or a rollback: drop the manifest, then the applier's own files, then
+    the directories if that empties them. Nothing else is ever deleted; a file that cannot
+    be removed stays (a journal without a manifest is cleared by the next apply)."""
+    with contextlib.suppress(OSError):
         os.unlink(journal / MANIFEST)
     _fsync_dir(journal)
     names = [MANIFEST + ".tmp"]
     if manifest is not None:
         names += [e["backup"] for e in manifest["files"] if e["backup"]]
     for name in names:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             os.unlink(journal / name)
     for directory in (journal, journal.parent):
         with contextlib.suppress(OSError):
@@ -338,6 +339,9 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
                 _create(temp, data, change.mode)
                 os.replace(temp, change.real)
             _fsync_dir(change.real.parent)
+        current = JOURNAL_DIR
+        # The commit point: once the manifest is gone, the new files stand.
+        os.unlink(journal / MANIFEST)
     except OSError as exc:
         _rollback(real_root, journal, manifest, dry_run=False)
         raise WriteFailed(current, exc.strerror or str(exc)) from None
