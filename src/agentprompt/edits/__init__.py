@@ -29,7 +29,14 @@ from agentprompt.edits.apply import (
 )
 from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
 from agentprompt.edits.instructions import dialect_instructions
-from agentprompt.edits.journal import JournalPending, RecoveryReport, WriteFailed, recover
+from agentprompt.edits.journal import (
+    ApplyBusy,
+    JournalPending,
+    JournalUnsafe,
+    RecoveryReport,
+    WriteFailed,
+    recover,
+)
 from agentprompt.edits.match import STAGES, Stage
 from agentprompt.edits.parse import detect_dialects, parse_reply
 from agentprompt.edits.paths import UnsafePath
@@ -42,6 +49,7 @@ __all__ = [
     "Action",
     "AnchoredEdit",
     "AppliedAction",
+    "ApplyBusy",
     "ApplyOptions",
     "ApplyReport",
     "Continue",
@@ -53,6 +61,7 @@ __all__ = [
     "FileAction",
     "Hunk",
     "JournalPending",
+    "JournalUnsafe",
     "MoveFile",
     "NotADirectoryRoot",
     "NotText",

@@ -142,6 +142,9 @@ def _resolve(
 def _is_git(part: str) -> bool:
     """``part`` names ``.git`` on some platform: any case, trailing dots or spaces (Windows
     drops them), zero-width characters, or the 8.3 short name ``GIT~1``."""
+    if part.isascii():
+        name = part.lower().rstrip(". ")
+        return name == ".git" or (name.startswith("git~") and name[4:].isdigit())
     name = unicodedata.normalize("NFKC", part.translate(_ZERO_WIDTH)).casefold()
     name = name.rstrip(". ")
     return name == ".git" or re.fullmatch(r"git~\d+", name) is not None
