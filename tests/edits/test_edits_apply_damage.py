@@ -279,3 +279,19 @@ def test_whole_file_write_without_elision_replaces_a_longer_file(tmp_path: Path)
     content = "a\n# ... a note that was already there\n"
     assert apply_actions(tmp_path, [WriteFile(dialect="whole", path="f.py", content="a\n")]).ok
     assert apply_actions(tmp_path, [WriteFile(dialect="whole", path="f.py", content=content)]).ok
+
+
+def test_two_new_files_differing_only_by_case_are_refused(tmp_path: Path) -> None:
+    actions = [
+        WriteFile(dialect="whole", path="A.txt", content="a\n"),
+        WriteFile(dialect="whole", path="a.txt", content="b\n", block=1),
+    ]
+    report = apply_actions(tmp_path, actions)
+    assert not report.ok and "only by case" in report.failed[0].reason
+    assert not os.listdir(tmp_path)
+
+
+def test_a_new_file_differing_by_case_from_an_existing_one_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "Readme.md").write_text("r\n")
+    report = apply_actions(tmp_path, [WriteFile(dialect="whole", path="README.md", content="x\n")])
+    assert not report.ok and "only by case" in report.failed[0].reason

@@ -13,6 +13,7 @@ from agentprompt.edits import journal
 from agentprompt.edits.actions import EditError, SearchReplace
 from agentprompt.edits.apply import apply_actions
 from agentprompt.edits.journal import ApplyBusy, JournalUnsafe, locked, recover
+from agentprompt.edits.paths import TEMP_NAME
 
 
 def _sr(path: str, search: str, replace: str) -> SearchReplace:
@@ -66,7 +67,7 @@ def test_temporary_names_are_random_and_recorded(
 
     monkeypatch.setattr(journal.os, "replace", spy)
     assert apply_actions(root, [_sr("a.txt", "one\n", "two\n")]).ok
-    assert len(seen) == 1 and journal.TEMP_NAME.match(seen[0]) and "-0." not in seen[0]
+    assert len(seen) == 1 and TEMP_NAME.match(seen[0]) and "-0." not in seen[0]
 
 
 def test_symlinked_agentprompt_directory_is_refused(root: Path, tmp_path: Path) -> None:

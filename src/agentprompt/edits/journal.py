@@ -17,21 +17,28 @@ created is removed only if it still holds exactly what that apply wrote.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import re
 import secrets
-import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
+from agentprompt.edits.manifest import BACKUP, VERSION, checked
+from agentprompt.edits.paths import JOURNAL_DIR, resolve_inside
 from agentprompt.edits.plan import FileChange
+from agentprompt.edits.safeio import (
+    ApplyBusy,
+    JournalUnsafe,
+    create_new,
+    fsync_dir,
+    locked,
+    plain_dir,
+    read_plain,
+)
 
 __all__ = [
     "ApplyBusy",
@@ -47,12 +54,6 @@ __all__ = [
 
 MANIFEST = "manifest.json"
 """The journal file whose presence means an apply is in progress (or was interrupted)."""
-VERSION = 2
-"""The manifest format written (and the only one read back)."""
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_BACKUP = re.compile(r"^orig-\d+$")
-_DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 
 class JournalPending(EditError):
@@ -64,24 +65,6 @@ class JournalPending(EditError):
             f"an interrupted apply left a journal in {root / JOURNAL_DIR}; run "
             "'agentprompt apply --recover' to restore the files it was changing, then try again"
         )
-
-
-class JournalUnsafe(EditError):
-    """The journal's place is not a plain directory of the applier's (a symlink, a file, or a
-    directory holding other files); nothing is written through it."""
-
-    def __init__(self, where: Path, problem: str) -> None:
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{where}: {problem}; remove it by hand, then apply again")
-
-
-class ApplyBusy(EditError):
-    """Another apply (or recovery) holds the lock on the same root."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
 
 
 class WriteFailed(EditError):
@@ -121,66 +104,6 @@ class RecoveryReport:
         }
 
 
-@contextlib.contextmanager
-def locked(root: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``root`` (``flock`` on the directory itself, so no file is
-    created); raises :class:`ApplyBusy` when another apply holds it."""
-    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ApplyBusy(root) from None
-        yield
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _create(path: Path, data: bytes, mode: int | None) -> None:
-    """Write a file that must not exist yet (never through a symlink), and fsync it."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
-    try:
-        _write_all(fd, data)
-        if mode is not None:
-            os.fchmod(fd, mode & 0o777)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _read_plain(path: Path) -> bytes:
-    """A regular file's bytes, never through a symlink."""
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        chunks = []
-        while chunk := os.read(fd, 1 << 16):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def _temp_name(real: Path) -> str:
     return f".{real.name}.agentprompt-{secrets.token_hex(8)}.tmp"
 
@@ -198,26 +121,15 @@ def _missing_dirs(root: Path, real: Path) -> list[Path]:
     return list(reversed(dirs))
 
 
-def _plain_dir(path: Path) -> bool:
-    """``path`` is a real directory (not a symlink); false when absent; refused otherwise."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISDIR(info.st_mode):
-        raise JournalUnsafe(path, "the journal's place is a symlink or a file, not a directory")
-    return True
-
-
 def _clear_leftover(journal: Path) -> None:
     """Remove a journal an apply left before its manifest: only the applier's own files, and
     the directories only if that empties them."""
-    if not _plain_dir(journal):
+    if not plain_dir(journal):
         with contextlib.suppress(OSError):
             os.rmdir(journal.parent)
         return
     for entry in os.listdir(journal):
-        if _BACKUP.match(entry) or entry == MANIFEST + ".tmp":
+        if BACKUP.match(entry) or entry == MANIFEST + ".tmp":
             os.unlink(journal / entry)
     try:
         os.rmdir(journal)
@@ -233,13 +145,13 @@ def _journal(root: Path) -> Path:
     """The journal directory of ``root``, refused when it or its parent is not a plain
     directory (a symlink would carry the journal, and its rollback, out of the root)."""
     journal = Path(os.path.realpath(root)) / JOURNAL_DIR
-    _plain_dir(journal.parent)
-    _plain_dir(journal)
+    plain_dir(journal.parent)
+    plain_dir(journal)
     return journal
 
 
 def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str, Any]:
-    if not _plain_dir(journal.parent):
+    if not plain_dir(journal.parent):
         os.mkdir(journal.parent)
     os.mkdir(journal, 0o700)
     entries = []
@@ -248,7 +160,7 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
         backup = None
         if change.before is not None:
             backup = f"orig-{n}"
-            _create(journal / backup, change.before, None)
+            create_new(journal / backup, change.before, None)
         after = change.after
         if after is not None:
             dirs.extend(d for d in _missing_dirs(root, change.real) if d not in dirs)
@@ -269,10 +181,10 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
         "dirs": rel_dirs,
     }
     pending = journal / (MANIFEST + ".tmp")
-    _create(pending, json.dumps(manifest, indent=1).encode("utf-8"), None)
+    create_new(pending, json.dumps(manifest, indent=1).encode("utf-8"), None)
     os.replace(pending, journal / MANIFEST)
     for directory in (journal, journal.parent, root):
-        _fsync_dir(directory)
+        fsync_dir(directory)
     return manifest
 
 
@@ -282,7 +194,7 @@ def _end(journal: Path, manifest: dict[str, Any] | None) -> None:
     be removed stays (a journal without a manifest is cleared by the next apply)."""
     with contextlib.suppress(OSError):
         os.unlink(journal / MANIFEST)
-    _fsync_dir(journal)
+    fsync_dir(journal)
     names = [MANIFEST + ".tmp"]
     if manifest is not None:
         names += [e["backup"] for e in manifest["files"] if e["backup"]]
@@ -336,9 +248,9 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
                 change.real.unlink(missing_ok=True)
             else:
                 temp = change.real.parent / entry["temp"]
-                _create(temp, data, change.mode)
+                create_new(temp, data, change.mode)
                 os.replace(temp, change.real)
-            _fsync_dir(change.real.parent)
+            fsync_dir(change.real.parent)
         current = JOURNAL_DIR
         # The commit point: once the manifest is gone, the new files stand.
         os.unlink(journal / MANIFEST)
@@ -354,7 +266,7 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
 def _restore(real: Path, temp: Path, original: bytes, mode: int | None) -> bool:
     """Put ``original`` back at ``real``; false when it already holds it."""
     try:
-        same = _read_plain(real) == original
+        same = read_plain(real) == original
     except OSError:
         same = False
     if same:
@@ -364,14 +276,14 @@ def _restore(real: Path, temp: Path, original: bytes, mode: int | None) -> bool:
     real.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(temp)
-    _create(temp, original, mode)
+    create_new(temp, original, mode)
     os.replace(temp, real)
     return True
 
 
 def _differs(real: Path, original: bytes) -> bool:
     try:
-        return _read_plain(real) != original
+        return read_plain(real) != original
     except OSError:
         return True
 
@@ -388,7 +300,7 @@ def _rollback(
         if entry["backup"] is None:
             # Only a file this apply created, still holding what it wrote, is removed.
             try:
-                ours = _digest(_read_plain(real)) == entry["after"]
+                ours = _digest(read_plain(real)) == entry["after"]
             except OSError:
                 ours = False
             if ours:
@@ -398,7 +310,7 @@ def _rollback(
             elif os.path.lexists(real):
                 kept.append(entry["path"])
             continue
-        original = _read_plain(journal / entry["backup"])
+        original = read_plain(journal / entry["backup"])
         if dry_run:
             if _differs(real, original):
                 restored.append(entry["path"])
@@ -418,46 +330,6 @@ def _rollback(
     )
 
 
-def _checked_entry(root: Path, entry: object) -> dict[str, Any]:
-    if not isinstance(entry, dict):
-        raise ValueError("a file entry is not an object")
-    path, backup, mode = entry.get("path"), entry.get("backup"), entry.get("mode")
-    temp, after = entry.get("temp"), entry.get("after")
-    if not isinstance(path, str):
-        raise ValueError("a file entry has no path")
-    resolve_inside(root, path)
-    if backup is not None and not (isinstance(backup, str) and _BACKUP.match(backup)):
-        raise ValueError(f"backup name {backup!r} is not one the applier writes")
-    if mode is not None and (not isinstance(mode, int) or isinstance(mode, bool)):
-        raise ValueError(f"mode {mode!r} is not a number")
-    if not isinstance(temp, str) or "/" in temp or not TEMP_NAME.match(temp):
-        raise ValueError(f"temporary name {temp!r} is not one the applier uses")
-    if after is not None and not (isinstance(after, str) and _DIGEST.match(after)):
-        raise ValueError("a file entry's digest is malformed")
-    return {
-        "path": path,
-        "backup": backup,
-        "mode": None if mode is None else mode & 0o777,
-        "temp": temp,
-        "after": after,
-    }
-
-
-def _checked(root: Path, data: object) -> dict[str, Any]:
-    """The manifest, every field checked (it is read back from disk, so untrusted)."""
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        raise ValueError("not a manifest this version of agentprompt writes")
-    files, dirs = data.get("files"), data.get("dirs")
-    if not isinstance(files, list) or not isinstance(dirs, list):
-        raise ValueError("'files' and 'dirs' must be lists")
-    checked = [_checked_entry(root, entry) for entry in files]
-    for d in dirs:
-        if not isinstance(d, str):
-            raise ValueError("a directory entry is not a string")
-        resolve_inside(root, d)
-    return {"version": VERSION, "files": checked, "dirs": dirs}
-
-
 def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
     """Roll back an apply that was interrupted (killed, power lost) from its journal.
 
@@ -472,7 +344,7 @@ def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
                 _clear_leftover(journal)
             return RecoveryReport(found=False, dry_run=dry_run)
         try:
-            manifest = _checked(real_root, json.loads(_read_plain(manifest_path)))
+            manifest = checked(real_root, json.loads(read_plain(manifest_path)))
             return _rollback(real_root, journal, manifest, dry_run=dry_run)
         except (OSError, ValueError, EditError) as exc:
             raise EditError(

@@ -9,7 +9,6 @@ every action's outcome plus the final bytes of each touched file.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,9 +24,18 @@ from agentprompt.edits.actions import (
     SearchReplace,
     WriteFile,
 )
+from agentprompt.edits.guards import (
+    Refused,
+    check_case,
+    check_encodable,
+    check_expected,
+    only_occurrence,
+    refuse_elision,
+    refuse_link,
+)
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
-from agentprompt.edits.paths import is_symlink, resolve_target
+from agentprompt.edits.paths import resolve_target
 from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import (
     TextFile,
@@ -161,22 +169,6 @@ def _read(real: Path, size: int) -> bytes:
     return b"".join(chunks) if len(chunks) > 2 else chunks[0]
 
 
-class _Failed(Exception):
-    def __init__(
-        self,
-        reason: str,
-        failures: tuple[HunkFailure, ...] = (),
-        lines: Sequence[str] = (),
-        *,
-        settled: bool = False,
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.failures = failures
-        self.lines: tuple[str, ...] = tuple(lines)
-        self.settled = settled or (bool(failures) and all(f.settled for f in failures))
-
-
 def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
     if like is None:
         return TextFile(lines=tuple(lines), final_newline=final)
@@ -192,44 +184,19 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
 def _whole(action: WriteFile, entry: _File) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
-            raise _Failed(
+            raise Refused(
                 "the file already exists with exactly this content; do not send it again",
                 settled=True,
             )
-        raise _Failed(
+        raise Refused(
             "the block announces a new file, but the file already exists; send an edit, or "
             "the whole file without the new-file marker"
         )
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
         final = entry.current.final_newline
-        _refuse_elision(lines, entry.current.lines)
+        refuse_elision(lines, entry.current.lines)
     return _new_text(lines, final, entry.current)
-
-
-_ELISION = re.compile(
-    r"^\s*(?:#|//|/\*|<!--|--|;|\*|\{/\*)\s*(?:\.\.\.|…)?\s*[\[(]?\s*(?:\.\.\.|…|"
-    r".*\b(?:rest of (?:the )?(?:file|code|class|module|function|methods?)|existing code|"
-    r"unchanged|remains? the same|same as (?:before|above)|omitted|as before)\b)"
-    r"|^\s*(?:\.\.\.|…)\s*[\[(]?\s*(?:unchanged|existing|rest|omitted|same)",
-    re.IGNORECASE,
-)
-"""A line that stands for code left out (``# rest of the file unchanged``, ``// ... existing
-code ...``, ``... (unchanged)``): a whole-file write holding one would cut the file."""
-
-
-def _refuse_elision(lines: Sequence[str], old: Sequence[str]) -> None:
-    """Refuse a whole-file write that elides part of a longer existing file."""
-    if len(lines) >= len(old):
-        return
-    had = set(old)
-    for line in lines:
-        if line not in had and len(line) < 120 and _ELISION.match(line):
-            raise _Failed(
-                f"the whole-file content stands for left-out code with {line.strip()!r}, and "
-                "it is shorter than the file, so writing it would delete code; send the "
-                "complete file, or an edit of only the lines that change"
-            )
 
 
 _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
@@ -238,12 +205,12 @@ _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
 def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     current = entry.current
     if current is None and any(h.old_lines for h in hunks_action.hunks):
-        raise _Failed("the file does not exist; create it with the whole content instead")
+        raise Refused("the file does not exist; create it with the whole content instead")
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
     if outcome.failures:
         parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
-        raise _Failed(parts, outcome.failures, lines)
+        raise Refused(parts, outcome.failures, lines)
     new, final = apply_edits(lines, current.final_newline if current else True, outcome.edits)
     return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
 
@@ -255,14 +222,14 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         if current is None or not current.lines:
             return _new_text(replace_lines, True, current), "exact", None
         if isinstance(action, AnchoredEdit):
-            raise _Failed(
+            raise Refused(
                 "an empty EDIT section creates a new file, but the file already exists; quote "
                 "the lines to change"
             )
         lines = [*current.lines, *replace_lines]
         return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
-        raise _Failed("the file does not exist; an empty search section creates a new file")
+        raise Refused("the file does not exist; an empty search section creates a new file")
     search_lines, _ = split_lines(action.search)
     outcome = apply_hunks(
         current.lines,
@@ -276,70 +243,22 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
     failure = outcome.failures[0]
     text = join_lines(current.lines, current.final_newline)
     needle = action.search.rstrip("\n")
-    at = _only_occurrence(text, needle) if not failure.candidates else None
+    at = only_occurrence(text, needle) if not failure.candidates else None
     if at is not None:
         replaced = text[:at] + action.replace.rstrip("\n") + text[at + len(needle) :]
         changed, final = split_lines(replaced)
         return _new_text(changed, final, current), "exact", None
-    raise _Failed(failure.reason, (failure,), current.lines)
-
-
-def _word(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _only_occurrence(text: str, needle: str) -> int | None:
-    """Where ``needle`` (a part of a line) stands in ``text``, if it stands exactly once,
-    counting overlapping occurrences, and only where it starts and ends on word boundaries
-    (``x = 1`` is not the tail of ``max = 10``)."""
-    if not needle or not needle.strip():
-        return None
-    found = []
-    at = text.find(needle)
-    while at != -1:
-        found.append(at)
-        at = text.find(needle, at + 1)
-    if len(found) != 1:
-        return None
-    at, end = found[0], found[0] + len(needle)
-    if at > 0 and _word(text[at - 1]) and _word(needle[0]):
-        return None
-    if end < len(text) and _word(text[end]) and _word(needle[-1]):
-        return None
-    return at
-
-
-def _refuse_link(root: Path, path: str, what: str) -> None:
-    """A symlink is never deleted or moved by an edit: that would act on its target."""
-    if is_symlink(root, path):
-        raise _Failed(
-            f"{path} is a symbolic link; it is not {what} by an edit (that would act on the "
-            "file it points to); change the link by hand, or name the real file"
-        )
-
-
-def _check_expected(entry: _File, expected: str) -> None:
-    """A delete that quoted the file's content deletes it only if the file still holds it."""
-    current = entry.current
-    assert current is not None
-    want, _ = split_lines(expected)
-    if [line.rstrip() for line in want] != [line.rstrip() for line in current.lines]:
-        raise _Failed(
-            "the diff deletes the file, but the lines it removes are not what the file holds "
-            "now; the file was kept (read it again before deleting it)",
-            (),
-            current.lines,
-        )
+    raise Refused(failure.reason, (failure,), current.lines)
 
 
 def _require(entry: _File, what: str) -> TextFile:
     if entry.current is None:
-        raise _Failed(f"the file does not exist, so it cannot be {what}")
+        raise Refused(f"the file does not exist, so it cannot be {what}")
     return entry.current
 
 
 def _run(view: _View, action: FileAction) -> Stage | None:
-    """Apply one action to the view; raises :class:`_Failed` (view unchanged) when it fails."""
+    """Apply one action to the view; raises :class:`Refused` (view unchanged) when it fails."""
     entry = view.open(action.path)
     stage: Stage | None = None
     edits: tuple[Edit, ...] | None = None
@@ -351,23 +270,25 @@ def _run(view: _View, action: FileAction) -> Stage | None:
         case SearchReplace() | AnchoredEdit():
             new, stage, edits = _search(action, entry)
         case DeleteFile():
-            _require(entry, "deleted")
-            _refuse_link(view.root, action.path, "deleted")
+            current = _require(entry, "deleted")
+            refuse_link(view.root, action.path, "deleted")
             if action.expected is not None:
-                _check_expected(entry, action.expected)
+                check_expected(current, action.expected)
             entry.current, entry.edits = None, None
             return None
         case MoveFile():
             new = _require(entry, "moved")
-            _refuse_link(view.root, action.path, "moved")
+            refuse_link(view.root, action.path, "moved")
             _move(view, entry, new, action.to)
             return None
-    _check_encodable(action)
+    check_encodable(action)
     if isinstance(action, PatchFile) and action.move_to:
-        _refuse_link(view.root, action.path, "moved")
+        refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
         return stage
     _check_no_clash(view, entry)
+    if entry.before is None:
+        check_case(entry.real, entry.path)
     first = entry.current is entry.original and entry.edits == ()
     entry.edits = edits if first and edits is not None else None
     entry.current = new
@@ -380,7 +301,7 @@ def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
         entry.current, entry.edits = content, None
         return
     if target.current is not None:
-        raise _Failed(f"cannot move to {to}: that file already exists")
+        raise Refused(f"cannot move to {to}: that file already exists")
     _check_no_clash(view, target)
     target.current, target.edits = content, None
     if target.before is None:
@@ -389,37 +310,27 @@ def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
 
 
 def _check_no_clash(view: _View, entry: _File) -> None:
-    """Refuse a new file whose path another new file of the reply uses as a directory."""
+    """Refuse a new file whose path another new file of the reply uses as a directory, or
+    that differs only by case from another file (they are one file on macOS and Windows)."""
     if entry.before is not None:
         return
+    folded = entry.path.casefold()
     for other in view.files.values():
         if other is entry or other.current is None:
             continue
+        if other.path.casefold() == folded:
+            raise Refused(
+                f"{other.path} is also written by this reply and differs only by case; on "
+                "case-insensitive file systems they are the same file"
+            )
         if other.path.startswith(entry.path + "/"):
-            raise _Failed(
+            raise Refused(
                 f"{other.path} is also written by this reply, so {entry.path} is a directory"
             )
         if entry.path.startswith(other.path + "/"):
-            raise _Failed(
+            raise Refused(
                 f"{other.path} is a file written by this reply, so it cannot be a directory"
             )
-
-
-def _check_encodable(action: FileAction) -> None:
-    """Refuse text no UTF-8 file can hold (lone surrogates); only the model's text can."""
-    match action:
-        case WriteFile():
-            texts: Sequence[str] = (action.content,)
-        case PatchFile():
-            texts = [line for hunk in action.hunks for line in hunk.lines]
-        case SearchReplace() | AnchoredEdit():
-            texts = (action.replace,)
-        case _:
-            texts = ()
-    try:
-        "".join(texts).encode("utf-8")
-    except UnicodeEncodeError:
-        raise _Failed("the new content holds characters that cannot be written as UTF-8") from None
 
 
 def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
@@ -430,13 +341,13 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
         view.touched.clear()
         try:
             stage = _run(view, action)
-        except (_Failed, EditError, OSError) as exc:
+        except (Refused, EditError, OSError) as exc:
             # Put back every file the action opened (new entries start as they were on disk).
             for real, (current, edits) in view.touched.items():
                 view.files[real].current, view.files[real].edits = current, edits
             if isinstance(exc, OSError):
-                exc = _Failed(f"cannot access {action.path}: {exc.strerror or exc}")
-            failed = exc if isinstance(exc, _Failed) else _Failed(str(exc))
+                exc = Refused(f"cannot access {action.path}: {exc.strerror or exc}")
+            failed = exc if isinstance(exc, Refused) else Refused(str(exc))
             outcomes.append(
                 ActionOutcome(
                     index=index,
