@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from edits_snapshot import snapshot
 
 from agentprompt.edits.actions import (
     AnchoredEdit,
@@ -79,13 +80,18 @@ def test_partial_writes_the_blocks_that_matched(root: Path) -> None:
 
 
 def test_dry_run_returns_the_diff_and_writes_nothing(root: Path) -> None:
-    report = apply_actions(
-        root, [_sr("a.py", "    return 1\n", "    return 10\n")], ApplyOptions(dry_run=True)
-    )
-    assert report.dry_run and not report.written
+    before = snapshot(root, meta=True)
+    actions = [
+        _sr("a.py", "    return 1\n", "    return 10\n"),
+        WriteFile(dialect="whole", path="new/dir/c.py", content="c\n", block=1),
+        DeleteFile(dialect="bridge", path="b.py", block=2),
+    ]
+    report = apply_actions(root, actions, ApplyOptions(dry_run=True))
+    assert report.ok and report.dry_run and not report.written
     assert "-    return 1\n+    return 10\n" in report.diff
     assert report.diff.startswith("diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n")
-    assert (root / "a.py").read_text() == "def a():\n    return 1\n"
+    # Not a file, directory (no .agentprompt, no new/), mode or mtime changed.
+    assert snapshot(root, meta=True) == before
 
 
 def test_new_file_only_is_refused_when_the_file_exists(root: Path) -> None:
