@@ -70,7 +70,8 @@ def normalise(line: str, stage: Stage) -> str:
         return line.strip()
     if stage == "whitespace":
         return " ".join(line.split())
-    return " ".join(line.translate(_PUNCTUATION).split())
+    # Every character the table maps is outside ASCII: ASCII lines skip the translation.
+    return " ".join((line if line.isascii() else line.translate(_PUNCTUATION)).split())
 
 
 def key_stage(stage: Stage) -> Stage:

@@ -155,12 +155,22 @@ def locate(
     n = len(needle)
     if n == 0:
         raise ValueError("locate needs at least one line")
+    loose: list[int] | None = None
     for stage in STAGES[:-1]:
         if stage == "exact":
             cands = index.find_exact(needle, start)
         else:
+            if loose is None:
+                # Each stage's normal form is coarser than the one before, so every stage's
+                # places are among the loosest stage's: index the file once (for the
+                # loosest), then check only those places for the stricter forms.
+                loose_keys = [normalise(line, "punctuation") for line in needle]
+                loose = _exact_candidates(index, loose_keys, "punctuation", start)
             keys = [normalise(line, stage) for line in needle]
-            cands = _exact_candidates(index, keys, stage, start)
+            lines = index.lines
+            cands = [
+                s for s in loose if all(normalise(lines[s + j], stage) == keys[j] for j in range(n))
+            ]
         deltas: dict[int, tuple[str, str]] = {}
         if stage == "indentation":
             kept = []
