@@ -177,3 +177,19 @@ def test_broken_feedback_override_with_partial_writes_nothing(tmp_path: Path) ->
     with pytest.raises(AgentPromptError):
         apply_actions(root, actions, ApplyOptions(partial=True))
     assert (root / "b.py").read_text() == "B = 1\n"
+
+
+def test_every_packaged_feedback_and_reason_prompt_renders() -> None:
+    from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary
+
+    library = PromptLibrary()
+    names = sorted(
+        p.stem
+        for p in (PACKAGED_DIR / "edits").glob("*.md")
+        if p.stem.startswith(("feedback", "reason"))
+    )
+    assert len(names) > 20
+    for name in names:
+        template = library.load(f"edits/{name}")
+        text = template.render(**{v: "X" for v in template.variables})
+        assert text.strip() and "{{" not in text

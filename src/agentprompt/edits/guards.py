@@ -22,6 +22,7 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.paths import is_symlink
+from agentprompt.edits.reasons import reason
 from agentprompt.edits.textfile import TextFile, split_lines
 
 __all__ = [
@@ -71,11 +72,7 @@ def refuse_elision(lines: Sequence[str], old: Sequence[str]) -> None:
     had = set(old)
     for line in lines:
         if line not in had and len(line) < 120 and _ELISION.match(line):
-            raise Refused(
-                f"the whole-file content stands for left-out code with {line.strip()!r}, and "
-                "it is shorter than the file, so writing it would delete code; send the "
-                "complete file, or an edit of only the lines that change"
-            )
+            raise Refused(reason("elision", line=repr(line.strip())))
 
 
 def _word(char: str) -> bool:
@@ -106,22 +103,14 @@ def only_occurrence(text: str, needle: str) -> int | None:
 def refuse_link(root: Path, path: str, what: str) -> None:
     """A symlink is never deleted or moved by an edit: that would act on its target."""
     if is_symlink(root, path):
-        raise Refused(
-            f"{path} is a symbolic link; it is not {what} by an edit (that would act on the "
-            "file it points to); change the link by hand, or name the real file"
-        )
+        raise Refused(reason("symlink", path=path, what=what))
 
 
 def check_expected(current: TextFile, expected: str) -> None:
     """A delete that quoted the file's content deletes it only if the file still holds it."""
     want, _ = split_lines(expected)
     if [line.rstrip() for line in want] != [line.rstrip() for line in current.lines]:
-        raise Refused(
-            "the diff deletes the file, but the lines it removes are not what the file holds "
-            "now; the file was kept (read it again before deleting it)",
-            (),
-            current.lines,
-        )
+        raise Refused(reason("stale_delete"), (), current.lines)
 
 
 def check_case(real: Path, path: str) -> None:
@@ -133,10 +122,7 @@ def check_case(real: Path, path: str) -> None:
     name = real.name
     clash = [n for n in names if n != name and n.casefold() == name.casefold()]
     if clash:
-        raise Refused(
-            f"{clash[0]} already exists and differs from {path} only by case; on "
-            "case-insensitive file systems they are the same file, so edit that one"
-        )
+        raise Refused(reason("case_existing", existing=clash[0], path=path))
 
 
 def check_encodable(action: FileAction) -> None:

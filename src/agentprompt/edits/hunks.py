@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+from agentprompt.edits.reasons import reason
 from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
@@ -184,11 +185,8 @@ def _place(
     if not old:
         at = _insertion_point(hunk, len(lines))
         if at is None or at < cursor:
-            reason = (
-                "it has no context lines, so nothing says where it goes (line numbers are not "
-                "trusted); include the unchanged lines around the insertion as context"
-            )
-            return None, cursor, HunkFailure(hunk=number, reason=reason), None
+            failure = HunkFailure(hunk=number, reason=reason("no_context"))
+            return None, cursor, failure, None
         return _edit(hunk, number, split, (at, at, hunk.new_lines), "exact"), at, None, None
     start = _scope_start(index, hunk, cursor)
     hint = _hint(hunk)
@@ -232,24 +230,20 @@ def _missing_failure(
 ) -> HunkFailure:
     if missing.ambiguous:
         where = ", ".join(str(c + 1) for c in missing.candidates)
-        reason = (
-            f"its lines match {len(missing.candidates)} places equally well (at lines {where}); "
-            "add context lines that occur only at the intended place"
-        )
         return HunkFailure(
             hunk=number,
-            reason=reason,
+            reason=reason("ambiguous", count=len(missing.candidates), where=where),
             expected=old,
             candidates=tuple(c + 1 for c in missing.candidates),
             closest=missing.closest,
         )
     if end_of_file:
-        reason = "it is marked as the end of the file, but the file does not end with its lines"
+        why = reason("end_of_file")
     elif first:
-        reason = "its lines were not found in the file"
+        why = "its lines were not found in the file"
     else:
-        reason = "its lines were not found in the file (at or after the previous hunk)"
-    return HunkFailure(hunk=number, reason=reason, expected=old, closest=missing.closest)
+        why = "its lines were not found in the file (at or after the previous hunk)"
+    return HunkFailure(hunk=number, reason=why, expected=old, closest=missing.closest)
 
 
 def apply_hunks(
@@ -282,8 +276,7 @@ def apply_hunks(
             failures.append(
                 HunkFailure(
                     hunk=number,
-                    reason=f"its change is already in the file (its new lines are at line "
-                    f"{done + 1}); do not send it again",
+                    reason=reason("already_applied", line=done + 1),
                     expected=hunk.old_lines,
                     closest=(done, done + len(hunk.new_lines)),
                     settled=True,
@@ -334,8 +327,7 @@ def apply_hunks(
             failures.append(
                 HunkFailure(
                     hunk=after.hunk,
-                    reason=f"it changes lines that hunk {before.hunk + 1} also changes "
-                    f"(line {before.start + 1}); hunks overlap, so merge them into one",
+                    reason=reason("overlap", other=before.hunk + 1, line=before.start + 1),
                 )
             )
     return PatchOutcome(edits=tuple(edits), failures=tuple(failures))

@@ -36,6 +36,7 @@ from agentprompt.edits.guards import (
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.reasons import reason
 from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import (
     TextFile,
@@ -184,14 +185,8 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
 def _whole(action: WriteFile, entry: _File) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
-            raise Refused(
-                "the file already exists with exactly this content; do not send it again",
-                settled=True,
-            )
-        raise Refused(
-            "the block announces a new file, but the file already exists; send an edit, or "
-            "the whole file without the new-file marker"
-        )
+            raise Refused(reason("exists_same"), settled=True)
+        raise Refused(reason("exists_new"))
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
         final = entry.current.final_newline
@@ -222,10 +217,7 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         if current is None or not current.lines:
             return _new_text(replace_lines, True, current), "exact", None
         if isinstance(action, AnchoredEdit):
-            raise Refused(
-                "an empty EDIT section creates a new file, but the file already exists; quote "
-                "the lines to change"
-            )
+            raise Refused(reason("empty_edit"))
         lines = [*current.lines, *replace_lines]
         return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
@@ -319,10 +311,7 @@ def _check_no_clash(view: _View, entry: _File) -> None:
         if other is entry or other.current is None:
             continue
         if other.path.casefold() == folded:
-            raise Refused(
-                f"{other.path} is also written by this reply and differs only by case; on "
-                "case-insensitive file systems they are the same file"
-            )
+            raise Refused(reason("case_reply", other=other.path))
         if other.path.startswith(entry.path + "/"):
             raise Refused(
                 f"{other.path} is also written by this reply, so {entry.path} is a directory"

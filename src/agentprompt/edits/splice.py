@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import Found, Stage
+from agentprompt.edits.reasons import reason
 
 __all__ = ["Edit", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
 
@@ -89,12 +90,7 @@ def _mapped(line: str, table: dict[str, str]) -> str:
         level, rest = divmod(len(lead), len(quote_unit))
         if not rest and lead == quote_unit * level:
             return file_unit * level + line[len(lead) :]
-    raise IndentUnmapped(
-        "the quoted lines are indented differently from the file (for example spaces where "
-        "the file has tabs), and the indentation of the added line "
-        f"{line.strip()!r} cannot be carried over; quote the lines with the file's exact "
-        "indentation"
-    )
+    raise IndentUnmapped(reason("indent", line=repr(line.strip())))
 
 
 def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
