@@ -145,3 +145,21 @@ def test_a_second_apply_while_one_holds_the_lock_is_refused(root: Path) -> None:
         release.set()
         worker.join()
     assert (root / "a.txt").read_text() == "one\n"
+
+
+def test_a_manifest_replaced_during_the_apply_rolls_it_back(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_replace = os.replace
+
+    def swap(src: str | Path, dst: str | Path) -> None:
+        real_replace(src, dst)
+        if "manifest" not in Path(src).name:
+            path = root / ".agentprompt" / "journal" / "manifest.json"
+            data = json.loads(path.read_text())
+            path.write_text(json.dumps({**data, "nonce": "someone else"}))
+
+    monkeypatch.setattr(journal.os, "replace", swap)
+    with pytest.raises(journal.WriteFailed, match="replaced"):
+        apply_actions(root, [_sr("a.txt", "one\n", "two\n")])
+    assert (root / "a.txt").read_text() == "one\n"

@@ -192,3 +192,48 @@ def test_exact_search_agrees_with_a_line_by_line_scan(
             if lines[s : s + len(needle)] == needle
         ]
         assert index.find_exact(needle, start) == expected
+
+
+_CHANGED = ["    value = load(path)", "    value = clean(value, strict=True)", "    log(value)"]
+_NEEDLE = [
+    "    value = load(path)",
+    "    value = clean(value)",
+    "    log(value)",
+    "    return value",
+]
+
+
+def _two_places(other: list[str]) -> LineIndex:
+    return LineIndex(["x = 0", "", *_CHANGED, "    return value", "", "y = 1", "", *other])
+
+
+def test_fuzzy_refuses_when_a_place_it_rejected_fits_better() -> None:
+    other = [
+        "    item = load(path)",
+        "    value = clean(value)",
+        "    log(item)",
+        "    return value",
+    ]
+    found = locate(_two_places(other), _NEEDLE, removed=[False, True, False, False])
+    assert isinstance(found, Missing) and found.closest == (2, 6)
+
+
+def test_fuzzy_refuses_when_the_header_points_at_a_place_it_rejected() -> None:
+    other = [
+        "    item = load(path)",
+        "    value = clean(value)",
+        "    log(value)",
+        "    return value",
+    ]
+    index = _two_places(other)
+    removed = [False, True, False, False]
+    assert isinstance(locate(index, _NEEDLE, removed=removed), Found)
+    found = locate(index, _NEEDLE, removed=removed, hint=2)
+    assert isinstance(found, Missing) and found.closest == (2, 6)
+
+
+def test_fuzzy_never_pairs_a_definition_with_another_name() -> None:
+    lines = ["def test_sub():", "    calc = Calculator()", "    calc.reset()", "    return calc"]
+    needle = ["def test_add():", "    calc = Calculator()", "    calc.reset()", "    return calc"]
+    found = locate(LineIndex(lines), needle, removed=[False, True, False, False])
+    assert isinstance(found, Missing)

@@ -252,6 +252,7 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
                 os.replace(temp, change.real)
             fsync_dir(change.real.parent)
         current = JOURNAL_DIR
+        _check_owner(journal, manifest)
         # The commit point: once the manifest is gone, the new files stand.
         os.unlink(journal / MANIFEST)
     except OSError as exc:
@@ -261,6 +262,16 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
         _rollback(real_root, journal, manifest, dry_run=False)
         raise
     _end(journal, manifest)
+
+
+def _check_owner(journal: Path, manifest: dict[str, Any]) -> None:
+    """The manifest on disk is still this apply's (its nonce), or :class:`OSError`."""
+    try:
+        on_disk = json.loads(read_plain(journal / MANIFEST))
+    except ValueError:
+        on_disk = None
+    if not isinstance(on_disk, dict) or on_disk.get("nonce") != manifest["nonce"]:
+        raise OSError("the journal's manifest was replaced while the files were written")
 
 
 def _restore(real: Path, temp: Path, original: bytes, mode: int | None) -> bool:
