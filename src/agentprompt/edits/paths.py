@@ -108,7 +108,7 @@ def _resolve(
         raise UnsafePath(path, "the path names the root itself, not a file")
     if ".." in parts:
         raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
-    if any(_is_git(p) for p in parts):
+    if _may_name_git(posix) and any(_is_git(p) for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
     if TEMP_NAME.match(parts[-1]):
         raise UnsafePath(path, "the name is one the applier uses for its temporary files")
@@ -132,11 +132,16 @@ def _resolve(
     if not real.startswith(prefix):
         raise UnsafePath(path, "a symlink on the way leads outside the root")
     inner = real[len(prefix) :].split(os.sep)
-    if any(_is_git(p) for p in inner):
+    if _may_name_git(real[len(prefix) :]) and any(_is_git(p) for p in inner):
         raise UnsafePath(path, "a symlink on the way leads into .git/")
     if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
         raise UnsafePath(path, "the applier's journal directory is not editable")
     return real, info
+
+
+def _may_name_git(path: str) -> bool:
+    """Cheap pre-check: only a non-ASCII path or one holding ``git`` can name ``.git``."""
+    return not path.isascii() or "git" in path.lower()
 
 
 def _is_git(part: str) -> bool:
