@@ -193,3 +193,16 @@ def test_every_packaged_feedback_and_reason_prompt_renders() -> None:
         template = library.load(f"edits/{name}")
         text = template.render(**{v: "X" for v in template.variables})
         assert text.strip() and "{{" not in text
+
+
+def test_a_settled_block_is_not_said_to_differ_nor_asked_for_again(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("y = 1\n")
+    actions = [
+        _sr("a.py", "x = 1\n", "x = 2\n", block=0),
+        _sr("b.py", "z = 1\n", "z = 2\n", block=1),
+    ]
+    report = apply_actions(tmp_path, actions)
+    settled = report.failed[0].feedback
+    assert "already in the file" in settled and "Your line" not in settled
+    assert "except a block whose change is already in the file" in report.feedback

@@ -104,7 +104,7 @@ def _closest_text(outcome: ActionOutcome, library: PromptLibrary) -> str:
             parts.append(
                 library.render("edits/feedback_closest", path=path, what=what, excerpt=text)
             )
-            if not failure.candidates:
+            if not failure.candidates and not failure.settled:
                 differs = _differs(
                     library, lines, failure.expected, (excerpt[0][0] - 1, excerpt[-1][0])
                 )
