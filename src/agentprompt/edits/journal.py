@@ -63,7 +63,8 @@ class JournalPending(EditError):
         self.root = root
         super().__init__(
             f"an interrupted apply left a journal in {root / JOURNAL_DIR}; run "
-            "'agentprompt apply --recover' to restore the files it was changing, then try again"
+            "'agentprompt apply --recover --dry-run' to see what it would restore, then "
+            "'agentprompt apply --recover' to restore the files it was changing, and try again"
         )
 
 
