@@ -7,8 +7,10 @@ import sys
 import click
 
 from agentprompt import __version__
+from agentprompt.cli.apply import apply_command
 from agentprompt.cli.inspect import inspect_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
+from agentprompt.cli.parse import parse_command
 from agentprompt.cli.prompts import prompts_group
 from agentprompt.cli.sessions import sessions_group
 from agentprompt.cli.workflow import workflow_group
@@ -23,7 +25,9 @@ def cli() -> None:
     """Build the prompts a coding assistant sends to a model, and apply its replies safely."""
 
 
+cli.add_command(apply_command)
 cli.add_command(inspect_command)
+cli.add_command(parse_command)
 cli.add_command(prompts_group)
 cli.add_command(sessions_group)
 cli.add_command(workflow_group)

@@ -60,6 +60,11 @@ class Hunk:
     """The hunk touches the end of the file (apply_patch's ``*** End of File``)."""
     no_newline_at_end: bool = False
     """A ``\\ No newline at end of file`` marker followed the last added line."""
+    old_no_newline_at_end: bool = False
+    """A ``\\ No newline at end of file`` marker followed the last removed line: the old
+    side's last line had no newline."""
+    scopes: tuple[str, ...] = ()
+    """Every ``@@ scope line`` before the hunk, outermost first (``scope`` is the last)."""
 
     @property
     def old_lines(self) -> tuple[str, ...]:
@@ -143,6 +148,9 @@ class DeleteFile(_ActionBase):
     kind: Literal["delete"] = "delete"
     path: str
     """The file to delete."""
+    expected: str | None = None
+    """The content the reply says the file holds (a diff's removed lines), or ``None``: when
+    given, the file is deleted only if it still holds that."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -254,7 +262,10 @@ def _hunk_to_json(hunk: Hunk) -> dict[str, Any]:
         "new_start": hunk.new_start,
         "new_count": hunk.new_count,
         "scope": hunk.scope,
+        "scopes": list(hunk.scopes),
         "at_end_of_file": hunk.at_end_of_file,
+        "no_newline_at_end": hunk.no_newline_at_end,
+        "old_no_newline_at_end": hunk.old_no_newline_at_end,
         "lines": list(hunk.lines),
     }
 
@@ -286,5 +297,5 @@ def action_to_json(action: Action) -> dict[str, Any]:
         case Continue():
             data.update(remaining=action.remaining, paths=list(action.paths))
         case DeleteFile():
-            pass
+            data.update(expected=action.expected)
     return data

@@ -1,0 +1,257 @@
+"""Benchmark for the edit engine (issue #4): parse and dry-run a 100-file unified diff.
+
+Run: ``.venv/bin/python bench/edits_bench.py [--runs N] [--files N]``.
+
+The repository is a copy of the Python sources of two installed dependencies, ``rich``
+and ``click`` (real, varied code; their versions are printed), made under
+``bench/.work/`` (git-ignored) and turned into a git repository. The reply is a bare
+unified diff changing ``--files`` of those files, three hunks each (a line changed, a line
+inserted, a line removed, with three lines of context as ``diff -u`` writes them).
+Each run times, back to back on the same diff:
+
+* agentprompt: ``parse_reply(diff)`` (dialect detected) + ``apply_actions(...,
+  ApplyOptions(dry_run=True))``, in process (the library API the bridge and the agent
+  call);
+* ``git apply --check`` on the same diff, as a subprocess (each side is run twice back
+  to back and the second run timed, so both meet warm caches and a busy CPU);
+* ``agentprompt apply - --dry-run --json`` as a subprocess, for the command-line cost
+  including interpreter start-up and imports (timed after the pairs).
+
+A second pair times a drifted copy of the diff (hunk headers shifted by five lines, and in
+every third hunk a space inside each context line doubled), so placement by context and
+the whitespace stage are exercised, against ``git apply --check
+--ignore-whitespace``. ``git --version`` is timed as well: git's figures include its process
+start-up, agentprompt's in-process figures do not. ``--profile`` prints where one library
+run spends its time.
+
+Every figure is the median of ``--runs`` runs, with min and max; the ratio is per run.
+Target: agentprompt in process <= 3x git apply --check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib
+import importlib.metadata
+import json
+import os
+import platform
+import pstats
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from difflib import unified_diff
+from pathlib import Path
+
+from agentprompt.edits import ApplyOptions, apply_actions, parse_reply
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "bench" / ".work" / "edits"
+
+
+CORPUS_PACKAGES = ("rich", "click")
+"""Installed dependencies whose sources make the benchmark repository (real, varied code)."""
+
+
+def build_repository(target: Path) -> list[Path]:
+    """Copy the Python sources of :data:`CORPUS_PACKAGES` into ``target``, a new git repo."""
+    if target.exists():
+        shutil.rmtree(target)
+    files = []
+    for name in CORPUS_PACKAGES:
+        package = Path(importlib.import_module(name).__file__ or "").parent
+        for source in sorted(package.rglob("*.py")):
+            if "__pycache__" in source.parts or source.stat().st_size < 400:
+                continue
+            dest = target / name / source.relative_to(package)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest)
+            files.append(dest)
+    subprocess.run(["git", "init", "-q", str(target)], check=True)
+    return files
+
+
+def _changed(lines: list[str], seed: int) -> list[str]:
+    """The lines with three spread changes: one edited, one inserted, one removed."""
+    out = list(lines)
+    spots = [i for i, line in enumerate(out) if line.strip()]
+    third = max(1, len(spots) // 3)
+    edit, insert, remove = (
+        spots[0 + seed % third],
+        spots[third],
+        spots[min(2 * third, len(spots) - 1)],
+    )
+    out[remove] = None  # type: ignore[call-overload]
+    out.insert(insert + 1, f"# benchmark insertion {seed}\n")
+    out[edit] = out[edit].rstrip("\n") + f"  # edited {seed}\n"
+    return [line for line in out if line is not None]
+
+
+def build_diff(root: Path, files: list[Path], count: int) -> tuple[str, list[str]]:
+    """A unified diff changing ``count`` of ``files`` (the largest ones first), and the files
+    whose diff needed more context: with three lines a hunk can stand in several places,
+    which ``git apply`` settles by line number and agentprompt refuses as ambiguous."""
+    chosen = sorted(files, key=lambda p: -p.stat().st_size)[:count]
+    parts, widened = [], []
+    for n, path in enumerate(sorted(chosen)):
+        rel = path.relative_to(root).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        new = _changed(lines, n)
+        for context in (3, 6, 12):
+            part = "".join(unified_diff(lines, new, f"a/{rel}", f"b/{rel}", n=context))
+            actions = parse_reply(part).actions
+            if apply_actions(root, actions, ApplyOptions(dry_run=True)).ok:
+                break
+        if context != 3:
+            widened.append(f"{rel} ({context} lines)")
+        parts.append(part)
+    return "".join(parts), widened
+
+
+def perturb(diff: str) -> str:
+    """The diff as a model gets it slightly wrong: every hunk header's line numbers shifted
+    by 5 and, in every third hunk, a space inside each context line doubled."""
+    out, hunk = [], 0
+    for line in diff.splitlines(keepends=True):
+        if line.startswith("@@ "):
+            hunk += 1
+            head = re.match(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@", line)
+            assert head is not None
+            a, b = int(head.group(1)) + 5, int(head.group(3)) + 5
+            line = f"@@ -{a}{head.group(2) or ''} +{b}{head.group(4) or ''} @@\n"
+        elif hunk % 3 == 0 and line.startswith(" ") and " " in line.strip():
+            body = line[1:]
+            lead = len(body) - len(body.lstrip())
+            line = " " + body[:lead] + body[lead:].replace(" ", "  ", 1)
+        out.append(line)
+    return "".join(out)
+
+
+def time_library(root: Path, diff: str, expected: int) -> tuple[float, float]:
+    """Seconds to parse the diff and dry-run it with the library, and of that, to parse."""
+    started = time.perf_counter()
+    parsed = parse_reply(diff)
+    parsed_at = time.perf_counter()
+    report = apply_actions(root, parsed.actions, ApplyOptions(dry_run=True))
+    elapsed = time.perf_counter() - started
+    if not report.ok or len(report.applied) != expected:
+        raise SystemExit(f"agentprompt did not apply the benchmark diff:\n{report.feedback}")
+    return elapsed, parsed_at - started
+
+
+def time_command(args: list[str], root: Path, diff: str) -> float:
+    """Seconds a command takes with ``diff`` on its standard input; it must succeed."""
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=root, input=diff.encode(), capture_output=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {done.stderr.decode()[:2000]}")
+    return elapsed
+
+
+def _row(name: str, values: list[float], unit: float = 1000.0, suffix: str = " ms") -> str:
+    med, low, high = statistics.median(values), min(values), max(values)
+    if suffix == "":
+        return f"| {name} | **{med:.2f}** | {low:.2f} | {high:.2f} |"
+    cells = [f"{v * unit:.1f}{suffix}" for v in (med, low, high)]
+    return f"| {name} | {' | '.join(cells)} |"
+
+
+def main() -> None:
+    """Build the corpus, run the timings, print a Markdown table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--profile", action="store_true", help="Also profile one library run (cProfile)."
+    )
+    options = parser.parse_args()
+    root = WORK / "repo"
+    files = build_repository(root)
+    if len(files) < options.files:
+        raise SystemExit(f"only {len(files)} files to change; lower --files")
+    diff, widened = build_diff(root, files, options.files)
+    drifted = perturb(diff)
+    cli = [str(Path(sys.executable).with_name("agentprompt")), "apply", "-", "--dry-run", "--json"]
+    git = ["git", "apply", "--check", "-"]
+    git_loose = ["git", "apply", "--check", "--ignore-whitespace", "-"]
+    time_library(root, diff, options.files)
+    time_library(root, drifted, options.files)
+    time_command(git, root, diff)
+    time_command(git_loose, root, drifted)
+    ours, parsing, theirs, ours_drift, theirs_drift, startup = [], [], [], [], [], []
+    for _ in range(options.runs):
+        # Each side runs twice back to back and the second run is timed, so both are
+        # measured with warm caches and a busy CPU (a 2-core VM scales its clock).
+        time_library(root, diff, options.files)
+        total, parse_part = time_library(root, diff, options.files)
+        ours.append(total)
+        parsing.append(parse_part)
+        time_command(git, root, diff)
+        theirs.append(time_command(git, root, diff))
+        time_library(root, drifted, options.files)
+        ours_drift.append(time_library(root, drifted, options.files)[0])
+        time_command(git_loose, root, drifted)
+        theirs_drift.append(time_command(git_loose, root, drifted))
+        startup.append(time_command(["git", "--version"], root, ""))
+    if options.profile:
+        profile = cProfile.Profile()
+        profile.enable()
+        time_library(root, diff, options.files)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+        return
+    # The command line is timed after the pairs, so its start-up does not disturb them.
+    command = [time_command([*cli, "--root", str(root)], root, diff) for _ in range(options.runs)]
+    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+    ratios_drift = [a / b for a, b in zip(ours_drift, theirs_drift, strict=True)]
+    size = sum(p.stat().st_size for p in files)
+    facts = {
+        "files_in_repo": len(files),
+        "repo_bytes": size,
+        "files_changed": options.files,
+        "hunks": diff.count("\n@@ "),
+        "diff_lines": diff.count("\n"),
+        "runs": options.runs,
+        "python": platform.python_version(),
+        "corpus": {name: importlib.metadata.version(name) for name in CORPUS_PACKAGES},
+        "cores": os.cpu_count(),
+        "widened": widened,
+    }
+    if options.json:
+        timings = {
+            "library": ours,
+            "parse": parsing,
+            "git": theirs,
+            "git_startup": startup,
+            "library_drifted": ours_drift,
+            "git_drifted": theirs_drift,
+            "cli": command,
+        }
+        print(json.dumps({**facts, **timings}, indent=2))
+        return
+    print(
+        f"{facts['files_in_repo']} files ({size / 1000:.0f} KB), {options.files} changed, "
+        f"{facts['hunks']} hunks, {facts['diff_lines']} diff lines, {options.runs} runs, "
+        f"Python {facts['python']}, {facts['cores']} cores, corpus {facts['corpus']}, "
+        f"diffs widened for uniqueness: {widened or 'none'}\n"
+    )
+    print("| measurement | median | min | max |\n| --- | --- | --- | --- |")
+    print(_row("`git --version` (subprocess: git's start-up alone)", startup))
+    print(_row("`git apply --check` (subprocess)", theirs))
+    print(_row("agentprompt parse + dry-run (library, in process)", ours))
+    print(_row("of which `parse_reply`", parsing))
+    print(_row("ratio agentprompt / git, per run", ratios, suffix=""))
+    print(_row("drifted diff: `git apply --check --ignore-whitespace`", theirs_drift))
+    print(_row("drifted diff: agentprompt parse + dry-run (library)", ours_drift))
+    print(_row("drifted diff: ratio agentprompt / git, per run", ratios_drift, suffix=""))
+    print(_row("`agentprompt apply --dry-run --json` (subprocess)", command))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""``agentprompt apply``: apply a model's reply to a repository, all or nothing.
+
+Exit status: 0 when every edit applied (or would, with ``--dry-run``), 1 when anything
+failed (nothing is written unless ``--partial``), 2 for unusable input (an unreadable reply,
+a root that is not a directory, an unknown dialect, a pending journal).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
+from agentprompt.cli.parse import read_reply
+from agentprompt.edits.apply import ApplyOptions, ApplyReport, apply_reply
+from agentprompt.edits.dialects import AUTO, select_dialects
+from agentprompt.edits.journal import RecoveryReport, WriteFailed, recover
+from agentprompt.errors import UsageError
+
+__all__ = ["apply_command", "diff_text"]
+
+
+def diff_text(diff: str) -> Text:
+    """``diff`` coloured for a terminal: additions green, removals red, hunk heads cyan."""
+    out = Text()
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---", "diff --git", "new file", "deleted file")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        else:
+            style = ""
+        out.append(printable(line), style=style)
+    return out
+
+
+def _show(report: ApplyReport) -> None:
+    if report.diff:
+        console.print(diff_text(report.diff), end="")
+    if report.matched or report.failed:
+        table = Table(title="Edits", show_lines=False)
+        for column in ("#", "path", "action", "result"):
+            table.add_column(column)
+        failed = {f.index: f for f in report.failed}
+        applied = {a.index for a in report.applied}
+        rows = [(m.index, m.path, m.action, m.stage) for m in report.matched]
+        rows += [(f.index, f.path, f.action, None) for f in report.failed]
+        for index, path, action, stage in sorted(rows, key=lambda r: r[0]):
+            if index in failed:
+                result = Text(printable(failed[index].reason), style="red")
+            elif index in applied:
+                done = "would apply" if report.dry_run else "applied"
+                result = Text(done + (f" ({stage} match)" if stage else ""), style="green")
+            else:
+                result = Text("matched, not written", style="yellow")
+            table.add_row(str(index + 1), printable(path), action, result)
+        console.print(table)
+    for diagnostic in report.diagnostics:
+        style = "red" if diagnostic.severity == "error" else "yellow"
+        console.print(Text(f"line {diagnostic.line}: {printable(diagnostic.message)}", style=style))
+    if report.requests:
+        console.print("The reply asks for these files: " + printable(", ".join(report.requests)))
+    if report.switch_mode:
+        console.print(f"The reply asks to switch to {printable(report.switch_mode.mode)} mode.")
+    if report.continue_:
+        console.print("The reply says it will continue in a further reply.")
+    if report.feedback:
+        console.print(Text("\nFeedback for the model:\n", style="bold"))
+        console.print(Text(printable(report.feedback)))
+    summary = (
+        "dry run: nothing written"
+        if report.dry_run
+        else ("written" if report.written else "nothing written")
+    )
+    console.print(Text(summary, style="bold"))
+
+
+def _show_recovery(report: RecoveryReport) -> None:
+    if not report.found:
+        console.print("No interrupted apply to recover.")
+        return
+    would = "would " if report.dry_run else ""
+    for path in report.restored:
+        console.print(f"{would}restore {printable(path)}")
+    for path in report.removed:
+        console.print(f"{would}remove {printable(path)}")
+    for path in report.kept:
+        console.print(f"keep {printable(path)} (it no longer holds what the apply wrote)")
+    if report.dry_run:
+        console.print("dry run: nothing was changed; run without --dry-run to roll back.")
+    else:
+        console.print("The interrupted apply was rolled back.")
+
+
+@click.command("apply")
+@click.argument("reply", required=False, default="-")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The repository root every path is relative to.",
+)
+@click.option("--dialect", default=AUTO, show_default=True, help="The reply's dialect.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show the diff of what would change (with --recover: what it would restore); "
+    "write nothing.",
+)
+@click.option("--partial", is_flag=True, help="Write the edits that matched even if others failed.")
+@click.option(
+    "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def apply_command(
+    reply: str,
+    root: Path,
+    dialect: str,
+    dry_run: bool,
+    partial: bool,
+    do_recover: bool,
+    as_json: bool,
+) -> None:
+    """Apply the edits in REPLY (a file, or - for standard input) under --root."""
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    if do_recover:
+        recovery = recover(root, dry_run=dry_run)
+        if as_json:
+            print_json(recovery.to_json())
+        else:
+            _show_recovery(recovery)
+        return
+    select_dialects(dialect)
+    text = read_reply(reply)
+    try:
+        report = apply_reply(root, text, dialect, ApplyOptions(dry_run=dry_run, partial=partial))
+    except WriteFailed as exc:
+        if as_json:
+            failed = ApplyReport(dry_run=dry_run).to_json()
+            print_json({**failed, "error": str(exc)})
+        else:
+            err_console.print(f"agentprompt: {exc}", markup=False)
+        sys.exit(EXIT_FAILED)
+    if report.empty:
+        raise UsageError(
+            "the reply holds no edit blocks, requests or other markers; nothing can be "
+            "applied (check the --dialect, or that the whole reply was given)"
+        )
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _show(report)
+    if not report.ok:
+        sys.exit(EXIT_FAILED)

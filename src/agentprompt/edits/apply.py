@@ -1,0 +1,290 @@
+"""Applying a reply: every file action as one transaction, with feedback for what failed.
+
+:func:`apply_actions` plans all actions in memory (:mod:`~agentprompt.edits.plan`), and
+then either writes every change under a journal (:mod:`~agentprompt.edits.journal`) or, if
+any action failed, writes nothing (``partial=True`` writes the ones that matched). Requests
+for files, mode switches and continuations are passed through to the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agentprompt.edits.actions import (
+    Action,
+    Continue,
+    Diagnostic,
+    EditError,
+    FileAction,
+    RequestFiles,
+    SwitchMode,
+    action_to_json,
+)
+from agentprompt.edits.diff import render_diff
+from agentprompt.edits.feedback import block_feedback, lost_feedback, summary_feedback
+from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
+from agentprompt.edits.match import Stage
+from agentprompt.edits.parse import parse_reply
+from agentprompt.edits.plan import Plan, plan_actions
+from agentprompt.prompts.loader import PromptLibrary
+
+__all__ = [
+    "AppliedAction",
+    "ApplyOptions",
+    "ApplyReport",
+    "FailedAction",
+    "NotADirectoryRoot",
+    "apply_actions",
+    "apply_reply",
+]
+
+
+class NotADirectoryRoot(EditError):
+    """The root to apply into is not a directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        super().__init__(f"{root} is not a directory; give the repository root to apply into")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplyOptions:
+    """How to apply."""
+
+    dry_run: bool = False
+    """Compute and report everything, including the diff, but write nothing."""
+    partial: bool = False
+    """Write the actions that matched even when others failed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppliedAction:
+    """A file action that was applied (or, in a dry run, would be)."""
+
+    index: int
+    """Its position in the actions given."""
+    path: str
+    """The path it names."""
+    action: str
+    """Its kind: ``write``, ``patch``, ``edit``, ``replace``, ``delete`` or ``move``."""
+    stage: Stage | None = None
+    """The loosest matcher stage it needed (``None`` for actions that do not search)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as JSON-ready data."""
+        return {"index": self.index, "path": self.path, "action": self.action, "stage": self.stage}
+
+
+@dataclass(frozen=True, kw_only=True)
+class FailedAction:
+    """A file action that did not apply."""
+
+    index: int
+    """Its position in the actions given."""
+    path: str
+    """The path it names."""
+    reason: str
+    """Why it failed."""
+    feedback: str
+    """Text for the model: which block, why, the nearest actual lines, the others' status."""
+    action: str = ""
+    """Its kind."""
+    candidates: tuple[int, ...] = ()
+    """1-based lines of the equally good places, when the match was ambiguous."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as JSON-ready data."""
+        return {
+            "index": self.index,
+            "path": self.path,
+            "action": self.action,
+            "reason": self.reason,
+            "feedback": self.feedback,
+            "candidates": list(self.candidates),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplyReport:
+    """What applying a reply did."""
+
+    applied: tuple[AppliedAction, ...] = ()
+    """The file actions written (in a dry run: that would be written)."""
+    failed: tuple[FailedAction, ...] = ()
+    """The file actions that did not apply."""
+    matched: tuple[AppliedAction, ...] = ()
+    """Every file action that matched, whether or not it was written."""
+    requests: tuple[str, ...] = ()
+    """Files the reply asked to see, without duplicates."""
+    switch_mode: SwitchMode | None = None
+    """The mode switch the reply asked for, if any."""
+    continue_: Continue | None = None
+    """The reply's continuation marker, if it stopped early."""
+    diff: str = ""
+    """The unified diff of what was (or, in a dry run, would be) written."""
+    written: bool = False
+    """Files were changed on disk."""
+    dry_run: bool = False
+    """This was a dry run."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """What the parser noticed (for :func:`apply_reply`)."""
+    feedback: str = ""
+    """The feedback for the whole reply (empty when everything applied)."""
+    lost: int = 0
+    """Blocks the parser could not read (cut off or malformed); they count as failures."""
+
+    @property
+    def empty(self) -> bool:
+        """The reply held nothing to act on: no file action, request, switch, continue, and
+        no block the parser lost."""
+        return not (
+            self.matched
+            or self.failed
+            or self.lost
+            or self.requests
+            or self.switch_mode
+            or self.continue_
+        )
+
+    @property
+    def ok(self) -> bool:
+        """Every file action applied and no block was lost."""
+        return not self.failed and not self.lost
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape ``agentprompt apply --json`` prints."""
+        return {
+            "applied": [a.to_json() for a in self.applied],
+            "failed": [f.to_json() for f in self.failed],
+            "matched": [a.to_json() for a in self.matched],
+            "requests": list(self.requests),
+            "switch_mode": action_to_json(self.switch_mode) if self.switch_mode else None,
+            "continue": action_to_json(self.continue_) if self.continue_ else None,
+            "diff": self.diff,
+            "written": self.written,
+            "dry_run": self.dry_run,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "feedback": self.feedback,
+            "lost": self.lost,
+        }
+
+
+def _passthrough(
+    actions: Sequence[Action],
+) -> tuple[tuple[str, ...], SwitchMode | None, Continue | None]:
+    requests: dict[str, None] = {}
+    switch: SwitchMode | None = None
+    more: Continue | None = None
+    for action in actions:
+        if isinstance(action, RequestFiles):
+            requests.update(dict.fromkeys(action.paths))
+        elif isinstance(action, SwitchMode):
+            switch = action
+        elif isinstance(action, Continue):
+            more = action
+    return tuple(requests), switch, more
+
+
+def apply_actions(
+    root: Path, actions: Sequence[Action], options: ApplyOptions | None = None
+) -> ApplyReport:
+    """Apply a reply's actions under ``root``: all file actions, or none of them.
+
+    Raises :class:`~agentprompt.edits.journal.JournalPending` when an interrupted apply must
+    be recovered first, and :class:`~agentprompt.edits.journal.WriteFailed` when the disk
+    refused a write (every file is restored before it is raised).
+    """
+    options = options or ApplyOptions()
+    root = Path(root)
+    if not root.is_dir():
+        raise NotADirectoryRoot(root)
+    with locked(root):
+        ensure_no_pending(root)
+        file_actions: list[tuple[int, FileAction]] = [
+            (i, a)
+            for i, a in enumerate(actions)
+            if not isinstance(a, RequestFiles | SwitchMode | Continue)
+        ]
+        plan = plan_actions(root, file_actions)
+        lands = not plan.failed or options.partial
+        # Everything the report says is computed before anything is written, so a failure
+        # here (a broken prompt override, say) leaves the files untouched.
+        failed, summary = _failures(root, plan, lands)
+        diff = render_diff(plan.changes) if lands else ""
+        written = False
+        if lands and not options.dry_run:
+            write_changes(root, plan.changes)
+            written = bool(plan.changes)
+    matched = tuple(
+        AppliedAction(index=o.index, path=o.path, action=o.action.kind, stage=o.stage)
+        for o in plan.outcomes
+        if o.ok
+    )
+    requests, switch, more = _passthrough(actions)
+    return ApplyReport(
+        applied=matched if lands else (),
+        failed=failed,
+        matched=matched,
+        requests=requests,
+        switch_mode=switch,
+        continue_=more,
+        diff=diff,
+        written=written,
+        dry_run=options.dry_run,
+        feedback=summary,
+    )
+
+
+def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, ...], str]:
+    """Each failed action with its feedback, and the feedback for the whole reply."""
+    if not plan.failed:
+        return (), ""
+    library = PromptLibrary(root)
+    feedback = [
+        block_feedback(o, plan.outcomes, written=lands, library=library) for o in plan.failed
+    ]
+    failed = tuple(
+        FailedAction(
+            index=o.index,
+            path=o.path,
+            reason=o.reason,
+            feedback=text,
+            action=o.action.kind,
+            candidates=tuple(c for f in o.hunk_failures for c in f.candidates),
+        )
+        for o, text in zip(plan.failed, feedback, strict=True)
+    )
+    summary = summary_feedback(feedback, len(plan.outcomes), written=lands, library=library)
+    return failed, summary
+
+
+def apply_reply(
+    root: Path, reply: str, dialect: str = "auto", options: ApplyOptions | None = None
+) -> ApplyReport:
+    """Parse ``reply`` (see :func:`~agentprompt.edits.parse.parse_reply`) and apply it.
+
+    A block the parser lost (cut off, unusable) counts as a failure: unless ``partial``,
+    nothing is written, and the feedback asks for that block again.
+    """
+    options = options or ApplyOptions()
+    parsed = parse_reply(reply, dialect)
+    lost = [d for d in parsed.diagnostics if d.severity == "error"]
+    hold = bool(lost) and not options.partial
+    report = apply_actions(
+        root, parsed.actions, replace(options, dry_run=True) if hold else options
+    )
+    if hold:
+        # Nothing is written; a dry run still shows the diff of the blocks that matched.
+        diff = report.diff if options.dry_run else ""
+        report = replace(report, applied=(), diff=diff, dry_run=options.dry_run)
+    if lost:
+        library = PromptLibrary(root)
+        notes = "\n".join(
+            lost_feedback(d.line, d.message, written=not hold, library=library) for d in lost
+        )
+        feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
+        report = replace(report, feedback=feedback, lost=len(lost))
+    return replace(report, diagnostics=parsed.diagnostics)

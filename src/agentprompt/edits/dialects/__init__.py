@@ -1,0 +1,69 @@
+"""The reply dialects, in a registry by name.
+
+Each dialect is a small value implementing :class:`Dialect`; the scanner asks them, in the
+order of :data:`DIALECTS`, whether a block starts at a line. Marker-led dialects come first,
+the whole-file form (a path line and a fence) last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from agentprompt.edits.actions import EditError
+from agentprompt.edits.dialects import applypatch, bridge, editrepl, searchreplace, udiff, whole
+from agentprompt.edits.dialects.base import BlockOutcome, BlockReader, Dialect, ScanState
+
+__all__ = [
+    "AUTO",
+    "DIALECTS",
+    "BlockOutcome",
+    "BlockReader",
+    "Dialect",
+    "ScanState",
+    "UnknownDialect",
+    "get_dialect",
+    "select_dialects",
+]
+
+AUTO = "auto"
+"""The dialect name that detects every dialect by its markers."""
+
+DIALECTS: Mapping[str, Dialect] = MappingProxyType(
+    {
+        d.name: d
+        for d in (
+            bridge.DIALECT,
+            searchreplace.DIALECT,
+            editrepl.DIALECT,
+            applypatch.DIALECT,
+            udiff.DIALECT,
+            whole.DIALECT,
+        )
+    }
+)
+"""Every dialect by name, in detection order."""
+
+
+class UnknownDialect(EditError):
+    """A dialect name that is not registered."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        valid = ", ".join([AUTO, *DIALECTS])
+        super().__init__(f"unknown reply dialect {name!r}; use one of: {valid}")
+
+
+def get_dialect(name: str) -> Dialect:
+    """The dialect registered as ``name``; :class:`UnknownDialect` names the valid ones."""
+    try:
+        return DIALECTS[name]
+    except KeyError:
+        raise UnknownDialect(name) from None
+
+
+def select_dialects(name: str) -> tuple[Dialect, ...]:
+    """The dialects a parse with ``name`` looks for: all of them for ``auto``."""
+    if name == AUTO:
+        return tuple(DIALECTS.values())
+    return (get_dialect(name),)

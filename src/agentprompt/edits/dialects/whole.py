@@ -1,0 +1,171 @@
+"""Whole files: a path line (bare, ``**path**``, `` `path` ``, ``# path``, ``File: path``)
+followed by a fenced block holding the file's entire new content.
+
+A fence of four or more backticks may hold ```` ``` ```` lines; inside a three-backtick fence
+an opener with an info string (```` ```bash ````) expects its own closer, so a Markdown file's
+code blocks stay in its content. A fence whose first non-blank line starts another dialect's
+block (a diff, SEARCH/REPLACE, EDIT, bridge or apply_patch markers) is not a whole file: its
+lines are read again as prose, so that dialect finds them. Later lines never reject the
+block, so a test file whose strings hold diff markers is still a whole file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agentprompt.edits.actions import WriteFile
+from agentprompt.edits.dialects import udiff
+from agentprompt.edits.dialects.applypatch import is_begin_patch
+from agentprompt.edits.dialects.base import (
+    BlockOutcome,
+    BlockReader,
+    Fence,
+    ScanState,
+    closes_fence,
+    looks_like_path,
+    note,
+    opens_fence,
+    text_of,
+)
+from agentprompt.edits.dialects.bridge import is_bridge_marker
+from agentprompt.edits.dialects.editrepl import is_edit_marker
+from agentprompt.edits.dialects.searchreplace import is_search_marker
+
+__all__ = ["DIALECT", "WholeFileDialect"]
+
+NAME = "whole"
+_DIFF_INFO = {"diff", "patch", "udiff"}
+
+
+def _fence_line(lines: Sequence[str], i: int, final: bool) -> int | None:
+    """The index of the fence opener after the path line ``i`` (a blank line may come
+    between); -1 when there is none, None when the next lines are needed to tell."""
+    for k in (i + 1, i + 2):
+        if k >= len(lines):
+            return -1 if final else None
+        if opens_fence(lines[k]) is not None:
+            return k
+        if lines[k].strip():
+            return -1
+    return -1
+
+
+@dataclass(frozen=True)
+class WholeFileDialect:
+    """The whole-file dialect."""
+
+    name: str = NAME
+    """Registry name."""
+    prompt: str = "edits/dialect_whole"
+    """Instruction prompt name."""
+    lang: str = "en"
+    """The language of that prompt (other languages are ``<prompt>_<lang>``)."""
+
+    def detect(self, text: str) -> bool:
+        """True when some path line in ``text`` is followed by a fence."""
+        lines = text.replace("\r\n", "\n").split("\n")
+        return any(
+            looks_like_path(line) is not None and (_fence_line(lines, i, True) or -1) > 0
+            for i, line in enumerate(lines)
+        )
+
+    def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
+        """A path line followed by a fence opener."""
+        if looks_like_path(lines[i]) is None:
+            return False
+        found = _fence_line(lines, i, final)
+        return None if found is None else found > 0
+
+    def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
+        """A reader for the file whose path is on line ``i``."""
+        k = i + 1 if opens_fence(lines[i + 1]) else i + 2
+        fence = opens_fence(lines[k]) or Fence(char="`", length=3)
+        # A path listed inside an open code block, followed by that block's closing fence.
+        closes_prose = state.fence is not None and closes_fence(lines[k], state.fence)
+        return _Reader(
+            start=i, first=k + 1, j=k + 1, fence=fence, state=state, not_a_file=closes_prose
+        )
+
+
+def _foreign(lines: Sequence[str], j: int, final: bool) -> bool | None:
+    """Whether line ``j``, the first non-blank line inside the fence, starts another
+    dialect's block."""
+    line = lines[j]
+    if (
+        is_search_marker(line)
+        or is_edit_marker(line)
+        or is_bridge_marker(line)
+        or is_begin_patch(line)
+        or line.startswith("@@")
+    ):
+        return True
+    return udiff.DIALECT.starts(lines, j, final)
+
+
+@dataclass
+class _Reader:
+    start: int
+    first: int
+    j: int
+    fence: Fence
+    state: ScanState
+    not_a_file: bool
+    decided: bool = False
+    """The first non-blank content line was checked: the block is a file."""
+    inner: Fence | None = None
+    """A fence with an info string opened inside the content (a Markdown file's code block),
+    which takes the next closer for itself."""
+
+    def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
+        if self.not_a_file or self.fence.info.split(" ")[0].lower() in _DIFF_INFO:
+            return BlockOutcome(end=self.start + 1, rejected=True)
+        n = len(lines)
+        while self.j < n:
+            line = lines[self.j]
+            if self.inner is not None:
+                if closes_fence(line, self.inner):
+                    self.inner = None
+                self.j += 1
+                continue
+            if closes_fence(line, self.fence):
+                return self._finish(lines, self.j)
+            if not self.decided and line.strip():
+                foreign = _foreign(lines, self.j, final)
+                if foreign is None:
+                    return None
+                if foreign:
+                    return BlockOutcome(end=self.start + 1, rejected=True)
+                self.decided = True
+            opened = opens_fence(line)
+            if opened is not None and opened.info and opened.char == self.fence.char:
+                self.inner = opened
+            self.j += 1
+        if not final:
+            return None
+        block = self.state.take_block()
+        path = looks_like_path(lines[self.start]) or ""
+        cut = note(
+            "error",
+            "truncated",
+            f"The reply was cut off inside the content of {path}; the file was not written. "
+            "Send the whole file again.",
+            line=self.start + 1,
+            block=block,
+            dialect=NAME,
+        )
+        return BlockOutcome(end=n, diagnostics=(cut,))
+
+    def _finish(self, lines: Sequence[str], close: int) -> BlockOutcome:
+        action = WriteFile(
+            path=looks_like_path(lines[self.start]) or "",
+            content=text_of(lines[self.first : close]),
+            dialect=NAME,
+            block=self.state.take_block(),
+            line=self.start + 1,
+        )
+        return BlockOutcome(end=close + 1, actions=(action,))
+
+
+DIALECT = WholeFileDialect()
+"""The registered instance."""

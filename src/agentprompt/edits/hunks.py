@@ -1,0 +1,333 @@
+"""Placing hunks: by their context, in order, split when a whole hunk will not fit.
+
+Every hunk is located in the original lines with :func:`~agentprompt.edits.match.locate`,
+each at or after the place of the one before; the line numbers in its header never choose
+between places (an ambiguous hunk fails, listing the candidates). A hunk marked as the end of
+the file must sit at the end; a hunk with no old lines is placed only at the start or the end
+of the file. A hunk that cannot be placed whole is split at its runs
+of context lines into smaller hunks that are placed one by one. Each placed hunk becomes a
+minimal edit (the changed lines only), so hunks whose context overlaps are fine, and hunks
+that change the same lines are refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+
+from agentprompt.edits.actions import Hunk
+from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+from agentprompt.edits.reasons import reason
+from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
+
+__all__ = [
+    "HunkFailure",
+    "PatchOutcome",
+    "apply_hunks",
+    "hunk_from_texts",
+    "split_hunk",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HunkFailure:
+    """A hunk (or a part of it) that could not be placed."""
+
+    hunk: int
+    """The hunk's position in the patch, from 0."""
+    reason: str
+    """Why, in a sentence."""
+    expected: tuple[str, ...] = ()
+    """The lines the hunk expected to find."""
+    candidates: tuple[int, ...] = ()
+    """1-based first lines of the equally good places, when it was ambiguous."""
+    closest: tuple[int, int] | None = None
+    """The original lines (0-based start, end) that came nearest."""
+    settled: bool = False
+    """The hunk's change is already in the file."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PatchOutcome:
+    """The result of placing a patch's hunks."""
+
+    edits: tuple[Edit, ...] = ()
+    """The placed changes, in file order."""
+    failures: tuple[HunkFailure, ...] = ()
+    """The hunks that could not be placed."""
+
+    @property
+    def stage(self) -> Stage:
+        """The loosest stage any hunk needed (``exact`` when there was nothing to place)."""
+        order = [STAGES.index(e.stage) for e in self.edits]
+        return STAGES[max(order)] if order else "exact"
+
+
+def hunk_from_texts(old: Sequence[str], new: Sequence[str]) -> Hunk:
+    """A hunk turning the lines ``old`` into ``new`` (lines they share become context)."""
+    lines: list[str] = []
+    matcher = SequenceMatcher(None, list(old), list(new), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            lines.extend(" " + line for line in old[i1:i2])
+            continue
+        lines.extend("-" + line for line in old[i1:i2])
+        lines.extend("+" + line for line in new[j1:j2])
+    return Hunk(lines=tuple(lines))
+
+
+def split_hunk(hunk: Hunk) -> list[Hunk]:
+    """``hunk`` cut at its runs of context lines into parts with one change each.
+
+    A run of context between two changes is shared out: its first half trails the earlier
+    part, the rest leads the later one. Each part keeps a line-number hint.
+    """
+    groups: list[tuple[int, int]] = []
+    i, lines = 0, hunk.lines
+    while i < len(lines):
+        if lines[i][:1] in ("-", "+"):
+            j = i
+            while j < len(lines) and lines[j][:1] in ("-", "+"):
+                j += 1
+            groups.append((i, j))
+            i = j
+        else:
+            i += 1
+    if len(groups) < 2:
+        return [hunk]
+    cuts = [0]
+    for (_, a_end), (b_start, _) in itertools.pairwise(groups):
+        cuts.append(a_end + (b_start - a_end + 1) // 2)
+    cuts.append(len(lines))
+    parts = []
+    old_offset = 0
+    for a, b in itertools.pairwise(cuts):
+        piece = lines[a:b]
+        start = None if hunk.old_start is None else hunk.old_start + old_offset
+        old_offset += sum(1 for line in piece if line[:1] != "+")
+        parts.append(
+            Hunk(
+                lines=piece,
+                old_start=start,
+                scope=hunk.scope,
+                at_end_of_file=hunk.at_end_of_file and b == len(lines),
+                no_newline_at_end=hunk.no_newline_at_end and b == len(lines),
+                old_no_newline_at_end=hunk.old_no_newline_at_end and b == len(lines),
+            )
+        )
+    return parts
+
+
+def _hint(hunk: Hunk) -> int | None:
+    if hunk.old_start is None:
+        return None
+    return max(hunk.old_start - 1, 0)
+
+
+def _insertion_point(hunk: Hunk, count: int) -> int | None:
+    """Where a hunk with no old lines goes: only the start or the end of the file, which its
+    header or end-of-file marker names; anywhere else it needs context lines."""
+    if hunk.at_end_of_file or count == 0:
+        return count
+    if hunk.old_start is None:
+        return None
+    at_start = hunk.old_start == 0 or (hunk.old_start == 1 and hunk.new_start == 1)
+    if at_start and not hunk.old_count:
+        return 0
+    if hunk.old_start >= count and not hunk.old_count:
+        return count
+    return None
+
+
+def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
+    """The line after the hunk's ``@@ scope`` lines (each found after the one before), or
+    ``cursor`` when it has none or one of them is not in the file."""
+    scopes = hunk.scopes or ((hunk.scope,) if hunk.scope else ())
+    at = cursor
+    for scope in scopes:
+        want = scope.strip()
+        if not want:
+            continue
+        for i in range(at, len(index.lines)):
+            if index.lines[i].strip() == want:
+                at = i + 1
+                break
+        else:
+            return cursor
+    return at
+
+
+def _edit(
+    hunk: Hunk, number: int, split: bool, span: tuple[int, int, tuple[str, ...]], stage: Stage
+) -> Edit:
+    start, end, new = span
+    return Edit(
+        start=start,
+        end=end,
+        new=new,
+        hunk=number,
+        stage=stage,
+        split=split,
+        no_newline_at_end=hunk.no_newline_at_end,
+        old_no_newline_at_end=hunk.old_no_newline_at_end,
+    )
+
+
+def _place(
+    index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
+) -> tuple[Edit | None, int, HunkFailure | None, Missing | None]:
+    """Place one hunk at or after ``cursor``: its edit, the next cursor, or why not."""
+    lines = index.lines
+    quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
+    old = [line[1:] for line in quoted]
+    if not old:
+        at = _insertion_point(hunk, len(lines))
+        if at is None or at < cursor:
+            failure = HunkFailure(hunk=number, reason=reason("no_context"))
+            return None, cursor, failure, None
+        return _edit(hunk, number, split, (at, at, hunk.new_lines), "exact"), at, None, None
+    start = _scope_start(index, hunk, cursor)
+    hint = _hint(hunk)
+    if hunk.at_end_of_file:
+        # It must sit at the very end: search only there.
+        start = max(cursor, len(lines) - len(old))
+        if start != len(lines) - len(old):
+            return None, cursor, None, Missing(closest=(max(0, len(lines) - 1), len(lines)))
+    exact = index.find_exact(old, start)
+    if len(exact) == 1:
+        # The common case, without the matcher's general machinery.
+        at = exact[0]
+        span = render_exact(hunk, at, at + len(old))
+        return _edit(hunk, number, split, span, "exact"), at + 1, None, None
+    removed = [line[:1] == "-" for line in quoted]
+    found = locate(index, old, start=start, hint=hint, removed=removed)
+    if isinstance(found, Missing) and start > cursor and not hunk.at_end_of_file:
+        found = locate(index, old, start=cursor, hint=hint, removed=removed)
+    if isinstance(found, Found) and hunk.at_end_of_file and found.end != len(lines):
+        found = Missing(closest=(found.start, found.end))
+    if isinstance(found, Missing):
+        return None, cursor, None, found
+    try:
+        span = render_edit(lines, hunk, found)
+    except IndentUnmapped as exc:
+        return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
+    return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
+
+
+def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
+    """Where the hunk's new lines already stand, when its old lines are not found."""
+    new = hunk.new_lines
+    if not new or new == hunk.old_lines or not any(line.strip() for line in new):
+        return None
+    found = locate(index, new, start=cursor, fuzzy=False)
+    return found.start if isinstance(found, Found) else None
+
+
+def _missing_failure(
+    number: int, old: tuple[str, ...], missing: Missing, *, end_of_file: bool = False, first: bool
+) -> HunkFailure:
+    if missing.ambiguous:
+        where = ", ".join(str(c + 1) for c in missing.candidates)
+        return HunkFailure(
+            hunk=number,
+            reason=reason("ambiguous", count=len(missing.candidates), where=where),
+            expected=old,
+            candidates=tuple(c + 1 for c in missing.candidates),
+            closest=missing.closest,
+        )
+    if end_of_file:
+        why = reason("end_of_file")
+    elif first:
+        why = "its lines were not found in the file"
+    else:
+        why = "its lines were not found in the file (at or after the previous hunk)"
+    return HunkFailure(hunk=number, reason=why, expected=old, closest=missing.closest)
+
+
+def apply_hunks(
+    lines: Sequence[str],
+    hunks: Sequence[Hunk],
+    *,
+    allow_split: bool = True,
+    text: str | None = None,
+) -> PatchOutcome:
+    """Place every hunk in ``lines``, in order; split a hunk that does not fit whole.
+
+    ``text`` is the lines already joined by newlines, when the caller has it.
+    """
+    index = LineIndex(lines, text)
+    edits: list[Edit] = []
+    failures: list[HunkFailure] = []
+    cursor = 0
+    for number, hunk in enumerate(hunks):
+        edit, next_cursor, failure, missing = _place(index, hunk, number, cursor, False)
+        if edit is not None:
+            edits.append(edit)
+            cursor = next_cursor
+            continue
+        if failure is not None:
+            failures.append(failure)
+            continue
+        assert missing is not None
+        done = _already_applied(index, hunk, cursor)
+        if done is not None:
+            failures.append(
+                HunkFailure(
+                    hunk=number,
+                    reason=reason("already_applied", line=done + 1),
+                    expected=hunk.old_lines,
+                    closest=(done, done + len(hunk.new_lines)),
+                    settled=True,
+                )
+            )
+            continue
+        parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
+        if len(parts) < 2:
+            failures.append(
+                _missing_failure(
+                    number,
+                    hunk.old_lines,
+                    missing,
+                    end_of_file=hunk.at_end_of_file,
+                    first=cursor == 0,
+                )
+            )
+            continue
+        placed: list[Edit] = []
+        part_cursor = cursor
+        for k, part in enumerate(parts):
+            p_edit, p_next, p_fail, p_missing = _place(index, part, number, part_cursor, True)
+            if p_edit is None:
+                failure = p_fail or _missing_failure(
+                    number,
+                    part.old_lines,
+                    p_missing or missing,
+                    end_of_file=part.at_end_of_file,
+                    first=part_cursor == 0,
+                )
+                failures.append(
+                    replace(
+                        failure,
+                        reason=f"part {k + 1} of {len(parts)} after splitting the hunk at its "
+                        f"context lines: {failure.reason}",
+                    )
+                )
+                break
+            placed.append(p_edit)
+            part_cursor = p_next
+        else:
+            edits.extend(e for e in placed if e.new or e.start != e.end)
+            cursor = part_cursor
+    edits = [e for e in edits if e.new or e.start != e.end]
+    edits.sort(key=lambda e: (e.start, e.end, e.hunk))
+    for before, after in itertools.pairwise(edits):
+        if after.start < before.end:
+            failures.append(
+                HunkFailure(
+                    hunk=after.hunk,
+                    reason=reason("overlap", other=before.hunk + 1, line=before.start + 1),
+                )
+            )
+    return PatchOutcome(edits=tuple(edits), failures=tuple(failures))

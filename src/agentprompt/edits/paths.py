@@ -1,0 +1,190 @@
+"""Path safety: every path a reply names must resolve to a plain file inside the root.
+
+A model's reply is untrusted input. Before any content is read or written, each path is
+checked: no NUL bytes, no absolute paths or drive letters, no ``..``, nothing under
+``.git/`` or the applier's own journal, no symlink (anywhere on the way) that leads out of
+the root, and no device file, FIFO, socket or directory where a file is expected.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import unicodedata
+from pathlib import Path
+
+from agentprompt.edits.actions import EditError
+
+__all__ = [
+    "JOURNAL_DIR",
+    "TEMP_NAME",
+    "UnsafePath",
+    "check_target",
+    "is_symlink",
+    "resolve_inside",
+    "resolve_target",
+]
+
+JOURNAL_DIR = ".agentprompt/journal"
+"""Where the applier keeps its journal, relative to the root; replies may not touch it."""
+
+
+TEMP_NAME = re.compile(r"^\..*\.agentprompt-[0-9a-f]+\.tmp$")
+"""The applier's temporary file names; replies may not name such a file."""
+
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+class UnsafePath(EditError):
+    """A path that could leave the root or damage the repository; it is refused."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"refused path {path!r}: {reason}")
+
+
+def _realpath(path: str, cache: dict[str, str] | None) -> str:
+    if cache is None:
+        return os.path.realpath(path)
+    found = cache.get(path)
+    if found is None:
+        found = cache[path] = os.path.realpath(path)
+    return found
+
+
+def _real_child(parent: str, key: str, name: str, cache: dict[str, str] | None) -> str:
+    """The real path of directory ``name`` in the real directory ``parent`` (``key``: its
+    path from the root, for the cache); one ``lstat`` per directory, not per ancestor."""
+    found = cache.get("\0" + key) if cache is not None else None
+    if found is None:
+        found = os.path.join(parent, name)
+        if os.path.islink(found):
+            found = os.path.realpath(found)
+        if cache is not None:
+            cache["\0" + key] = found
+    return found
+
+
+def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -> Path:
+    """The real location of ``path`` (relative to ``root``), refused if it is unsafe.
+
+    Symlinks inside the root are followed (the real file is what gets written); the result
+    is an absolute path under the real root. Raises :class:`UnsafePath` with the reason.
+    ``cache`` (a dict the caller keeps for one batch of paths) remembers resolved
+    directories, so many files in the same directories cost one lookup each.
+    """
+    return Path(_resolve(root, path, cache)[0])
+
+
+def resolve_target(
+    root: Path, path: str, cache: dict[str, str] | None = None
+) -> tuple[Path, os.stat_result | None]:
+    """:func:`resolve_inside` plus the target's status (``None`` when it does not exist);
+    anything but a regular file is refused, as by :func:`check_target`."""
+    real, info = _resolve(root, path, cache)
+    target = Path(real)
+    return target, (check_target(target, path) if info is None else _regular(info, path))
+
+
+def _resolve(
+    root: Path, path: str, cache: dict[str, str] | None
+) -> tuple[str, os.stat_result | None]:
+    """The checked real path, and its ``lstat`` when that was taken on the way."""
+    if not path or not path.strip():
+        raise UnsafePath(path, "the path is empty")
+    if "\0" in path:
+        raise UnsafePath(path, "the path holds a NUL byte")
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnsafePath(path, "the path holds characters no file name can hold") from None
+    posix = path.replace("\\", "/")
+    if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":" and posix[0].isalpha()):
+        raise UnsafePath(path, "absolute paths are not allowed; give a path relative to the root")
+    parts = [p for p in posix.split("/") if p not in ("", ".")]
+    if not parts:
+        raise UnsafePath(path, "the path names the root itself, not a file")
+    if ".." in parts:
+        raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
+    if _may_name_git(posix) and any(_is_git(p) for p in parts):
+        raise UnsafePath(path, "files under .git/ are never changed")
+    if TEMP_NAME.match(parts[-1]):
+        raise UnsafePath(path, "the name is one the applier uses for its temporary files")
+    real_root = _realpath(str(root), cache)
+    parent = cache.get("\0" + "/".join(parts[:-1])) if cache is not None else None
+    if parent is None:
+        parent = real_root
+        for depth in range(1, len(parts)):
+            parent = _real_child(parent, "/".join(parts[:depth]), parts[depth - 1], cache)
+    real = os.path.join(parent, parts[-1])
+    try:
+        info: os.stat_result | None = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        info = None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        real = os.path.realpath(real)
+        info = None
+    prefix = real_root.rstrip(os.sep) + os.sep
+    if real == real_root:
+        raise UnsafePath(path, "the path resolves to the root itself, not a file")
+    if not real.startswith(prefix):
+        raise UnsafePath(path, "a symlink on the way leads outside the root")
+    inner = real[len(prefix) :].split(os.sep)
+    if _may_name_git(real[len(prefix) :]) and any(_is_git(p) for p in inner):
+        raise UnsafePath(path, "a symlink on the way leads into .git/")
+    if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
+        raise UnsafePath(path, "the applier's journal directory is not editable")
+    return real, info
+
+
+def _may_name_git(path: str) -> bool:
+    """Cheap pre-check: only a non-ASCII path or one holding ``git`` can name ``.git``."""
+    return not path.isascii() or "git" in path.lower()
+
+
+def _is_git(part: str) -> bool:
+    """``part`` names ``.git`` on some platform: any case, trailing dots or spaces (Windows
+    drops them), zero-width characters, or the 8.3 short name ``GIT~1``."""
+    if part.isascii():
+        name = part.lower().rstrip(". ")
+        return name == ".git" or (name.startswith("git~") and name[4:].isdigit())
+    name = unicodedata.normalize("NFKC", part.translate(_ZERO_WIDTH)).casefold()
+    name = name.rstrip(". ")
+    return name == ".git" or re.fullmatch(r"git~\d+", name) is not None
+
+
+def is_symlink(root: Path, path: str) -> bool:
+    """``path`` (already checked by :func:`resolve_inside`) itself names a symlink."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    parent = resolve_inside(root, "/".join(parts[:-1])) if len(parts) > 1 else Path(root)
+    return os.path.islink(os.path.join(parent, parts[-1]))
+
+
+def check_target(real: Path, path: str) -> os.stat_result | None:
+    """The status of the resolved ``real`` file (``None`` if it does not exist); anything but
+    a regular file is refused."""
+    try:
+        info = os.lstat(real)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        raise UnsafePath(path, "a part of the path is a file, not a directory") from None
+    return _regular(info, path)
+
+
+def _regular(info: os.stat_result, path: str) -> os.stat_result:
+    """``info`` if it describes a regular file; otherwise the refusal, with the reason."""
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return info
+    if stat.S_ISDIR(mode):
+        raise UnsafePath(path, "it is a directory, not a file")
+    if stat.S_ISFIFO(mode):
+        raise UnsafePath(path, "it is a FIFO (named pipe), not a regular file")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise UnsafePath(path, "it is a device file, not a regular file")
+    if stat.S_ISSOCK(mode):
+        raise UnsafePath(path, "it is a socket, not a regular file")
+    raise UnsafePath(path, "it is not a regular file")

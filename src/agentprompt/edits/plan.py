@@ -1,0 +1,375 @@
+"""Planning a reply's file actions in memory, before anything is written.
+
+Actions run in order over an in-memory view of the files they touch, so a later block sees
+what an earlier one left. Each action either succeeds (changing the view) or fails with a
+reason and the nearest lines of the file; a failed action changes nothing. The result is
+every action's outcome plus the final bytes of each touched file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentprompt.edits.actions import (
+    AnchoredEdit,
+    DeleteFile,
+    EditError,
+    FileAction,
+    MoveFile,
+    PatchFile,
+    SearchReplace,
+    WriteFile,
+)
+from agentprompt.edits.guards import (
+    Refused,
+    check_case,
+    check_encodable,
+    check_expected,
+    only_occurrence,
+    refuse_elision,
+    refuse_link,
+)
+from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
+from agentprompt.edits.match import Stage
+from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.reasons import reason
+from agentprompt.edits.splice import Edit, apply_edits
+from agentprompt.edits.textfile import (
+    TextFile,
+    carry_endings,
+    decode_text,
+    encode_text,
+    join_lines,
+    split_lines,
+)
+
+__all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileChange:
+    """One file's change: its bytes before and after (``None``: absent)."""
+
+    path: str
+    """The path relative to the root, with ``/`` separators."""
+    real: Path
+    """The absolute path written."""
+    before: bytes | None
+    """The original bytes, or ``None`` for a file the reply creates."""
+    before_file: TextFile | None = None
+    """The original text, for the diff (``None`` for a new file)."""
+    after_file: TextFile | None = None
+    """The new text, or ``None`` for a file the reply deletes."""
+    mode: int | None = None
+    """The permission bits to give the written file (``None``: the default for new files)."""
+    edits: tuple[Edit, ...] | None = None
+    """The placed edits that made ``after`` from ``before``, when one edit action made the
+    whole change (the diff is then written from them instead of being recomputed)."""
+
+    @property
+    def after(self) -> bytes | None:
+        """The new bytes (encoded only when asked for: a dry run never needs them)."""
+        return None if self.after_file is None else encode_text(self.after_file)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionOutcome:
+    """What became of one file action."""
+
+    index: int
+    """The action's position in the list given to the applier."""
+    action: FileAction
+    """The action itself."""
+    ok: bool
+    """It matched and its change is in the plan."""
+    path: str
+    """The path the action names."""
+    reason: str = ""
+    """Why it failed."""
+    stage: Stage | None = None
+    """The loosest matcher stage it needed, for edits that search."""
+    hunk_failures: tuple[HunkFailure, ...] = ()
+    """The hunks (or the search block) that could not be placed."""
+    file_lines: tuple[str, ...] = ()
+    """The file's lines when the action was tried, to quote back the nearest ones."""
+    settled: bool = False
+    """It failed only because its change is already in the file: nothing to resend."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """Every action's outcome and the net change to each file."""
+
+    outcomes: tuple[ActionOutcome, ...] = ()
+    """One per file action, in order."""
+    changes: tuple[FileChange, ...] = ()
+    """The files whose bytes change (successful actions only), in the order first touched."""
+
+    @property
+    def failed(self) -> tuple[ActionOutcome, ...]:
+        """The outcomes that failed."""
+        return tuple(o for o in self.outcomes if not o.ok)
+
+
+@dataclass(kw_only=True)
+class _File:
+    path: str
+    real: Path
+    before: bytes | None
+    mode: int | None
+    original: TextFile | None
+    current: TextFile | None
+    edits: tuple[Edit, ...] | None = ()
+
+
+@dataclass(kw_only=True)
+class _View:
+    root: Path
+    files: dict[str, _File] = field(default_factory=dict)
+    resolved: dict[str, str] = field(default_factory=dict)
+    touched: dict[str, tuple[TextFile | None, tuple[Edit, ...] | None]] = field(
+        default_factory=dict
+    )
+
+    def open(self, path: str) -> _File:
+        real, info = resolve_target(self.root, path, self.resolved)
+        known = self.files.get(str(real))
+        if known is not None:
+            self.touched.setdefault(str(real), (known.current, known.edits))
+            return known
+        rel = str(real)[len(self.resolved[str(self.root)].rstrip(os.sep)) + 1 :]
+        rel = rel.replace(os.sep, "/")
+        before: bytes | None = None
+        mode: int | None = None
+        text: TextFile | None = None
+        if info is not None:
+            mode = stat.S_IMODE(info.st_mode)
+            try:
+                before = _read(real, info.st_size)
+            except OSError as exc:
+                raise EditError(f"cannot read {path}: {exc.strerror}") from None
+            text = decode_text(before, path)
+        entry = _File(path=rel, real=real, before=before, mode=mode, original=text, current=text)
+        self.files[str(real)] = entry
+        self.touched.setdefault(str(real), (text, ()))
+        return entry
+
+
+def _read(real: Path, size: int) -> bytes:
+    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        chunks = [os.read(fd, size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 16))
+    finally:
+        os.close(fd)
+    return b"".join(chunks) if len(chunks) > 2 else chunks[0]
+
+
+def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
+    if like is None:
+        return TextFile(lines=tuple(lines), final_newline=final)
+    return TextFile(
+        lines=tuple(lines),
+        final_newline=final,
+        newline=like.newline,
+        bom=like.bom,
+        endings=carry_endings(like, tuple(lines)),
+    )
+
+
+def _whole(action: WriteFile, entry: _File) -> TextFile:
+    if action.create_only and entry.current is not None:
+        if split_lines(action.content)[0] == entry.current.lines:
+            raise Refused(reason("exists_same"), settled=True)
+        raise Refused(reason("exists_new"))
+    lines, final = split_lines(action.content)
+    if entry.current is not None and entry.current.lines:
+        final = entry.current.final_newline
+        refuse_elision(lines, entry.current.lines)
+    return _new_text(lines, final, entry.current)
+
+
+_Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
+
+
+def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
+    current = entry.current
+    if current is None and any(h.old_lines for h in hunks_action.hunks):
+        raise Refused("the file does not exist; create it with the whole content instead")
+    lines = current.lines if current else ()
+    outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
+    if outcome.failures:
+        parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
+        raise Refused(parts, outcome.failures, lines)
+    new, final = apply_edits(lines, current.final_newline if current else True, outcome.edits)
+    return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
+
+
+def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
+    current = entry.current
+    replace_lines, _ = split_lines(action.replace)
+    if not action.search.strip():
+        if current is None or not current.lines:
+            return _new_text(replace_lines, True, current), "exact", None
+        if isinstance(action, AnchoredEdit):
+            raise Refused(reason("empty_edit"))
+        lines = [*current.lines, *replace_lines]
+        return _new_text(lines, current.final_newline, current), "exact", None
+    if current is None:
+        raise Refused("the file does not exist; an empty search section creates a new file")
+    search_lines, _ = split_lines(action.search)
+    outcome = apply_hunks(
+        current.lines,
+        [hunk_from_texts(search_lines, replace_lines)],
+        allow_split=False,
+        text=current.text,
+    )
+    if not outcome.failures:
+        new, final = apply_edits(current.lines, current.final_newline, outcome.edits)
+        return _new_text(new, final, current), outcome.stage, outcome.edits
+    failure = outcome.failures[0]
+    text = join_lines(current.lines, current.final_newline)
+    needle = action.search.rstrip("\n")
+    at = only_occurrence(text, needle) if not failure.candidates else None
+    if at is not None:
+        replaced = text[:at] + action.replace.rstrip("\n") + text[at + len(needle) :]
+        changed, final = split_lines(replaced)
+        return _new_text(changed, final, current), "exact", None
+    raise Refused(failure.reason, (failure,), current.lines)
+
+
+def _require(entry: _File, what: str) -> TextFile:
+    if entry.current is None:
+        raise Refused(f"the file does not exist, so it cannot be {what}")
+    return entry.current
+
+
+def _run(view: _View, action: FileAction) -> Stage | None:
+    """Apply one action to the view; raises :class:`Refused` (view unchanged) when it fails."""
+    entry = view.open(action.path)
+    stage: Stage | None = None
+    edits: tuple[Edit, ...] | None = None
+    match action:
+        case WriteFile():
+            new = _whole(action, entry)
+        case PatchFile():
+            new, stage, edits = _patch(action, entry)
+        case SearchReplace() | AnchoredEdit():
+            new, stage, edits = _search(action, entry)
+        case DeleteFile():
+            current = _require(entry, "deleted")
+            refuse_link(view.root, action.path, "deleted")
+            if action.expected is not None:
+                check_expected(current, action.expected)
+            entry.current, entry.edits = None, None
+            return None
+        case MoveFile():
+            new = _require(entry, "moved")
+            refuse_link(view.root, action.path, "moved")
+            _move(view, entry, new, action.to)
+            return None
+    check_encodable(action)
+    if isinstance(action, PatchFile) and action.move_to:
+        refuse_link(view.root, action.path, "moved")
+        _move(view, entry, new, action.move_to)
+        return stage
+    _check_no_clash(view, entry)
+    if entry.before is None:
+        check_case(entry.real, entry.path)
+    first = entry.current is entry.original and entry.edits == ()
+    entry.edits = edits if first and edits is not None else None
+    entry.current = new
+    return stage
+
+
+def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
+    target = view.open(to)
+    if target.real == entry.real:
+        entry.current, entry.edits = content, None
+        return
+    if target.current is not None:
+        raise Refused(f"cannot move to {to}: that file already exists")
+    _check_no_clash(view, target)
+    target.current, target.edits = content, None
+    if target.before is None:
+        target.mode = entry.mode
+    entry.current, entry.edits = None, None
+
+
+def _check_no_clash(view: _View, entry: _File) -> None:
+    """Refuse a new file whose path another new file of the reply uses as a directory, or
+    that differs only by case from another file (they are one file on macOS and Windows)."""
+    if entry.before is not None:
+        return
+    folded = entry.path.casefold()
+    for other in view.files.values():
+        if other is entry or other.current is None:
+            continue
+        if other.path.casefold() == folded:
+            raise Refused(reason("case_reply", other=other.path))
+        if other.path.startswith(entry.path + "/"):
+            raise Refused(
+                f"{other.path} is also written by this reply, so {entry.path} is a directory"
+            )
+        if entry.path.startswith(other.path + "/"):
+            raise Refused(
+                f"{other.path} is a file written by this reply, so it cannot be a directory"
+            )
+
+
+def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
+    """Run ``actions`` (each with its index) over an in-memory view of the files under ``root``."""
+    view = _View(root=root)
+    outcomes: list[ActionOutcome] = []
+    for index, action in actions:
+        view.touched.clear()
+        try:
+            stage = _run(view, action)
+        except (Refused, EditError, OSError) as exc:
+            # Put back every file the action opened (new entries start as they were on disk).
+            for real, (current, edits) in view.touched.items():
+                view.files[real].current, view.files[real].edits = current, edits
+            if isinstance(exc, OSError):
+                exc = Refused(f"cannot access {action.path}: {exc.strerror or exc}")
+            failed = exc if isinstance(exc, Refused) else Refused(str(exc))
+            outcomes.append(
+                ActionOutcome(
+                    index=index,
+                    action=action,
+                    ok=False,
+                    path=action.path,
+                    reason=failed.reason,
+                    hunk_failures=failed.failures,
+                    file_lines=failed.lines,
+                    settled=failed.settled,
+                )
+            )
+            continue
+        outcomes.append(
+            ActionOutcome(index=index, action=action, ok=True, path=action.path, stage=stage)
+        )
+    return Plan(outcomes=tuple(outcomes), changes=tuple(_changes(view)))
+
+
+def _changes(view: _View) -> list[FileChange]:
+    changes = []
+    for f in view.files.values():
+        if f.current == f.original:
+            continue
+        changes.append(
+            FileChange(
+                path=f.path,
+                real=f.real,
+                before=f.before,
+                mode=f.mode,
+                before_file=f.original,
+                after_file=f.current,
+                edits=f.edits if f.original is not None and f.current is not None else None,
+            )
+        )
+    return changes

@@ -1,0 +1,121 @@
+"""File operations the journal relies on: never through a symlink, never over a file.
+
+Files are created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` (a planted file or symlink makes the
+creation fail instead of redirecting it), read with ``O_NOFOLLOW``, and a directory the
+journal uses must be a real directory. :func:`locked` keeps two applies apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from agentprompt.edits.actions import EditError
+
+__all__ = [
+    "ApplyBusy",
+    "JournalUnsafe",
+    "create_new",
+    "fsync_dir",
+    "locked",
+    "plain_dir",
+    "read_plain",
+    "write_all",
+]
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class JournalUnsafe(EditError):
+    """The journal's place is not a plain directory of the applier's (a symlink, a file, or a
+    directory holding other files); nothing is written through it."""
+
+    def __init__(self, where: Path, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}; remove it by hand, then apply again")
+
+
+class ApplyBusy(EditError):
+    """Another apply (or recovery) holds the lock on the same root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
+
+
+@contextlib.contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``root`` (``flock`` on the directory itself, so no file is
+    created); raises :class:`ApplyBusy` when another apply holds it."""
+    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ApplyBusy(root) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    """fsync a directory (so a rename in it is durable); errors are ignored."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def create_new(path: Path, data: bytes, mode: int | None) -> None:
+    """Write a file that must not exist yet (never through a symlink), and fsync it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+    try:
+        write_all(fd, data)
+        if mode is not None:
+            os.fchmod(fd, mode & 0o777)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def read_plain(path: Path) -> bytes:
+    """A regular file's bytes, never through a symlink."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def plain_dir(path: Path) -> bool:
+    """``path`` is a real directory (not a symlink); false when absent; refused otherwise."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        raise JournalUnsafe(path, "the journal's place is a symlink or a file, not a directory")
+    return True

@@ -1,0 +1,208 @@
+"""Feedback for the model: which block, which file, why, the nearest lines, the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentprompt.edits.actions import SearchReplace
+from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
+from agentprompt.edits.feedback import closest_lines
+from agentprompt.errors import AgentPromptError
+
+
+def _sr(path: str, search: str, replace: str, block: int, line: int = 1) -> SearchReplace:
+    return SearchReplace(
+        dialect="searchreplace", path=path, search=search, replace=replace, block=block, line=line
+    )
+
+
+def _root(tmp_path: Path) -> Path:
+    (tmp_path / "app.py").write_text(
+        "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n"
+    )
+    (tmp_path / "b.py").write_text("B = 1\n")
+    return tmp_path
+
+
+def test_feedback_names_the_block_file_and_reason_and_quotes_the_nearest_lines(
+    tmp_path: Path,
+) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "def load(path):\n    with open(pth) as f:\n", "x\n", block=1, line=9),
+    ]
+    report = apply_actions(root, actions)
+    text = report.failed[0].feedback
+    assert "Block 2" in text and "`app.py`" in text and "line 9 of your reply" in text
+    assert "not found" in text
+    assert "4 | def load(path):" in text and "5 |     with open(path) as f:" in text
+    assert "Block 1 matched, but nothing was written" in text
+
+
+def test_feedback_after_a_partial_apply_says_which_blocks_landed(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+        _sr("app.py", "also missing\n", "y\n", block=2),
+    ]
+    report = apply_actions(root, actions, ApplyOptions(partial=True))
+    first = report.failed[0].feedback
+    assert "Already applied (do not send again): block 1." in first
+    assert "Block 3 failed as well." in first
+    assert "Resend only this block" in first
+
+
+def test_ambiguous_failure_lists_the_places(tmp_path: Path) -> None:
+    (tmp_path / "d.py").write_text("x = 1\ny = 2\n\nx = 1\ny = 2\n")
+    report = apply_actions(tmp_path, [_sr("d.py", "x = 1\ny = 2\n", "z\n", block=0)])
+    assert "2 places equally well (at lines 1, 4)" in report.failed[0].feedback
+
+
+def test_reply_feedback_heads_all_failed_blocks(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("app.py", "nothing like it\n", "x\n", block=0),
+        _sr("b.py", "B = 9\n", "x\n", block=1),
+    ]
+    report = apply_actions(root, actions)
+    assert report.feedback.startswith("2 of the 2 file blocks in your reply could not be applied.")
+    assert "Nothing was written" in report.feedback
+    assert report.failed[0].feedback in report.feedback
+    assert report.failed[1].feedback in report.feedback
+
+
+def test_no_feedback_when_everything_applied(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    assert apply_actions(root, [_sr("b.py", "B = 1\n", "B = 2\n", block=0)]).feedback == ""
+
+
+def test_closest_lines_fall_back_to_the_most_similar_line() -> None:
+    lines = ["alpha = 1", "beta = compute(2)", "gamma = 3", "delta = 4", "eps = 5", "zeta = 6"]
+    assert closest_lines(lines, ["beta = compute(3)"], None) == [
+        (1, "alpha = 1"),
+        (2, "beta = compute(2)"),
+        (3, "gamma = 3"),
+        (4, "delta = 4"),
+    ]
+    assert closest_lines(lines, ["something else entirely, nothing alike"], None) == []
+
+
+def test_feedback_text_comes_from_a_project_prompt_file_when_present(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    prompts = root / ".agentprompt" / "prompts" / "edits"
+    prompts.mkdir(parents=True)
+    (prompts / "feedback.md").write_text(
+        "---\nvariables:\n  block: b\n  kind: k\n  path: p\n  line: l\n  reason: r\n"
+        "  closest: c\n  others: o\n  resend: s\n---\nBLOCK {{block}} FAILED: {{reason}}\n"
+    )
+    report = apply_actions(root, [_sr("b.py", "B = 9\n", "x\n", block=0)])
+    assert report.failed[0].feedback.startswith("BLOCK 1 FAILED: its lines were not found")
+
+
+def test_all_or_nothing_feedback_asks_for_every_block_again(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+    ]
+    report = apply_actions(root, actions)
+    text = report.failed[0].feedback
+    assert "Nothing of your reply was written, so send every file block of it again" in text
+    assert "Resend only this block" not in text
+    assert "send all its file blocks again" in report.feedback
+
+
+def test_a_hunk_already_in_the_file_is_not_asked_for_again(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("a\nB\nc\n")
+    report = apply_reply(tmp_path, "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n")
+    text = report.failed[0].feedback
+    assert "already in the file" in text
+    assert "Resend" not in text and "send every file block" not in text
+
+
+def test_a_lost_block_is_asked_for_once_and_the_others_are_named(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    reply = (
+        "b.py\n```\n<<<<<<< SEARCH\nB = 1\n=======\nB = 2\n>>>>>>> REPLACE\n```\n\n"
+        "<<<FILE: z.txt>>>\nhalf\n"
+    )
+    report = apply_reply(root, reply)
+    assert report.feedback.count("again") == 2
+    assert "nothing of your reply was written" in report.feedback
+    assert "Resend that block complete" not in report.feedback
+
+
+def test_every_failing_hunk_gets_its_nearest_lines_and_the_differing_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line{i}\n" for i in range(1, 60)))
+    reply = (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -5,3 +5,3 @@\n line5\n-lineX6\n+L6\n line7\n"
+        "@@ -20,3 +20,3 @@\n line20\n-line21\n+L21\n line22\n"
+        "@@ -40,3 +40,3 @@\n line40\n-lineY41\n+L41\n line42\n"
+    )
+    text = apply_reply(tmp_path, reply).failed[0].feedback
+    assert "for hunk 1" in text and "for hunk 3" in text
+    assert "6 | line6" in text and "41 | line41" in text
+    assert "`lineX6` is `line6` in the file (line 6)" in text
+    assert "(at or after the previous hunk)" not in text.split("hunk 3")[0]
+
+
+def test_ambiguous_feedback_quotes_every_candidate_place(tmp_path: Path) -> None:
+    (tmp_path / "d.py").write_text("x = 1\ny = 2\n\nx = 1\ny = 2\n\nx = 1\ny = 2\n")
+    report = apply_actions(tmp_path, [_sr("d.py", "x = 1\ny = 2\n", "z\n", block=0)])
+    text = report.failed[0].feedback
+    assert "(place 1 of 3)" in text and "(place 3 of 3)" in text
+
+
+def test_search_replace_failure_does_not_speak_of_a_previous_hunk(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    report = apply_actions(root, [_sr("b.py", "B = 9\n", "x\n", block=0)])
+    assert "previous hunk" not in report.failed[0].feedback
+
+
+def test_broken_feedback_override_with_partial_writes_nothing(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    prompts = root / ".agentprompt" / "prompts" / "edits"
+    prompts.mkdir(parents=True)
+    (prompts / "feedback.md").write_text("---\nvariables:\n  nope: n\n---\n{{nope}}\n")
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+    ]
+    with pytest.raises(AgentPromptError):
+        apply_actions(root, actions, ApplyOptions(partial=True))
+    assert (root / "b.py").read_text() == "B = 1\n"
+
+
+def test_every_packaged_feedback_and_reason_prompt_renders() -> None:
+    from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary
+
+    library = PromptLibrary()
+    names = sorted(
+        p.stem
+        for p in (PACKAGED_DIR / "edits").glob("*.md")
+        if p.stem.startswith(("feedback", "reason"))
+    )
+    assert len(names) > 20
+    for name in names:
+        template = library.load(f"edits/{name}")
+        text = template.render(**{v: "X" for v in template.variables})
+        assert text.strip() and "{{" not in text
+
+
+def test_a_settled_block_is_not_said_to_differ_nor_asked_for_again(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("y = 1\n")
+    actions = [
+        _sr("a.py", "x = 1\n", "x = 2\n", block=0),
+        _sr("b.py", "z = 1\n", "z = 2\n", block=1),
+    ]
+    report = apply_actions(tmp_path, actions)
+    settled = report.failed[0].feedback
+    assert "already in the file" in settled and "Your line" not in settled
+    assert "except a block whose change is already in the file" in report.feedback
