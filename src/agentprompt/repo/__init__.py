@@ -1,0 +1,21 @@
+"""The repository context engine: discovery, tree, symbols, map, ranking, file selection."""
+
+from agentprompt.repo.files import (
+    Discovery,
+    DiscoveryOptions,
+    Exclusion,
+    NotADirectory,
+    RepoFile,
+    discover,
+    explain,
+)
+
+__all__ = [
+    "Discovery",
+    "DiscoveryOptions",
+    "Exclusion",
+    "NotADirectory",
+    "RepoFile",
+    "discover",
+    "explain",
+]
