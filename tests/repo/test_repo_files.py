@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import files as files_module
+from agentprompt.repo import walk as walk_module
 from agentprompt.repo.files import (
     DiscoveryOptions,
     Exclusion,
@@ -216,7 +216,7 @@ def test_binary_file_types_are_left_out_without_reading(
 ) -> None:
     write(tmp_path, "logo.png", b"\x89PNG")
     read: list[str] = []
-    monkeypatch.setattr(files_module, "sniff", lambda p: read.append(p))
+    monkeypatch.setattr(walk_module, "sniff", lambda p: read.append(p))
     assert reasons(tmp_path, WALK)["logo.png"] == "binary file type (.png)"
     assert read == []
 
@@ -277,9 +277,9 @@ def test_unreadable_files_are_reported_once_and_skipped(
 ) -> None:
     write(tmp_path, "locked.py")
     write(tmp_path, "open.py")
-    real = files_module.sniff
+    real = walk_module.sniff
     monkeypatch.setattr(
-        files_module,
+        walk_module,
         "sniff",
         lambda p: "unreadable: Permission denied" if p.endswith("locked.py") else real(p),
     )

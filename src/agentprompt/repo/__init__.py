@@ -6,8 +6,10 @@ from agentprompt.repo.files import (
     Exclusion,
     NotADirectory,
     RepoFile,
+    UnreadableFile,
     discover,
     explain,
+    read_text,
 )
 
 __all__ = [
@@ -16,6 +18,8 @@ __all__ = [
     "Exclusion",
     "NotADirectory",
     "RepoFile",
+    "UnreadableFile",
     "discover",
     "explain",
+    "read_text",
 ]
