@@ -1,0 +1,287 @@
+"""The file-selection loop around seed 000's :func:`~agentprompt.repo.select.ask_llm_for_files`.
+
+Each round shows the model the directory tree, the active constraints and (after the first)
+the current context: the files loaded so far and the requests that could not be served,
+each with its reason. The constraints are enforced here as well as stated in the prompt: a
+requested file must exist among the discovered files, lie within the directory constraint,
+match the filter, not match the exclude pattern, fit the file limit and the token budget,
+and hold no likely secret (unless secrets are allowed). The loop ends when the model says it
+is done, asks for nothing, or a limit (rounds, files, tokens) is reached.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentprompt.errors import UsageError
+from agentprompt.llm.base import PromptExecutor
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.repo.files import Discovery, DiscoveryOptions, UnreadableFile, discover, read_text
+from agentprompt.repo.secrets import SecretFinding, scan_text
+from agentprompt.repo.select import SelectionOptions, ask_llm_for_files, build_constraints_section
+from agentprompt.repo.tree import build_tree, render_tree
+from agentprompt.tokens import Tokenizer, shared_counter
+
+__all__ = [
+    "FileSelection",
+    "InvalidSelectionOptions",
+    "Rejection",
+    "SelectedFile",
+    "select_files",
+]
+
+
+class InvalidSelectionOptions(UsageError):
+    """A selection option that cannot be used (a bad pattern, a missing directory...)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SelectedFile:
+    """A file loaded into the context."""
+
+    path: str
+    """Its path relative to the root."""
+    tokens: int
+    """Tokens of its block in the context."""
+    round: int
+    """The round that loaded it; 0 for a forced include."""
+    forced: bool
+    """True when it was force-included rather than chosen by the model."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rejection:
+    """A requested file that was not loaded, and why (the model is told in the next round)."""
+
+    path: str
+    """The path as requested."""
+    reason: str
+    """Why it was not loaded."""
+    round: int
+    """The round that asked for it; 0 for a forced include."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileSelection:
+    """What a file selection chose, refused and why it stopped."""
+
+    selected: tuple[SelectedFile, ...]
+    """The files loaded, in loading order."""
+    rejected: tuple[Rejection, ...]
+    """The requests not served, in order."""
+    secrets: tuple[SecretFinding, ...]
+    """Likely secrets found in files headed into the context (kind and line only)."""
+    rounds: int
+    """How many times the model was asked."""
+    done: bool
+    """True when the model said it needed nothing more."""
+    reason: str
+    """The model's last stated reason."""
+    stopped: str
+    """Why the loop ended: ``done``, ``no more files requested``, ``round limit``,
+    ``file limit`` or ``token budget``."""
+    context: str
+    """The final current context: the loaded files and the notes on refused requests."""
+    tokens: int
+    """Tokens of the loaded files' blocks."""
+
+
+def _compile(pattern: str | None, what: str) -> re.Pattern[str] | None:
+    if not pattern:
+        return None
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise InvalidSelectionOptions(
+            f"the {what} pattern {pattern!r} is not a valid regular expression ({exc}); "
+            "give a Python regular expression such as '\\.py$'"
+        ) from None
+
+
+def _fence(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+@dataclass
+class _State:
+    """The loop's running state (private; the result is the frozen :class:`FileSelection`)."""
+
+    discovery: Discovery
+    options: SelectionOptions
+    counter: Tokenizer
+    prompts: PromptLibrary
+    directory: str
+    filter: re.Pattern[str] | None
+    exclude: re.Pattern[str] | None
+    listed: frozenset[str]
+    blocks: list[str] = field(default_factory=list)
+    selected: list[SelectedFile] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+    secrets: list[SecretFinding] = field(default_factory=list)
+    tokens: int = 0
+
+    def context(self) -> str:
+        parts = list(self.blocks)
+        if self.rejected:
+            refused = "\n".join(f"- {r.path}: {r.reason}" for r in self.rejected)
+            parts.append(self.prompts.render("repo/file_select_refused", refused=refused))
+        return "\n\n".join(parts)
+
+    def full(self) -> bool:
+        limit = self.options.max_files
+        return limit is not None and len(self.selected) >= limit
+
+    def _missing(self, path: str) -> str:
+        full = self.discovery.root / path
+        if full.is_dir():
+            return "is a directory; ask for files inside it"
+        for item in self.discovery.excluded:
+            if item.path == path or (item.path.endswith("/") and path.startswith(item.path)):
+                return f"left out of the repository view: {item.reason}"
+        if full.exists():
+            return "left out of the repository view (ignored)"
+        name = posixpath.basename(path)
+        alike = [p for p in self.listed if posixpath.basename(p) == name]
+        if len(alike) == 1:
+            return f"does not exist; did you mean {alike[0]}?"
+        return "does not exist"
+
+    def _refusal(self, path: str, forced: bool) -> str | None:
+        if path.startswith("../") or path == ".." or path.startswith("/"):
+            return "is outside the repository root"
+        if any(s.path == path for s in self.selected):
+            return "is already loaded"
+        if path not in self.listed:
+            return self._missing(path)
+        if not forced:
+            if self.directory and not path.startswith(self.directory + "/"):
+                return f"is outside the directory constraint ({self.directory})"
+            if self.filter is not None and not self.filter.search(path):
+                return f"does not match the filter pattern ({self.filter.pattern})"
+            if self.exclude is not None and self.exclude.search(path):
+                return f"matches the exclude pattern ({self.exclude.pattern})"
+        if self.full():
+            return f"the limit of {self.options.max_files} files is reached"
+        return None
+
+    def offer(self, requested: str, round_no: int, *, forced: bool = False) -> None:
+        """Load ``requested`` into the context, or record why it was not loaded."""
+        path = posixpath.normpath(requested.strip().replace("\\", "/"))
+        path = path.removeprefix("./")
+        refusal = self._refusal(path, forced)
+        if refusal is None:
+            refusal = self._load(path, round_no, forced)
+        if refusal is not None:
+            self.rejected.append(Rejection(path=requested, reason=refusal, round=round_no))
+
+    def _load(self, path: str, round_no: int, forced: bool) -> str | None:
+        try:
+            text = read_text(self.discovery.root, path)
+        except UnreadableFile as exc:
+            return f"cannot be read ({exc.why})"
+        found = scan_text(path, text)
+        self.secrets.extend(found)
+        if found and not self.options.allow_secrets:
+            where = ", ".join(f"line {f.line}: {f.kind}" for f in found)
+            return f"holds a likely secret ({where}); left out"
+        block = self.prompts.render(
+            "repo/file_select_context_file", path=path, fence=_fence(text), content=text
+        )
+        cost = self.counter.count(block)
+        left = self.options.token_budget - self.tokens
+        if cost > left:
+            return f"would exceed the token budget (needs {cost} tokens, {max(left, 0)} left)"
+        self.blocks.append(block)
+        self.tokens += cost
+        self.selected.append(SelectedFile(path=path, tokens=cost, round=round_no, forced=forced))
+        return None
+
+
+def _directory(root: Path, directory: str) -> str:
+    normal = posixpath.normpath(directory.replace("\\", "/")).strip("/")
+    if normal in ("", "."):
+        return ""
+    if normal.startswith("..") or not (root / normal).is_dir():
+        raise InvalidSelectionOptions(
+            f"the directory constraint {directory!r} is not a folder inside {root}; "
+            "give a folder path relative to the repository root"
+        )
+    return normal
+
+
+def select_files(
+    llm_agent: PromptExecutor,
+    user_request: str,
+    root: Path,
+    options: SelectionOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    discovery_options: DiscoveryOptions | None = None,
+    counter: Tokenizer | None = None,
+    prompts: PromptLibrary | None = None,
+) -> FileSelection:
+    """Let the model choose the files needed for ``user_request``, round by round.
+
+    Raises :class:`InvalidSelectionOptions` for an unusable pattern or directory, and
+    :class:`~agentprompt.repo.files.NotADirectory` for a root that is not a directory.
+    """
+    options = options or SelectionOptions()
+    found = discovery or discover(root, discovery_options)
+    if options.max_rounds < 1 or options.token_budget < 1:
+        raise InvalidSelectionOptions("max_rounds and token_budget must be at least 1")
+    if options.max_files is not None and options.max_files < 1:
+        raise InvalidSelectionOptions("max_files must be at least 1 when given")
+    state = _State(
+        discovery=found,
+        options=options,
+        counter=counter or shared_counter(options.model),
+        prompts=prompts or PromptLibrary(found.root),
+        directory=_directory(found.root, options.dir),
+        filter=_compile(options.filter, "filter"),
+        exclude=_compile(options.exclude, "exclude"),
+        listed=frozenset(f.path for f in found.files),
+    )
+    for path in options.include:
+        state.offer(path, 0, forced=True)
+    tree = render_tree(build_tree(f.path for f in found.files))
+    constraints = build_constraints_section(options)
+    rounds, done, reason, stopped = 0, False, "", ""
+    while not stopped:
+        if rounds >= options.max_rounds:
+            stopped = "round limit"
+        elif state.full():
+            stopped = "file limit"
+        elif state.tokens >= options.token_budget:
+            stopped = "token budget"
+        else:
+            rounds += 1
+            choice = ask_llm_for_files(
+                llm_agent,
+                user_request,
+                tree,
+                state.context() or None,
+                constraints,
+                prompts=state.prompts,
+            )
+            reason = choice["reason"]
+            for path in dict.fromkeys(choice["files"]):
+                state.offer(path, rounds)
+            if choice["done"]:
+                done, stopped = True, "done"
+            elif not choice["files"]:
+                stopped = "no more files requested"
+    return FileSelection(
+        selected=tuple(state.selected),
+        rejected=tuple(state.rejected),
+        secrets=tuple(state.secrets),
+        rounds=rounds,
+        done=done,
+        reason=reason,
+        stopped=stopped,
+        context=state.context(),
+        tokens=state.tokens,
+    )
