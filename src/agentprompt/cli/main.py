@@ -8,6 +8,7 @@ import click
 
 from agentprompt import __version__
 from agentprompt.cli.inspect import inspect_command
+from agentprompt.cli.map import map_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
 from agentprompt.cli.prompts import prompts_group
 from agentprompt.cli.sessions import sessions_group
@@ -23,6 +24,7 @@ def cli() -> None:
 
 
 cli.add_command(inspect_command)
+cli.add_command(map_command)
 cli.add_command(prompts_group)
 cli.add_command(sessions_group)
 

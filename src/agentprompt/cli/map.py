@@ -1,0 +1,129 @@
+"""``agentprompt map``: the repository's symbol map, ranked for a task and fitted to a budget."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from agentprompt.cli.output import err_console, print_json, printable
+from agentprompt.errors import UsageError
+from agentprompt.repo.repomap import MapOptions, build_map, map_json
+
+__all__ = ["ScanProgress", "map_command"]
+
+_SHOW_AFTER = 1.0
+
+
+class ScanProgress:
+    """A progress bar on stderr that appears only once a scan has run for a second."""
+
+    def __init__(self) -> None:
+        self._start = time.monotonic()
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        """Report that ``done`` of ``total`` files are parsed."""
+        if self._bar is None:
+            if time.monotonic() - self._start < _SHOW_AFTER or done >= total:
+                return
+            self._bar = Progress(
+                TextColumn("parsing"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err_console,
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task("parse", total=total)
+        if self._task is not None:
+            self._bar.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        """Remove the bar (if it was shown)."""
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@click.command("map")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Repository root.",
+)
+@click.option(
+    "--tokens",
+    type=click.IntRange(min=1),
+    default=1024,
+    show_default=True,
+    help="Token budget the whole map must fit.",
+)
+@click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
+@click.option("--mention", multiple=True, help="An identifier to rank toward (repeatable).")
+@click.option("--task", default=None, help="Task text: files and identifiers it names rank higher.")
+@click.option(
+    "--in-context",
+    "in_context",
+    multiple=True,
+    help="A file whose full text the model already has: left out of the map (repeatable).",
+)
+@click.option("--model", default=None, help="Count tokens with this model's tokenizer.")
+@click.option(
+    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the map and its files as JSON.")
+def map_command(
+    root: Path,
+    tokens: int,
+    focus: tuple[str, ...],
+    mention: tuple[str, ...],
+    task: str | None,
+    in_context: tuple[str, ...],
+    model: str | None,
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    """Print the repository's symbol map: definitions ranked by how much they matter."""
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
+    options = MapOptions(
+        tokens=tokens,
+        focus=focus,
+        mentions=mention,
+        task=task,
+        in_context=in_context,
+        model=model,
+        use_cache=not no_cache,
+    )
+    progress = ScanProgress()
+    try:
+        result = build_map(root, options, progress=progress)
+    finally:
+        progress.close()
+    for problem in result.problems:
+        err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    if as_json:
+        print_json(map_json(result))
+        return
+    sys.stdout.write(printable(result.text))
+    sys.stdout.flush()
+    err_console.print(
+        f"{result.tokens} of {result.budget} tokens ({result.tokenizer}), "
+        f"{len(result.files)} files shown, {result.omitted} left out, "
+        f"{result.parsed} parsed",
+        markup=False,
+    )

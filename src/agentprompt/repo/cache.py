@@ -1,0 +1,317 @@
+"""Per-file extraction results kept in SQLite, so unchanged files are never parsed twice.
+
+Each row is keyed by path and remembers the file's size, modification time and content
+hash. A file whose size and mtime are unchanged is a hit without being read; one whose
+mtime moved but whose content hash is the same is a hit after one read. The names a file
+defines and uses are stored as plain text columns, so ranking a whole repository needs no
+JSON decoding; the full symbols are decoded only for the files a map shows.
+
+The database uses WAL, so two processes may read and write at once. A damaged or foreign
+database file is moved aside and rebuilt, with a warning, never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry
+
+__all__ = [
+    "CACHE_VERSION",
+    "CachedFile",
+    "SymbolCache",
+    "content_hash",
+    "default_cache_path",
+    "from_json",
+    "to_json",
+]
+
+CACHE_VERSION = 5
+"""Bumped whenever extraction changes what it produces; older rows are then discarded."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    language TEXT,
+    defs TEXT NOT NULL,
+    members TEXT NOT NULL,
+    refs TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+
+def default_cache_path(root: Path) -> Path:
+    """Where a repository's symbol cache lives: ``<root>/.agentprompt/cache/symbols.db``."""
+    return root / ".agentprompt" / "cache" / "symbols.db"
+
+
+def content_hash(data: bytes) -> str:
+    """The hash a file's content is compared by."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CachedFile:
+    """The light part of a cached row: what ranking needs."""
+
+    path: str
+    """The file's path."""
+    size: int
+    """Size in bytes when it was extracted."""
+    mtime_ns: int
+    """Modification time when it was extracted."""
+    hash: str
+    """Content hash when it was extracted."""
+    language: str | None
+    """The language it was read as."""
+    defs: tuple[str, ...]
+    """Names it defines at module level."""
+    members: tuple[str, ...]
+    """Names it defines inside classes (methods, properties)."""
+    refs: tuple[str, ...]
+    """Identifiers it uses."""
+
+
+def to_json(entry: FileSymbols) -> str:
+    """``entry`` as compact JSON text."""
+    data = {
+        "path": entry.path,
+        "language": entry.language,
+        "lines": entry.lines,
+        "syntax_errors": entry.syntax_errors,
+        "problem": entry.problem,
+        "symbols": [
+            [
+                s.kind,
+                s.name,
+                s.line,
+                s.end_line,
+                s.signature,
+                list(s.params),
+                s.returns,
+                s.parent,
+                s.depth,
+                list(s.bases),
+                list(s.markers),
+                list(s.calls),
+            ]
+            for s in entry.symbols
+        ],
+        "imports": [[i.module, list(i.names), i.local, i.line] for i in entry.imports],
+    }
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def from_json(text: str, references: tuple[str, ...] = ()) -> FileSymbols:
+    """The :class:`FileSymbols` that :func:`to_json` wrote (references are stored apart)."""
+    data: dict[str, Any] = json.loads(text)
+    return FileSymbols(
+        path=data["path"],
+        language=data["language"],
+        lines=data["lines"],
+        syntax_errors=data["syntax_errors"],
+        problem=data["problem"],
+        references=references,
+        symbols=tuple(
+            SymbolEntry(
+                kind=s[0],
+                name=s[1],
+                line=s[2],
+                end_line=s[3],
+                signature=s[4],
+                params=tuple(s[5]),
+                returns=s[6],
+                parent=s[7],
+                depth=s[8],
+                bases=tuple(s[9]),
+                markers=tuple(s[10]),
+                calls=tuple(s[11]),
+            )
+            for s in data["symbols"]
+        ),
+        imports=tuple(
+            ImportEntry(module=i[0], names=tuple(i[1]), local=i[2], line=i[3])
+            for i in data["imports"]
+        ),
+    )
+
+
+def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> tuple[Any, ...]:
+    """The database row that stores ``entry``."""
+    top = (s.name for s in entry.symbols if s.depth == 0 and _linkable(s.name))
+    inner = (s.name for s in entry.symbols if s.depth > 0 and _linkable(s.name))
+    return (
+        entry.path,
+        size,
+        mtime_ns,
+        digest,
+        entry.language,
+        " ".join(dict.fromkeys(top)),
+        " ".join(dict.fromkeys(inner)),
+        " ".join(entry.references),
+        to_json(entry),
+    )
+
+
+def _linkable(name: str) -> bool:
+    """Whether a defined name can link files: one word, and not a dunder like ``__all__``."""
+    return " " not in name and not (name.startswith("__") and name.endswith("__"))
+
+
+class SymbolCache:
+    """The SQLite store of extraction results for one repository."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.warning: str | None = None
+        self._db = self._open()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        db.execute("PRAGMA busy_timeout = 30000")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.executescript(_SCHEMA)
+        row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        if row is None or row[0] != str(CACHE_VERSION):
+            with _transaction(db):
+                db.execute("DROP TABLE files")
+                db.execute(_SCHEMA.split(";")[1])
+                db.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
+                    (str(CACHE_VERSION),),
+                )
+        db.execute("SELECT count(*) FROM files").fetchone()
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as exc:
+            self._rebuild(exc)
+            return self._connect()
+
+    def _rebuild(self, exc: Exception) -> None:
+        self.warning = (
+            f"the symbol cache {self.path} was unreadable ({exc}); it was moved aside and "
+            "rebuilt, so this run parses every file again"
+        )
+        warnings.warn(self.warning, RuntimeWarning, stacklevel=3)
+        for suffix in ("", "-wal", "-shm"):
+            damaged = Path(f"{self.path}{suffix}")
+            if damaged.exists():
+                damaged.replace(Path(f"{self.path}{suffix}.damaged"))
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def entries(self) -> dict[str, CachedFile]:
+        """Every cached file's light row, by path."""
+        try:
+            rows = self._db.execute(
+                "SELECT path, size, mtime_ns, hash, language, defs, members, refs FROM files"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return {}
+        return {
+            r[0]: CachedFile(
+                path=r[0],
+                size=r[1],
+                mtime_ns=r[2],
+                hash=r[3],
+                language=r[4],
+                defs=tuple(r[5].split()),
+                members=tuple(r[6].split()),
+                refs=tuple(r[7].split()),
+            )
+            for r in rows
+        }
+
+    def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
+        """The full extraction results of ``paths`` that are cached."""
+        wanted = list(dict.fromkeys(paths))
+        found: dict[str, FileSymbols] = {}
+        try:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for path, data, refs in self._db.execute(
+                    f"SELECT path, data, refs FROM files WHERE path IN ({marks})", chunk
+                ):
+                    try:
+                        found[path] = from_json(data, tuple(refs.split()))
+                    except (ValueError, KeyError, IndexError, TypeError):
+                        continue
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def store(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """Save rows made by :func:`row_for` (replacing older rows of the same paths)."""
+        batch = list(rows)
+        if not batch:
+            return
+        try:
+            with _transaction(self._db):
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO files "
+                    "(path, size, mtime_ns, hash, language, defs, members, refs, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    batch,
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+
+    def touch(self, updates: Iterable[tuple[int, int, str]]) -> None:
+        """Record new (size, mtime, path) for files whose content hash did not change."""
+        batch = list(updates)
+        if batch:
+            try:
+                with _transaction(self._db):
+                    self._db.executemany(
+                        "UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", batch
+                    )
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Drop the rows of files that no longer exist."""
+        batch = [(p,) for p in paths]
+        if batch:
+            try:
+                with _transaction(self._db):
+                    self._db.executemany("DELETE FROM files WHERE path = ?", batch)
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+
+    def _recover(self, exc: Exception) -> None:
+        self._db.close()
+        self._rebuild(exc)
+        self._db = self._connect()
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

@@ -1,0 +1,202 @@
+"""Extraction of a whole repository through the cache, in parallel when there is much to do.
+
+:func:`extract_repository` compares each discovered file with its cached row (size and
+mtime first, content hash when those moved), parses only what changed, spreads a cold
+parse over every core in chunks, and stores the results. Files that cannot be read, are
+not UTF-8 or are binary are reported once each and skipped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.cache import (
+    CachedFile,
+    SymbolCache,
+    content_hash,
+    default_cache_path,
+    from_json,
+    row_for,
+)
+from agentprompt.repo.files import Discovery
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
+
+__all__ = ["Extraction", "ProgressCallback", "extract_repository"]
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` while files are parsed."""
+
+PARALLEL_THRESHOLD = 200
+"""Fewer files than this are parsed in-process (starting workers would cost more)."""
+_CHUNK = 64
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extraction:
+    """The cached extraction state of every code file in a repository."""
+
+    root: Path
+    """The repository root."""
+    files: dict[str, CachedFile]
+    """Light rows (names defined and used) of every code file that could be read, by path."""
+    cache: SymbolCache | None
+    """Where full symbols can be loaded from (None when the cache was not used)."""
+    parsed: int
+    """How many files were parsed in this run."""
+    problems: tuple[str, ...]
+    """Files that were skipped, each with the reason (reported once)."""
+    memory: dict[str, tuple[str, str]]
+    """Full results (JSON, references) of files parsed without a cache, by path."""
+
+    def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
+        """The full extraction results of ``paths`` (those that could be read)."""
+        wanted = [p for p in paths if p in self.files]
+        if self.cache is not None:
+            return self.cache.symbols(wanted)
+        return {
+            p: from_json(self.memory[p][0], tuple(self.memory[p][1].split()))
+            for p in wanted
+            if p in self.memory
+        }
+
+
+def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str | None]:
+    """Read and parse one file: (path, cache row, problem)."""
+    full = os.path.join(root, path)
+    try:
+        with open(full, "rb") as handle:
+            data = handle.read()
+        stat = os.stat(full)
+    except OSError as exc:
+        return path, None, f"{path}: cannot be read ({exc.strerror or type(exc).__name__})"
+    entry = extract_symbols(path, data)
+    if entry.problem is not None:
+        return path, None, f"{path}: {entry.problem}"
+    return path, row_for(entry, stat.st_size, stat.st_mtime_ns, content_hash(data)), None
+
+
+def _extract_chunk(
+    root: str, paths: Sequence[str]
+) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+    return [_extract_one(root, p) for p in paths]
+
+
+def _context() -> Any:
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def _parse_all(
+    root: Path, paths: list[str], workers: int, progress: ProgressCallback | None
+) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+    total = len(paths)
+    results: list[tuple[str, tuple[Any, ...] | None, str | None]] = []
+    if workers <= 1 or total < PARALLEL_THRESHOLD:
+        for i, path in enumerate(paths):
+            results.append(_extract_one(str(root), path))
+            if progress is not None and (i % 50 == 0 or i + 1 == total):
+                progress(i + 1, total)
+        return results
+    chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
+            results.extend(chunk_result)
+            if progress is not None:
+                progress(len(results), total)
+    return results
+
+
+def extract_repository(
+    discovery: Discovery,
+    *,
+    cache_path: Path | None = None,
+    use_cache: bool = True,
+    workers: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> Extraction:
+    """Extraction results for every code file of ``discovery``, parsing only what changed."""
+    root = discovery.root
+    code = [f for f in discovery.files if language_for_path(f.path) is not None]
+    cache = SymbolCache(cache_path or default_cache_path(root)) if use_cache else None
+    known = cache.entries() if cache is not None else {}
+    files: dict[str, CachedFile] = {}
+    maybe: list[str] = []
+    for item in code:
+        row = known.get(item.path)
+        if row is not None and row.size == item.size and row.mtime_ns == item.mtime_ns:
+            files[item.path] = row
+        else:
+            maybe.append(item.path)
+    to_parse: list[str] = []
+    touched: list[tuple[int, int, str]] = []
+    problems: list[str] = []
+    for path in maybe:
+        row = known.get(path)
+        if row is None:
+            to_parse.append(path)
+            continue
+        try:
+            data = (root / path).read_bytes()
+            stat = (root / path).stat()
+        except OSError as exc:
+            problems.append(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})")
+            continue
+        if content_hash(data) == row.hash:
+            touched.append((stat.st_size, stat.st_mtime_ns, path))
+            files[path] = CachedFile(
+                path=path,
+                size=stat.st_size,
+                mtime_ns=stat.st_mtime_ns,
+                hash=row.hash,
+                language=row.language,
+                defs=row.defs,
+                members=row.members,
+                refs=row.refs,
+            )
+        else:
+            to_parse.append(path)
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    results = _parse_all(root, to_parse, count, progress)
+    rows = []
+    memory: dict[str, tuple[str, str]] = {}
+    for path, made, problem in results:
+        if problem is not None:
+            problems.append(problem)
+        if made is None:
+            continue
+        rows.append(made)
+        files[path] = CachedFile(
+            path=path,
+            size=made[1],
+            mtime_ns=made[2],
+            hash=made[3],
+            language=made[4],
+            defs=tuple(made[5].split()),
+            members=tuple(made[6].split()),
+            refs=tuple(made[7].split()),
+        )
+        if cache is None:
+            memory[path] = (made[8], made[7])
+    if cache is not None:
+        cache.store(rows)
+        cache.touch(touched)
+        current = {f.path for f in code}
+        cache.forget(p for p in known if p not in current)
+        if cache.warning:
+            problems.insert(0, cache.warning)
+    return Extraction(
+        root=root,
+        files=files,
+        cache=cache,
+        parsed=len(to_parse),
+        problems=tuple(problems),
+        memory=memory,
+    )

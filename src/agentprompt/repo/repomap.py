@@ -1,0 +1,381 @@
+"""The repository map pipeline: discover, extract (cached, parallel), rank, fit, render.
+
+:func:`build_map` returns a :class:`RepoMap` whose text fits the token budget exactly: the
+ranked entries (a file's header, then its definitions by importance) are taken in order,
+and a search over how many to include finds the largest prefix whose rendered map, legend
+and all, still fits. :func:`annotate_files` gives ``tree --annotate`` its per-file notes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
+from agentprompt.repo.files import Discovery, discover
+from agentprompt.repo.rank import (
+    ReferenceGraph,
+    build_graph,
+    pagerank,
+    personalization,
+    task_mentions,
+)
+from agentprompt.repo.resolve import ImportResolver
+from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path, render_map
+from agentprompt.repo.symbols import FileSymbols
+from agentprompt.tokens import Tokenizer, shared_counter
+
+__all__ = ["MapOptions", "RankedFile", "RepoMap", "annotate_files", "build_map", "map_json"]
+
+_FIRST_PROBE = 32
+_KIND_WEIGHTS = {
+    "class": 1.0,
+    "function": 1.0,
+    "async function": 1.0,
+    "method": 0.6,
+    "async method": 0.6,
+    "property": 0.4,
+    "variable": 0.4,
+}
+
+
+def _name_weight(name: str) -> float:
+    """Dunder names (``__all__``) matter least, private ones (``_helper``) less."""
+    if name.startswith("__") and name.endswith("__"):
+        return 0.1
+    return 0.3 if name.startswith("_") else 1.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapOptions:
+    """What a map is for and how big it may be."""
+
+    tokens: int = 1024
+    """The token budget the whole map (legend included) must fit."""
+    focus: tuple[str, ...] = ()
+    """Files the ranking leans toward."""
+    mentions: tuple[str, ...] = ()
+    """Identifiers the ranking leans toward."""
+    task: str | None = None
+    """A task text: the files and identifiers it names are leaned toward."""
+    in_context: tuple[str, ...] = ()
+    """Files whose full text the model already has: left out of the map, leaned toward."""
+    model: str | None = None
+    """The model whose tokenizer counts the budget (default: o200k_base)."""
+    workers: int | None = None
+    """Processes for a cold parse (default: every core)."""
+    use_cache: bool = True
+    """Keep extraction results in ``<root>/.agentprompt/cache/symbols.db``."""
+    cache_path: Path | None = None
+    """Another place for the cache database."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankedFile:
+    """A file shown in the map, with what was shown of it."""
+
+    path: str
+    """The file's path."""
+    language: str | None
+    """The language it was read as."""
+    rank: float
+    """Its personalised PageRank."""
+    file_refs: int
+    """How many other files refer to it."""
+    entry: MapFile
+    """What the map renders for it."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepoMap:
+    """A rendered, budget-fitted repository map."""
+
+    text: str
+    """The map, legend first."""
+    tokens: int
+    """Its exact token count."""
+    budget: int
+    """The budget it was fitted to."""
+    tokenizer: str
+    """The encoding it was counted with."""
+    files: tuple[RankedFile, ...]
+    """The files shown, by path."""
+    omitted: int
+    """Code files ranked but left out for lack of budget."""
+    parsed: int
+    """Files parsed in this run (the rest came from the cache)."""
+    problems: tuple[str, ...] = ()
+    """Files skipped, each with the reason."""
+    ranks: Mapping[str, float] = field(default_factory=dict)
+    """Every code file's rank."""
+
+
+def _entries(
+    path: str, symbols: FileSymbols, rank: float, graph: ReferenceGraph
+) -> list[tuple[float, str, int]]:
+    """Ranked entries of one file: (score, path, symbol index or -1 for the header)."""
+    found = [(rank * 1.001, path, -1)]
+    if is_test_path(path) or not symbols.symbols:
+        return found
+    weights = [
+        math.log2(2 + graph.other_users(s.name)) * _KIND_WEIGHTS[s.kind] * _name_weight(s.name)
+        for s in symbols.symbols
+    ]
+    top = max(weights)
+    for i, weight in enumerate(weights):
+        found.append((rank * weight / top, path, i))
+    return found
+
+
+def _map_file(
+    symbols: FileSymbols,
+    shown: set[int],
+    graph: ReferenceGraph,
+    incoming: Mapping[str, int],
+    resolver: ImportResolver,
+) -> MapFile:
+    refs = {}
+    for i in shown:
+        users = graph.other_users(symbols.symbols[i].name)
+        if users:
+            refs[i] = users
+    local: dict[str, None] = {}
+    external: dict[str, None] = {}
+    for item in symbols.imports:
+        target = resolver.resolve(symbols.path, symbols.language, item)
+        if target is not None and target != symbols.path:
+            local[target] = None
+        elif item.local:
+            local[item.module] = None
+        elif item.module != "__future__":
+            external[_top_module(symbols.language, item.module)] = None
+    return MapFile(
+        symbols=symbols,
+        shown=frozenset(shown),
+        file_refs=incoming.get(symbols.path, 0),
+        symbol_refs=refs,
+        local_imports=tuple(local),
+        external_imports=tuple(external),
+    )
+
+
+def _top_module(language: str | None, module: str) -> str:
+    if language == "python":
+        return module.split(".")[0]
+    if language == "rust":
+        return module.split("::")[0]
+    return module
+
+
+def _select(entries: list[tuple[float, str, int]], count: int) -> dict[str, set[int]]:
+    chosen: dict[str, set[int]] = {}
+    for _score, path, index in entries[:count]:
+        shown = chosen.setdefault(path, set())
+        if index >= 0:
+            shown.add(index)
+    return chosen
+
+
+def _fit(
+    ranked_paths: list[str],
+    ranks: Mapping[str, float],
+    extraction: Extraction,
+    graph: ReferenceGraph,
+    counter: Tokenizer,
+    budget: int,
+) -> tuple[str, int, dict[str, MapFile]]:
+    """The largest prefix of ranked entries whose map fits ``budget``."""
+    resolver = ImportResolver.for_paths(extraction.files)
+    incoming = graph.incoming()
+    loaded: dict[str, FileSymbols] = {}
+    built: dict[tuple[str, frozenset[int]], MapFile] = {}
+
+    def render(
+        entries: list[tuple[float, str, int]], count: int
+    ) -> tuple[str, int, dict[str, MapFile]]:
+        files: dict[str, MapFile] = {}
+        for path, shown in sorted(_select(entries, count).items()):
+            key = (path, frozenset(shown))
+            if key not in built:
+                built[key] = _map_file(loaded[path], shown, graph, incoming, resolver)
+            files[path] = built[key]
+        text = render_map(list(files.values()))
+        return text, counter.count(text) if text else 0, files
+
+    best: tuple[str, int, dict[str, MapFile]] = ("", 0, {})
+    window = _FIRST_PROBE
+    while True:
+        batch = [p for p in ranked_paths[:window] if p not in loaded]
+        loaded.update(extraction.symbols(batch))
+        entries: list[tuple[float, str, int]] = []
+        for path in ranked_paths[:window]:
+            if path in loaded:
+                entries.extend(_entries(path, loaded[path], ranks[path], graph))
+        complete = window >= len(ranked_paths)
+        floor = 0.0 if complete else ranks[ranked_paths[window]] * 1.001
+        entries.sort(key=lambda e: (-e[0], e[1], e[2]))
+        safe = len(entries) if complete else sum(1 for e in entries if e[0] >= floor)
+        low, high = 0, safe
+        fits_all = False
+        while low < high:
+            mid = (low + high + 1) // 2
+            text, tokens, files = render(entries, mid)
+            if tokens <= budget:
+                low, best = mid, (text, tokens, files)
+            else:
+                high = mid - 1
+        if low == safe:
+            fits_all = True
+        if complete or not fits_all:
+            return best
+        window *= 4
+
+
+def build_map(
+    root: Path,
+    options: MapOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
+) -> RepoMap:
+    """The repository map of ``root`` for ``options`` (see :class:`MapOptions`)."""
+    options = options or MapOptions()
+    found = discovery if discovery is not None else discover(root)
+    extraction = extract_repository(
+        found,
+        cache_path=options.cache_path,
+        use_cache=options.use_cache,
+        workers=options.workers,
+        progress=progress,
+    )
+    try:
+        return _rank_and_fit(found, extraction, options)
+    finally:
+        if extraction.cache is not None:
+            extraction.cache.close()
+
+
+def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
+    files = extraction.files
+    named_paths: set[str] = set()
+    words: set[str] = set(options.mentions)
+    if options.task:
+        task_paths, task_words = task_mentions(options.task)
+        named_paths |= task_paths
+        words |= task_words
+    graph = build_graph(
+        {p: f.defs for p, f in files.items()},
+        {p: f.refs for p, f in files.items()},
+        words,
+        {p: f.members for p, f in files.items()},
+    )
+    focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
+    personal = personalization(
+        graph.nodes,
+        focus=focus,
+        named_paths=named_paths,
+        mentioned=words,
+        definers=graph.definers,
+    )
+    ranks = pagerank(graph, personal)
+    excluded = {_relative(found.root, p) for p in options.in_context}
+    ranked_paths = sorted(
+        (p for p in graph.nodes if p not in excluded), key=lambda p: (-ranks[p], p)
+    )
+    counter = shared_counter(options.model)
+    text, tokens, shown = _fit(ranked_paths, ranks, extraction, graph, counter, options.tokens)
+    incoming = graph.incoming()
+    ranked = tuple(
+        RankedFile(
+            path=path,
+            language=entry.symbols.language,
+            rank=ranks.get(path, 0.0),
+            file_refs=incoming.get(path, 0),
+            entry=entry,
+        )
+        for path, entry in sorted(shown.items())
+    )
+    return RepoMap(
+        text=text,
+        tokens=tokens,
+        budget=options.tokens,
+        tokenizer=counter.name,
+        files=ranked,
+        omitted=len(ranked_paths) - len(ranked),
+        parsed=extraction.parsed,
+        problems=extraction.problems,
+        ranks=ranks,
+    )
+
+
+def _relative(root: Path, path: str) -> str:
+    candidate = Path(path)
+    if candidate.is_absolute():
+        try:
+            return candidate.resolve().relative_to(root).as_posix()
+        except ValueError:
+            return candidate.as_posix()
+    return candidate.as_posix().removeprefix("./")
+
+
+def map_json(result: RepoMap) -> dict[str, Any]:
+    """The JSON form of a map: files shown (with symbols and imports), text, tokens, omitted."""
+    files = []
+    for item in result.files:
+        entry = item.entry
+        symbols = entry.symbols
+        shown = sorted(entry.shown) if entry.shown is not None else range(len(symbols.symbols))
+        files.append(
+            {
+                "path": item.path,
+                "language": item.language,
+                "rank": item.rank,
+                "symbols": [
+                    {
+                        "kind": s.kind,
+                        "name": s.name,
+                        "line": s.line,
+                        "end_line": s.end_line,
+                        "signature": s.signature,
+                        "parent": s.parent,
+                        "refs": entry.symbol_refs.get(i, 0),
+                    }
+                    for i in shown
+                    for s in (symbols.symbols[i],)
+                ],
+                "imports": [
+                    {"module": i.module, "names": list(i.names), "local": i.local, "line": i.line}
+                    for i in symbols.imports
+                ],
+            }
+        )
+    return {
+        "files": files,
+        "text": result.text,
+        "tokens": result.tokens,
+        "budget": result.budget,
+        "tokenizer": result.tokenizer,
+        "omitted": result.omitted,
+        "problems": list(result.problems),
+    }
+
+
+def annotate_files(
+    root: Path, discovery: Discovery, *, use_cache: bool = True, cache_path: Path | None = None
+) -> dict[str, str]:
+    """Seed 003's per-file notes (``exports: ...``, ``main entry, imports: ...``) by path."""
+    extraction = extract_repository(discovery, use_cache=use_cache, cache_path=cache_path)
+    try:
+        loaded = extraction.symbols(extraction.files)
+    finally:
+        if extraction.cache is not None:
+            extraction.cache.close()
+    notes: dict[str, str] = {}
+    for path, symbols in loaded.items():
+        note = file_annotation(symbols)
+        if note:
+            notes[path] = note
+    return notes

@@ -1,0 +1,137 @@
+"""Which repository file an import statement names, once the whole file list is known.
+
+Each language has its own way from an import to a file: Python's dotted modules and
+relative levels, JavaScript's relative paths with extension and ``index`` probing, quoted
+``#include`` files, Java's package paths, Rust's ``crate::`` modules, Ruby's
+``require_relative``, PHP's namespaces and ``require``. An import that names no file of the
+repository is external.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from agentprompt.repo.symbols import ImportEntry
+
+__all__ = ["ImportResolver"]
+
+_JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+_SUFFIX_DEPTH = 4
+
+
+@dataclass
+class ImportResolver:
+    """Resolves imports against one repository's file list."""
+
+    paths: frozenset[str]
+    """Every file path of the repository."""
+    _suffixes: dict[str, list[str]] = field(default_factory=dict)
+    _dirs: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def for_paths(cls, paths: Iterable[str]) -> ImportResolver:
+        """A resolver over ``paths``."""
+        resolver = cls(paths=frozenset(paths))
+        for path in sorted(resolver.paths):
+            parts = path.split("/")
+            for k in range(1, min(_SUFFIX_DEPTH, len(parts)) + 1):
+                resolver._suffixes.setdefault("/".join(parts[-k:]), []).append(path)
+            for k in range(1, min(_SUFFIX_DEPTH, len(parts) - 1) + 1):
+                resolver._dirs.setdefault("/".join(parts[-1 - k : -1]), "/".join(parts[:-1]))
+        return resolver
+
+    def _first(self, candidates: Iterable[str]) -> str | None:
+        for candidate in candidates:
+            normal = posixpath.normpath(candidate).lstrip("/")
+            if normal in self.paths:
+                return normal
+        return None
+
+    def _by_suffix(self, importer: str, suffix: str) -> str | None:
+        if suffix in self.paths:
+            return suffix
+        found = self._suffixes.get(suffix)
+        if not found:
+            return None
+        here = posixpath.dirname(importer)
+        return max(found, key=lambda p: (len(posixpath.commonprefix([p, here])), -len(p)))
+
+    def resolve(self, importer: str, language: str | None, entry: ImportEntry) -> str | None:
+        """The repository file (or package directory, ending in ``/``) ``entry`` names."""
+        here = posixpath.dirname(importer)
+        module = entry.module
+        if language == "python":
+            return self._python(importer, here, entry)
+        if language in ("javascript", "typescript", "tsx"):
+            if not module.startswith((".", "/")):
+                return None
+            base = posixpath.join(here, module)
+            stem = base.removesuffix(".js").removesuffix(".mjs").removesuffix(".cjs")
+            return self._first(
+                [
+                    base,
+                    *(stem + e for e in _JS_EXTENSIONS),
+                    *(base + "/index" + e for e in _JS_EXTENSIONS),
+                ]
+            )
+        if language in ("c", "cpp"):
+            return self._first([posixpath.join(here, module)]) or (
+                self._by_suffix(importer, module) if entry.local else None
+            )
+        if language == "java":
+            dotted = f"{module}.{entry.names[0]}" if entry.names else module
+            return self._by_suffix(importer, "/".join(dotted.split(".")[-_SUFFIX_DEPTH:]) + ".java")
+        if language == "go":
+            parts = module.split("/")
+            if len(parts) < 2:
+                return None
+            found = self._dirs.get("/".join(parts[-2:]))
+            if found is None and "." in parts[0]:
+                found = self._dirs.get(parts[-1])
+            return found + "/" if found else None
+        if language == "rust":
+            segments = [s for s in module.split("::") if s not in ("crate", "self", "super")]
+            if not entry.local or not segments:
+                return None
+            last = segments[-1]
+            return self._by_suffix(importer, f"{last}.rs") or self._by_suffix(
+                importer, f"{last}/mod.rs"
+            )
+        if language == "ruby":
+            name = module if module.endswith(".rb") else module + ".rb"
+            if entry.local:
+                return self._first([posixpath.join(here, name)])
+            return self._by_suffix(importer, name)
+        if language == "php":
+            if entry.local:
+                return self._first([posixpath.join(here, module.lstrip("/")), module])
+            dotted = f"{module}\\{entry.names[0]}" if entry.names else module
+            return self._by_suffix(importer, "/".join(dotted.split("\\")[-3:]) + ".php")
+        return None
+
+    def _python(self, importer: str, here: str, entry: ImportEntry) -> str | None:
+        module = entry.module
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            base = here
+            for _ in range(level - 1):
+                base = posixpath.dirname(base)
+            rest = module.lstrip(".").replace(".", "/")
+            target = posixpath.join(base, rest) if rest else base
+            candidates = [f"{target}/{n}.py" for n in entry.names if n != "*"]
+            candidates += [f"{target}/{n}/__init__.py" for n in entry.names if n != "*"]
+            candidates += [f"{target}.py", f"{target}/__init__.py"]
+            return self._first(candidates)
+        parts = module.split(".")
+        options = [f"{'/'.join([*parts, n])}.py" for n in entry.names if n != "*"]
+        options += ["/".join(parts) + ".py", "/".join(parts) + "/__init__.py"]
+        for option in options:
+            found = self._by_suffix(importer, "/".join(option.split("/")[-_SUFFIX_DEPTH:]))
+            if found is None or not found.endswith(option):
+                continue
+            package = found[: -len(option)].rstrip("/")
+            if found == option or f"{package}/__init__.py" not in self.paths:
+                return found
+        return None

@@ -1,0 +1,141 @@
+"""What one source file defines, imports and refers to, read with tree-sitter.
+
+:func:`extract_symbols` turns a file's bytes into a :class:`FileSymbols`: its definitions
+(classes, functions, methods, variables, properties, with signatures, line ranges and
+parents), its imports (local or external, and what they bring in) and the identifiers it
+uses. Files with syntax errors still yield what the parser could read; files in a language
+without a grammar yield an entry with no symbols.
+
+Definitions come from a walk of the syntax tree that visits only the places definitions
+live (module level, class bodies, namespaces); identifiers and calls are read lexically
+from the source text, which is what keeps extraction fast on large repositories.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agentprompt.repo.languages import language_for_path, parser_for
+
+__all__ = [
+    "KINDS",
+    "FileSymbols",
+    "ImportEntry",
+    "SymbolEntry",
+    "extract_symbols",
+]
+
+KINDS = ("class", "method", "function", "async function", "async method", "variable", "property")
+"""Every kind a :class:`SymbolEntry` may have."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SymbolEntry:
+    """One definition in a source file."""
+
+    kind: str
+    """One of :data:`KINDS`."""
+    name: str
+    """The defined name, without its parent."""
+    line: int
+    """First line of the definition (1-based)."""
+    end_line: int
+    """Last line of the definition (1-based)."""
+    signature: str = ""
+    """Parameters and return type as written, whitespace collapsed (empty for non-callables)."""
+    params: tuple[str, ...] = ()
+    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one."""
+    returns: str | None = None
+    """The declared return type, ``?T`` when it may be absent (None if not declared)."""
+    parent: str | None = None
+    """The enclosing class (dotted when nested), or None at module level."""
+    depth: int = 0
+    """Nesting depth: 0 at module level, 1 inside a class, and so on."""
+    bases: tuple[str, ...] = ()
+    """Base classes and implemented interfaces, for classes."""
+    markers: tuple[str, ...] = ()
+    """Extra facts: ``optional``, ``static``, ``abstract``, ``exported``, ``decorated``."""
+    calls: tuple[str, ...] = ()
+    """Names this definition's body calls, first-seen order."""
+
+    @property
+    def qualname(self) -> str:
+        """The name with its parent, e.g. ``Store.fetch``."""
+        return f"{self.parent}.{self.name}" if self.parent else self.name
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportEntry:
+    """One import statement's target."""
+
+    module: str
+    """What is imported from, as written (``os.path``, ``./utils``, ``.models``)."""
+    names: tuple[str, ...] = ()
+    """The names it brings in (empty when the whole module is imported)."""
+    local: bool = False
+    """True when the syntax makes it repository-local (relative path, quoted include...)."""
+    line: int = 0
+    """The line the import is on (1-based)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileSymbols:
+    """Everything extracted from one file."""
+
+    path: str
+    """POSIX path relative to the repository root."""
+    language: str | None
+    """The language it was read as, or None when no grammar knows it."""
+    symbols: tuple[SymbolEntry, ...] = ()
+    """Definitions in source order; a parent always comes before its members."""
+    imports: tuple[ImportEntry, ...] = ()
+    """Imports in source order."""
+    references: tuple[str, ...] = ()
+    """Distinct identifiers the file uses (three characters or longer), sorted."""
+    lines: int = 0
+    """Number of lines in the file."""
+    syntax_errors: bool = False
+    """True when the parser had to recover from errors (the symbols are what it could read)."""
+    problem: str | None = None
+    """Why the file could not be read, when it could not (it then has no symbols)."""
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+
+
+def _references(source: bytes) -> tuple[str, ...]:
+    """The distinct identifiers in ``source``, sorted."""
+    return tuple(sorted({m.decode("ascii") for m in _IDENTIFIER.findall(source)}))
+
+
+def extract_symbols(path: str, source: bytes) -> FileSymbols:
+    """Definitions, imports and references of the file at ``path`` with content ``source``."""
+    from agentprompt.repo.symbols_walk import walk_tree
+
+    language = language_for_path(path)
+    lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+    if b"\x00" in source[:8192]:
+        return FileSymbols(path=path, language=language, lines=lines, problem="binary content")
+    if language is None:
+        return FileSymbols(path=path, language=None, lines=lines)
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileSymbols(
+            path=path,
+            language=language,
+            lines=lines,
+            problem=f"not UTF-8 text (byte {exc.start} cannot be decoded)",
+        )
+    tree = parser_for(language).parse(source)
+    symbols, imports = walk_tree(language, tree.root_node, source)
+    return FileSymbols(
+        path=path,
+        language=language,
+        symbols=symbols,
+        imports=imports,
+        references=_references(source),
+        lines=lines,
+        syntax_errors=tree.root_node.has_error,
+    )

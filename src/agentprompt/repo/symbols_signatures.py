@@ -1,0 +1,264 @@
+"""Reading names, parameters, return types, bases and declared names from syntax nodes.
+
+These helpers are shared by every language's walk; each knows the handful of field names
+and node types the official grammars use for the same idea.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+__all__ = [
+    "FUNCTION_VALUES",
+    "NAME_TYPES",
+    "collapse",
+    "declared_names",
+    "function_parts",
+    "node_text",
+    "read_bases",
+    "read_params",
+    "read_returns",
+]
+
+_SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
+NAME_TYPES = frozenset(
+    {
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "property_identifier",
+        "constant",
+        "name",
+        "variable_name",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "private_property_identifier",
+        "namespace_identifier",
+    }
+)
+_OPTIONAL_PARAMS = frozenset(
+    {
+        "default_parameter",
+        "typed_default_parameter",
+        "optional_parameter",
+        "assignment_pattern",
+        "optional_parameter_declaration",
+    }
+)
+_OPTIONAL_RETURN = re.compile(r"^Optional\[(.*)\]$")
+_NONE_UNION = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|undefined)\s*\|\s*")
+
+
+def node_text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+_BASE_CONTAINERS = frozenset(
+    {
+        "superclasses",
+        "class_heritage",
+        "extends_clause",
+        "implements_clause",
+        "superclass",
+        "super_interfaces",
+        "type_list",
+        "base_class_clause",
+        "base_list",
+        "base_clause",
+        "class_interface_clause",
+        "extends_type_clause",
+        "argument_list",
+    }
+)
+
+
+def read_bases(node: Node) -> tuple[str, ...]:
+    found: list[str] = []
+    for child in node.named_children:
+        if child.type in _BASE_CONTAINERS:
+            for part in child.named_children:
+                if part.type in _BASE_CONTAINERS:
+                    found.extend(
+                        node_text(p) for p in part.named_children if p.type != "access_specifier"
+                    )
+                elif part.type not in ("access_specifier", "keyword_argument", "comment"):
+                    found.append(node_text(part))
+    return tuple(collapse(b).split("<")[0] for b in found if b)
+
+
+def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | None, str | None]:
+    """Name, parameters node, return-type node and owning type (for out-of-class methods)."""
+    if language in ("c", "cpp"):
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is None:
+            return "", None, None, None
+        name = node_text(declarator.child_by_field_name("declarator"))
+        owner = None
+        if "::" in name:
+            owner, name = name.rsplit("::", 1)
+        return (
+            name,
+            declarator.child_by_field_name("parameters"),
+            node.child_by_field_name("type"),
+            owner,
+        )
+    name = node_text(node.child_by_field_name("name"))
+    params = node.child_by_field_name("parameters")
+    returns = None
+    for field_name in ("return_type", "result", "returns", "type"):
+        returns = node.child_by_field_name(field_name)
+        if returns is not None:
+            break
+    owner = None
+    if language == "go" and node.type == "method_declaration":
+        receiver = node.child_by_field_name("receiver")
+        owner = (
+            node_text(receiver).strip("()").split()[-1].lstrip("*").split("[")[0]
+            if receiver
+            else None
+        )
+    return name, params, returns, owner
+
+
+def read_params(node: Node | None) -> tuple[str, ...]:
+    if node is None:
+        return ()
+    found: list[str] = []
+    for child in node.named_children:
+        kind = child.type
+        if kind in ("comment", "self_parameter", "attribute_item", "variadic_parameter"):
+            continue
+        names = _param_names(child)
+        text = node_text(child)
+        for name in names:
+            if name in _SKIP_PARAMS:
+                continue
+            if kind in ("list_splat_pattern", "splat_parameter") or (
+                text.startswith("*") and not text.startswith("**")
+            ):
+                name = f"*{name}"
+            elif kind in ("dictionary_splat_pattern", "hash_splat_parameter") or text.startswith(
+                "**"
+            ):
+                name = f"**{name}"
+            elif "variadic" in kind or "..." in text.split(":")[0]:
+                name = f"...{name}"
+            elif kind == "block_parameter":
+                name = f"&{name}"
+            elif (
+                kind in _OPTIONAL_PARAMS
+                or child.child_by_field_name("default_value") is not None
+                or (kind == "parameter" and "=" in text)
+                or kind == "optional_parameter"
+            ):
+                name = f"{name}?"
+            found.append(name)
+    return tuple(found)
+
+
+def _param_names(node: Node) -> list[str]:
+    if node.type in ("identifier", "name", "variable_name"):
+        return [node_text(node).lstrip("$")]
+    names = [
+        node_text(c).lstrip("$")
+        for i, c in enumerate(node.children)
+        if c.is_named and node.field_name_for_child(i) == "name" and c.type in NAME_TYPES
+    ]
+    if names:
+        return names
+    for field_name in ("pattern", "declarator", "name", "left"):
+        inner = node.child_by_field_name(field_name)
+        if inner is not None:
+            return _param_names(inner)
+    for child in node.named_children:
+        if child.type in ("identifier", "variable_name"):
+            return [node_text(child).lstrip("$")]
+    return []
+
+
+def read_returns(node: Node | None) -> str | None:
+    if node is None:
+        return None
+    text = collapse(node_text(node)).lstrip(":").strip().strip("\"'")
+    if not text or text in ("void", "None", "()", "unit"):
+        return None
+    optional = _OPTIONAL_RETURN.match(text)
+    if optional:
+        return f"?{optional.group(1)}"
+    stripped = _NONE_UNION.sub("", text)
+    if stripped != text and stripped and not any(c in stripped for c in "<[({"):
+        return f"?{stripped}"
+    return text
+
+
+def declared_names(node: Node) -> list[tuple[str, Node]]:
+    """Names declared by a variable or member declaration, with the node holding each value."""
+    kind = node.type
+    if kind == "expression_statement":
+        inner = node.named_children[0] if node.named_children else None
+        if inner is None or inner.type != "assignment":
+            return []
+        left = inner.child_by_field_name("left")
+        return [(node_text(left), inner)] if left is not None and left.type == "identifier" else []
+    if kind == "assignment":
+        left = node.child_by_field_name("left")
+        return [(node_text(left), node)] if left is not None and left.type == "constant" else []
+    if kind in ("preproc_def", "preproc_function_def"):
+        return [(node_text(node.child_by_field_name("name")), node)]
+    if kind == "type_definition":
+        return [
+            (node_text(d), node)
+            for d in node.children_by_field_name("declarator")
+            if d.type == "type_identifier"
+        ]
+    found: list[tuple[str, Node]] = []
+    for child in node.named_children:
+        if child.type in (
+            "variable_declarator",
+            "init_declarator",
+            "const_spec",
+            "var_spec",
+            "const_element",
+            "property_element",
+            "variable_declaration",
+        ):
+            if child.type == "variable_declaration":
+                found.extend(declared_names(child))
+                continue
+            for i, part in enumerate(child.children):
+                if (
+                    child.field_name_for_child(i) in ("name", "declarator")
+                    and part.type in NAME_TYPES
+                ):
+                    found.append((node_text(part).lstrip("$"), child))
+            if child.type in ("const_element",) and child.named_children:
+                found.append((node_text(child.named_children[0]), child))
+        elif child.type in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
+            "name",
+            "declarator",
+        ):
+            found.append((node_text(child), node))
+    return found
+
+
+def _index(parent: Node, child: Node) -> int:
+    for i, c in enumerate(parent.children):
+        if c.id == child.id:
+            return i
+    return -1
+
+
+FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function"}
+)

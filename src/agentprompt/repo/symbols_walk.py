@@ -1,0 +1,342 @@
+"""The syntax-tree walk behind :func:`agentprompt.repo.symbols.extract_symbols`.
+
+One walker serves every language: a per-language grammar table
+(:mod:`agentprompt.repo.symbols_grammars`) names which node types define classes,
+functions, variables, class members and imports, and which are only wrappers to look
+inside (exports, decorators, namespaces, error-recovery nodes). The walk never enters
+function bodies, so its cost grows with the number of definitions, not with the size of
+the code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from agentprompt.repo.symbols import ImportEntry, SymbolEntry
+from agentprompt.repo.symbols_grammars import GRAMMARS, Grammar
+from agentprompt.repo.symbols_imports import read_imports
+from agentprompt.repo.symbols_signatures import (
+    FUNCTION_VALUES,
+    collapse,
+    declared_names,
+    function_parts,
+    node_text,
+    read_bases,
+    read_params,
+    read_returns,
+)
+
+__all__ = ["walk_tree"]
+
+_CALL = re.compile(rb"([A-Za-z_$][A-Za-z0-9_$]*)\(")
+_NOT_CALLS = frozenset(
+    b"if for while switch catch return function def elif and or not in is with await async "
+    b"sizeof typeof new delete super self this print len str int defined lambda match case "
+    b"foreach using lock fn unless until elseif isset empty array list static "
+    b"isinstance issubclass getattr setattr hasattr range enumerate zip sorted dict set tuple "
+    b"min max sum any all repr type iter next map filter bool float bytes".split()
+)
+_MAX_CALLS = 12
+
+
+@dataclass
+class _Walk:
+    """The state of one file's walk: its grammar, source and what was found so far."""
+
+    language: str
+    grammar: Grammar
+    source: bytes
+    symbols: list[SymbolEntry] = field(default_factory=list)
+    imports: list[ImportEntry] = field(default_factory=list)
+
+    def add(
+        self, node: Node, kind: str, name: str, parent: str | None, depth: int, **extra: object
+    ) -> None:
+        """Record one definition spanning ``node``."""
+        if not name:
+            return
+        self.symbols.append(
+            SymbolEntry(
+                kind=kind,
+                name=name,
+                line=node.start_point[0] + 1,
+                end_line=node.end_point[0] + 1,
+                parent=parent,
+                depth=depth,
+                **extra,  # type: ignore[arg-type]
+            )
+        )
+
+    def calls(self, node: Node, own: str) -> tuple[str, ...]:
+        """The names called inside ``node``'s text, first-seen order, its own name left out."""
+        body = node.child_by_field_name("body")
+        span = self.source[(body or node).start_byte : (body or node).end_byte]
+        seen: dict[str, None] = {}
+        for match in _CALL.findall(span):
+            if match in _NOT_CALLS:
+                continue
+            name = match.decode("ascii")
+            if name != own:
+                seen[name] = None
+                if len(seen) >= _MAX_CALLS:
+                    break
+        return tuple(seen)
+
+
+def walk_tree(
+    language: str, root: Node, source: bytes
+) -> tuple[tuple[SymbolEntry, ...], tuple[ImportEntry, ...]]:
+    """The definitions and imports found in a parsed file."""
+    grammar = GRAMMARS.get(language)
+    if grammar is None:
+        return (), ()
+    walk = _Walk(language=language, grammar=grammar, source=source)
+    _visit(walk, root, None, 0, False, ())
+    return tuple(walk.symbols), tuple(walk.imports)
+
+
+def _visit(
+    walk: _Walk,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    grammar = walk.grammar
+    for child in node.named_children:
+        kind = child.type
+        if kind == "comment":
+            continue
+        if kind in grammar.imports and not in_class:
+            walk.imports.extend(read_imports(walk.language, child))
+        if kind in grammar.wrappers:
+            _wrapper(walk, child, parent, depth, in_class, markers)
+        elif kind in grammar.classes:
+            _class(walk, child, parent, depth, markers)
+        elif kind in grammar.functions:
+            _function(walk, child, parent, depth, in_class, markers)
+        elif in_class and kind in grammar.members:
+            _member(walk, child, parent, depth)
+        elif not in_class and kind in grammar.variables:
+            _variable(walk, child, parent, depth, markers)
+        elif in_class and kind in grammar.bodies:
+            _visit(walk, child, parent, depth, in_class, markers)
+
+
+def _wrapper(
+    walk: _Walk,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    kind = node.type
+    if kind == "export_statement":
+        markers = (*markers, "exported")
+    elif kind == "decorated_definition":
+        names = {
+            node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
+            for d in node.named_children
+            if d.type == "decorator"
+        }
+        extra = ["decorated"]
+        extra += [
+            n for n in ("property", "staticmethod", "classmethod", "abstractmethod") if n in names
+        ]
+        if "setter" in names or "getter" in names:
+            extra.append("property")
+        markers = (*markers, *extra)
+    elif kind == "impl_item":
+        target = node_text(node.child_by_field_name("type")).split("<")[0]
+        body = node.child_by_field_name("body")
+        if body is not None and target:
+            qual = f"{parent}.{target}" if parent else target
+            _visit(walk, body, qual, depth + 1, True, ())
+        return
+    _visit(walk, node, parent, depth, in_class, markers)
+
+
+def _class(
+    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    name_node = node.child_by_field_name("name")
+    name = node_text(name_node)
+    if walk.language in ("c", "cpp") and node.child_by_field_name("body") is None:
+        return
+    if walk.language == "go" and node.type == "type_spec":
+        inner = node.child_by_field_name("type")
+        body = (
+            inner if inner is not None and inner.type in ("struct_type", "interface_type") else None
+        )
+    else:
+        body = node.child_by_field_name("body")
+    bases = read_bases(node)
+    walk.add(node, "class", name, parent, depth, bases=bases, markers=markers)
+    if not name:
+        return
+    qual = f"{parent}.{name}" if parent else name
+    if body is not None:
+        _visit(walk, body, qual, depth + 1, True, ())
+    elif walk.language == "ruby":
+        _visit(walk, node, qual, depth + 1, True, ())
+
+
+def _function(
+    walk: _Walk,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    name, params_node, returns_node, owner = function_parts(walk.language, node)
+    if not name:
+        return
+    if owner and not parent:
+        parent, depth, in_class = owner, depth + 1, True
+    prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
+    is_async = re.search(rb"\basync\b", prefix) is not None
+    marks = list(markers)
+    if re.search(rb"\bstatic\b", prefix) or node.type == "singleton_method":
+        marks.append("static")
+    if re.search(rb"\babstract\b", prefix) or node.type == "abstract_method_signature":
+        marks.append("abstract")
+    is_getter = walk.language in ("javascript", "typescript", "tsx") and re.search(
+        rb"\b(?:get|set)\s+[#\w$]+\s*$", prefix
+    )
+    if "property" in marks or is_getter:
+        kind = "property"
+    elif in_class:
+        kind = "async method" if is_async else "method"
+    else:
+        kind = "async function" if is_async else "function"
+    if "property" in marks:
+        marks.remove("property")
+    params = read_params(params_node)
+    returns = read_returns(returns_node)
+    signature = collapse(node_text(params_node))
+    if returns:
+        signature += f" -> {collapse(node_text(returns_node)).lstrip(':').strip()}"
+    walk.add(
+        node,
+        kind,
+        name,
+        parent,
+        depth,
+        signature=signature,
+        params=params,
+        returns=returns,
+        markers=tuple(dict.fromkeys(marks)),
+        calls=walk.calls(node, name),
+    )
+
+
+def _variable(
+    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    if node.type == "declaration":
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in (
+            "function_declarator",
+            "identifier",
+        ):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            _function(walk, node, parent, depth, False, (*markers, "declaration"))
+            return
+    for name, holder in declared_names(node):
+        value = holder.child_by_field_name("value")
+        if value is not None and value.type in FUNCTION_VALUES:
+            _arrow(walk, node, value, name, parent, depth, markers)
+        else:
+            walk.add(node, "variable", name, parent, depth, markers=markers)
+
+
+def _arrow(
+    walk: _Walk,
+    node: Node,
+    value: Node,
+    name: str,
+    parent: str | None,
+    depth: int,
+    markers: tuple[str, ...],
+) -> None:
+    is_async = walk.source[value.start_byte : value.start_byte + 5] == b"async"
+    params = value.child_by_field_name("parameters") or value.child_by_field_name("parameter")
+    returns_node = value.child_by_field_name("return_type")
+    returns = read_returns(returns_node)
+    signature = collapse(node_text(params))
+    if returns:
+        signature += f" -> {returns}"
+    walk.add(
+        node,
+        "async function" if is_async else "function",
+        name,
+        parent,
+        depth,
+        signature=signature,
+        params=read_params(params)
+        if params is not None and params.type != "identifier"
+        else ((node_text(params),) if params else ()),
+        returns=returns,
+        markers=markers,
+        calls=walk.calls(value, name),
+    )
+
+
+def _member(walk: _Walk, node: Node, parent: str | None, depth: int) -> None:
+    if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in (
+            "function_declarator",
+            "field_identifier",
+            "identifier",
+        ):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            _function(walk, node, parent, depth, True, ("declaration",))
+            return
+        if declarator is None:
+            return
+        walk.add(node, "property", node_text(declarator), parent, depth)
+        return
+    if (
+        node.type
+        in (
+            "property_signature",
+            "public_field_definition",
+            "field_definition",
+            "property_declaration",
+        )
+        and walk.language != "php"
+    ):
+        name = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+        optional = (
+            b"?" in walk.source[node.start_byte : node.end_byte].split(b":")[0].split(b"=")[0]
+        )
+        value = node.child_by_field_name("value")
+        if value is not None and value.type in FUNCTION_VALUES:
+            _arrow(walk, node, value, name, parent, depth, ())
+            return
+        walk.add(node, "property", name, parent, depth, markers=("optional",) if optional else ())
+        return
+    if node.type == "field_declaration" and walk.language in ("go", "rust"):
+        for i, part in enumerate(node.children):
+            if node.field_name_for_child(i) == "name":
+                walk.add(node, "property", node_text(part), parent, depth)
+        return
+    if node.type == "property_declaration" and walk.language == "php":
+        declared_type = node.child_by_field_name("type")
+        optional = declared_type is not None and declared_type.type == "optional_type"
+        for name, _holder in declared_names(node):
+            walk.add(
+                node, "property", name, parent, depth, markers=("optional",) if optional else ()
+            )
+        return
+    for name, _holder in declared_names(node):
+        walk.add(node, "property", name, parent, depth)
