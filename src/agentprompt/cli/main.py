@@ -11,7 +11,9 @@ from agentprompt.cli.inspect import inspect_command
 from agentprompt.cli.map import map_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
 from agentprompt.cli.prompts import prompts_group
+from agentprompt.cli.select import select_command
 from agentprompt.cli.sessions import sessions_group
+from agentprompt.cli.tree import tree_command
 from agentprompt.errors import AgentPromptError
 
 __all__ = ["cli", "main"]
@@ -26,7 +28,9 @@ def cli() -> None:
 cli.add_command(inspect_command)
 cli.add_command(map_command)
 cli.add_command(prompts_group)
+cli.add_command(select_command)
 cli.add_command(sessions_group)
+cli.add_command(tree_command)
 
 
 def main(argv: list[str] | None = None) -> None:

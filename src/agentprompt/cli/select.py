@@ -1,0 +1,183 @@
+"""``agentprompt select``: let a model choose the files a request needs (seed 000).
+
+The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable;
+:func:`resolve_model` turns the name into a prompt executor. This release ships no client for
+a real model (the OpenAI and Anthropic clients arrive with the ``openai``/``anthropic``
+extras), so a run without a usable model ends with exit status 2 and says how to configure
+one; tests replace :func:`resolve_model` with one that returns a test model.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.cli.tree import discovery_options
+from agentprompt.errors import UsageError
+from agentprompt.llm.base import PromptExecutor
+from agentprompt.repo.files import DiscoveryOptions
+from agentprompt.repo.select import SelectionOptions
+from agentprompt.repo.selection import FileSelection, select_files
+
+__all__ = ["MODEL_ENV", "ModelNotConfigured", "resolve_model", "select_command"]
+
+MODEL_ENV = "AGENTPROMPT_MODEL"
+"""The environment variable naming the model ``select`` asks when ``--model`` is not given."""
+
+
+class ModelNotConfigured(UsageError):
+    """``select`` needs a model, and none is configured or none can be reached."""
+
+
+def resolve_model(name: str | None) -> PromptExecutor:
+    """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``).
+
+    Raises :class:`ModelNotConfigured` when no model is named, or when no client for the
+    named model is available.
+    """
+    chosen = name or os.environ.get(MODEL_ENV, "").strip()
+    if not chosen:
+        raise ModelNotConfigured(
+            "select needs a model to choose the files: give --model PROVIDER:MODEL or set "
+            f"{MODEL_ENV} (for example openai:gpt-4o-mini or anthropic:claude-3-5-haiku-latest); "
+            "model clients come with the openai and anthropic extras of agentprompt"
+        )
+    raise ModelNotConfigured(
+        f"no client is available for the model {chosen!r}: this version of agentprompt ships "
+        "no client for a real model yet (the OpenAI and Anthropic clients come with the "
+        "openai and anthropic extras in a later release); 'agentprompt tree' lists the files "
+        "without a model"
+    )
+
+
+def _result_json(task: str, result: FileSelection) -> dict[str, Any]:
+    return {
+        "task": task,
+        "selected": [
+            {"path": s.path, "tokens": s.tokens, "round": s.round, "forced": s.forced}
+            for s in result.selected
+        ],
+        "rejected": [
+            {"path": r.path, "reason": r.reason, "round": r.round} for r in result.rejected
+        ],
+        "secrets": [{"path": f.path, "line": f.line, "kind": f.kind} for f in result.secrets],
+        "rounds": result.rounds,
+        "done": result.done,
+        "reason": result.reason,
+        "stopped": result.stopped,
+        "tokens": result.tokens,
+        "context": result.context,
+    }
+
+
+def _print_result(result: FileSelection) -> None:
+    table = Table(title=f"Selected files ({result.tokens} tokens)")
+    for column in ("file", "tokens", "round", "how"):
+        table.add_column(column, justify="right" if column in ("tokens", "round") else "left")
+    for item in result.selected:
+        how = "forced include" if item.forced else "chosen"
+        table.add_row(printable(item.path), str(item.tokens), str(item.round), how)
+    console.print(table)
+    for refused in result.rejected:
+        console.print(printable(f"not loaded: {refused.path} ({refused.reason})"), markup=False)
+    for finding in result.secrets:
+        err_console.print(
+            printable(f"agentprompt: likely secret in {finding.describe()}"), markup=False
+        )
+    said = f": {result.reason}" if result.reason else ""
+    console.print(
+        printable(f"Stopped ({result.stopped}) after {result.rounds} round(s){said}"),
+        markup=False,
+    )
+
+
+@click.command("select")
+@click.option("--task", required=True, help="The request the files are chosen for.")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The repository's folder.",
+)
+@click.option("--filter", "filter_re", default=None, metavar="RE", help="Only paths matching RE.")
+@click.option("--exclude", "exclude_re", default=None, metavar="RE", help="No paths matching RE.")
+@click.option("--max-files", type=click.IntRange(min=1), default=None, help="Files at most.")
+@click.option(
+    "--include",
+    "includes",
+    multiple=True,
+    metavar="FILE",
+    help="Load FILE whatever the model chooses (repeatable).",
+)
+@click.option("--dir", "directory", default=".", show_default=True, help="Only files in DIR.")
+@click.option("--allow-secrets", is_flag=True, help="Load files that hold a likely secret.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    default=SelectionOptions().token_budget,
+    show_default=True,
+    help="Token budget of the loaded files.",
+)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(min=1),
+    default=SelectionOptions().max_rounds,
+    show_default=True,
+    help="Times the model is asked at most.",
+)
+@click.option("--model", default=None, help=f"The model to ask (default: ${MODEL_ENV}).")
+@click.option(
+    "--max-file-bytes",
+    type=click.IntRange(min=0),
+    default=DiscoveryOptions().max_file_bytes,
+    show_default=True,
+    help="Leave out files larger than this.",
+)
+@click.option("--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def select_command(
+    task: str,
+    root: Path,
+    filter_re: str | None,
+    exclude_re: str | None,
+    max_files: int | None,
+    includes: tuple[str, ...],
+    directory: str,
+    allow_secrets: bool,
+    max_tokens: int,
+    max_rounds: int,
+    model: str | None,
+    max_file_bytes: int,
+    no_git: bool,
+    as_json: bool,
+) -> None:
+    """Let a model choose the files a request needs, round by round (needs a model)."""
+    options = SelectionOptions(
+        filter=filter_re,
+        exclude=exclude_re,
+        max_files=max_files,
+        include=includes,
+        dir=directory,
+        token_budget=max_tokens,
+        max_rounds=max_rounds,
+        allow_secrets=allow_secrets,
+        model=model.split(":", 1)[-1] if model else None,
+    )
+    executor = resolve_model(model)
+    result = select_files(
+        executor,
+        task,
+        root,
+        options,
+        discovery_options=discovery_options(max_file_bytes, False, (), no_git),
+    )
+    if as_json:
+        print_json(_result_json(task, result))
+    else:
+        _print_result(result)
