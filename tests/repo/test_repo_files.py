@@ -329,3 +329,16 @@ def test_explain_a_missing_path_and_a_path_outside_the_root(tmp_path: Path) -> N
     root = tmp_path / "root"
     assert explain(root, "nope.py", WALK) == Exclusion(path="nope.py", reason="does not exist")
     assert explain(root, "../x.py", WALK) == Exclusion(path="../x.py", reason="outside the root")
+
+
+def test_git_view_of_a_subfolder_lists_paths_relative_to_it(git_root: Path) -> None:
+    write(git_root, "pkg/mod.py")
+    write(git_root, "top.py")
+    assert paths(git_root / "pkg") == ["mod.py"]
+
+
+def test_a_root_ignored_by_the_enclosing_repository_is_walked(git_root: Path) -> None:
+    write(git_root, ".gitignore", "vendored/\n")
+    write(git_root, "vendored/lib/code.py")
+    found = discover(git_root / "vendored")
+    assert (found.git, [f.path for f in found.files]) == (False, ["lib/code.py"])

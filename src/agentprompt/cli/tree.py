@@ -84,7 +84,7 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
     "explain_path",
     default=None,
     metavar="PATH",
-    help="Say why PATH is in or out of the tree, and nothing else.",
+    help="Say why PATH (relative to --root, or absolute) is in or out, and nothing else.",
 )
 @click.option(
     "--exclude",

@@ -96,6 +96,10 @@ def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     walk = Walk(resolved, options)
     policy = policy_rules(resolved, options)
     listing = git_listing(resolved) if options.follow_git else None
+    if listing == []:
+        # Nothing to show in git's view: the root itself is ignored by an enclosing work
+        # tree (or holds no files at all), so the folder the caller named is walked instead.
+        listing = None
     if listing is not None:
         walk.walk_git(listing, policy)
     else:
