@@ -233,20 +233,96 @@ def parse_rules(
     return rules
 
 
+_ANYWHERE = "^(?:.+/)?"
+_DIR_MARK = "(?P<ps_d>/)"
+
+
+def _named(index: int, body: str) -> str:
+    return f"(?P<r{index}>{_NAMED_GROUP.sub('(?:', body)})"
+
+
+def _winner(found: re.Match[str] | None) -> int:
+    """The rule index of the alternative that matched (see :class:`RuleSet`), or -1."""
+    if found is None:
+        return -1
+    name = found.lastgroup
+    if name is None or not name.startswith("r"):
+        name = next(k for k, v in found.groupdict().items() if v is not None)
+    return int(name[1:])
+
+
+class _BaseRules:
+    """The rules of one base folder, split into per-name rules and whole-path rules.
+
+    A pattern without an inner slash (``node_modules/``, ``*.log``) matches a path exactly
+    when it matches one of the path's components, so those are tested per component, with
+    the answer for every folder prefix and every file name remembered: most paths then cost
+    two dictionary lookups. Other patterns are tested on the whole path. In each regex the
+    alternatives run from the latest rule to the earliest, each anchored at the start, so
+    the alternative that matches is the latest matching rule.
+    """
+
+    __slots__ = ("_dirs", "_names", "_per_name", "_whole")
+
+    def __init__(self, indexed: list[tuple[int, Rule]]) -> None:
+        per_name, whole = [], []
+        for index, rule in reversed(indexed):
+            pattern = rule.regex.pattern
+            rest = pattern[len(_ANYWHERE) :]
+            plain = rest.replace(_DIR_MARK, "").replace("[^/]", "")
+            if pattern.startswith(_ANYWHERE) and "/" not in plain:
+                per_name.append(_named(index, rest))
+            elif pattern.startswith("^"):
+                whole.append(_named(index, pattern))
+            else:
+                whole.append(_named(index, "[\\s\\S]*?(?:" + pattern + ")"))
+        self._per_name = re.compile("|".join(per_name)) if per_name else None
+        self._whole = re.compile("|".join(whole)) if whole else None
+        self._dirs: dict[str, int] = {"": -1}
+        self._names: dict[str, int] = {}
+
+    def _dir(self, prefix: str) -> int:
+        """The latest per-name rule matching any folder of ``prefix`` (``""`` or ``a/b/``)."""
+        known = self._dirs.get(prefix)
+        if known is not None:
+            return known
+        parent, _, name = prefix[:-1].rpartition("/")
+        best = max(self._dir(parent + "/" if parent else ""), self._name(name + "/"))
+        self._dirs[prefix] = best
+        return best
+
+    def _name(self, name: str) -> int:
+        known = self._names.get(name)
+        if known is None:
+            known = self._names[name] = (
+                -1 if self._per_name is None else _winner(self._per_name.match(name))
+            )
+        return known
+
+    def decide(self, rel: str) -> int:
+        """The index of the latest rule matching ``rel``, or -1."""
+        if rel.endswith("/"):
+            best = self._dir(rel)
+        else:
+            folder, _, name = rel.rpartition("/")
+            best = max(self._dir(folder + "/" if folder else ""), self._name(name))
+        if self._whole is not None:
+            best = max(best, _winner(self._whole.match(rel)))
+        return best
+
+
 class RuleSet:
-    """An ordered list of rules (later wins) with a fast test for "no rule matches"."""
+    """An ordered list of rules (later wins), decided quickly (see :class:`_BaseRules`)."""
 
     __slots__ = ("_groups", "rules")
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
         """The rules, earliest first."""
-        bases: dict[str, list[str]] = {}
-        for rule in self.rules:
-            bases.setdefault(rule.base, []).append(
-                "(?:" + _NAMED_GROUP.sub("(?:", rule.regex.pattern) + ")"
-            )
-        self._groups = tuple((base, re.compile("|".join(parts))) for base, parts in bases.items())
+        bases: dict[str, list[tuple[int, Rule]]] = {}
+        for index, rule in enumerate(self.rules):
+            bases.setdefault(rule.base, []).append((index, rule))
+        self._groups = tuple((base, _BaseRules(indexed)) for base, indexed in bases.items())
 
     def extended(self, rules: Sequence[Rule]) -> RuleSet:
         """This set followed by ``rules`` (which win over it)."""
@@ -254,12 +330,8 @@ class RuleSet:
 
     def decide(self, path: str) -> Rule | None:
         """The last rule matching ``path`` (relative to the root; directories end in ``/``)."""
-        if not any(
-            path.startswith(base) and combined.search(path[len(base) :])
-            for base, combined in self._groups
-        ):
-            return None
-        for rule in reversed(self.rules):
-            if path.startswith(rule.base) and rule.regex.search(path[len(rule.base) :]):
-                return rule
-        return None
+        best = -1
+        for base, group in self._groups:
+            if path.startswith(base):
+                best = max(best, group.decide(path[len(base) :]))
+        return self.rules[best] if best >= 0 else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import os
 import re
 
 __all__ = ["GENERATED_MARKERS", "SNIFF_BYTES", "UNREADABLE", "sniff"]
@@ -22,8 +23,11 @@ _HEADER_LINES = 5
 def sniff(path: str) -> str | None:
     """``None`` for a UTF-8 text file written by hand, else why it is left out."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES)
+        handle = os.open(path, os.O_RDONLY)
+        try:
+            head = os.read(handle, SNIFF_BYTES)
+        finally:
+            os.close(handle)
     except OSError as exc:
         return UNREADABLE + (exc.strerror or type(exc).__name__)
     if b"\0" in head:
