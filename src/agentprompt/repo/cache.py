@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -34,7 +35,7 @@ __all__ = [
     "to_json",
 ]
 
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _SCHEMA = """
@@ -47,10 +48,14 @@ CREATE TABLE IF NOT EXISTS files (
     language TEXT,
     defs TEXT NOT NULL,
     members TEXT NOT NULL,
+    names_hash TEXT NOT NULL,
     refs TEXT NOT NULL,
     data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS memo (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL);
 """
+
+_MEMO_KEEP = 32
 
 
 def default_cache_path(root: Path) -> Path:
@@ -81,8 +86,8 @@ class CachedFile:
     """Names it defines at module level."""
     members: tuple[str, ...]
     """Names it defines inside classes (methods, properties)."""
-    refs: tuple[str, ...]
-    """Identifiers it uses."""
+    names_hash: str
+    """Hash of the names it defines and uses: equal hashes mean an equal reference graph."""
 
 
 def to_json(entry: FileSymbols) -> str:
@@ -151,17 +156,24 @@ def from_json(text: str, references: tuple[str, ...] = ()) -> FileSymbols:
 
 def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> tuple[Any, ...]:
     """The database row that stores ``entry``."""
-    top = (s.name for s in entry.symbols if s.depth == 0 and _linkable(s.name))
-    inner = (s.name for s in entry.symbols if s.depth > 0 and _linkable(s.name))
+    top = " ".join(
+        dict.fromkeys(s.name for s in entry.symbols if s.depth == 0 and _linkable(s.name))
+    )
+    inner = " ".join(
+        dict.fromkeys(s.name for s in entry.symbols if s.depth > 0 and _linkable(s.name))
+    )
+    refs = " ".join(entry.references)
+    names = content_hash(f"{top}\n{inner}\n{refs}".encode())
     return (
         entry.path,
         size,
         mtime_ns,
         digest,
         entry.language,
-        " ".join(dict.fromkeys(top)),
-        " ".join(dict.fromkeys(inner)),
-        " ".join(entry.references),
+        top,
+        inner,
+        names,
+        refs,
         to_json(entry),
     )
 
@@ -190,6 +202,7 @@ class SymbolCache:
         if row is None or row[0] != str(CACHE_VERSION):
             with _transaction(db):
                 db.execute("DROP TABLE files")
+                db.execute("DELETE FROM memo")
                 db.execute(_SCHEMA.split(";")[1])
                 db.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
@@ -224,7 +237,7 @@ class SymbolCache:
         """Every cached file's light row, by path."""
         try:
             rows = self._db.execute(
-                "SELECT path, size, mtime_ns, hash, language, defs, members, refs FROM files"
+                "SELECT path, size, mtime_ns, hash, language, defs, members, names_hash FROM files"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             self._recover(exc)
@@ -238,7 +251,7 @@ class SymbolCache:
                 language=r[4],
                 defs=tuple(r[5].split()),
                 members=tuple(r[6].split()),
-                refs=tuple(r[7].split()),
+                names_hash=r[7],
             )
             for r in rows
         }
@@ -262,6 +275,40 @@ class SymbolCache:
             self._recover(exc)
         return found
 
+    def references(self) -> dict[str, tuple[str, ...]]:
+        """The identifiers every cached file uses, by path."""
+        try:
+            rows = self._db.execute("SELECT path, refs FROM files").fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return {}
+        return {path: tuple(refs.split()) for path, refs in rows}
+
+    def memo(self, key: str) -> str | None:
+        """A value remembered under ``key`` (a derived result such as a ranking), or None."""
+        try:
+            row = self._db.execute("SELECT value FROM memo WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return None
+        return None if row is None else str(row[0])
+
+    def remember(self, key: str, value: str) -> None:
+        """Remember ``value`` under ``key``, keeping only the most recently stored values."""
+        try:
+            with _transaction(self._db):
+                self._db.execute(
+                    "INSERT OR REPLACE INTO memo (key, value, used) VALUES (?, ?, ?)",
+                    (key, value, time.time()),
+                )
+                self._db.execute(
+                    "DELETE FROM memo WHERE key NOT IN "
+                    "(SELECT key FROM memo ORDER BY used DESC LIMIT ?)",
+                    (_MEMO_KEEP,),
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+
     def store(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Save rows made by :func:`row_for` (replacing older rows of the same paths)."""
         batch = list(rows)
@@ -271,8 +318,8 @@ class SymbolCache:
             with _transaction(self._db):
                 self._db.executemany(
                     "INSERT OR REPLACE INTO files "
-                    "(path, size, mtime_ns, hash, language, defs, members, refs, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "(path, size, mtime_ns, hash, language, defs, members, names_hash, refs, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     batch,
                 )
         except sqlite3.DatabaseError as exc:
@@ -301,6 +348,8 @@ class SymbolCache:
                 self._recover(exc)
 
     def _recover(self, exc: Exception) -> None:
+        if isinstance(exc, sqlite3.ProgrammingError | sqlite3.InterfaceError):
+            raise exc
         self._db.close()
         self._rebuild(exc)
         self._db = self._connect()

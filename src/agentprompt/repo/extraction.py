@@ -56,6 +56,13 @@ class Extraction:
     memory: dict[str, tuple[str, str]]
     """Full results (JSON, references) of files parsed without a cache, by path."""
 
+    def references(self) -> dict[str, tuple[str, ...]]:
+        """The identifiers every extracted file uses, by path."""
+        if self.cache is not None:
+            found = self.cache.references()
+            return {p: found.get(p, ()) for p in self.files}
+        return {p: tuple(self.memory[p][1].split()) for p in self.files if p in self.memory}
+
     def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
         """The full extraction results of ``paths`` (those that could be read)."""
         wanted = [p for p in paths if p in self.files]
@@ -159,7 +166,7 @@ def extract_repository(
                 language=row.language,
                 defs=row.defs,
                 members=row.members,
-                refs=row.refs,
+                names_hash=row.names_hash,
             )
         else:
             to_parse.append(path)
@@ -181,10 +188,10 @@ def extract_repository(
             language=made[4],
             defs=tuple(made[5].split()),
             members=tuple(made[6].split()),
-            refs=tuple(made[7].split()),
+            names_hash=made[7],
         )
         if cache is None:
-            memory[path] = (made[8], made[7])
+            memory[path] = (made[9], made[8])
     if cache is not None:
         cache.store(rows)
         cache.touch(touched)

@@ -10,21 +10,36 @@ the identifiers it mentions, orders files by how central they are to the task.
 
 from __future__ import annotations
 
+import heapq
+import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
     "MAX_DEFINERS",
+    "MAX_LINKS",
+    "MAX_MEMBER_DEFINERS",
+    "RankSummary",
     "ReferenceGraph",
     "build_graph",
+    "definers_of",
     "pagerank",
     "personalization",
+    "summarize",
     "task_mentions",
 ]
 
-MAX_DEFINERS = 12
+MAX_DEFINERS = 6
 """Identifiers defined in more files than this are not used as links."""
+
+MAX_MEMBER_DEFINERS = 2
+"""Class-member names (methods, properties) link only when at most this many files define
+them: ``x.name`` says little about which class ``x`` is."""
+
+MAX_LINKS = 48
+"""Each file keeps only its strongest links to this many other files."""
 
 _MENTION_BOOST = 10.0
 _PRIVATE_WEIGHT = 0.1
@@ -62,6 +77,58 @@ class ReferenceGraph:
         return max(0, self.name_users.get(name, 0) - definers) // definers
 
 
+@dataclass(frozen=True, kw_only=True)
+class RankSummary:
+    """What rendering a map needs from the ranking, small enough to remember between runs."""
+
+    ranks: Mapping[str, float]
+    """Every file's personalised PageRank."""
+    referrers: Mapping[str, int]
+    """For each file: how many other files use a module-level name it defines."""
+    other_users: Mapping[str, int]
+    """For each defined name used elsewhere: see :meth:`ReferenceGraph.other_users`."""
+
+    def to_json(self) -> str:
+        """The summary as JSON text."""
+        return json.dumps(
+            {"ranks": self.ranks, "referrers": self.referrers, "other_users": self.other_users},
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RankSummary:
+        """A summary from :meth:`to_json` text."""
+        data = json.loads(text)
+        return cls(
+            ranks=data["ranks"], referrers=data["referrers"], other_users=data["other_users"]
+        )
+
+
+def summarize(graph: ReferenceGraph, ranks: Mapping[str, float]) -> RankSummary:
+    """The parts of ``graph`` and its ``ranks`` a map needs."""
+    others = {}
+    for name in graph.definers:
+        count = graph.other_users(name)
+        if count:
+            others[name] = count
+    return RankSummary(ranks=dict(ranks), referrers=dict(graph.referrers), other_users=others)
+
+
+def definers_of(
+    words: Iterable[str],
+    defs: Mapping[str, Iterable[str]],
+    members: Mapping[str, Iterable[str]] | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """For each of ``words`` that some file defines: the files defining it."""
+    wanted = set(words)
+    found: dict[str, list[str]] = {}
+    for table in (defs, members or {}):
+        for path, names in table.items():
+            for name in wanted.intersection(names):
+                found.setdefault(name, []).append(path)
+    return {name: tuple(dict.fromkeys(paths)) for name, paths in found.items()}
+
+
 def build_graph(
     defs: Mapping[str, Iterable[str]],
     refs: Mapping[str, Iterable[str]],
@@ -84,45 +151,52 @@ def build_graph(
         for name in set(names):
             if path not in top_level.get(name, ()):
                 definers.setdefault(name, []).append(path)
-    defined = definers.keys()
     boost = set(mentioned)
+    links: dict[str, tuple[tuple[str, float, bool], ...]] = {}
+    for name, targets in definers.items():
+        tops = top_level.get(name, set())
+        if len(targets) > (MAX_DEFINERS if tops else MAX_MEMBER_DEFINERS):
+            links[name] = ()
+            continue
+        weight = 1.0 / len(targets)
+        if name in boost:
+            weight *= _MENTION_BOOST
+        if name.startswith("_"):
+            weight *= _PRIVATE_WEIGHT
+        links[name] = tuple(
+            (t, weight, True) if t in tops else (t, weight * _MEMBER_WEIGHT, False) for t in targets
+        )
+    defined = links.keys()
     edges: dict[str, dict[str, float]] = {}
-    strong: dict[str, set[str]] = {}
-    users: dict[str, int] = {}
-    no_files: set[str] = set()
+    referrers: dict[str, int] = {}
+    users: Counter[str] = Counter()
     for source, idents in refs.items():
         hits = defined & set(idents)
         if not hits:
             continue
+        users.update(hits)
         out: dict[str, float] = {}
+        strong: set[str] = set()
         for ident in hits:
-            users[ident] = users.get(ident, 0) + 1
-            targets = definers[ident]
-            if len(targets) > MAX_DEFINERS:
-                continue
-            weight = 1.0 / len(targets)
-            if ident in boost:
-                weight *= _MENTION_BOOST
-            if ident.startswith("_"):
-                weight *= _PRIVATE_WEIGHT
-            tops = top_level.get(ident, no_files)
-            for target in targets:
-                if target == source:
-                    continue
-                if target in tops:
-                    out[target] = out.get(target, 0.0) + weight
-                    strong.setdefault(target, set()).add(source)
-                else:
-                    out[target] = out.get(target, 0.0) + weight * _MEMBER_WEIGHT
+            for target, weight, top in links[ident]:
+                out[target] = out.get(target, 0.0) + weight
+                if top:
+                    strong.add(target)
+        out.pop(source, None)
+        strong.discard(source)
+        for target in strong:
+            referrers[target] = referrers.get(target, 0) + 1
+        if len(out) > MAX_LINKS:
+            out = dict(heapq.nlargest(MAX_LINKS, out.items(), key=lambda item: item[1]))
         if out:
             edges[source] = out
     nodes = tuple(sorted(set(defs) | set(refs)))
     return ReferenceGraph(
         nodes=nodes,
         edges=edges,
-        name_users=users,
+        name_users=dict(users),
         definers={k: tuple(v) for k, v in definers.items()},
-        referrers={k: len(v) for k, v in strong.items()},
+        referrers=referrers,
     )
 
 

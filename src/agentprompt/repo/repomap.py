@@ -14,13 +14,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentprompt.repo.cache import content_hash
 from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
 from agentprompt.repo.files import Discovery, discover
 from agentprompt.repo.rank import (
-    ReferenceGraph,
+    MAX_DEFINERS,
+    MAX_MEMBER_DEFINERS,
+    RankSummary,
     build_graph,
+    definers_of,
     pagerank,
     personalization,
+    summarize,
     task_mentions,
 )
 from agentprompt.repo.resolve import ImportResolver
@@ -114,14 +119,16 @@ class RepoMap:
 
 
 def _entries(
-    path: str, symbols: FileSymbols, rank: float, graph: ReferenceGraph
+    path: str, symbols: FileSymbols, rank: float, summary: RankSummary
 ) -> list[tuple[float, str, int]]:
     """Ranked entries of one file: (score, path, symbol index or -1 for the header)."""
     found = [(rank * 1.001, path, -1)]
     if is_test_path(path) or not symbols.symbols:
         return found
     weights = [
-        math.log2(2 + graph.other_users(s.name)) * _KIND_WEIGHTS[s.kind] * _name_weight(s.name)
+        math.log2(2 + summary.other_users.get(s.name, 0))
+        * _KIND_WEIGHTS[s.kind]
+        * _name_weight(s.name)
         for s in symbols.symbols
     ]
     top = max(weights)
@@ -133,13 +140,12 @@ def _entries(
 def _map_file(
     symbols: FileSymbols,
     shown: set[int],
-    graph: ReferenceGraph,
-    incoming: Mapping[str, int],
+    summary: RankSummary,
     resolver: ImportResolver,
 ) -> MapFile:
     refs = {}
     for i in shown:
-        users = graph.other_users(symbols.symbols[i].name)
+        users = summary.other_users.get(symbols.symbols[i].name, 0)
         if users:
             refs[i] = users
     local: dict[str, None] = {}
@@ -155,7 +161,7 @@ def _map_file(
     return MapFile(
         symbols=symbols,
         shown=frozenset(shown),
-        file_refs=incoming.get(symbols.path, 0),
+        file_refs=summary.referrers.get(symbols.path, 0),
         symbol_refs=refs,
         local_imports=tuple(local),
         external_imports=tuple(external),
@@ -181,15 +187,14 @@ def _select(entries: list[tuple[float, str, int]], count: int) -> dict[str, set[
 
 def _fit(
     ranked_paths: list[str],
-    ranks: Mapping[str, float],
     extraction: Extraction,
-    graph: ReferenceGraph,
+    summary: RankSummary,
     counter: Tokenizer,
     budget: int,
 ) -> tuple[str, int, dict[str, MapFile]]:
     """The largest prefix of ranked entries whose map fits ``budget``."""
     resolver = ImportResolver.for_paths(extraction.files)
-    incoming = graph.incoming()
+    ranks = summary.ranks
     loaded: dict[str, FileSymbols] = {}
     built: dict[tuple[str, frozenset[int]], MapFile] = {}
 
@@ -200,7 +205,7 @@ def _fit(
         for path, shown in sorted(_select(entries, count).items()):
             key = (path, frozenset(shown))
             if key not in built:
-                built[key] = _map_file(loaded[path], shown, graph, incoming, resolver)
+                built[key] = _map_file(loaded[path], shown, summary, resolver)
             files[path] = built[key]
         text = render_map(list(files.values()))
         return text, counter.count(text) if text else 0, files
@@ -213,9 +218,9 @@ def _fit(
         entries: list[tuple[float, str, int]] = []
         for path in ranked_paths[:window]:
             if path in loaded:
-                entries.extend(_entries(path, loaded[path], ranks[path], graph))
+                entries.extend(_entries(path, loaded[path], ranks.get(path, 0.0), summary))
         complete = window >= len(ranked_paths)
-        floor = 0.0 if complete else ranks[ranked_paths[window]] * 1.001
+        floor = 0.0 if complete else ranks.get(ranked_paths[window], 0.0) * 1.001
         entries.sort(key=lambda e: (-e[0], e[1], e[2]))
         safe = len(entries) if complete else sum(1 for e in entries if e[0] >= floor)
         low, high = 0, safe
@@ -258,7 +263,8 @@ def build_map(
             extraction.cache.close()
 
 
-def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
+def _rank(extraction: Extraction, options: MapOptions, root: Path) -> RankSummary:
+    """The ranking for ``options``, remembered in the cache for an unchanged reference graph."""
     files = extraction.files
     named_paths: set[str] = set()
     words: set[str] = set(options.mentions)
@@ -266,34 +272,55 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         task_paths, task_words = task_mentions(options.task)
         named_paths |= task_paths
         words |= task_words
-    graph = build_graph(
-        {p: f.defs for p, f in files.items()},
-        {p: f.refs for p, f in files.items()},
-        words,
-        {p: f.members for p, f in files.items()},
-    )
-    focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
+    defs = {p: f.defs for p, f in files.items()}
+    members = {p: f.members for p, f in files.items()}
+    focus = tuple(_relative(root, p) for p in (*options.focus, *options.in_context))
     personal = personalization(
-        graph.nodes,
+        files,
         focus=focus,
         named_paths=named_paths,
         mentioned=words,
-        definers=graph.definers,
+        definers=definers_of(words, defs, members),
     )
-    ranks = pagerank(graph, personal)
+    boosted = sorted(w for w in words if w in _defined_words(words, defs, members))
+    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
+    material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
+    key = "rank:" + content_hash(material.encode())
+    cache = extraction.cache
+    remembered = cache.memo(key) if cache is not None else None
+    if remembered is not None:
+        try:
+            return RankSummary.from_json(remembered)
+        except (ValueError, KeyError, TypeError):
+            pass
+    graph = build_graph(defs, extraction.references(), boosted, members)
+    summary = summarize(graph, pagerank(graph, personal))
+    if cache is not None:
+        cache.remember(key, summary.to_json())
+    return summary
+
+
+def _defined_words(
+    words: set[str], defs: Mapping[str, tuple[str, ...]], members: Mapping[str, tuple[str, ...]]
+) -> set[str]:
+    return set(definers_of(words, defs, members))
+
+
+def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
+    summary = _rank(extraction, options, found.root)
+    ranks = summary.ranks
     excluded = {_relative(found.root, p) for p in options.in_context}
     ranked_paths = sorted(
-        (p for p in graph.nodes if p not in excluded), key=lambda p: (-ranks[p], p)
+        (p for p in extraction.files if p not in excluded), key=lambda p: (-ranks.get(p, 0.0), p)
     )
     counter = shared_counter(options.model)
-    text, tokens, shown = _fit(ranked_paths, ranks, extraction, graph, counter, options.tokens)
-    incoming = graph.incoming()
+    text, tokens, shown = _fit(ranked_paths, extraction, summary, counter, options.tokens)
     ranked = tuple(
         RankedFile(
             path=path,
             language=entry.symbols.language,
             rank=ranks.get(path, 0.0),
-            file_refs=incoming.get(path, 0),
+            file_refs=summary.referrers.get(path, 0),
             entry=entry,
         )
         for path, entry in sorted(shown.items())

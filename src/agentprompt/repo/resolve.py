@@ -32,15 +32,18 @@ class ImportResolver:
 
     @classmethod
     def for_paths(cls, paths: Iterable[str]) -> ImportResolver:
-        """A resolver over ``paths``."""
-        resolver = cls(paths=frozenset(paths))
-        for path in sorted(resolver.paths):
+        """A resolver over ``paths`` (its indexes are built on first use)."""
+        return cls(paths=frozenset(paths))
+
+    def _index(self) -> None:
+        if self._suffixes or not self.paths:
+            return
+        for path in sorted(self.paths):
             parts = path.split("/")
             for k in range(1, min(_SUFFIX_DEPTH, len(parts)) + 1):
-                resolver._suffixes.setdefault("/".join(parts[-k:]), []).append(path)
+                self._suffixes.setdefault("/".join(parts[-k:]), []).append(path)
             for k in range(1, min(_SUFFIX_DEPTH, len(parts) - 1) + 1):
-                resolver._dirs.setdefault("/".join(parts[-1 - k : -1]), "/".join(parts[:-1]))
-        return resolver
+                self._dirs.setdefault("/".join(parts[-1 - k : -1]), "/".join(parts[:-1]))
 
     def _first(self, candidates: Iterable[str]) -> str | None:
         for candidate in candidates:
@@ -52,6 +55,7 @@ class ImportResolver:
     def _by_suffix(self, importer: str, suffix: str) -> str | None:
         if suffix in self.paths:
             return suffix
+        self._index()
         found = self._suffixes.get(suffix)
         if not found:
             return None
@@ -87,6 +91,7 @@ class ImportResolver:
             parts = module.split("/")
             if len(parts) < 2:
                 return None
+            self._index()
             found = self._dirs.get("/".join(parts[-2:]))
             if found is None and "." in parts[0]:
                 found = self._dirs.get(parts[-1])

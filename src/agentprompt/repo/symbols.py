@@ -57,7 +57,7 @@ class SymbolEntry:
     markers: tuple[str, ...] = ()
     """Extra facts: ``optional``, ``static``, ``abstract``, ``exported``, ``decorated``."""
     calls: tuple[str, ...] = ()
-    """Names this definition's body calls, first-seen order."""
+    """Names its body calls, first-seen order (read from the first 4 KiB of the body)."""
 
     @property
     def qualname(self) -> str:
@@ -101,12 +101,12 @@ class FileSymbols:
     """Why the file could not be read, when it could not (it then has no symbols)."""
 
 
-_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
 
 
-def _references(source: bytes) -> tuple[str, ...]:
-    """The distinct identifiers in ``source``, sorted."""
-    return tuple(sorted({m.decode("ascii") for m in _IDENTIFIER.findall(source)}))
+def _references(text: str) -> tuple[str, ...]:
+    """The distinct identifiers in ``text``, sorted."""
+    return tuple(sorted(set(_IDENTIFIER.findall(text))))
 
 
 def extract_symbols(path: str, source: bytes) -> FileSymbols:
@@ -120,7 +120,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
     if language is None:
         return FileSymbols(path=path, language=None, lines=lines)
     try:
-        source.decode("utf-8")
+        text = source.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileSymbols(
             path=path,
@@ -135,7 +135,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(source),
+        references=_references(text),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
     )

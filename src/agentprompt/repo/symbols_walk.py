@@ -40,6 +40,7 @@ _NOT_CALLS = frozenset(
     b"min max sum any all repr type iter next map filter bool float bytes".split()
 )
 _MAX_CALLS = 12
+_CALL_SCAN_BYTES = 4096
 
 
 @dataclass
@@ -73,7 +74,8 @@ class _Walk:
     def calls(self, node: Node, own: str) -> tuple[str, ...]:
         """The names called inside ``node``'s text, first-seen order, its own name left out."""
         body = node.child_by_field_name("body")
-        span = self.source[(body or node).start_byte : (body or node).end_byte]
+        start = (body or node).start_byte
+        span = self.source[start : min((body or node).end_byte, start + _CALL_SCAN_BYTES)]
         seen: dict[str, None] = {}
         for match in _CALL.findall(span):
             if match in _NOT_CALLS:
