@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentprompt.repo import walk as walk_module
 from agentprompt.repo.files import (
@@ -17,6 +19,7 @@ from agentprompt.repo.files import (
     discover,
     explain,
 )
+from agentprompt.repo.ignore import RuleSet, parse_rules
 
 WALK = DiscoveryOptions(follow_git=False)
 
@@ -342,3 +345,48 @@ def test_a_root_ignored_by_the_enclosing_repository_is_walked(git_root: Path) ->
     write(git_root, "vendored/lib/code.py")
     found = discover(git_root / "vendored")
     assert (found.git, [f.path for f in found.files]) == (False, ["lib/code.py"])
+
+
+_PATTERNS = [
+    "build/",
+    "*.log",
+    "!keep.log",
+    "/top.py",
+    "src/*.py",
+    "**/gen/**",
+    "a/**/b",
+    "node_modules",
+    "!src/",
+    "x?z",
+    "[ab].txt",
+    "docs/*/",
+]
+_NAMES = ["build", "src", "gen", "a", "b", "keep.log", "run.log", "top.py", "xyz", "a.txt", "docs"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    patterns=st.lists(st.sampled_from(_PATTERNS), max_size=8),
+    nested=st.lists(st.sampled_from(_PATTERNS), max_size=4),
+    paths=st.lists(
+        st.lists(st.sampled_from(_NAMES), min_size=1, max_size=5).map("/".join), max_size=20
+    ),
+    is_dir=st.booleans(),
+)
+def test_rule_decisions_agree_with_testing_every_rule_in_turn(
+    patterns: list[str], nested: list[str], paths: list[str], is_dir: bool
+) -> None:
+    rules = parse_rules(patterns, source=".gitignore")
+    rules += parse_rules(nested, source="src/.gitignore", base="src/")
+    ruleset = RuleSet(rules)
+    for path in paths:
+        key = path + "/" if is_dir else path
+        expected = next(
+            (
+                r
+                for r in reversed(rules)
+                if key.startswith(r.base) and r.regex.search(key[len(r.base) :])
+            ),
+            None,
+        )
+        assert ruleset.decide(key) is expected
