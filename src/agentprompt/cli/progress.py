@@ -43,7 +43,13 @@ def scan_progress(
         transient=True,
     )
     task = progress.add_task(description, total=total)
-    timer = threading.Timer(PROGRESS_DELAY, progress.start) if show else None
+    started = threading.Event()
+
+    def start() -> None:
+        progress.start()
+        started.set()
+
+    timer = threading.Timer(PROGRESS_DELAY, start) if show else None
     if timer is not None:
         timer.daemon = True
         timer.start()
@@ -53,4 +59,5 @@ def scan_progress(
         if timer is not None:
             timer.cancel()
             timer.join()
-        progress.stop()
+        if started.is_set():
+            progress.stop()

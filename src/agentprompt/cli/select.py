@@ -17,10 +17,11 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.repo.files import DiscoveryOptions
+from agentprompt.repo.files import DiscoveryOptions, discover
 from agentprompt.repo.select import SelectionOptions
 from agentprompt.repo.selection import FileSelection, select_files
 
@@ -170,13 +171,9 @@ def select_command(
         model=model.split(":", 1)[-1] if model else None,
     )
     executor = resolve_model(model)
-    result = select_files(
-        executor,
-        task,
-        root,
-        options,
-        discovery_options=discovery_options(max_file_bytes, False, (), no_git),
-    )
+    with scan_progress("scanning files", None, enabled=not as_json):
+        found = discover(root, discovery_options(max_file_bytes, False, (), no_git))
+    result = select_files(executor, task, found.root, options, discovery=found)
     if as_json:
         print_json(_result_json(task, result))
     else:

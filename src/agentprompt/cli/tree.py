@@ -120,7 +120,8 @@ def tree_command(
     if explain_path is not None:
         _explain(root, explain_path, options, as_json)
         return
-    found = discover(root, options)
+    with scan_progress("scanning files", None, enabled=not as_json):
+        found = discover(root, options)
     problems = list(found.problems)
     notes = _annotations(found, not as_json) if annotate else None
     counts = None
