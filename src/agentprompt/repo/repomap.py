@@ -17,6 +17,7 @@ from typing import Any
 from agentprompt.repo.cache import content_hash
 from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
 from agentprompt.repo.files import Discovery, discover
+from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.rank import (
     MAX_DEFINERS,
     MAX_MEMBER_DEFINERS,
@@ -333,9 +334,23 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         files=ranked,
         omitted=len(ranked_paths) - len(ranked),
         parsed=extraction.parsed,
-        problems=extraction.problems,
+        problems=(*_skipped(found), *extraction.problems),
         ranks=ranks,
     )
+
+
+_CONTENT_REASONS = ("UTF-8", "binary", "size cap", "read")
+
+
+def _skipped(found: Discovery) -> list[str]:
+    """Code files discovery left out for their content (encoding, size, binary, unreadable)."""
+    skipped = [
+        f"{item.path}: {item.reason}"
+        for item in found.excluded
+        if language_for_path(item.path) is not None
+        and any(word in item.reason for word in _CONTENT_REASONS)
+    ]
+    return [*skipped, *found.problems]
 
 
 def _relative(root: Path, path: str) -> str:

@@ -52,6 +52,7 @@ KIND_PREFIXES: dict[str, str] = {
 _MAX_IMPORTS = 8
 _MAX_CALLS = 4
 _DITTO = "″"
+_DITTO_MIN = 12
 _MAX_ALIASES = 9
 _MIN_ALIAS_PREFIX = 12
 _TEST_NAME = re.compile(
@@ -111,7 +112,9 @@ def _params(symbol: SymbolEntry) -> str:
 
 
 def _returns(symbol: SymbolEntry) -> str:
-    return f"->{symbol.returns.replace(', ', ',')}" if symbol.returns else ""
+    if not symbol.returns:
+        return ""
+    return "->" + symbol.returns.replace(", ", ",").replace(" | ", "|")
 
 
 @dataclass
@@ -139,8 +142,8 @@ class _Writer:
             self.used.add("?")
         if symbol.kind == "class" and symbol.bases:
             text += f"({','.join(symbol.bases)})"
-        params = _params(symbol)
-        if params and params == self.last_params and len(params) > 3:
+        params = "" if symbol.kind == "property" else _params(symbol)
+        if params and params == self.last_params and len(params) > _DITTO_MIN:
             params = f"({_DITTO})"
             self.used.add(_DITTO)
         else:

@@ -64,7 +64,7 @@ class _Walk:
                 kind=kind,
                 name=name,
                 line=node.start_point[0] + 1,
-                end_line=node.end_point[0] + 1,
+                end_line=_end_line(node),
                 parent=parent,
                 depth=depth,
                 **extra,  # type: ignore[arg-type]
@@ -86,6 +86,12 @@ class _Walk:
                 if len(seen) >= _MAX_CALLS:
                     break
         return tuple(seen)
+
+
+def _end_line(node: Node) -> int:
+    """The last line ``node`` covers (1-based); a trailing newline ends the line before."""
+    row, column = node.end_point
+    return row if column == 0 and row > node.start_point[0] else row + 1
 
 
 def walk_tree(

@@ -1,0 +1,110 @@
+"""Ranking: the reference graph, personalised PageRank, and what a task text points at."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentprompt.repo.rank import (
+    RankSummary,
+    build_graph,
+    definers_of,
+    pagerank,
+    personalization,
+    summarize,
+    task_mentions,
+)
+
+# core.py defines what everyone uses; util.py is used by core.py only; app.py and cli.py
+# use core.py; lonely.py neither defines anything used nor uses anything.
+DEFS = {
+    "core.py": ["Engine", "run_engine"],
+    "util.py": ["slugify"],
+    "app.py": ["create_app"],
+    "cli.py": ["main"],
+    "lonely.py": ["unused_helper"],
+}
+REFS = {
+    "core.py": ["Engine", "run_engine", "slugify"],
+    "util.py": ["slugify"],
+    "app.py": ["create_app", "Engine"],
+    "cli.py": ["main", "run_engine", "create_app", "Engine"],
+    "lonely.py": ["unused_helper"],
+}
+
+
+def test_graph_links_a_file_to_the_files_defining_what_it_uses() -> None:
+    graph = build_graph(DEFS, REFS)
+    assert set(graph.edges["cli.py"]) == {"core.py", "app.py"}
+    assert set(graph.edges["core.py"]) == {"util.py"}
+    assert "lonely.py" not in graph.edges
+    assert graph.incoming()["core.py"] == 2
+
+
+def test_pagerank_orders_a_small_graph_as_expected() -> None:
+    ranks = pagerank(build_graph(DEFS, REFS))
+    order = sorted(ranks, key=lambda p: -ranks[p])
+    assert order == ["util.py", "core.py", "app.py", "cli.py", "lonely.py"]
+    assert sum(ranks.values()) == pytest.approx(1.0)
+
+
+def test_personalization_pulls_rank_toward_focus_files() -> None:
+    graph = build_graph(DEFS, REFS)
+    plain = pagerank(graph)
+    focused = pagerank(graph, personalization(graph.nodes, focus=["lonely.py"]))
+    assert focused["lonely.py"] > plain["lonely.py"]
+    assert max(focused, key=lambda p: focused[p]) == "lonely.py"
+
+
+def test_files_named_in_a_task_match_by_path_suffix() -> None:
+    nodes = ["src/pkg/utils.ts", "src/pkg/index.ts", "docs/utils.md"]
+    weights = personalization(nodes, named_paths=["utils.ts"])
+    assert weights == {"src/pkg/utils.ts": 1.0}
+
+
+def test_mentioned_identifiers_lean_toward_their_definers() -> None:
+    definers = definers_of(["slugify", "nothing"], DEFS)
+    assert definers == {"slugify": ("util.py",)}
+    weights = personalization(DEFS, mentioned=["slugify"], definers=definers)
+    assert weights == {"util.py": 1.0}
+
+
+def test_task_text_yields_paths_and_identifiers() -> None:
+    paths, words = task_mentions("Fix parse_date in src/utils/dates.py and the README.md")
+    assert "src/utils/dates.py" in paths
+    assert "README.md" in paths
+    assert "parse_date" in words
+
+
+def test_mentioned_identifiers_strengthen_links() -> None:
+    plain = build_graph(DEFS, REFS)
+    boosted = build_graph(DEFS, REFS, mentioned=["create_app"])
+    assert boosted.edges["cli.py"]["app.py"] > plain.edges["cli.py"]["app.py"]
+
+
+def test_names_defined_in_too_many_files_do_not_link() -> None:
+    defs = {f"m{i}.py": ["get"] for i in range(10)}
+    refs = {"user.py": ["get"], **{p: [] for p in defs}}
+    graph = build_graph(defs, refs)
+    assert "user.py" not in graph.edges
+
+
+def test_member_names_link_more_weakly_than_module_names() -> None:
+    graph = build_graph(
+        {"a.py": ["Thing"], "b.py": []},
+        {"c.py": ["Thing", "refresh"]},
+        members={"b.py": ["refresh"]},
+    )
+    assert graph.edges["c.py"]["a.py"] > graph.edges["c.py"]["b.py"]
+    assert graph.incoming().get("b.py", 0) == 0
+
+
+def test_rank_summary_survives_a_json_round_trip() -> None:
+    graph = build_graph(DEFS, REFS)
+    summary = summarize(graph, pagerank(graph))
+    again = RankSummary.from_json(summary.to_json())
+    assert again == summary
+    assert again.other_users["Engine"] == 2
+
+
+def test_an_empty_graph_has_no_ranks() -> None:
+    assert pagerank(build_graph({}, {})) == {}

@@ -1,0 +1,124 @@
+"""The map pipeline: ranking for a task, fitting the budget exactly, JSON form, tree notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo.files import discover
+from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
+from agentprompt.tokens import get_tokenizer
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "src" / "shop").mkdir(parents=True)
+    (root / "tests").mkdir()
+    files = {
+        "src/shop/models.py": (
+            "class Customer:\n    def greeting(self) -> str:\n        return 'hi'\n\n"
+            "class Order:\n    def total(self, discount=0) -> float:\n        return 1.0\n"
+        ),
+        "src/shop/pricing.py": (
+            "from .models import Order\n\n"
+            "def apply_discount(order: Order, rate: float) -> float:\n"
+            "    return order.total() * (1 - rate)\n"
+        ),
+        "src/shop/shipping.py": (
+            "from .models import Customer, Order\n\n"
+            "def ship_to(customer: Customer, order: Order) -> None:\n    print(customer)\n"
+        ),
+        "src/shop/cli.py": (
+            "from .pricing import apply_discount\nfrom .shipping import ship_to\n\n"
+            "def main() -> None:\n    apply_discount(None, 0.1)\n    ship_to(None, None)\n"
+        ),
+        "tests/test_pricing.py": (
+            "from shop.pricing import apply_discount\n\n"
+            "def test_discount():\n    assert apply_discount\n"
+        ),
+    }
+    for path, text in files.items():
+        (root / path).write_text(text)
+    return root
+
+
+def _options(**kwargs: object) -> MapOptions:
+    return MapOptions(use_cache=False, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_map_fits_the_budget_and_uses_most_of_it(project: Path) -> None:
+    full = build_map(project, _options(tokens=10_000))
+    assert full.omitted == 0
+    budget = full.tokens - 20
+    fitted = build_map(project, _options(tokens=budget))
+    assert fitted.tokens <= budget
+    assert fitted.tokens == get_tokenizer().count(fitted.text)
+    assert fitted.tokens > budget // 2
+    assert len(fitted.text) < len(full.text)
+
+
+def test_a_tiny_budget_gives_an_empty_map(project: Path) -> None:
+    result = build_map(project, _options(tokens=1))
+    assert result.text == ""
+    assert result.tokens == 0
+    assert result.omitted == 5
+
+
+def test_the_most_referenced_file_ranks_first(project: Path) -> None:
+    result = build_map(project, _options(tokens=10_000))
+    top = max(result.ranks, key=lambda p: result.ranks[p])
+    assert top == "src/shop/models.py"
+
+
+def test_a_task_pulls_its_files_up(project: Path) -> None:
+    plain = build_map(project, _options(tokens=10_000))
+    task = build_map(project, _options(tokens=10_000, task="Fix ship_to in shipping.py"))
+    path = "src/shop/shipping.py"
+    assert task.ranks[path] > plain.ranks[path]
+
+
+def test_files_in_context_are_left_out(project: Path) -> None:
+    result = build_map(project, _options(tokens=10_000, in_context=("src/shop/models.py",)))
+    assert "models.py:" not in result.text
+    assert "pricing.py:" in result.text
+
+
+def test_map_text_shows_local_imports_and_references(project: Path) -> None:
+    text = build_map(project, _options(tokens=10_000)).text
+    assert "src/shop/pricing.py: ←2\ni→ src/shop/models.py\n" in text
+    assert "c Order:5 ←2\n" in text
+    assert "tests/test_pricing.py: 0c/1m" in text
+
+
+def test_map_json_has_the_documented_shape(project: Path) -> None:
+    data = map_json(build_map(project, _options(tokens=10_000)))
+    assert {"files", "text", "tokens", "omitted"} <= set(data)
+    first = data["files"][0]
+    assert {"path", "language", "rank", "symbols", "imports"} <= set(first)
+    symbol = next(f for f in data["files"] if f["path"] == "src/shop/models.py")["symbols"][0]
+    assert set(symbol) == {"kind", "name", "line", "end_line", "signature", "parent", "refs"}
+
+
+def test_progress_is_reported_while_parsing(project: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    build_map(project, _options(), progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (5, 5)
+
+
+def test_parallel_and_serial_extraction_agree(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(260):
+        (root / f"m{i}.py").write_text(f"def f{i}(x):\n    return f{(i + 1) % 260}(x)\n")
+    serial = build_map(root, _options(tokens=2000, workers=1))
+    parallel = build_map(root, _options(tokens=2000, workers=2))
+    assert serial.text == parallel.text
+    assert parallel.parsed == 260
+
+
+def test_annotations_for_the_tree(project: Path) -> None:
+    notes = annotate_files(project, discover(project), use_cache=False)
+    assert notes["src/shop/cli.py"] == "main entry, imports: pricing, shipping"
+    assert notes["src/shop/models.py"] == "exports: Customer, Order"
