@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.repo.ignore import BINARY_SUFFIXES, DEFAULT_EXCLUDES, RuleSet, parse_rules
+from agentprompt.repo.ignore import BINARY_SUFFIXES, DEFAULT_EXCLUDES, Rule, RuleSet, parse_rules
 from agentprompt.repo.sniff import UNREADABLE, sniff
 
 __all__ = [
@@ -118,6 +118,19 @@ def _reason(rule_desc: str, *, git_layer: bool) -> str:
     return f"ignored by {rule_desc}" if git_layer else f"excluded by {rule_desc}"
 
 
+def _excluded_folder(policy: RuleSet, path: str, rule: Rule) -> str | None:
+    """The outermost folder of ``path`` that ``rule`` (a folder pattern) leaves out, if any."""
+    if not rule.pattern.endswith("/"):
+        return None
+    end = path.find("/")
+    while end != -1:
+        prefix = path[: end + 1]
+        if policy.decide(prefix) is rule:
+            return prefix
+        end = path.find("/", end + 1)
+    return None
+
+
 def _sniff_many(paths: list[str]) -> list[str | None]:
     return [sniff(p) for p in paths]
 
@@ -184,9 +197,9 @@ class Walk:
         for name in sorted(nested, key=lambda n: n.count("/")):
             base = name[: -len(AGENTPROMPTIGNORE)]
             policy = policy.extended(_read_rules(self.root, name, base=base).rules)
-        venvs = {name[: -len("pyvenv.cfg")] for name in listing if name.endswith("pyvenv.cfg")}
-        venvs.discard("")
+        venvs = {name[: -len("pyvenv.cfg")] for name in listing if name.endswith("/pyvenv.cfg")}
         reported_venvs: set[str] = set()
+        reported_folders: set[str] = set()
         root = str(self.root)
         for name in listing:
             if name.endswith("/"):
@@ -201,7 +214,12 @@ class Walk:
                     continue
             rule = policy.decide(name)
             if rule is not None and rule.excludes:
-                self.out(name, _reason(rule.describe(), git_layer=False))
+                folder = _excluded_folder(policy, name, rule)
+                if folder is None:
+                    self.out(name, _reason(rule.describe(), git_layer=False))
+                elif folder not in reported_folders:
+                    reported_folders.add(folder)
+                    self.out(folder, _reason(rule.describe(), git_layer=False))
                 continue
             self.stat_candidate(name, os.path.join(root, name))
 
