@@ -1,5 +1,6 @@
 """The repository context engine: discovery, tree, symbols, map, ranking, file selection."""
 
+from agentprompt.repo.cache import SymbolCache
 from agentprompt.repo.files import (
     Discovery,
     DiscoveryOptions,
@@ -10,6 +11,16 @@ from agentprompt.repo.files import (
     discover,
     explain,
     read_text,
+)
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.rank import RankSummary, build_graph, pagerank, personalization
+from agentprompt.repo.repomap import (
+    MapOptions,
+    RankedFile,
+    RepoMap,
+    annotate_files,
+    build_map,
+    map_json,
 )
 from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_text, screen_texts
 from agentprompt.repo.select import (
@@ -27,6 +38,8 @@ from agentprompt.repo.selection import (
     SelectedFile,
     select_files,
 )
+from agentprompt.repo.symbolmap import MapFile, browse_summary, file_annotation, render_map
+from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry, extract_symbols
 from agentprompt.repo.tree import TreeNode, build_tree, render_tree, tree_to_dict
 
 __all__ = [
@@ -35,24 +48,44 @@ __all__ = [
     "Exclusion",
     "FileChoice",
     "FileSelection",
+    "FileSymbols",
+    "ImportEntry",
     "InvalidSelectionOptions",
+    "MapFile",
+    "MapOptions",
     "NotADirectory",
+    "RankSummary",
+    "RankedFile",
     "Rejection",
     "RepoFile",
+    "RepoMap",
     "SecretFinding",
     "SecretScreen",
     "SelectedFile",
     "SelectionOptions",
+    "SymbolCache",
+    "SymbolEntry",
     "TreeNode",
     "UnreadableFile",
+    "annotate_files",
     "ask_llm_for_files",
+    "browse_summary",
     "build_constraints_section",
+    "build_graph",
+    "build_map",
     "build_tree",
     "discover",
     "explain",
+    "extract_symbols",
+    "file_annotation",
+    "language_for_path",
+    "map_json",
     "normalize_response",
+    "pagerank",
     "parse_response",
+    "personalization",
     "read_text",
+    "render_map",
     "render_tree",
     "scan_text",
     "screen_texts",
