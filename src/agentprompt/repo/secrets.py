@@ -16,11 +16,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SecretFinding", "SecretScreen", "scan_text", "scan_texts", "screen_texts"]
+from agentprompt.errors import AgentPromptError
+
+__all__ = [
+    "SecretFinding",
+    "SecretScanUnavailable",
+    "SecretScreen",
+    "scan_text",
+    "scan_texts",
+    "screen_texts",
+]
 
 _CACHE_ENTRIES = 4096
 _cache: OrderedDict[tuple[str, str], tuple[SecretFinding, ...]] = OrderedDict()
 _lock = threading.Lock()
+
+
+class SecretScanUnavailable(AgentPromptError):
+    """The installed detect-secrets cannot scan text in memory."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,10 +68,24 @@ def _key(path: str, text: str) -> tuple[str, str]:
     return (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass")).hexdigest())
 
 
-def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
+def _line_scanner() -> Any:
+    """detect-secrets' scan of numbered lines for one file (what ``scan_file`` runs on a
+    file's lines), which takes text already in memory."""
     from detect_secrets.core import scan
+
+    scanner = getattr(scan, "_process_line_based_plugins", None)
+    if scanner is None:
+        raise SecretScanUnavailable(
+            "the installed detect-secrets has no in-memory line scanner "
+            "(detect_secrets.core.scan._process_line_based_plugins); install detect-secrets 1.5"
+        )
+    return scanner
+
+
+def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
     from detect_secrets.settings import default_settings
 
+    scanner = _line_scanner()
     found: dict[str, tuple[SecretFinding, ...]] = {}
     with default_settings():
         for path, text in items:
@@ -66,7 +93,7 @@ def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFindin
             seen: set[tuple[int, str]] = set()
             hits: list[SecretFinding] = []
             secret: Any
-            for secret in scan._process_line_based_plugins(lines=lines, filename=path):
+            for secret in scanner(lines=lines, filename=path):
                 where = (int(secret.line_number), str(secret.type))
                 if where not in seen:
                     seen.add(where)
