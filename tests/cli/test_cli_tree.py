@@ -110,3 +110,16 @@ def test_tree_writes_nothing(run: Run, repo: Path) -> None:
     run("tree", "--root", str(repo), "--tokens")
     run("tree", "--root", str(repo), "--explain", "README.md")
     assert snapshot_tree(repo) == before
+
+
+def test_exclude_and_default_exclusion_flags_change_the_tree(run: Run, repo: Path) -> None:
+    (repo / "yarn.lock").write_text("lock\n")
+    done = run("tree", "--root", str(repo), "--exclude", "core.py", "--no-default-excludes")
+    assert done.out == "src/\n  app/\n    cli.py\nREADME.md\nyarn.lock\n"
+
+
+def test_no_git_walks_the_folder_with_its_gitignore_files(run: Run, repo: Path) -> None:
+    (repo / ".gitignore").write_text("*.md\n")
+    data = json.loads(run("tree", "--root", str(repo), "--no-git", "--json").out)
+    assert data["git"] is False
+    assert data["text"] == "src/\n  app/\n    cli.py\n    core.py\n.gitignore\n"
