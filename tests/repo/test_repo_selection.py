@@ -232,3 +232,11 @@ def test_unusable_options_are_refused_before_asking_the_model(
     with pytest.raises(InvalidSelectionOptions, match=message):
         run(root, model, **options)
     assert model.prompts == []
+
+
+def test_the_tree_shown_holds_only_the_files_the_constraints_allow(root: Path) -> None:
+    model = ScriptedModel([done()])
+    run(root, model, dir="src", exclude="util")
+    prompt = model.prompts[0].prompt
+    assert "## Directory Tree\n\nsrc/\n  app.py\n\n## Active Constraints" in prompt
+    assert "README.md" not in prompt

@@ -116,7 +116,9 @@ def _print_result(result: FileSelection) -> None:
     metavar="FILE",
     help="Load FILE whatever the model chooses (repeatable).",
 )
-@click.option("--dir", "directory", default=".", show_default=True, help="Only files in DIR.")
+@click.option(
+    "--dir", "directory", default=".", show_default=True, metavar="DIR", help="Only files in DIR."
+)
 @click.option("--allow-secrets", is_flag=True, help="Load files that hold a likely secret.")
 @click.option(
     "--max-tokens",

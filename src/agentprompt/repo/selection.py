@@ -150,6 +150,16 @@ class _State:
             return f"does not exist; did you mean {alike[0]}?"
         return "does not exist"
 
+    def constraint_broken(self, path: str) -> str | None:
+        """Which of the directory, filter and exclude constraints ``path`` breaks, if any."""
+        if self.directory and not path.startswith(self.directory + "/"):
+            return f"is outside the directory constraint ({self.directory})"
+        if self.filter is not None and not self.filter.search(path):
+            return f"does not match the filter pattern ({self.filter.pattern})"
+        if self.exclude is not None and self.exclude.search(path):
+            return f"matches the exclude pattern ({self.exclude.pattern})"
+        return None
+
     def _refusal(self, path: str, forced: bool) -> str | None:
         if path.startswith("../") or path == ".." or path.startswith("/"):
             return "is outside the repository root"
@@ -158,12 +168,9 @@ class _State:
         if path not in self.listed:
             return self._missing(path)
         if not forced:
-            if self.directory and not path.startswith(self.directory + "/"):
-                return f"is outside the directory constraint ({self.directory})"
-            if self.filter is not None and not self.filter.search(path):
-                return f"does not match the filter pattern ({self.filter.pattern})"
-            if self.exclude is not None and self.exclude.search(path):
-                return f"matches the exclude pattern ({self.exclude.pattern})"
+            broken = self.constraint_broken(path)
+            if broken is not None:
+                return broken
         if self.full():
             return f"the limit of {self.options.max_files} files is reached"
         return None
@@ -247,7 +254,11 @@ def select_files(
     )
     for path in options.include:
         state.offer(path, 0, forced=True)
-    tree = render_tree(build_tree(f.path for f in found.files))
+    # The model is shown only the files it may choose: the tree stays small in a large
+    # repository, and the constraints section still states the rules.
+    tree = render_tree(
+        build_tree(f.path for f in found.files if state.constraint_broken(f.path) is None)
+    )
     constraints = build_constraints_section(options)
     rounds, done, reason, stopped = 0, False, "", ""
     while not stopped:
