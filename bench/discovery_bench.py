@@ -98,9 +98,8 @@ def main() -> None:
             f"(git) / {len(walked.files)} (walk), left out {len(found.excluded)} / "
             f"{len(walked.excluded)}"
         )
-        print(
-            f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
-        )
+        python = sys.version.split()[0]
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {python}")
         print(f"runs: {args.runs}\n")
         print("| measurement | median | min | max |\n| --- | --- | --- | --- |")
         print(_row("`git ls-files` alone (reference)", samples["ls"]))
