@@ -162,3 +162,15 @@ def test_select_writes_nothing(run: Run, repo: Path, model: ScriptedModel) -> No
     model.add({"done": True, "files": ["README.md"], "reason": ""})
     run("select", "--task", "Fix", "--root", str(repo))
     assert snapshot_tree(repo) == before
+
+
+def test_a_requested_non_utf8_file_is_skipped_and_reported(
+    run: Run, repo: Path, model: ScriptedModel
+) -> None:
+    (repo / "src/app/latin.txt").write_bytes("caf\xe9\n".encode("latin-1"))
+    model.add({"done": True, "files": ["src/app/latin.txt"], "reason": ""})
+    done = run("select", "--task", "Fix", "--root", str(repo), "--json")
+    assert done.code == 0
+    assert json.loads(done.out)["rejected"][0]["reason"] == (
+        "left out of the repository view: not UTF-8 text (invalid byte at offset 3)"
+    )

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentprompt.llm import ClientPromptExecutor, FunctionModel, ModelRequest, ScriptedModel
 from agentprompt.prompts.loader import PromptLibrary
@@ -246,3 +248,26 @@ def test_rendered_prompts_match_their_snapshots(
     ask(model, prompts, context, build_constraints_section({"maxFiles": 3, "dir": "src"}))
     name = "followup" if context else "initial"
     snapshot(f"file_select/{name}.txt", model.prompts[0].prompt)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    reply=_JSON
+    | st.dictionaries(st.sampled_from(["done", "files", "reason", "x"]), _JSON)
+    | st.text()
+    .map(lambda t: "{" + t + "}")
+    .flatmap(lambda t: st.sampled_from([t, "note " + t, t + " end"]))
+)
+def test_parse_response_always_returns_a_well_formed_choice(reply: object) -> None:
+    found = parse_response(reply)
+    assert set(found) == {"done", "files", "reason"}
+    assert isinstance(found["done"], bool)
+    assert all(isinstance(f, str) and f.strip() for f in found["files"])
+    assert isinstance(found["reason"], str)
