@@ -46,6 +46,7 @@ def scan_progress(
     started = threading.Event()
 
     def start() -> None:
+        """Show the bar (runs on the timer's thread once the delay has passed)."""
         progress.start()
         started.set()
 

@@ -125,6 +125,7 @@ class _State:
     tokens: int = 0
 
     def context(self) -> str:
+        """The current context: the loaded files' blocks, then the refused requests."""
         parts = list(self.blocks)
         if self.rejected:
             refused = "\n".join(f"- {r.path}: {r.reason}" for r in self.rejected)
@@ -132,6 +133,7 @@ class _State:
         return "\n\n".join(parts)
 
     def full(self) -> bool:
+        """True when the file limit is reached."""
         limit = self.options.max_files
         return limit is not None and len(self.selected) >= limit
 

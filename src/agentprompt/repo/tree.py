@@ -126,6 +126,7 @@ def render_tree(tree: TreeNode) -> str:
     lines: list[str] = []
 
     def visit(node: TreeNode, depth: int) -> None:
+        """Append the lines of ``node``'s children, depth first."""
         for child in node.children:
             lines.append(_line(child, depth))
             if child.is_dir:

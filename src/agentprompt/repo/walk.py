@@ -146,6 +146,7 @@ class Walk:
         self.problems: list[str] = []
 
     def out(self, path: str, reason: str) -> None:
+        """Record ``path`` as left out for ``reason``."""
         self.excluded.append(Exclusion(path=path, reason=reason))
 
     def stat_candidate(self, path: str, full: str) -> None:
