@@ -174,3 +174,39 @@ def test_a_requested_non_utf8_file_is_skipped_and_reported(
     assert json.loads(done.out)["rejected"][0]["reason"] == (
         "left out of the repository view: not UTF-8 text (invalid byte at offset 3)"
     )
+
+
+def test_a_model_script_replays_its_answers_with_no_network(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "answers.json"
+    script.write_text(
+        json.dumps(
+            [
+                {"done": False, "files": ["src/app/cli.py"], "reason": "entry"},
+                'Also: {"done": true, "files": ["src/app/core.py"], "reason": "value"}',
+            ]
+        )
+    )
+    done = run("select", "--task", "Fix", "--root", str(repo), "--model", f"script:{script}")
+    assert done.code == 0
+    assert "Stopped (done) after 2 round(s): value" in done.out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read the model script"),
+        ("not json", "is not JSON"),
+        ('{"done": true}', "must hold a JSON list of answers"),
+    ],
+)
+def test_a_bad_model_script_exits_2(
+    run: Run, repo: Path, tmp_path: Path, content: str | None, message: str
+) -> None:
+    script = tmp_path / "answers.json"
+    if content is not None:
+        script.write_text(content)
+    done = run("select", "--task", "Fix", "--root", str(repo), "--model", f"script:{script}")
+    assert done.code == 2
+    assert message in done.err and "Traceback" not in done.err

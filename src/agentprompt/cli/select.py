@@ -4,11 +4,14 @@ The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment varia
 :func:`resolve_model` turns the name into a prompt executor. This release ships no client for
 a real model (the OpenAI and Anthropic clients arrive with the ``openai``/``anthropic``
 extras), so a run without a usable model ends with exit status 2 and says how to configure
-one; tests replace :func:`resolve_model` with one that returns a test model.
+one. ``--model script:FILE`` replays the answers listed in a JSON file (a demo or a test
+with no network); tests may also replace :func:`resolve_model` with one returning a test
+model.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -21,18 +24,42 @@ from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
+from agentprompt.llm.testing import ScriptedModel
 from agentprompt.repo.files import DiscoveryOptions, discover
 from agentprompt.repo.select import SelectionOptions
 from agentprompt.repo.selection import FileSelection, select_files
 
-__all__ = ["MODEL_ENV", "ModelNotConfigured", "resolve_model", "select_command"]
+__all__ = ["MODEL_ENV", "SCRIPT_PREFIX", "ModelNotConfigured", "resolve_model", "select_command"]
 
 MODEL_ENV = "AGENTPROMPT_MODEL"
 """The environment variable naming the model ``select`` asks when ``--model`` is not given."""
 
 
+SCRIPT_PREFIX = "script:"
+"""``--model script:FILE`` answers from a JSON list in FILE, one item per round (no network)."""
+
+
 class ModelNotConfigured(UsageError):
     """``select`` needs a model, and none is configured or none can be reached."""
+
+
+def _scripted(path: Path) -> ScriptedModel:
+    """A model that gives the answers listed in the JSON file ``path``, in order."""
+    try:
+        answers = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ModelNotConfigured(f"cannot read the model script {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelNotConfigured(
+            f"the model script {path} is not JSON ({exc}); give a JSON list of answers such as "
+            '[{"done": true, "files": ["src/app.py"], "reason": "..."}]'
+        ) from None
+    if not isinstance(answers, list) or not all(isinstance(a, dict | str) for a in answers):
+        raise ModelNotConfigured(
+            f"the model script {path} must hold a JSON list of answers (objects or strings), "
+            "one per round"
+        )
+    return ScriptedModel(answers)
 
 
 def resolve_model(name: str | None) -> PromptExecutor:
@@ -46,14 +73,24 @@ def resolve_model(name: str | None) -> PromptExecutor:
         raise ModelNotConfigured(
             "select needs a model to choose the files: give --model PROVIDER:MODEL or set "
             f"{MODEL_ENV} (for example openai:gpt-4o-mini or anthropic:claude-3-5-haiku-latest); "
-            "model clients come with the openai and anthropic extras of agentprompt"
+            "model clients come with the openai and anthropic extras of agentprompt; "
+            f"'--model {SCRIPT_PREFIX}FILE' replays the answers in a JSON file, with no network"
         )
+    if chosen.startswith(SCRIPT_PREFIX):
+        return _scripted(Path(chosen[len(SCRIPT_PREFIX) :]))
     raise ModelNotConfigured(
         f"no client is available for the model {chosen!r}: this version of agentprompt ships "
         "no client for a real model yet (the OpenAI and Anthropic clients come with the "
         "openai and anthropic extras in a later release); 'agentprompt tree' lists the files "
         "without a model"
     )
+
+
+def _tokenizer_model(model: str | None) -> str | None:
+    """The model name to count tokens for: ``openai:gpt-4o`` counts as ``gpt-4o``."""
+    if not model or model.startswith(SCRIPT_PREFIX):
+        return None
+    return model.split(":", 1)[-1]
 
 
 def _result_json(task: str, result: FileSelection) -> dict[str, Any]:
@@ -170,7 +207,7 @@ def select_command(
         token_budget=max_tokens,
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
-        model=model.split(":", 1)[-1] if model else None,
+        model=_tokenizer_model(model),
     )
     executor = resolve_model(model)
     with scan_progress("scanning files", None, enabled=not as_json):
