@@ -411,3 +411,13 @@ def test_a_folder_left_out_by_a_folder_pattern_is_reported_once(
     assert explain(git_root, "web/dist/chunk1.js", options) == Exclusion(
         path="web/dist/chunk1.js", reason="excluded by default exclusion (`dist/`)"
     )
+
+
+def test_a_nested_git_repository_is_reported_not_listed(git_root: Path) -> None:
+    inner = git_root / "vendor_repo"
+    inner.mkdir()
+    git(inner, "init", "-q")
+    write(inner, "lib.py")
+    write(git_root, "main.py")
+    assert paths(git_root) == ["main.py"]
+    assert reasons(git_root)["vendor_repo/"] == "a nested git repository (its files are not listed)"
