@@ -421,3 +421,24 @@ def test_a_nested_git_repository_is_reported_not_listed(git_root: Path) -> None:
     write(git_root, "main.py")
     assert paths(git_root) == ["main.py"]
     assert reasons(git_root)["vendor_repo/"] == "a nested git repository (its files are not listed)"
+
+
+def test_explain_names_the_info_exclude_and_global_excludes_files(git_root: Path) -> None:
+    write(git_root, ".git/info/exclude", "# local\nlocal.py\n")
+    write(git_root.parent / "home", ".config/git/ignore", "*.swp.py\n")
+    write(git_root, "local.py")
+    write(git_root, "a.swp.py")
+    local = explain(git_root, "local.py")
+    assert isinstance(local, Exclusion)
+    assert local.reason == "ignored by git: .git/info/exclude:2 (`local.py`)"
+    swap = explain(git_root, "a.swp.py")
+    assert isinstance(swap, Exclusion)
+    assert swap.reason.startswith("ignored by git: ")
+    assert swap.reason.endswith(".config/git/ignore:1 (`*.swp.py`)")
+
+
+def test_a_repository_whose_files_are_all_ignored_lists_nothing(git_root: Path) -> None:
+    write(git_root, ".git/info/exclude", "*\n")
+    write(git_root, "secret_notes.py")
+    found = discover(git_root)
+    assert (found.git, found.files) == (True, ())

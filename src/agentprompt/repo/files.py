@@ -86,6 +86,17 @@ def _resolve_root(root: Path) -> Path:
     return root.resolve()
 
 
+def _root_ignored(root: Path) -> bool:
+    """True when the enclosing git work tree ignores ``root`` as a whole."""
+    try:
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", "."], cwd=root, capture_output=True, check=False
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
 def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     """The files under ``root`` a prompt may show, and the reason for every one left out.
 
@@ -96,9 +107,9 @@ def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     walk = Walk(resolved, options)
     policy = policy_rules(resolved, options)
     listing = git_listing(resolved) if options.follow_git else None
-    if listing == []:
-        # Nothing to show in git's view: the root itself is ignored by an enclosing work
-        # tree (or holds no files at all), so the folder the caller named is walked instead.
+    if listing == [] and _root_ignored(resolved):
+        # The root itself is ignored by the enclosing work tree, so git's view of it is
+        # empty; the folder the caller named is walked instead.
         listing = None
     if listing is not None:
         walk.walk_git(listing, policy)
