@@ -87,8 +87,13 @@ def _resolve_root(root: Path) -> Path:
 
 
 def _root_ignored(root: Path) -> bool:
-    """True when the enclosing git work tree ignores ``root`` as a whole."""
+    """True when ``root`` is a folder below the work tree's top that git ignores as a whole."""
     try:
+        prefix = subprocess.run(
+            ["git", "rev-parse", "--show-prefix"], cwd=root, capture_output=True, check=False
+        )
+        if prefix.returncode != 0 or not prefix.stdout.strip():
+            return False
         done = subprocess.run(
             ["git", "check-ignore", "-q", "."], cwd=root, capture_output=True, check=False
         )
