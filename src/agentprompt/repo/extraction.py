@@ -36,7 +36,7 @@ ProgressCallback = Callable[[int, int], None]
 
 PARALLEL_THRESHOLD = 200
 """Fewer files than this are parsed in-process (starting workers would cost more)."""
-_CHUNK = 64
+_CHUNK = 16
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,10 +90,27 @@ def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str
     return path, row_for(entry, stat.st_size, stat.st_mtime_ns, content_hash(data)), None
 
 
+_WORKER_CACHES: dict[str, SymbolCache] = {}
+
+
 def _extract_chunk(
-    root: str, paths: Sequence[str]
+    root: str, paths: Sequence[str], cache_path: str | None
 ) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
-    return [_extract_one(root, p) for p in paths]
+    """Parse ``paths`` in a worker; with a cache, store the rows there and return them light.
+
+    Storing from the worker spares the parent from receiving and writing every file's JSON.
+    """
+    results = [_extract_one(root, p) for p in paths]
+    if cache_path is None:
+        return results
+    cache = _WORKER_CACHES.get(cache_path)
+    if cache is None:
+        cache = _WORKER_CACHES[cache_path] = SymbolCache(Path(cache_path))
+    cache.store(row for _, row, _ in results if row is not None)
+    return [
+        (path, None if row is None else (*row[:8], "", ""), problem)
+        for path, row, problem in results
+    ]
 
 
 def _context() -> Any:
@@ -102,8 +119,13 @@ def _context() -> Any:
 
 
 def _parse_all(
-    root: Path, paths: list[str], workers: int, progress: ProgressCallback | None
+    root: Path,
+    paths: list[str],
+    workers: int,
+    progress: ProgressCallback | None,
+    cache: SymbolCache | None,
 ) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+    """Parse ``paths``; rows are stored in ``cache`` here (their JSON then left out)."""
     total = len(paths)
     results: list[tuple[str, tuple[Any, ...] | None, str | None]] = []
     if workers <= 1 or total < PARALLEL_THRESHOLD:
@@ -111,10 +133,15 @@ def _parse_all(
             results.append(_extract_one(str(root), path))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
+        if cache is not None:
+            cache.store(row for _, row, _ in results if row is not None)
         return results
     chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    target = str(cache.path) if cache is not None else None
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
+        for chunk_result in pool.map(
+            _extract_chunk, [str(root)] * len(chunks), chunks, [target] * len(chunks)
+        ):
             results.extend(chunk_result)
             if progress is not None:
                 progress(len(results), total)
@@ -171,15 +198,16 @@ def extract_repository(
         else:
             to_parse.append(path)
     count = workers if workers is not None else (os.cpu_count() or 1)
-    results = _parse_all(root, to_parse, count, progress)
-    rows = []
+    # Largest files first, in small chunks, so no worker is left with a long tail at the end.
+    sizes = {f.path: f.size for f in code}
+    to_parse.sort(key=lambda p: -sizes.get(p, 0))
+    results = _parse_all(root, to_parse, count, progress, cache)
     memory: dict[str, tuple[str, str]] = {}
     for path, made, problem in results:
         if problem is not None:
             problems.append(problem)
         if made is None:
             continue
-        rows.append(made)
         files[path] = CachedFile(
             path=path,
             size=made[1],
@@ -193,7 +221,6 @@ def extract_repository(
         if cache is None:
             memory[path] = (made[9], made[8])
     if cache is not None:
-        cache.store(rows)
         cache.touch(touched)
         current = {f.path for f in code}
         cache.forget(p for p in known if p not in current)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from pathlib import PurePosixPath
 
 from tree_sitter import Language, Parser
 
@@ -78,7 +77,7 @@ _FILENAMES: dict[str, str] = {
 
 def language_for_path(path: str) -> str | None:
     """The language of the file at ``path`` (by extension or well-known name), or None."""
-    name = PurePosixPath(path).name
+    name = path.rsplit("/", 1)[-1]
     known = _FILENAMES.get(name)
     if known is not None:
         return known

@@ -166,7 +166,9 @@ def build_graph(
         links[name] = tuple(
             (t, weight, True) if t in tops else (t, weight * _MEMBER_WEIGHT, False) for t in targets
         )
-    defined = links.keys()
+    # Only names with few definers can have users worth counting (see other_users).
+    defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
+    linkable = {name for name, targets in links.items() if targets}
     edges: dict[str, dict[str, float]] = {}
     referrers: dict[str, int] = {}
     users: Counter[str] = Counter()
@@ -177,7 +179,7 @@ def build_graph(
         users.update(hits)
         out: dict[str, float] = {}
         strong: set[str] = set()
-        for ident in hits:
+        for ident in linkable.intersection(hits):
             for target, weight, top in links[ident]:
                 out[target] = out.get(target, 0.0) + weight
                 if top:
