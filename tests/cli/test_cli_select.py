@@ -210,3 +210,15 @@ def test_a_bad_model_script_exits_2(
     done = run("select", "--task", "Fix", "--root", str(repo), "--model", f"script:{script}")
     assert done.code == 2
     assert message in done.err and "Traceback" not in done.err
+
+
+def test_a_requested_git_ignored_file_is_refused_with_the_ignore_rule(
+    run: Run, repo: Path, model: ScriptedModel
+) -> None:
+    (repo / ".gitignore").write_text("*.log\n")
+    (repo / "debug.log").write_text("trace\n")
+    model.add({"done": True, "files": ["debug.log"], "reason": ""})
+    data = json.loads(run("select", "--task", "Fix", "--root", str(repo), "--json").out)
+    assert data["rejected"][0]["reason"] == (
+        "left out of the repository view: ignored by git: .gitignore:1 (`*.log`)"
+    )

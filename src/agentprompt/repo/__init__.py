@@ -10,6 +10,7 @@ from agentprompt.repo.files import (
     UnreadableFile,
     discover,
     explain,
+    explain_in,
     read_text,
 )
 from agentprompt.repo.languages import language_for_path
@@ -76,6 +77,7 @@ __all__ = [
     "build_tree",
     "discover",
     "explain",
+    "explain_in",
     "extract_symbols",
     "file_annotation",
     "language_for_path",

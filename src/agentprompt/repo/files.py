@@ -40,6 +40,7 @@ __all__ = [
     "UnreadableFile",
     "discover",
     "explain",
+    "explain_in",
     "read_text",
 ]
 
@@ -174,7 +175,11 @@ def explain(root: Path, path: str, options: DiscoveryOptions | None = None) -> E
     ``path`` is relative to ``root`` or absolute. Raises :class:`NotADirectory` when ``root``
     is not a directory.
     """
-    found = discover(root, options)
+    return explain_in(discover(root, options), path)
+
+
+def explain_in(found: Discovery, path: str) -> Exclusion | RepoFile:
+    """As :func:`explain`, over a discovery already made (no second scan)."""
     rel = _relative(found.root, path)
     if rel is None:
         return Exclusion(path=path, reason="outside the root")

@@ -19,7 +19,15 @@ from pathlib import Path
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.files import Discovery, DiscoveryOptions, UnreadableFile, discover, read_text
+from agentprompt.repo.files import (
+    Discovery,
+    DiscoveryOptions,
+    Exclusion,
+    UnreadableFile,
+    discover,
+    explain_in,
+    read_text,
+)
 from agentprompt.repo.secrets import SecretFinding, scan_text
 from agentprompt.repo.select import SelectionOptions, ask_llm_for_files, build_constraints_section
 from agentprompt.repo.tree import build_tree, render_tree
@@ -141,11 +149,10 @@ class _State:
         full = self.discovery.root / path
         if full.is_dir():
             return "is a directory; ask for files inside it"
-        for item in self.discovery.excluded:
-            if item.path == path or (item.path.endswith("/") and path.startswith(item.path)):
-                return f"left out of the repository view: {item.reason}"
-        if full.exists():
-            return "left out of the repository view (ignored)"
+        if full.exists() or full.is_symlink():
+            why = explain_in(self.discovery, path)
+            if isinstance(why, Exclusion):
+                return f"left out of the repository view: {why.reason}"
         name = posixpath.basename(path)
         alike = [p for p in self.listed if posixpath.basename(p) == name]
         if len(alike) == 1:
