@@ -123,3 +123,9 @@ def test_no_git_walks_the_folder_with_its_gitignore_files(run: Run, repo: Path) 
     data = json.loads(run("tree", "--root", str(repo), "--no-git", "--json").out)
     assert data["git"] is False
     assert data["text"] == "src/\n  app/\n    cli.py\n    core.py\n.gitignore\n"
+
+
+def test_an_invalid_exclude_pattern_exits_2(run: Run, repo: Path) -> None:
+    done = run("tree", "--root", str(repo), "--exclude", "[z-a]")
+    assert done.code == 2
+    assert "is not a valid gitignore pattern" in done.err and "Traceback" not in done.err

@@ -19,7 +19,7 @@ from agentprompt.repo.files import (
     discover,
     explain,
 )
-from agentprompt.repo.ignore import RuleSet, parse_rules
+from agentprompt.repo.ignore import InvalidIgnorePattern, RuleSet, parse_rules
 
 WALK = DiscoveryOptions(follow_git=False)
 
@@ -442,3 +442,21 @@ def test_a_repository_whose_files_are_all_ignored_lists_nothing(git_root: Path) 
     write(git_root, "secret_notes.py")
     found = discover(git_root)
     assert (found.git, found.files) == (True, ())
+
+
+@pytest.mark.parametrize("options", [DiscoveryOptions(), WALK], ids=["git", "walk"])
+def test_an_invalid_pattern_in_an_ignore_file_is_skipped_and_reported(
+    git_root: Path, options: DiscoveryOptions
+) -> None:
+    write(git_root, ".agentpromptignore", "[z-a]\n*.csv\n")
+    write(git_root, "t.csv", "a\n")
+    write(git_root, "main.py")
+    found = discover(git_root, options)
+    assert [f.path for f in found.files] == [".agentpromptignore", "main.py"]
+    assert len(found.problems) == 1
+    assert found.problems[0].startswith(".agentpromptignore:1: `[z-a]` is not a valid gitignore")
+
+
+def test_an_invalid_exclude_option_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidIgnorePattern, match="option --exclude: `a\\\\` is not a valid"):
+        discover(tmp_path, DiscoveryOptions(follow_git=False, extra_excludes=("a\\",)))

@@ -111,7 +111,7 @@ def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     options = options or DiscoveryOptions()
     resolved = _resolve_root(root)
     walk = Walk(resolved, options)
-    policy = policy_rules(resolved, options)
+    policy = policy_rules(resolved, options, walk.problems)
     listing = git_listing(resolved) if options.follow_git else None
     if listing == [] and _root_ignored(resolved):
         # The root itself is ignored by the enclosing work tree, so git's view of it is

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
+from agentprompt.errors import UsageError
+
 __all__ = [
     "BINARY_SUFFIXES",
     "DEFAULT_EXCLUDES",
+    "InvalidIgnorePattern",
     "Rule",
     "RuleSet",
     "parse_rules",
@@ -185,6 +188,10 @@ BINARY_SUFFIXES: frozenset[str] = frozenset(
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
+class InvalidIgnorePattern(UsageError):
+    """A pattern given as an option is not valid gitignore syntax."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rule:
     """One gitignore-style pattern and where it was written."""
@@ -209,15 +216,32 @@ class Rule:
 
 
 def parse_rules(
-    lines: Iterable[str], *, source: str, base: str = "", numbered: bool = True
+    lines: Iterable[str],
+    *,
+    source: str,
+    base: str = "",
+    numbered: bool = True,
+    problems: list[str] | None = None,
 ) -> list[Rule]:
-    """The rules in the lines of an ignore file (blank lines and comments skipped)."""
+    """The rules in the lines of an ignore file (blank lines and comments skipped).
+
+    An invalid pattern is skipped with a line in ``problems``; without a ``problems`` list
+    it raises :class:`InvalidIgnorePattern`.
+    """
     rules = []
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
         if not text.strip():
             continue
-        pattern = GitIgnoreSpecPattern(text)
+        try:
+            pattern = GitIgnoreSpecPattern(text)
+        except (ValueError, re.error) as exc:
+            where = f"{source}:{number}" if numbered else source
+            message = f"{where}: `{text}` is not a valid gitignore pattern ({exc})"
+            if problems is None:
+                raise InvalidIgnorePattern(message) from None
+            problems.append(message + "; skipped")
+            continue
         if pattern.include is None or pattern.regex is None:
             continue
         rules.append(

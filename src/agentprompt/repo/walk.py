@@ -94,23 +94,29 @@ def git_listing(root: Path) -> list[str] | None:
     return sorted({n for n in names if n})
 
 
-def _read_rules(root: Path, relpath: str, *, base: str) -> RuleSet:
+def _read_rules(root: Path, relpath: str, *, base: str, problems: list[str]) -> RuleSet:
+    """The rules of the ignore file ``relpath``; problems reading it are reported, not raised."""
     try:
         text = (root / relpath).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    except OSError as exc:
+        problems.append(f"{relpath}: cannot read ({exc.strerror}); its rules are not applied")
         return RuleSet(())
-    return RuleSet(parse_rules(text.splitlines(), source=relpath, base=base))
+    return RuleSet(parse_rules(text.splitlines(), source=relpath, base=base, problems=problems))
 
 
-def policy_rules(root: Path, options: DiscoveryOptions) -> RuleSet:
-    """Default exclusions, then the caller's patterns, then the root ``.agentpromptignore``."""
+def policy_rules(root: Path, options: DiscoveryOptions, problems: list[str]) -> RuleSet:
+    """Default exclusions, then the caller's patterns, then the root ``.agentpromptignore``.
+
+    Raises :class:`~agentprompt.repo.ignore.InvalidIgnorePattern` for an invalid extra pattern.
+    """
     rules = []
     if options.include_default_excludes:
         rules += parse_rules(DEFAULT_EXCLUDES, source="default exclusion", numbered=False)
     rules += parse_rules(options.extra_excludes, source="option --exclude", numbered=False)
     base = RuleSet(rules)
     if (root / AGENTPROMPTIGNORE).is_file():
-        base = base.extended(_read_rules(root, AGENTPROMPTIGNORE, base="").rules)
+        found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems)
+        base = base.extended(found.rules)
     return base
 
 
@@ -197,7 +203,8 @@ class Walk:
         nested = [name for name in listing if name.endswith("/" + AGENTPROMPTIGNORE)]
         for name in sorted(nested, key=lambda n: n.count("/")):
             base = name[: -len(AGENTPROMPTIGNORE)]
-            policy = policy.extended(_read_rules(self.root, name, base=base).rules)
+            found = _read_rules(self.root, name, base=base, problems=self.problems)
+            policy = policy.extended(found.rules)
         venvs = {name[: -len("pyvenv.cfg")] for name in listing if name.endswith("/pyvenv.cfg")}
         reported_venvs: set[str] = set()
         reported_folders: set[str] = set()
@@ -239,11 +246,13 @@ class Walk:
             return
         if ".gitignore" in names:
             gitignore = gitignore.extended(
-                _read_rules(self.root, rel + ".gitignore", base=rel).rules
+                _read_rules(self.root, rel + ".gitignore", base=rel, problems=self.problems).rules
             )
         if rel and AGENTPROMPTIGNORE in names:
             policy = policy.extended(
-                _read_rules(self.root, rel + AGENTPROMPTIGNORE, base=rel).rules
+                _read_rules(
+                    self.root, rel + AGENTPROMPTIGNORE, base=rel, problems=self.problems
+                ).rules
             )
         for entry in entries:
             path = rel + entry.name
