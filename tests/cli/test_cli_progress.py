@@ -24,7 +24,10 @@ def test_a_long_scan_on_a_terminal_shows_the_bar(monkeypatch: pytest.MonkeyPatch
     out = _console(monkeypatch, terminal=True)
     with progress.scan_progress("counting tokens", 4) as advance:
         advance(2)
-        time.sleep(0.4)
+        waited = 0.0
+        while "counting tokens" not in out.getvalue() and waited < 5.0:
+            time.sleep(0.05)
+            waited += 0.05
     assert "counting tokens" in out.getvalue()
 
 
