@@ -105,3 +105,9 @@ def test_task_and_focus_change_the_ranking(run: Callable[..., Result], repo: Pat
     rank = {f["path"]: f["rank"] for f in plain["files"]}
     rank_focused = {f["path"]: f["rank"] for f in focused["files"]}
     assert rank_focused["src/app/cli.py"] > rank["src/app/cli.py"]
+
+
+def test_an_unknown_focus_file_is_reported(run: Callable[..., Result], repo: Path) -> None:
+    result = run("map", "--root", str(_code_repo(repo)), "--no-cache", "--focus", "nope.py")
+    assert result.code == 0
+    assert "nope.py is not a code file" in result.err

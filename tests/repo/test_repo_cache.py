@@ -155,3 +155,12 @@ def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
         assert out.decode().strip() == "ok"
         assert b"rebuilt" not in err
     assert _extract(project).parsed == 0
+
+
+def test_an_unusable_cache_location_means_parsing_without_it(project: Path) -> None:
+    blocked = project / "README.md" / "cache.db"
+    found = _extract(project, cache_path=blocked)
+    assert found.parsed == 3
+    assert found.cache is None
+    assert any("cannot be used" in p for p in found.problems)
+    assert found.symbols(["pkg/sample.py"])["pkg/sample.py"].symbols

@@ -116,6 +116,11 @@ def map_command(
         progress.close()
     for problem in result.problems:
         err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    for path in result.unknown_focus:
+        err_console.print(
+            f"agentprompt: {path} is not a code file of {root}; it does not steer the map",
+            markup=False,
+        )
     if as_json:
         print_json(map_json(result))
         return

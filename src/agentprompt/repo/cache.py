@@ -215,6 +215,8 @@ class SymbolCache:
         try:
             return self._connect()
         except sqlite3.DatabaseError as exc:
+            if not self.path.exists():
+                raise
             self._rebuild(exc)
             return self._connect()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -159,7 +160,16 @@ def extract_repository(
     """Extraction results for every code file of ``discovery``, parsing only what changed."""
     root = discovery.root
     code = [f for f in discovery.files if language_for_path(f.path) is not None]
-    cache = SymbolCache(cache_path or default_cache_path(root)) if use_cache else None
+    problems: list[str] = []
+    cache = None
+    if use_cache:
+        where = cache_path or default_cache_path(root)
+        try:
+            cache = SymbolCache(where)
+        except (OSError, sqlite3.Error) as exc:
+            problems.append(
+                f"the symbol cache {where} cannot be used ({exc}); every file is parsed without it"
+            )
     known = cache.entries() if cache is not None else {}
     files: dict[str, CachedFile] = {}
     maybe: list[str] = []
@@ -171,7 +181,6 @@ def extract_repository(
             maybe.append(item.path)
     to_parse: list[str] = []
     touched: list[tuple[int, int, str]] = []
-    problems: list[str] = []
     for path in maybe:
         row = known.get(path)
         if row is None:

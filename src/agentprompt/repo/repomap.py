@@ -117,6 +117,8 @@ class RepoMap:
     """Files skipped, each with the reason."""
     ranks: Mapping[str, float] = field(default_factory=dict)
     """Every code file's rank."""
+    unknown_focus: tuple[str, ...] = ()
+    """Focus and in-context paths that name no code file of the repository (no effect)."""
 
 
 def _entries(
@@ -336,6 +338,11 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         parsed=extraction.parsed,
         problems=(*_skipped(found), *extraction.problems),
         ranks=ranks,
+        unknown_focus=tuple(
+            p
+            for p in (*options.focus, *options.in_context)
+            if _relative(found.root, p) not in extraction.files
+        ),
     )
 
 
