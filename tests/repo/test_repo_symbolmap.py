@@ -156,3 +156,16 @@ def test_browse_summary_shows_signatures_without_bodies() -> None:
     assert "  async method fetch(self, url: str, *args, retries: int = 3, **kw)" in summary
     assert "return" not in summary
     assert summary.startswith("imports: os, json, typing, ., .models")
+
+
+def test_overloads_are_shown_once_and_counted() -> None:
+    source = b"function f(a: string): void;\nfunction f(a: number): void;\nfunction f(a: any) {}\n"
+    text = render_map([MapFile(symbols=extract_symbols("x.ts", source))])
+    assert text.endswith("x.ts:\nf f(a):1\n+2\n")
+
+
+def test_references_leave_out_keywords() -> None:
+    refs = extract_symbols("x.py", b"def load(self):\n    return None if self else parse()\n")
+    assert "parse" in refs.references
+    assert "return" not in refs.references
+    assert "self" not in refs.references

@@ -35,7 +35,7 @@ __all__ = [
     "to_json",
 ]
 
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _SCHEMA = """

@@ -227,14 +227,21 @@ def _file_block(writer: _Writer, entry: MapFile) -> None:
             children.setdefault(parent, []).append(i)
 
     def emit(parent: str | None, indent: int) -> None:
+        overloads = 0
+        previous: tuple[str, str] | None = None
         for i in children.get(parent, []):
             symbol = symbols[i]
+            # Overloads (the same name and kind again) are counted, not repeated.
+            if (symbol.qualname, symbol.kind) == previous:
+                overloads += 1
+                continue
+            previous = (symbol.qualname, symbol.kind)
             if parent is None and symbol.parent and indent == 0:
                 symbol = _qualified(symbol)
             writer.symbol(symbol, entry.symbol_refs.get(i, 0), indent)
             if symbol.kind == "class":
                 emit(symbols[i].qualname, indent + 1)
-        writer.more(hidden_by_parent.get(parent, 0), indent)
+        writer.more(hidden_by_parent.get(parent, 0) + overloads, indent)
 
     emit(None, 0)
 

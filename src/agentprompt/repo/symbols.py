@@ -20,6 +20,7 @@ from agentprompt.repo.languages import language_for_path, parser_for
 
 __all__ = [
     "KINDS",
+    "RESERVED_WORDS",
     "FileSymbols",
     "ImportEntry",
     "SymbolEntry",
@@ -103,10 +104,34 @@ class FileSymbols:
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
 
+RESERVED_WORDS = frozenset(
+    str.split(
+        "and await break case catch class const continue def elif else export for function if "
+        "import instanceof lambda let not pass raise return switch throw try typeof var void "
+        "while yield None True False null true false"
+    )
+)
+"""Words no module-level definition can be named (keywords of the common grammars); a
+parser recovering from an error may still offer them as names, and they are dropped.
+Class members may use them (``promise.catch``)."""
+
+_STOP_WORDS = RESERVED_WORDS | frozenset(
+    str.split(
+        "new delete this self cls from default undefined string number boolean any unknown "
+        "never object "
+        "public private protected static final abstract interface extends implements package "
+        "struct enum impl pub mut use crate func chan nil end begin unless elsif then namespace "
+        "using include define char double long short unsigned signed sizeof auto template "
+        "typename virtual override readonly declare keyof infer goto extern inline volatile "
+        "register int str float bool print len require module exports console"
+    )
+)
+
 
 def _references(text: str) -> tuple[str, ...]:
-    """The distinct identifiers in ``text``, sorted."""
-    return tuple(sorted(set(_IDENTIFIER.findall(text))))
+    """The distinct identifiers in ``text`` (keywords and the commonest builtins left out),
+    sorted."""
+    return tuple(sorted(set(_IDENTIFIER.findall(text)) - _STOP_WORDS))
 
 
 def extract_symbols(path: str, source: bytes) -> FileSymbols:

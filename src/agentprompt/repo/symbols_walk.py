@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from agentprompt.repo.symbols import ImportEntry, SymbolEntry
+from agentprompt.repo.symbols import RESERVED_WORDS, ImportEntry, SymbolEntry
 from agentprompt.repo.symbols_grammars import GRAMMARS, Grammar
 from agentprompt.repo.symbols_imports import read_imports
 from agentprompt.repo.symbols_signatures import (
@@ -57,7 +57,7 @@ class _Walk:
         self, node: Node, kind: str, name: str, parent: str | None, depth: int, **extra: object
     ) -> None:
         """Record one definition spanning ``node``."""
-        if not name:
+        if not name or (depth == 0 and name in RESERVED_WORDS):
             return
         self.symbols.append(
             SymbolEntry(
