@@ -27,7 +27,7 @@ class ImportResolver:
 
     paths: frozenset[str]
     """Every file path of the repository."""
-    _suffixes: dict[str, list[str]] = field(default_factory=dict)
+    _suffixes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _dirs: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -35,13 +35,22 @@ class ImportResolver:
         """A resolver over ``paths`` (its indexes are built on first use)."""
         return cls(paths=frozenset(paths))
 
-    def _index(self) -> None:
-        if self._suffixes or not self.paths:
+    def _index(self, extension: str) -> dict[str, list[str]]:
+        """Paths ending in ``extension`` by each of their last few path components."""
+        index = self._suffixes.get(extension)
+        if index is None:
+            index = self._suffixes[extension] = {}
+            for path in sorted(p for p in self.paths if p.endswith(extension)):
+                parts = path.split("/")
+                for k in range(1, min(_SUFFIX_DEPTH, len(parts)) + 1):
+                    index.setdefault("/".join(parts[-k:]), []).append(path)
+        return index
+
+    def _index_dirs(self) -> None:
+        if self._dirs or not self.paths:
             return
         for path in sorted(self.paths):
             parts = path.split("/")
-            for k in range(1, min(_SUFFIX_DEPTH, len(parts)) + 1):
-                self._suffixes.setdefault("/".join(parts[-k:]), []).append(path)
             for k in range(1, min(_SUFFIX_DEPTH, len(parts) - 1) + 1):
                 self._dirs.setdefault("/".join(parts[-1 - k : -1]), "/".join(parts[:-1]))
 
@@ -55,8 +64,7 @@ class ImportResolver:
     def _by_suffix(self, importer: str, suffix: str) -> str | None:
         if suffix in self.paths:
             return suffix
-        self._index()
-        found = self._suffixes.get(suffix)
+        found = self._index(posixpath.splitext(suffix)[1]).get(suffix)
         if not found:
             return None
         here = posixpath.dirname(importer)
@@ -91,7 +99,7 @@ class ImportResolver:
             parts = module.split("/")
             if len(parts) < 2:
                 return None
-            self._index()
+            self._index_dirs()
             found = self._dirs.get("/".join(parts[-2:]))
             if found is None and "." in parts[0]:
                 found = self._dirs.get(parts[-1])
