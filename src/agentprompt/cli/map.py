@@ -26,9 +26,12 @@ _SHOW_AFTER = 1.0
 
 
 class ScanProgress:
-    """A progress bar on stderr that appears only once a scan has run for a second."""
+    """A progress bar on stderr (a terminal) that appears once a scan has run ``show_after``
+    seconds (one by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, show_after: float = _SHOW_AFTER) -> None:
+        self._show_after = show_after
+        self._enabled = err_console.is_terminal
         self._start = time.monotonic()
         self._bar: Progress | None = None
         self._task: TaskID | None = None
@@ -36,7 +39,11 @@ class ScanProgress:
     def __call__(self, done: int, total: int) -> None:
         """Report that ``done`` of ``total`` files are parsed."""
         if self._bar is None:
-            if time.monotonic() - self._start < _SHOW_AFTER or done >= total:
+            if (
+                not self._enabled
+                or time.monotonic() - self._start < self._show_after
+                or done >= total
+            ):
                 return
             self._bar = Progress(
                 TextColumn("parsing"),
