@@ -91,23 +91,17 @@ def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str
     return path, row_for(entry, stat.st_size, stat.st_mtime_ns, content_hash(data)), None
 
 
-_WORKER_CACHES: dict[str, SymbolCache] = {}
-
-
 def _extract_chunk(
-    root: str, paths: Sequence[str], cache_path: str | None
+    root: str, paths: Sequence[str]
 ) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
-    """Parse ``paths`` in a worker; with a cache, store the rows there and return them light.
+    """Parse ``paths`` in a worker process."""
+    return [_extract_one(root, p) for p in paths]
 
-    Storing from the worker spares the parent from receiving and writing every file's JSON.
-    """
-    results = [_extract_one(root, p) for p in paths]
-    if cache_path is None:
-        return results
-    cache = _WORKER_CACHES.get(cache_path)
-    if cache is None:
-        cache = _WORKER_CACHES[cache_path] = SymbolCache(Path(cache_path))
-    cache.store(row for _, row, _ in results if row is not None)
+
+def _light(
+    results: list[tuple[str, tuple[Any, ...] | None, str | None]],
+) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+    """``results`` without the rows' JSON and references, once they are stored."""
     return [
         (path, None if row is None else (*row[:8], "", ""), problem)
         for path, row, problem in results
@@ -126,7 +120,8 @@ def _parse_all(
     progress: ProgressCallback | None,
     cache: SymbolCache | None,
 ) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
-    """Parse ``paths``; rows are stored in ``cache`` here (their JSON then left out)."""
+    """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
+    for the database lock), and only their light part is kept."""
     total = len(paths)
     results: list[tuple[str, tuple[Any, ...] | None, str | None]] = []
     if workers <= 1 or total < PARALLEL_THRESHOLD:
@@ -136,13 +131,14 @@ def _parse_all(
                 progress(i + 1, total)
         if cache is not None:
             cache.store(row for _, row, _ in results if row is not None)
+            return _light(results)
         return results
     chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
-    target = str(cache.path) if cache is not None else None
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        for chunk_result in pool.map(
-            _extract_chunk, [str(root)] * len(chunks), chunks, [target] * len(chunks)
-        ):
+        for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
+            if cache is not None:
+                cache.store(row for _, row, _ in chunk_result if row is not None)
+                chunk_result = _light(chunk_result)
             results.extend(chunk_result)
             if progress is not None:
                 progress(len(results), total)
