@@ -152,7 +152,8 @@ def build_graph(
             if path not in top_level.get(name, ()):
                 definers.setdefault(name, []).append(path)
     boost = set(mentioned)
-    links: dict[str, tuple[tuple[str, float, bool], ...]] = {}
+    links: dict[str, tuple[tuple[str, float], ...]] = {}
+    strong_links: dict[str, tuple[str, ...]] = {}
     for name, targets in definers.items():
         tops = top_level.get(name, set())
         if len(targets) > (MAX_DEFINERS if tops else MAX_MEMBER_DEFINERS):
@@ -163,9 +164,8 @@ def build_graph(
             weight *= _MENTION_BOOST
         if name.startswith("_"):
             weight *= _PRIVATE_WEIGHT
-        links[name] = tuple(
-            (t, weight, True) if t in tops else (t, weight * _MEMBER_WEIGHT, False) for t in targets
-        )
+        links[name] = tuple((t, weight if t in tops else weight * _MEMBER_WEIGHT) for t in targets)
+        strong_links[name] = tuple(t for t in targets if t in tops)
     # Only names with few definers can have users worth counting (see other_users).
     defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
     linkable = {name for name, targets in links.items() if targets}
@@ -173,17 +173,17 @@ def build_graph(
     referrers: dict[str, int] = {}
     users: Counter[str] = Counter()
     for source, idents in refs.items():
-        hits = defined & set(idents)
+        hits = defined.intersection(idents)
         if not hits:
             continue
         users.update(hits)
         out: dict[str, float] = {}
+        get = out.get
         strong: set[str] = set()
         for ident in linkable.intersection(hits):
-            for target, weight, top in links[ident]:
-                out[target] = out.get(target, 0.0) + weight
-                if top:
-                    strong.add(target)
+            for target, weight in links[ident]:
+                out[target] = get(target, 0.0) + weight
+            strong.update(strong_links[ident])
         out.pop(source, None)
         strong.discard(source)
         for target in strong:
