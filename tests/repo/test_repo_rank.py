@@ -108,3 +108,9 @@ def test_rank_summary_survives_a_json_round_trip() -> None:
 
 def test_an_empty_graph_has_no_ranks() -> None:
     assert pagerank(build_graph({}, {})) == {}
+
+
+def test_a_mentioned_word_matches_files_named_after_it() -> None:
+    nodes = ["src/repo/cache.py", "src/repo/rank.py", "docs/cache.md", "src/map.py"]
+    weights = personalization(nodes, mentioned=["cache", "map"])
+    assert weights == {"src/repo/cache.py": 0.5, "docs/cache.md": 0.5}

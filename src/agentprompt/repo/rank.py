@@ -44,6 +44,7 @@ MAX_LINKS = 48
 _MENTION_BOOST = 10.0
 _PRIVATE_WEIGHT = 0.1
 _MEMBER_WEIGHT = 0.1
+_MIN_STEM = 4
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _PATHISH = re.compile(r"[\w./\\-]+\.\w+|[\w-]+/[\w./-]+")
 
@@ -269,9 +270,12 @@ def personalization(
     """Jump weights toward focus files, files a task names, and definers of mentioned names.
 
     A named path matches a file whose path ends with it (``utils.ts`` matches
-    ``src/utils.ts``). Empty when nothing matched, which means "uniform".
+    ``src/utils.ts``); a mentioned word of four letters or more also matches the files named
+    after it (``cache`` matches ``repo/cache.py``) when no more than :data:`MAX_DEFINERS` do.
+    Empty when nothing matched, which means "uniform".
     """
     all_nodes = list(nodes)
+    mentioned = list(mentioned)
     weights: dict[str, float] = {}
     for path in focus:
         weights[path] = weights.get(path, 0.0) + 1.0
@@ -281,10 +285,21 @@ def personalization(
             for name in wanted:
                 if node == name or node.endswith("/" + name):
                     weights[node] = weights.get(node, 0.0) + 1.0
-    if definers is not None:
-        for word in mentioned:
-            files = tuple(definers.get(word, ()))
-            if files and len(files) <= MAX_DEFINERS:
+    stems = {w.lower() for w in mentioned if len(w) >= _MIN_STEM}
+    if stems:
+        named: dict[str, list[str]] = {}
+        for node in all_nodes:
+            stem = node.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+            if stem in stems:
+                named.setdefault(stem, []).append(node)
+        for files in named.values():
+            if len(files) <= MAX_DEFINERS:
                 for node in files:
                     weights[node] = weights.get(node, 0.0) + 1.0 / len(files)
+    if definers is not None:
+        for word in mentioned:
+            found = tuple(definers.get(word, ()))
+            if found and len(found) <= MAX_DEFINERS:
+                for node in found:
+                    weights[node] = weights.get(node, 0.0) + 1.0 / len(found)
     return weights
