@@ -128,12 +128,14 @@ class _Writer:
     last_calls: str = ""
 
     def path(self, path: str) -> str:
+        """``path`` with its longest aliased prefix replaced by the alias."""
         for prefix, alias in self.aliases:
             if path.startswith(prefix):
                 return alias + path[len(prefix) :]
         return path
 
     def symbol(self, symbol: SymbolEntry, refs: int, indent: int) -> None:
+        """Write one definition's line."""
         prefix = KIND_PREFIXES[symbol.kind]
         self.used.add(prefix)
         text = f"{'  ' * indent}{prefix} {symbol.name}"
@@ -178,11 +180,13 @@ class _Writer:
         self.lines.append(text)
 
     def more(self, count: int, indent: int) -> None:
+        """Write a ``+N`` line for ``count`` definitions not shown (none for zero)."""
         if count > 0:
             self.lines.append(f"{'  ' * indent}+{count}")
             self.used.add("+N")
 
     def names(self, key: str, names: Sequence[str]) -> None:
+        """Write an import line (``i`` or ``i→``) listing ``names``."""
         if not names:
             return
         shown = ",".join(names[:_MAX_IMPORTS])

@@ -53,12 +53,14 @@ _NONE_UNION = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|unde
 
 
 def node_text(node: Node | None) -> str:
+    """The source text of ``node`` (empty for None)."""
     if node is None or node.text is None:
         return ""
     return node.text.decode("utf-8", "replace")
 
 
 def collapse(text: str) -> str:
+    """``text`` with every run of whitespace made one space."""
     return " ".join(text.split())
 
 
@@ -82,6 +84,7 @@ _BASE_CONTAINERS = frozenset(
 
 
 def read_bases(node: Node) -> tuple[str, ...]:
+    """The base classes and interfaces a class node names, generic arguments dropped."""
     found: list[str] = []
     for child in node.named_children:
         if child.type in _BASE_CONTAINERS:
@@ -132,6 +135,8 @@ def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | 
 
 
 def read_params(node: Node | None) -> tuple[str, ...]:
+    """Parameter names of a parameter-list node, marked ``?`` optional or ``*``/``**``/
+    ``...``/``&`` variadic; receivers (``self``, ``this``) left out."""
     if node is None:
         return ()
     found: list[str] = []
@@ -188,6 +193,7 @@ def _param_names(node: Node) -> list[str]:
 
 
 def read_returns(node: Node | None) -> str | None:
+    """The declared return type of a return-type node, ``?T`` when it may be absent."""
     if node is None:
         return None
     text = collapse(node_text(node)).lstrip(":").strip().strip("\"'")
