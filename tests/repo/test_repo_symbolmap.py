@@ -12,6 +12,7 @@ from agentprompt.repo.symbolmap import (
     is_test_path,
     legend_groups,
     render_map,
+    render_parts,
 )
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry, extract_symbols
 
@@ -169,3 +170,14 @@ def test_references_leave_out_keywords() -> None:
     assert "parse" in refs.references
     assert "return" not in refs.references
     assert "self" not in refs.references
+
+
+def test_parts_give_the_legend_and_one_block_per_file() -> None:
+    files = _sample_map()
+    parts = render_parts(files)
+    assert parts.text == render_map(files)
+    assert [path for path, _ in parts.blocks] == [f.path for f in files]
+    assert parts.legend.startswith("# c=class")
+    assert parts.legend.endswith("# @1/=src/project/storage/\n")
+    assert parts.blocks[2] == ("tests/test_store.py", "tests/test_store.py: 1c/5m\n")
+    assert render_map(files, legend=False) == "".join(b for _, b in parts.blocks)

@@ -39,7 +39,14 @@ from agentprompt.repo.selection import (
     SelectedFile,
     select_files,
 )
-from agentprompt.repo.symbolmap import MapFile, browse_summary, file_annotation, render_map
+from agentprompt.repo.symbolmap import (
+    MapFile,
+    MapParts,
+    browse_summary,
+    file_annotation,
+    render_map,
+    render_parts,
+)
 from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry, extract_symbols
 from agentprompt.repo.tree import TreeNode, build_tree, render_tree, tree_to_dict
 
@@ -54,6 +61,7 @@ __all__ = [
     "InvalidSelectionOptions",
     "MapFile",
     "MapOptions",
+    "MapParts",
     "NotADirectory",
     "RankSummary",
     "RankedFile",
@@ -88,6 +96,7 @@ __all__ = [
     "personalization",
     "read_text",
     "render_map",
+    "render_parts",
     "render_tree",
     "scan_text",
     "screen_texts",

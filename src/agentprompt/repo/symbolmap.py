@@ -31,11 +31,13 @@ from agentprompt.repo.symbols import FileSymbols, SymbolEntry
 __all__ = [
     "KIND_PREFIXES",
     "MapFile",
+    "MapParts",
     "browse_summary",
     "file_annotation",
     "is_test_path",
     "legend_groups",
     "render_map",
+    "render_parts",
 ]
 
 KIND_PREFIXES: dict[str, str] = {
@@ -283,27 +285,54 @@ def _aliases(paths: Sequence[str]) -> list[tuple[str, str]]:
     return sorted(numbered, key=lambda pa: -len(pa[0]))
 
 
-def render_map(files: Sequence[MapFile], *, legend: bool = True) -> str:
-    """The map of ``files`` (in the order given), led by a legend of the notation it uses."""
+@dataclass(frozen=True, kw_only=True)
+class MapParts:
+    """A map cut into its legend and one block per file, for placing them apart (seed 004
+    keeps the legend in the most stable cache tier and moves file blocks between tiers)."""
+
+    legend: str
+    """The legend lines (notation used, path aliases), each ending in a newline."""
+    blocks: tuple[tuple[str, str], ...]
+    """(path, block text) per file, in the order given; each block ends in a newline."""
+
+    @property
+    def text(self) -> str:
+        """The whole map: the legend, then every block."""
+        return self.legend + "".join(block for _, block in self.blocks)
+
+
+def render_parts(files: Sequence[MapFile]) -> MapParts:
+    """The legend and per-file blocks of the map of ``files`` (aliases shared by all)."""
     alias_paths = [f.path for f in files] + [p for f in files for p in f.local_imports]
     aliases = _aliases(alias_paths)
     writer = _Writer(aliases=aliases)
+    spans: list[tuple[str, int, int]] = []
     for entry in files:
+        first = len(writer.lines)
         _file_block(writer, entry)
+        spans.append((entry.path, first, len(writer.lines)))
     if not writer.lines:
-        return ""
+        return MapParts(legend="", blocks=())
     used_aliases = sorted(
         (alias, prefix) for prefix, alias in aliases if any(alias in line for line in writer.lines)
     )
     head: list[str] = []
-    if legend:
-        for group in legend_groups():
-            items = [f"{key}={meaning}" for key, meaning in group if key in writer.used]
-            if items:
-                head.append("# " + " ".join(items))
-        if used_aliases:
-            head.append("# " + " ".join(f"{alias}={prefix}" for alias, prefix in used_aliases))
-    return "\n".join(head + writer.lines) + "\n"
+    for group in legend_groups():
+        items = [f"{key}={meaning}" for key, meaning in group if key in writer.used]
+        if items:
+            head.append("# " + " ".join(items))
+    if used_aliases:
+        head.append("# " + " ".join(f"{alias}={prefix}" for alias, prefix in used_aliases))
+    blocks = tuple(
+        (path, "".join(line + "\n" for line in writer.lines[a:b])) for path, a, b in spans
+    )
+    return MapParts(legend="".join(line + "\n" for line in head), blocks=blocks)
+
+
+def render_map(files: Sequence[MapFile], *, legend: bool = True) -> str:
+    """The map of ``files`` (in the order given), led by a legend of the notation it uses."""
+    parts = render_parts(files)
+    return parts.text if legend else parts.text.removeprefix(parts.legend)
 
 
 _MAIN_NAMES = frozenset({"index", "main", "__main__", "app", "cli", "server", "program", "Program"})
