@@ -143,3 +143,17 @@ def test_progress_bar_stays_off_when_stderr_is_not_a_terminal(
     progress(2, 10)
     progress.close()
     assert screen.getvalue() == ""
+
+
+def test_huge_and_binary_code_files_are_reported_once(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    _code_repo(repo)
+    (repo / "src" / "app" / "huge.py").write_text("x = 1\n" * 250_000)
+    (repo / "src" / "app" / "blob.py").write_bytes(b"\x00\x01binary" * 10)
+    result = run("map", "--root", str(repo), "--no-cache")
+    assert result.code == 0
+    assert result.err.count("huge.py") == 1
+    assert "size cap" in result.err
+    assert result.err.count("blob.py") == 1
+    assert "compute" in result.out
