@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +83,22 @@ class CachedFile:
     """Content hash when it was extracted."""
     language: str | None
     """The language it was read as."""
-    defs: tuple[str, ...]
-    """Names it defines at module level."""
-    members: tuple[str, ...]
-    """Names it defines inside classes (methods, properties)."""
+    defs_text: str
+    """Names it defines at module level, space-separated."""
+    members_text: str
+    """Names it defines inside classes (methods, properties), space-separated."""
     names_hash: str
     """Hash of the names it defines and uses: equal hashes mean an equal reference graph."""
+
+    @cached_property
+    def defs(self) -> tuple[str, ...]:
+        """Names it defines at module level."""
+        return tuple(self.defs_text.split())
+
+    @cached_property
+    def members(self) -> tuple[str, ...]:
+        """Names it defines inside classes (methods, properties)."""
+        return tuple(self.members_text.split())
 
 
 def to_json(entry: FileSymbols) -> str:
@@ -251,8 +262,8 @@ class SymbolCache:
                 mtime_ns=r[2],
                 hash=r[3],
                 language=r[4],
-                defs=tuple(r[5].split()),
-                members=tuple(r[6].split()),
+                defs_text=r[5],
+                members_text=r[6],
                 names_hash=r[7],
             )
             for r in rows

@@ -196,8 +196,8 @@ def extract_repository(
                 mtime_ns=stat.st_mtime_ns,
                 hash=row.hash,
                 language=row.language,
-                defs=row.defs,
-                members=row.members,
+                defs_text=row.defs_text,
+                members_text=row.members_text,
                 names_hash=row.names_hash,
             )
         else:
@@ -219,8 +219,8 @@ def extract_repository(
             mtime_ns=made[2],
             hash=made[3],
             language=made[4],
-            defs=tuple(made[5].split()),
-            members=tuple(made[6].split()),
+            defs_text=made[5],
+            members_text=made[6],
             names_hash=made[7],
         )
         if cache is None:

@@ -275,17 +275,21 @@ def _rank(extraction: Extraction, options: MapOptions, root: Path) -> RankSummar
         task_paths, task_words = task_mentions(options.task)
         named_paths |= task_paths
         words |= task_words
-    defs = {p: f.defs for p, f in files.items()}
-    members = {p: f.members for p, f in files.items()}
     focus = tuple(_relative(root, p) for p in (*options.focus, *options.in_context))
+    defs: dict[str, tuple[str, ...]] = {}
+    members: dict[str, tuple[str, ...]] = {}
+    if words:
+        defs = {p: f.defs for p, f in files.items()}
+        members = {p: f.members for p, f in files.items()}
+    definers = definers_of(words, defs, members)
     personal = personalization(
         files,
         focus=focus,
         named_paths=named_paths,
         mentioned=words,
-        definers=definers_of(words, defs, members),
+        definers=definers,
     )
-    boosted = sorted(w for w in words if w in _defined_words(words, defs, members))
+    boosted = sorted(definers)
     material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
     material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
     key = "rank:" + content_hash(material.encode())
@@ -296,17 +300,14 @@ def _rank(extraction: Extraction, options: MapOptions, root: Path) -> RankSummar
             return RankSummary.from_json(remembered)
         except (ValueError, KeyError, TypeError):
             pass
+    if not words:
+        defs = {p: f.defs for p, f in files.items()}
+        members = {p: f.members for p, f in files.items()}
     graph = build_graph(defs, extraction.references(), boosted, members)
     summary = summarize(graph, pagerank(graph, personal))
     if cache is not None:
         cache.remember(key, summary.to_json())
     return summary
-
-
-def _defined_words(
-    words: set[str], defs: Mapping[str, tuple[str, ...]], members: Mapping[str, tuple[str, ...]]
-) -> set[str]:
-    return set(definers_of(words, defs, members))
 
 
 def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
