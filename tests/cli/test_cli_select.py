@@ -35,7 +35,9 @@ def test_without_a_model_select_exits_2_and_says_how_to_configure_one(
     monkeypatch.delenv(select_cli.MODEL_ENV, raising=False)
     done = run("select", "--task", "Fix it", "--root", str(repo))
     assert done.code == 2
-    assert "--model PROVIDER:MODEL" in done.err and "AGENTPROMPT_MODEL" in done.err
+    assert "--model script:FILE" in done.err and "AGENTPROMPT_MODEL" in done.err
+    assert "issue #6" in done.err and "select_files" in done.err
+    assert "openai" not in done.err and "anthropic" not in done.err
     assert "Traceback" not in done.err
 
 

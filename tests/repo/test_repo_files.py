@@ -19,7 +19,7 @@ from agentprompt.repo.files import (
     discover,
     explain,
 )
-from agentprompt.repo.ignore import InvalidIgnorePattern, RuleSet, parse_rules
+from agentprompt.repo.ignore import InvalidIgnorePattern
 
 WALK = DiscoveryOptions(follow_git=False)
 
@@ -348,48 +348,82 @@ def test_a_root_ignored_by_the_enclosing_repository_is_walked(git_root: Path) ->
 
 
 _PATTERNS = [
-    "build/",
+    "*",
+    "!*/",
+    "!*.py",
     "*.log",
+    "!logs/",
     "!keep.log",
-    "/top.py",
-    "src/*.py",
-    "**/gen/**",
-    "a/**/b",
-    "node_modules",
-    "!src/",
-    "x?z",
-    "[ab].txt",
-    "docs/*/",
+    "a/",
+    "!a/",
+    "/a",
+    "a/**",
+    "!a/b",
+    "**/b",
+    "b/",
+    "!b/",
+    "a/*",
+    "c/**/d",
+    "**/d/",
+    "?.py",
+    "[ab].md",
+    "[!a]*.md",
+    "**/*.py",
+    "!**/keep*",
+    "logs",
 ]
-_NAMES = ["build", "src", "gen", "a", "b", "keep.log", "run.log", "top.py", "xyz", "a.txt", "docs"]
+_DIRS = ["a", "b", "c", "d", "logs"]
+_FILES = ["a.txt", "x.py", "m.md", "keep.log", "run.log", "b"]
 
 
-@settings(max_examples=200, deadline=None)
+def _git_lists(root: Path) -> list[str]:
+    done = subprocess.run(
+        ["git", "-c", "core.excludesFile=/dev/null", "ls-files", "-z", "-o", "--exclude-standard"],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    )
+    return sorted(n for n in os.fsdecode(done.stdout).split("\0") if n)
+
+
+@settings(max_examples=40, deadline=None)
 @given(
-    patterns=st.lists(st.sampled_from(_PATTERNS), max_size=8),
-    nested=st.lists(st.sampled_from(_PATTERNS), max_size=4),
-    paths=st.lists(
-        st.lists(st.sampled_from(_NAMES), min_size=1, max_size=5).map("/".join), max_size=20
+    top=st.lists(st.sampled_from(_PATTERNS), min_size=1, max_size=5),
+    nested=st.lists(st.sampled_from(_PATTERNS), max_size=3),
+    files=st.lists(
+        st.tuples(st.lists(st.sampled_from(_DIRS), max_size=3), st.sampled_from(_FILES)).map(
+            lambda t: "/".join([*t[0], t[1]])
+        ),
+        min_size=1,
+        max_size=12,
     ),
-    is_dir=st.booleans(),
 )
-def test_rule_decisions_agree_with_testing_every_rule_in_turn(
-    patterns: list[str], nested: list[str], paths: list[str], is_dir: bool
+def test_gitignore_rules_decide_as_git_ls_files_does(
+    tmp_path_factory: pytest.TempPathFactory, top: list[str], nested: list[str], files: list[str]
 ) -> None:
-    rules = parse_rules(patterns, source=".gitignore")
-    rules += parse_rules(nested, source="src/.gitignore", base="src/")
-    ruleset = RuleSet(rules)
-    for path in paths:
-        key = path + "/" if is_dir else path
-        expected = next(
-            (
-                r
-                for r in reversed(rules)
-                if key.startswith(r.base) and r.regex.search(key[len(r.base) :])
-            ),
-            None,
-        )
-        assert ruleset.decide(key) is expected
+    root = tmp_path_factory.mktemp("fuzz")
+    made = []
+    for rel in files:
+        path = root / rel
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("1\n")
+        except (FileExistsError, NotADirectoryError, IsADirectoryError):
+            continue
+        made.append(rel)
+    (root / ".gitignore").write_text("\n".join(top) + "\n")
+    folder = next((rel.rpartition("/")[0] for rel in made if "/" in rel), "")
+    if nested and folder:
+        (root / folder / ".gitignore").write_text("\n".join(nested) + "\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    expected = _git_lists(root)
+    ours = [
+        f.path
+        for f in discover(
+            root, DiscoveryOptions(follow_git=False, include_default_excludes=False)
+        ).files
+    ]
+    assert ours == expected
 
 
 def test_a_generated_marker_outside_a_comment_is_ordinary_code(tmp_path: Path) -> None:
@@ -448,13 +482,13 @@ def test_a_repository_whose_files_are_all_ignored_lists_nothing(git_root: Path) 
 def test_an_invalid_pattern_in_an_ignore_file_is_skipped_and_reported(
     git_root: Path, options: DiscoveryOptions
 ) -> None:
-    write(git_root, ".agentpromptignore", "[z-a]\n*.csv\n")
+    write(git_root, ".agentpromptignore", "[abc\n*.csv\n")
     write(git_root, "t.csv", "a\n")
     write(git_root, "main.py")
     found = discover(git_root, options)
     assert [f.path for f in found.files] == [".agentpromptignore", "main.py"]
     assert len(found.problems) == 1
-    assert found.problems[0].startswith(".agentpromptignore:1: `[z-a]` is not a valid gitignore")
+    assert found.problems[0].startswith(".agentpromptignore:1: `[abc` is not a valid gitignore")
 
 
 def test_an_invalid_exclude_option_is_refused(tmp_path: Path) -> None:

@@ -213,7 +213,7 @@ def test_allow_secrets_loads_a_file_with_a_secret(root: Path) -> None:
 def test_content_with_backtick_fences_gets_a_longer_fence(root: Path) -> None:
     (root / "docs/fenced.md").write_text("```py\nx = 1\n```\n")
     result = run(root, ScriptedModel([done("docs/fenced.md")]))
-    assert "### docs/fenced.md\n\n````\n```py\nx = 1\n```\n\n````" in result.context
+    assert "### docs/fenced.md\n\n````\n```py\nx = 1\n```\n````" in result.context
 
 
 @pytest.mark.parametrize(

@@ -1,18 +1,18 @@
 """``agentprompt select``: let a model choose the files a request needs (seed 000).
 
 The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable;
-:func:`resolve_model` turns the name into a prompt executor. This release ships no client for
-a real model (the OpenAI and Anthropic clients arrive with the ``openai``/``anthropic``
-extras), so a run without a usable model ends with exit status 2 and says how to configure
-one. ``--model script:FILE`` replays the answers listed in a JSON file (a demo or a test
-with no network); tests may also replace :func:`resolve_model` with one returning a test
-model.
+:func:`resolve_model` turns the name into a prompt executor. This release has no client for
+a real model (they come with issue #6), so a run without a usable model ends with exit
+status 2 and says what works today. ``--model script:FILE`` replays the answers listed in a
+JSON file (a demo or a test with no network); tests may also replace :func:`resolve_model`
+with one returning a test model.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +22,21 @@ from rich.table import Table
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options
-from agentprompt.errors import UsageError
+from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.llm.testing import ScriptedModel
+from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
 from agentprompt.repo.files import DiscoveryOptions, discover
 from agentprompt.repo.select import SelectionOptions
 from agentprompt.repo.selection import FileSelection, select_files
 
-__all__ = ["MODEL_ENV", "SCRIPT_PREFIX", "ModelNotConfigured", "resolve_model", "select_command"]
+__all__ = [
+    "MODEL_ENV",
+    "SCRIPT_PREFIX",
+    "ModelNotConfigured",
+    "ScriptOutOfAnswers",
+    "resolve_model",
+    "select_command",
+]
 
 MODEL_ENV = "AGENTPROMPT_MODEL"
 """The environment variable naming the model ``select`` asks when ``--model`` is not given."""
@@ -43,7 +50,33 @@ class ModelNotConfigured(UsageError):
     """``select`` needs a model, and none is configured or none can be reached."""
 
 
-def _scripted(path: Path) -> ScriptedModel:
+class ScriptOutOfAnswers(AgentPromptError):
+    """A ``--model script:FILE`` run asked the model more times than FILE has answers."""
+
+
+@dataclass(frozen=True)
+class _ScriptExecutor:
+    """The answers of a model script, with running out said in command-line terms."""
+
+    model: ScriptedModel
+    path: Path
+    count: int
+
+    def execute_prompt(
+        self, prompt: str, *, mode: str = "fast", response_shape: str = "json"
+    ) -> object:
+        """The script's next answer; :class:`ScriptOutOfAnswers` when there is none left."""
+        try:
+            return self.model.execute_prompt(prompt, mode=mode, response_shape=response_shape)
+        except ScriptExhausted:
+            raise ScriptOutOfAnswers(
+                f"the model script {self.path} has no answer for round {self.count + 1} "
+                f"(it holds {self.count}); add one JSON answer per round to its list, "
+                "or pass --max-rounds to stop sooner"
+            ) from None
+
+
+def _scripted(path: Path) -> _ScriptExecutor:
     """A model that gives the answers listed in the JSON file ``path``, in order."""
     try:
         answers = json.loads(path.read_text(encoding="utf-8"))
@@ -59,7 +92,7 @@ def _scripted(path: Path) -> ScriptedModel:
             f"the model script {path} must hold a JSON list of answers (objects or strings), "
             "one per round"
         )
-    return ScriptedModel(answers)
+    return _ScriptExecutor(model=ScriptedModel(answers), path=path, count=len(answers))
 
 
 def resolve_model(name: str | None) -> PromptExecutor:
@@ -71,18 +104,18 @@ def resolve_model(name: str | None) -> PromptExecutor:
     chosen = name or os.environ.get(MODEL_ENV, "").strip()
     if not chosen:
         raise ModelNotConfigured(
-            "select needs a model to choose the files: give --model PROVIDER:MODEL or set "
-            f"{MODEL_ENV} (for example openai:gpt-4o-mini or anthropic:claude-3-5-haiku-latest); "
-            "model clients come with the openai and anthropic extras of agentprompt; "
-            f"'--model {SCRIPT_PREFIX}FILE' replays the answers in a JSON file, with no network"
+            f"select needs a model to choose the files; today that is '--model {SCRIPT_PREFIX}FILE'"
+            f" (or {MODEL_ENV}={SCRIPT_PREFIX}FILE), which replays the JSON list of answers in "
+            "FILE with no network, or the library API (agentprompt.repo.select_files with any "
+            "object that has execute_prompt); clients for real models come with issue #6"
         )
     if chosen.startswith(SCRIPT_PREFIX):
         return _scripted(Path(chosen[len(SCRIPT_PREFIX) :]))
     raise ModelNotConfigured(
-        f"no client is available for the model {chosen!r}: this version of agentprompt ships "
-        "no client for a real model yet (the OpenAI and Anthropic clients come with the "
-        "openai and anthropic extras in a later release); 'agentprompt tree' lists the files "
-        "without a model"
+        f"no client is available for the model {chosen!r}: this version of agentprompt has "
+        f"no client for a real model yet (they come with issue #6); use '--model "
+        f"{SCRIPT_PREFIX}FILE' or the library API (agentprompt.repo.select_files), and "
+        "'agentprompt tree' lists the files without a model"
     )
 
 
@@ -105,6 +138,7 @@ def _result_json(task: str, result: FileSelection) -> dict[str, Any]:
         ],
         "secrets": [{"path": f.path, "line": f.line, "kind": f.kind} for f in result.secrets],
         "rounds": result.rounds,
+        "error": result.error,
         "done": result.done,
         "reason": result.reason,
         "stopped": result.stopped,
@@ -143,8 +177,12 @@ def _print_result(result: FileSelection) -> None:
     show_default=True,
     help="The repository's folder.",
 )
-@click.option("--filter", "filter_re", default=None, metavar="RE", help="Only paths matching RE.")
-@click.option("--exclude", "exclude_re", default=None, metavar="RE", help="No paths matching RE.")
+@click.option(
+    "--filter", "filter_re", default=None, metavar="RE", help="Only files whose name matches RE."
+)
+@click.option(
+    "--exclude", "exclude_re", default=None, metavar="RE", help="No files whose name matches RE."
+)
 @click.option("--max-files", type=click.IntRange(min=1), default=None, help="Files at most.")
 @click.option(
     "--include",
@@ -217,3 +255,12 @@ def select_command(
         print_json(_result_json(task, result))
     else:
         _print_result(result)
+    if result.error is not None:
+        err_console.print(
+            printable(
+                f"agentprompt: error: {result.error}; stopped with the "
+                f"{len(result.selected)} file(s) selected so far"
+            ),
+            markup=False,
+        )
+        raise SystemExit(1)

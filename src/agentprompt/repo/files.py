@@ -13,21 +13,20 @@ headers (reading at most the first 8 KiB of a file).
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.errors import AgentPromptError
-from agentprompt.repo.ignore import RuleSet
+from agentprompt.repo.gitcmd import run_git
 from agentprompt.repo.walk import (
     AGENTPROMPTIGNORE,
     DiscoveryOptions,
     Exclusion,
     RepoFile,
-    Walk,
-    git_listing,
-    policy_rules,
+    in_git_dir,
+    inside,
+    scan,
 )
 
 __all__ = [
@@ -87,22 +86,6 @@ def _resolve_root(root: Path) -> Path:
     return root.resolve()
 
 
-def _root_ignored(root: Path) -> bool:
-    """True when ``root`` is a folder below the work tree's top that git ignores as a whole."""
-    try:
-        prefix = subprocess.run(
-            ["git", "rev-parse", "--show-prefix"], cwd=root, capture_output=True, check=False
-        )
-        if prefix.returncode != 0 or not prefix.stdout.strip():
-            return False
-        done = subprocess.run(
-            ["git", "check-ignore", "-q", "."], cwd=root, capture_output=True, check=False
-        )
-    except OSError:
-        return False
-    return done.returncode == 0
-
-
 def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     """The files under ``root`` a prompt may show, and the reason for every one left out.
 
@@ -110,24 +93,13 @@ def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
     """
     options = options or DiscoveryOptions()
     resolved = _resolve_root(root)
-    walk = Walk(resolved, options)
-    policy = policy_rules(resolved, options, walk.problems)
-    listing = git_listing(resolved) if options.follow_git else None
-    if listing == [] and _root_ignored(resolved):
-        # The root itself is ignored by the enclosing work tree, so git's view of it is
-        # empty; the folder the caller named is walked instead.
-        listing = None
-    if listing is not None:
-        walk.walk_git(listing, policy)
-    else:
-        walk.walk_tree("", RuleSet(()), policy)
-    files = walk.sniff_all()
+    found = scan(resolved, options)
     return Discovery(
         root=resolved,
-        files=tuple(sorted(files, key=lambda f: f.path)),
-        excluded=tuple(sorted(walk.excluded, key=lambda e: e.path)),
-        problems=tuple(walk.problems),
-        git=listing is not None,
+        files=found.files,
+        excluded=found.excluded,
+        problems=found.problems,
+        git=found.git,
     )
 
 
@@ -145,15 +117,10 @@ def _relative(root: Path, path: str) -> str | None:
 
 def _git_ignore_reason(root: Path, rel: str) -> str | None:
     """Which git ignore rule (file, line, pattern) leaves ``rel`` out, if any."""
-    try:
-        done = subprocess.run(
-            ["git", "check-ignore", "-z", "-v", "--no-index", "--stdin"],
-            cwd=root,
-            input=os.fsencode(rel) + b"\0",
-            capture_output=True,
-            check=False,
-        )
-    except OSError:
+    done = run_git(
+        ["check-ignore", "-z", "-v", "--no-index", "--stdin"], root, stdin=os.fsencode(rel) + b"\0"
+    )
+    if done is None:
         return None
     fields = os.fsdecode(done.stdout).split("\0")
     if done.returncode != 0 or len(fields) < 3 or not fields[0]:
@@ -191,22 +158,57 @@ def explain_in(found: Discovery, path: str) -> Exclusion | RepoFile:
     covering = _covering(found.excluded, rel)
     if covering is not None:
         return Exclusion(path=rel, reason=covering.reason)
+    if rel == ".git" or rel.startswith(".git/"):
+        return Exclusion(path=rel, reason="inside .git, git's own data (never listed)")
+    link = _linked_folder(found.root, rel)
+    if link is not None:
+        return Exclusion(path=rel, reason=link)
     full = found.root / rel
     if not full.exists() and not full.is_symlink():
         return Exclusion(path=rel, reason="does not exist")
-    if found.git:
-        why = _git_ignore_reason(found.root, rel)
-        if why is not None:
-            return Exclusion(path=rel, reason=why)
     if full.is_dir():
         return Exclusion(path=rel, reason="a directory, not a file")
-    return Exclusion(path=rel, reason="not listed by git (inside an ignored or nested repository)")
+    if not found.git:
+        return Exclusion(path=rel, reason="not reached by the folder walk")
+    why = _git_ignore_reason(found.root, rel)
+    if why is not None:
+        return Exclusion(path=rel, reason=why)
+    return Exclusion(path=rel, reason="not listed by git (inside a nested repository)")
+
+
+def _linked_folder(root: Path, rel: str) -> str | None:
+    """Why ``rel`` is out when one of its folders is a symlink (``None`` when none is)."""
+    parts = rel.split("/")[:-1]
+    for end in range(1, len(parts) + 1):
+        folder = "/".join(parts[:end])
+        full = root / folder
+        if full.is_symlink():
+            real = os.path.realpath(full)
+            if not inside(str(root), real):
+                where = "pointing outside the root (not followed)"
+            elif in_git_dir(str(root), real):
+                where = "pointing into .git (never followed)"
+            else:
+                target = Path(real).relative_to(root).as_posix() or "."
+                where = f"to {target}/ inside the root (not followed; its target is listed)"
+            return f"inside {folder}/, a symlinked folder {where}"
+    return None
 
 
 def read_text(root: Path, path: str) -> str:
-    """The UTF-8 text of ``path`` (relative to ``root``); raises :class:`UnreadableFile`."""
+    """The UTF-8 text of ``path`` (relative to ``root``); raises :class:`UnreadableFile`.
+
+    The path is resolved again just before reading: one that now leads outside the root or
+    into ``.git`` (a folder or file swapped for a symlink since discovery) is refused.
+    """
+    base = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(base, path))
+    if not inside(base, real) or in_git_dir(base, real):
+        raise UnreadableFile(path, "it resolves outside the repository root or into .git")
     try:
-        data = (root / path).read_bytes()
+        handle = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(handle, "rb") as stream:
+            data = stream.read()
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or type(exc).__name__) from None
     if b"\0" in data:

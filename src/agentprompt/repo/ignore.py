@@ -1,10 +1,12 @@
-"""Gitignore-style rules that remember where they came from, and the default exclusions.
+"""Gitignore-style rules that remember where they came from, decided with git's semantics.
 
 Discovery needs more than "is this path ignored": it must say *which* rule of *which* file
-decided, so every rule carries its source and line. Patterns are compiled by ``pathspec``
-(git's wildmatch semantics); a rule read from ``dir/.gitignore`` applies to paths under
-``dir/`` relative to that directory, and the last matching rule wins (a ``!`` rule
-re-includes).
+decided, so every rule carries its source and line. A rule read from ``dir/.gitignore``
+applies to paths under ``dir/``, relative to that folder. A path is decided as git decides
+it: if one of its parent folders is left out (judged, folder by folder from the top, by the
+last rule that matches that folder itself), the path is out with it and nothing can bring it
+back; otherwise the last rule matching the path itself decides (a ``!`` rule re-includes).
+Patterns are read by :mod:`agentprompt.repo.wildmatch`.
 """
 
 from __future__ import annotations
@@ -13,179 +15,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
 from agentprompt.errors import UsageError
+from agentprompt.repo.wildmatch import InvalidPattern, translate
 
-__all__ = [
-    "BINARY_SUFFIXES",
-    "DEFAULT_EXCLUDES",
-    "InvalidIgnorePattern",
-    "Rule",
-    "RuleSet",
-    "parse_rules",
-]
-
-DEFAULT_EXCLUDES: tuple[str, ...] = (
-    # version control and tool state
-    ".git/",
-    ".hg/",
-    ".svn/",
-    ".agentprompt/cache/",
-    # dependencies and virtual environments
-    "node_modules/",
-    "bower_components/",
-    "jspm_packages/",
-    ".venv/",
-    "venv/",
-    ".pnpm-store/",
-    "vendor/bundle/",
-    # caches
-    "__pycache__/",
-    ".tox/",
-    ".nox/",
-    ".mypy_cache/",
-    ".pytest_cache/",
-    ".ruff_cache/",
-    ".hypothesis/",
-    ".cache/",
-    ".parcel-cache/",
-    ".gradle/",
-    ".terraform/",
-    ".eggs/",
-    "*.egg-info/",
-    # build output
-    "dist/",
-    "build/",
-    "target/",
-    "out/",
-    ".next/",
-    ".nuxt/",
-    ".svelte-kit/",
-    "coverage/",
-    "htmlcov/",
-    ".coverage",
-    # lock files
-    "package-lock.json",
-    "npm-shrinkwrap.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "bun.lockb",
-    "poetry.lock",
-    "Pipfile.lock",
-    "pdm.lock",
-    "uv.lock",
-    "Cargo.lock",
-    "composer.lock",
-    "Gemfile.lock",
-    "go.sum",
-    "flake.lock",
-    "mix.lock",
-    "pubspec.lock",
-    "Podfile.lock",
-    "packages.lock.json",
-    # minified and generated files
-    "*.min.js",
-    "*.min.mjs",
-    "*.min.css",
-    "*.map",
-    "*_pb2.py",
-    "*_pb2_grpc.py",
-    "*.pb.go",
-    "*.pyc",
-    "*.pyo",
-    # operating-system litter
-    ".DS_Store",
-    "Thumbs.db",
-)
-"""Patterns (gitignore syntax) a user expects left out of a prompt; see the README."""
-
-BINARY_SUFFIXES: frozenset[str] = frozenset(
-    [
-        ".png",
-        ".jpg",
-        ".jpeg",
-        ".gif",
-        ".bmp",
-        ".ico",
-        ".icns",
-        ".webp",
-        ".tif",
-        ".tiff",
-        ".psd",
-        ".avif",
-        ".heic",
-        ".pdf",
-        ".doc",
-        ".docx",
-        ".xls",
-        ".xlsx",
-        ".ppt",
-        ".pptx",
-        ".odt",
-        ".ods",
-        ".zip",
-        ".gz",
-        ".tgz",
-        ".bz2",
-        ".xz",
-        ".zst",
-        ".7z",
-        ".rar",
-        ".tar",
-        ".jar",
-        ".war",
-        ".whl",
-        ".egg",
-        ".deb",
-        ".rpm",
-        ".dmg",
-        ".iso",
-        ".exe",
-        ".dll",
-        ".so",
-        ".dylib",
-        ".o",
-        ".a",
-        ".lib",
-        ".obj",
-        ".class",
-        ".pyd",
-        ".wasm",
-        ".bin",
-        ".dat",
-        ".woff",
-        ".woff2",
-        ".ttf",
-        ".otf",
-        ".eot",
-        ".mp3",
-        ".mp4",
-        ".m4a",
-        ".wav",
-        ".ogg",
-        ".flac",
-        ".avi",
-        ".mov",
-        ".mkv",
-        ".webm",
-        ".sqlite",
-        ".sqlite3",
-        ".db",
-        ".pkl",
-        ".pickle",
-        ".npy",
-        ".npz",
-        ".parquet",
-        ".h5",
-        ".onnx",
-        ".pt",
-        ".safetensors",
-    ]
-)
-"""File name suffixes known to hold binary data: left out without reading the file."""
-
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+__all__ = ["InvalidIgnorePattern", "Rule", "RuleSet", "parse_rules"]
 
 
 class InvalidIgnorePattern(UsageError):
@@ -206,13 +39,24 @@ class Rule:
     """The directory it applies under, relative to the root, ``""`` or ending in ``/``."""
     excludes: bool
     """True for an excluding pattern, False for a ``!`` pattern that re-includes."""
-    regex: re.Pattern[str] = field(repr=False, compare=False)
-    """The compiled pattern, matched against the path relative to ``base``."""
+    dir_only: bool = False
+    """True when the pattern ends in ``/`` and so matches folders only."""
+    anchored: bool = False
+    """True when it matches the path relative to ``base``; else any last path component."""
+    regex: re.Pattern[str] = field(repr=False, compare=False, default=re.compile("(?!)"))
+    """The compiled pattern (for ``fullmatch``) of the path itself, never of its parents."""
 
     def describe(self) -> str:
         """``source:line (`pattern`)``, as an exclusion reason names it."""
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         return f"{where} (`{self.pattern}`)"
+
+    def matches(self, rel: str, *, is_dir: bool) -> bool:
+        """True when this rule matches ``rel`` (relative to ``base``, no trailing slash)."""
+        if self.dir_only and not is_dir:
+            return False
+        subject = rel if self.anchored else rel.rpartition("/")[2]
+        return self.regex.fullmatch(subject) is not None
 
 
 def parse_rules(
@@ -231,18 +75,16 @@ def parse_rules(
     rules = []
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
-        if not text.strip():
-            continue
         try:
-            pattern = GitIgnoreSpecPattern(text)
-        except (ValueError, re.error) as exc:
+            read = translate(text)
+        except InvalidPattern as exc:
             where = f"{source}:{number}" if numbered else source
             message = f"{where}: `{text}` is not a valid gitignore pattern ({exc})"
             if problems is None:
                 raise InvalidIgnorePattern(message) from None
             problems.append(message + "; skipped")
             continue
-        if pattern.include is None or pattern.regex is None:
+        if read is None:
             continue
         rules.append(
             Rule(
@@ -250,95 +92,69 @@ def parse_rules(
                 source=source,
                 line=number if numbered else None,
                 base=base,
-                excludes=bool(pattern.include),
-                regex=pattern.regex,
+                excludes=not read.negated,
+                dir_only=read.dir_only,
+                anchored=read.anchored,
+                regex=re.compile(read.regex, re.DOTALL),
             )
         )
     return rules
 
 
-_ANYWHERE = "^(?:.+/)?"
-_DIR_MARK = "(?P<ps_d>/)"
+def _alternation(indexed: list[tuple[int, Rule]]) -> re.Pattern[str] | None:
+    """One regex trying the rules latest first: the group that matches names the winner."""
+    if not indexed:
+        return None
+    parts = [f"(?P<r{i}>{rule.regex.pattern})" for i, rule in reversed(indexed)]
+    return re.compile("|".join(parts), re.DOTALL)
 
 
-def _named(index: int, body: str) -> str:
-    return f"(?P<r{index}>{_NAMED_GROUP.sub('(?:', body)})"
-
-
-def _winner(found: re.Match[str] | None) -> int:
-    """The rule index of the alternative that matched (see :class:`RuleSet`), or -1."""
-    if found is None:
+def _winner(pattern: re.Pattern[str] | None, subject: str) -> int:
+    if pattern is None:
         return -1
-    name = found.lastgroup
-    if name is None or not name.startswith("r"):
-        name = next(k for k, v in found.groupdict().items() if v is not None)
-    return int(name[1:])
+    found = pattern.fullmatch(subject)
+    if found is None or found.lastgroup is None:
+        return -1
+    return int(found.lastgroup[1:])
 
 
 class _BaseRules:
-    """The rules of one base folder, split into per-name rules and whole-path rules.
+    """The rules of one base folder, as four alternations (by component or whole path, for
+    any path or folders only), with the answer for every last component remembered."""
 
-    A pattern without an inner slash (``node_modules/``, ``*.log``) matches a path exactly
-    when it matches one of the path's components, so those are tested per component, with
-    the answer for every folder prefix and every file name remembered: most paths then cost
-    two dictionary lookups. Other patterns are tested on the whole path. In each regex the
-    alternatives run from the latest rule to the earliest, each anchored at the start, so
-    the alternative that matches is the latest matching rule.
-    """
-
-    __slots__ = ("_dirs", "_names", "_per_name", "_whole")
+    __slots__ = ("_name_any", "_name_dir", "_names", "_path_any", "_path_dir")
 
     def __init__(self, indexed: list[tuple[int, Rule]]) -> None:
-        per_name, whole = [], []
-        for index, rule in reversed(indexed):
-            pattern = rule.regex.pattern
-            rest = pattern[len(_ANYWHERE) :]
-            plain = rest.replace(_DIR_MARK, "").replace("[^/]", "")
-            if pattern.startswith(_ANYWHERE) and "/" not in plain:
-                per_name.append(_named(index, rest))
-            elif pattern.startswith("^"):
-                whole.append(_named(index, pattern))
-            else:
-                whole.append(_named(index, "[\\s\\S]*?(?:" + pattern + ")"))
-        self._per_name = re.compile("|".join(per_name)) if per_name else None
-        self._whole = re.compile("|".join(whole)) if whole else None
-        self._dirs: dict[str, int] = {"": -1}
-        self._names: dict[str, int] = {}
-
-    def _dir(self, prefix: str) -> int:
-        """The latest per-name rule matching any folder of ``prefix`` (``""`` or ``a/b/``)."""
-        known = self._dirs.get(prefix)
-        if known is not None:
-            return known
-        parent, _, name = prefix[:-1].rpartition("/")
-        best = max(self._dir(parent + "/" if parent else ""), self._name(name + "/"))
-        self._dirs[prefix] = best
-        return best
-
-    def _name(self, name: str) -> int:
-        known = self._names.get(name)
-        if known is None:
-            known = self._names[name] = (
-                -1 if self._per_name is None else _winner(self._per_name.match(name))
+        def pick(anchored: bool, dir_only: bool) -> re.Pattern[str] | None:
+            return _alternation(
+                [(i, r) for i, r in indexed if r.anchored is anchored and r.dir_only is dir_only]
             )
-        return known
 
-    def decide(self, rel: str) -> int:
-        """The index of the latest rule matching ``rel``, or -1."""
-        if rel.endswith("/"):
-            best = self._dir(rel)
-        else:
-            folder, _, name = rel.rpartition("/")
-            best = max(self._dir(folder + "/" if folder else ""), self._name(name))
-        if self._whole is not None:
-            best = max(best, _winner(self._whole.match(rel)))
+        self._name_any = pick(False, False)
+        self._name_dir = pick(False, True)
+        self._path_any = pick(True, False)
+        self._path_dir = pick(True, True)
+        self._names: dict[tuple[str, bool], int] = {}
+
+    def match(self, rel: str, is_dir: bool) -> int:
+        """The index of the latest rule matching ``rel`` itself, or -1."""
+        name = rel.rpartition("/")[2]
+        best = self._names.get((name, is_dir))
+        if best is None:
+            best = _winner(self._name_any, name)
+            if is_dir:
+                best = max(best, _winner(self._name_dir, name))
+            self._names[(name, is_dir)] = best
+        best = max(best, _winner(self._path_any, rel))
+        if is_dir:
+            best = max(best, _winner(self._path_dir, rel))
         return best
 
 
 class RuleSet:
-    """An ordered list of rules (later wins), decided quickly (see :class:`_BaseRules`)."""
+    """An ordered list of rules (later wins), decided with git's semantics."""
 
-    __slots__ = ("_groups", "rules")
+    __slots__ = ("_folders", "_groups", "rules")
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
@@ -347,15 +163,43 @@ class RuleSet:
         for index, rule in enumerate(self.rules):
             bases.setdefault(rule.base, []).append((index, rule))
         self._groups = tuple((base, _BaseRules(indexed)) for base, indexed in bases.items())
+        self._folders: dict[str, tuple[Rule | None, str | None]] = {"": (None, None)}
 
     def extended(self, rules: Sequence[Rule]) -> RuleSet:
         """This set followed by ``rules`` (which win over it)."""
         return self if not rules else RuleSet((*self.rules, *rules))
 
-    def decide(self, path: str) -> Rule | None:
-        """The last rule matching ``path`` (relative to the root; directories end in ``/``)."""
+    def match(self, path: str) -> Rule | None:
+        """The last rule matching ``path`` itself (relative to the root; folders end in ``/``),
+        whatever its parent folders are."""
+        is_dir = path.endswith("/")
+        key = path[:-1] if is_dir else path
         best = -1
         for base, group in self._groups:
-            if path.startswith(base):
-                best = max(best, group.decide(path[len(base) :]))
+            if key.startswith(base) and len(key) > len(base):
+                best = max(best, group.match(key[len(base) :], is_dir))
         return self.rules[best] if best >= 0 else None
+
+    def _folder(self, prefix: str) -> tuple[Rule | None, str | None]:
+        """The rule leaving out folder ``prefix`` (``a/b/``) or a parent of it, and which."""
+        known = self._folders.get(prefix)
+        if known is not None:
+            return known
+        parent = prefix[:-1].rpartition("/")[0]
+        verdict = self._folder(parent + "/" if parent else "")
+        if verdict[0] is None:
+            rule = self.match(prefix)
+            if rule is not None and rule.excludes:
+                verdict = (rule, prefix)
+        self._folders[prefix] = verdict
+        return verdict
+
+    def decide(self, path: str) -> tuple[Rule | None, str | None]:
+        """git's verdict on ``path`` (folders end in ``/``): the deciding rule (``None`` when
+        none matches), and the folder it left out when a parent folder decided."""
+        trimmed = path[:-1] if path.endswith("/") else path
+        parent = trimmed.rpartition("/")[0]
+        rule, folder = self._folder(parent + "/" if parent else "")
+        if rule is not None:
+            return rule, folder
+        return self.match(path), None

@@ -1,8 +1,11 @@
 """Secrets in content headed into a prompt, found with detect-secrets before the model sees it.
 
-Only text about to be included is scanned (never the whole repository), in memory, with
-detect-secrets' default plugin set and default filters; nothing is written (no baseline
-file) and nothing is verified over the network. A finding names the file, the line and the
+Only text about to be included is scanned (never the whole repository), with
+detect-secrets' public ``scan_file`` (both of its passes, so unquoted ``KEY=value`` lines
+in ``.env`` files, shell scripts and ``.npmrc`` are read too) and its default plugins and
+filters. The exact text read is written to a private temporary file with the same file name
+(detect-secrets reads the file type from it), scanned, and deleted; no baseline is written
+and nothing is verified over the network. A finding names the file, the line and the
 kind of secret, never the secret itself. Results are remembered per (path, content) for the
 life of the process, so a file offered again in a later round is not scanned twice.
 """
@@ -10,10 +13,12 @@ life of the process, so a file offered again in a later round is not scanned twi
 from __future__ import annotations
 
 import hashlib
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from agentprompt.errors import AgentPromptError
@@ -68,32 +73,27 @@ def _key(path: str, text: str) -> tuple[str, str]:
     return (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass")).hexdigest())
 
 
-def _line_scanner() -> Any:
-    """detect-secrets' scan of numbered lines for one file (what ``scan_file`` runs on a
-    file's lines), which takes text already in memory."""
-    from detect_secrets.core import scan
-
-    scanner = getattr(scan, "_process_line_based_plugins", None)
-    if scanner is None:
-        raise SecretScanUnavailable(
-            "the installed detect-secrets has no in-memory line scanner "
-            "(detect_secrets.core.scan._process_line_based_plugins); install detect-secrets 1.5"
-        )
-    return scanner
-
-
 def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
-    from detect_secrets.settings import default_settings
-
-    scanner = _line_scanner()
+    """detect-secrets' own file scan (``scan_file``, both its passes) of each text, written
+    to a temporary file that keeps the original file name, so the file type is read the same."""
+    try:
+        from detect_secrets.core.scan import scan_file
+        from detect_secrets.settings import default_settings
+    except ImportError as exc:
+        raise SecretScanUnavailable(
+            f"detect-secrets cannot be imported ({exc}); reinstall agentprompt's dependencies"
+        ) from None
     found: dict[str, tuple[SecretFinding, ...]] = {}
-    with default_settings():
-        for path, text in items:
-            lines = list(enumerate(text.splitlines(), start=1))
+    with tempfile.TemporaryDirectory(prefix="agentprompt-scan-") as folder, default_settings():
+        for number, (path, text) in enumerate(items):
+            place = Path(folder) / str(number)
+            place.mkdir()
+            copy = place / (PurePosixPath(path).name or "file")
+            copy.write_bytes(text.encode("utf-8", "surrogatepass"))
             seen: set[tuple[int, str]] = set()
             hits: list[SecretFinding] = []
             secret: Any
-            for secret in scanner(lines=lines, filename=path):
+            for secret in scan_file(str(copy)):
                 where = (int(secret.line_number), str(secret.type))
                 if where not in seen:
                     seen.add(where)

@@ -58,9 +58,11 @@ class SelectionOptions:
     """The constraints of a file selection and the limits of its loop."""
 
     filter: str | None = None
-    """Only files whose path matches this regular expression (``re.search``) may be chosen."""
+    """Only files whose name (last path component) matches this regular expression
+    (``re.search``) may be chosen."""
     exclude: str | None = None
-    """Files whose path matches this regular expression may not be chosen."""
+    """Files whose name (last path component) matches this regular expression may not be
+    chosen."""
     max_files: int | None = None
     """The most files that may be read in total (forced includes count)."""
     include: tuple[str, ...] = ()

@@ -11,12 +11,14 @@ is done, asks for nothing, or a limit (rounds, files, tokens) is reached.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import PromptExecutor
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.files import (
@@ -90,11 +92,14 @@ class FileSelection:
     """The model's last stated reason."""
     stopped: str
     """Why the loop ended: ``done``, ``no more files requested``, ``round limit``,
-    ``file limit`` or ``token budget``."""
+    ``file limit``, ``token budget`` or ``model error``."""
     context: str
     """The final current context: the loaded files and the notes on refused requests."""
     tokens: int
     """Tokens of the loaded files' blocks."""
+    error: str | None = None
+    """Why the model could not be asked again (``stopped`` is then ``model error``); what
+    was selected before is kept."""
 
 
 def _compile(pattern: str | None, what: str) -> re.Pattern[str] | None:
@@ -160,12 +165,17 @@ class _State:
         return "does not exist"
 
     def constraint_broken(self, path: str) -> str | None:
-        """Which of the directory, filter and exclude constraints ``path`` breaks, if any."""
+        """Which of the directory, filter and exclude constraints ``path`` breaks, if any.
+
+        The filter and exclude patterns are searched in the file's name (its last path
+        component), as the constraints section tells the model.
+        """
         if self.directory and not path.startswith(self.directory + "/"):
             return f"is outside the directory constraint ({self.directory})"
-        if self.filter is not None and not self.filter.search(path):
+        name = posixpath.basename(path)
+        if self.filter is not None and not self.filter.search(name):
             return f"does not match the filter pattern ({self.filter.pattern})"
-        if self.exclude is not None and self.exclude.search(path):
+        if self.exclude is not None and self.exclude.search(name):
             return f"matches the exclude pattern ({self.exclude.pattern})"
         return None
 
@@ -186,8 +196,7 @@ class _State:
 
     def offer(self, requested: str, round_no: int, *, forced: bool = False) -> None:
         """Load ``requested`` into the context, or record why it was not loaded."""
-        path = posixpath.normpath(requested.strip().replace("\\", "/"))
-        path = path.removeprefix("./")
+        path = _normal(self.discovery.root, requested)
         refusal = self._refusal(path, forced)
         if refusal is None:
             refusal = self._load(path, round_no, forced)
@@ -205,7 +214,10 @@ class _State:
             where = ", ".join(f"line {f.line}: {f.kind}" for f in found)
             return f"holds a likely secret ({where}); left out"
         block = self.prompts.render(
-            "repo/file_select_context_file", path=path, fence=_fence(text), content=text
+            "repo/file_select_context_file",
+            path=path,
+            fence=_fence(text),
+            content=text.removesuffix("\n"),
         )
         cost = self.counter.count(block)
         left = self.options.token_budget - self.tokens
@@ -215,6 +227,20 @@ class _State:
         self.tokens += cost
         self.selected.append(SelectedFile(path=path, tokens=cost, round=round_no, forced=forced))
         return None
+
+
+def _normal(root: Path, requested: str) -> str:
+    """A requested path as a POSIX path relative to the root (an absolute path inside the
+    root made relative; one outside it is kept absolute, and refused)."""
+    path = posixpath.normpath(requested.strip().replace("\\", "/"))
+    if path.startswith("/"):
+        for base in (str(root), os.path.realpath(root)):
+            if path == base:
+                return "."
+            if path.startswith(base.rstrip("/") + "/"):
+                return path[len(base.rstrip("/")) + 1 :]
+        return path
+    return path.removeprefix("./")
 
 
 def _directory(root: Path, directory: str) -> str:
@@ -242,6 +268,10 @@ def select_files(
 ) -> FileSelection:
     """Let the model choose the files needed for ``user_request``, round by round.
 
+    When the model fails (its executor raises an :class:`~agentprompt.errors.AgentPromptError`),
+    the loop stops with what was selected so far, ``stopped == "model error"`` and the
+    message in ``error``.
+
     Raises :class:`InvalidSelectionOptions` for an unusable pattern or directory, and
     :class:`~agentprompt.repo.files.NotADirectory` for a root that is not a directory.
     """
@@ -268,8 +298,10 @@ def select_files(
     tree = render_tree(
         build_tree(f.path for f in found.files if state.constraint_broken(f.path) is None)
     )
-    constraints = build_constraints_section(options)
+    loaded = tuple(s.path for s in state.selected if s.forced)
+    constraints = build_constraints_section(dataclasses.replace(options, include=loaded))
     rounds, done, reason, stopped = 0, False, "", ""
+    error: str | None = None
     while not stopped:
         if rounds >= options.max_rounds:
             stopped = "round limit"
@@ -279,14 +311,20 @@ def select_files(
             stopped = "token budget"
         else:
             rounds += 1
-            choice = ask_llm_for_files(
-                llm_agent,
-                user_request,
-                tree,
-                state.context() or None,
-                constraints,
-                prompts=state.prompts,
-            )
+            try:
+                choice = ask_llm_for_files(
+                    llm_agent,
+                    user_request,
+                    tree,
+                    state.context() or None,
+                    constraints,
+                    prompts=state.prompts,
+                )
+            except AgentPromptError as exc:
+                # What was selected so far is kept; the caller reports the model's failure.
+                rounds -= 1
+                stopped, error = "model error", str(exc)
+                break
             reason = choice["reason"]
             for path in dict.fromkeys(choice["files"]):
                 state.offer(path, rounds)
@@ -304,4 +342,5 @@ def select_files(
         stopped=stopped,
         context=state.context(),
         tokens=state.tokens,
+        error=error,
     )

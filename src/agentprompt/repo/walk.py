@@ -1,20 +1,23 @@
 """The scanning behind discovery: git's listing or a directory walk, the rules, the checks.
 
 :mod:`agentprompt.repo.files` is the public face; this module holds the values it shares
-with its callers and the one-pass state (:class:`Walk`) that sorts paths into files kept and
-exclusions with reasons.
+with its callers and :func:`scan`, which sorts paths into files kept and exclusions with
+reasons. Symlinks: a path whose real location (every folder and the file itself resolved)
+leaves the root is out; one that resolves into ``.git`` is out; one that resolves to another
+file inside the root is kept only when that file is itself included.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentprompt.repo.ignore import BINARY_SUFFIXES, DEFAULT_EXCLUDES, Rule, RuleSet, parse_rules
+from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
+from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
+from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
 from agentprompt.repo.sniff import UNREADABLE, sniff
 
 __all__ = [
@@ -22,9 +25,10 @@ __all__ = [
     "DiscoveryOptions",
     "Exclusion",
     "RepoFile",
-    "Walk",
-    "git_listing",
-    "policy_rules",
+    "Scan",
+    "in_git_dir",
+    "inside",
+    "scan",
 ]
 
 AGENTPROMPTIGNORE = ".agentpromptignore"
@@ -71,27 +75,35 @@ class Exclusion:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Scan:
+    """What one scan found (see :class:`agentprompt.repo.files.Discovery`)."""
+
+    files: tuple[RepoFile, ...]
+    """Included files, sorted by path."""
+    excluded: tuple[Exclusion, ...]
+    """Exclusions, sorted by path."""
+    problems: tuple[str, ...]
+    """Files that could not be read."""
+    git: bool
+    """True when git's listing was used."""
+
+
+def inside(root: str, real: str) -> bool:
+    """True when the resolved path ``real`` is ``root`` or below it (both resolved)."""
+    return real == root or real.startswith(root + os.sep)
+
+
+def in_git_dir(root: str, real: str) -> bool:
+    """True when the resolved path ``real`` is the root's ``.git`` or inside it."""
+    return inside(os.path.join(root, ".git"), real)
+
+
+@dataclass(frozen=True, kw_only=True)
 class _Candidate:
     path: str
     size: int
     mtime_ns: int
-
-
-def git_listing(root: Path) -> list[str] | None:
-    """git's view of the files under ``root``, or ``None`` when it is not in a work tree."""
-    try:
-        done = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root,
-            capture_output=True,
-            check=False,
-        )
-    except OSError:
-        return None
-    if done.returncode != 0:
-        return None
-    names = os.fsdecode(done.stdout).split("\0")
-    return sorted({n for n in names if n})
+    alias_of: str | None = None
 
 
 def _read_rules(root: Path, relpath: str, *, base: str, problems: list[str]) -> RuleSet:
@@ -104,59 +116,102 @@ def _read_rules(root: Path, relpath: str, *, base: str, problems: list[str]) -> 
     return RuleSet(parse_rules(text.splitlines(), source=relpath, base=base, problems=problems))
 
 
-def policy_rules(root: Path, options: DiscoveryOptions, problems: list[str]) -> RuleSet:
+def _policy_rules(
+    root: Path, options: DiscoveryOptions, problems: list[str], *, tracked: bool
+) -> RuleSet:
     """Default exclusions, then the caller's patterns, then the root ``.agentpromptignore``.
 
+    ``tracked``: the rules for files git tracks (build-output and cache defaults left out).
     Raises :class:`~agentprompt.repo.ignore.InvalidIgnorePattern` for an invalid extra pattern.
     """
-    rules = []
+    rules: list[Rule] = []
     if options.include_default_excludes:
         rules += parse_rules(DEFAULT_EXCLUDES, source="default exclusion", numbered=False)
+        if not tracked:
+            rules += parse_rules(
+                UNTRACKED_DEFAULT_EXCLUDES, source="default exclusion", numbered=False
+            )
     rules += parse_rules(options.extra_excludes, source="option --exclude", numbered=False)
     base = RuleSet(rules)
     if (root / AGENTPROMPTIGNORE).is_file():
-        found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems)
+        found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems if tracked else [])
         base = base.extended(found.rules)
     return base
-
-
-def _reason(rule_desc: str, *, git_layer: bool) -> str:
-    return f"ignored by {rule_desc}" if git_layer else f"excluded by {rule_desc}"
-
-
-def _excluded_folder(policy: RuleSet, path: str, rule: Rule) -> str | None:
-    """The outermost folder of ``path`` that ``rule`` (a folder pattern) leaves out, if any."""
-    if not rule.pattern.endswith("/"):
-        return None
-    end = path.find("/")
-    while end != -1:
-        prefix = path[: end + 1]
-        if policy.decide(prefix) is rule:
-            return prefix
-        end = path.find("/", end + 1)
-    return None
 
 
 def _sniff_many(paths: list[str]) -> list[str | None]:
     return [sniff(p) for p in paths]
 
 
-class Walk:
+@dataclass
+class _Walk:
     """The state of one discovery: what is in, what is out, what could not be read."""
 
-    def __init__(self, root: Path, options: DiscoveryOptions) -> None:
-        self.root = root
-        self.options = options
-        self.candidates: list[_Candidate] = []
-        self.excluded: list[Exclusion] = []
-        self.problems: list[str] = []
+    root: Path
+    options: DiscoveryOptions
+    candidates: list[_Candidate] = field(default_factory=list)
+    excluded: list[Exclusion] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    folders: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
 
     def out(self, path: str, reason: str) -> None:
         """Record ``path`` as left out for ``reason``."""
         self.excluded.append(Exclusion(path=path, reason=reason))
 
+    def out_once(self, path: str, reason: str) -> None:
+        """Record ``path`` (a folder) as left out, the first time only."""
+        if path not in self.reported:
+            self.reported.add(path)
+            self.out(path, reason)
+
+    def folder(self, rel: str) -> tuple[str, str | None]:
+        """The real location of folder ``rel`` (``""`` or ``a/b``), and its first symlinked
+        folder (``None`` when no folder on the way is a symlink)."""
+        known = self.folders.get(rel)
+        if known is not None:
+            return known
+        root = str(self.root)
+        if not rel:
+            verdict: tuple[str, str | None] = (root, None)
+        else:
+            parent = self.folder(rel.rpartition("/")[0])
+            full = os.path.join(root, rel)
+            link = parent[1] if parent[1] is not None else (rel if os.path.islink(full) else None)
+            verdict = (os.path.realpath(full) if link is not None else full, link)
+        self.folders[rel] = verdict
+        return verdict
+
+    def _through_folder_link(self, path: str, link: str, full: str) -> None:
+        root = str(self.root)
+        real = os.path.realpath(full)
+        if not inside(root, real):
+            self.out_once(link + "/", "a symlinked folder pointing outside the root (not followed)")
+        elif in_git_dir(root, real):
+            self.out_once(link + "/", "a symlinked folder pointing into .git (never followed)")
+        else:
+            self._alias(path, full, real)
+
+    def _alias(self, path: str, full: str, real: str) -> None:
+        try:
+            st = os.stat(full)
+        except OSError:
+            self.out(path, "broken symlink")
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self.out(path, "symlink to a directory inside the root (its target is listed)")
+            return
+        target = Path(real).relative_to(self.root).as_posix()
+        self.candidates.append(
+            _Candidate(path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, alias_of=target)
+        )
+
     def stat_candidate(self, path: str, full: str) -> None:
         """Check a path that passed the rules: symlinks, kind, size."""
+        _real, link = self.folder(path.rpartition("/")[0])
+        if link is not None:
+            self._through_folder_link(path, link, full)
+            return
         try:
             st = os.lstat(full)
         except FileNotFoundError:
@@ -167,19 +222,15 @@ class Walk:
             self.out(path, f"unreadable ({exc.strerror})")
             return
         if stat.S_ISLNK(st.st_mode):
-            target = os.path.realpath(full)
-            inside = target == str(self.root) or target.startswith(str(self.root) + os.sep)
-            if not inside:
+            root = str(self.root)
+            real = os.path.realpath(full)
+            if not inside(root, real):
                 self.out(path, "symlink pointing outside the root (not followed)")
-                return
-            try:
-                st = os.stat(full)
-            except OSError:
-                self.out(path, "broken symlink")
-                return
-            if stat.S_ISDIR(st.st_mode):
-                self.out(path, "symlink to a directory inside the root (its target is listed)")
-                return
+            elif in_git_dir(root, real):
+                self.out(path, "symlink into .git (never followed)")
+            else:
+                self._alias(path, full, real)
+            return
         if stat.S_ISDIR(st.st_mode):
             self.out(path, "a git submodule (its files are not listed)")
             return
@@ -198,36 +249,39 @@ class Walk:
             return
         self.candidates.append(_Candidate(path=path, size=st.st_size, mtime_ns=st.st_mtime_ns))
 
-    def walk_git(self, listing: list[str], policy: RuleSet) -> None:
+    def _venv_of(self, name: str, venvs: set[str]) -> bool:
+        if not venvs or not self.options.include_default_excludes:
+            return False
+        venv = next((v for v in venvs if name.startswith(v)), None)
+        if venv is None:
+            return False
+        self.out_once(venv, "a Python virtual environment (has pyvenv.cfg)")
+        return True
+
+    def walk_git(self, listing: GitListing, tracked: RuleSet, untracked: RuleSet) -> None:
         """Apply the policy (and nested ``.agentpromptignore`` files) to git's listing."""
-        nested = [name for name in listing if name.endswith("/" + AGENTPROMPTIGNORE)]
+        nested = [n for n in listing.names if n.endswith("/" + AGENTPROMPTIGNORE)]
         for name in sorted(nested, key=lambda n: n.count("/")):
             base = name[: -len(AGENTPROMPTIGNORE)]
             found = _read_rules(self.root, name, base=base, problems=self.problems)
-            policy = policy.extended(found.rules)
-        venvs = {name[: -len("pyvenv.cfg")] for name in listing if name.endswith("/pyvenv.cfg")}
-        reported_venvs: set[str] = set()
-        reported_folders: set[str] = set()
+            tracked = tracked.extended(found.rules)
+            untracked = untracked.extended(found.rules)
+        venvs = {n[: -len("pyvenv.cfg")] for n in listing.names if n.endswith("/pyvenv.cfg")}
         root = str(self.root)
-        for name in listing:
+        for name in listing.names:
             if name.endswith("/"):
                 self.out(name, "a nested git repository (its files are not listed)")
                 continue
-            if venvs and self.options.include_default_excludes:
-                venv = next((v for v in venvs if name.startswith(v)), None)
-                if venv is not None:
-                    if venv not in reported_venvs:
-                        reported_venvs.add(venv)
-                        self.out(venv, "a Python virtual environment (has pyvenv.cfg)")
-                    continue
-            rule = policy.decide(name)
+            if self._venv_of(name, venvs):
+                continue
+            policy = untracked if name in listing.untracked else tracked
+            rule, folder = policy.decide(name)
             if rule is not None and rule.excludes:
-                folder = _excluded_folder(policy, name, rule)
+                reason = f"excluded by {rule.describe()}"
                 if folder is None:
-                    self.out(name, _reason(rule.describe(), git_layer=False))
-                elif folder not in reported_folders:
-                    reported_folders.add(folder)
-                    self.out(folder, _reason(rule.describe(), git_layer=False))
+                    self.out(name, reason)
+                else:
+                    self.out_once(folder, reason)
                 continue
             self.stat_candidate(name, os.path.join(root, name))
 
@@ -255,21 +309,21 @@ class Walk:
                 ).rules
             )
         for entry in entries:
+            if entry.name == ".git":
+                continue
             path = rel + entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_dir = False
             key = path + "/" if is_dir else path
-            if entry.name == ".git":
-                continue
-            rule = gitignore.decide(key)
+            rule = gitignore.match(key)
             if rule is not None and rule.excludes:
-                self.out(key, _reason(rule.describe(), git_layer=True))
+                self.out(key, f"ignored by {rule.describe()}")
                 continue
-            rule = policy.decide(key)
+            rule = policy.match(key)
             if rule is not None and rule.excludes:
-                self.out(key, _reason(rule.describe(), git_layer=False))
+                self.out(key, f"excluded by {rule.describe()}")
                 continue
             if is_dir:
                 self.walk_tree(key, gitignore, policy)
@@ -277,9 +331,11 @@ class Walk:
                 self.stat_candidate(path, entry.path)
 
     def sniff_all(self) -> list[RepoFile]:
-        """Read the head of each candidate: binary, non-UTF-8 and generated files are out."""
+        """Read the head of each candidate: binary, non-UTF-8 and generated files are out;
+        then keep a symlink inside the root only when its target file is included."""
         root = str(self.root)
-        paths = [os.path.join(root, c.path) for c in self.candidates]
+        plain = [c for c in self.candidates if c.alias_of is None]
+        paths = [os.path.join(root, c.path) for c in plain]
         if len(paths) >= _PARALLEL_FROM:
             size = -(-len(paths) // _SNIFF_THREADS)
             chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
@@ -288,7 +344,7 @@ class Walk:
         else:
             verdicts = _sniff_many(paths)
         files = []
-        for cand, verdict in zip(self.candidates, verdicts, strict=True):
+        for cand, verdict in zip(plain, verdicts, strict=True):
             if verdict is None:
                 files.append(RepoFile(path=cand.path, size=cand.size, mtime_ns=cand.mtime_ns))
                 continue
@@ -297,4 +353,40 @@ class Walk:
                     f"{cand.path}: cannot read ({verdict.removeprefix(UNREADABLE)})"
                 )
             self.out(cand.path, verdict)
+        kept = {f.path for f in files}
+        for cand in self.candidates:
+            if cand.alias_of is None:
+                continue
+            if cand.alias_of in kept:
+                files.append(RepoFile(path=cand.path, size=cand.size, mtime_ns=cand.mtime_ns))
+            else:
+                self.out(
+                    cand.path,
+                    f"symlink to {cand.alias_of}, which is not included itself "
+                    f"(see --explain {cand.alias_of})",
+                )
         return files
+
+
+def scan(root: Path, options: DiscoveryOptions) -> Scan:
+    """Scan the resolved folder ``root`` (see :func:`agentprompt.repo.files.discover`)."""
+    walk = _Walk(root=root, options=options)
+    policy = _policy_rules(root, options, walk.problems, tracked=True)
+    listing = git_listing(root) if options.follow_git else None
+    if listing is not None and not listing.names and root_ignored(root):
+        # The root itself is ignored by the enclosing work tree, so git's view of it is
+        # empty; the folder the caller named is walked instead.
+        listing = None
+    if listing is not None:
+        untracked = _policy_rules(root, options, [], tracked=False)
+        walk.walk_git(listing, policy, untracked)
+    else:
+        everything = _policy_rules(root, options, [], tracked=False)
+        walk.walk_tree("", RuleSet(()), everything)
+    files = walk.sniff_all()
+    return Scan(
+        files=tuple(sorted(files, key=lambda f: f.path)),
+        excluded=tuple(sorted(walk.excluded, key=lambda e: e.path)),
+        problems=tuple(walk.problems),
+        git=listing is not None,
+    )
