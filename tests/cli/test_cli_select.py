@@ -224,3 +224,20 @@ def test_a_requested_git_ignored_file_is_refused_with_the_ignore_rule(
     assert data["rejected"][0]["reason"] == (
         "left out of the repository view: ignored by git: .gitignore:1 (`*.log`)"
     )
+
+
+def test_a_model_script_that_runs_out_keeps_the_selection_and_says_so(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "answers.json"
+    script.write_text(json.dumps([{"done": False, "files": ["src/app/cli.py"], "reason": "x"}]))
+    done = run(
+        "select", "--task", "Fix", "--root", str(repo), "--model", f"script:{script}", "--json"
+    )
+    assert done.code == 1
+    data = json.loads(done.out)
+    assert [s["path"] for s in data["selected"]] == ["src/app/cli.py"]
+    assert data["stopped"] == "model error"
+    assert f"the model script {script} has no answer for round 2 (it holds 1)" in done.err
+    assert "1 file(s) selected so far" in done.err
+    assert "add()" not in done.err and "Traceback" not in done.err

@@ -129,3 +129,11 @@ def test_an_invalid_exclude_pattern_exits_2(run: Run, repo: Path) -> None:
     done = run("tree", "--root", str(repo), "--exclude", "[abc")
     assert done.code == 2
     assert "is not a valid gitignore pattern" in done.err and "Traceback" not in done.err
+
+
+def test_explain_in_no_git_mode_says_why_without_blaming_git(run: Run, repo: Path) -> None:
+    (repo / "srclink").symlink_to(repo / "src")
+    done = run("tree", "--root", str(repo), "--no-git", "--explain", "srclink/app/cli.py")
+    assert done.code == 0
+    assert "a symlinked folder to src/ inside the root" in done.out
+    assert "not listed by git" not in done.out

@@ -10,15 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentprompt.repo import gitcmd
 from agentprompt.repo import walk as walk_module
 from agentprompt.repo.files import (
     DiscoveryOptions,
     Exclusion,
     NotADirectory,
     RepoFile,
+    UnreadableFile,
     discover,
     explain,
+    explain_in,
+    read_text,
 )
+from agentprompt.repo.gitcmd import GitTimedOut
 from agentprompt.repo.ignore import InvalidIgnorePattern
 
 WALK = DiscoveryOptions(follow_git=False)
@@ -494,3 +499,155 @@ def test_an_invalid_pattern_in_an_ignore_file_is_skipped_and_reported(
 def test_an_invalid_exclude_option_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidIgnorePattern, match="option --exclude: `a\\\\` is not a valid"):
         discover(tmp_path, DiscoveryOptions(follow_git=False, extra_excludes=("a\\",)))
+
+
+def commit_all(root: Path) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "c")
+
+
+def test_a_tracked_file_under_a_folder_swapped_for_an_outside_symlink_is_left_out(
+    git_root: Path,
+) -> None:
+    write(git_root, "lib/x.py", "inside = 1\n")
+    write(git_root, "main.py")
+    commit_all(git_root)
+    outside = write(git_root.parent, "outside/x.py", "OUTSIDE = 1\n").parent
+    for item in (git_root / "lib").iterdir():
+        item.unlink()
+    (git_root / "lib").rmdir()
+    (git_root / "lib").symlink_to(outside)
+    found = discover(git_root)
+    assert [f.path for f in found.files] == ["main.py"]
+    assert {e.path: e.reason for e in found.excluded}["lib/"] == (
+        "a symlinked folder pointing outside the root (not followed)"
+    )
+
+
+def test_read_text_refuses_a_path_that_now_resolves_outside_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "lib/x.py")
+    write(tmp_path, "outside/x.py", "OUTSIDE = 1\n")
+    assert read_text(root, "lib/x.py") == "x = 1\n"
+    (root / "lib" / "x.py").unlink()
+    (root / "lib").rmdir()
+    (root / "lib").symlink_to(tmp_path / "outside")
+    with pytest.raises(UnreadableFile, match="resolves outside the repository root"):
+        read_text(root, "lib/x.py")
+
+
+@pytest.mark.parametrize("options", [DiscoveryOptions(), WALK], ids=["git", "walk"])
+def test_a_symlink_to_an_ignored_file_is_left_out(
+    git_root: Path, options: DiscoveryOptions
+) -> None:
+    write(git_root, ".gitignore", ".env\n")
+    write(git_root, ".env", "DB_PASSWORD=hunter2\n")
+    (git_root / "env-link.txt").symlink_to(".env")
+    write(git_root, "main.py")
+    (git_root / "main-link.py").symlink_to("main.py")
+    assert paths(git_root, options) == [".gitignore", "main-link.py", "main.py"]
+    assert reasons(git_root, options)["env-link.txt"] == (
+        "symlink to .env, which is not included itself (see --explain .env)"
+    )
+
+
+@pytest.mark.parametrize("options", [DiscoveryOptions(), WALK], ids=["git", "walk"])
+def test_a_symlink_into_dot_git_is_never_followed(
+    git_root: Path, options: DiscoveryOptions
+) -> None:
+    (git_root / "gitcfg-link").symlink_to(".git/config")
+    write(git_root, "main.py")
+    assert paths(git_root, options) == ["main.py"]
+    assert reasons(git_root, options)["gitcfg-link"] == "symlink into .git (never followed)"
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        ("*\n!*/\n!*.py\n", ["src/a.py"]),
+        ("*.log\n!logs/\n", [".gitignore", "a.py"]),
+        ("a/**\n!a/b\n", [".gitignore", "a.py", "a/b"]),
+    ],
+    ids=["star-then-folders-then-py", "folder-reinclude-not-its-files", "contents-of"],
+)
+def test_ignore_rules_follow_git_for_files_under_reincluded_folders(
+    tmp_path: Path, rules: str, expected: list[str]
+) -> None:
+    write(tmp_path, ".gitignore", rules)
+    for rel in ("src/a.py", "src/b.txt", "logs/a.log", "a.py", "a/b", "a/c/d"):
+        if rel.startswith(("src/", "a/")) and rules.startswith("*.log"):
+            continue
+        if rel.startswith(("src/", "logs/")) and rules.startswith("a/**"):
+            continue
+        if rel in ("a.py", "a/b", "a/c/d", "logs/a.log") and rules.startswith("*\n"):
+            continue
+        write(tmp_path, rel)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, capture_output=True)
+    assert _git_lists(tmp_path) == expected
+    (tmp_path / ".git").rename(tmp_path.parent / f"{tmp_path.name}-git")
+    options = DiscoveryOptions(follow_git=False, include_default_excludes=False)
+    assert paths(tmp_path, options) == expected
+
+
+@pytest.mark.parametrize("rel", ["coverage/__init__.py", "pkg/build/steps.py", "cmd/out/writer.go"])
+def test_tracked_source_in_build_named_folders_is_kept(git_root: Path, rel: str) -> None:
+    write(git_root, rel)
+    commit_all(git_root)
+    write(git_root, "build/lib/copy.py")
+    assert paths(git_root) == [rel]
+    assert reasons(git_root)["build/"] == "excluded by default exclusion (`build/`)"
+
+
+def test_tracked_dependencies_and_lock_files_are_still_left_out(git_root: Path) -> None:
+    write(git_root, "node_modules/lib/index.js")
+    write(git_root, "yarn.lock")
+    write(git_root, "main.py")
+    commit_all(git_root)
+    assert paths(git_root) == ["main.py"]
+
+
+@pytest.mark.parametrize("options", [DiscoveryOptions(), WALK], ids=["git", "walk"])
+def test_explain_gives_distinct_reasons_for_dot_git_and_symlinked_folders(
+    git_root: Path, options: DiscoveryOptions
+) -> None:
+    write(git_root, "src/a.py")
+    (git_root / "srclink").symlink_to("src")
+    assert explain(git_root, ".git/config", options) == Exclusion(
+        path=".git/config", reason="inside .git, git's own data (never listed)"
+    )
+    why = explain(git_root, "srclink/a.py", options)
+    assert isinstance(why, Exclusion)
+    assert why.reason == (
+        "inside srclink/, a symlinked folder to src/ inside the root "
+        "(not followed; its target is listed)"
+    )
+
+
+def test_explain_in_walk_mode_never_blames_git(tmp_path: Path) -> None:
+    write(tmp_path, "a.py")
+    found = discover(tmp_path, WALK)
+    (tmp_path / "late.py").write_text("x = 1\n")
+    why = explain_in(found, "late.py")
+    assert isinstance(why, Exclusion)
+    assert "git" not in why.reason
+
+
+def test_a_git_call_that_hangs_is_a_clear_error(
+    git_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def hang(*args: object, **kwargs: object) -> object:
+        raise subprocess.TimeoutExpired(cmd="git", timeout=60)
+
+    monkeypatch.setattr(gitcmd.subprocess, "run", hang)
+    with pytest.raises(GitTimedOut, match=r"did not finish within 60 s.*--no-git"):
+        discover(git_root)
+
+
+def test_a_script_with_very_long_lines_is_left_out_as_minified(tmp_path: Path) -> None:
+    write(tmp_path, "bundle.js", "var a=1;" * 1000)
+    write(tmp_path, "app.js", "const a = 1;\n" * 300)
+    write(tmp_path, "notes.md", "word " * 2000)
+    assert paths(tmp_path, WALK) == ["app.js", "notes.md"]
+    assert reasons(tmp_path, WALK)["bundle.js"] == (
+        "minified (average line length 8000 characters in the first 8 KiB, over 300)"
+    )

@@ -1,4 +1,4 @@
-"""Secret scanning of content headed into a prompt (detect-secrets, in memory)."""
+"""Secret scanning of content headed into a prompt (detect-secrets' own file scan)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,24 @@ def test_scanning_writes_no_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
     scan_text("fresh.py", CONFIG + "# fresh\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("prod.env", "DEBUG=false\nDB_PASSWORD=Xk29vLq7Ww8pZr3T\n"),
+        ("run.sh", "#!/bin/sh\nexport SECRET_KEY=Xk29vLq7Ww8pZr3TbN5m\n"),
+        ("notes.txt", "SECRET = Xk29vLq7Ww8pZr3TbN5m\n"),
+        (".npmrc", "registry=local\n//host/:_authToken=npm_Xk29vLq7Ww8pZr3TbN5mQ1aB2cD3eF4gH5iJ\n"),
+        ("key.py", "KEY = '''\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n'''\n"),
+    ],
+    ids=["dotenv", "shell-export", "text-assignment", "npmrc-token", "private-key"],
+)
+def test_unquoted_assignments_and_tokens_are_found_as_detect_secrets_scans_files(
+    path: str, text: str
+) -> None:
+    (finding,) = scan_text(path, text)
+    expected = next(
+        n for n, line in enumerate(text.splitlines(), 1) if "Xk29" in line or "BEGIN" in line
+    )
+    assert finding.line == expected

@@ -240,3 +240,56 @@ def test_the_tree_shown_holds_only_the_files_the_constraints_allow(root: Path) -
     prompt = model.prompts[0].prompt
     assert "## Directory Tree\n\nsrc/\n  app.py\n\n## Active Constraints" in prompt
     assert "README.md" not in prompt
+
+
+def test_constraints_name_only_the_forced_includes_that_loaded(root: Path) -> None:
+    (root / "src/keys.py").write_text('AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n', encoding="utf-8")
+    model = ScriptedModel([done()])
+    result = run(root, model, include=("docs/guide.md", "src/keys.py", "missing.py"))
+    assert [s.path for s in result.selected] == ["docs/guide.md"]
+    prompt = model.prompts[0].prompt
+    assert "Do NOT request them again: docs/guide.md\n" in prompt
+    assert "src/keys.py," not in prompt and "missing.py," not in prompt
+
+
+def test_no_forced_include_loaded_means_no_include_constraint(root: Path) -> None:
+    model = ScriptedModel([done()])
+    run(root, model, include=("missing.py",))
+    prompt = model.prompts[0].prompt
+    assert "force-included" not in prompt
+    assert "Some files have already been loaded" not in prompt
+    assert "the files loaded so far, if any" in prompt
+
+
+def test_filter_and_exclude_match_the_file_name_not_the_path(root: Path) -> None:
+    model = ScriptedModel([done("tests/test_app.py", "src/app.py")])
+    result = run(root, model, filter="^test_")
+    assert [s.path for s in result.selected] == ["tests/test_app.py"]
+    model = ScriptedModel([done("src/app.py")])
+    result = run(root, model, exclude="^src")
+    assert [s.path for s in result.selected] == ["src/app.py"]
+
+
+def test_an_absolute_path_inside_the_root_is_accepted(root: Path) -> None:
+    result = run(root, ScriptedModel([done(str(root / "src/app.py"))]))
+    assert [s.path for s in result.selected] == ["src/app.py"]
+
+
+def test_a_model_failure_keeps_what_was_selected_so_far(root: Path) -> None:
+    result = run(root, ScriptedModel([more("src/app.py")]))
+    assert [s.path for s in result.selected] == ["src/app.py"]
+    assert (result.stopped, result.rounds) == ("model error", 1)
+    assert result.error is not None and "asked 2 times" in result.error
+
+
+def test_a_loaded_file_ends_right_before_its_closing_fence(root: Path) -> None:
+    result = run(root, ScriptedModel([done("README.md")]))
+    assert result.context == "### README.md\n\n```\n# Proj\n```"
+
+
+def test_refusal_reasons_come_from_the_refusals_prompt_file(root: Path) -> None:
+    override = root / "config/prompts/repo/file_select_refusals.md"
+    override.parent.mkdir(parents=True)
+    override.write_text("missing: is not in this repository\n", encoding="utf-8")
+    result = run(root, ScriptedModel([done("nope.py")]))
+    assert result.rejected[0].reason == "is not in this repository"

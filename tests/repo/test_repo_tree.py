@@ -88,3 +88,8 @@ def test_count_file_tokens_counts_exactly_and_reports_unreadable_files(tmp_path:
     assert counts == {"a.py": tokenizer.count("print('hello world')\n")}
     assert problems[0] == "bad.txt: not UTF-8 text (invalid byte at offset 3)"
     assert problems[1].startswith("gone.py: ")
+
+
+def test_a_file_name_with_a_line_break_stays_on_one_line() -> None:
+    text = render_tree(build_tree(["src/bad\nname.py", "src/ok.py"]))
+    assert text == 'src/\n  "bad\\nname.py"\n  ok.py\n'

@@ -5,6 +5,7 @@ Two lists, both in gitignore syntax: :data:`DEFAULT_EXCLUDES` apply to every fil
 ``build/``, ``out/`` or ``coverage/`` are also ordinary source folder names) apply, inside a
 git work tree, only to files git does not track: a tracked ``pkg/build/steps.py`` is source
 someone committed, an untracked ``build/lib/x.py`` is output. Outside git both apply to all.
+``dist/`` stays in the first list: a committed ``dist/`` holds bundles, not source.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "venv/",
     ".pnpm-store/",
     "vendor/bundle/",
+    # build output that is build output even when committed (bundles shipped in the repository)
+    "dist/",
     # lock files
     "package-lock.json",
     "npm-shrinkwrap.json",
@@ -76,7 +79,6 @@ UNTRACKED_DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".eggs/",
     "*.egg-info/",
     # build output
-    "dist/",
     "build/",
     "target/",
     "out/",

@@ -2,12 +2,15 @@
 
 Inside a git work tree the candidates are git's own view (tracked files plus untracked files
 that no ``.gitignore``, ``.git/info/exclude`` or global excludes file ignores), from a single
-``git ls-files`` call. Outside git, the tree is walked and ``.gitignore`` files at every depth
-are applied with ``pathspec``. Then, in both cases, the default exclusions, the caller's extra
-patterns and ``.agentpromptignore`` files (gitignore syntax, any depth; a ``!`` line there can
-re-include a default exclusion) are applied, followed by the per-file checks: symlinks that
-leave the root or point at directories, the size cap, binary content and generated-file
-headers (reading at most the first 8 KiB of a file).
+``git ls-files`` call. Outside git, the tree is walked and ``.gitignore`` files at every
+depth are applied with git's semantics (:mod:`agentprompt.repo.ignore`). Then, in both
+cases, the default exclusions (build output and caches only for files git does not track,
+see :mod:`agentprompt.repo.defaults`), the caller's extra patterns and
+``.agentpromptignore`` files (gitignore syntax, any depth; a ``!`` line there can re-include
+a default exclusion) are applied, followed by the per-file checks: paths resolving outside
+the root or into ``.git``, symlinks to files that are not included themselves, the size
+cap, binary content, generated-file headers and minified scripts (reading at most the first
+8 KiB of a file).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from agentprompt.tokens import Tokenizer, shared_counter
 __all__ = [
     "FileSelection",
     "InvalidSelectionOptions",
+    "PromptFileInvalid",
     "Rejection",
     "SelectedFile",
     "select_files",
@@ -114,6 +115,23 @@ def _compile(pattern: str | None, what: str) -> re.Pattern[str] | None:
         ) from None
 
 
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+class PromptFileInvalid(AgentPromptError):
+    """An overriding prompt file lacks a line the file selection needs."""
+
+
+def _refusal_lines(prompts: PromptLibrary) -> dict[str, str]:
+    """The ``key: text`` lines of ``repo/file_select_refusals``."""
+    lines: dict[str, str] = {}
+    for line in prompts.load("repo/file_select_refusals").body.splitlines():
+        key, sep, text = line.partition(":")
+        if sep and key.strip():
+            lines[key.strip()] = text.strip()
+    return lines
+
+
 def _fence(text: str) -> str:
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     return "`" * max(3, longest + 1)
@@ -136,6 +154,7 @@ class _State:
     rejected: list[Rejection] = field(default_factory=list)
     secrets: list[SecretFinding] = field(default_factory=list)
     tokens: int = 0
+    refusals: dict[str, str] | None = None
 
     def context(self) -> str:
         """The current context: the loaded files' blocks, then the refused requests."""
@@ -145,6 +164,18 @@ class _State:
             parts.append(self.prompts.render("repo/file_select_refused", refused=refused))
         return "\n\n".join(parts)
 
+    def say(self, key: str, **values: object) -> str:
+        """The refusal reason ``key`` of ``repo/file_select_refusals``, filled in."""
+        if self.refusals is None:
+            self.refusals = _refusal_lines(self.prompts)
+        line = self.refusals.get(key)
+        if line is None:
+            raise PromptFileInvalid(
+                f"the prompt file repo/file_select_refusals has no line for {key!r}; "
+                "restore that line (`key: text`) in the override"
+            )
+        return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), line)
+
     def full(self) -> bool:
         """True when the file limit is reached."""
         limit = self.options.max_files
@@ -153,16 +184,16 @@ class _State:
     def _missing(self, path: str) -> str:
         full = self.discovery.root / path
         if full.is_dir():
-            return "is a directory; ask for files inside it"
+            return self.say("directory")
         if full.exists() or full.is_symlink():
             why = explain_in(self.discovery, path)
             if isinstance(why, Exclusion):
-                return f"left out of the repository view: {why.reason}"
+                return self.say("left_out", why=why.reason)
         name = posixpath.basename(path)
         alike = [p for p in self.listed if posixpath.basename(p) == name]
         if len(alike) == 1:
-            return f"does not exist; did you mean {alike[0]}?"
-        return "does not exist"
+            return self.say("did_you_mean", suggestion=alike[0])
+        return self.say("missing")
 
     def constraint_broken(self, path: str) -> str | None:
         """Which of the directory, filter and exclude constraints ``path`` breaks, if any.
@@ -171,19 +202,19 @@ class _State:
         component), as the constraints section tells the model.
         """
         if self.directory and not path.startswith(self.directory + "/"):
-            return f"is outside the directory constraint ({self.directory})"
+            return self.say("outside_dir", dir=self.directory)
         name = posixpath.basename(path)
         if self.filter is not None and not self.filter.search(name):
-            return f"does not match the filter pattern ({self.filter.pattern})"
+            return self.say("no_filter_match", pattern=self.filter.pattern)
         if self.exclude is not None and self.exclude.search(name):
-            return f"matches the exclude pattern ({self.exclude.pattern})"
+            return self.say("exclude_match", pattern=self.exclude.pattern)
         return None
 
     def _refusal(self, path: str, forced: bool) -> str | None:
         if path.startswith("../") or path == ".." or path.startswith("/"):
-            return "is outside the repository root"
+            return self.say("outside_root")
         if any(s.path == path for s in self.selected):
-            return "is already loaded"
+            return self.say("already_loaded")
         if path not in self.listed:
             return self._missing(path)
         if not forced:
@@ -191,7 +222,7 @@ class _State:
             if broken is not None:
                 return broken
         if self.full():
-            return f"the limit of {self.options.max_files} files is reached"
+            return self.say("file_limit", limit=self.options.max_files)
         return None
 
     def offer(self, requested: str, round_no: int, *, forced: bool = False) -> None:
@@ -207,12 +238,12 @@ class _State:
         try:
             text = read_text(self.discovery.root, path)
         except UnreadableFile as exc:
-            return f"cannot be read ({exc.why})"
+            return self.say("unreadable", why=exc.why)
         found = scan_text(path, text)
         self.secrets.extend(found)
         if found and not self.options.allow_secrets:
             where = ", ".join(f"line {f.line}: {f.kind}" for f in found)
-            return f"holds a likely secret ({where}); left out"
+            return self.say("secret", where=where)
         block = self.prompts.render(
             "repo/file_select_context_file",
             path=path,
@@ -222,7 +253,7 @@ class _State:
         cost = self.counter.count(block)
         left = self.options.token_budget - self.tokens
         if cost > left:
-            return f"would exceed the token budget (needs {cost} tokens, {max(left, 0)} left)"
+            return self.say("over_budget", needed=cost, left=max(left, 0))
         self.blocks.append(block)
         self.tokens += cost
         self.selected.append(SelectedFile(path=path, tokens=cost, round=round_no, forced=forced))

@@ -1,4 +1,4 @@
-"""What the first 8 KiB of a file say about it: binary, not UTF-8 text, or generated."""
+"""What the first 8 KiB of a file say about it: binary, not UTF-8 text, generated, minified."""
 
 from __future__ import annotations
 
@@ -6,7 +6,14 @@ import codecs
 import os
 import re
 
-__all__ = ["GENERATED_MARKERS", "SNIFF_BYTES", "UNREADABLE", "sniff"]
+__all__ = [
+    "GENERATED_MARKERS",
+    "MINIFIED_LINE_LENGTH",
+    "MINIFIED_SUFFIXES",
+    "SNIFF_BYTES",
+    "UNREADABLE",
+    "sniff",
+]
 
 SNIFF_BYTES = 8192
 """How much of a file is read to decide whether it is text."""
@@ -22,9 +29,18 @@ GENERATED_MARKERS = re.compile(
 
 _HEADER_LINES = 5
 
+MINIFIED_SUFFIXES = frozenset([".js", ".mjs", ".cjs", ".css"])
+"""File types judged minified by their line lengths as well as by name (``*.min.js``)."""
+
+MINIFIED_LINE_LENGTH = 300
+"""An average line length above this, over at least 1 KiB read, marks a file minified."""
+
+_MINIFIED_FROM_BYTES = 1024
+
 
 def sniff(path: str) -> str | None:
-    """``None`` for a UTF-8 text file written by hand, else why it is left out."""
+    """``None`` for a UTF-8 text file written by hand, else why it is left out (binary, not
+    UTF-8, a generated-file header, or a minified script or stylesheet: very long lines)."""
     try:
         handle = os.open(path, os.O_RDONLY)
         try:
@@ -46,4 +62,18 @@ def sniff(path: str) -> str | None:
         if marker.startswith("Code generated"):
             marker = "Code generated ... DO NOT EDIT"
         return f"generated file (`{marker}` header)"
-    return None
+    return _minified(path, head)
+
+
+def _minified(path: str, head: bytes) -> str | None:
+    if os.path.splitext(path)[1].lower() not in MINIFIED_SUFFIXES:
+        return None
+    if len(head) < _MINIFIED_FROM_BYTES:
+        return None
+    average = len(head) // (head.count(b"\n") + 1)
+    if average <= MINIFIED_LINE_LENGTH:
+        return None
+    return (
+        f"minified (average line length {average} characters in the first 8 KiB, "
+        f"over {MINIFIED_LINE_LENGTH})"
+    )

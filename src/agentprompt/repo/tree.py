@@ -9,11 +9,14 @@ One line per entry, two spaces of indentation per level, folders written ``name/
 Order is fixed so the text is byte-stable between runs (and so caches hold): in every folder,
 sub-folders come first, then files, each sorted by name ignoring case (ties by exact name).
 A file line may carry an annotation in parentheses and, on request, a token count in square
-brackets; a folder's count is the sum of its files'.
+brackets; a folder's count is the sum of its files'. A name holding a line break (or another
+control character) is written as a JSON string, so every entry is exactly one line.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +29,7 @@ __all__ = [
     "TreeNode",
     "build_tree",
     "count_file_tokens",
+    "display_name",
     "render_tree",
     "tree_to_dict",
 ]
@@ -109,8 +113,17 @@ def build_tree(
     return TreeNode(name="", path="", is_dir=True, children=children, tokens=total)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def display_name(name: str) -> str:
+    """``name`` as a tree line shows it: a name holding a line break or another control
+    character is written as a JSON string (``"a\\nb.py"``), so one entry stays one line."""
+    return json.dumps(name, ensure_ascii=False) if _CONTROL.search(name) else name
+
+
 def _line(node: TreeNode, depth: int) -> str:
-    text = _INDENT * depth + node.name + ("/" if node.is_dir else "")
+    text = _INDENT * depth + display_name(node.name) + ("/" if node.is_dir else "")
     if node.annotation:
         text += f" ({node.annotation})"
     if node.tokens is not None:
