@@ -93,3 +93,8 @@ def test_count_file_tokens_counts_exactly_and_reports_unreadable_files(tmp_path:
 def test_a_file_name_with_a_line_break_stays_on_one_line() -> None:
     text = render_tree(build_tree(["src/bad\nname.py", "src/ok.py"]))
     assert text == 'src/\n  "bad\\nname.py"\n  ok.py\n'
+
+
+def test_a_file_name_that_is_not_utf8_is_written_escaped() -> None:
+    name = b"bad\xffname.py".decode("utf-8", "surrogateescape")
+    assert render_tree(build_tree([name])) == '"bad\\udcffname.py"\n'

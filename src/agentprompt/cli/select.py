@@ -209,7 +209,12 @@ def _print_result(result: FileSelection) -> None:
     show_default=True,
     help="Times the model is asked at most.",
 )
-@click.option("--model", default=None, help=f"The model to ask (default: ${MODEL_ENV}).")
+@click.option(
+    "--model",
+    default=None,
+    metavar="script:FILE",
+    help=f"The model to ask: script:FILE replays JSON answers (default: ${MODEL_ENV}).",
+)
 @click.option(
     "--max-file-bytes",
     type=click.IntRange(min=0),

@@ -113,13 +113,14 @@ def build_tree(
     return TreeNode(name="", path="", is_dir=True, children=children, tokens=total)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\ud800-\udfff]")
 
 
 def display_name(name: str) -> str:
     """``name`` as a tree line shows it: a name holding a line break or another control
-    character is written as a JSON string (``"a\\nb.py"``), so one entry stays one line."""
-    return json.dumps(name, ensure_ascii=False) if _CONTROL.search(name) else name
+    character, or bytes that are not UTF-8, is written as an ASCII JSON string
+    (``"a\\nb.py"``), so one entry stays one line of valid text."""
+    return json.dumps(name) if _CONTROL.search(name) else name
 
 
 def _line(node: TreeNode, depth: int) -> str:
