@@ -391,7 +391,7 @@ def _git_lists(root: Path) -> list[str]:
     return sorted(n for n in os.fsdecode(done.stdout).split("\0") if n)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     top=st.lists(st.sampled_from(_PATTERNS), min_size=1, max_size=5),
     nested=st.lists(st.sampled_from(_PATTERNS), max_size=3),
@@ -399,8 +399,8 @@ def _git_lists(root: Path) -> list[str]:
         st.tuples(st.lists(st.sampled_from(_DIRS), max_size=3), st.sampled_from(_FILES)).map(
             lambda t: "/".join([*t[0], t[1]])
         ),
-        min_size=1,
-        max_size=12,
+        min_size=4,
+        max_size=16,
     ),
 )
 def test_gitignore_rules_decide_as_git_ls_files_does(
