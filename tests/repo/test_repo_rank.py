@@ -5,14 +5,17 @@ from __future__ import annotations
 import pytest
 
 from agentprompt.repo.rank import (
+    MAX_LINKS,
     RankSummary,
     build_graph,
     definers_of,
     pagerank,
     personalization,
+    strongest_links,
     summarize,
     task_mentions,
 )
+from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
 
 # core.py defines what everyone uses; util.py is used by core.py only; app.py and cli.py
 # use core.py; lonely.py neither defines anything used nor uses anything.
@@ -114,3 +117,73 @@ def test_a_mentioned_word_matches_files_named_after_it() -> None:
     nodes = ["src/repo/cache.py", "src/repo/rank.py", "docs/cache.md", "src/map.py"]
     weights = personalization(nodes, mentioned=["cache", "map"])
     assert weights == {"src/repo/cache.py": 0.5, "docs/cache.md": 0.5}
+
+
+def _scratch(
+    defs: dict[str, list[str]], refs: dict[str, list[str]], members: dict[str, list[str]]
+) -> tuple[dict[str, float], RankSummary, dict[str, dict[str, float]]]:
+    graph = build_graph(defs, refs, (), members)
+    ranks = pagerank(graph)
+    return ranks, summarize(graph, ranks), {s: dict(o) for s, o in graph.edges.items()}
+
+
+def test_an_updated_graph_ranks_as_one_built_from_scratch() -> None:
+    defs = {p: list(n) for p, n in DEFS.items()}
+    refs = {p: list(n) for p, n in REFS.items()}
+    members = {"core.py": ["start", "_stop"], "app.py": ["start"]}
+    for path in refs:
+        refs[path] = [*refs[path], "start"]
+    ranks, summary, _ = _scratch(defs, refs, members)
+    graph = build_graph(defs, refs, (), members)
+    state = state_from_graph(graph, {p: p for p in defs}, ranks, summary.other_users, ())
+
+    def names(path: str, d: dict[str, list[str]], r: dict[str, list[str]]) -> FileNames:
+        return FileNames(
+            names_hash=f"{path}{d.get(path)}{r.get(path)}",
+            defs=tuple(d.get(path, ())),
+            members=tuple(members.get(path, ())),
+            refs=tuple(r.get(path, ())),
+        )
+
+    new_defs = {p: list(n) for p, n in defs.items() if p != "lonely.py"}
+    new_refs = {p: list(n) for p, n in refs.items() if p != "lonely.py"}
+    new_defs["util.py"] = ["slugify", "Engine"]  # a second definer of a used name
+    new_defs["web.py"] = ["serve"]  # a new file
+    new_refs["web.py"] = ["serve", "slugify", "main"]
+    new_refs["app.py"] = [*new_refs["app.py"], "serve"]  # a new use of the new name
+    changed = {
+        p: (
+            names(p, defs, refs) if p in defs else None,
+            names(p, new_defs, new_refs) if p in new_defs else None,
+        )
+        for p in ("util.py", "web.py", "app.py", "lonely.py")
+    }
+
+    def users_of(wanted: set[str]) -> dict[str, tuple[str, ...]]:
+        return {p: tuple(r) for p, r in new_refs.items() if not wanted.isdisjoint(r)}
+
+    updated = update_state(state, changed, users_of, new_defs, {})
+    want_ranks, want, want_edges = _scratch(new_defs, new_refs, members)
+    assert set(updated.edges) == set(want_edges)
+    for source, out in want_edges.items():
+        assert updated.edges[source] == pytest.approx(out)
+    assert updated.referrers == want.referrers
+    assert updated.other_users == want.other_users
+    assert updated.ranks == pytest.approx(want_ranks, abs=1e-9)
+    assert sorted(updated.ranks, key=lambda p: (-updated.ranks[p], p)) == sorted(
+        want_ranks, key=lambda p: (-want_ranks[p], p)
+    )
+
+
+def test_a_graph_state_survives_a_round_trip_and_rejects_other_bytes() -> None:
+    graph = build_graph(DEFS, REFS)
+    ranks = pagerank(graph)
+    state = state_from_graph(graph, {p: "h" for p in DEFS}, ranks, {}, ())
+    assert GraphState.from_bytes(state.to_bytes()) == state
+    assert GraphState.from_bytes(b"not a state") is None
+
+
+def test_links_cut_at_the_limit_keep_equal_weights_by_path() -> None:
+    out = {f"f{i:03}.py": 1.0 for i in range(MAX_LINKS + 5)}
+    kept = strongest_links(out)
+    assert list(kept) == [f"f{i:03}.py" for i in range(MAX_LINKS)]

@@ -122,3 +122,17 @@ def test_annotations_for_the_tree(project: Path) -> None:
     notes = annotate_files(project, discover(project), use_cache=False)
     assert notes["src/shop/cli.py"] == "main entry, imports: pricing, shipping"
     assert notes["src/shop/models.py"] == "exports: Customer, Order"
+
+
+def test_a_remembered_ranking_updated_for_a_new_name_equals_a_fresh_one(
+    project: Path, tmp_path: Path
+) -> None:
+    cached = MapOptions(tokens=400, cache_path=tmp_path / "kept.db")
+    build_map(project, cached)
+    with (project / "src" / "shop" / "pricing.py").open("a") as handle:
+        handle.write("\ndef bulk_discount(orders):\n    return [Customer() for _ in orders]\n")
+    updated = build_map(project, cached)
+    fresh = build_map(project, MapOptions(tokens=400, cache_path=tmp_path / "fresh.db"))
+    assert updated.parsed == 1
+    assert updated.text == fresh.text
+    assert updated.ranks == pytest.approx(fresh.ranks, abs=1e-9)

@@ -12,19 +12,22 @@ database file is moved aside and rebuilt, with a warning, never an error.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 import time
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry
+from agentprompt.repo.cache_rows import (
+    CachedFile,
+    content_hash,
+    from_json,
+    row_for,
+    to_json,
+)
+from agentprompt.repo.symbols import FileSymbols
 
 __all__ = [
     "CACHE_VERSION",
@@ -33,10 +36,11 @@ __all__ = [
     "content_hash",
     "default_cache_path",
     "from_json",
+    "row_for",
     "to_json",
 ]
 
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _SCHEMA = """
@@ -54,144 +58,16 @@ CREATE TABLE IF NOT EXISTS files (
     data TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS memo (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL);
 """
 
 _MEMO_KEEP = 32
+_BLOBS_KEEP = 2
 
 
 def default_cache_path(root: Path) -> Path:
     """Where a repository's symbol cache lives: ``<root>/.agentprompt/cache/symbols.db``."""
     return root / ".agentprompt" / "cache" / "symbols.db"
-
-
-def content_hash(data: bytes) -> str:
-    """The hash a file's content is compared by."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-@dataclass(frozen=True, kw_only=True)
-class CachedFile:
-    """The light part of a cached row: what ranking needs."""
-
-    path: str
-    """The file's path."""
-    size: int
-    """Size in bytes when it was extracted."""
-    mtime_ns: int
-    """Modification time when it was extracted."""
-    hash: str
-    """Content hash when it was extracted."""
-    language: str | None
-    """The language it was read as."""
-    defs_text: str
-    """Names it defines at module level, space-separated."""
-    members_text: str
-    """Names it defines inside classes (methods, properties), space-separated."""
-    names_hash: str
-    """Hash of the names it defines and uses: equal hashes mean an equal reference graph."""
-
-    @cached_property
-    def defs(self) -> tuple[str, ...]:
-        """Names it defines at module level."""
-        return tuple(self.defs_text.split())
-
-    @cached_property
-    def members(self) -> tuple[str, ...]:
-        """Names it defines inside classes (methods, properties)."""
-        return tuple(self.members_text.split())
-
-
-def to_json(entry: FileSymbols) -> str:
-    """``entry`` as compact JSON text."""
-    data = {
-        "path": entry.path,
-        "language": entry.language,
-        "lines": entry.lines,
-        "syntax_errors": entry.syntax_errors,
-        "problem": entry.problem,
-        "symbols": [
-            [
-                s.kind,
-                s.name,
-                s.line,
-                s.end_line,
-                s.signature,
-                list(s.params),
-                s.returns,
-                s.parent,
-                s.depth,
-                list(s.bases),
-                list(s.markers),
-                list(s.calls),
-            ]
-            for s in entry.symbols
-        ],
-        "imports": [[i.module, list(i.names), i.local, i.line] for i in entry.imports],
-    }
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def from_json(text: str, references: tuple[str, ...] = ()) -> FileSymbols:
-    """The :class:`FileSymbols` that :func:`to_json` wrote (references are stored apart)."""
-    data: dict[str, Any] = json.loads(text)
-    return FileSymbols(
-        path=data["path"],
-        language=data["language"],
-        lines=data["lines"],
-        syntax_errors=data["syntax_errors"],
-        problem=data["problem"],
-        references=references,
-        symbols=tuple(
-            SymbolEntry(
-                kind=s[0],
-                name=s[1],
-                line=s[2],
-                end_line=s[3],
-                signature=s[4],
-                params=tuple(s[5]),
-                returns=s[6],
-                parent=s[7],
-                depth=s[8],
-                bases=tuple(s[9]),
-                markers=tuple(s[10]),
-                calls=tuple(s[11]),
-            )
-            for s in data["symbols"]
-        ),
-        imports=tuple(
-            ImportEntry(module=i[0], names=tuple(i[1]), local=i[2], line=i[3])
-            for i in data["imports"]
-        ),
-    )
-
-
-def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> tuple[Any, ...]:
-    """The database row that stores ``entry``."""
-    top = " ".join(
-        dict.fromkeys(s.name for s in entry.symbols if s.depth == 0 and _linkable(s.name))
-    )
-    inner = " ".join(
-        dict.fromkeys(s.name for s in entry.symbols if s.depth > 0 and _linkable(s.name))
-    )
-    refs = " ".join(entry.references)
-    names = content_hash(f"{top}\n{inner}\n{refs}".encode())
-    return (
-        entry.path,
-        size,
-        mtime_ns,
-        digest,
-        entry.language,
-        top,
-        inner,
-        names,
-        refs,
-        to_json(entry),
-    )
-
-
-def _linkable(name: str) -> bool:
-    """Whether a defined name can link files: one word, and not a dunder like ``__all__``."""
-    return " " not in name and not (name.startswith("__") and name.endswith("__"))
 
 
 class SymbolCache:
@@ -214,6 +90,7 @@ class SymbolCache:
             with _transaction(db):
                 db.execute("DROP TABLE files")
                 db.execute("DELETE FROM memo")
+                db.execute("DELETE FROM blobs")
                 db.execute(_SCHEMA.split(";")[1])
                 db.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
@@ -296,6 +173,67 @@ class SymbolCache:
             self._recover(exc)
             return {}
         return {path: tuple(refs.split()) for path, refs in rows}
+
+    def names_of(self, paths: Iterable[str]) -> dict[str, tuple[str, str, str, str]]:
+        """(names hash, defs, members, references) of the cached ``paths``, as stored now."""
+        wanted = list(dict.fromkeys(paths))
+        found: dict[str, tuple[str, str, str, str]] = {}
+        try:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for path, names, defs, members, refs in self._db.execute(
+                    "SELECT path, names_hash, defs, members, refs FROM files "
+                    f"WHERE path IN ({marks})",
+                    chunk,
+                ):
+                    found[path] = (names, defs, members, refs)
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def users_of(self, names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """The references of every cached file that uses one of ``names``, by path."""
+        wanted = set(names)
+        found: dict[str, tuple[str, ...]] = {}
+        if not wanted:
+            return found
+        clause = " OR ".join("instr(refs, ?) > 0" for _ in wanted)
+        try:
+            for path, refs in self._db.execute(
+                f"SELECT path, refs FROM files WHERE {clause}", sorted(wanted)
+            ):
+                split = tuple(refs.split())
+                if not wanted.isdisjoint(split):
+                    found[path] = split
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def blob(self, key: str) -> bytes | None:
+        """Binary data remembered under ``key`` (such as a graph's state), or None."""
+        try:
+            row = self._db.execute("SELECT value FROM blobs WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return None
+        return None if row is None or not isinstance(row[0], bytes) else row[0]
+
+    def remember_blob(self, key: str, value: bytes) -> None:
+        """Remember ``value`` under ``key``, keeping only the latest few such values."""
+        try:
+            with _transaction(self._db):
+                self._db.execute(
+                    "INSERT OR REPLACE INTO blobs (key, value, used) VALUES (?, ?, ?)",
+                    (key, value, time.time()),
+                )
+                self._db.execute(
+                    "DELETE FROM blobs WHERE key NOT IN "
+                    "(SELECT key FROM blobs ORDER BY used DESC LIMIT ?)",
+                    (_BLOBS_KEEP,),
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
 
     def memo(self, key: str) -> str | None:
         """A value remembered under ``key`` (a derived result such as a ranking), or None."""

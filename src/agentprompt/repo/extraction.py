@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,9 @@ class Extraction:
     """Files that were skipped, each with the reason (reported once)."""
     memory: dict[str, tuple[str, str]]
     """Full results (JSON, references) of files parsed without a cache, by path."""
+    previous: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    """What the cache held before this run for files parsed again or gone: (names hash,
+    defs, members, references) by path, so a remembered graph can be updated."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
@@ -206,6 +209,12 @@ def extract_repository(
     # Largest files first, in small chunks, so no worker is left with a long tail at the end.
     sizes = {f.path: f.size for f in code}
     to_parse.sort(key=lambda p: -sizes.get(p, 0))
+    current = {f.path for f in code}
+    previous = {}
+    if cache is not None:
+        previous = cache.names_of(
+            [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
+        )
     results = _parse_all(root, to_parse, count, progress, cache)
     memory: dict[str, tuple[str, str]] = {}
     for path, made, problem in results:
@@ -227,7 +236,6 @@ def extract_repository(
             memory[path] = (made[9], made[8])
     if cache is not None:
         cache.touch(touched)
-        current = {f.path for f in code}
         cache.forget(p for p in known if p not in current)
         if cache.warning:
             problems.insert(0, cache.warning)
@@ -238,4 +246,5 @@ def extract_repository(
         parsed=len(to_parse),
         problems=tuple(problems),
         memory=memory,
+        previous=previous,
     )

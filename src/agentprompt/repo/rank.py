@@ -21,12 +21,16 @@ __all__ = [
     "MAX_DEFINERS",
     "MAX_LINKS",
     "MAX_MEMBER_DEFINERS",
+    "MEMBER_WEIGHT",
+    "MENTION_BOOST",
+    "PRIVATE_WEIGHT",
     "RankSummary",
     "ReferenceGraph",
     "build_graph",
     "definers_of",
     "pagerank",
     "personalization",
+    "strongest_links",
     "summarize",
     "task_mentions",
 ]
@@ -41,9 +45,15 @@ them: ``x.name`` says little about which class ``x`` is."""
 MAX_LINKS = 48
 """Each file keeps only its strongest links to this many other files."""
 
-_MENTION_BOOST = 10.0
-_PRIVATE_WEIGHT = 0.1
-_MEMBER_WEIGHT = 0.1
+MENTION_BOOST = 10.0
+"""Links through a name the task mentions weigh this many times more."""
+
+PRIVATE_WEIGHT = 0.1
+"""Links through a private name (``_helper``) weigh this fraction of a public one's."""
+
+MEMBER_WEIGHT = 0.1
+"""Links through a class member's name weigh this fraction of a module-level name's."""
+
 _MIN_STEM = 4
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _PATHISH = re.compile(r"[\w./\\-]+\.\w+|[\w-]+/[\w./-]+")
@@ -60,7 +70,10 @@ class ReferenceGraph:
     name_users: Mapping[str, int] = field(default_factory=dict)
     """For each defined name: how many files use it (definers included)."""
     definers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """For each defined name: the files that define it."""
+    """For each defined name: the files that define it, those defining it at module level
+    first."""
+    top_counts: Mapping[str, int] = field(default_factory=dict)
+    """For each defined name: how many of its definers define it at module level."""
 
     referrers: Mapping[str, int] = field(default_factory=dict)
     """For each file: how many other files use a module-level name it defines."""
@@ -130,6 +143,19 @@ def definers_of(
     return {name: tuple(dict.fromkeys(paths)) for name, paths in found.items()}
 
 
+def _link_order(item: tuple[str, float]) -> tuple[float, str]:
+    """Stronger first; equal weights (to the last few bits, which depend on the order they
+    were summed in) by path, so the links kept never depend on hashing order."""
+    return -round(item[1], 9), item[0]
+
+
+def strongest_links(out: Mapping[str, float]) -> dict[str, float]:
+    """The :data:`MAX_LINKS` strongest of one file's links (all when there are no more)."""
+    if len(out) <= MAX_LINKS:
+        return dict(out)
+    return dict(heapq.nsmallest(MAX_LINKS, out.items(), key=_link_order))
+
+
 def build_graph(
     defs: Mapping[str, Iterable[str]],
     refs: Mapping[str, Iterable[str]],
@@ -162,10 +188,10 @@ def build_graph(
             continue
         weight = 1.0 / len(targets)
         if name in boost:
-            weight *= _MENTION_BOOST
+            weight *= MENTION_BOOST
         if name.startswith("_"):
-            weight *= _PRIVATE_WEIGHT
-        links[name] = tuple((t, weight if t in tops else weight * _MEMBER_WEIGHT) for t in targets)
+            weight *= PRIVATE_WEIGHT
+        links[name] = tuple((t, weight if t in tops else weight * MEMBER_WEIGHT) for t in targets)
         strong_links[name] = tuple(t for t in targets if t in tops)
     # Only names with few definers can have users worth counting (see other_users).
     defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
@@ -190,7 +216,7 @@ def build_graph(
         for target in strong:
             referrers[target] = referrers.get(target, 0) + 1
         if len(out) > MAX_LINKS:
-            out = dict(heapq.nlargest(MAX_LINKS, out.items(), key=lambda item: item[1]))
+            out = strongest_links(out)
         if out:
             edges[source] = out
     nodes = tuple(sorted(set(defs) | set(refs)))
@@ -199,6 +225,7 @@ def build_graph(
         edges=edges,
         name_users=dict(users),
         definers={k: tuple(v) for k, v in definers.items()},
+        top_counts={k: len(v) for k, v in top_level.items()},
         referrers=referrers,
     )
 
@@ -208,13 +235,16 @@ def pagerank(
     personal: Mapping[str, float] | None = None,
     *,
     damping: float = 0.85,
-    tolerance: float = 1e-8,
+    tolerance: float = 1e-10,
     max_iterations: int = 100,
+    start: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
     """Personalised PageRank of every node; the ranks sum to 1.
 
     Random jumps (and the rank of files that link nowhere) go to the ``personal`` weights
-    when given, else uniformly to every file.
+    when given, else uniformly to every file. ``start`` (earlier ranks of a similar graph)
+    is where the iteration begins, which makes it converge in fewer steps; the result is the
+    same fixed point within ``tolerance``.
     """
     nodes = graph.nodes
     n = len(nodes)
@@ -237,6 +267,11 @@ def pagerank(
     for i, _ in links:
         has_out[i] = True
     rank = list(jump)
+    if start:
+        begun = [max(0.0, start.get(node, 0.0)) for node in nodes]
+        begun_total = sum(begun)
+        if begun_total > 0:
+            rank = [r / begun_total for r in begun]
     for _ in range(max_iterations):
         dangling = sum(r for r, out in zip(rank, has_out, strict=True) if not out)
         base = 1.0 - damping + damping * dangling

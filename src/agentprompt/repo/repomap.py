@@ -14,21 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentprompt.repo.cache import content_hash
 from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
 from agentprompt.repo.files import Discovery, discover
 from agentprompt.repo.languages import language_for_path
-from agentprompt.repo.rank import (
-    MAX_DEFINERS,
-    MAX_MEMBER_DEFINERS,
-    RankSummary,
-    build_graph,
-    definers_of,
-    pagerank,
-    personalization,
-    summarize,
-    task_mentions,
-)
+from agentprompt.repo.rank import RankSummary
+from agentprompt.repo.repomap_rank import rank_extraction
 from agentprompt.repo.resolve import ImportResolver
 from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path, render_map
 from agentprompt.repo.symbols import FileSymbols
@@ -266,52 +256,13 @@ def build_map(
             extraction.cache.close()
 
 
-def _rank(extraction: Extraction, options: MapOptions, root: Path) -> RankSummary:
-    """The ranking for ``options``, remembered in the cache for an unchanged reference graph."""
-    files = extraction.files
-    named_paths: set[str] = set()
-    words: set[str] = set(options.mentions)
-    if options.task:
-        task_paths, task_words = task_mentions(options.task)
-        named_paths |= task_paths
-        words |= task_words
-    focus = tuple(_relative(root, p) for p in (*options.focus, *options.in_context))
-    defs: dict[str, tuple[str, ...]] = {}
-    members: dict[str, tuple[str, ...]] = {}
-    if words:
-        defs = {p: f.defs for p, f in files.items()}
-        members = {p: f.members for p, f in files.items()}
-    definers = definers_of(words, defs, members)
-    personal = personalization(
-        files,
-        focus=focus,
-        named_paths=named_paths,
-        mentioned=words,
-        definers=definers,
-    )
-    boosted = sorted(definers)
-    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
-    material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
-    key = "rank:" + content_hash(material.encode())
-    cache = extraction.cache
-    remembered = cache.memo(key) if cache is not None else None
-    if remembered is not None:
-        try:
-            return RankSummary.from_json(remembered)
-        except (ValueError, KeyError, TypeError):
-            pass
-    if not words:
-        defs = {p: f.defs for p, f in files.items()}
-        members = {p: f.members for p, f in files.items()}
-    graph = build_graph(defs, extraction.references(), boosted, members)
-    summary = summarize(graph, pagerank(graph, personal))
-    if cache is not None:
-        cache.remember(key, summary.to_json())
-    return summary
-
-
 def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
-    summary = _rank(extraction, options, found.root)
+    summary = rank_extraction(
+        extraction,
+        focus=tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context)),
+        mentions=options.mentions,
+        task=options.task,
+    )
     ranks = summary.ranks
     excluded = {_relative(found.root, p) for p in options.in_context}
     ranked_paths = sorted(
