@@ -55,6 +55,7 @@ MEMBER_WEIGHT = 0.1
 """Links through a class member's name weigh this fraction of a module-level name's."""
 
 _MIN_STEM = 4
+_TIE = 1e-9
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _PATHISH = re.compile(r"[\w./\\-]+\.\w+|[\w-]+/[\w./-]+")
 
@@ -153,7 +154,13 @@ def strongest_links(out: Mapping[str, float]) -> dict[str, float]:
     """The :data:`MAX_LINKS` strongest of one file's links (all when there are no more)."""
     if len(out) <= MAX_LINKS:
         return dict(out)
-    return dict(heapq.nsmallest(MAX_LINKS, out.items(), key=_link_order))
+    cut = heapq.nlargest(MAX_LINKS, out.values())[-1]
+    kept = {t: w for t, w in out.items() if w > cut + _TIE}
+    near = sorted(
+        ((t, w) for t, w in out.items() if cut - _TIE <= w <= cut + _TIE), key=_link_order
+    )
+    kept.update(near[: MAX_LINKS - len(kept)])
+    return kept
 
 
 def build_graph(
