@@ -157,3 +157,20 @@ def test_huge_and_binary_code_files_are_reported_once(
     assert "size cap" in result.err
     assert result.err.count("blob.py") == 1
     assert "compute" in result.out
+
+
+def test_map_reports_a_rebuilt_cache_once_as_a_warning(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    _code_repo(repo)
+    assert run("map", "--root", str(repo)).code == 0
+    db = repo / ".agentprompt" / "cache" / "symbols.db"
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    db.write_bytes(b"not a database" * 100)
+    result = run("map", "--root", str(repo))
+    assert result.code == 0
+    lines = [line for line in result.err.splitlines() if "symbol cache" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("agentprompt: warning: the symbol cache")
+    assert "Warning" not in result.err

@@ -82,10 +82,9 @@ def test_a_corrupt_cache_is_rebuilt_with_a_warning(project: Path) -> None:
     for suffix in ("-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     db.write_bytes(b"this is not a database" * 100)
-    with pytest.warns(RuntimeWarning, match="rebuilt"):
-        found = _extract(project)
+    found = _extract(project)
     assert found.parsed == 3
-    assert any("rebuilt" in p for p in found.problems)
+    assert any("rebuilt" in w for w in found.warnings)
     assert Path(f"{db}.damaged").exists()
     assert _extract(project).parsed == 0
 
@@ -162,5 +161,5 @@ def test_an_unusable_cache_location_means_parsing_without_it(project: Path) -> N
     found = _extract(project, cache_path=blocked)
     assert found.parsed == 3
     assert found.cache is None
-    assert any("cannot be used" in p for p in found.problems)
+    assert any("cannot be used" in w for w in found.warnings)
     assert found.symbols(["pkg/sample.py"])["pkg/sample.py"].symbols

@@ -121,6 +121,8 @@ def map_command(
         result = build_map(root, options, progress=progress)
     finally:
         progress.close()
+    for warning in result.warnings:
+        err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:
         err_console.print(f"agentprompt: skipped {problem}", markup=False)
     for path in result.unknown_focus:

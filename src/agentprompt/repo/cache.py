@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sqlite3
 import time
-import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +36,7 @@ __all__ = [
     "default_cache_path",
     "from_json",
     "row_for",
+    "storable",
     "to_json",
 ]
 
@@ -70,6 +70,24 @@ def default_cache_path(root: Path) -> Path:
     return root / ".agentprompt" / "cache" / "symbols.db"
 
 
+def storable(path: str) -> bool:
+    """Whether ``path`` can be a cache key: a name whose bytes are not UTF-8 (held as lone
+    surrogates) cannot, and such a file is parsed on every run instead."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _ignore_folder(folder: Path) -> None:
+    """Make git ignore the cache folder (a ``.gitignore`` of ``*`` ignores itself too), so a
+    map never shows up in ``git status``."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        marker.write_text("*\n", encoding="utf-8")
+
+
 class SymbolCache:
     """The SQLite store of extraction results for one repository."""
 
@@ -80,6 +98,7 @@ class SymbolCache:
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        _ignore_folder(self.path.parent)
         db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         db.execute("PRAGMA busy_timeout = 30000")
         db.execute("PRAGMA journal_mode = WAL")
@@ -103,7 +122,7 @@ class SymbolCache:
         try:
             return self._connect()
         except sqlite3.DatabaseError as exc:
-            if not self.path.exists():
+            if not self.path.exists() or (isinstance(exc, sqlite3.OperationalError) and _busy(exc)):
                 raise
             self._rebuild(exc)
             return self._connect()
@@ -113,7 +132,6 @@ class SymbolCache:
             f"the symbol cache {self.path} was unreadable ({exc}); it was moved aside and "
             "rebuilt, so this run parses every file again"
         )
-        warnings.warn(self.warning, RuntimeWarning, stacklevel=3)
         for suffix in ("", "-wal", "-shm"):
             damaged = Path(f"{self.path}{suffix}")
             if damaged.exists():
@@ -148,7 +166,7 @@ class SymbolCache:
 
     def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
         """The full extraction results of ``paths`` that are cached."""
-        wanted = list(dict.fromkeys(paths))
+        wanted = [p for p in dict.fromkeys(paths) if storable(p)]
         found: dict[str, FileSymbols] = {}
         try:
             for start in range(0, len(wanted), 500):
@@ -176,7 +194,7 @@ class SymbolCache:
 
     def names_of(self, paths: Iterable[str]) -> dict[str, tuple[str, str, str, str]]:
         """(names hash, defs, members, references) of the cached ``paths``, as stored now."""
-        wanted = list(dict.fromkeys(paths))
+        wanted = [p for p in dict.fromkeys(paths) if storable(p)]
         found: dict[str, tuple[str, str, str, str]] = {}
         try:
             for start in range(0, len(wanted), 500):
@@ -262,7 +280,7 @@ class SymbolCache:
 
     def store(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Save rows made by :func:`row_for` (replacing older rows of the same paths)."""
-        batch = list(rows)
+        batch = [row for row in rows if storable(row[0])]
         if not batch:
             return
         try:
@@ -301,9 +319,25 @@ class SymbolCache:
     def _recover(self, exc: Exception) -> None:
         if isinstance(exc, sqlite3.ProgrammingError | sqlite3.InterfaceError):
             raise exc
+        if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+            # Another process held the database too long: it is healthy, just not ours now.
+            self.warning = (
+                f"the symbol cache {self.path} stayed locked by another process ({exc}); "
+                "this run's results were not all saved"
+            )
+            return
         self._db.close()
         self._rebuild(exc)
         self._db = self._connect()
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says the database is locked or busy (not damaged)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from agentprompt.repo.cache import (
     default_cache_path,
     from_json,
     row_for,
+    storable,
 )
 from agentprompt.repo.files import Discovery
 from agentprompt.repo.languages import language_for_path
@@ -55,43 +56,56 @@ class Extraction:
     problems: tuple[str, ...]
     """Files that were skipped, each with the reason (reported once)."""
     memory: dict[str, tuple[str, str]]
-    """Full results (JSON, references) of files parsed without a cache, by path."""
+    """Full results (JSON, references) of files parsed without a cache (or whose names
+    cannot be cache keys), by path."""
     previous: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
     """What the cache held before this run for files parsed again or gone: (names hash,
     defs, members, references) by path, so a remembered graph can be updated."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong with the cache (rebuilt, unusable): the run went on without it."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
-        if self.cache is not None:
-            found = self.cache.references()
-            return {p: found.get(p, ()) for p in self.files}
-        return {p: tuple(self.memory[p][1].split()) for p in self.files if p in self.memory}
+        found = self.cache.references() if self.cache is not None else {}
+        for path, (_data, refs) in self.memory.items():
+            found[path] = tuple(refs.split())
+        return {p: found.get(p, ()) for p in self.files}
 
     def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
         """The full extraction results of ``paths`` (those that could be read)."""
         wanted = [p for p in paths if p in self.files]
-        if self.cache is not None:
-            return self.cache.symbols(wanted)
-        return {
-            p: from_json(self.memory[p][0], tuple(self.memory[p][1].split()))
-            for p in wanted
-            if p in self.memory
-        }
+        found = self.cache.symbols(wanted) if self.cache is not None else {}
+        for path in wanted:
+            if path in self.memory:
+                data, refs = self.memory[path]
+                found[path] = from_json(data, tuple(refs.split()))
+        return found
 
 
 def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str | None]:
-    """Read and parse one file: (path, cache row, problem)."""
+    """Read and parse one file: (path, cache row, problem).
+
+    The file is stat-ed before and after it is read; when it changed meanwhile the row gets
+    an impossible mtime (-1), so the next run parses it again. Any failure of the parser on
+    one file (a recursion limit on absurd nesting, say) is that file's problem, not the run's.
+    """
     full = os.path.join(root, path)
     try:
+        before = os.stat(full)
         with open(full, "rb") as handle:
             data = handle.read()
-        stat = os.stat(full)
+        after = os.stat(full)
     except OSError as exc:
         return path, None, f"{path}: cannot be read ({exc.strerror or type(exc).__name__})"
-    entry = extract_symbols(path, data)
+    try:
+        entry = extract_symbols(path, data)
+    except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:
+        return path, None, f"{path}: could not be parsed ({type(exc).__name__})"
     if entry.problem is not None:
         return path, None, f"{path}: {entry.problem}"
-    return path, row_for(entry, stat.st_size, stat.st_mtime_ns, content_hash(data)), None
+    steady = (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns)
+    mtime = after.st_mtime_ns if steady and after.st_size == len(data) else -1
+    return path, row_for(entry, after.st_size, mtime, content_hash(data)), None
 
 
 def _extract_chunk(
@@ -104,9 +118,10 @@ def _extract_chunk(
 def _light(
     results: list[tuple[str, tuple[Any, ...] | None, str | None]],
 ) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
-    """``results`` without the rows' JSON and references, once they are stored."""
+    """``results`` without the rows' JSON and references, once they are stored (rows the
+    cache cannot hold are kept whole)."""
     return [
-        (path, None if row is None else (*row[:8], "", ""), problem)
+        (path, row if row is None or not storable(path) else (*row[:8], "", ""), problem)
         for path, row, problem in results
     ]
 
@@ -160,13 +175,15 @@ def extract_repository(
     root = discovery.root
     code = [f for f in discovery.files if language_for_path(f.path) is not None]
     problems: list[str] = []
+    warnings: list[str] = []
     cache = None
-    if use_cache:
-        where = cache_path or default_cache_path(root)
+    where = cache_path or default_cache_path(root)
+    # An empty or code-free folder gets no cache (nothing would be written to it).
+    if use_cache and (code or where.exists()):
         try:
             cache = SymbolCache(where)
         except (OSError, sqlite3.Error) as exc:
-            problems.append(
+            warnings.append(
                 f"the symbol cache {where} cannot be used ({exc}); every file is parsed without it"
             )
     known = cache.entries() if cache is not None else {}
@@ -232,13 +249,13 @@ def extract_repository(
             members_text=made[6],
             names_hash=made[7],
         )
-        if cache is None:
+        if cache is None or not storable(path):
             memory[path] = (made[9], made[8])
     if cache is not None:
         cache.touch(touched)
         cache.forget(p for p in known if p not in current)
         if cache.warning:
-            problems.insert(0, cache.warning)
+            warnings.append(cache.warning)
     return Extraction(
         root=root,
         files=files,
@@ -247,4 +264,5 @@ def extract_repository(
         problems=tuple(problems),
         memory=memory,
         previous=previous,
+        warnings=tuple(warnings),
     )

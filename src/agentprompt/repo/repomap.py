@@ -105,6 +105,8 @@ class RepoMap:
     """Files parsed in this run (the rest came from the cache)."""
     problems: tuple[str, ...] = ()
     """Files skipped, each with the reason."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong with the symbol cache (the map was still built)."""
     ranks: Mapping[str, float] = field(default_factory=dict)
     """Every code file's rank."""
     unknown_focus: tuple[str, ...] = ()
@@ -289,6 +291,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         omitted=len(ranked_paths) - len(ranked),
         parsed=extraction.parsed,
         problems=(*_skipped(found), *extraction.problems),
+        warnings=extraction.warnings,
         ranks=ranks,
         unknown_focus=tuple(
             p
@@ -361,6 +364,7 @@ def map_json(result: RepoMap) -> dict[str, Any]:
         "tokenizer": result.tokenizer,
         "omitted": result.omitted,
         "problems": list(result.problems),
+        "warnings": list(result.warnings),
     }
 
 

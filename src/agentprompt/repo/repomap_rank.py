@@ -64,7 +64,7 @@ def rank_extraction(
     boosted = sorted(definers)
     material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
     material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
-    key = "rank:" + content_hash(material.encode())
+    key = "rank:" + content_hash(material.encode("utf-8", "surrogatepass"))
     state_key = "graph:" + content_hash(f"{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}".encode())
     cache = extraction.cache
     remembered = cache.memo(key) if cache is not None else None

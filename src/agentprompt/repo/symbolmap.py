@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 
 from agentprompt.prompts.loader import PACKAGED_DIR, parse_prompt_file
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry
+from agentprompt.repo.tree import display_name
 
 __all__ = [
     "KIND_PREFIXES",
@@ -130,11 +131,12 @@ class _Writer:
     last_calls: str = ""
 
     def path(self, path: str) -> str:
-        """``path`` with its longest aliased prefix replaced by the alias."""
+        """``path`` with its longest aliased prefix replaced by the alias; a name holding a
+        line break or bytes that are not UTF-8 is written escaped, as the tree writes it."""
         for prefix, alias in self.aliases:
             if path.startswith(prefix):
-                return alias + path[len(prefix) :]
-        return path
+                return display_name(alias + path[len(prefix) :])
+        return display_name(path)
 
     def symbol(self, symbol: SymbolEntry, refs: int, indent: int) -> None:
         """Write one definition's line."""
