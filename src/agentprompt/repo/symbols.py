@@ -8,15 +8,20 @@ without a grammar yield an entry with no symbols.
 
 Definitions come from a walk of the syntax tree that visits only the places definitions
 live (module level, class bodies, namespaces); identifiers and calls are read lexically
-from the source text, which is what keeps extraction fast on large repositories.
+from the source text, which is what keeps extraction fast on large repositories. Comments
+and the text of string literals are cut out first (one tree-sitter query finds them), so a
+name mentioned in a docstring or a log message is no reference.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-from agentprompt.repo.languages import language_for_path, parser_for
+from tree_sitter import Node, Query, QueryCursor
+
+from agentprompt.repo.languages import language_for_path, parser_for, tree_sitter_language
 
 __all__ = [
     "KINDS",
@@ -128,6 +133,47 @@ _STOP_WORDS = RESERVED_WORDS | frozenset(
 )
 
 
+_NOT_CODE = (
+    "comment",
+    "line_comment",
+    "block_comment",
+    "string_content",
+    "string_fragment",
+    "multiline_string_fragment",
+    "interpreted_string_literal",
+    "raw_string_literal",
+    "char_literal",
+    "heredoc_body",
+    "nowdoc_body",
+)
+"""Node types holding prose rather than code: comments, and the literal text of strings
+(their interpolated expressions are separate nodes, so they still count)."""
+
+
+@cache
+def _not_code_query(language: str) -> Query:
+    """A query capturing every comment and string text node of ``language``."""
+    grammar = tree_sitter_language(language)
+    kinds = [k for k in _NOT_CODE if grammar.id_for_node_kind(k, True)]
+    return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
+
+
+def _code_text(language: str, root: Node, source: bytes) -> str:
+    """``source`` with comments and string text cut out (each cut replaced by a space)."""
+    found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
+    if not found:
+        return source.decode("utf-8")
+    spans = sorted((n.start_byte, n.end_byte) for n in found)
+    parts: list[bytes] = []
+    at = 0
+    for start, end in spans:
+        if start > at:
+            parts.append(source[at:start])
+        at = max(at, end)
+    parts.append(source[at:])
+    return b" ".join(parts).decode("utf-8", "replace")
+
+
 def _references(text: str) -> tuple[str, ...]:
     """The distinct identifiers in ``text`` (keywords and the commonest builtins left out),
     sorted."""
@@ -145,7 +191,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
     if language is None:
         return FileSymbols(path=path, language=None, lines=lines)
     try:
-        text = source.decode("utf-8")
+        source.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileSymbols(
             path=path,
@@ -160,7 +206,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(text),
+        references=_references(_code_text(language, tree.root_node, source)),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
     )
