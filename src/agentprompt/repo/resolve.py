@@ -19,6 +19,8 @@ __all__ = ["ImportResolver"]
 
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _SUFFIX_DEPTH = 4
+_SOURCE_ROOTS = frozenset({"src", "lib", "python", "source"})
+"""Folders Python projects put their top-level packages in (``src/pkg/...``)."""
 
 
 @dataclass
@@ -120,8 +122,15 @@ class ImportResolver:
         if language == "php":
             if entry.local:
                 return self._first([posixpath.join(here, module.lstrip("/")), module])
-            dotted = f"{module}\\{entry.names[0]}" if entry.names else module
-            return self._by_suffix(importer, "/".join(dotted.split("\\")[-3:]) + ".php")
+            # PSR-4 maps a namespace prefix (``App\\``) onto a folder (``src/``): try the
+            # class's longest namespace tail first, down to its own folder and name.
+            segments = (f"{module}\\{entry.names[0]}" if entry.names else module).split("\\")
+            for depth in (3, 2):
+                if len(segments) >= depth:
+                    found = self._by_suffix(importer, "/".join(segments[-depth:]) + ".php")
+                    if found is not None:
+                        return found
+            return None
         return None
 
     def _python(self, importer: str, here: str, entry: ImportEntry) -> str | None:
@@ -145,6 +154,19 @@ class ImportResolver:
             if found is None or not found.endswith(option):
                 continue
             package = found[: -len(option)].rstrip("/")
-            if found == option or f"{package}/__init__.py" not in self.paths:
+            if found == option or (
+                f"{package}/__init__.py" not in self.paths
+                and _python_root(package, here, dotted=len(parts) > 1)
+            ):
                 return found
         return None
+
+
+def _python_root(folder: str, here: str, *, dotted: bool) -> bool:
+    """Whether an absolute import may start in ``folder``: a dotted module from any folder
+    outside a package; a single name (``import json``) only from a source root (``src/``,
+    ``lib/``) or the importing file's own folder (a script's siblings), since anywhere else
+    it is far likelier the standard library or an installed package."""
+    if dotted:
+        return True
+    return folder == here or folder.rsplit("/", 1)[-1] in _SOURCE_ROOTS
