@@ -265,13 +265,15 @@ def pagerank(
                 weights[index[node]] += weight
     total = sum(weights)
     jump = [w / total for w in weights] if total > 0 else [1.0 / n] * n
-    links: list[tuple[int, list[tuple[int, float]]]] = []
-    for source, targets in graph.edges.items():
-        out_total = sum(targets.values())
+    links: list[tuple[int, list[int], list[float]]] = []
+    position = index.__getitem__
+    for source, out in graph.edges.items():
+        out_total = float(sum(out.values()))
         if out_total > 0:
-            links.append((index[source], [(index[t], w / out_total) for t, w in targets.items()]))
+            shares = list(map(out_total.__rtruediv__, out.values()))
+            links.append((index[source], list(map(position, out)), shares))
     has_out = [False] * n
-    for i, _ in links:
+    for i, _, _ in links:
         has_out[i] = True
     rank = list(jump)
     if start:
@@ -283,9 +285,9 @@ def pagerank(
         dangling = sum(r for r, out in zip(rank, has_out, strict=True) if not out)
         base = 1.0 - damping + damping * dangling
         new = [base * j for j in jump]
-        for i, out_links in links:
+        for i, to, weights in links:
             share = damping * rank[i]
-            for t, w in out_links:
+            for t, w in zip(to, weights, strict=True):
                 new[t] += share * w
         delta = sum(abs(a - b) for a, b in zip(new, rank, strict=True))
         rank = new

@@ -30,13 +30,31 @@ from agentprompt.repo.rank import (
     strongest_links,
 )
 
-__all__ = ["FileNames", "GraphState", "state_from_graph", "update_state"]
+__all__ = ["FileNames", "GraphState", "definers_entry", "state_from_graph", "update_state"]
 
-_FORMAT = 3
+_FORMAT = 4
 
 Definers = tuple[tuple[str, ...], int]
 """A name's definers: the files defining it (module level first) and how many of them
 define it at module level."""
+
+Stored = Definers | str
+"""A name's definers, or their stored text (``count NUL path NUL path...``) that
+:func:`definers_entry` reads on first use (most names are never looked at in an update)."""
+
+
+def definers_entry(value: Stored | None) -> Definers | None:
+    """A name's definers from their stored form."""
+    if not isinstance(value, str):
+        return value
+    count, *paths = value.split("\0")
+    return tuple(paths), int(count)
+
+
+def _stored(value: Stored) -> str:
+    if isinstance(value, str):
+        return value
+    return "\0".join((str(value[1]), *value[0]))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,8 +79,8 @@ class GraphState:
     """The mentioned names whose links were strengthened (sorted)."""
     names: dict[str, str]
     """The names hash of every file the graph was built from, by path."""
-    definers: dict[str, Definers]
-    """Every defined name's definers."""
+    definers: dict[str, Stored]
+    """Every defined name's definers (see :func:`definers_entry`)."""
     edges: dict[str, dict[str, float]]
     """Each file's links, as :attr:`ReferenceGraph.edges`."""
     users: dict[str, int]
@@ -81,7 +99,7 @@ class GraphState:
                 _FORMAT,
                 self.boost,
                 self.names,
-                self.definers,
+                {name: _stored(value) for name, value in self.definers.items()},
                 self.edges,
                 self.users,
                 self.referrers,
@@ -179,11 +197,11 @@ def _row(
 
 
 def _patch_definers(
-    definers: dict[str, Definers], path: str, old: FileNames | None, new: FileNames | None
+    definers: dict[str, Stored], path: str, old: FileNames | None, new: FileNames | None
 ) -> None:
     """Move ``path`` in ``definers`` from its ``old`` names to its ``new`` ones."""
     for name in {*(old.defs if old else ()), *(old.members if old else ())}:
-        entry = definers.get(name)
+        entry = definers_entry(definers.get(name))
         if entry is None:
             continue
         targets, top_count = entry
@@ -198,10 +216,10 @@ def _patch_definers(
         return
     tops = set(new.defs)
     for name in tops:
-        targets, top_count = definers.get(name, ((), 0))
+        targets, top_count = definers_entry(definers.get(name)) or ((), 0)
         definers[name] = ((*targets[:top_count], path, *targets[top_count:]), top_count + 1)
     for name in set(new.members) - tops:
-        targets, top_count = definers.get(name, ((), 0))
+        targets, top_count = definers_entry(definers.get(name)) or ((), 0)
         definers[name] = ((*targets, path), top_count)
 
 
@@ -226,10 +244,14 @@ def update_state(
         for item in (old, new):
             if item is not None:
                 touched.update(item.defs, item.members)
-    before = {name: definers.get(name) for name in touched}
+    before = {name: definers_entry(definers.get(name)) for name in touched}
     for path, (old, new) in changed.items():
         _patch_definers(definers, path, old, new)
-    moved = {name for name, entry in before.items() if _shape(entry) != _shape(definers.get(name))}
+    moved = {
+        name
+        for name, entry in before.items()
+        if _shape(entry) != _shape(definers_entry(definers.get(name)))
+    }
     users = dict(state.users)
     referrers = dict(state.referrers)
     edges = dict(state.edges)
@@ -237,7 +259,10 @@ def update_state(
     recount: set[str] = set(moved)
 
     def old_lookup(name: str) -> Definers | None:
-        return before[name] if name in before else definers.get(name)
+        return before[name] if name in before else new_lookup(name)
+
+    def new_lookup(name: str) -> Definers | None:
+        return definers_entry(definers.get(name))
 
     affected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     if moved:
@@ -248,7 +273,7 @@ def update_state(
         affected[path] = (old.refs if old else (), new.refs if new else ())
     for path, (old_refs, new_refs) in affected.items():
         old_hits, _, old_strong = _row(path, old_refs, old_lookup, boost)
-        new_hits, out, new_strong = _row(path, new_refs, definers.get, boost)
+        new_hits, out, new_strong = _row(path, new_refs, new_lookup, boost)
         for name in old_hits:
             users[name] -= 1
         for name in new_hits:
@@ -266,7 +291,7 @@ def update_state(
         count = users.get(name, 0)
         if count <= 0:
             users.pop(name, None)
-        found = definers.get(name)
+        found = definers_entry(definers.get(name))
         extra = _others(len(found[0]) if found else 0, count)
         if extra:
             others[name] = extra
