@@ -174,3 +174,23 @@ def test_map_reports_a_rebuilt_cache_once_as_a_warning(
     assert len(lines) == 1
     assert lines[0].startswith("agentprompt: warning: the symbol cache")
     assert "Warning" not in result.err
+
+
+def test_map_says_when_the_budget_is_too_small_for_anything(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    result = run("map", "--root", str(_code_repo(repo)), "--tokens", "3", "--no-cache")
+    assert result.code == 0
+    assert result.out == ""
+    assert "--tokens 3 is too small" in result.err
+
+
+def test_map_accepts_a_focus_path_relative_to_the_working_directory(
+    run: Callable[..., Result], repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _code_repo(repo)
+    monkeypatch.chdir(repo.parent)
+    focus = f"{repo.name}/src/app/core.py"
+    result = run("map", "--root", repo.name, "--focus", focus, "--no-cache")
+    assert result.code == 0
+    assert "does not steer" not in result.err

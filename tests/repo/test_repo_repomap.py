@@ -136,3 +136,23 @@ def test_a_remembered_ranking_updated_for_a_new_name_equals_a_fresh_one(
     assert updated.parsed == 1
     assert updated.text == fresh.text
     assert updated.ranks == pytest.approx(fresh.ranks, abs=1e-9)
+
+
+def test_calls_show_only_names_the_repository_defines(tmp_path: Path) -> None:
+    root = tmp_path / "calls"
+    root.mkdir()
+    (root / "lib.py").write_text("def helper(x):\n    return x\n")
+    (root / "app.py").write_text(
+        "import os\nfrom lib import helper\n\n\ndef run(p):\n"
+        "    return helper(os.path.join(p, 'x').split('/'))\n"
+    )
+    text = build_map(root, MapOptions(use_cache=False)).text
+    assert "→helper" in text
+    assert "join" not in text
+    assert "split" not in text
+
+
+def test_map_json_lists_the_symbols_of_test_files(project: Path) -> None:
+    data = map_json(build_map(project, MapOptions(use_cache=False)))
+    entry = next(f for f in data["files"] if f["path"] == "tests/test_pricing.py")
+    assert [s["name"] for s in entry["symbols"]] == ["test_discount"]

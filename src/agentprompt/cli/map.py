@@ -130,6 +130,12 @@ def map_command(
             f"agentprompt: {path} is not a code file of {root}; it does not steer the map",
             markup=False,
         )
+    if not result.text and result.omitted:
+        err_console.print(
+            f"agentprompt: --tokens {tokens} is too small for the legend and one entry; "
+            "the map is empty (give a larger budget)",
+            markup=False,
+        )
     if as_json:
         print_json(map_json(result))
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,18 @@ def _map_file(
     shown: set[int],
     summary: RankSummary,
     resolver: ImportResolver,
+    defined: frozenset[str],
 ) -> MapFile:
+    """What the map shows of one file; calls to names no repository file defines (the
+    standard library's ``join``, ``get``...) are left out, since they say nothing about the
+    repository."""
+    if any(c not in defined for s in symbols.symbols for c in s.calls):
+        symbols = replace(
+            symbols,
+            symbols=tuple(
+                replace(s, calls=tuple(c for c in s.calls if c in defined)) for s in symbols.symbols
+            ),
+        )
     refs = {}
     for i in shown:
         users = summary.other_users.get(symbols.symbols[i].name, 0)
@@ -189,6 +200,7 @@ def _fit(
 ) -> tuple[str, int, dict[str, MapFile]]:
     """The largest prefix of ranked entries whose map fits ``budget``."""
     resolver = ImportResolver.for_paths(extraction.files)
+    defined = _defined_names(extraction)
     ranks = summary.ranks
     loaded: dict[str, FileSymbols] = {}
     built: dict[tuple[str, frozenset[int]], MapFile] = {}
@@ -200,7 +212,7 @@ def _fit(
         for path, shown in sorted(_select(entries, count).items()):
             key = (path, frozenset(shown))
             if key not in built:
-                built[key] = _map_file(loaded[path], shown, summary, resolver)
+                built[key] = _map_file(loaded[path], shown, summary, resolver, defined)
             files[path] = built[key]
         text = render_map(list(files.values()))
         return text, counter.count(text) if text else 0, files
@@ -232,6 +244,15 @@ def _fit(
         if complete or not fits_all:
             return best
         window *= 4
+
+
+def _defined_names(extraction: Extraction) -> frozenset[str]:
+    """Every name some repository file defines (module level or in a class)."""
+    names: set[str] = set()
+    for item in extraction.files.values():
+        names.update(item.defs_text.split())
+        names.update(item.members_text.split())
+    return frozenset(names)
 
 
 def build_map(
@@ -316,13 +337,19 @@ def _skipped(found: Discovery) -> list[str]:
 
 
 def _relative(root: Path, path: str) -> str:
+    """``path`` relative to ``root``: an absolute path or one relative to the working
+    directory that lies inside ``root``, else taken as relative to ``root`` already."""
     candidate = Path(path)
-    if candidate.is_absolute():
-        try:
-            return candidate.resolve().relative_to(root).as_posix()
-        except ValueError:
-            return candidate.as_posix()
-    return candidate.as_posix().removeprefix("./")
+    if not candidate.is_absolute():
+        inside = root / candidate
+        here = Path.cwd() / candidate
+        if inside.exists() or not here.exists():
+            return candidate.as_posix().removeprefix("./")
+        candidate = here
+    try:
+        return candidate.resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return candidate.as_posix()
 
 
 def map_json(result: RepoMap) -> dict[str, Any]:
@@ -331,7 +358,8 @@ def map_json(result: RepoMap) -> dict[str, Any]:
     for item in result.files:
         entry = item.entry
         symbols = entry.symbols
-        shown = sorted(entry.shown) if entry.shown is not None else range(len(symbols.symbols))
+        every = entry.shown is None or is_test_path(item.path)
+        shown = range(len(symbols.symbols)) if every else sorted(entry.shown or ())
         files.append(
             {
                 "path": item.path,
