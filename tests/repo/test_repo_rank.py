@@ -197,3 +197,40 @@ def test_links_cut_at_the_limit_keep_equal_weights_by_path() -> None:
     out = {f"f{i:03}.py": 1.0 for i in range(MAX_LINKS + 5)}
     kept = strongest_links(out)
     assert list(kept) == [f"f{i:03}.py" for i in range(MAX_LINKS)]
+
+
+def test_a_name_only_classes_define_counts_no_users_past_the_member_limit() -> None:
+    members = {"a.py": ["close"], "b.py": ["close"], "c.py": ["close"]}
+    refs = {f"user{i}.py": ["close"] for i in range(12)}
+    defs: dict[str, list[str]] = {path: [] for path in [*members, *refs]}
+    graph = build_graph(defs, refs, members=members)
+    assert graph.other_users("close") == 0
+
+
+def test_links_stay_within_one_language_family() -> None:
+    defs = {"web/user.ts": ["User"], "php/User.php": ["User"], "web/app.tsx": []}
+    refs = {"web/app.tsx": ["User"]}
+    graph = build_graph(defs, refs)
+    assert set(graph.edges["web/app.tsx"]) == {"web/user.ts"}
+
+
+def test_links_to_test_files_weigh_less() -> None:
+    defs = {"src/lib.py": ["real_helper"], "tests/fixtures/sample.py": ["fake_helper"]}
+    defs["src/app.py"] = []
+    refs = {"src/app.py": ["real_helper", "fake_helper"]}
+    edges = build_graph(defs, refs).edges["src/app.py"]
+    assert edges["tests/fixtures/sample.py"] < edges["src/lib.py"]
+
+
+def test_task_words_leave_out_common_english() -> None:
+    _paths, words = task_mentions("make the personalised pagerank faster")
+    assert words == {"personalised", "pagerank"}
+
+
+def test_a_word_leans_less_toward_a_test_file_defining_it() -> None:
+    weights = personalization(
+        ["src/store.py", "tests/test_store.py"],
+        mentioned=["fetch"],
+        definers={"fetch": ("src/store.py", "tests/test_store.py")},
+    )
+    assert weights["tests/test_store.py"] < weights["src/store.py"]

@@ -16,6 +16,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
+
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.symbolmap import is_test_path
 
 __all__ = [
     "MAX_DEFINERS",
@@ -24,14 +28,18 @@ __all__ = [
     "MEMBER_WEIGHT",
     "MENTION_BOOST",
     "PRIVATE_WEIGHT",
+    "TEST_WEIGHT",
     "RankSummary",
     "ReferenceGraph",
     "build_graph",
     "definers_of",
+    "link_family",
+    "others_count",
     "pagerank",
     "personalization",
     "strongest_links",
     "summarize",
+    "target_weight",
     "task_mentions",
 ]
 
@@ -54,7 +62,30 @@ PRIVATE_WEIGHT = 0.1
 MEMBER_WEIGHT = 0.1
 """Links through a class member's name weigh this fraction of a module-level name's."""
 
+TEST_WEIGHT = 0.1
+"""Links to (and jumps toward) test files and fixtures weigh this fraction of others': a
+test uses much, but is rarely what a task needs to see."""
+
+_FAMILIES = {"cpp": "c", "typescript": "javascript", "tsx": "javascript"}
+
 _MIN_STEM = 4
+_TASK_STOP_WORDS = frozenset(
+    str.split(
+        "the and for with this that from into onto when what which where why how are was "
+        "were been being have has had not but all any can could should would will shall "
+        "may might must make makes made making get gets got set sets use used uses using "
+        "add adds added fix fixes fixed change changes changed update updates updated "
+        "remove removes removed new old one two more less most some other only also each "
+        "every there their them they then than too very just like need needs want wants "
+        "file files code test tests bug bugs error errors work works working does doesn "
+        "don isn aren faster slower better worse issue issues support case cases way sure "
+        "still even after before about over under out off our your you its does instead "
+        "should please now again already because while without within between through "
+        "missing misses wrong right first last same"
+    )
+)
+"""Common English words of a task text: they name no file or identifier worth ranking
+toward, even when some class happens to define a ``make`` or a ``files``."""
 _TIE = 1e-9
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _PATHISH = re.compile(r"[\w./\\-]+\.\w+|[\w-]+/[\w./-]+")
@@ -85,11 +116,35 @@ class ReferenceGraph:
 
     def other_users(self, name: str) -> int:
         """How many files use ``name`` beyond those defining it, shared evenly among its
-        definers (0 for names defined in more than :data:`MAX_DEFINERS` files)."""
-        definers = len(self.definers.get(name, ()))
-        if definers == 0 or definers > MAX_DEFINERS:
-            return 0
-        return max(0, self.name_users.get(name, 0) - definers) // definers
+        definers (0 for names defined in more than :data:`MAX_DEFINERS` files, or in more
+        than :data:`MAX_MEMBER_DEFINERS` when only classes define it)."""
+        return others_count(
+            len(self.definers.get(name, ())),
+            self.top_counts.get(name, 0),
+            self.name_users.get(name, 0),
+        )
+
+
+def others_count(definers: int, top_count: int, users: int) -> int:
+    """Users of a name beyond its ``definers`` files (``top_count`` of them at module
+    level), shared evenly among them; 0 when the name has too many definers to say."""
+    limit = MAX_DEFINERS if top_count else MAX_MEMBER_DEFINERS
+    if definers == 0 or definers > limit:
+        return 0
+    return max(0, users - definers) // definers
+
+
+@cache
+def link_family(path: str) -> str | None:
+    """The language family links stay within: C with C++, JavaScript with TypeScript."""
+    language = language_for_path(path)
+    return _FAMILIES.get(language, language) if language is not None else None
+
+
+@cache
+def target_weight(path: str) -> float:
+    """How much a link to ``path`` counts: :data:`TEST_WEIGHT` for tests, else 1."""
+    return TEST_WEIGHT if is_test_path(path) else 1.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -173,7 +228,8 @@ def build_graph(
 
     ``members`` are names defined inside classes (methods, properties): a use of one is a
     weak link (a tenth of a module-level name's), since ``x.name`` rarely says which
-    class ``x`` is.
+    class ``x`` is. Links stay within one language family (a TypeScript ``User`` says
+    nothing of a PHP ``User``), and links to tests weigh :data:`TEST_WEIGHT`.
     """
     definers: dict[str, list[str]] = {}
     top_level: dict[str, set[str]] = {}
@@ -186,23 +242,27 @@ def build_graph(
             if path not in top_level.get(name, ()):
                 definers.setdefault(name, []).append(path)
     boost = set(mentioned)
-    links: dict[str, tuple[tuple[str, float], ...]] = {}
-    strong_links: dict[str, tuple[str, ...]] = {}
+    # Per language family: each name's links to that family's files, and its strong ones.
+    links: dict[str | None, dict[str, list[tuple[str, float]]]] = {}
+    strong_links: dict[str | None, dict[str, list[str]]] = {}
     for name, targets in definers.items():
         tops = top_level.get(name, set())
         if len(targets) > (MAX_DEFINERS if tops else MAX_MEMBER_DEFINERS):
-            links[name] = ()
             continue
         weight = 1.0 / len(targets)
         if name in boost:
             weight *= MENTION_BOOST
         if name.startswith("_"):
             weight *= PRIVATE_WEIGHT
-        links[name] = tuple((t, weight if t in tops else weight * MEMBER_WEIGHT) for t in targets)
-        strong_links[name] = tuple(t for t in targets if t in tops)
+        for t in targets:
+            family = link_family(t)
+            share = (weight if t in tops else weight * MEMBER_WEIGHT) * target_weight(t)
+            links.setdefault(family, {}).setdefault(name, []).append((t, share))
+            if t in tops:
+                strong_links.setdefault(family, {}).setdefault(name, []).append(t)
     # Only names with few definers can have users worth counting (see other_users).
     defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
-    linkable = {name for name, targets in links.items() if targets}
+    linkable = {family: set(names) for family, names in links.items()}
     edges: dict[str, dict[str, float]] = {}
     referrers: dict[str, int] = {}
     users: Counter[str] = Counter()
@@ -214,10 +274,13 @@ def build_graph(
         out: dict[str, float] = {}
         get = out.get
         strong: set[str] = set()
-        for ident in linkable.intersection(hits):
-            for target, weight in links[ident]:
+        family = link_family(source)
+        family_links = links.get(family, {})
+        family_strong = strong_links.get(family, {})
+        for ident in linkable.get(family, set()).intersection(hits):
+            for target, weight in family_links[ident]:
                 out[target] = get(target, 0.0) + weight
-            strong.update(strong_links[ident])
+            strong.update(family_strong.get(ident, ()))
         out.pop(source, None)
         strong.discard(source)
         for target in strong:
@@ -299,7 +362,7 @@ def pagerank(
 def task_mentions(task: str) -> tuple[set[str], set[str]]:
     """The path-like words and the identifier-like words in a task text."""
     paths = {m.group(0).strip("./\\") for m in _PATHISH.finditer(task)}
-    words = set(_WORD.findall(task))
+    words = {w for w in _WORD.findall(task) if w.lower() not in _TASK_STOP_WORDS}
     return paths, words
 
 
@@ -316,7 +379,8 @@ def personalization(
     A named path matches a file whose path ends with it (``utils.ts`` matches
     ``src/utils.ts``); a mentioned word of four letters or more also matches the files named
     after it (``cache`` matches ``repo/cache.py``) when no more than :data:`MAX_DEFINERS` do.
-    Empty when nothing matched, which means "uniform".
+    Test files found through a word weigh :data:`TEST_WEIGHT`. Empty when nothing matched,
+    which means "uniform".
     """
     all_nodes = list(nodes)
     mentioned = list(mentioned)
@@ -339,11 +403,13 @@ def personalization(
         for files in named.values():
             if len(files) <= MAX_DEFINERS:
                 for node in files:
-                    weights[node] = weights.get(node, 0.0) + 1.0 / len(files)
+                    share = target_weight(node) / len(files)
+                    weights[node] = weights.get(node, 0.0) + share
     if definers is not None:
         for word in mentioned:
             found = tuple(definers.get(word, ()))
             if found and len(found) <= MAX_DEFINERS:
                 for node in found:
-                    weights[node] = weights.get(node, 0.0) + 1.0 / len(found)
+                    share = target_weight(node) / len(found)
+                    weights[node] = weights.get(node, 0.0) + share
     return weights

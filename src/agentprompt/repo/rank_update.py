@@ -26,8 +26,11 @@ from agentprompt.repo.rank import (
     PRIVATE_WEIGHT,
     RankSummary,
     ReferenceGraph,
+    link_family,
+    others_count,
     pagerank,
     strongest_links,
+    target_weight,
 )
 
 __all__ = ["FileNames", "GraphState", "definers_entry", "state_from_graph", "update_state"]
@@ -154,12 +157,6 @@ def state_from_graph(
     )
 
 
-def _others(count: int, users: int) -> int:
-    if count == 0 or count > MAX_DEFINERS:
-        return 0
-    return max(0, users - count) // count
-
-
 def _row(
     source: str,
     refs: Iterable[str],
@@ -171,6 +168,7 @@ def _row(
     hits: list[str] = []
     out: dict[str, float] = {}
     strong: set[str] = set()
+    family = link_family(source)
     for name in refs:
         entry = lookup(name)
         if entry is None:
@@ -187,10 +185,13 @@ def _row(
         if name.startswith("_"):
             weight *= PRIVATE_WEIGHT
         for i, target in enumerate(targets):
+            if link_family(target) != family:
+                continue
             out[target] = out.get(target, 0.0) + (
                 weight if i < top_count else weight * MEMBER_WEIGHT
-            )
-        strong.update(targets[:top_count])
+            ) * target_weight(target)
+            if i < top_count:
+                strong.add(target)
     out.pop(source, None)
     strong.discard(source)
     return hits, strongest_links(out), strong
@@ -292,7 +293,7 @@ def update_state(
         if count <= 0:
             users.pop(name, None)
         found = definers_entry(definers.get(name))
-        extra = _others(len(found[0]) if found else 0, count)
+        extra = others_count(len(found[0]), found[1], count) if found else 0
         if extra:
             others[name] = extra
         else:
