@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-
-from agentprompt.cli import map as cli_map
 
 from .conftest import Result, snapshot_tree
 
@@ -117,32 +113,6 @@ def test_an_unknown_focus_file_is_reported(run: Callable[..., Result], repo: Pat
     result = run("map", "--root", str(_code_repo(repo)), "--no-cache", "--focus", "nope.py")
     assert result.code == 0
     assert "nope.py is not a code file" in result.err
-
-
-def test_progress_bar_shows_on_a_terminal_after_a_second(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    screen = io.StringIO()
-    monkeypatch.setattr(cli_map, "err_console", Console(file=screen, force_terminal=True))
-    slow = cli_map.ScanProgress()
-    slow(1, 10)
-    slow.close()
-    assert screen.getvalue() == ""
-    progress = cli_map.ScanProgress(show_after=0.0)
-    progress(2, 10)
-    progress.close()
-    assert "parsing" in screen.getvalue()
-
-
-def test_progress_bar_stays_off_when_stderr_is_not_a_terminal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    screen = io.StringIO()
-    monkeypatch.setattr(cli_map, "err_console", Console(file=screen, force_terminal=False))
-    progress = cli_map.ScanProgress(show_after=0.0)
-    progress(2, 10)
-    progress.close()
-    assert screen.getvalue() == ""
 
 
 def test_huge_and_binary_code_files_are_reported_once(

@@ -48,3 +48,15 @@ def test_no_bar_off_a_terminal_or_when_disabled(
         advance(1)
         time.sleep(0.2)
     assert out.getvalue() == ""
+
+
+def test_a_phase_can_set_its_own_count_and_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = _console(monkeypatch, terminal=True)
+    with progress.scan_progress("mapping files", None) as bar:
+        bar.update(3, 10, "parsing")
+        waited = 0.0
+        while "parsing" not in out.getvalue() and waited < 5.0:
+            time.sleep(0.05)
+            waited += 0.05
+    assert "parsing" in out.getvalue()
+    assert "3/10" in out.getvalue()

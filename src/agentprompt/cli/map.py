@@ -3,65 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from agentprompt.cli.output import err_console, print_json, printable
+from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
 from agentprompt.repo.repomap import MapOptions, build_map, map_json
 
-__all__ = ["ScanProgress", "map_command"]
-
-_SHOW_AFTER = 1.0
-
-
-class ScanProgress:
-    """A progress bar on stderr (a terminal) that appears once a scan has run ``show_after``
-    seconds (one by default)."""
-
-    def __init__(self, show_after: float = _SHOW_AFTER) -> None:
-        self._show_after = show_after
-        self._enabled = err_console.is_terminal
-        self._start = time.monotonic()
-        self._bar: Progress | None = None
-        self._task: TaskID | None = None
-
-    def __call__(self, done: int, total: int) -> None:
-        """Report that ``done`` of ``total`` files are parsed."""
-        if self._bar is None:
-            if (
-                not self._enabled
-                or time.monotonic() - self._start < self._show_after
-                or done >= total
-            ):
-                return
-            self._bar = Progress(
-                TextColumn("parsing"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=err_console,
-                transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task("parse", total=total)
-        if self._task is not None:
-            self._bar.update(self._task, completed=done, total=total)
-
-    def close(self) -> None:
-        """Remove the bar (if it was shown)."""
-        if self._bar is not None:
-            self._bar.stop()
+__all__ = ["map_command"]
 
 
 @click.command("map")
@@ -116,11 +67,12 @@ def map_command(
         model=model,
         use_cache=not no_cache,
     )
-    progress = ScanProgress()
-    try:
-        result = build_map(root, options, progress=progress)
-    finally:
-        progress.close()
+    # One delayed bar for every phase: a spinner while files are found and compared, a
+    # count once parsing starts.
+    with scan_progress("mapping files", None) as bar:
+        result = build_map(
+            root, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        )
     for warning in result.warnings:
         err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:

@@ -7,31 +7,55 @@ pipes, ``--json`` output and tests never see it; it disappears when the work is 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
     SpinnerColumn,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
 )
 
 from agentprompt.cli.output import err_console
 
-__all__ = ["PROGRESS_DELAY", "scan_progress"]
+__all__ = ["PROGRESS_DELAY", "ScanBar", "scan_progress"]
 
 PROGRESS_DELAY = 1.0
 """Seconds a scan runs before its progress bar appears."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class ScanBar:
+    """The handle :func:`scan_progress` gives: call it to advance, or set the count."""
+
+    progress: Progress
+    """The rich progress display (shown only once the delay has passed)."""
+    task: TaskID
+    """Its one task."""
+
+    def __call__(self, steps: int) -> None:
+        """Advance the bar by ``steps``."""
+        self.progress.advance(self.task, steps)
+
+    def update(self, done: int, total: int, description: str | None = None) -> None:
+        """Show ``done`` of ``total`` (a phase may start its own count and name)."""
+        if description is None:
+            self.progress.update(self.task, completed=done, total=total)
+        else:
+            self.progress.update(self.task, completed=done, total=total, description=description)
+
+
 @contextmanager
 def scan_progress(
     description: str, total: int | None = None, *, enabled: bool = True
-) -> Iterator[Callable[[int], None]]:
-    """Within the block, a function that advances the bar by N steps (of ``total``)."""
+) -> Iterator[ScanBar]:
+    """Within the block, a :class:`ScanBar`: call it to advance by N steps (of ``total``),
+    or ``update(done, total)`` it."""
     show = enabled and err_console.is_terminal
     progress = Progress(
         SpinnerColumn(),
@@ -55,7 +79,7 @@ def scan_progress(
         timer.daemon = True
         timer.start()
     try:
-        yield lambda steps: progress.advance(task, steps)
+        yield ScanBar(progress=progress, task=task)
     finally:
         if timer is not None:
             timer.cancel()
