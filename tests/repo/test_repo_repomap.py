@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,16 @@ def test_map_json_lists_the_symbols_of_test_files(project: Path) -> None:
     data = map_json(build_map(project, MapOptions(use_cache=False)))
     entry = next(f for f in data["files"] if f["path"] == "tests/test_pricing.py")
     assert [s["name"] for s in entry["symbols"]] == ["test_discount"]
+
+
+def test_a_damaged_remembered_graph_is_built_again(project: Path, tmp_path: Path) -> None:
+    cached = MapOptions(tokens=400, cache_path=tmp_path / "kept.db")
+    build_map(project, cached)
+    with sqlite3.connect(tmp_path / "kept.db") as db:
+        assert db.execute("UPDATE blobs SET value = ?", (b"\x00garbage",)).rowcount == 1
+    with (project / "src" / "shop" / "cli.py").open("a") as handle:
+        handle.write("\ndef extra_command():\n    return main()\n")
+    again = build_map(project, cached)
+    fresh = build_map(project, MapOptions(tokens=400, cache_path=tmp_path / "fresh.db"))
+    assert again.text == fresh.text
+    assert again.ranks == pytest.approx(fresh.ranks, abs=1e-9)
