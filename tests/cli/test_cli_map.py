@@ -35,7 +35,7 @@ def test_map_json_has_files_text_tokens_and_omitted(run: Callable[..., Result], 
     assert result.code == 0
     data = json.loads(result.out)
     assert {"files", "text", "tokens", "omitted"} <= set(data)
-    paths = [f["path"] for f in data["files"]]
+    paths = [f["path"] for f in data["files"] if f["language"] is not None]
     assert paths == ["src/app/cli.py", "src/app/core.py"]
     assert data["tokens"] <= 1024
 

@@ -39,7 +39,8 @@ def _extract(root: Path, **kwargs: object) -> Extraction:
 def test_first_run_parses_every_code_file(project: Path) -> None:
     found = _extract(project)
     assert found.parsed == 3
-    assert set(found.files) == {"pkg/sample.py", "pkg/sample.ts", "pkg/sample.go"}
+    assert set(found.files) == {"pkg/sample.py", "pkg/sample.ts", "pkg/sample.go", "README.md"}
+    assert found.files["README.md"].language is None
     assert default_cache_path(project).exists()
 
 
@@ -123,7 +124,7 @@ def test_unreadable_and_non_utf8_files_are_reported_once_and_skipped(project: Pa
         "pkg/latin.py: not UTF-8 text (byte 8 cannot be decoded)",
     ]
     assert "pkg/latin.py" not in found.files
-    assert len(found.files) == 3
+    assert len(found.files) == 4  # three code files and README.md
 
 
 def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
@@ -137,7 +138,8 @@ def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
         root = Path({str(project)!r})
         for _ in range(3):
             found = extract_repository(discover(root), workers=1)
-            assert len(found.files) == 43, len(found.files)
+            assert len(found.files) == 44, len(found.files)  # 43 code files and README.md
+            assert found.cache is not None, found.warnings
             found.cache.close()
         print("ok")
         """

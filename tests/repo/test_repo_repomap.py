@@ -170,3 +170,28 @@ def test_a_damaged_remembered_graph_is_built_again(project: Path, tmp_path: Path
     fresh = build_map(project, MapOptions(tokens=400, cache_path=tmp_path / "fresh.db"))
     assert again.text == fresh.text
     assert again.ranks == pytest.approx(fresh.ranks, abs=1e-9)
+
+
+def test_files_no_grammar_reads_are_listed_without_symbols(tmp_path: Path) -> None:
+    root = tmp_path / "kotlin"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "Main.kt").write_text('fun main() { println("hi") }\n')
+    (root / "build.sh").write_text("#!/bin/sh\necho build\n")
+    result = build_map(root, MapOptions(use_cache=False))
+    entries = {f["path"]: f for f in map_json(result)["files"]}
+    assert set(entries) == {"app/Main.kt", "build.sh"}
+    assert entries["app/Main.kt"]["language"] is None
+    assert entries["app/Main.kt"]["symbols"] == []
+    assert "app/Main.kt:" in result.text.splitlines()
+
+
+def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Path) -> None:
+    root = tmp_path / "mixed"
+    root.mkdir()
+    (root / "a_notes.txt").write_text("notes\n")
+    (root / "z_tool.py").write_text("def tool(): pass\n")
+    full = build_map(root, MapOptions(use_cache=False))
+    tighter = build_map(root, MapOptions(use_cache=False, tokens=full.tokens - 1))
+    assert "a_notes.txt:" in full.text
+    assert "a_notes.txt:" not in tighter.text
+    assert "f tool():1" in tighter.text

@@ -39,6 +39,8 @@ ProgressCallback = Callable[[int, int], None]
 PARALLEL_THRESHOLD = 200
 """Fewer files than this are parsed in-process (starting workers would cost more)."""
 _CHUNK = 16
+_NO_NAMES = content_hash(b"\n\n")
+"""The names hash of a file that defines and uses nothing."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,7 +50,8 @@ class Extraction:
     root: Path
     """The repository root."""
     files: dict[str, CachedFile]
-    """Light rows (names defined and used) of every code file that could be read, by path."""
+    """Light rows (names defined and used) of every code file that could be read, by path;
+    files in a language without a grammar are here too, with no names (never read)."""
     cache: SymbolCache | None
     """Where full symbols can be loaded from (None when the cache was not used)."""
     parsed: int
@@ -79,6 +82,8 @@ class Extraction:
             if path in self.memory:
                 data, refs = self.memory[path]
                 found[path] = from_json(data, tuple(refs.split()))
+            elif self.files[path].language is None:
+                found[path] = FileSymbols(path=path, language=None)
         return found
 
 
@@ -222,6 +227,18 @@ def extract_repository(
             )
         else:
             to_parse.append(path)
+    for item in discovery.files:
+        if item.path not in files and language_for_path(item.path) is None:
+            files[item.path] = CachedFile(
+                path=item.path,
+                size=item.size,
+                mtime_ns=item.mtime_ns,
+                hash="",
+                language=None,
+                defs_text="",
+                members_text="",
+                names_hash=_NO_NAMES,
+            )
     count = workers if workers is not None else (os.cpu_count() or 1)
     # Largest files first, in small chunks, so no worker is left with a long tail at the end.
     sizes = {f.path: f.size for f in code}

@@ -27,6 +27,8 @@ from agentprompt.tokens import Tokenizer, shared_counter
 __all__ = ["MapOptions", "RankedFile", "RepoMap", "annotate_files", "build_map", "map_json"]
 
 _FIRST_PROBE = 32
+_UNREAD_WEIGHT = 0.5
+"""Entries of files in a language without a grammar score this fraction of their rank."""
 _KIND_WEIGHTS = {
     "class": 1.0,
     "function": 1.0,
@@ -117,6 +119,9 @@ def _entries(
     path: str, symbols: FileSymbols, rank: float, summary: RankSummary
 ) -> list[tuple[float, str, int]]:
     """Ranked entries of one file: (score, path, symbol index or -1 for the header)."""
+    if symbols.language is None:
+        # A file no grammar reads is a bare path: after the code files of its rank.
+        return [(rank * _UNREAD_WEIGHT, path, -1)]
     found = [(rank * 1.001, path, -1)]
     if is_test_path(path) or not symbols.symbols:
         return found
