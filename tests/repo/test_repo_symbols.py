@@ -55,7 +55,7 @@ EXPECTED_SYMBOLS: dict[str, list[str]] = {
         "class Props:4-7",
         "property Props.title:5-5",
         "property Props.onClose:6-6",
-        "function Dialog()->JSX.Element:9-12",
+        "function Dialog({title,onClose})->JSX.Element:9-12",
         "function Panel(props):14-14",
     ],
     "sample.go": [

@@ -39,3 +39,73 @@ def test_references_keep_template_substitutions_in_javascript() -> None:
     assert "helperTwo" in found.references
     assert "helperOne" not in found.references
     assert "helperThree" not in found.references
+
+
+def test_python_definitions_and_imports_under_conditions_are_read() -> None:
+    found = _extract(
+        "a.py",
+        "if TYPE_CHECKING:\n    from app.models import User\n"
+        "try:\n    import fast_json as json\nexcept ImportError:\n    import json\n"
+        "if sys.version_info >= (3, 11):\n    def modern(): pass\nelse:\n    def legacy(): pass\n"
+        'if __name__ == "__main__":\n    args = parse()\n',
+    )
+    assert _described(found) == ["function modern()", "function legacy()"]
+    assert [i.module for i in found.imports] == ["app.models", "fast_json", "json"]
+
+
+def test_python_cached_property_lambda_and_union_none() -> None:
+    found = _extract(
+        "a.py",
+        "class A:\n    @cached_property\n    def value(self) -> int:\n        return 1\n"
+        "def find() -> Union[int, None]:\n    pass\n"
+        "double = lambda x, y=2: x * y\n",
+    )
+    assert _described(found) == [
+        "class A",
+        "property A.value()->int",
+        "function find()->?int",
+        "function double(x,y?)",
+    ]
+
+
+def test_typescript_namespace_and_declared_module_bodies_are_read() -> None:
+    found = _extract(
+        "a.ts",
+        "export namespace Geometry {\n  export class Vector {}\n}\n"
+        'declare module "external" {\n  export function ext(a: string): void;\n}\n',
+    )
+    assert _described(found) == ["class Vector", "function ext(a)"]
+
+
+def test_destructured_parameters_are_kept() -> None:
+    found = _extract(
+        "a.tsx",
+        "function Dialog({ title, onClose }: Props) {}\n"
+        "const pick = ([first, second], { a, b } = {}, ...rest) => first;\n",
+    )
+    assert _described(found) == [
+        "function Dialog({title,onClose})",
+        "function pick([first,second],{a,b}?,...rest)",
+    ]
+
+
+def test_javascript_default_exports_and_commonjs_exports_are_listed() -> None:
+    classes = _extract("a.js", "export default class extends Base {\n  run() {}\n}\n")
+    assert _described(classes) == ["class default", "method default.run()"]
+    arrow = _extract("b.js", "export default () => {};\n")
+    assert _described(arrow) == ["function default()"]
+    value = _extract("c.js", "export default { a: 1 };\n")
+    assert _described(value) == ["variable default"]
+    common = _extract(
+        "d.js",
+        "exports.helper = function (z) {};\nmodule.exports.VERSION = 2;\n"
+        "module.exports = function main(q) {};\n",
+    )
+    assert _described(common) == ["function helper(z)", "variable VERSION", "function exports(q)"]
+
+
+def test_class_field_arrows_are_methods() -> None:
+    found = _extract(
+        "a.ts", "class K {\n  load = async (url: string) => 1;\n  size = () => 2;\n}\n"
+    )
+    assert _described(found) == ["class K", "async method K.load(url)", "method K.size()"]

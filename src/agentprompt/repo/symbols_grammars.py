@@ -48,12 +48,22 @@ _JS = Grammar(
         "abstract_method_signature",
         "function_signature",
     ),
-    variables=_fs("lexical_declaration", "variable_declaration"),
+    variables=_fs("lexical_declaration", "variable_declaration", "assignment_expression"),
     members=_fs("field_definition", "public_field_definition", "property_signature"),
     imports=_fs(
         "import_statement", "export_statement", "lexical_declaration", "variable_declaration"
     ),
-    wrappers=_fs("ERROR", "export_statement", "ambient_declaration", "internal_module", "module"),
+    # Namespaces (``namespace X {}``, ``declare module "m" {}``) are looked into: their
+    # statement blocks hold definitions; function bodies are never entered.
+    wrappers=_fs(
+        "ERROR",
+        "export_statement",
+        "ambient_declaration",
+        "internal_module",
+        "module",
+        "expression_statement",
+        "statement_block",
+    ),
     bodies=_fs("class_body", "interface_body", "object_type", "statement_block"),
 )
 _TS = Grammar(
@@ -72,7 +82,19 @@ GRAMMARS: dict[str, Grammar] = {
         variables=_fs("expression_statement"),
         members=_fs("expression_statement"),
         imports=_fs("import_statement", "import_from_statement", "future_import_statement"),
-        wrappers=_fs("ERROR", "decorated_definition"),
+        # Conditional definitions and imports (``if TYPE_CHECKING:``, ``try: import x
+        # except ImportError:``) are looked into; ``if __name__ == "__main__":`` is not.
+        wrappers=_fs(
+            "ERROR",
+            "decorated_definition",
+            "if_statement",
+            "elif_clause",
+            "else_clause",
+            "try_statement",
+            "except_clause",
+            "finally_clause",
+            "block",
+        ),
         bodies=_fs("block"),
     ),
     "javascript": _JS,

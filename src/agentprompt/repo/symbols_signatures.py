@@ -48,7 +48,9 @@ _OPTIONAL_PARAMS = frozenset(
         "optional_parameter_declaration",
     }
 )
-_OPTIONAL_RETURN = re.compile(r"^Optional\[(.*)\]$")
+_OPTIONAL_RETURN = re.compile(
+    r"^(?:Optional\[(.*)\]|Union\[(.*?),\s*None\]|Union\[None,\s*(.*)\])$"
+)
 _NONE_UNION = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|undefined)\s*\|\s*")
 
 
@@ -165,6 +167,7 @@ def read_params(node: Node | None) -> tuple[str, ...]:
                 kind in _OPTIONAL_PARAMS
                 or child.child_by_field_name("default_value") is not None
                 or (kind == "parameter" and "=" in text)
+                or (kind == "required_parameter" and child.child_by_field_name("value"))
                 or kind == "optional_parameter"
             ):
                 name = f"{name}?"
@@ -172,9 +175,35 @@ def read_params(node: Node | None) -> tuple[str, ...]:
     return tuple(found)
 
 
+_DESTRUCTURED = frozenset({"object_pattern", "array_pattern"})
+
+
+def _destructured(node: Node) -> str:
+    """A destructured parameter as its names: ``{title,onClose}`` or ``[first,rest]``."""
+    names: list[str] = []
+    for child in node.named_children:
+        kind = child.type
+        if kind in ("shorthand_property_identifier_pattern", "identifier"):
+            names.append(node_text(child))
+        elif kind == "pair_pattern":
+            value = child.child_by_field_name("value")
+            names.extend(_param_names(value) if value is not None else [])
+        elif kind in ("object_assignment_pattern", "assignment_pattern"):
+            left = child.child_by_field_name("left")
+            names.extend(_param_names(left) if left is not None else [])
+        elif kind == "rest_pattern":
+            names.extend(f"...{n}" for n in _param_names(child))
+        elif kind in _DESTRUCTURED:
+            names.append(_destructured(child))
+    braces = "{}" if node.type == "object_pattern" else "[]"
+    return braces[0] + ",".join(names) + braces[1]
+
+
 def _param_names(node: Node) -> list[str]:
     if node.type in ("identifier", "name", "variable_name"):
         return [node_text(node).lstrip("$")]
+    if node.type in _DESTRUCTURED:
+        return [_destructured(node)]
     names = [
         node_text(c).lstrip("$")
         for i, c in enumerate(node.children)
@@ -201,7 +230,12 @@ def read_returns(node: Node | None) -> str | None:
         return None
     optional = _OPTIONAL_RETURN.match(text)
     if optional:
-        return f"?{optional.group(1)}"
+        inner = next(g for g in optional.groups() if g is not None)
+        return (
+            f"?{inner}"
+            if "," not in inner or inner.startswith(("Optional", "Union"))
+            else (f"?Union[{inner}]")
+        )
     stripped = _NONE_UNION.sub("", text)
     if stripped != text and stripped and not any(c in stripped for c in "<[({"):
         return f"?{stripped}"
@@ -266,5 +300,5 @@ def _index(parent: Node, child: Node) -> int:
 
 
 FUNCTION_VALUES = frozenset(
-    {"arrow_function", "function_expression", "function", "generator_function"}
+    {"arrow_function", "function_expression", "function", "generator_function", "lambda"}
 )

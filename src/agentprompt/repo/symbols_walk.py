@@ -144,8 +144,12 @@ def _wrapper(
     markers: tuple[str, ...],
 ) -> None:
     kind = node.type
+    if kind == "if_statement" and "__main__" in node_text(node.child_by_field_name("condition")):
+        return
     if kind == "export_statement":
-        markers = (*markers, "exported")
+        markers = markers if "exported" in markers else (*markers, "exported")
+        if any(c.type == "default" for c in node.children):
+            _default_export(walk, node, parent, depth, markers)
     elif kind == "decorated_definition":
         names = {
             node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
@@ -156,6 +160,8 @@ def _wrapper(
         extra += [
             n for n in ("property", "staticmethod", "classmethod", "abstractmethod") if n in names
         ]
+        if "cached_property" in names:
+            extra.append("property")
         if "setter" in names or "getter" in names:
             extra.append("property")
         markers = (*markers, *extra)
@@ -169,11 +175,32 @@ def _wrapper(
     _visit(walk, node, parent, depth, in_class, markers)
 
 
-def _class(
+def _default_export(
     walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
+    """``export default`` of something without a name of its own: listed as ``default``."""
+    value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
+    if value is None or value.child_by_field_name("name") is not None:
+        return
+    if value.type in ("class", "class_declaration"):
+        _class(walk, value, parent, depth, markers, name="default")
+    elif value.type in FUNCTION_VALUES:
+        _arrow(walk, node, value, "default", parent, depth, markers)
+    elif value.type != "identifier":
+        walk.add(node, "variable", "default", parent, depth, markers=markers)
+
+
+def _class(
+    walk: _Walk,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    markers: tuple[str, ...],
+    *,
+    name: str = "",
+) -> None:
     name_node = node.child_by_field_name("name")
-    name = node_text(name_node)
+    name = node_text(name_node) or name
     if walk.language in ("c", "cpp") and node.child_by_field_name("body") is None:
         return
     if walk.language == "go" and node.type == "type_spec":
@@ -247,6 +274,9 @@ def _function(
 def _variable(
     walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
+    if node.type == "assignment_expression":
+        _commonjs_export(walk, node, parent, depth, markers)
+        return
     if node.type == "declaration":
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
@@ -258,11 +288,33 @@ def _variable(
             _function(walk, node, parent, depth, False, (*markers, "declaration"))
             return
     for name, holder in declared_names(node):
-        value = holder.child_by_field_name("value")
+        value = holder.child_by_field_name("value") or holder.child_by_field_name("right")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, markers)
         else:
             walk.add(node, "variable", name, parent, depth, markers=markers)
+
+
+def _commonjs_export(
+    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """``exports.name = ...`` and ``module.exports.name = ...`` define ``name``;
+    ``module.exports = ...`` defines ``exports``."""
+    target = node_text(node.child_by_field_name("left"))
+    if target == "module.exports":
+        name = "exports"
+    elif target.startswith(("exports.", "module.exports.")) and target.count(".") in (1, 2):
+        name = target.rsplit(".", 1)[-1]
+    else:
+        return
+    value = node.child_by_field_name("right")
+    marks = (*markers, "exported")
+    if value is not None and value.type in FUNCTION_VALUES:
+        _arrow(walk, node, value, name, parent, depth, marks)
+    elif value is not None and value.type == "class":
+        _class(walk, value, parent, depth, marks, name=name)
+    else:
+        walk.add(node, "variable", name, parent, depth, markers=marks)
 
 
 def _arrow(
@@ -273,6 +325,8 @@ def _arrow(
     parent: str | None,
     depth: int,
     markers: tuple[str, ...],
+    *,
+    in_class: bool = False,
 ) -> None:
     is_async = walk.source[value.start_byte : value.start_byte + 5] == b"async"
     params = value.child_by_field_name("parameters") or value.child_by_field_name("parameter")
@@ -283,7 +337,9 @@ def _arrow(
         signature += f" -> {returns}"
     walk.add(
         node,
-        "async function" if is_async else "function",
+        ("async method" if is_async else "method")
+        if in_class
+        else ("async function" if is_async else "function"),
         name,
         parent,
         depth,
@@ -329,7 +385,7 @@ def _member(walk: _Walk, node: Node, parent: str | None, depth: int) -> None:
         )
         value = node.child_by_field_name("value")
         if value is not None and value.type in FUNCTION_VALUES:
-            _arrow(walk, node, value, name, parent, depth, ())
+            _arrow(walk, node, value, name, parent, depth, (), in_class=True)
             return
         walk.add(node, "property", name, parent, depth, markers=("optional",) if optional else ())
         return
