@@ -108,7 +108,6 @@ EXPECTED_SYMBOLS: dict[str, list[str]] = {
         "method Widget.size()->int:9-9",
         "method Widget.draw(canvas,scale?):10-10",
         "property Widget.size_:12-12",
-        "method Widget.size()->int:15-17",
         "function clamp(value,low,high)->T:20-22",
     ],
     "sample.rb": [

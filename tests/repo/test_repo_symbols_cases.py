@@ -109,3 +109,68 @@ def test_class_field_arrows_are_methods() -> None:
         "a.ts", "class K {\n  load = async (url: string) => 1;\n  size = () => 2;\n}\n"
     )
     assert _described(found) == ["class K", "async method K.load(url)", "method K.size()"]
+
+
+def test_a_cpp_header_named_h_is_read_as_cpp() -> None:
+    found = _extract(
+        "widget.h",
+        "#pragma once\nnamespace app {\nclass Widget {\npublic:\n    int size() const;\n};\n}\n",
+    )
+    assert found.language == "cpp"
+    assert _described(found) == ["class Widget", "method Widget.size()->int"]
+    plain = _extract("vec.h", "struct vec { int x; };\nint add(int a, int b);\n")
+    assert plain.language == "c"
+
+
+def test_go_generic_receivers_and_grouped_declarations() -> None:
+    found = _extract(
+        "a.go",
+        "package m\n\nfunc (p *Pair[K, V]) Swap() {}\n\n"
+        "var (\n\tx, y = 1, 2\n\tZ int\n)\n\nconst (\n\tA = iota\n\tB\n)\n",
+    )
+    assert _described(found) == [
+        "method Pair.Swap()",
+        "variable x",
+        "variable y",
+        "variable Z",
+        "variable A",
+        "variable B",
+    ]
+    assert [s.line for s in found.symbols if s.name in ("A", "B")] == [11, 12]
+
+
+def test_c_typedefs_arrays_and_function_pointer_returns() -> None:
+    found = _extract(
+        "a.c",
+        "typedef struct { float x, y; } vec2;\n"
+        "typedef int (*callback_t)(void *ctx, int code);\n"
+        'static const char *names[] = { "a" };\n'
+        "void (*signal(int sig, int flags))(int) { return 0; }\n",
+    )
+    assert _described(found) == [
+        "class vec2",
+        "property vec2.x",
+        "property vec2.y",
+        "variable callback_t",
+        "variable names",
+        "function signal(sig,flags)",
+    ]
+
+
+def test_cpp_out_of_class_definitions_are_not_listed_twice() -> None:
+    found = _extract(
+        "a.cpp",
+        "template <typename T, int N>\nclass Container {\npublic:\n"
+        "    explicit Container(const T& value);\n    ~Container();\n    T get(int i) const;\n};\n"
+        "template <typename T, int N>\nContainer<T, N>::Container(const T& value) {}\n"
+        "template <typename T, int N>\nT Container<T, N>::get(int i) const { return T(); }\n"
+        "int Other::run() { return helper(); }\n",
+    )
+    assert _described(found) == [
+        "class Container",
+        "method Container.Container(value)",
+        "method Container.~Container()",
+        "method Container.get(i)->T",
+        "method Other.run()->int",
+    ]
+    assert all(s.calls == () for s in found.symbols if s.parent == "Container")

@@ -107,6 +107,12 @@ class FileSymbols:
     """Why the file could not be read, when it could not (it then has no symbols)."""
 
 
+_CPP_MARKERS = re.compile(
+    rb"^\s*(?:class|namespace|template)\b|^\s*(?:public|private|protected)\s*:|\w::\w",
+    re.MULTILINE,
+)
+"""What makes a ``.h`` header C++ rather than C."""
+
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
 
 RESERVED_WORDS = frozenset(
@@ -185,6 +191,8 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
     from agentprompt.repo.symbols_walk import walk_tree
 
     language = language_for_path(path)
+    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(source):
+        language = "cpp"
     lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
     if b"\x00" in source[:8192]:
         return FileSymbols(path=path, language=language, lines=lines, problem="binary content")

@@ -14,6 +14,7 @@ __all__ = [
     "FUNCTION_VALUES",
     "NAME_TYPES",
     "collapse",
+    "declarator_name",
     "declared_names",
     "function_parts",
     "node_text",
@@ -100,18 +101,54 @@ def read_bases(node: Node) -> tuple[str, ...]:
     return tuple(collapse(b).split("<")[0] for b in found if b)
 
 
+def _inner_declarator(node: Node) -> Node | None:
+    """The next declarator inside a C declarator (a parenthesised one has no field name)."""
+    inner = node.child_by_field_name("declarator")
+    if inner is None and node.type == "parenthesized_declarator" and node.named_children:
+        inner = node.named_children[0]
+    return inner
+
+
+def declarator_name(node: Node | None) -> Node | None:
+    """The name inside a C declarator, through pointers, arrays, parentheses and
+    function declarators (``*names[]`` is ``names``, ``(*callback_t)(int)`` is
+    ``callback_t``)."""
+    while node is not None and node.type not in NAME_TYPES:
+        node = _inner_declarator(node)
+    return node
+
+
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+
+
+def _owner_name(owner: str) -> str:
+    """The class a qualified C++ name belongs to, template arguments and namespaces dropped
+    (``ns::Container<T, N>`` is ``Container``)."""
+    previous = None
+    while previous != owner:
+        previous, owner = owner, _TEMPLATE_ARGS.sub("", owner)
+    return owner.rsplit("::", 1)[-1].strip()
+
+
 def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | None, str | None]:
     """Name, parameters node, return-type node and owning type (for out-of-class methods)."""
     if language in ("c", "cpp"):
-        declarator = node.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is None:
+        # The innermost function declarator names the function: in
+        # ``void (*signal(int, handler))(int)`` the outer one is the returned pointer's.
+        declarator: Node | None = node.child_by_field_name("declarator")
+        found = None
+        while declarator is not None:
+            if declarator.type == "function_declarator":
+                found = declarator
+            declarator = _inner_declarator(declarator)
+        if found is None:
             return "", None, None, None
-        name = node_text(declarator.child_by_field_name("declarator"))
+        name = node_text(found.child_by_field_name("declarator"))
+        declarator = found
         owner = None
         if "::" in name:
             owner, name = name.rsplit("::", 1)
+            owner = _owner_name(owner)
         return (
             name,
             declarator.child_by_field_name("parameters"),
@@ -128,11 +165,9 @@ def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | 
     owner = None
     if language == "go" and node.type == "method_declaration":
         receiver = node.child_by_field_name("receiver")
-        owner = (
-            node_text(receiver).strip("()").split()[-1].lstrip("*").split("[")[0]
-            if receiver
-            else None
-        )
+        declared = receiver.named_children[0] if receiver and receiver.named_children else None
+        kind = declared.child_by_field_name("type") if declared is not None else None
+        owner = node_text(kind).lstrip("*").split("[")[0].strip() or None
     return name, params, returns, owner
 
 
@@ -272,8 +307,9 @@ def declared_names(node: Node) -> list[tuple[str, Node]]:
             "const_element",
             "property_element",
             "variable_declaration",
+            "var_spec_list",
         ):
-            if child.type == "variable_declaration":
+            if child.type in ("variable_declaration", "var_spec_list"):
                 found.extend(declared_names(child))
                 continue
             for i, part in enumerate(child.children):

@@ -21,6 +21,7 @@ from agentprompt.repo.symbols_imports import read_imports
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
     collapse,
+    declarator_name,
     declared_names,
     function_parts,
     node_text,
@@ -52,6 +53,9 @@ class _Walk:
     source: bytes
     symbols: list[SymbolEntry] = field(default_factory=list)
     imports: list[ImportEntry] = field(default_factory=list)
+    declared: set[str] = field(default_factory=set)
+    """Qualified names of methods declared in a class body (C++), whose out-of-class
+    definitions are then not listed a second time."""
 
     def add(
         self, node: Node, kind: str, name: str, parent: str | None, depth: int, **extra: object
@@ -74,8 +78,10 @@ class _Walk:
     def calls(self, node: Node, own: str) -> tuple[str, ...]:
         """The names called inside ``node``'s text, first-seen order, its own name left out."""
         body = node.child_by_field_name("body")
-        start = (body or node).start_byte
-        span = self.source[start : min((body or node).end_byte, start + _CALL_SCAN_BYTES)]
+        if body is None:
+            return ()  # a declaration or signature calls nothing
+        start = body.start_byte
+        span = self.source[start : min(body.end_byte, start + _CALL_SCAN_BYTES)]
         seen: dict[str, None] = {}
         for match in _CALL.findall(span):
             if match in _NOT_CALLS:
@@ -233,7 +239,11 @@ def _function(
     if not name:
         return
     if owner and not parent:
+        if f"{owner}.{name}" in walk.declared:
+            return
         parent, depth, in_class = owner, depth + 1, True
+    if "declaration" in markers and parent:
+        walk.declared.add(f"{parent}.{name}")
     prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
     is_async = re.search(rb"\basync\b", prefix) is not None
     marks = list(markers)
@@ -277,6 +287,9 @@ def _variable(
     if node.type == "assignment_expression":
         _commonjs_export(walk, node, parent, depth, markers)
         return
+    if node.type == "type_definition":
+        _typedef(walk, node, parent, depth, markers)
+        return
     if node.type == "declaration":
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
@@ -287,12 +300,33 @@ def _variable(
         if declarator is not None and declarator.type == "function_declarator":
             _function(walk, node, parent, depth, False, (*markers, "declaration"))
             return
+        for part in node.children_by_field_name("declarator"):
+            walk.add(node, "variable", node_text(declarator_name(part)), parent, depth)
+        return
     for name, holder in declared_names(node):
         value = holder.child_by_field_name("value") or holder.child_by_field_name("right")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, markers)
         else:
-            walk.add(node, "variable", name, parent, depth, markers=markers)
+            spec = holder if holder.type in ("const_spec", "var_spec") else node
+            walk.add(spec, "variable", name, parent, depth, markers=markers)
+
+
+def _typedef(
+    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """``typedef struct {...} name``: the struct as a class (named after the typedef when it
+    has no name of its own) with its fields; other typedef names as variables."""
+    names = [node_text(declarator_name(d)) for d in node.children_by_field_name("declarator")]
+    names = [n for n in names if n]
+    kind = node.child_by_field_name("type")
+    if kind is not None and kind.type in walk.grammar.classes and kind.child_by_field_name("body"):
+        if kind.child_by_field_name("name") is None and names:
+            _class(walk, kind, parent, depth, markers, name=names.pop(0))
+        else:
+            _class(walk, kind, parent, depth, markers)
+    for name in names:
+        walk.add(node, "variable", name, parent, depth, markers=markers)
 
 
 def _commonjs_export(
@@ -367,7 +401,8 @@ def _member(walk: _Walk, node: Node, parent: str | None, depth: int) -> None:
             return
         if declarator is None:
             return
-        walk.add(node, "property", node_text(declarator), parent, depth)
+        for part in node.children_by_field_name("declarator"):
+            walk.add(node, "property", node_text(declarator_name(part)), parent, depth)
         return
     if (
         node.type
