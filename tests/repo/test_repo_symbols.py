@@ -114,6 +114,7 @@ EXPECTED_SYMBOLS: dict[str, list[str]] = {
         "class Store:4-22",
         "property Store.LIMIT:5-5",
         "class Store.Repository:7-21",
+        "property Store.Repository.path:8-8",
         "method Store.Repository.initialize(path,timeout?):10-12",
         "method Store.Repository.find(id,**options):14-16",
         "method Store.Repository.open(path):18-20",

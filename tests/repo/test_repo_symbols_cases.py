@@ -174,3 +174,41 @@ def test_cpp_out_of_class_definitions_are_not_listed_twice() -> None:
         "method Other.run()->int",
     ]
     assert all(s.calls == () for s in found.symbols if s.parent == "Container")
+
+
+def test_ruby_attributes_singleton_methods_and_optional_keywords() -> None:
+    found = _extract(
+        "a.rb",
+        "class Widget\n  attr_accessor :name, :size\n  attr_reader :id\n"
+        "  class << self\n    def build(*args); end\n  end\n"
+        "  def initialize(name:, size: 2); end\nend\n",
+    )
+    assert _described(found) == [
+        "class Widget",
+        "property Widget.name",
+        "property Widget.size",
+        "property Widget.id",
+        "method Widget.build(*args)",
+        "method Widget.initialize(name,size?)",
+    ]
+    assert "static" in found.symbols[4].markers
+
+
+def test_php_group_use_function_use_and_variadics() -> None:
+    found = _extract(
+        "a.php",
+        "<?php\nuse App\\Models\\{User, Post};\nuse function App\\helpers\\format;\n"
+        "function log_all(string $msg, mixed ...$context): void {}\n",
+    )
+    assert [(i.module, i.names) for i in found.imports] == [
+        ("App\\Models", ("User", "Post")),
+        ("App\\helpers", ("format",)),
+    ]
+    assert _described(found) == ["function log_all(msg,...context)"]
+
+
+def test_csharp_params_arrays_and_java_varargs() -> None:
+    cs = _extract("A.cs", "class T { public T(params int[] values) {} }\n")
+    assert _described(cs) == ["class T", "method T.T(values)"]
+    java = _extract("A.java", "class T { void f(int a, String... rest) {} }\n")
+    assert _described(java) == ["class T", "method T.f(a,...rest)"]

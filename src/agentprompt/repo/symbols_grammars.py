@@ -164,9 +164,9 @@ GRAMMARS: dict[str, Grammar] = {
         classes=_fs("class", "module"),
         functions=_fs("method", "singleton_method"),
         variables=_fs("assignment"),
-        members=_fs("assignment"),
+        members=_fs("assignment", "call"),
         imports=_fs("call"),
-        wrappers=_fs("ERROR", "body_statement"),
+        wrappers=_fs("ERROR", "body_statement", "singleton_class"),
         bodies=_fs("body_statement"),
     ),
     "csharp": Grammar(

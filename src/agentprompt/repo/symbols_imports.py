@@ -174,10 +174,22 @@ def _csharp(node: Node) -> list[ImportEntry]:
 
 def _php(node: Node) -> list[ImportEntry]:
     if node.type == "namespace_use_declaration":
+        group = node.child_by_field_name("body")
+        if group is not None:
+            # ``use App\Models\{User, Post};``: one import of the shared prefix.
+            prefix = next((c for c in node.named_children if c.type == "namespace_name"), None)
+            names = tuple(
+                _text(c).split(" as ")[0].strip()
+                for c in group.named_children
+                if c.type == "namespace_use_clause"
+            )
+            module = _text(prefix).lstrip("\\") if prefix is not None else ""
+            return [ImportEntry(module=module, names=names, line=_line(node))] if module else []
         found = []
         for clause in node.named_children:
             if clause.type == "namespace_use_clause":
-                text = _text(clause).split(" as ")[0].strip().lstrip("\\")
+                text = _text(clause).split(" as ")[0].strip()
+                text = text.removeprefix("function ").removeprefix("const ").strip().lstrip("\\")
                 module, _, last = text.rpartition("\\")
                 found.append(
                     ImportEntry(

@@ -177,9 +177,11 @@ def read_params(node: Node | None) -> tuple[str, ...]:
     if node is None:
         return ()
     found: list[str] = []
-    for child in node.named_children:
+    for index, child in enumerate(node.children):
         kind = child.type
-        if kind in ("comment", "self_parameter", "attribute_item", "variadic_parameter"):
+        if not child.is_named or node.field_name_for_child(index) == "type":
+            continue  # punctuation, or the type of a C# ``params T[] values``
+        if kind in ("comment", "self_parameter", "attribute_item"):
             continue
         names = _param_names(child)
         text = node_text(child)
@@ -194,7 +196,7 @@ def read_params(node: Node | None) -> tuple[str, ...]:
                 "**"
             ):
                 name = f"**{name}"
-            elif "variadic" in kind or "..." in text.split(":")[0]:
+            elif "variadic" in kind or kind == "spread_parameter" or "..." in text.split(":")[0]:
                 name = f"...{name}"
             elif kind == "block_parameter":
                 name = f"&{name}"
@@ -203,6 +205,7 @@ def read_params(node: Node | None) -> tuple[str, ...]:
                 or child.child_by_field_name("default_value") is not None
                 or (kind == "parameter" and "=" in text)
                 or (kind == "required_parameter" and child.child_by_field_name("value"))
+                or (kind == "keyword_parameter" and child.child_by_field_name("value"))
                 or kind == "optional_parameter"
             ):
                 name = f"{name}?"
@@ -253,6 +256,8 @@ def _param_names(node: Node) -> list[str]:
     for child in node.named_children:
         if child.type in ("identifier", "variable_name"):
             return [node_text(child).lstrip("$")]
+        if child.type == "variable_declarator":
+            return _param_names(child)
     return []
 
 

@@ -152,7 +152,9 @@ def _wrapper(
     kind = node.type
     if kind == "if_statement" and "__main__" in node_text(node.child_by_field_name("condition")):
         return
-    if kind == "export_statement":
+    if kind == "singleton_class":
+        markers = (*markers, "static")  # Ruby's ``class << self``: class methods
+    elif kind == "export_statement":
         markers = markers if "exported" in markers else (*markers, "exported")
         if any(c.type == "default" for c in node.children):
             _default_export(walk, node, parent, depth, markers)
@@ -387,7 +389,18 @@ def _arrow(
     )
 
 
+_RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+
+
 def _member(walk: _Walk, node: Node, parent: str | None, depth: int) -> None:
+    if node.type == "call":
+        # Ruby's ``attr_reader :id, :name`` defines properties.
+        if node_text(node.child_by_field_name("method")) in _RUBY_ATTRIBUTES:
+            arguments = node.child_by_field_name("arguments")
+            for argument in arguments.named_children if arguments is not None else ():
+                if argument.type == "simple_symbol":
+                    walk.add(node, "property", node_text(argument).lstrip(":"), parent, depth)
+        return
     if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
