@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def test_legend_lists_only_the_notation_used() -> None:
 
 def test_legend_is_read_from_the_prompt_file() -> None:
     keys = [key for group in legend_groups() for key, _ in group]
-    assert keys[:5] == ["c", "m", "f", "af", "am"]
+    assert keys[:6] == ["c", "c(B)", "m", "f", "af", "am"]
     assert "Nc/Nm" in keys
     assert "i→" in keys
 
@@ -181,3 +182,52 @@ def test_parts_give_the_legend_and_one_block_per_file() -> None:
     assert parts.legend.endswith("# @1/=src/project/storage/\n")
     assert parts.blocks[2] == ("tests/test_store.py", "tests/test_store.py: 1c/5m\n")
     assert render_map(files, legend=False) == "".join(b for _, b in parts.blocks)
+
+
+def _notation_used(body: list[str]) -> set[str]:
+    """The legend keys a map body's lines use, read from the lines alone."""
+    used: set[str] = set()
+    for line in body:
+        stripped = line.strip()
+        if re.search(r"\d+c/\d+m$", stripped):
+            used.add("Nc/Nm")
+            continue
+        if stripped.endswith(":") or re.search(r":( ←\d+)?$", stripped):
+            if "←" in stripped:
+                used.add("←N")
+            continue
+        prefix, _, rest = stripped.partition(" ")
+        if re.fullmatch(r"\+\d+", prefix):
+            used.add("+N")
+            continue
+        used.add(prefix)
+        if prefix == "c" and re.match(r"[\w.]+\(", rest):
+            used.add("c(B)")
+        for key, pattern in (
+            (":N", r":\d"),
+            ("->T", r"->"),
+            ("←N", r"←\d"),
+            ("→", r"(?<!i)→"),
+            ("″", r"″"),
+            ("+N", r"\+\d"),
+            ("?", r"\?"),
+        ):
+            applies = prefix not in ("i", "i→") or key == "+N"
+            if applies and re.search(pattern, rest):
+                used.add(key)
+    return used
+
+
+def test_every_notation_a_map_uses_is_in_its_legend() -> None:
+    files = [
+        MapFile(symbols=_fixture(p.name, f"lib/{p.name}"))
+        for p in sorted(FIXTURES.iterdir())
+        if p.name != "broken.py"
+    ]
+    for text in (render_map(files), render_map(_sample_map())):
+        lines = text.splitlines()
+        legend = [line for line in lines if line.startswith("# ")]
+        body = [line for line in lines if not line.startswith("# ")]
+        defined = " " + " ".join(line[2:] for line in legend)
+        for key in _notation_used(body):
+            assert f" {key}=" in defined, key

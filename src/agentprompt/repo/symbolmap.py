@@ -148,6 +148,7 @@ class _Writer:
             self.used.add("?")
         if symbol.kind == "class" and symbol.bases:
             text += f"({','.join(symbol.bases)})"
+            self.used.add("c(B)")
         params = "" if symbol.kind == "property" else _params(symbol)
         if params and params == self.last_params and len(params) > _DITTO_MIN:
             params = f"({_DITTO})"
