@@ -7,9 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.repo import repomap
+from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import discover
 from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
-from agentprompt.tokens import get_tokenizer
+from agentprompt.repo.repomap_rank import rank_extraction
+from agentprompt.repo.resolve import ImportResolver
+from agentprompt.repo.symbolmap import render_map
+from agentprompt.tokens import get_tokenizer, shared_counter
 
 
 @pytest.fixture
@@ -195,3 +200,67 @@ def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Pa
     assert "a_notes.txt:" in full.text
     assert "a_notes.txt:" not in tighter.text
     assert "f tool():1" in tighter.text
+
+
+def _many_files(root: Path, count: int = 48) -> Path:
+    """``count`` modules in a chain of uses, plus one leaf module nobody uses."""
+    root.mkdir(parents=True)
+    for i in range(count):
+        uses = f"    return helper_{i - 1}(x)\n" if i else "    return x\n"
+        (root / f"mod_{i:02d}.py").write_text(
+            f"def helper_{i}(x, scale=1):\n{uses}\n\nclass Thing{i}:\n"
+            f"    def run_{i}(self):\n        return helper_{i}(1)\n"
+        )
+    (root / "zz_leaf.py").write_text("def quiet_leaf_function(a, b):\n    return a\n")
+    return root
+
+
+def test_one_more_ranked_entry_would_exceed_the_budget(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    extraction = extract_repository(discover(root), use_cache=False)
+    summary = rank_extraction(extraction)
+    ranks = summary.ranks
+    ranked = sorted(extraction.files, key=lambda p: (-ranks.get(p, 0.0), p))
+    symbols = extraction.symbols(ranked)
+    entries = sorted(
+        (e for p in ranked for e in repomap._entries(p, symbols[p], ranks.get(p, 0.0), summary)),
+        key=lambda e: (-e[0], e[1], e[2]),
+    )
+    resolver = ImportResolver.for_paths(extraction.files)
+    defined = repomap._defined_names(extraction)
+    counter = shared_counter(None)
+
+    def render(count: int) -> str:
+        chosen = sorted(repomap._select(entries, count).items())
+        return render_map(
+            [
+                repomap._map_file(symbols[p], shown, summary, resolver, defined)
+                for p, shown in chosen
+            ]
+        )
+
+    assert len(entries) > 3 * 32
+    for budget in (120, 300, 700, 1500):
+        fitted = build_map(root, MapOptions(tokens=budget, use_cache=False))
+        assert fitted.tokens <= budget
+        count = next(c for c in range(len(entries) + 1) if render(c) == fitted.text)
+        assert counter.count(render(count + 1)) > budget
+
+
+def test_focus_brings_its_file_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    assert "zz_leaf.py" not in build_map(root, MapOptions(tokens=150)).text
+    focused = build_map(root, MapOptions(tokens=150, focus=("zz_leaf.py",)))
+    assert "zz_leaf.py" in focused.text
+
+
+def test_a_mention_brings_its_definer_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    mentioned = build_map(root, MapOptions(tokens=150, mentions=("quiet_leaf_function",)))
+    assert "zz_leaf.py" in mentioned.text
+
+
+def test_a_task_brings_what_it_names_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    task = build_map(root, MapOptions(tokens=150, task="speed up quiet_leaf_function please"))
+    assert "zz_leaf.py" in task.text
