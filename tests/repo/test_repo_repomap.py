@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import repomap
+from agentprompt.repo import repomap_fit
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import discover
 from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
@@ -223,18 +223,22 @@ def test_one_more_ranked_entry_would_exceed_the_budget(tmp_path: Path) -> None:
     ranked = sorted(extraction.files, key=lambda p: (-ranks.get(p, 0.0), p))
     symbols = extraction.symbols(ranked)
     entries = sorted(
-        (e for p in ranked for e in repomap._entries(p, symbols[p], ranks.get(p, 0.0), summary)),
+        (
+            e
+            for p in ranked
+            for e in repomap_fit.map_entries(p, symbols[p], ranks.get(p, 0.0), summary)
+        ),
         key=lambda e: (-e[0], e[1], e[2]),
     )
     resolver = ImportResolver.for_paths(extraction.files)
-    defined = repomap._defined_names(extraction)
+    defined = repomap_fit.defined_names(extraction)
     counter = shared_counter(None)
 
     def render(count: int) -> str:
-        chosen = sorted(repomap._select(entries, count).items())
+        chosen = sorted(repomap_fit.select_entries(entries, count).items())
         return render_map(
             [
-                repomap._map_file(symbols[p], shown, summary, resolver, defined)
+                repomap_fit.map_file(symbols[p], shown, summary, resolver, defined)
                 for p, shown in chosen
             ]
         )

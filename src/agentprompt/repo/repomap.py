@@ -8,43 +8,20 @@ and all, still fits. :func:`annotate_files` gives ``tree --annotate`` its per-fi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
 from agentprompt.repo.files import Discovery, discover
 from agentprompt.repo.languages import language_for_path
-from agentprompt.repo.rank import RankSummary
+from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction
-from agentprompt.repo.resolve import ImportResolver
-from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path, render_map
-from agentprompt.repo.symbols import FileSymbols
-from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.tokens import shared_counter
 
 __all__ = ["MapOptions", "RankedFile", "RepoMap", "annotate_files", "build_map", "map_json"]
-
-_FIRST_PROBE = 32
-_UNREAD_WEIGHT = 0.5
-"""Entries of files in a language without a grammar score this fraction of their rank."""
-_KIND_WEIGHTS = {
-    "class": 1.0,
-    "function": 1.0,
-    "async function": 1.0,
-    "method": 0.6,
-    "async method": 0.6,
-    "property": 0.4,
-    "variable": 0.4,
-}
-
-
-def _name_weight(name: str) -> float:
-    """Dunder names (``__all__``) matter least, private ones (``_helper``) less."""
-    if name.startswith("__") and name.endswith("__"):
-        return 0.1
-    return 0.3 if name.startswith("_") else 1.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,151 +92,6 @@ class RepoMap:
     """Focus and in-context paths that name no code file of the repository (no effect)."""
 
 
-def _entries(
-    path: str, symbols: FileSymbols, rank: float, summary: RankSummary
-) -> list[tuple[float, str, int]]:
-    """Ranked entries of one file: (score, path, symbol index or -1 for the header)."""
-    if symbols.language is None:
-        # A file no grammar reads is a bare path: after the code files of its rank.
-        return [(rank * _UNREAD_WEIGHT, path, -1)]
-    found = [(rank * 1.001, path, -1)]
-    if is_test_path(path) or not symbols.symbols:
-        return found
-    weights = [
-        math.log2(2 + summary.other_users.get(s.name, 0))
-        * _KIND_WEIGHTS[s.kind]
-        * _name_weight(s.name)
-        for s in symbols.symbols
-    ]
-    top = max(weights)
-    for i, weight in enumerate(weights):
-        found.append((rank * weight / top, path, i))
-    return found
-
-
-def _map_file(
-    symbols: FileSymbols,
-    shown: set[int],
-    summary: RankSummary,
-    resolver: ImportResolver,
-    defined: frozenset[str],
-) -> MapFile:
-    """What the map shows of one file; calls to names no repository file defines (the
-    standard library's ``join``, ``get``...) are left out, since they say nothing about the
-    repository."""
-    if any(c not in defined for s in symbols.symbols for c in s.calls):
-        symbols = replace(
-            symbols,
-            symbols=tuple(
-                replace(s, calls=tuple(c for c in s.calls if c in defined)) for s in symbols.symbols
-            ),
-        )
-    refs = {}
-    for i in shown:
-        users = summary.other_users.get(symbols.symbols[i].name, 0)
-        if users:
-            refs[i] = users
-    local: dict[str, None] = {}
-    external: dict[str, None] = {}
-    for item in symbols.imports:
-        target = resolver.resolve(symbols.path, symbols.language, item)
-        if target is not None and target != symbols.path:
-            local[target] = None
-        elif item.local:
-            local[item.module] = None
-        elif item.module != "__future__":
-            external[_top_module(symbols.language, item.module)] = None
-    return MapFile(
-        symbols=symbols,
-        shown=frozenset(shown),
-        file_refs=summary.referrers.get(symbols.path, 0),
-        symbol_refs=refs,
-        local_imports=tuple(local),
-        external_imports=tuple(external),
-    )
-
-
-def _top_module(language: str | None, module: str) -> str:
-    if language == "python":
-        return module.split(".")[0]
-    if language == "rust":
-        return module.split("::")[0]
-    return module
-
-
-def _select(entries: list[tuple[float, str, int]], count: int) -> dict[str, set[int]]:
-    chosen: dict[str, set[int]] = {}
-    for _score, path, index in entries[:count]:
-        shown = chosen.setdefault(path, set())
-        if index >= 0:
-            shown.add(index)
-    return chosen
-
-
-def _fit(
-    ranked_paths: list[str],
-    extraction: Extraction,
-    summary: RankSummary,
-    counter: Tokenizer,
-    budget: int,
-) -> tuple[str, int, dict[str, MapFile]]:
-    """The largest prefix of ranked entries whose map fits ``budget``."""
-    resolver = ImportResolver.for_paths(extraction.files)
-    defined = _defined_names(extraction)
-    ranks = summary.ranks
-    loaded: dict[str, FileSymbols] = {}
-    built: dict[tuple[str, frozenset[int]], MapFile] = {}
-
-    def render(
-        entries: list[tuple[float, str, int]], count: int
-    ) -> tuple[str, int, dict[str, MapFile]]:
-        files: dict[str, MapFile] = {}
-        for path, shown in sorted(_select(entries, count).items()):
-            key = (path, frozenset(shown))
-            if key not in built:
-                built[key] = _map_file(loaded[path], shown, summary, resolver, defined)
-            files[path] = built[key]
-        text = render_map(list(files.values()))
-        return text, counter.count(text) if text else 0, files
-
-    best: tuple[str, int, dict[str, MapFile]] = ("", 0, {})
-    window = _FIRST_PROBE
-    while True:
-        batch = [p for p in ranked_paths[:window] if p not in loaded]
-        loaded.update(extraction.symbols(batch))
-        entries: list[tuple[float, str, int]] = []
-        for path in ranked_paths[:window]:
-            if path in loaded:
-                entries.extend(_entries(path, loaded[path], ranks.get(path, 0.0), summary))
-        complete = window >= len(ranked_paths)
-        floor = 0.0 if complete else ranks.get(ranked_paths[window], 0.0) * 1.001
-        entries.sort(key=lambda e: (-e[0], e[1], e[2]))
-        safe = len(entries) if complete else sum(1 for e in entries if e[0] >= floor)
-        low, high = 0, safe
-        fits_all = False
-        while low < high:
-            mid = (low + high + 1) // 2
-            text, tokens, files = render(entries, mid)
-            if tokens <= budget:
-                low, best = mid, (text, tokens, files)
-            else:
-                high = mid - 1
-        if low == safe:
-            fits_all = True
-        if complete or not fits_all:
-            return best
-        window *= 4
-
-
-def _defined_names(extraction: Extraction) -> frozenset[str]:
-    """Every name some repository file defines (module level or in a class)."""
-    names: set[str] = set()
-    for item in extraction.files.values():
-        names.update(item.defs_text.split())
-        names.update(item.members_text.split())
-    return frozenset(names)
-
-
 def build_map(
     root: Path,
     options: MapOptions | None = None,
@@ -297,7 +129,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         (p for p in extraction.files if p not in excluded), key=lambda p: (-ranks.get(p, 0.0), p)
     )
     counter = shared_counter(options.model)
-    text, tokens, shown = _fit(ranked_paths, extraction, summary, counter, options.tokens)
+    text, tokens, shown = fit_map(ranked_paths, extraction, summary, counter, options.tokens)
     ranked = tuple(
         RankedFile(
             path=path,
