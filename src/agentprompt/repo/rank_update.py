@@ -41,23 +41,19 @@ Definers = tuple[tuple[str, ...], int]
 """A name's definers: the files defining it (module level first) and how many of them
 define it at module level."""
 
-Stored = Definers | str
-"""A name's definers, or their stored text (``count NUL path NUL path...``) that
-:func:`definers_entry` reads on first use (most names are never looked at in an update)."""
 
-
-def definers_entry(value: Stored | None) -> Definers | None:
-    """A name's definers from their stored form."""
-    if not isinstance(value, str):
-        return value
+def definers_entry(value: str | None) -> Definers | None:
+    """A name's definers from their stored text (``count NUL path NUL path...``), read only
+    when an update looks at the name (most names are never looked at)."""
+    if value is None:
+        return None
     count, *paths = value.split("\0")
     return tuple(paths), int(count)
 
 
-def _stored(value: Stored) -> str:
-    if isinstance(value, str):
-        return value
-    return "\0".join((str(value[1]), *value[0]))
+def _stored(paths: tuple[str, ...], top_count: int) -> str:
+    """The text :func:`definers_entry` reads."""
+    return "\0".join((str(top_count), *paths))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,8 +78,8 @@ class GraphState:
     """The mentioned names whose links were strengthened (sorted)."""
     names: dict[str, str]
     """The names hash of every file the graph was built from, by path."""
-    definers: dict[str, Stored]
-    """Every defined name's definers (see :func:`definers_entry`)."""
+    definers: dict[str, str]
+    """Every defined name's definers, as text (see :func:`definers_entry`)."""
     edges: dict[str, dict[str, float]]
     """Each file's links, as :attr:`ReferenceGraph.edges`."""
     users: dict[str, int]
@@ -102,7 +98,7 @@ class GraphState:
                 _FORMAT,
                 self.boost,
                 self.names,
-                {name: _stored(value) for name, value in self.definers.items()},
+                self.definers,
                 self.edges,
                 self.users,
                 self.referrers,
@@ -148,7 +144,9 @@ def state_from_graph(
     return GraphState(
         boost=tuple(sorted(boost)),
         names=dict(names),
-        definers={n: (paths, graph.top_counts.get(n, 0)) for n, paths in graph.definers.items()},
+        definers={
+            n: _stored(paths, graph.top_counts.get(n, 0)) for n, paths in graph.definers.items()
+        },
         edges={s: dict(out) for s, out in graph.edges.items()},
         users=dict(graph.name_users),
         referrers=dict(graph.referrers),
@@ -198,7 +196,7 @@ def _row(
 
 
 def _patch_definers(
-    definers: dict[str, Stored], path: str, old: FileNames | None, new: FileNames | None
+    definers: dict[str, str], path: str, old: FileNames | None, new: FileNames | None
 ) -> None:
     """Move ``path`` in ``definers`` from its ``old`` names to its ``new`` ones."""
     for name in {*(old.defs if old else ()), *(old.members if old else ())}:
@@ -210,7 +208,7 @@ def _patch_definers(
             at = targets.index(path)
             rest = targets[:at] + targets[at + 1 :]
             if rest:
-                definers[name] = (rest, top_count - 1 if at < top_count else top_count)
+                definers[name] = _stored(rest, top_count - 1 if at < top_count else top_count)
             else:
                 del definers[name]
     if new is None:
@@ -218,10 +216,10 @@ def _patch_definers(
     tops = set(new.defs)
     for name in tops:
         targets, top_count = definers_entry(definers.get(name)) or ((), 0)
-        definers[name] = ((*targets[:top_count], path, *targets[top_count:]), top_count + 1)
+        definers[name] = _stored((*targets[:top_count], path, *targets[top_count:]), top_count + 1)
     for name in set(new.members) - tops:
         targets, top_count = definers_entry(definers.get(name)) or ((), 0)
-        definers[name] = ((*targets, path), top_count)
+        definers[name] = _stored((*targets, path), top_count)
 
 
 def update_state(
