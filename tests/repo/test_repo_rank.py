@@ -46,7 +46,7 @@ def test_graph_links_a_file_to_the_files_defining_what_it_uses() -> None:
     assert set(graph.edges["cli.py"]) == {"core.py", "app.py"}
     assert set(graph.edges["core.py"]) == {"util.py"}
     assert "lonely.py" not in graph.edges
-    assert graph.incoming()["core.py"] == 2
+    assert graph.referrers["core.py"] == 2
 
 
 def test_pagerank_orders_a_small_graph_as_expected() -> None:
@@ -104,7 +104,7 @@ def test_member_names_link_more_weakly_than_module_names() -> None:
         members={"b.py": ["refresh"]},
     )
     assert graph.edges["c.py"]["a.py"] > graph.edges["c.py"]["b.py"]
-    assert graph.incoming().get("b.py", 0) == 0
+    assert graph.referrers.get("b.py", 0) == 0
 
 
 def test_rank_summary_survives_a_json_round_trip() -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.rank_pagerank import pagerank
 from agentprompt.repo.symbolmap import is_test_path
 
 __all__ = [
@@ -109,10 +110,6 @@ class ReferenceGraph:
 
     referrers: Mapping[str, int] = field(default_factory=dict)
     """For each file: how many other files use a module-level name it defines."""
-
-    def incoming(self) -> Mapping[str, int]:
-        """For each file: how many other files use a module-level name it defines."""
-        return self.referrers
 
     def other_users(self, name: str) -> int:
         """How many files use ``name`` beyond those defining it, shared evenly among its
@@ -298,65 +295,6 @@ def build_graph(
         top_counts={k: len(v) for k, v in top_level.items()},
         referrers=referrers,
     )
-
-
-def pagerank(
-    graph: ReferenceGraph,
-    personal: Mapping[str, float] | None = None,
-    *,
-    damping: float = 0.85,
-    tolerance: float = 1e-10,
-    max_iterations: int = 100,
-    start: Mapping[str, float] | None = None,
-) -> dict[str, float]:
-    """Personalised PageRank of every node; the ranks sum to 1.
-
-    Random jumps (and the rank of files that link nowhere) go to the ``personal`` weights
-    when given, else uniformly to every file. ``start`` (earlier ranks of a similar graph)
-    is where the iteration begins, which makes it converge in fewer steps; the result is the
-    same fixed point within ``tolerance``.
-    """
-    nodes = graph.nodes
-    n = len(nodes)
-    if n == 0:
-        return {}
-    index = {node: i for i, node in enumerate(nodes)}
-    weights = [0.0] * n
-    if personal:
-        for node, weight in personal.items():
-            if node in index and weight > 0:
-                weights[index[node]] += weight
-    total = sum(weights)
-    jump = [w / total for w in weights] if total > 0 else [1.0 / n] * n
-    links: list[tuple[int, list[int], list[float]]] = []
-    position = index.__getitem__
-    for source, out in graph.edges.items():
-        out_total = float(sum(out.values()))
-        if out_total > 0:
-            shares = list(map(out_total.__rtruediv__, out.values()))
-            links.append((index[source], list(map(position, out)), shares))
-    has_out = [False] * n
-    for i, _, _ in links:
-        has_out[i] = True
-    rank = list(jump)
-    if start:
-        begun = [max(0.0, start.get(node, 0.0)) for node in nodes]
-        begun_total = sum(begun)
-        if begun_total > 0:
-            rank = [r / begun_total for r in begun]
-    for _ in range(max_iterations):
-        dangling = sum(r for r, out in zip(rank, has_out, strict=True) if not out)
-        base = 1.0 - damping + damping * dangling
-        new = [base * j for j in jump]
-        for i, to, weights in links:
-            share = damping * rank[i]
-            for t, w in zip(to, weights, strict=True):
-                new[t] += share * w
-        delta = sum(abs(a - b) for a, b in zip(new, rank, strict=True))
-        rank = new
-        if delta < tolerance * n:
-            break
-    return {node: rank[i] for i, node in enumerate(nodes)}
 
 
 def task_mentions(task: str) -> tuple[set[str], set[str]]:
