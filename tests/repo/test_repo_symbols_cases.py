@@ -212,3 +212,31 @@ def test_csharp_params_arrays_and_java_varargs() -> None:
     assert _described(cs) == ["class T", "method T.T(values)"]
     java = _extract("A.java", "class T { void f(int a, String... rest) {} }\n")
     assert _described(java) == ["class T", "method T.f(a,...rest)"]
+
+
+BROKEN = {
+    "b.js": (
+        "export function ok(a) { return a; }\nclass Broken {\n  method( { \n}\n"
+        "export const after = (x) => x;\nfunction later(y) {}\n",
+        ["ok", "later"],
+    ),
+    "b.go": (
+        "package x\nfunc Good() {}\nfunc Bad( {\n}\ntype After struct { A int }\n"
+        "func Later() int { return 1 }\n",
+        ["Good", "After", "Later"],
+    ),
+    "b.rs": ("fn ok() {}\nfn bad( {\n}\nstruct After { a: i32 }\nfn later() {}\n", ["ok", "later"]),
+    "b.rb": ("def ok\nend\nclass X\n  def bad(\nend\ndef later; end\n", ["ok", "later"]),
+    "B.java": (
+        "class A {\n  void ok() {}\n  void bad( {\n}\nclass B { void later() {} }\n",
+        ["A", "ok", "later"],
+    ),
+}
+
+
+def test_files_with_syntax_errors_in_every_language_keep_what_can_be_read() -> None:
+    for path, (source, expected) in BROKEN.items():
+        found = _extract(path, source)
+        assert found.syntax_errors, path
+        names = [s.name for s in found.symbols]
+        assert all(name in names for name in expected), (path, names)

@@ -11,12 +11,11 @@ the code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from agentprompt.repo.symbols import RESERVED_WORDS, ImportEntry, SymbolEntry
-from agentprompt.repo.symbols_grammars import GRAMMARS, Grammar
+from agentprompt.repo.symbols import ImportEntry, SymbolEntry
+from agentprompt.repo.symbols_grammars import GRAMMARS
 from agentprompt.repo.symbols_imports import read_imports
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
@@ -29,75 +28,9 @@ from agentprompt.repo.symbols_signatures import (
     read_params,
     read_returns,
 )
+from agentprompt.repo.symbols_walkstate import WalkState
 
 __all__ = ["walk_tree"]
-
-_CALL = re.compile(rb"([A-Za-z_$][A-Za-z0-9_$]*)\(")
-_NOT_CALLS = frozenset(
-    b"if for while switch catch return function def elif and or not in is with await async "
-    b"sizeof typeof new delete super self this print len str int defined lambda match case "
-    b"foreach using lock fn unless until elseif isset empty array list static "
-    b"isinstance issubclass getattr setattr hasattr range enumerate zip sorted dict set tuple "
-    b"min max sum any all repr type iter next map filter bool float bytes".split()
-)
-_MAX_CALLS = 12
-_CALL_SCAN_BYTES = 4096
-
-
-@dataclass
-class _Walk:
-    """The state of one file's walk: its grammar, source and what was found so far."""
-
-    language: str
-    grammar: Grammar
-    source: bytes
-    symbols: list[SymbolEntry] = field(default_factory=list)
-    imports: list[ImportEntry] = field(default_factory=list)
-    declared: set[str] = field(default_factory=set)
-    """Qualified names of methods declared in a class body (C++), whose out-of-class
-    definitions are then not listed a second time."""
-
-    def add(
-        self, node: Node, kind: str, name: str, parent: str | None, depth: int, **extra: object
-    ) -> None:
-        """Record one definition spanning ``node``."""
-        if not name or (depth == 0 and name in RESERVED_WORDS):
-            return
-        self.symbols.append(
-            SymbolEntry(
-                kind=kind,
-                name=name,
-                line=node.start_point[0] + 1,
-                end_line=_end_line(node),
-                parent=parent,
-                depth=depth,
-                **extra,  # type: ignore[arg-type]
-            )
-        )
-
-    def calls(self, node: Node, own: str) -> tuple[str, ...]:
-        """The names called inside ``node``'s text, first-seen order, its own name left out."""
-        body = node.child_by_field_name("body")
-        if body is None:
-            return ()  # a declaration or signature calls nothing
-        start = body.start_byte
-        span = self.source[start : min(body.end_byte, start + _CALL_SCAN_BYTES)]
-        seen: dict[str, None] = {}
-        for match in _CALL.findall(span):
-            if match in _NOT_CALLS:
-                continue
-            name = match.decode("ascii")
-            if name != own:
-                seen[name] = None
-                if len(seen) >= _MAX_CALLS:
-                    break
-        return tuple(seen)
-
-
-def _end_line(node: Node) -> int:
-    """The last line ``node`` covers (1-based); a trailing newline ends the line before."""
-    row, column = node.end_point
-    return row if column == 0 and row > node.start_point[0] else row + 1
 
 
 def walk_tree(
@@ -107,13 +40,13 @@ def walk_tree(
     grammar = GRAMMARS.get(language)
     if grammar is None:
         return (), ()
-    walk = _Walk(language=language, grammar=grammar, source=source)
+    walk = WalkState(language=language, grammar=grammar, source=source)
     _visit(walk, root, None, 0, False, ())
     return tuple(walk.symbols), tuple(walk.imports)
 
 
 def _visit(
-    walk: _Walk,
+    walk: WalkState,
     node: Node,
     parent: str | None,
     depth: int,
@@ -142,7 +75,7 @@ def _visit(
 
 
 def _wrapper(
-    walk: _Walk,
+    walk: WalkState,
     node: Node,
     parent: str | None,
     depth: int,
@@ -181,10 +114,41 @@ def _wrapper(
             _visit(walk, body, qual, depth + 1, True, ())
         return
     _visit(walk, node, parent, depth, in_class, markers)
+    if kind == "ERROR":
+        _recover(walk, node, parent, depth, in_class, markers)
+
+
+_NAMED_FUNCTION_VALUES = frozenset({"function_expression", "generator_function"})
+
+
+def _recover(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    """Named definitions an error-recovery node holds below children the walk skips (a
+    parser that lost its way may nest ``function later() {}`` inside a broken expression)."""
+    grammar = walk.grammar
+    seen = grammar.classes | grammar.functions | grammar.wrappers | grammar.variables
+    seen |= grammar.members | grammar.imports
+    stack = [c for c in reversed(node.named_children) if c.type not in seen]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        named = current.child_by_field_name("name") is not None
+        if named and kind in grammar.classes:
+            _class(walk, current, parent, depth, markers)
+        elif named and (kind in grammar.functions or kind in _NAMED_FUNCTION_VALUES):
+            _function(walk, current, parent, depth, in_class, markers)
+        else:
+            stack.extend(reversed(current.named_children))
 
 
 def _default_export(
-    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
     """``export default`` of something without a name of its own: listed as ``default``."""
     value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
@@ -199,7 +163,7 @@ def _default_export(
 
 
 def _class(
-    walk: _Walk,
+    walk: WalkState,
     node: Node,
     parent: str | None,
     depth: int,
@@ -230,7 +194,7 @@ def _class(
 
 
 def _function(
-    walk: _Walk,
+    walk: WalkState,
     node: Node,
     parent: str | None,
     depth: int,
@@ -284,7 +248,7 @@ def _function(
 
 
 def _variable(
-    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
     if node.type == "assignment_expression":
         _commonjs_export(walk, node, parent, depth, markers)
@@ -315,7 +279,7 @@ def _variable(
 
 
 def _typedef(
-    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
     """``typedef struct {...} name``: the struct as a class (named after the typedef when it
     has no name of its own) with its fields; other typedef names as variables."""
@@ -332,7 +296,7 @@ def _typedef(
 
 
 def _commonjs_export(
-    walk: _Walk, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
     """``exports.name = ...`` and ``module.exports.name = ...`` define ``name``;
     ``module.exports = ...`` defines ``exports``."""
@@ -354,7 +318,7 @@ def _commonjs_export(
 
 
 def _arrow(
-    walk: _Walk,
+    walk: WalkState,
     node: Node,
     value: Node,
     name: str,
@@ -392,7 +356,7 @@ def _arrow(
 _RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
 
 
-def _member(walk: _Walk, node: Node, parent: str | None, depth: int) -> None:
+def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None:
     if node.type == "call":
         # Ruby's ``attr_reader :id, :name`` defines properties.
         if node_text(node.child_by_field_name("method")) in _RUBY_ATTRIBUTES:
