@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import PurePosixPath
 
@@ -256,8 +256,6 @@ def _file_block(writer: _Writer, entry: MapFile) -> None:
 
 
 def _qualified(symbol: SymbolEntry) -> SymbolEntry:
-    from dataclasses import replace
-
     return replace(symbol, name=symbol.qualname, parent=None)
 
 
@@ -391,7 +389,7 @@ def browse_summary(entry: FileSymbols) -> str:
         text = f"{'  ' * symbol.depth}{symbol.kind} {symbol.name}"
         if symbol.kind == "class" and symbol.bases:
             text += f"({', '.join(symbol.bases)})"
-        text += symbol.signature.replace(" -> ", " -> ") if symbol.signature else ""
+        text += symbol.signature
         lines.append(f"{text}  [{symbol.line}-{symbol.end_line}]")
     if not lines:
         return f"({entry.lines} lines, no symbols)"

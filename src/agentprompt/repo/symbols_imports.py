@@ -14,14 +14,9 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from agentprompt.repo.symbols import ImportEntry
+from agentprompt.repo.symbols_signatures import node_text
 
 __all__ = ["read_imports"]
-
-
-def _text(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
 
 
 def _unquote(text: str) -> str:
@@ -38,15 +33,15 @@ def _python(node: Node) -> list[ImportEntry]:
         found = []
         for child in node.children_by_field_name("name"):
             target = child.child_by_field_name("name") if child.type == "aliased_import" else child
-            found.append(ImportEntry(module=_text(target), line=line))
+            found.append(ImportEntry(module=node_text(target), line=line))
         return found
     if node.type == "future_import_statement":
         return [ImportEntry(module="__future__", line=line)]
-    module = _text(node.child_by_field_name("module_name"))
+    module = node_text(node.child_by_field_name("module_name"))
     names = []
     for child in node.children_by_field_name("name"):
         target = child.child_by_field_name("name") if child.type == "aliased_import" else child
-        names.append(_text(target))
+        names.append(node_text(target))
     if any(c.type == "wildcard_import" for c in node.named_children):
         names.append("*")
     return [ImportEntry(module=module, names=tuple(names), local=module.startswith("."), line=line)]
@@ -56,14 +51,14 @@ def _js_names(clause: Node) -> list[str]:
     names: list[str] = []
     for child in clause.named_children:
         if child.type == "identifier":
-            names.append(_text(child))
+            names.append(node_text(child))
         elif child.type == "namespace_import":
-            names.extend(_text(c) for c in child.named_children if c.type == "identifier")
+            names.extend(node_text(c) for c in child.named_children if c.type == "identifier")
         elif child.type in ("named_imports", "export_clause"):
             for spec in child.named_children:
                 name = spec.child_by_field_name("name")
                 if name is not None:
-                    names.append(_text(name))
+                    names.append(node_text(name))
     return names
 
 
@@ -73,13 +68,13 @@ def _require(node: Node) -> list[ImportEntry]:
         value = declarator.child_by_field_name("value")
         if value is None or value.type != "call_expression":
             continue
-        if _text(value.child_by_field_name("function")) != "require":
+        if node_text(value.child_by_field_name("function")) != "require":
             continue
         arguments = value.child_by_field_name("arguments")
         if arguments is None or not arguments.named_children:
             continue
-        module = _unquote(_text(arguments.named_children[0]))
-        name = _text(declarator.child_by_field_name("name"))
+        module = _unquote(node_text(arguments.named_children[0]))
+        name = node_text(declarator.child_by_field_name("name"))
         found.append(
             ImportEntry(
                 module=module,
@@ -97,7 +92,7 @@ def _js(node: Node) -> list[ImportEntry]:
     source = node.child_by_field_name("source")
     if source is None:
         return []
-    module = _unquote(_text(source))
+    module = _unquote(node_text(source))
     names: list[str] = []
     for child in node.named_children:
         if child.type in ("import_clause", "export_clause"):
@@ -114,21 +109,21 @@ def _go(node: Node) -> list[ImportEntry]:
         if child.type == "import_spec_list":
             stack.extend(child.named_children)
         elif child.type == "import_spec":
-            path = _unquote(_text(child.child_by_field_name("path")))
+            path = _unquote(node_text(child.child_by_field_name("path")))
             found.append(ImportEntry(module=path, line=_line(child)))
     return found
 
 
 def _rust(node: Node) -> list[ImportEntry]:
     if node.type == "extern_crate_declaration":
-        return [ImportEntry(module=_text(node.child_by_field_name("name")), line=_line(node))]
+        return [ImportEntry(module=node_text(node.child_by_field_name("name")), line=_line(node))]
     argument = node.child_by_field_name("argument")
-    text = " ".join(_text(argument).split())
+    text = " ".join(node_text(argument).split())
     module, names = text, tuple[str, ...]()
     if argument is not None and argument.type == "scoped_use_list":
-        module = _text(argument.child_by_field_name("path"))
+        module = node_text(argument.child_by_field_name("path"))
         inner = argument.child_by_field_name("list")
-        names = tuple(_text(c) for c in inner.named_children) if inner is not None else ()
+        names = tuple(node_text(c) for c in inner.named_children) if inner is not None else ()
     elif "::" in text:
         module, last = text.rsplit("::", 1)
         names = (last,)
@@ -137,7 +132,7 @@ def _rust(node: Node) -> list[ImportEntry]:
 
 
 def _java(node: Node) -> list[ImportEntry]:
-    text = _text(node).removeprefix("import").strip().rstrip(";").strip()
+    text = node_text(node).removeprefix("import").strip().rstrip(";").strip()
     text = text.removeprefix("static ").strip()
     module, _, last = text.rpartition(".")
     return [ImportEntry(module=module or text, names=(last,) if module else (), line=_line(node))]
@@ -149,19 +144,19 @@ def _c(node: Node) -> list[ImportEntry]:
         return []
     return [
         ImportEntry(
-            module=_unquote(_text(path)), local=path.type == "string_literal", line=_line(node)
+            module=_unquote(node_text(path)), local=path.type == "string_literal", line=_line(node)
         )
     ]
 
 
 def _ruby(node: Node) -> list[ImportEntry]:
-    method = _text(node.child_by_field_name("method"))
+    method = node_text(node.child_by_field_name("method"))
     if method not in ("require", "require_relative", "load"):
         return []
     arguments = node.child_by_field_name("arguments")
     if arguments is None or not arguments.named_children:
         return []
-    module = _unquote(_text(arguments.named_children[0]))
+    module = _unquote(node_text(arguments.named_children[0]))
     return [ImportEntry(module=module, local=method == "require_relative", line=_line(node))]
 
 
@@ -169,7 +164,7 @@ def _csharp(node: Node) -> list[ImportEntry]:
     parts = [c for c in node.named_children if c.type in ("identifier", "qualified_name")]
     if not parts:
         return []
-    return [ImportEntry(module=_text(parts[-1]), line=_line(node))]
+    return [ImportEntry(module=node_text(parts[-1]), line=_line(node))]
 
 
 def _php(node: Node) -> list[ImportEntry]:
@@ -179,16 +174,16 @@ def _php(node: Node) -> list[ImportEntry]:
             # ``use App\Models\{User, Post};``: one import of the shared prefix.
             prefix = next((c for c in node.named_children if c.type == "namespace_name"), None)
             names = tuple(
-                _text(c).split(" as ")[0].strip()
+                node_text(c).split(" as ")[0].strip()
                 for c in group.named_children
                 if c.type == "namespace_use_clause"
             )
-            module = _text(prefix).lstrip("\\") if prefix is not None else ""
+            module = node_text(prefix).lstrip("\\") if prefix is not None else ""
             return [ImportEntry(module=module, names=names, line=_line(node))] if module else []
         found = []
         for clause in node.named_children:
             if clause.type == "namespace_use_clause":
-                text = _text(clause).split(" as ")[0].strip()
+                text = node_text(clause).split(" as ")[0].strip()
                 text = text.removeprefix("function ").removeprefix("const ").strip().lstrip("\\")
                 module, _, last = text.rpartition("\\")
                 found.append(
@@ -203,7 +198,7 @@ def _php(node: Node) -> list[ImportEntry]:
     strings = [c for c in _descendants(expression) if c.type in ("string", "encapsed_string")]
     if not strings:
         return []
-    return [ImportEntry(module=_unquote(_text(strings[-1])), local=True, line=_line(node))]
+    return [ImportEntry(module=_unquote(node_text(strings[-1])), local=True, line=_line(node))]
 
 
 def _descendants(node: Node) -> list[Node]:
