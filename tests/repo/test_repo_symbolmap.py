@@ -231,3 +231,12 @@ def test_every_notation_a_map_uses_is_in_its_legend() -> None:
         defined = " " + " ".join(line[2:] for line in legend)
         for key in _notation_used(body):
             assert f" {key}=" in defined, key
+
+
+def test_a_question_mark_on_a_method_is_always_part_of_its_name() -> None:
+    ruby = extract_symbols("lib/a.rb", b"class A\n  def valid?; true; end\nend\n")
+    ts = extract_symbols("lib/b.ts", b"class B {\n  compute?(): void {}\n  size?: number;\n}\n")
+    text = render_map([MapFile(symbols=ruby), MapFile(symbols=ts)])
+    assert "m valid?:2" in text
+    assert "m compute():2" in text
+    assert "p size?:3" in text

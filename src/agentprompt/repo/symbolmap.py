@@ -143,7 +143,9 @@ class _Writer:
         prefix = KIND_PREFIXES[symbol.kind]
         self.used.add(prefix)
         text = f"{'  ' * indent}{prefix} {symbol.name}"
-        if "optional" in symbol.markers:
+        # Only properties (and parameters) carry the optional mark, so a ``?`` ending a
+        # method's name is always the name's own (Ruby's ``valid?``).
+        if "optional" in symbol.markers and symbol.kind == "property":
             text += "?"
             self.used.add("?")
         if symbol.kind == "class" and symbol.bases:
