@@ -125,3 +125,24 @@ def test_a_file_changing_while_read_is_parsed_again(
     again.cache.close()
     assert again.parsed == 1
     assert "added" in again.files["app.py"].defs
+
+
+def test_a_cache_busy_while_opening_is_retried_not_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "symbols.db"
+    SymbolCache(db).close()
+    real_connect = SymbolCache._connect
+    failures = {"left": 2}
+
+    def busy_then_fine(self: SymbolCache) -> sqlite3.Connection:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return real_connect(self)
+
+    monkeypatch.setattr(SymbolCache, "_connect", busy_then_fine)
+    cache = SymbolCache(db)
+    cache.close()
+    assert cache.warning is None
+    assert not Path(f"{db}.damaged").exists()

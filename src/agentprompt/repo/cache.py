@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL, use
 """
 
 _MEMO_KEEP = 32
+_OPEN_ATTEMPTS = 8
 _BLOBS_KEEP = 2
 
 
@@ -119,13 +120,22 @@ class SymbolCache:
         return db
 
     def _open(self) -> sqlite3.Connection:
-        try:
-            return self._connect()
-        except sqlite3.DatabaseError as exc:
-            if not self.path.exists() or (isinstance(exc, sqlite3.OperationalError) and _busy(exc)):
-                raise
-            self._rebuild(exc)
-            return self._connect()
+        for attempt in range(_OPEN_ATTEMPTS):
+            try:
+                return self._connect()
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+                    # Another process is setting the database up (switching it to WAL can
+                    # report busy at once); it is not damaged, so wait and try again.
+                    if attempt + 1 == _OPEN_ATTEMPTS:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                if not self.path.exists():
+                    raise
+                self._rebuild(exc)
+                return self._connect()
+        raise sqlite3.OperationalError(f"{self.path} stayed busy")
 
     def _rebuild(self, exc: Exception) -> None:
         self.warning = (
