@@ -218,7 +218,7 @@ BROKEN = {
     "b.js": (
         "export function ok(a) { return a; }\nclass Broken {\n  method( { \n}\n"
         "export const after = (x) => x;\nfunction later(y) {}\n",
-        ["ok", "later"],
+        ["ok", "Broken", "after", "later"],
     ),
     "b.go": (
         "package x\nfunc Good() {}\nfunc Bad( {\n}\ntype After struct { A int }\n"

@@ -40,7 +40,7 @@ __all__ = [
     "to_json",
 ]
 
-CACHE_VERSION = 14
+CACHE_VERSION = 15
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _SCHEMA = """

@@ -42,6 +42,8 @@ def walk_tree(
         return (), ()
     walk = WalkState(language=language, grammar=grammar, source=source)
     _visit(walk, root, None, 0, False, ())
+    if root.has_error:
+        walk.symbols.sort(key=lambda s: s.line)  # recovery may find definitions out of order
     return tuple(walk.symbols), tuple(walk.imports)
 
 
@@ -145,6 +147,51 @@ def _recover(
             _function(walk, current, parent, depth, in_class, markers)
         else:
             stack.extend(reversed(current.named_children))
+    outermost = node.parent is None or node.parent.type != "ERROR"
+    if walk.language in ("javascript", "typescript", "tsx") and not in_class and outermost:
+        _recover_lines(walk, node, parent, depth, markers)
+
+
+_JS_DEFINITION_LINE = re.compile(
+    rb"^(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?"
+    rb"(class|function\*?|const|let|var)[ \t]+([A-Za-z_$][\w$]*)([^\n]*)",
+    re.MULTILINE,
+)
+
+
+def _recover_lines(
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """Definitions a JavaScript error-recovery node lost its structure for, read from the
+    lines it spans (``class Broken {`` or ``export const after = (x) => x``); names the
+    tree already gave are not repeated."""
+    known = {s.name for s in walk.symbols if s.parent == parent}
+    start_line = node.start_point[0]
+    text = walk.source[node.start_byte : node.end_byte]
+    for match in _JS_DEFINITION_LINE.finditer(text):
+        keyword, raw_name, rest = match.group(1), match.group(2), match.group(3)
+        name = raw_name.decode("utf-8", "replace")
+        if name in known:
+            continue
+        known.add(name)
+        line = start_line + text.count(b"\n", 0, match.start()) + 1
+        if keyword == b"class":
+            kind = "class"
+        elif keyword.startswith(b"function") or b"=>" in rest or b"function" in rest:
+            kind = "function"
+        else:
+            kind = "variable"
+        walk.symbols.append(
+            SymbolEntry(
+                kind=kind,
+                name=name,
+                line=line,
+                end_line=line,
+                parent=parent,
+                depth=depth,
+                markers=markers,
+            )
+        )
 
 
 def _default_export(
