@@ -16,11 +16,13 @@ __all__ = [
     "collapse",
     "declarator_name",
     "declared_names",
+    "decorator_markers",
     "function_parts",
     "node_text",
     "read_bases",
     "read_params",
     "read_returns",
+    "ruby_attributes",
 ]
 
 _SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
@@ -343,3 +345,36 @@ def _index(parent: Node, child: Node) -> int:
 FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function", "lambda"}
 )
+
+
+def decorator_markers(node: Node) -> list[str]:
+    """Markers a Python ``decorated_definition`` earns: ``decorated``, and ``property``,
+    ``staticmethod``, ``classmethod``, ``abstractmethod`` by its decorators' last names
+    (``cached_property`` and ``x.setter``/``x.getter`` make a property too)."""
+    names = {
+        node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
+        for d in node.named_children
+        if d.type == "decorator"
+    }
+    extra = ["decorated"]
+    extra += [
+        n for n in ("property", "staticmethod", "classmethod", "abstractmethod") if n in names
+    ]
+    if names & {"cached_property", "setter", "getter"}:
+        extra.append("property")
+    return extra
+
+
+_RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+
+
+def ruby_attributes(node: Node) -> list[str]:
+    """The properties a Ruby ``attr_reader :id, :name`` call defines (none for other calls)."""
+    if node_text(node.child_by_field_name("method")) not in _RUBY_ATTRIBUTES:
+        return []
+    arguments = node.child_by_field_name("arguments")
+    return [
+        node_text(a).lstrip(":")
+        for a in (arguments.named_children if arguments is not None else ())
+        if a.type == "simple_symbol"
+    ]

@@ -17,16 +17,19 @@ from tree_sitter import Node
 from agentprompt.repo.symbols import ImportEntry, SymbolEntry
 from agentprompt.repo.symbols_grammars import GRAMMARS
 from agentprompt.repo.symbols_imports import read_imports
+from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
     collapse,
     declarator_name,
     declared_names,
+    decorator_markers,
     function_parts,
     node_text,
     read_bases,
     read_params,
     read_returns,
+    ruby_attributes,
 )
 from agentprompt.repo.symbols_walkstate import WalkState
 
@@ -94,20 +97,7 @@ def _wrapper(
         if any(c.type == "default" for c in node.children):
             _default_export(walk, node, parent, depth, markers)
     elif kind == "decorated_definition":
-        names = {
-            node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
-            for d in node.named_children
-            if d.type == "decorator"
-        }
-        extra = ["decorated"]
-        extra += [
-            n for n in ("property", "staticmethod", "classmethod", "abstractmethod") if n in names
-        ]
-        if "cached_property" in names:
-            extra.append("property")
-        if "setter" in names or "getter" in names:
-            extra.append("property")
-        markers = (*markers, *extra)
+        markers = (*markers, *decorator_markers(node))
     elif kind == "impl_item":
         target = node_text(node.child_by_field_name("type")).split("<")[0]
         body = node.child_by_field_name("body")
@@ -120,9 +110,6 @@ def _wrapper(
         _recover(walk, node, parent, depth, in_class, markers)
 
 
-_NAMED_FUNCTION_VALUES = frozenset({"function_expression", "generator_function"})
-
-
 def _recover(
     walk: WalkState,
     node: Node,
@@ -132,66 +119,16 @@ def _recover(
     markers: tuple[str, ...],
 ) -> None:
     """Named definitions an error-recovery node holds below children the walk skips (a
-    parser that lost its way may nest ``function later() {}`` inside a broken expression)."""
-    grammar = walk.grammar
-    seen = grammar.classes | grammar.functions | grammar.wrappers | grammar.variables
-    seen |= grammar.members | grammar.imports
-    stack = [c for c in reversed(node.named_children) if c.type not in seen]
-    while stack:
-        current = stack.pop()
-        kind = current.type
-        named = current.child_by_field_name("name") is not None
-        if named and kind in grammar.classes:
+    parser that lost its way may nest ``function later() {}`` inside a broken expression),
+    and for JavaScript those it lost the structure of (read from its lines)."""
+    for current in nested_definitions(walk.grammar, node):
+        if current.type in walk.grammar.classes:
             _class(walk, current, parent, depth, markers)
-        elif named and (kind in grammar.functions or kind in _NAMED_FUNCTION_VALUES):
-            _function(walk, current, parent, depth, in_class, markers)
         else:
-            stack.extend(reversed(current.named_children))
+            _function(walk, current, parent, depth, in_class, markers)
     outermost = node.parent is None or node.parent.type != "ERROR"
     if walk.language in ("javascript", "typescript", "tsx") and not in_class and outermost:
-        _recover_lines(walk, node, parent, depth, markers)
-
-
-_JS_DEFINITION_LINE = re.compile(
-    rb"^(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?"
-    rb"(class|function\*?|const|let|var)[ \t]+([A-Za-z_$][\w$]*)([^\n]*)",
-    re.MULTILINE,
-)
-
-
-def _recover_lines(
-    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
-) -> None:
-    """Definitions a JavaScript error-recovery node lost its structure for, read from the
-    lines it spans (``class Broken {`` or ``export const after = (x) => x``); names the
-    tree already gave are not repeated."""
-    known = {s.name for s in walk.symbols if s.parent == parent}
-    start_line = node.start_point[0]
-    text = walk.source[node.start_byte : node.end_byte]
-    for match in _JS_DEFINITION_LINE.finditer(text):
-        keyword, raw_name, rest = match.group(1), match.group(2), match.group(3)
-        name = raw_name.decode("utf-8", "replace")
-        if name in known:
-            continue
-        known.add(name)
-        line = start_line + text.count(b"\n", 0, match.start()) + 1
-        if keyword == b"class":
-            kind = "class"
-        elif keyword.startswith(b"function") or b"=>" in rest or b"function" in rest:
-            kind = "function"
-        else:
-            kind = "variable"
-        walk.symbols.append(
-            SymbolEntry(
-                kind=kind,
-                name=name,
-                line=line,
-                end_line=line,
-                parent=parent,
-                depth=depth,
-                markers=markers,
-            )
-        )
+        recover_lines(walk, node, parent, depth, markers)
 
 
 def _default_export(
@@ -400,17 +337,10 @@ def _arrow(
     )
 
 
-_RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
-
-
 def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None:
     if node.type == "call":
-        # Ruby's ``attr_reader :id, :name`` defines properties.
-        if node_text(node.child_by_field_name("method")) in _RUBY_ATTRIBUTES:
-            arguments = node.child_by_field_name("arguments")
-            for argument in arguments.named_children if arguments is not None else ():
-                if argument.type == "simple_symbol":
-                    walk.add(node, "property", node_text(argument).lstrip(":"), parent, depth)
+        for name in ruby_attributes(node):
+            walk.add(node, "property", name, parent, depth)
         return
     if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
         declarator = node.child_by_field_name("declarator")
