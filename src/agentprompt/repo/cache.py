@@ -17,10 +17,10 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from agentprompt.repo.cache_rows import (
     CachedFile,
+    CacheRow,
     content_hash,
     from_json,
     row_for,
@@ -30,6 +30,7 @@ from agentprompt.repo.symbols import FileSymbols
 
 __all__ = [
     "CACHE_VERSION",
+    "CacheRow",
     "CachedFile",
     "SymbolCache",
     "content_hash",
@@ -288,9 +289,9 @@ class SymbolCache:
         except sqlite3.DatabaseError as exc:
             self._recover(exc)
 
-    def store(self, rows: Iterable[tuple[Any, ...]]) -> None:
+    def store(self, rows: Iterable[CacheRow]) -> None:
         """Save rows made by :func:`row_for` (replacing older rows of the same paths)."""
-        batch = [row for row in rows if storable(row[0])]
+        batch = [row.values() for row in rows if storable(row.light.path)]
         if not batch:
             return
         try:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry
 
-__all__ = ["CachedFile", "content_hash", "from_json", "row_for", "to_json"]
+__all__ = ["CacheRow", "CachedFile", "content_hash", "from_json", "row_for", "to_json"]
 
 
 def content_hash(data: bytes) -> str:
@@ -119,7 +119,35 @@ def from_json(text: str, references: tuple[str, ...] = ()) -> FileSymbols:
     )
 
 
-def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> tuple[Any, ...]:
+@dataclass(frozen=True, kw_only=True)
+class CacheRow:
+    """One file's stored extraction result: its light part, references and full JSON."""
+
+    light: CachedFile
+    """What ranking needs (sizes, hashes, names defined)."""
+    refs: str
+    """The identifiers it uses, space-separated (empty once stored, to travel light)."""
+    data: str
+    """The full :class:`FileSymbols` as :func:`to_json` text (empty once stored)."""
+
+    def values(self) -> tuple[Any, ...]:
+        """The row's columns in the ``files`` table's order."""
+        f = self.light
+        return (
+            f.path,
+            f.size,
+            f.mtime_ns,
+            f.hash,
+            f.language,
+            f.defs_text,
+            f.members_text,
+            f.names_hash,
+            self.refs,
+            self.data,
+        )
+
+
+def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> CacheRow:
     """The database row that stores ``entry``."""
     top = " ".join(
         dict.fromkeys(s.name for s in entry.symbols if s.depth == 0 and _linkable(s.name))
@@ -129,18 +157,17 @@ def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> tuple[
     )
     refs = " ".join(entry.references)
     names = content_hash(f"{top}\n{inner}\n{refs}".encode())
-    return (
-        entry.path,
-        size,
-        mtime_ns,
-        digest,
-        entry.language,
-        top,
-        inner,
-        names,
-        refs,
-        to_json(entry),
+    light = CachedFile(
+        path=entry.path,
+        size=size,
+        mtime_ns=mtime_ns,
+        hash=digest,
+        language=entry.language,
+        defs_text=top,
+        members_text=inner,
+        names_hash=names,
     )
+    return CacheRow(light=light, refs=refs, data=to_json(entry))
 
 
 def _linkable(name: str) -> bool:

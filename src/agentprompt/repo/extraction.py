@@ -14,12 +14,13 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agentprompt.repo.cache import (
     CachedFile,
+    CacheRow,
     SymbolCache,
     content_hash,
     default_cache_path,
@@ -87,7 +88,7 @@ class Extraction:
         return found
 
 
-def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str | None]:
+def _extract_one(root: str, path: str) -> tuple[str, CacheRow | None, str | None]:
     """Read and parse one file: (path, cache row, problem).
 
     The file is stat-ed before and after it is read; when it changed meanwhile the row gets
@@ -115,18 +116,22 @@ def _extract_one(root: str, path: str) -> tuple[str, tuple[Any, ...] | None, str
 
 def _extract_chunk(
     root: str, paths: Sequence[str]
-) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+) -> list[tuple[str, CacheRow | None, str | None]]:
     """Parse ``paths`` in a worker process."""
     return [_extract_one(root, p) for p in paths]
 
 
 def _light(
-    results: list[tuple[str, tuple[Any, ...] | None, str | None]],
-) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+    results: list[tuple[str, CacheRow | None, str | None]],
+) -> list[tuple[str, CacheRow | None, str | None]]:
     """``results`` without the rows' JSON and references, once they are stored (rows the
     cache cannot hold are kept whole)."""
     return [
-        (path, row if row is None or not storable(path) else (*row[:8], "", ""), problem)
+        (
+            path,
+            row if row is None or not storable(path) else replace(row, refs="", data=""),
+            problem,
+        )
         for path, row, problem in results
     ]
 
@@ -142,11 +147,11 @@ def _parse_all(
     workers: int,
     progress: ProgressCallback | None,
     cache: SymbolCache | None,
-) -> list[tuple[str, tuple[Any, ...] | None, str | None]]:
+) -> list[tuple[str, CacheRow | None, str | None]]:
     """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
     for the database lock), and only their light part is kept."""
     total = len(paths)
-    results: list[tuple[str, tuple[Any, ...] | None, str | None]] = []
+    results: list[tuple[str, CacheRow | None, str | None]] = []
     if workers <= 1 or total < PARALLEL_THRESHOLD:
         for i, path in enumerate(paths):
             results.append(_extract_one(str(root), path))
@@ -256,18 +261,9 @@ def extract_repository(
             problems.append(problem)
         if made is None:
             continue
-        files[path] = CachedFile(
-            path=path,
-            size=made[1],
-            mtime_ns=made[2],
-            hash=made[3],
-            language=made[4],
-            defs_text=made[5],
-            members_text=made[6],
-            names_hash=made[7],
-        )
+        files[path] = made.light
         if cache is None or not storable(path):
-            memory[path] = (made[9], made[8])
+            memory[path] = (made.data, made.refs)
     if cache is not None:
         cache.touch(touched)
         cache.forget(p for p in known if p not in current)
