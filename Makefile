@@ -36,6 +36,8 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/compose_bench.py
 	$(BIN)/python bench/edits_bench.py
+	$(BIN)/python bench/map_bench.py
+	$(BIN)/python bench/discovery_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

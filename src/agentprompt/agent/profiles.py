@@ -8,14 +8,15 @@ turn.
 
 from __future__ import annotations
 
-import subprocess
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.context.environment import Environment
+from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.repo.files import discover
 from agentprompt.sections import Profile, Section, SectionSpec, Stability
 
 __all__ = ["AgentContext", "demo_profile", "list_repository_files"]
@@ -40,21 +41,14 @@ class AgentContext:
 
 
 def list_repository_files(root: Path) -> tuple[str, ...]:
-    """The files git tracks or would track under ``root``; empty outside a repository."""
+    """The files a prompt may show under ``root`` (:func:`agentprompt.repo.files.discover`:
+    git's view inside a work tree, the default exclusions, binary and oversized files left
+    out); empty when ``root`` cannot be scanned."""
     try:
-        done = subprocess.run(
-            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-            cwd=root,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        found = discover(root)
+    except AgentPromptError:
         return ()
-    if done.returncode != 0:
-        return ()
-    names = done.stdout.decode("utf-8", "replace").split("\0")
-    return tuple(sorted(n for n in names if n and (root / n).is_file()))
+    return tuple(f.path for f in found.files)
 
 
 def _working_directory(ctx: AgentContext) -> str:

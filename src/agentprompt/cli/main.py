@@ -9,10 +9,13 @@ import click
 from agentprompt import __version__
 from agentprompt.cli.apply import apply_command
 from agentprompt.cli.inspect import inspect_command
+from agentprompt.cli.map import map_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
 from agentprompt.cli.parse import parse_command
 from agentprompt.cli.prompts import prompts_group
+from agentprompt.cli.select import select_command
 from agentprompt.cli.sessions import sessions_group
+from agentprompt.cli.tree import tree_command
 from agentprompt.cli.workflow import workflow_group
 from agentprompt.errors import AgentPromptError
 
@@ -28,9 +31,12 @@ def cli() -> None:
 cli.add_command(apply_command)
 cli.add_command(inspect_command)
 cli.add_command(parse_command)
+cli.add_command(map_command)
 cli.add_command(prompts_group)
+cli.add_command(select_command)
 cli.add_command(sessions_group)
 cli.add_command(workflow_group)
+cli.add_command(tree_command)
 
 
 def main(argv: list[str] | None = None) -> None:

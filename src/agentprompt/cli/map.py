@@ -1,0 +1,101 @@
+"""``agentprompt map``: the repository's symbol map, ranked for a task and fitted to a budget."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from agentprompt.cli.output import err_console, print_json, printable
+from agentprompt.cli.progress import scan_progress
+from agentprompt.errors import UsageError
+from agentprompt.repo.repomap import MapOptions, build_map, map_json
+
+__all__ = ["map_command"]
+
+
+@click.command("map")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Repository root.",
+)
+@click.option(
+    "--tokens",
+    type=click.IntRange(min=1),
+    default=1024,
+    show_default=True,
+    help="Token budget the whole map must fit.",
+)
+@click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
+@click.option("--mention", multiple=True, help="An identifier to rank toward (repeatable).")
+@click.option("--task", default=None, help="Task text: files and identifiers it names rank higher.")
+@click.option(
+    "--in-context",
+    "in_context",
+    multiple=True,
+    help="A file whose full text the model already has: left out of the map (repeatable).",
+)
+@click.option("--model", default=None, help="Count tokens with this model's tokenizer.")
+@click.option(
+    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the map and its files as JSON.")
+def map_command(
+    root: Path,
+    tokens: int,
+    focus: tuple[str, ...],
+    mention: tuple[str, ...],
+    task: str | None,
+    in_context: tuple[str, ...],
+    model: str | None,
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    """Print the repository's symbol map: definitions ranked by how much they matter."""
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
+    options = MapOptions(
+        tokens=tokens,
+        focus=focus,
+        mentions=mention,
+        task=task,
+        in_context=in_context,
+        model=model,
+        use_cache=not no_cache,
+    )
+    # One delayed bar for every phase: a spinner while files are found and compared, a
+    # count once parsing starts.
+    with scan_progress("mapping files", None) as bar:
+        result = build_map(
+            root, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        )
+    for warning in result.warnings:
+        err_console.print(f"agentprompt: warning: {warning}", markup=False)
+    for problem in result.problems:
+        err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    for path in result.unknown_focus:
+        err_console.print(
+            f"agentprompt: {path} is not a code file of {root}; it does not steer the map",
+            markup=False,
+        )
+    if not result.text and result.omitted:
+        err_console.print(
+            f"agentprompt: --tokens {tokens} is too small for the legend and one entry; "
+            "the map is empty (give a larger budget)",
+            markup=False,
+        )
+    if as_json:
+        print_json(map_json(result))
+        return
+    sys.stdout.write(printable(result.text))
+    sys.stdout.flush()
+    err_console.print(
+        f"{result.tokens} of {result.budget} tokens ({result.tokenizer}), "
+        f"{len(result.files)} files shown, {result.omitted} left out, "
+        f"{result.parsed} parsed",
+        markup=False,
+    )

@@ -1,0 +1,271 @@
+"""``agentprompt select``: let a model choose the files a request needs (seed 000).
+
+The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable;
+:func:`resolve_model` turns the name into a prompt executor. This release has no client for
+a real model (they come with issue #6), so a run without a usable model ends with exit
+status 2 and says what works today. ``--model script:FILE`` replays the answers listed in a
+JSON file (a demo or a test with no network); tests may also replace :func:`resolve_model`
+with one returning a test model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.cli.progress import scan_progress
+from agentprompt.cli.tree import discovery_options
+from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.llm.base import PromptExecutor
+from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
+from agentprompt.repo.files import DiscoveryOptions, discover
+from agentprompt.repo.select import SelectionOptions
+from agentprompt.repo.selection import FileSelection, select_files
+
+__all__ = [
+    "MODEL_ENV",
+    "SCRIPT_PREFIX",
+    "ModelNotConfigured",
+    "ScriptOutOfAnswers",
+    "resolve_model",
+    "select_command",
+]
+
+MODEL_ENV = "AGENTPROMPT_MODEL"
+"""The environment variable naming the model ``select`` asks when ``--model`` is not given."""
+
+
+SCRIPT_PREFIX = "script:"
+"""``--model script:FILE`` answers from a JSON list in FILE, one item per round (no network)."""
+
+
+class ModelNotConfigured(UsageError):
+    """``select`` needs a model, and none is configured or none can be reached."""
+
+
+class ScriptOutOfAnswers(AgentPromptError):
+    """A ``--model script:FILE`` run asked the model more times than FILE has answers."""
+
+
+@dataclass(frozen=True)
+class _ScriptExecutor:
+    """The answers of a model script, with running out said in command-line terms."""
+
+    model: ScriptedModel
+    path: Path
+    count: int
+
+    def execute_prompt(
+        self, prompt: str, *, mode: str = "fast", response_shape: str = "json"
+    ) -> object:
+        """The script's next answer; :class:`ScriptOutOfAnswers` when there is none left."""
+        try:
+            return self.model.execute_prompt(prompt, mode=mode, response_shape=response_shape)
+        except ScriptExhausted:
+            raise ScriptOutOfAnswers(
+                f"the model script {self.path} has no answer for round {self.count + 1} "
+                f"(it holds {self.count}); add one JSON answer per round to its list, "
+                "or pass --max-rounds to stop sooner"
+            ) from None
+
+
+def _scripted(path: Path) -> _ScriptExecutor:
+    """A model that gives the answers listed in the JSON file ``path``, in order."""
+    try:
+        answers = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ModelNotConfigured(f"cannot read the model script {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelNotConfigured(
+            f"the model script {path} is not JSON ({exc}); give a JSON list of answers such as "
+            '[{"done": true, "files": ["src/app.py"], "reason": "..."}]'
+        ) from None
+    if not isinstance(answers, list) or not all(isinstance(a, dict | str) for a in answers):
+        raise ModelNotConfigured(
+            f"the model script {path} must hold a JSON list of answers (objects or strings), "
+            "one per round"
+        )
+    return _ScriptExecutor(model=ScriptedModel(answers), path=path, count=len(answers))
+
+
+def resolve_model(name: str | None) -> PromptExecutor:
+    """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``).
+
+    Raises :class:`ModelNotConfigured` when no model is named, or when no client for the
+    named model is available.
+    """
+    chosen = name or os.environ.get(MODEL_ENV, "").strip()
+    if not chosen:
+        raise ModelNotConfigured(
+            f"select needs a model to choose the files; today that is '--model {SCRIPT_PREFIX}FILE'"
+            f" (or {MODEL_ENV}={SCRIPT_PREFIX}FILE), which replays the JSON list of answers in "
+            "FILE with no network, or the library API (agentprompt.repo.select_files with any "
+            "object that has execute_prompt); clients for real models come with issue #6"
+        )
+    if chosen.startswith(SCRIPT_PREFIX):
+        return _scripted(Path(chosen[len(SCRIPT_PREFIX) :]))
+    raise ModelNotConfigured(
+        f"no client is available for the model {chosen!r}: this version of agentprompt has "
+        f"no client for a real model yet (they come with issue #6); use '--model "
+        f"{SCRIPT_PREFIX}FILE' or the library API (agentprompt.repo.select_files), and "
+        "'agentprompt tree' lists the files without a model"
+    )
+
+
+def _tokenizer_model(model: str | None) -> str | None:
+    """The model name to count tokens for: ``openai:gpt-4o`` counts as ``gpt-4o``."""
+    if not model or model.startswith(SCRIPT_PREFIX):
+        return None
+    return model.split(":", 1)[-1]
+
+
+def _result_json(task: str, result: FileSelection) -> dict[str, Any]:
+    return {
+        "task": task,
+        "selected": [
+            {"path": s.path, "tokens": s.tokens, "round": s.round, "forced": s.forced}
+            for s in result.selected
+        ],
+        "rejected": [
+            {"path": r.path, "reason": r.reason, "round": r.round} for r in result.rejected
+        ],
+        "secrets": [{"path": f.path, "line": f.line, "kind": f.kind} for f in result.secrets],
+        "rounds": result.rounds,
+        "error": result.error,
+        "done": result.done,
+        "reason": result.reason,
+        "stopped": result.stopped,
+        "tokens": result.tokens,
+        "context": result.context,
+    }
+
+
+def _print_result(result: FileSelection) -> None:
+    table = Table(title=f"Selected files ({result.tokens} tokens)")
+    for column in ("file", "tokens", "round", "how"):
+        table.add_column(column, justify="right" if column in ("tokens", "round") else "left")
+    for item in result.selected:
+        how = "forced include" if item.forced else "chosen"
+        table.add_row(printable(item.path), str(item.tokens), str(item.round), how)
+    console.print(table)
+    for refused in result.rejected:
+        console.print(printable(f"not loaded: {refused.path} ({refused.reason})"), markup=False)
+    for finding in result.secrets:
+        err_console.print(
+            printable(f"agentprompt: likely secret in {finding.describe()}"), markup=False
+        )
+    said = f": {result.reason}" if result.reason else ""
+    console.print(
+        printable(f"Stopped ({result.stopped}) after {result.rounds} round(s){said}"),
+        markup=False,
+    )
+
+
+@click.command("select")
+@click.option("--task", required=True, help="The request the files are chosen for.")
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The repository's folder.",
+)
+@click.option(
+    "--filter", "filter_re", default=None, metavar="RE", help="Only files whose name matches RE."
+)
+@click.option(
+    "--exclude", "exclude_re", default=None, metavar="RE", help="No files whose name matches RE."
+)
+@click.option("--max-files", type=click.IntRange(min=1), default=None, help="Files at most.")
+@click.option(
+    "--include",
+    "includes",
+    multiple=True,
+    metavar="FILE",
+    help="Load FILE whatever the model chooses (repeatable).",
+)
+@click.option(
+    "--dir", "directory", default=".", show_default=True, metavar="DIR", help="Only files in DIR."
+)
+@click.option("--allow-secrets", is_flag=True, help="Load files that hold a likely secret.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    default=SelectionOptions().token_budget,
+    show_default=True,
+    help="Token budget of the loaded files.",
+)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(min=1),
+    default=SelectionOptions().max_rounds,
+    show_default=True,
+    help="Times the model is asked at most.",
+)
+@click.option(
+    "--model",
+    default=None,
+    metavar="script:FILE",
+    help=f"The model to ask: script:FILE replays JSON answers (default: ${MODEL_ENV}).",
+)
+@click.option(
+    "--max-file-bytes",
+    type=click.IntRange(min=0),
+    default=DiscoveryOptions().max_file_bytes,
+    show_default=True,
+    help="Leave out files larger than this.",
+)
+@click.option("--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def select_command(
+    task: str,
+    root: Path,
+    filter_re: str | None,
+    exclude_re: str | None,
+    max_files: int | None,
+    includes: tuple[str, ...],
+    directory: str,
+    allow_secrets: bool,
+    max_tokens: int,
+    max_rounds: int,
+    model: str | None,
+    max_file_bytes: int,
+    no_git: bool,
+    as_json: bool,
+) -> None:
+    """Let a model choose the files a request needs, round by round (needs a model)."""
+    options = SelectionOptions(
+        filter=filter_re,
+        exclude=exclude_re,
+        max_files=max_files,
+        include=includes,
+        dir=directory,
+        token_budget=max_tokens,
+        max_rounds=max_rounds,
+        allow_secrets=allow_secrets,
+        model=_tokenizer_model(model),
+    )
+    executor = resolve_model(model)
+    with scan_progress("scanning files", None, enabled=not as_json):
+        found = discover(root, discovery_options(max_file_bytes, False, (), no_git))
+    result = select_files(executor, task, found.root, options, discovery=found)
+    if as_json:
+        print_json(_result_json(task, result))
+    else:
+        _print_result(result)
+    if result.error is not None:
+        err_console.print(
+            printable(
+                f"agentprompt: error: {result.error}; stopped with the "
+                f"{len(result.selected)} file(s) selected so far"
+            ),
+            markup=False,
+        )
+        raise SystemExit(1)

@@ -1,0 +1,281 @@
+"""Extraction of a whole repository through the cache, in parallel when there is much to do.
+
+:func:`extract_repository` compares each discovered file with its cached row (size and
+mtime first, content hash when those moved), parses only what changed, spreads a cold
+parse over every core in chunks, and stores the results. Files that cannot be read, are
+not UTF-8 or are binary are reported once each and skipped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.cache import (
+    CachedFile,
+    CacheRow,
+    SymbolCache,
+    content_hash,
+    default_cache_path,
+    from_json,
+    row_for,
+    storable,
+)
+from agentprompt.repo.files import Discovery
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
+
+__all__ = ["Extraction", "ProgressCallback", "extract_repository"]
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` while files are parsed."""
+
+PARALLEL_THRESHOLD = 200
+"""Fewer files than this are parsed in-process (starting workers would cost more)."""
+_CHUNK = 16
+_NO_NAMES = content_hash(b"\n\n")
+"""The names hash of a file that defines and uses nothing."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extraction:
+    """The cached extraction state of every code file in a repository."""
+
+    root: Path
+    """The repository root."""
+    files: dict[str, CachedFile]
+    """Light rows (names defined and used) of every code file that could be read, by path;
+    files in a language without a grammar are here too, with no names (never read)."""
+    cache: SymbolCache | None
+    """Where full symbols can be loaded from (None when the cache was not used)."""
+    parsed: int
+    """How many files were parsed in this run."""
+    problems: tuple[str, ...]
+    """Files that were skipped, each with the reason (reported once)."""
+    memory: dict[str, tuple[str, str]]
+    """Full results (JSON, references) of files parsed without a cache (or whose names
+    cannot be cache keys), by path."""
+    previous: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    """What the cache held before this run for files parsed again or gone: (names hash,
+    defs, members, references) by path, so a remembered graph can be updated."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong with the cache (rebuilt, unusable): the run went on without it."""
+
+    def references(self) -> dict[str, tuple[str, ...]]:
+        """The identifiers every extracted file uses, by path."""
+        found = self.cache.references() if self.cache is not None else {}
+        for path, (_data, refs) in self.memory.items():
+            found[path] = tuple(refs.split())
+        return {p: found.get(p, ()) for p in self.files}
+
+    def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
+        """The full extraction results of ``paths`` (those that could be read)."""
+        wanted = [p for p in paths if p in self.files]
+        found = self.cache.symbols(wanted) if self.cache is not None else {}
+        for path in wanted:
+            if path in self.memory:
+                data, refs = self.memory[path]
+                found[path] = from_json(data, tuple(refs.split()))
+            elif self.files[path].language is None:
+                found[path] = FileSymbols(path=path, language=None)
+        return found
+
+
+def _extract_one(root: str, path: str) -> tuple[str, CacheRow | None, str | None]:
+    """Read and parse one file: (path, cache row, problem).
+
+    The file is stat-ed before and after it is read; when it changed meanwhile the row gets
+    an impossible mtime (-1), so the next run parses it again. Any failure of the parser on
+    one file (a recursion limit on absurd nesting, say) is that file's problem, not the run's.
+    """
+    full = os.path.join(root, path)
+    try:
+        before = os.stat(full)
+        with open(full, "rb") as handle:
+            data = handle.read()
+        after = os.stat(full)
+    except OSError as exc:
+        return path, None, f"{path}: cannot be read ({exc.strerror or type(exc).__name__})"
+    try:
+        entry = extract_symbols(path, data)
+    except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:
+        return path, None, f"{path}: could not be parsed ({type(exc).__name__})"
+    if entry.problem is not None:
+        return path, None, f"{path}: {entry.problem}"
+    steady = (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns)
+    mtime = after.st_mtime_ns if steady and after.st_size == len(data) else -1
+    return path, row_for(entry, after.st_size, mtime, content_hash(data)), None
+
+
+def _extract_chunk(
+    root: str, paths: Sequence[str]
+) -> list[tuple[str, CacheRow | None, str | None]]:
+    """Parse ``paths`` in a worker process."""
+    return [_extract_one(root, p) for p in paths]
+
+
+def _light(
+    results: list[tuple[str, CacheRow | None, str | None]],
+) -> list[tuple[str, CacheRow | None, str | None]]:
+    """``results`` without the rows' JSON and references, once they are stored (rows the
+    cache cannot hold are kept whole)."""
+    return [
+        (
+            path,
+            row if row is None or not storable(path) else replace(row, refs="", data=""),
+            problem,
+        )
+        for path, row, problem in results
+    ]
+
+
+def _context() -> Any:
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def _parse_all(
+    root: Path,
+    paths: list[str],
+    workers: int,
+    progress: ProgressCallback | None,
+    cache: SymbolCache | None,
+) -> list[tuple[str, CacheRow | None, str | None]]:
+    """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
+    for the database lock), and only their light part is kept."""
+    total = len(paths)
+    results: list[tuple[str, CacheRow | None, str | None]] = []
+    if workers <= 1 or total < PARALLEL_THRESHOLD:
+        for i, path in enumerate(paths):
+            results.append(_extract_one(str(root), path))
+            if progress is not None and (i % 50 == 0 or i + 1 == total):
+                progress(i + 1, total)
+        if cache is not None:
+            cache.store(row for _, row, _ in results if row is not None)
+            return _light(results)
+        return results
+    chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
+            if cache is not None:
+                cache.store(row for _, row, _ in chunk_result if row is not None)
+                chunk_result = _light(chunk_result)
+            results.extend(chunk_result)
+            if progress is not None:
+                progress(len(results), total)
+    return results
+
+
+def extract_repository(
+    discovery: Discovery,
+    *,
+    cache_path: Path | None = None,
+    use_cache: bool = True,
+    workers: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> Extraction:
+    """Extraction results for every code file of ``discovery``, parsing only what changed."""
+    root = discovery.root
+    code = [f for f in discovery.files if language_for_path(f.path) is not None]
+    problems: list[str] = []
+    warnings: list[str] = []
+    cache = None
+    where = cache_path or default_cache_path(root)
+    # An empty or code-free folder gets no cache (nothing would be written to it).
+    if use_cache and (code or where.exists()):
+        try:
+            cache = SymbolCache(where)
+        except (OSError, sqlite3.Error) as exc:
+            warnings.append(
+                f"the symbol cache {where} cannot be used ({exc}); every file is parsed without it"
+            )
+    known = cache.entries() if cache is not None else {}
+    files: dict[str, CachedFile] = {}
+    maybe: list[str] = []
+    for item in code:
+        row = known.get(item.path)
+        if row is not None and row.size == item.size and row.mtime_ns == item.mtime_ns:
+            files[item.path] = row
+        else:
+            maybe.append(item.path)
+    to_parse: list[str] = []
+    touched: list[tuple[int, int, str]] = []
+    for path in maybe:
+        row = known.get(path)
+        if row is None:
+            to_parse.append(path)
+            continue
+        try:
+            data = (root / path).read_bytes()
+            stat = (root / path).stat()
+        except OSError as exc:
+            problems.append(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})")
+            continue
+        if content_hash(data) == row.hash:
+            touched.append((stat.st_size, stat.st_mtime_ns, path))
+            files[path] = CachedFile(
+                path=path,
+                size=stat.st_size,
+                mtime_ns=stat.st_mtime_ns,
+                hash=row.hash,
+                language=row.language,
+                defs_text=row.defs_text,
+                members_text=row.members_text,
+                names_hash=row.names_hash,
+            )
+        else:
+            to_parse.append(path)
+    for item in discovery.files:
+        if item.path not in files and language_for_path(item.path) is None:
+            files[item.path] = CachedFile(
+                path=item.path,
+                size=item.size,
+                mtime_ns=item.mtime_ns,
+                hash="",
+                language=None,
+                defs_text="",
+                members_text="",
+                names_hash=_NO_NAMES,
+            )
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    # Largest files first, in small chunks, so no worker is left with a long tail at the end.
+    sizes = {f.path: f.size for f in code}
+    to_parse.sort(key=lambda p: -sizes.get(p, 0))
+    current = {f.path for f in code}
+    previous = {}
+    if cache is not None:
+        previous = cache.names_of(
+            [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
+        )
+    results = _parse_all(root, to_parse, count, progress, cache)
+    memory: dict[str, tuple[str, str]] = {}
+    for path, made, problem in results:
+        if problem is not None:
+            problems.append(problem)
+        if made is None:
+            continue
+        files[path] = made.light
+        if cache is None or not storable(path):
+            memory[path] = (made.data, made.refs)
+    if cache is not None:
+        cache.touch(touched)
+        cache.forget(p for p in known if p not in current)
+        if cache.warning:
+            warnings.append(cache.warning)
+    return Extraction(
+        root=root,
+        files=files,
+        cache=cache,
+        parsed=len(to_parse),
+        problems=tuple(problems),
+        memory=memory,
+        previous=previous,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,251 @@
+"""The repository map pipeline: discover, extract (cached, parallel), rank, fit, render.
+
+:func:`build_map` returns a :class:`RepoMap` whose text fits the token budget exactly: the
+ranked entries (a file's header, then its definitions by importance) are taken in order,
+and a search over how many to include finds the largest prefix whose rendered map, legend
+and all, still fits. :func:`annotate_files` gives ``tree --annotate`` its per-file notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
+from agentprompt.repo.files import Discovery, discover
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.repomap_fit import fit_map
+from agentprompt.repo.repomap_rank import rank_extraction
+from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.tokens import shared_counter
+
+__all__ = ["MapOptions", "RankedFile", "RepoMap", "annotate_files", "build_map", "map_json"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapOptions:
+    """What a map is for and how big it may be."""
+
+    tokens: int = 1024
+    """The token budget the whole map (legend included) must fit."""
+    focus: tuple[str, ...] = ()
+    """Files the ranking leans toward."""
+    mentions: tuple[str, ...] = ()
+    """Identifiers the ranking leans toward."""
+    task: str | None = None
+    """A task text: the files and identifiers it names are leaned toward."""
+    in_context: tuple[str, ...] = ()
+    """Files whose full text the model already has: left out of the map, leaned toward."""
+    model: str | None = None
+    """The model whose tokenizer counts the budget (default: o200k_base)."""
+    workers: int | None = None
+    """Processes for a cold parse (default: every core)."""
+    use_cache: bool = True
+    """Keep extraction results in ``<root>/.agentprompt/cache/symbols.db``."""
+    cache_path: Path | None = None
+    """Another place for the cache database."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankedFile:
+    """A file shown in the map, with what was shown of it."""
+
+    path: str
+    """The file's path."""
+    language: str | None
+    """The language it was read as."""
+    rank: float
+    """Its personalised PageRank."""
+    file_refs: int
+    """How many other files refer to it."""
+    entry: MapFile
+    """What the map renders for it."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepoMap:
+    """A rendered, budget-fitted repository map."""
+
+    text: str
+    """The map, legend first."""
+    tokens: int
+    """Its exact token count."""
+    budget: int
+    """The budget it was fitted to."""
+    tokenizer: str
+    """The encoding it was counted with."""
+    files: tuple[RankedFile, ...]
+    """The files shown, by path."""
+    omitted: int
+    """Code files ranked but left out for lack of budget."""
+    parsed: int
+    """Files parsed in this run (the rest came from the cache)."""
+    problems: tuple[str, ...] = ()
+    """Files skipped, each with the reason."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong with the symbol cache (the map was still built)."""
+    ranks: Mapping[str, float] = field(default_factory=dict)
+    """Every code file's rank."""
+    unknown_focus: tuple[str, ...] = ()
+    """Focus and in-context paths that name no code file of the repository (no effect)."""
+
+
+def build_map(
+    root: Path,
+    options: MapOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
+) -> RepoMap:
+    """The repository map of ``root`` for ``options`` (see :class:`MapOptions`)."""
+    options = options or MapOptions()
+    found = discovery if discovery is not None else discover(root)
+    extraction = extract_repository(
+        found,
+        cache_path=options.cache_path,
+        use_cache=options.use_cache,
+        workers=options.workers,
+        progress=progress,
+    )
+    try:
+        return _rank_and_fit(found, extraction, options)
+    finally:
+        if extraction.cache is not None:
+            extraction.cache.close()
+
+
+def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
+    summary = rank_extraction(
+        extraction,
+        focus=tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context)),
+        mentions=options.mentions,
+        task=options.task,
+    )
+    ranks = summary.ranks
+    excluded = {_relative(found.root, p) for p in options.in_context}
+    ranked_paths = sorted(
+        (p for p in extraction.files if p not in excluded), key=lambda p: (-ranks.get(p, 0.0), p)
+    )
+    counter = shared_counter(options.model)
+    text, tokens, shown = fit_map(ranked_paths, extraction, summary, counter, options.tokens)
+    ranked = tuple(
+        RankedFile(
+            path=path,
+            language=entry.symbols.language,
+            rank=ranks.get(path, 0.0),
+            file_refs=summary.referrers.get(path, 0),
+            entry=entry,
+        )
+        for path, entry in sorted(shown.items())
+    )
+    return RepoMap(
+        text=text,
+        tokens=tokens,
+        budget=options.tokens,
+        tokenizer=counter.name,
+        files=ranked,
+        omitted=len(ranked_paths) - len(ranked),
+        parsed=extraction.parsed,
+        problems=(*_skipped(found), *extraction.problems),
+        warnings=extraction.warnings,
+        ranks=ranks,
+        unknown_focus=tuple(
+            p
+            for p in (*options.focus, *options.in_context)
+            if _relative(found.root, p) not in extraction.files
+        ),
+    )
+
+
+_CONTENT_REASONS = ("UTF-8", "binary", "size cap", "read")
+
+
+def _skipped(found: Discovery) -> list[str]:
+    """Code files discovery left out for their content (encoding, size, binary, unreadable)."""
+    skipped = [
+        f"{item.path}: {item.reason}"
+        for item in found.excluded
+        if language_for_path(item.path) is not None
+        and any(word in item.reason for word in _CONTENT_REASONS)
+    ]
+    return [*skipped, *found.problems]
+
+
+def _relative(root: Path, path: str) -> str:
+    """``path`` relative to ``root``: an absolute path or one relative to the working
+    directory that lies inside ``root``, else taken as relative to ``root`` already."""
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        inside = root / candidate
+        here = Path.cwd() / candidate
+        if inside.exists() or not here.exists():
+            return candidate.as_posix().removeprefix("./")
+        candidate = here
+    try:
+        return candidate.resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return candidate.as_posix()
+
+
+def map_json(result: RepoMap) -> dict[str, Any]:
+    """The JSON form of a map: files shown (with symbols and imports), text, tokens, omitted."""
+    files = []
+    for item in result.files:
+        entry = item.entry
+        symbols = entry.symbols
+        every = entry.shown is None or is_test_path(item.path)
+        shown = range(len(symbols.symbols)) if every else sorted(entry.shown or ())
+        files.append(
+            {
+                "path": item.path,
+                "language": item.language,
+                "rank": item.rank,
+                "symbols": [
+                    {
+                        "kind": s.kind,
+                        "name": s.name,
+                        "line": s.line,
+                        "end_line": s.end_line,
+                        "signature": s.signature,
+                        "parent": s.parent,
+                        "refs": entry.symbol_refs.get(i, 0),
+                    }
+                    for i in shown
+                    for s in (symbols.symbols[i],)
+                ],
+                "imports": [
+                    {"module": i.module, "names": list(i.names), "local": i.local, "line": i.line}
+                    for i in symbols.imports
+                ],
+            }
+        )
+    return {
+        "files": files,
+        "text": result.text,
+        "tokens": result.tokens,
+        "budget": result.budget,
+        "tokenizer": result.tokenizer,
+        "omitted": result.omitted,
+        "problems": list(result.problems),
+        "warnings": list(result.warnings),
+    }
+
+
+def annotate_files(
+    root: Path, discovery: Discovery, *, use_cache: bool = True, cache_path: Path | None = None
+) -> dict[str, str]:
+    """Seed 003's per-file notes (``exports: ...``, ``main entry, imports: ...``) by path."""
+    extraction = extract_repository(discovery, use_cache=use_cache, cache_path=cache_path)
+    try:
+        loaded = extraction.symbols(extraction.files)
+    finally:
+        if extraction.cache is not None:
+            extraction.cache.close()
+    notes: dict[str, str] = {}
+    for path, symbols in loaded.items():
+        note = file_annotation(symbols)
+        if note:
+            notes[path] = note
+    return notes

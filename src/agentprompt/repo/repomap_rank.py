@@ -1,0 +1,140 @@
+"""Ranking a repository's files for a map, remembered and updated between runs.
+
+:func:`rank_extraction` first looks for a ranking remembered for exactly these files'
+names and this personalisation; failing that it updates the reference graph remembered
+from an earlier run (see :mod:`agentprompt.repo.rank_update`) when few files changed, and
+builds it from scratch otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from agentprompt.repo.cache import SymbolCache, content_hash
+from agentprompt.repo.extraction import Extraction
+from agentprompt.repo.rank import (
+    MAX_DEFINERS,
+    MAX_MEMBER_DEFINERS,
+    RankSummary,
+    build_graph,
+    definers_of,
+    pagerank,
+    personalization,
+    summarize,
+    task_mentions,
+)
+from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
+
+__all__ = ["rank_extraction"]
+
+MAX_UPDATED = 200
+"""More changed files than this and the reference graph is built anew rather than updated."""
+
+
+def rank_extraction(
+    extraction: Extraction,
+    *,
+    focus: tuple[str, ...] = (),
+    mentions: Iterable[str] = (),
+    task: str | None = None,
+) -> RankSummary:
+    """The ranking of ``extraction``'s files toward ``focus`` files (root-relative paths),
+    ``mentions`` and what ``task`` names; remembered in the cache for an unchanged reference
+    graph, and computed by updating the remembered graph when only a few files changed."""
+    files = extraction.files
+    named_paths: set[str] = set()
+    words: set[str] = set(mentions)
+    if task:
+        task_paths, task_words = task_mentions(task)
+        named_paths |= task_paths
+        words |= task_words
+    defs: dict[str, tuple[str, ...]] = {}
+    members: dict[str, tuple[str, ...]] = {}
+    if words:
+        defs = {p: f.defs for p, f in files.items()}
+        members = {p: f.members for p, f in files.items()}
+    definers = definers_of(words, defs, members)
+    personal = personalization(
+        files,
+        focus=focus,
+        named_paths=named_paths,
+        mentioned=words,
+        definers=definers,
+    )
+    boosted = sorted(definers)
+    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
+    material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
+    key = "rank:" + content_hash(material.encode("utf-8", "surrogatepass"))
+    state_key = "graph:" + content_hash(f"{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}".encode())
+    cache = extraction.cache
+    remembered = cache.memo(key) if cache is not None else None
+    if remembered is not None:
+        try:
+            return RankSummary.from_json(remembered)
+        except (ValueError, KeyError, TypeError):
+            pass
+    if cache is not None:
+        state = _updated_state(extraction, cache, state_key, personal)
+        if state is not None:
+            cache.remember_blob(state_key, state.to_bytes())
+            summary = state.summary()
+            cache.remember(key, summary.to_json())
+            return summary
+    if not words:
+        defs = {p: f.defs for p, f in files.items()}
+        members = {p: f.members for p, f in files.items()}
+    graph = build_graph(defs, extraction.references(), boosted, members)
+    ranks = pagerank(graph, personal)
+    summary = summarize(graph, ranks)
+    if cache is not None:
+        cache.remember(key, summary.to_json())
+        names = {p: f.names_hash for p, f in files.items()}
+        state = state_from_graph(graph, names, ranks, summary.other_users, boosted)
+        cache.remember_blob(state_key, state.to_bytes())
+    return summary
+
+
+def _updated_state(
+    extraction: Extraction, cache: SymbolCache, key: str, personal: Mapping[str, float]
+) -> GraphState | None:
+    """The remembered graph under ``key`` updated for the files whose names changed, or
+    None when there is none or it cannot be updated (then the graph is built anew)."""
+    data = cache.blob(key)
+    state = GraphState.from_bytes(data) if data is not None else None
+    if state is None:
+        return None
+    files = extraction.files
+    changed_paths = [p for p, f in files.items() if state.names.get(p) != f.names_hash]
+    gone = [p for p in state.names if p not in files]
+    if len(changed_paths) + len(gone) > MAX_UPDATED:
+        return None
+    current = cache.names_of(changed_paths)
+    changed: dict[str, tuple[FileNames | None, FileNames | None]] = {}
+    for path in (*changed_paths, *gone):
+        old = None
+        if path in state.names:
+            before = extraction.previous.get(path)
+            if before is None or before[0] != state.names[path]:
+                return None
+            old = _file_names(before)
+        new = None
+        if path in files:
+            now = current.get(path)
+            if now is None or now[0] != files[path].names_hash:
+                return None
+            new = _file_names(now)
+        changed[path] = (old, new)
+
+    def users_of(names: set[str]) -> dict[str, tuple[str, ...]]:
+        return {p: refs for p, refs in cache.users_of(names).items() if p in files}
+
+    return update_state(state, changed, users_of, files, personal)
+
+
+def _file_names(row: tuple[str, str, str, str]) -> FileNames:
+    return FileNames(
+        names_hash=row[0],
+        defs=tuple(row[1].split()),
+        members=tuple(row[2].split()),
+        refs=tuple(row[3].split()),
+    )

@@ -1,0 +1,220 @@
+"""What one source file defines, imports and refers to, read with tree-sitter.
+
+:func:`extract_symbols` turns a file's bytes into a :class:`FileSymbols`: its definitions
+(classes, functions, methods, variables, properties, with signatures, line ranges and
+parents), its imports (local or external, and what they bring in) and the identifiers it
+uses. Files with syntax errors still yield what the parser could read; files in a language
+without a grammar yield an entry with no symbols.
+
+Definitions come from a walk of the syntax tree that visits only the places definitions
+live (module level, class bodies, namespaces); identifiers and calls are read lexically
+from the source text, which is what keeps extraction fast on large repositories. Comments
+and the text of string literals are cut out first (one tree-sitter query finds them), so a
+name mentioned in a docstring or a log message is no reference.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from tree_sitter import Node, Query, QueryCursor
+
+from agentprompt.repo.languages import language_for_path, parser_for, tree_sitter_language
+
+__all__ = [
+    "KINDS",
+    "RESERVED_WORDS",
+    "FileSymbols",
+    "ImportEntry",
+    "SymbolEntry",
+    "extract_symbols",
+]
+
+KINDS = ("class", "method", "function", "async function", "async method", "variable", "property")
+"""Every kind a :class:`SymbolEntry` may have."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SymbolEntry:
+    """One definition in a source file."""
+
+    kind: str
+    """One of :data:`KINDS`."""
+    name: str
+    """The defined name, without its parent."""
+    line: int
+    """First line of the definition (1-based)."""
+    end_line: int
+    """Last line of the definition (1-based)."""
+    signature: str = ""
+    """Parameters and return type as written, whitespace collapsed (empty for non-callables)."""
+    params: tuple[str, ...] = ()
+    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one."""
+    returns: str | None = None
+    """The declared return type, ``?T`` when it may be absent (None if not declared)."""
+    parent: str | None = None
+    """The enclosing class (dotted when nested), or None at module level."""
+    depth: int = 0
+    """Nesting depth: 0 at module level, 1 inside a class, and so on."""
+    bases: tuple[str, ...] = ()
+    """Base classes and implemented interfaces, for classes."""
+    markers: tuple[str, ...] = ()
+    """Extra facts: ``optional``, ``static``, ``abstract``, ``exported``, ``decorated``."""
+    calls: tuple[str, ...] = ()
+    """Names its body calls, first-seen order (read from the first 4 KiB of the body)."""
+
+    @property
+    def qualname(self) -> str:
+        """The name with its parent, e.g. ``Store.fetch``."""
+        return f"{self.parent}.{self.name}" if self.parent else self.name
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportEntry:
+    """One import statement's target."""
+
+    module: str
+    """What is imported from, as written (``os.path``, ``./utils``, ``.models``)."""
+    names: tuple[str, ...] = ()
+    """The names it brings in (empty when the whole module is imported)."""
+    local: bool = False
+    """True when the syntax makes it repository-local (relative path, quoted include...)."""
+    line: int = 0
+    """The line the import is on (1-based)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileSymbols:
+    """Everything extracted from one file."""
+
+    path: str
+    """POSIX path relative to the repository root."""
+    language: str | None
+    """The language it was read as, or None when no grammar knows it."""
+    symbols: tuple[SymbolEntry, ...] = ()
+    """Definitions in source order; a parent always comes before its members."""
+    imports: tuple[ImportEntry, ...] = ()
+    """Imports in source order."""
+    references: tuple[str, ...] = ()
+    """Distinct identifiers the file uses (three characters or longer), sorted."""
+    lines: int = 0
+    """Number of lines in the file."""
+    syntax_errors: bool = False
+    """True when the parser had to recover from errors (the symbols are what it could read)."""
+    problem: str | None = None
+    """Why the file could not be read, when it could not (it then has no symbols)."""
+
+
+_CPP_MARKERS = re.compile(
+    rb"^\s*(?:class|namespace|template)\b|^\s*(?:public|private|protected)\s*:|\w::\w",
+    re.MULTILINE,
+)
+"""What makes a ``.h`` header C++ rather than C."""
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+
+RESERVED_WORDS = frozenset(
+    str.split(
+        "and await break case catch class const continue def elif else export for function if "
+        "import instanceof lambda let not pass raise return switch throw try typeof var void "
+        "while yield None True False null true false"
+    )
+)
+"""Words no module-level definition can be named (keywords of the common grammars); a
+parser recovering from an error may still offer them as names, and they are dropped.
+Class members may use them (``promise.catch``)."""
+
+_STOP_WORDS = RESERVED_WORDS | frozenset(
+    str.split(
+        "new delete this self cls from default undefined string number boolean any unknown "
+        "never object "
+        "public private protected static final abstract interface extends implements package "
+        "struct enum impl pub mut use crate func chan nil end begin unless elsif then namespace "
+        "using include define char double long short unsigned signed sizeof auto template "
+        "typename virtual override readonly declare keyof infer goto extern inline volatile "
+        "register int str float bool print len require module exports console"
+    )
+)
+
+
+_NOT_CODE = (
+    "comment",
+    "line_comment",
+    "block_comment",
+    "string_content",
+    "string_fragment",
+    "multiline_string_fragment",
+    "interpreted_string_literal",
+    "raw_string_literal",
+    "char_literal",
+    "heredoc_body",
+    "nowdoc_body",
+)
+"""Node types holding prose rather than code: comments, and the literal text of strings
+(their interpolated expressions are separate nodes, so they still count)."""
+
+
+@cache
+def _not_code_query(language: str) -> Query:
+    """A query capturing every comment and string text node of ``language``."""
+    grammar = tree_sitter_language(language)
+    kinds = [k for k in _NOT_CODE if grammar.id_for_node_kind(k, True)]
+    return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
+
+
+def _code_text(language: str, root: Node, source: bytes) -> str:
+    """``source`` with comments and string text cut out (each cut replaced by a space)."""
+    found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
+    if not found:
+        return source.decode("utf-8")
+    spans = sorted((n.start_byte, n.end_byte) for n in found)
+    parts: list[bytes] = []
+    at = 0
+    for start, end in spans:
+        if start > at:
+            parts.append(source[at:start])
+        at = max(at, end)
+    parts.append(source[at:])
+    return b" ".join(parts).decode("utf-8", "replace")
+
+
+def _references(text: str) -> tuple[str, ...]:
+    """The distinct identifiers in ``text`` (keywords and the commonest builtins left out),
+    sorted."""
+    return tuple(sorted(set(_IDENTIFIER.findall(text)) - _STOP_WORDS))
+
+
+def extract_symbols(path: str, source: bytes) -> FileSymbols:
+    """Definitions, imports and references of the file at ``path`` with content ``source``."""
+    from agentprompt.repo.symbols_walk import walk_tree
+
+    language = language_for_path(path)
+    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(source):
+        language = "cpp"
+    lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+    if b"\x00" in source[:8192]:
+        return FileSymbols(path=path, language=language, lines=lines, problem="binary content")
+    if language is None:
+        return FileSymbols(path=path, language=None, lines=lines)
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileSymbols(
+            path=path,
+            language=language,
+            lines=lines,
+            problem=f"not UTF-8 text (byte {exc.start} cannot be decoded)",
+        )
+    tree = parser_for(language).parse(source)
+    symbols, imports = walk_tree(language, tree.root_node, source)
+    return FileSymbols(
+        path=path,
+        language=language,
+        symbols=symbols,
+        imports=imports,
+        references=_references(_code_text(language, tree.root_node, source)),
+        lines=lines,
+        syntax_errors=tree.root_node.has_error,
+    )

@@ -1,0 +1,380 @@
+"""Reading names, parameters, return types, bases and declared names from syntax nodes.
+
+These helpers are shared by every language's walk; each knows the handful of field names
+and node types the official grammars use for the same idea.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+__all__ = [
+    "FUNCTION_VALUES",
+    "NAME_TYPES",
+    "collapse",
+    "declarator_name",
+    "declared_names",
+    "decorator_markers",
+    "function_parts",
+    "node_text",
+    "read_bases",
+    "read_params",
+    "read_returns",
+    "ruby_attributes",
+]
+
+_SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
+NAME_TYPES = frozenset(
+    {
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "property_identifier",
+        "constant",
+        "name",
+        "variable_name",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "private_property_identifier",
+        "namespace_identifier",
+    }
+)
+_OPTIONAL_PARAMS = frozenset(
+    {
+        "default_parameter",
+        "typed_default_parameter",
+        "optional_parameter",
+        "assignment_pattern",
+        "optional_parameter_declaration",
+    }
+)
+_OPTIONAL_RETURN = re.compile(
+    r"^(?:Optional\[(.*)\]|Union\[(.*?),\s*None\]|Union\[None,\s*(.*)\])$"
+)
+_NONE_UNION = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|undefined)\s*\|\s*")
+
+
+def node_text(node: Node | None) -> str:
+    """The source text of ``node`` (empty for None)."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def collapse(text: str) -> str:
+    """``text`` with every run of whitespace made one space."""
+    return " ".join(text.split())
+
+
+_BASE_CONTAINERS = frozenset(
+    {
+        "superclasses",
+        "class_heritage",
+        "extends_clause",
+        "implements_clause",
+        "superclass",
+        "super_interfaces",
+        "type_list",
+        "base_class_clause",
+        "base_list",
+        "base_clause",
+        "class_interface_clause",
+        "extends_type_clause",
+        "argument_list",
+    }
+)
+
+
+def read_bases(node: Node) -> tuple[str, ...]:
+    """The base classes and interfaces a class node names, generic arguments dropped."""
+    found: list[str] = []
+    for child in node.named_children:
+        if child.type in _BASE_CONTAINERS:
+            for part in child.named_children:
+                if part.type in _BASE_CONTAINERS:
+                    found.extend(
+                        node_text(p) for p in part.named_children if p.type != "access_specifier"
+                    )
+                elif part.type not in ("access_specifier", "keyword_argument", "comment"):
+                    found.append(node_text(part))
+    return tuple(collapse(b).split("<")[0] for b in found if b)
+
+
+def _inner_declarator(node: Node) -> Node | None:
+    """The next declarator inside a C declarator (a parenthesised one has no field name)."""
+    inner = node.child_by_field_name("declarator")
+    if inner is None and node.type == "parenthesized_declarator" and node.named_children:
+        inner = node.named_children[0]
+    return inner
+
+
+def declarator_name(node: Node | None) -> Node | None:
+    """The name inside a C declarator, through pointers, arrays, parentheses and
+    function declarators (``*names[]`` is ``names``, ``(*callback_t)(int)`` is
+    ``callback_t``)."""
+    while node is not None and node.type not in NAME_TYPES:
+        node = _inner_declarator(node)
+    return node
+
+
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+
+
+def _owner_name(owner: str) -> str:
+    """The class a qualified C++ name belongs to, template arguments and namespaces dropped
+    (``ns::Container<T, N>`` is ``Container``)."""
+    previous = None
+    while previous != owner:
+        previous, owner = owner, _TEMPLATE_ARGS.sub("", owner)
+    return owner.rsplit("::", 1)[-1].strip()
+
+
+def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | None, str | None]:
+    """Name, parameters node, return-type node and owning type (for out-of-class methods)."""
+    if language in ("c", "cpp"):
+        # The innermost function declarator names the function: in
+        # ``void (*signal(int, handler))(int)`` the outer one is the returned pointer's.
+        declarator: Node | None = node.child_by_field_name("declarator")
+        found = None
+        while declarator is not None:
+            if declarator.type == "function_declarator":
+                found = declarator
+            declarator = _inner_declarator(declarator)
+        if found is None:
+            return "", None, None, None
+        name = node_text(found.child_by_field_name("declarator"))
+        declarator = found
+        owner = None
+        if "::" in name:
+            owner, name = name.rsplit("::", 1)
+            owner = _owner_name(owner)
+        return (
+            name,
+            declarator.child_by_field_name("parameters"),
+            node.child_by_field_name("type"),
+            owner,
+        )
+    name = node_text(node.child_by_field_name("name"))
+    params = node.child_by_field_name("parameters")
+    returns = None
+    for field_name in ("return_type", "result", "returns", "type"):
+        returns = node.child_by_field_name(field_name)
+        if returns is not None:
+            break
+    owner = None
+    if language == "go" and node.type == "method_declaration":
+        receiver = node.child_by_field_name("receiver")
+        declared = receiver.named_children[0] if receiver and receiver.named_children else None
+        kind = declared.child_by_field_name("type") if declared is not None else None
+        owner = node_text(kind).lstrip("*").split("[")[0].strip() or None
+    return name, params, returns, owner
+
+
+def read_params(node: Node | None) -> tuple[str, ...]:
+    """Parameter names of a parameter-list node, marked ``?`` optional or ``*``/``**``/
+    ``...``/``&`` variadic; receivers (``self``, ``this``) left out."""
+    if node is None:
+        return ()
+    found: list[str] = []
+    for index, child in enumerate(node.children):
+        kind = child.type
+        if not child.is_named or node.field_name_for_child(index) == "type":
+            continue  # punctuation, or the type of a C# ``params T[] values``
+        if kind in ("comment", "self_parameter", "attribute_item"):
+            continue
+        names = _param_names(child)
+        text = node_text(child)
+        for name in names:
+            if name in _SKIP_PARAMS:
+                continue
+            if kind in ("list_splat_pattern", "splat_parameter") or (
+                text.startswith("*") and not text.startswith("**")
+            ):
+                name = f"*{name}"
+            elif kind in ("dictionary_splat_pattern", "hash_splat_parameter") or text.startswith(
+                "**"
+            ):
+                name = f"**{name}"
+            elif "variadic" in kind or kind == "spread_parameter" or "..." in text.split(":")[0]:
+                name = f"...{name}"
+            elif kind == "block_parameter":
+                name = f"&{name}"
+            elif (
+                kind in _OPTIONAL_PARAMS
+                or child.child_by_field_name("default_value") is not None
+                or (kind == "parameter" and "=" in text)
+                or (kind == "required_parameter" and child.child_by_field_name("value"))
+                or (kind == "keyword_parameter" and child.child_by_field_name("value"))
+                or kind == "optional_parameter"
+            ):
+                name = f"{name}?"
+            found.append(name)
+    return tuple(found)
+
+
+_DESTRUCTURED = frozenset({"object_pattern", "array_pattern"})
+
+
+def _destructured(node: Node) -> str:
+    """A destructured parameter as its names: ``{title,onClose}`` or ``[first,rest]``."""
+    names: list[str] = []
+    for child in node.named_children:
+        kind = child.type
+        if kind in ("shorthand_property_identifier_pattern", "identifier"):
+            names.append(node_text(child))
+        elif kind == "pair_pattern":
+            value = child.child_by_field_name("value")
+            names.extend(_param_names(value) if value is not None else [])
+        elif kind in ("object_assignment_pattern", "assignment_pattern"):
+            left = child.child_by_field_name("left")
+            names.extend(_param_names(left) if left is not None else [])
+        elif kind == "rest_pattern":
+            names.extend(f"...{n}" for n in _param_names(child))
+        elif kind in _DESTRUCTURED:
+            names.append(_destructured(child))
+    braces = "{}" if node.type == "object_pattern" else "[]"
+    return braces[0] + ",".join(names) + braces[1]
+
+
+def _param_names(node: Node) -> list[str]:
+    if node.type in ("identifier", "name", "variable_name"):
+        return [node_text(node).lstrip("$")]
+    if node.type in _DESTRUCTURED:
+        return [_destructured(node)]
+    names = [
+        node_text(c).lstrip("$")
+        for i, c in enumerate(node.children)
+        if c.is_named and node.field_name_for_child(i) == "name" and c.type in NAME_TYPES
+    ]
+    if names:
+        return names
+    for field_name in ("pattern", "declarator", "name", "left"):
+        inner = node.child_by_field_name(field_name)
+        if inner is not None:
+            return _param_names(inner)
+    for child in node.named_children:
+        if child.type in ("identifier", "variable_name"):
+            return [node_text(child).lstrip("$")]
+        if child.type == "variable_declarator":
+            return _param_names(child)
+    return []
+
+
+def read_returns(node: Node | None) -> str | None:
+    """The declared return type of a return-type node, ``?T`` when it may be absent."""
+    if node is None:
+        return None
+    text = collapse(node_text(node)).lstrip(":").strip().strip("\"'")
+    if not text or text in ("void", "None", "()", "unit"):
+        return None
+    optional = _OPTIONAL_RETURN.match(text)
+    if optional:
+        inner = next(g for g in optional.groups() if g is not None)
+        return (
+            f"?{inner}"
+            if "," not in inner or inner.startswith(("Optional", "Union"))
+            else (f"?Union[{inner}]")
+        )
+    stripped = _NONE_UNION.sub("", text)
+    if stripped != text and stripped and not any(c in stripped for c in "<[({"):
+        return f"?{stripped}"
+    return text
+
+
+def declared_names(node: Node) -> list[tuple[str, Node]]:
+    """Names declared by a variable or member declaration, with the node holding each value."""
+    kind = node.type
+    if kind == "expression_statement":
+        inner = node.named_children[0] if node.named_children else None
+        if inner is None or inner.type != "assignment":
+            return []
+        left = inner.child_by_field_name("left")
+        return [(node_text(left), inner)] if left is not None and left.type == "identifier" else []
+    if kind == "assignment":
+        left = node.child_by_field_name("left")
+        return [(node_text(left), node)] if left is not None and left.type == "constant" else []
+    if kind in ("preproc_def", "preproc_function_def"):
+        return [(node_text(node.child_by_field_name("name")), node)]
+    if kind == "type_definition":
+        return [
+            (node_text(d), node)
+            for d in node.children_by_field_name("declarator")
+            if d.type == "type_identifier"
+        ]
+    found: list[tuple[str, Node]] = []
+    for child in node.named_children:
+        if child.type in (
+            "variable_declarator",
+            "init_declarator",
+            "const_spec",
+            "var_spec",
+            "const_element",
+            "property_element",
+            "variable_declaration",
+            "var_spec_list",
+        ):
+            if child.type in ("variable_declaration", "var_spec_list"):
+                found.extend(declared_names(child))
+                continue
+            for i, part in enumerate(child.children):
+                if (
+                    child.field_name_for_child(i) in ("name", "declarator")
+                    and part.type in NAME_TYPES
+                ):
+                    found.append((node_text(part).lstrip("$"), child))
+            if child.type in ("const_element",) and child.named_children:
+                found.append((node_text(child.named_children[0]), child))
+        elif child.type in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
+            "name",
+            "declarator",
+        ):
+            found.append((node_text(child), node))
+    return found
+
+
+def _index(parent: Node, child: Node) -> int:
+    for i, c in enumerate(parent.children):
+        if c.id == child.id:
+            return i
+    return -1
+
+
+FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function", "lambda"}
+)
+
+
+def decorator_markers(node: Node) -> list[str]:
+    """Markers a Python ``decorated_definition`` earns: ``decorated``, and ``property``,
+    ``staticmethod``, ``classmethod``, ``abstractmethod`` by its decorators' last names
+    (``cached_property`` and ``x.setter``/``x.getter`` make a property too)."""
+    names = {
+        node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
+        for d in node.named_children
+        if d.type == "decorator"
+    }
+    extra = ["decorated"]
+    extra += [
+        n for n in ("property", "staticmethod", "classmethod", "abstractmethod") if n in names
+    ]
+    if names & {"cached_property", "setter", "getter"}:
+        extra.append("property")
+    return extra
+
+
+_RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+
+
+def ruby_attributes(node: Node) -> list[str]:
+    """The properties a Ruby ``attr_reader :id, :name`` call defines (none for other calls)."""
+    if node_text(node.child_by_field_name("method")) not in _RUBY_ATTRIBUTES:
+        return []
+    arguments = node.child_by_field_name("arguments")
+    return [
+        node_text(a).lstrip(":")
+        for a in (arguments.named_children if arguments is not None else ())
+        if a.type == "simple_symbol"
+    ]

@@ -1,0 +1,395 @@
+"""The syntax-tree walk behind :func:`agentprompt.repo.symbols.extract_symbols`.
+
+One walker serves every language: a per-language grammar table
+(:mod:`agentprompt.repo.symbols_grammars`) names which node types define classes,
+functions, variables, class members and imports, and which are only wrappers to look
+inside (exports, decorators, namespaces, error-recovery nodes). The walk never enters
+function bodies, so its cost grows with the number of definitions, not with the size of
+the code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from agentprompt.repo.symbols import ImportEntry, SymbolEntry
+from agentprompt.repo.symbols_grammars import GRAMMARS
+from agentprompt.repo.symbols_imports import read_imports
+from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
+from agentprompt.repo.symbols_signatures import (
+    FUNCTION_VALUES,
+    collapse,
+    declarator_name,
+    declared_names,
+    decorator_markers,
+    function_parts,
+    node_text,
+    read_bases,
+    read_params,
+    read_returns,
+    ruby_attributes,
+)
+from agentprompt.repo.symbols_walkstate import WalkState
+
+__all__ = ["walk_tree"]
+
+
+def walk_tree(
+    language: str, root: Node, source: bytes
+) -> tuple[tuple[SymbolEntry, ...], tuple[ImportEntry, ...]]:
+    """The definitions and imports found in a parsed file."""
+    grammar = GRAMMARS.get(language)
+    if grammar is None:
+        return (), ()
+    walk = WalkState(language=language, grammar=grammar, source=source)
+    _visit(walk, root, None, 0, False, ())
+    if root.has_error:
+        walk.symbols.sort(key=lambda s: s.line)  # recovery may find definitions out of order
+    return tuple(walk.symbols), tuple(walk.imports)
+
+
+def _visit(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    grammar = walk.grammar
+    for child in node.named_children:
+        kind = child.type
+        if kind == "comment":
+            continue
+        if kind in grammar.imports and not in_class:
+            walk.imports.extend(read_imports(walk.language, child))
+        if kind in grammar.wrappers:
+            _wrapper(walk, child, parent, depth, in_class, markers)
+        elif kind in grammar.classes:
+            _class(walk, child, parent, depth, markers)
+        elif kind in grammar.functions:
+            _function(walk, child, parent, depth, in_class, markers)
+        elif in_class and kind in grammar.members:
+            _member(walk, child, parent, depth)
+        elif not in_class and kind in grammar.variables:
+            _variable(walk, child, parent, depth, markers)
+        elif in_class and kind in grammar.bodies:
+            _visit(walk, child, parent, depth, in_class, markers)
+
+
+def _wrapper(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    kind = node.type
+    if kind == "if_statement" and "__main__" in node_text(node.child_by_field_name("condition")):
+        return
+    if kind == "singleton_class":
+        markers = (*markers, "static")  # Ruby's ``class << self``: class methods
+    elif kind == "export_statement":
+        markers = markers if "exported" in markers else (*markers, "exported")
+        if any(c.type == "default" for c in node.children):
+            _default_export(walk, node, parent, depth, markers)
+    elif kind == "decorated_definition":
+        markers = (*markers, *decorator_markers(node))
+    elif kind == "impl_item":
+        target = node_text(node.child_by_field_name("type")).split("<")[0]
+        body = node.child_by_field_name("body")
+        if body is not None and target:
+            qual = f"{parent}.{target}" if parent else target
+            _visit(walk, body, qual, depth + 1, True, ())
+        return
+    _visit(walk, node, parent, depth, in_class, markers)
+    if kind == "ERROR":
+        _recover(walk, node, parent, depth, in_class, markers)
+
+
+def _recover(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    """Named definitions an error-recovery node holds below children the walk skips (a
+    parser that lost its way may nest ``function later() {}`` inside a broken expression),
+    and for JavaScript those it lost the structure of (read from its lines)."""
+    for current in nested_definitions(walk.grammar, node):
+        if current.type in walk.grammar.classes:
+            _class(walk, current, parent, depth, markers)
+        else:
+            _function(walk, current, parent, depth, in_class, markers)
+    outermost = node.parent is None or node.parent.type != "ERROR"
+    if walk.language in ("javascript", "typescript", "tsx") and not in_class and outermost:
+        recover_lines(walk, node, parent, depth, markers)
+
+
+def _default_export(
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """``export default`` of something without a name of its own: listed as ``default``."""
+    value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
+    if value is None or value.child_by_field_name("name") is not None:
+        return
+    if value.type in ("class", "class_declaration"):
+        _class(walk, value, parent, depth, markers, name="default")
+    elif value.type in FUNCTION_VALUES:
+        _arrow(walk, node, value, "default", parent, depth, markers)
+    elif value.type != "identifier":
+        walk.add(node, "variable", "default", parent, depth, markers=markers)
+
+
+def _class(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    markers: tuple[str, ...],
+    *,
+    name: str = "",
+) -> None:
+    name_node = node.child_by_field_name("name")
+    name = node_text(name_node) or name
+    if walk.language in ("c", "cpp") and node.child_by_field_name("body") is None:
+        return
+    if walk.language == "go" and node.type == "type_spec":
+        inner = node.child_by_field_name("type")
+        body = (
+            inner if inner is not None and inner.type in ("struct_type", "interface_type") else None
+        )
+    else:
+        body = node.child_by_field_name("body")
+    bases = read_bases(node)
+    walk.add(node, "class", name, parent, depth, bases=bases, markers=markers)
+    if not name:
+        return
+    qual = f"{parent}.{name}" if parent else name
+    if body is not None:
+        _visit(walk, body, qual, depth + 1, True, ())
+    elif walk.language == "ruby":
+        _visit(walk, node, qual, depth + 1, True, ())
+
+
+def _function(
+    walk: WalkState,
+    node: Node,
+    parent: str | None,
+    depth: int,
+    in_class: bool,
+    markers: tuple[str, ...],
+) -> None:
+    name, params_node, returns_node, owner = function_parts(walk.language, node)
+    if not name:
+        return
+    if owner and not parent:
+        if f"{owner}.{name}" in walk.declared:
+            return
+        parent, depth, in_class = owner, depth + 1, True
+    if "declaration" in markers and parent:
+        walk.declared.add(f"{parent}.{name}")
+    prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
+    is_async = re.search(rb"\basync\b", prefix) is not None
+    marks = list(markers)
+    if re.search(rb"\bstatic\b", prefix) or node.type == "singleton_method":
+        marks.append("static")
+    if re.search(rb"\babstract\b", prefix) or node.type == "abstract_method_signature":
+        marks.append("abstract")
+    is_getter = walk.language in ("javascript", "typescript", "tsx") and re.search(
+        rb"\b(?:get|set)\s+[#\w$]+\s*$", prefix
+    )
+    if "property" in marks or is_getter:
+        kind = "property"
+    elif in_class:
+        kind = "async method" if is_async else "method"
+    else:
+        kind = "async function" if is_async else "function"
+    if "property" in marks:
+        marks.remove("property")
+    params = read_params(params_node)
+    returns = read_returns(returns_node)
+    signature = collapse(node_text(params_node))
+    if returns:
+        signature += f" -> {collapse(node_text(returns_node)).lstrip(':').strip()}"
+    walk.add(
+        node,
+        kind,
+        name,
+        parent,
+        depth,
+        signature=signature,
+        params=params,
+        returns=returns,
+        markers=tuple(dict.fromkeys(marks)),
+        calls=walk.calls(node, name),
+    )
+
+
+def _variable(
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    if node.type == "assignment_expression":
+        _commonjs_export(walk, node, parent, depth, markers)
+        return
+    if node.type == "type_definition":
+        _typedef(walk, node, parent, depth, markers)
+        return
+    if node.type == "declaration":
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in (
+            "function_declarator",
+            "identifier",
+        ):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            _function(walk, node, parent, depth, False, (*markers, "declaration"))
+            return
+        for part in node.children_by_field_name("declarator"):
+            walk.add(node, "variable", node_text(declarator_name(part)), parent, depth)
+        return
+    for name, holder in declared_names(node):
+        value = holder.child_by_field_name("value") or holder.child_by_field_name("right")
+        if value is not None and value.type in FUNCTION_VALUES:
+            _arrow(walk, node, value, name, parent, depth, markers)
+        else:
+            spec = holder if holder.type in ("const_spec", "var_spec") else node
+            walk.add(spec, "variable", name, parent, depth, markers=markers)
+
+
+def _typedef(
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """``typedef struct {...} name``: the struct as a class (named after the typedef when it
+    has no name of its own) with its fields; other typedef names as variables."""
+    names = [node_text(declarator_name(d)) for d in node.children_by_field_name("declarator")]
+    names = [n for n in names if n]
+    kind = node.child_by_field_name("type")
+    if kind is not None and kind.type in walk.grammar.classes and kind.child_by_field_name("body"):
+        if kind.child_by_field_name("name") is None and names:
+            _class(walk, kind, parent, depth, markers, name=names.pop(0))
+        else:
+            _class(walk, kind, parent, depth, markers)
+    for name in names:
+        walk.add(node, "variable", name, parent, depth, markers=markers)
+
+
+def _commonjs_export(
+    walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
+) -> None:
+    """``exports.name = ...`` and ``module.exports.name = ...`` define ``name``;
+    ``module.exports = ...`` defines ``exports``."""
+    target = node_text(node.child_by_field_name("left"))
+    if target == "module.exports":
+        name = "exports"
+    elif target.startswith(("exports.", "module.exports.")) and target.count(".") in (1, 2):
+        name = target.rsplit(".", 1)[-1]
+    else:
+        return
+    value = node.child_by_field_name("right")
+    marks = (*markers, "exported")
+    if value is not None and value.type in FUNCTION_VALUES:
+        _arrow(walk, node, value, name, parent, depth, marks)
+    elif value is not None and value.type == "class":
+        _class(walk, value, parent, depth, marks, name=name)
+    else:
+        walk.add(node, "variable", name, parent, depth, markers=marks)
+
+
+def _arrow(
+    walk: WalkState,
+    node: Node,
+    value: Node,
+    name: str,
+    parent: str | None,
+    depth: int,
+    markers: tuple[str, ...],
+    *,
+    in_class: bool = False,
+) -> None:
+    is_async = walk.source[value.start_byte : value.start_byte + 5] == b"async"
+    params = value.child_by_field_name("parameters") or value.child_by_field_name("parameter")
+    returns_node = value.child_by_field_name("return_type")
+    returns = read_returns(returns_node)
+    signature = collapse(node_text(params))
+    if returns:
+        signature += f" -> {returns}"
+    walk.add(
+        node,
+        ("async method" if is_async else "method")
+        if in_class
+        else ("async function" if is_async else "function"),
+        name,
+        parent,
+        depth,
+        signature=signature,
+        params=read_params(params)
+        if params is not None and params.type != "identifier"
+        else ((node_text(params),) if params else ()),
+        returns=returns,
+        markers=markers,
+        calls=walk.calls(value, name),
+    )
+
+
+def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None:
+    if node.type == "call":
+        for name in ruby_attributes(node):
+            walk.add(node, "property", name, parent, depth)
+        return
+    if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in (
+            "function_declarator",
+            "field_identifier",
+            "identifier",
+        ):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            _function(walk, node, parent, depth, True, ("declaration",))
+            return
+        if declarator is None:
+            return
+        for part in node.children_by_field_name("declarator"):
+            walk.add(node, "property", node_text(declarator_name(part)), parent, depth)
+        return
+    if (
+        node.type
+        in (
+            "property_signature",
+            "public_field_definition",
+            "field_definition",
+            "property_declaration",
+        )
+        and walk.language != "php"
+    ):
+        name = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+        optional = (
+            b"?" in walk.source[node.start_byte : node.end_byte].split(b":")[0].split(b"=")[0]
+        )
+        value = node.child_by_field_name("value")
+        if value is not None and value.type in FUNCTION_VALUES:
+            _arrow(walk, node, value, name, parent, depth, (), in_class=True)
+            return
+        walk.add(node, "property", name, parent, depth, markers=("optional",) if optional else ())
+        return
+    if node.type == "field_declaration" and walk.language in ("go", "rust"):
+        for i, part in enumerate(node.children):
+            if node.field_name_for_child(i) == "name":
+                walk.add(node, "property", node_text(part), parent, depth)
+        return
+    if node.type == "property_declaration" and walk.language == "php":
+        declared_type = node.child_by_field_name("type")
+        optional = declared_type is not None and declared_type.type == "optional_type"
+        for name, _holder in declared_names(node):
+            walk.add(
+                node, "property", name, parent, depth, markers=("optional",) if optional else ()
+            )
+        return
+    for name, _holder in declared_names(node):
+        walk.add(node, "property", name, parent, depth)

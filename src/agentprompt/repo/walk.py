@@ -1,0 +1,392 @@
+"""The scanning behind discovery: git's listing or a directory walk, the rules, the checks.
+
+:mod:`agentprompt.repo.files` is the public face; this module holds the values it shares
+with its callers and :func:`scan`, which sorts paths into files kept and exclusions with
+reasons. Symlinks: a path whose real location (every folder and the file itself resolved)
+leaves the root is out; one that resolves into ``.git`` is out; one that resolves to another
+file inside the root is kept only when that file is itself included.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
+from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
+from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
+from agentprompt.repo.sniff import UNREADABLE, sniff
+
+__all__ = [
+    "AGENTPROMPTIGNORE",
+    "DiscoveryOptions",
+    "Exclusion",
+    "RepoFile",
+    "Scan",
+    "in_git_dir",
+    "inside",
+    "scan",
+]
+
+AGENTPROMPTIGNORE = ".agentpromptignore"
+"""The name of the ignore files (gitignore syntax, any depth) that only agentprompt reads."""
+
+_SNIFF_THREADS = 2
+_PARALLEL_FROM = 256
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiscoveryOptions:
+    """What discovery leaves out besides what git (or ``.gitignore``) already ignores."""
+
+    max_file_bytes: int = 1_000_000
+    """Files larger than this many bytes are left out."""
+    include_default_excludes: bool = True
+    """Leave out lock files, minified/generated files, dependencies, venvs, build output..."""
+    extra_excludes: tuple[str, ...] = ()
+    """More gitignore-style patterns to leave out (applied after the defaults)."""
+    follow_git: bool = True
+    """Use git's view of the files when the root is inside a git work tree."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepoFile:
+    """A file a prompt may show."""
+
+    path: str
+    """POSIX path relative to the root."""
+    size: int
+    """Size in bytes."""
+    mtime_ns: int
+    """Modification time in nanoseconds."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exclusion:
+    """A path left out, and the exact reason."""
+
+    path: str
+    """POSIX path relative to the root; a directory left out as a whole ends in ``/``."""
+    reason: str
+    """Why, naming the rule, its file and line where there is one."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scan:
+    """What one scan found (see :class:`agentprompt.repo.files.Discovery`)."""
+
+    files: tuple[RepoFile, ...]
+    """Included files, sorted by path."""
+    excluded: tuple[Exclusion, ...]
+    """Exclusions, sorted by path."""
+    problems: tuple[str, ...]
+    """Files that could not be read."""
+    git: bool
+    """True when git's listing was used."""
+
+
+def inside(root: str, real: str) -> bool:
+    """True when the resolved path ``real`` is ``root`` or below it (both resolved)."""
+    return real == root or real.startswith(root + os.sep)
+
+
+def in_git_dir(root: str, real: str) -> bool:
+    """True when the resolved path ``real`` is the root's ``.git`` or inside it."""
+    return inside(os.path.join(root, ".git"), real)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Candidate:
+    path: str
+    size: int
+    mtime_ns: int
+    alias_of: str | None = None
+
+
+def _read_rules(root: Path, relpath: str, *, base: str, problems: list[str]) -> RuleSet:
+    """The rules of the ignore file ``relpath``; problems reading it are reported, not raised."""
+    try:
+        text = (root / relpath).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        problems.append(f"{relpath}: cannot read ({exc.strerror}); its rules are not applied")
+        return RuleSet(())
+    return RuleSet(parse_rules(text.splitlines(), source=relpath, base=base, problems=problems))
+
+
+def _policy_rules(
+    root: Path, options: DiscoveryOptions, problems: list[str], *, tracked: bool
+) -> RuleSet:
+    """Default exclusions, then the caller's patterns, then the root ``.agentpromptignore``.
+
+    ``tracked``: the rules for files git tracks (build-output and cache defaults left out).
+    Raises :class:`~agentprompt.repo.ignore.InvalidIgnorePattern` for an invalid extra pattern.
+    """
+    rules: list[Rule] = []
+    if options.include_default_excludes:
+        rules += parse_rules(DEFAULT_EXCLUDES, source="default exclusion", numbered=False)
+        if not tracked:
+            rules += parse_rules(
+                UNTRACKED_DEFAULT_EXCLUDES, source="default exclusion", numbered=False
+            )
+    rules += parse_rules(options.extra_excludes, source="option --exclude", numbered=False)
+    base = RuleSet(rules)
+    if (root / AGENTPROMPTIGNORE).is_file():
+        found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems if tracked else [])
+        base = base.extended(found.rules)
+    return base
+
+
+def _sniff_many(paths: list[str]) -> list[str | None]:
+    return [sniff(p) for p in paths]
+
+
+@dataclass
+class _Walk:
+    """The state of one discovery: what is in, what is out, what could not be read."""
+
+    root: Path
+    options: DiscoveryOptions
+    candidates: list[_Candidate] = field(default_factory=list)
+    excluded: list[Exclusion] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    folders: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
+
+    def out(self, path: str, reason: str) -> None:
+        """Record ``path`` as left out for ``reason``."""
+        self.excluded.append(Exclusion(path=path, reason=reason))
+
+    def out_once(self, path: str, reason: str) -> None:
+        """Record ``path`` (a folder) as left out, the first time only."""
+        if path not in self.reported:
+            self.reported.add(path)
+            self.out(path, reason)
+
+    def folder(self, rel: str) -> tuple[str, str | None]:
+        """The real location of folder ``rel`` (``""`` or ``a/b``), and its first symlinked
+        folder (``None`` when no folder on the way is a symlink)."""
+        known = self.folders.get(rel)
+        if known is not None:
+            return known
+        root = str(self.root)
+        if not rel:
+            verdict: tuple[str, str | None] = (root, None)
+        else:
+            parent = self.folder(rel.rpartition("/")[0])
+            full = os.path.join(root, rel)
+            link = parent[1] if parent[1] is not None else (rel if os.path.islink(full) else None)
+            verdict = (os.path.realpath(full) if link is not None else full, link)
+        self.folders[rel] = verdict
+        return verdict
+
+    def _through_folder_link(self, path: str, link: str, full: str) -> None:
+        root = str(self.root)
+        real = os.path.realpath(full)
+        if not inside(root, real):
+            self.out_once(link + "/", "a symlinked folder pointing outside the root (not followed)")
+        elif in_git_dir(root, real):
+            self.out_once(link + "/", "a symlinked folder pointing into .git (never followed)")
+        else:
+            self._alias(path, full, real)
+
+    def _alias(self, path: str, full: str, real: str) -> None:
+        try:
+            st = os.stat(full)
+        except OSError:
+            self.out(path, "broken symlink")
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self.out(path, "symlink to a directory inside the root (its target is listed)")
+            return
+        target = Path(real).relative_to(self.root).as_posix()
+        self.candidates.append(
+            _Candidate(path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, alias_of=target)
+        )
+
+    def stat_candidate(self, path: str, full: str) -> None:
+        """Check a path that passed the rules: symlinks, kind, size."""
+        _real, link = self.folder(path.rpartition("/")[0])
+        if link is not None:
+            self._through_folder_link(path, link, full)
+            return
+        try:
+            st = os.lstat(full)
+        except FileNotFoundError:
+            self.out(path, "tracked by git but deleted from the work tree")
+            return
+        except OSError as exc:
+            self.problems.append(f"{path}: cannot read ({exc.strerror})")
+            self.out(path, f"unreadable ({exc.strerror})")
+            return
+        if stat.S_ISLNK(st.st_mode):
+            root = str(self.root)
+            real = os.path.realpath(full)
+            if not inside(root, real):
+                self.out(path, "symlink pointing outside the root (not followed)")
+            elif in_git_dir(root, real):
+                self.out(path, "symlink into .git (never followed)")
+            else:
+                self._alias(path, full, real)
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self.out(path, "a git submodule (its files are not listed)")
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.out(path, "not a regular file")
+            return
+        if st.st_size > self.options.max_file_bytes:
+            self.out(
+                path,
+                f"over the {self.options.max_file_bytes}-byte size cap ({st.st_size} bytes)",
+            )
+            return
+        suffix = os.path.splitext(path)[1].lower()
+        if suffix in BINARY_SUFFIXES:
+            self.out(path, f"binary file type ({suffix})")
+            return
+        self.candidates.append(_Candidate(path=path, size=st.st_size, mtime_ns=st.st_mtime_ns))
+
+    def _venv_of(self, name: str, venvs: set[str]) -> bool:
+        if not venvs or not self.options.include_default_excludes:
+            return False
+        venv = next((v for v in venvs if name.startswith(v)), None)
+        if venv is None:
+            return False
+        self.out_once(venv, "a Python virtual environment (has pyvenv.cfg)")
+        return True
+
+    def walk_git(self, listing: GitListing, tracked: RuleSet, untracked: RuleSet) -> None:
+        """Apply the policy (and nested ``.agentpromptignore`` files) to git's listing."""
+        nested = [n for n in listing.names if n.endswith("/" + AGENTPROMPTIGNORE)]
+        for name in sorted(nested, key=lambda n: n.count("/")):
+            base = name[: -len(AGENTPROMPTIGNORE)]
+            found = _read_rules(self.root, name, base=base, problems=self.problems)
+            tracked = tracked.extended(found.rules)
+            untracked = untracked.extended(found.rules)
+        venvs = {n[: -len("pyvenv.cfg")] for n in listing.names if n.endswith("/pyvenv.cfg")}
+        root = str(self.root)
+        for name in listing.names:
+            if name.endswith("/"):
+                self.out(name, "a nested git repository (its files are not listed)")
+                continue
+            if self._venv_of(name, venvs):
+                continue
+            policy = untracked if name in listing.untracked else tracked
+            rule, folder = policy.decide(name)
+            if rule is not None and rule.excludes:
+                reason = f"excluded by {rule.describe()}"
+                if folder is None:
+                    self.out(name, reason)
+                else:
+                    self.out_once(folder, reason)
+                continue
+            self.stat_candidate(name, os.path.join(root, name))
+
+    def walk_tree(self, rel: str, gitignore: RuleSet, policy: RuleSet) -> None:
+        """Walk the directory ``rel`` (``""`` or ending in ``/``) applying ``.gitignore`` files."""
+        full = os.path.join(str(self.root), rel)
+        try:
+            entries = sorted(os.scandir(full), key=lambda e: e.name)
+        except OSError as exc:
+            self.problems.append(f"{rel or './'}: cannot list ({exc.strerror})")
+            self.out(rel or "./", f"unreadable directory ({exc.strerror})")
+            return
+        names = {e.name for e in entries}
+        if rel and "pyvenv.cfg" in names and self.options.include_default_excludes:
+            self.out(rel, "a Python virtual environment (has pyvenv.cfg)")
+            return
+        if ".gitignore" in names:
+            gitignore = gitignore.extended(
+                _read_rules(self.root, rel + ".gitignore", base=rel, problems=self.problems).rules
+            )
+        if rel and AGENTPROMPTIGNORE in names:
+            policy = policy.extended(
+                _read_rules(
+                    self.root, rel + AGENTPROMPTIGNORE, base=rel, problems=self.problems
+                ).rules
+            )
+        for entry in entries:
+            if entry.name == ".git":
+                continue
+            path = rel + entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            key = path + "/" if is_dir else path
+            rule = gitignore.match(key)
+            if rule is not None and rule.excludes:
+                self.out(key, f"ignored by {rule.describe()}")
+                continue
+            rule = policy.match(key)
+            if rule is not None and rule.excludes:
+                self.out(key, f"excluded by {rule.describe()}")
+                continue
+            if is_dir:
+                self.walk_tree(key, gitignore, policy)
+            else:
+                self.stat_candidate(path, entry.path)
+
+    def sniff_all(self) -> list[RepoFile]:
+        """Read the head of each candidate: binary, non-UTF-8 and generated files are out;
+        then keep a symlink inside the root only when its target file is included."""
+        root = str(self.root)
+        plain = [c for c in self.candidates if c.alias_of is None]
+        paths = [os.path.join(root, c.path) for c in plain]
+        if len(paths) >= _PARALLEL_FROM:
+            size = -(-len(paths) // _SNIFF_THREADS)
+            chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+            with ThreadPoolExecutor(max_workers=_SNIFF_THREADS) as pool:
+                verdicts = [v for part in pool.map(_sniff_many, chunks) for v in part]
+        else:
+            verdicts = _sniff_many(paths)
+        files = []
+        for cand, verdict in zip(plain, verdicts, strict=True):
+            if verdict is None:
+                files.append(RepoFile(path=cand.path, size=cand.size, mtime_ns=cand.mtime_ns))
+                continue
+            if verdict.startswith(UNREADABLE):
+                self.problems.append(
+                    f"{cand.path}: cannot read ({verdict.removeprefix(UNREADABLE)})"
+                )
+            self.out(cand.path, verdict)
+        kept = {f.path for f in files}
+        for cand in self.candidates:
+            if cand.alias_of is None:
+                continue
+            if cand.alias_of in kept:
+                files.append(RepoFile(path=cand.path, size=cand.size, mtime_ns=cand.mtime_ns))
+            else:
+                self.out(
+                    cand.path,
+                    f"symlink to {cand.alias_of}, which is not included itself "
+                    f"(see --explain {cand.alias_of})",
+                )
+        return files
+
+
+def scan(root: Path, options: DiscoveryOptions) -> Scan:
+    """Scan the resolved folder ``root`` (see :func:`agentprompt.repo.files.discover`)."""
+    walk = _Walk(root=root, options=options)
+    policy = _policy_rules(root, options, walk.problems, tracked=True)
+    listing = git_listing(root) if options.follow_git else None
+    if listing is not None and not listing.names and root_ignored(root):
+        # The root itself is ignored by the enclosing work tree, so git's view of it is
+        # empty; the folder the caller named is walked instead.
+        listing = None
+    if listing is not None:
+        untracked = _policy_rules(root, options, [], tracked=False)
+        walk.walk_git(listing, policy, untracked)
+    else:
+        everything = _policy_rules(root, options, [], tracked=False)
+        walk.walk_tree("", RuleSet(()), everything)
+    files = walk.sniff_all()
+    return Scan(
+        files=tuple(sorted(files, key=lambda f: f.path)),
+        excluded=tuple(sorted(walk.excluded, key=lambda e: e.path)),
+        problems=tuple(walk.problems),
+        git=listing is not None,
+    )

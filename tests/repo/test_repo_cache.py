@@ -1,0 +1,167 @@
+"""The symbol cache: only changed files are parsed again; damage is repaired, never fatal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo.cache import SymbolCache, default_cache_path, from_json, to_json
+from agentprompt.repo.extraction import Extraction, extract_repository
+from agentprompt.repo.files import RepoFile, discover
+from agentprompt.repo.symbols import extract_symbols
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "pkg").mkdir(parents=True)
+    for name in ("sample.py", "sample.ts", "sample.go"):
+        (root / "pkg" / name).write_bytes((FIXTURES / name).read_bytes())
+    (root / "README.md").write_text("# project\n")
+    return root
+
+
+def _extract(root: Path, **kwargs: object) -> Extraction:
+    found = extract_repository(discover(root), **kwargs)  # type: ignore[arg-type]
+    if found.cache is not None:
+        found.cache.close()
+    return found
+
+
+def test_first_run_parses_every_code_file(project: Path) -> None:
+    found = _extract(project)
+    assert found.parsed == 3
+    assert set(found.files) == {"pkg/sample.py", "pkg/sample.ts", "pkg/sample.go", "README.md"}
+    assert found.files["README.md"].language is None
+    assert default_cache_path(project).exists()
+
+
+def test_second_run_parses_nothing(project: Path) -> None:
+    _extract(project)
+    assert _extract(project).parsed == 0
+
+
+def test_a_changed_file_is_parsed_again_alone(project: Path) -> None:
+    _extract(project)
+    target = project / "pkg" / "sample.py"
+    target.write_text(target.read_text() + "\ndef added() -> None:\n    pass\n")
+    found = _extract(project)
+    assert found.parsed == 1
+    assert "added" in found.files["pkg/sample.py"].defs
+
+
+def test_a_touched_but_unchanged_file_is_not_parsed(project: Path) -> None:
+    _extract(project)
+    target = project / "pkg" / "sample.ts"
+    stat = target.stat()
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    assert _extract(project).parsed == 0
+    assert _extract(project).parsed == 0
+
+
+def test_a_deleted_file_leaves_the_cache(project: Path) -> None:
+    _extract(project)
+    (project / "pkg" / "sample.go").unlink()
+    found = _extract(project)
+    assert "pkg/sample.go" not in found.files
+    cache = SymbolCache(default_cache_path(project))
+    assert "pkg/sample.go" not in cache.entries()
+    cache.close()
+
+
+def test_a_corrupt_cache_is_rebuilt_with_a_warning(project: Path) -> None:
+    _extract(project)
+    db = default_cache_path(project)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    db.write_bytes(b"this is not a database" * 100)
+    found = _extract(project)
+    assert found.parsed == 3
+    assert any("rebuilt" in w for w in found.warnings)
+    assert Path(f"{db}.damaged").exists()
+    assert _extract(project).parsed == 0
+
+
+def test_without_the_cache_nothing_is_written(project: Path) -> None:
+    found = _extract(project, use_cache=False)
+    assert found.parsed == 3
+    assert found.symbols(["pkg/sample.py"])["pkg/sample.py"].symbols
+    assert not (project / ".agentprompt").exists()
+
+
+def test_cached_symbols_equal_freshly_extracted_ones(project: Path) -> None:
+    _extract(project)
+    cache = SymbolCache(default_cache_path(project))
+    cached = cache.symbols(["pkg/sample.py"])["pkg/sample.py"]
+    cache.close()
+    fresh = extract_symbols("pkg/sample.py", (project / "pkg" / "sample.py").read_bytes())
+    assert cached == fresh
+
+
+def test_json_form_round_trips() -> None:
+    entry = extract_symbols("x.ts", (FIXTURES / "sample.ts").read_bytes())
+    assert from_json(to_json(entry), entry.references) == entry
+
+
+def test_unreadable_and_non_utf8_files_are_reported_once_and_skipped(project: Path) -> None:
+    (project / "pkg" / "latin.py").write_bytes(b"name = '\xe9'\n")
+    listed = discover(project)
+    extra = (
+        RepoFile(path="pkg/latin.py", size=10, mtime_ns=1),
+        RepoFile(path="pkg/gone.py", size=10, mtime_ns=1),
+    )
+    found = extract_repository(replace(listed, files=listed.files + extra), use_cache=False)
+    assert sorted(p for p in found.problems if "latin" in p or "gone" in p) == [
+        "pkg/gone.py: cannot be read (No such file or directory)",
+        "pkg/latin.py: not UTF-8 text (byte 8 cannot be decoded)",
+    ]
+    assert "pkg/latin.py" not in found.files
+    assert len(found.files) == 4  # three code files and README.md
+
+
+def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
+    for i in range(40):
+        (project / "pkg" / f"mod{i}.py").write_text(f"def function_{i}(x):\n    return x\n")
+    script = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from agentprompt.repo.files import RepoFile, discover
+        from agentprompt.repo.extraction import extract_repository
+        root = Path({str(project)!r})
+        for _ in range(3):
+            found = extract_repository(discover(root), workers=1)
+            assert len(found.files) == 44, len(found.files)  # 43 code files and README.md
+            assert found.cache is not None, found.warnings
+            found.cache.close()
+        print("ok")
+        """
+    )
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(2)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err.decode()
+        assert out.decode().strip() == "ok"
+        assert b"rebuilt" not in err
+    assert _extract(project).parsed == 0
+
+
+def test_an_unusable_cache_location_means_parsing_without_it(project: Path) -> None:
+    blocked = project / "README.md" / "cache.db"
+    found = _extract(project, cache_path=blocked)
+    assert found.parsed == 3
+    assert found.cache is None
+    assert any("cannot be used" in w for w in found.warnings)
+    assert found.symbols(["pkg/sample.py"])["pkg/sample.py"].symbols

@@ -1,0 +1,270 @@
+"""The map pipeline: ranking for a task, fitting the budget exactly, JSON form, tree notes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo import repomap_fit
+from agentprompt.repo.extraction import extract_repository
+from agentprompt.repo.files import discover
+from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
+from agentprompt.repo.repomap_rank import rank_extraction
+from agentprompt.repo.resolve import ImportResolver
+from agentprompt.repo.symbolmap import render_map
+from agentprompt.tokens import get_tokenizer, shared_counter
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "src" / "shop").mkdir(parents=True)
+    (root / "tests").mkdir()
+    files = {
+        "src/shop/models.py": (
+            "class Customer:\n    def greeting(self) -> str:\n        return 'hi'\n\n"
+            "class Order:\n    def total(self, discount=0) -> float:\n        return 1.0\n"
+        ),
+        "src/shop/pricing.py": (
+            "from .models import Order\n\n"
+            "def apply_discount(order: Order, rate: float) -> float:\n"
+            "    return order.total() * (1 - rate)\n"
+        ),
+        "src/shop/shipping.py": (
+            "from .models import Customer, Order\n\n"
+            "def ship_to(customer: Customer, order: Order) -> None:\n    print(customer)\n"
+        ),
+        "src/shop/cli.py": (
+            "from .pricing import apply_discount\nfrom .shipping import ship_to\n\n"
+            "def main() -> None:\n    apply_discount(None, 0.1)\n    ship_to(None, None)\n"
+        ),
+        "tests/test_pricing.py": (
+            "from shop.pricing import apply_discount\n\n"
+            "def test_discount():\n    assert apply_discount\n"
+        ),
+    }
+    for path, text in files.items():
+        (root / path).write_text(text)
+    return root
+
+
+def _options(**kwargs: object) -> MapOptions:
+    return MapOptions(use_cache=False, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_map_fits_the_budget_and_uses_most_of_it(project: Path) -> None:
+    full = build_map(project, _options(tokens=10_000))
+    assert full.omitted == 0
+    budget = full.tokens - 20
+    fitted = build_map(project, _options(tokens=budget))
+    assert fitted.tokens <= budget
+    assert fitted.tokens == get_tokenizer().count(fitted.text)
+    assert fitted.tokens > budget // 2
+    assert len(fitted.text) < len(full.text)
+
+
+def test_a_tiny_budget_gives_an_empty_map(project: Path) -> None:
+    result = build_map(project, _options(tokens=1))
+    assert result.text == ""
+    assert result.tokens == 0
+    assert result.omitted == 5
+
+
+def test_the_most_referenced_file_ranks_first(project: Path) -> None:
+    result = build_map(project, _options(tokens=10_000))
+    top = max(result.ranks, key=lambda p: result.ranks[p])
+    assert top == "src/shop/models.py"
+
+
+def test_a_task_pulls_its_files_up(project: Path) -> None:
+    plain = build_map(project, _options(tokens=10_000))
+    task = build_map(project, _options(tokens=10_000, task="Fix ship_to in shipping.py"))
+    path = "src/shop/shipping.py"
+    assert task.ranks[path] > plain.ranks[path]
+
+
+def test_files_in_context_are_left_out(project: Path) -> None:
+    result = build_map(project, _options(tokens=10_000, in_context=("src/shop/models.py",)))
+    assert "models.py:" not in result.text
+    assert "pricing.py:" in result.text
+
+
+def test_map_text_shows_local_imports_and_references(project: Path) -> None:
+    text = build_map(project, _options(tokens=10_000)).text
+    assert "src/shop/pricing.py: ←2\ni→ src/shop/models.py\n" in text
+    assert "c Order:5 ←2\n" in text
+    assert "tests/test_pricing.py: 0c/1m" in text
+
+
+def test_map_json_has_the_documented_shape(project: Path) -> None:
+    data = map_json(build_map(project, _options(tokens=10_000)))
+    assert {"files", "text", "tokens", "omitted"} <= set(data)
+    first = data["files"][0]
+    assert {"path", "language", "rank", "symbols", "imports"} <= set(first)
+    symbol = next(f for f in data["files"] if f["path"] == "src/shop/models.py")["symbols"][0]
+    assert set(symbol) == {"kind", "name", "line", "end_line", "signature", "parent", "refs"}
+
+
+def test_progress_is_reported_while_parsing(project: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    build_map(project, _options(), progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (5, 5)
+
+
+def test_parallel_and_serial_extraction_agree(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(260):
+        (root / f"m{i}.py").write_text(f"def f{i}(x):\n    return f{(i + 1) % 260}(x)\n")
+    serial = build_map(root, _options(tokens=2000, workers=1))
+    parallel = build_map(root, _options(tokens=2000, workers=2))
+    assert serial.text == parallel.text
+    assert parallel.parsed == 260
+
+
+def test_annotations_for_the_tree(project: Path) -> None:
+    notes = annotate_files(project, discover(project), use_cache=False)
+    assert notes["src/shop/cli.py"] == "main entry, imports: pricing, shipping"
+    assert notes["src/shop/models.py"] == "exports: Customer, Order"
+
+
+def test_a_remembered_ranking_updated_for_a_new_name_equals_a_fresh_one(
+    project: Path, tmp_path: Path
+) -> None:
+    cached = MapOptions(tokens=400, cache_path=tmp_path / "kept.db")
+    build_map(project, cached)
+    with (project / "src" / "shop" / "pricing.py").open("a") as handle:
+        handle.write("\ndef bulk_discount(orders):\n    return [Customer() for _ in orders]\n")
+    updated = build_map(project, cached)
+    fresh = build_map(project, MapOptions(tokens=400, cache_path=tmp_path / "fresh.db"))
+    assert updated.parsed == 1
+    assert updated.text == fresh.text
+    assert updated.ranks == pytest.approx(fresh.ranks, abs=1e-9)
+
+
+def test_calls_show_only_names_the_repository_defines(tmp_path: Path) -> None:
+    root = tmp_path / "calls"
+    root.mkdir()
+    (root / "lib.py").write_text("def helper(x):\n    return x\n")
+    (root / "app.py").write_text(
+        "import os\nfrom lib import helper\n\n\ndef run(p):\n"
+        "    return helper(os.path.join(p, 'x').split('/'))\n"
+    )
+    text = build_map(root, MapOptions(use_cache=False)).text
+    assert "→helper" in text
+    assert "join" not in text
+    assert "split" not in text
+
+
+def test_map_json_lists_the_symbols_of_test_files(project: Path) -> None:
+    data = map_json(build_map(project, MapOptions(use_cache=False)))
+    entry = next(f for f in data["files"] if f["path"] == "tests/test_pricing.py")
+    assert [s["name"] for s in entry["symbols"]] == ["test_discount"]
+
+
+def test_a_damaged_remembered_graph_is_built_again(project: Path, tmp_path: Path) -> None:
+    cached = MapOptions(tokens=400, cache_path=tmp_path / "kept.db")
+    build_map(project, cached)
+    with sqlite3.connect(tmp_path / "kept.db") as db:
+        assert db.execute("UPDATE blobs SET value = ?", (b"\x00garbage",)).rowcount == 1
+    with (project / "src" / "shop" / "cli.py").open("a") as handle:
+        handle.write("\ndef extra_command():\n    return main()\n")
+    again = build_map(project, cached)
+    fresh = build_map(project, MapOptions(tokens=400, cache_path=tmp_path / "fresh.db"))
+    assert again.text == fresh.text
+    assert again.ranks == pytest.approx(fresh.ranks, abs=1e-9)
+
+
+def test_files_no_grammar_reads_are_listed_without_symbols(tmp_path: Path) -> None:
+    root = tmp_path / "kotlin"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "Main.kt").write_text('fun main() { println("hi") }\n')
+    (root / "build.sh").write_text("#!/bin/sh\necho build\n")
+    result = build_map(root, MapOptions(use_cache=False))
+    entries = {f["path"]: f for f in map_json(result)["files"]}
+    assert set(entries) == {"app/Main.kt", "build.sh"}
+    assert entries["app/Main.kt"]["language"] is None
+    assert entries["app/Main.kt"]["symbols"] == []
+    assert "app/Main.kt:" in result.text.splitlines()
+
+
+def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Path) -> None:
+    root = tmp_path / "mixed"
+    root.mkdir()
+    (root / "a_notes.txt").write_text("notes\n")
+    (root / "z_tool.py").write_text("def tool(): pass\n")
+    full = build_map(root, MapOptions(use_cache=False))
+    tighter = build_map(root, MapOptions(use_cache=False, tokens=full.tokens - 1))
+    assert "a_notes.txt:" in full.text
+    assert "a_notes.txt:" not in tighter.text
+    assert "f tool():1" in tighter.text
+
+
+def _many_files(root: Path, count: int = 48) -> Path:
+    """``count`` modules in a chain of uses, plus one leaf module nobody uses."""
+    root.mkdir(parents=True)
+    for i in range(count):
+        uses = f"    return helper_{i - 1}(x)\n" if i else "    return x\n"
+        (root / f"mod_{i:02d}.py").write_text(
+            f"def helper_{i}(x, scale=1):\n{uses}\n\nclass Thing{i}:\n"
+            f"    def run_{i}(self):\n        return helper_{i}(1)\n"
+        )
+    (root / "zz_leaf.py").write_text("def quiet_leaf_function(a, b):\n    return a\n")
+    return root
+
+
+def test_one_more_ranked_entry_would_exceed_the_budget(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    extraction = extract_repository(discover(root), use_cache=False)
+    summary = rank_extraction(extraction)
+    ranks = summary.ranks
+    ranked = sorted(extraction.files, key=lambda p: (-ranks.get(p, 0.0), p))
+    symbols = extraction.symbols(ranked)
+    entries = sorted(
+        (
+            e
+            for p in ranked
+            for e in repomap_fit.map_entries(p, symbols[p], ranks.get(p, 0.0), summary)
+        ),
+        key=lambda e: (-e[0], e[1], e[2]),
+    )
+    resolver = ImportResolver.for_paths(extraction.files)
+    defined = repomap_fit.defined_names(extraction)
+    counter = shared_counter(None)
+
+    def render(count: int) -> str:
+        chosen = sorted(repomap_fit.select_entries(entries, count).items())
+        return render_map(
+            [
+                repomap_fit.map_file(symbols[p], shown, summary, resolver, defined)
+                for p, shown in chosen
+            ]
+        )
+
+    assert len(entries) > 3 * 32
+    for budget in (120, 300, 700, 1500):
+        fitted = build_map(root, MapOptions(tokens=budget, use_cache=False))
+        assert fitted.tokens <= budget
+        count = next(c for c in range(len(entries) + 1) if render(c) == fitted.text)
+        assert counter.count(render(count + 1)) > budget
+
+
+def test_focus_brings_its_file_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    assert "zz_leaf.py" not in build_map(root, MapOptions(tokens=150)).text
+    focused = build_map(root, MapOptions(tokens=150, focus=("zz_leaf.py",)))
+    assert "zz_leaf.py" in focused.text
+
+
+def test_a_mention_brings_its_definer_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    mentioned = build_map(root, MapOptions(tokens=150, mentions=("quiet_leaf_function",)))
+    assert "zz_leaf.py" in mentioned.text
+
+
+def test_a_task_brings_what_it_names_into_a_tight_map(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "many")
+    task = build_map(root, MapOptions(tokens=150, task="speed up quiet_leaf_function please"))
+    assert "zz_leaf.py" in task.text
