@@ -30,6 +30,11 @@ def test_map_prints_legend_then_files(run: Callable[..., Result], repo: Path) ->
     assert "tokens (o200k_base)" in result.err
 
 
+def test_map_text_ends_its_last_line(run: Callable[..., Result], repo: Path) -> None:
+    result = run("map", "--root", str(_code_repo(repo)), "--no-cache")
+    assert result.out.endswith("\n") and not result.out.endswith("\n\n")
+
+
 def test_map_json_has_files_text_tokens_and_omitted(run: Callable[..., Result], repo: Path) -> None:
     result = run("map", "--root", str(_code_repo(repo)), "--json", "--no-cache")
     assert result.code == 0

@@ -91,7 +91,9 @@ def map_command(
     if as_json:
         print_json(map_json(result))
         return
-    sys.stdout.write(printable(result.text))
+    text = printable(result.text)
+    # The map's text is counted as it is; the terminal still needs its last line ended.
+    sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
     sys.stdout.flush()
     err_console.print(
         f"{result.tokens} of {result.budget} tokens ({result.tokenizer}), "
