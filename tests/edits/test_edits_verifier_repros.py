@@ -1,0 +1,46 @@
+"""Replies a verifier found to damage files with success; each must now be safe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentprompt.edits.apply import apply_reply
+from agentprompt.edits.parse import parse_reply
+
+
+def test_search_quoting_a_whole_merge_conflict_uses_the_divider_outside_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.py").write_text(
+        "def f():\n<<<<<<< HEAD\n    return 1\n=======\n    return 2\n>>>>>>> feature\n"
+    )
+    reply = (
+        "a.py\n```python\n<<<<<<< SEARCH\n<<<<<<< HEAD\n    return 1\n=======\n    return 2\n"
+        ">>>>>>> feature\n=======\n    return 2\n>>>>>>> REPLACE\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok
+    assert (tmp_path / "a.py").read_text() == "def f():\n    return 2\n"
+
+
+def test_several_exact_dividers_skip_the_block_and_write_nothing(tmp_path: Path) -> None:
+    original = "Project\n=======\n\nIntro.\n"
+    (tmp_path / "doc.md").write_text(original)
+    reply = (
+        "doc.md\n```markdown\n<<<<<<< SEARCH\nProject\n=======\n\nIntro.\n=======\nProject\n"
+        "=======\n\nBetter intro.\n>>>>>>> REPLACE\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok and not report.written
+    assert [d.code for d in parse_reply(reply).diagnostics] == ["ambiguous-divider"]
+    assert (tmp_path / "doc.md").read_text() == original
+
+
+def test_several_repl_lines_skip_the_edit_block(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x\n")
+    reply = "a.py\n««« EDIT\nx\n═══════ REPL\ny\n═══════ REPL\nz\n»»» EDIT END\n"
+    result = parse_reply(reply)
+    assert not result.actions
+    assert [(d.severity, d.code) for d in result.diagnostics] == [("error", "ambiguous-divider")]
+    assert not apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "a.py").read_text() == "x\n"
