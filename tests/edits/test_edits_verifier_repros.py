@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from agentprompt.edits.apply import apply_reply
+from agentprompt.edits.journal import recover
 from agentprompt.edits.parse import parse_reply
 
 
@@ -44,3 +47,32 @@ def test_several_repl_lines_skip_the_edit_block(tmp_path: Path) -> None:
     assert [(d.severity, d.code) for d in result.diagnostics] == [("error", "ambiguous-divider")]
     assert not apply_reply(tmp_path, reply).ok
     assert (tmp_path / "a.py").read_text() == "x\n"
+
+
+def test_a_directory_name_over_255_bytes_is_refused_and_nothing_is_created(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.txt").write_text("a\n")
+    reply = f"<<<FILE: d/{'y' * 256}/z.txt>>>\nnew\n<<<END>>>\n"
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok and not report.written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    assert apply_reply(tmp_path, "<<<FILE: b.txt>>>\nb\n<<<END>>>\n").ok
+
+
+def test_a_journal_recording_a_path_too_long_to_exist_is_recovered(tmp_path: Path) -> None:
+    folder = tmp_path / ".agentprompt" / "journal"
+    folder.mkdir(parents=True)
+    (tmp_path / "d").mkdir()
+    entry = {
+        "path": f"d/{'y' * 256}/z.txt",
+        "backup": None,
+        "mode": None,
+        "temp": ".z.txt.agentprompt-0123456789abcdef.tmp",
+        "after": None,
+    }
+    manifest = {"version": 2, "nonce": "0", "files": [entry], "dirs": ["d", entry["path"][:-6]]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    report = recover(tmp_path)
+    assert report.found and report.removed == () and report.kept == ()
+    assert not (tmp_path / "d").exists() and not os.path.lexists(folder / "manifest.json")
