@@ -76,3 +76,40 @@ def test_a_journal_recording_a_path_too_long_to_exist_is_recovered(tmp_path: Pat
     report = recover(tmp_path)
     assert report.found and report.removed == () and report.kept == ()
     assert not (tmp_path / "d").exists() and not os.path.lexists(folder / "manifest.json")
+
+
+def test_text_after_a_bridge_marker_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    for name, text in (("a.ts", "old\n"), ("b.ts", "b\n"), ("c.ts", "gone\n")):
+        (tmp_path / name).write_text(text)
+    reply = (
+        "<<<FILE: a.ts>>> (updated)\nexport const x = 1;\n<<<END>>>\n"
+        "<<<DELETE: c.ts>>> (no longer used)\n<<<FILE: b.ts>>>\nexport const y = 2;\n<<<END>>>\n"
+    )
+    result = parse_reply(reply)
+    assert [a.kind for a in result.actions] == ["write", "delete", "write"]
+    assert [d.code for d in result.diagnostics] == ["marker-tail", "marker-tail"]
+    assert apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "a.ts").read_text() == "export const x = 1;\n"
+    assert not (tmp_path / "c.ts").exists()
+
+
+def test_a_bridge_file_holding_an_end_line_is_written_whole(tmp_path: Path) -> None:
+    (tmp_path / "gen.py").write_text("old\n")
+    content = "TEMPLATE = '''\n<<<END>>>\n'''\nprint(TEMPLATE)\n"
+    reply = f"<<<FILE: gen.py>>>\n{content}<<<END>>>\n"
+    assert [d.code for d in parse_reply(reply).diagnostics] == ["end-in-content"]
+    assert apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "gen.py").read_text() == content
+
+
+def test_bridge_blocks_with_prose_between_still_split_at_their_ends() -> None:
+    reply = (
+        "Here:\n<<<FILE: a.ts>>>\na\n<<<END>>>\nThen this one.\n<<<FILE: b.ts>>>\nb\n<<<END>>>\n"
+        "Done.\n"
+    )
+    result = parse_reply(reply)
+    assert [(getattr(a, "path", ""), getattr(a, "content", "")) for a in result.actions] == [
+        ("a.ts", "a\n"),
+        ("b.ts", "b\n"),
+    ]
+    assert not result.diagnostics

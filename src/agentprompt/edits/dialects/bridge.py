@@ -13,7 +13,9 @@
 The English labels (``Target files:``, ``Reason:``, ``Remaining: N file changes``) are read
 too. A list block whose ``<<<END>>>`` is missing ends where the next marker begins (a
 warning); a FILE or DIFF block with no ``<<<END>>>`` is dropped (an error), as is any block
-the reply ends inside.
+the reply ends inside. A FILE or DIFF block ends at the last ``<<<END>>>`` before the next
+marker (or the end of its code block, or of the reply), so content holding an END line is
+kept whole (a warning). Text after a marker's ``>>>`` is ignored with a warning.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ __all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
 NAME = "bridge"
 _MARKER = re.compile(
     r"^\s*<<<\s*(FILE|DIFF|DELETE|REQUEST_FILES|REQUEST_FILE|SWITCH_MODE|CONTINUE|END)"
-    r"\s*(?::\s*(.*?))?\s*>>>\s*$",
+    r"\s*(?::\s*(.*?))?\s*>>>(.*)$",
     re.IGNORECASE,
 )
 _SINGLE = {"DELETE", "REQUEST_FILE"}
@@ -66,16 +68,21 @@ _REASON = re.compile(r"^\s*(?:理由|Reason)\s*[:：]\s*(.*)$", re.IGNORECASE)
 _REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d{1,9})(?!\d)", re.IGNORECASE)
 
 
-def _marker(line: str) -> tuple[str, str] | None:
+def _marker(line: str) -> tuple[str, str, str] | None:
+    """The kind, argument and any text after ``>>>`` of a marker line (an ``<<<END>>>``
+    only when nothing follows it)."""
     match = _MARKER.match(line)
     if not match:
         return None
-    return match.group(1).upper(), (match.group(2) or "").strip()
+    kind, tail = match.group(1).upper(), match.group(3).strip()
+    if kind == "END" and tail:
+        return None
+    return kind, (match.group(2) or "").strip(), tail
 
 
 def is_bridge_marker(line: str) -> bool:
     """True for any ``<<<KIND...>>>`` line of seed 003, ``<<<END>>>`` included."""
-    return _MARKER.match(line) is not None
+    return _marker(line) is not None
 
 
 @dataclass(frozen=True)
@@ -100,8 +107,10 @@ class BridgeDialect:
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the block the marker at line ``i`` opens."""
         found = _marker(lines[i])
-        kind, arg = found if found else ("END", "")
-        return _Reader(start=i, j=i + 1, kind=kind, arg=arg, state=state, fence=state.fence)
+        kind, arg, tail = found if found else ("END", "", "")
+        return _Reader(
+            start=i, j=i + 1, kind=kind, arg=arg, tail=tail, state=state, fence=state.fence
+        )
 
 
 @dataclass
@@ -110,11 +119,17 @@ class _Reader:
     j: int
     kind: str
     arg: str
+    tail: str
+    """Text written after the marker's ``>>>`` (ignored, with a warning)."""
     state: ScanState
     fence: Fence | None = None
     """The markdown fence the block sits in, whose closer ends a block with no END."""
     inner: Fence | None = None
     """A fence the block's content opened inside that fence."""
+    last_end: int | None = None
+    """The last ``<<<END>>>`` line of a FILE or DIFF block seen so far."""
+    ends: int = 0
+    """How many ``<<<END>>>`` lines that block has seen."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         at = self.start + 1
@@ -136,13 +151,23 @@ class _Reader:
             found = _marker(line)
             if found is not None:
                 if found[0] == "END":
-                    return self._finish(lines, self.j, self.j + 1, [])
+                    if self.kind not in ("FILE", "DIFF"):
+                        return self._finish(lines, self.j, self.j + 1, [])
+                    # A file's content may hold an END line: its block ends at the last one.
+                    self.last_end = self.j
+                    self.ends += 1
+                    self.j += 1
+                    continue
+                if self.last_end is not None:
+                    return self._ended(lines)
                 return self._unended(lines, self.j, "the next marker", bounded=False)
             if self.fence is not None:
                 if self.inner is not None:
                     if closes_fence(line, self.inner):
                         self.inner = None
                 elif closes_fence(line, self.fence):
+                    if self.last_end is not None:
+                        return self._ended(lines)
                     return self._unended(lines, self.j, "the end of its code block", bounded=True)
                 else:
                     opened = opens_fence(line)
@@ -151,6 +176,8 @@ class _Reader:
             self.j += 1
         if not final:
             return None
+        if self.last_end is not None:
+            return self._ended(lines)
         what = "that file" if self.kind in ("FILE", "DIFF") else "the block"
         cut = note(
             "error",
@@ -162,6 +189,24 @@ class _Reader:
             dialect=NAME,
         )
         return BlockOutcome(end=n, diagnostics=(cut,))
+
+    def _ended(self, lines: Sequence[str]) -> BlockOutcome:
+        """Finishes a FILE or DIFF block at its last ``<<<END>>>`` line."""
+        end = self.last_end if self.last_end is not None else self.j
+        notes: list[Diagnostic] = []
+        if self.ends > 1:
+            notes.append(
+                note(
+                    "warning",
+                    "end-in-content",
+                    f"The <<<{self.kind}: {self.arg}>>> block holds {self.ends} '<<<END>>>' "
+                    "lines; it was read up to the last one, the others were taken as content.",
+                    line=self.start + 1,
+                    block=None,
+                    dialect=NAME,
+                )
+            )
+        return self._finish(lines, end, end + 1, notes)
 
     def _unended(
         self, lines: Sequence[str], stop: int, where: str, *, bounded: bool
@@ -197,6 +242,18 @@ class _Reader:
         self, lines: Sequence[str], body_end: int, end: int, notes: list[Diagnostic]
     ) -> BlockOutcome:
         block = self.state.take_block()
+        if self.tail:
+            notes.append(
+                note(
+                    "warning",
+                    "marker-tail",
+                    f"The text after the <<<{self.kind}>>> marker's '>>>' "
+                    f"({self.tail[:60]!r}) was ignored; put nothing after a marker.",
+                    line=self.start + 1,
+                    block=None,
+                    dialect=NAME,
+                )
+            )
         notes = [d if d.block is not None else replace(d, block=block) for d in notes]
         body = _dedented(lines[self.start + 1 : body_end], lines[self.start])
         action, found = _build(self.kind, self.arg, body, self.start + 1, block)
