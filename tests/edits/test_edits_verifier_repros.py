@@ -113,3 +113,20 @@ def test_bridge_blocks_with_prose_between_still_split_at_their_ends() -> None:
         ("b.ts", "b\n"),
     ]
     assert not result.diagnostics
+
+
+def test_markdown_file_whose_bare_fences_may_close_early_is_not_written(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# Proj\n\nold text\n")
+    reply = "README.md\n```\n# Proj\n\n```\nmake\n```\n\nText after.\n```\n\nDone.\n"
+    result = parse_reply(reply)
+    assert not result.actions
+    assert [d.code for d in result.diagnostics] == ["ambiguous-fence"]
+    assert not apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "README.md").read_text() == "# Proj\n\nold text\n"
+
+
+def test_markdown_file_followed_by_another_file_block_is_still_read() -> None:
+    reply = "README.md\n```\n# Proj\n```\n\nnotes.md\n```\nn\n```\n\nDone.\n"
+    result = parse_reply(reply)
+    assert [getattr(a, "content", "") for a in result.actions] == ["# Proj\n", "n\n"]
+    assert not result.diagnostics
