@@ -130,3 +130,13 @@ def test_markdown_file_followed_by_another_file_block_is_still_read() -> None:
     result = parse_reply(reply)
     assert [getattr(a, "content", "") for a in result.actions] == ["# Proj\n", "n\n"]
     assert not result.diagnostics
+
+
+def test_a_move_under_a_delete_is_an_error_and_deletes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    reply = "*** Begin Patch\n*** Delete File: a.py\n*** Move to: b.py\n*** End Patch\n"
+    result = parse_reply(reply)
+    assert not result.actions
+    assert [d.code for d in result.diagnostics] == ["misplaced-move"]
+    assert not apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "a.py").read_text() == "x = 1\n" and not (tmp_path / "b.py").exists()
