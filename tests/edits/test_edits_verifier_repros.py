@@ -140,3 +140,16 @@ def test_a_move_under_a_delete_is_an_error_and_deletes_nothing(tmp_path: Path) -
     assert [d.code for d in result.diagnostics] == ["misplaced-move"]
     assert not apply_reply(tmp_path, reply).ok
     assert (tmp_path / "a.py").read_text() == "x = 1\n" and not (tmp_path / "b.py").exists()
+
+
+def test_content_starting_with_a_bom_keeps_the_file_at_one_bom(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_bytes(b"\xef\xbb\xbfimport os\r\n")
+    assert apply_reply(tmp_path, "<<<FILE: a.py>>>\n\ufeffimport re\n<<<END>>>\n").ok
+    assert (tmp_path / "a.py").read_bytes() == b"\xef\xbb\xbfimport re\r\n"
+
+
+def test_a_new_file_gets_a_bom_only_when_its_content_starts_with_one(tmp_path: Path) -> None:
+    reply = "<<<FILE: b.py>>>\n\ufeffx = 1\n<<<END>>>\n<<<FILE: c.py>>>\ny = 2\n<<<END>>>\n"
+    assert apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "b.py").read_bytes() == b"\xef\xbb\xbfx = 1\n"
+    assert (tmp_path / "c.py").read_bytes() == b"y = 2\n"

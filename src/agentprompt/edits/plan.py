@@ -171,13 +171,17 @@ def _read(real: Path, size: int) -> bytes:
 
 
 def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
+    # A byte-order mark the model wrote at the start is the file's one mark, never a second.
+    bom = bool(lines) and lines[0].startswith("\ufeff")
+    if bom:
+        lines = [lines[0][1:], *lines[1:]]
     if like is None:
-        return TextFile(lines=tuple(lines), final_newline=final)
+        return TextFile(lines=tuple(lines), final_newline=final, bom=bom)
     return TextFile(
         lines=tuple(lines),
         final_newline=final,
         newline=like.newline,
-        bom=like.bom,
+        bom=like.bom or bom,
         endings=carry_endings(like, tuple(lines)),
     )
 
