@@ -153,3 +153,22 @@ def test_a_new_file_gets_a_bom_only_when_its_content_starts_with_one(tmp_path: P
     assert apply_reply(tmp_path, reply).ok
     assert (tmp_path / "b.py").read_bytes() == b"\xef\xbb\xbfx = 1\n"
     assert (tmp_path / "c.py").read_bytes() == b"y = 2\n"
+
+
+def test_a_pure_rename_at_the_end_of_a_bare_reply_is_applied(tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("a\n")
+    reply = "diff --git a/x.py b/y.py\nsimilarity index 100%\nrename from x.py\nrename to y.py\n"
+    assert apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "y.py").read_text() == "a\n" and not (tmp_path / "x.py").exists()
+
+
+def test_an_empty_new_file_at_the_end_of_a_bare_reply_is_read() -> None:
+    reply = "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\n"
+    result = parse_reply(reply)
+    assert [a.kind for a in result.actions] == ["write"] and not result.truncated
+
+
+def test_a_new_file_cut_off_after_its_index_line_is_still_truncated() -> None:
+    reply = "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..3b18e51\n"
+    result = parse_reply(reply)
+    assert not result.actions and result.truncated
