@@ -172,3 +172,29 @@ def test_a_new_file_cut_off_after_its_index_line_is_still_truncated() -> None:
     reply = "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..3b18e51\n"
     result = parse_reply(reply)
     assert not result.actions and result.truncated
+
+
+MAIN = (
+    "from utils import sub\n\ndef main():\n    print(sub(3, 1))\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_a_short_whole_file_among_edit_blocks_is_refused_as_a_snippet(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(MAIN)
+    (tmp_path / "utils.py").write_text("def sub(a, b):\n    return a - b\n")
+    reply = (
+        "utils.py\n```python\n<<<<<<< SEARCH\ndef sub(a, b):\n    return a - b\n=======\n"
+        "def add(a, b):\n    return a + b\n>>>>>>> REPLACE\n```\n\n`main.py`:\n```python\n"
+        "from utils import add\nprint(add(1, 2))\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok and not report.written
+    assert "snippet" in report.failed[0].reason
+    assert (tmp_path / "main.py").read_text() == MAIN
+
+
+def test_a_short_whole_file_alone_is_still_written(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(MAIN)
+    assert apply_reply(tmp_path, "main.py\n```python\nprint(1)\n```\n").ok
+    assert (tmp_path / "main.py").read_text() == "print(1)\n"
