@@ -198,3 +198,11 @@ def test_a_short_whole_file_alone_is_still_written(tmp_path: Path) -> None:
     (tmp_path / "main.py").write_text(MAIN)
     assert apply_reply(tmp_path, "main.py\n```python\nprint(1)\n```\n").ok
     assert (tmp_path / "main.py").read_text() == "print(1)\n"
+
+
+def test_a_file_name_too_long_for_its_temporary_copy_is_refused(tmp_path: Path) -> None:
+    longest = "n" * 218 + ".py"
+    assert apply_reply(tmp_path, f"<<<FILE: {longest}>>>\nx\n<<<END>>>\n").ok
+    report = apply_reply(tmp_path, f"<<<FILE: n{longest}>>>\nx\n<<<END>>>\n")
+    assert not report.ok and "too long" in report.failed[0].reason
+    assert sorted(p.name for p in tmp_path.iterdir()) == [longest]
