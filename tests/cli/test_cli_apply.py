@@ -218,3 +218,25 @@ def test_write_failure_json_keeps_the_report_shape(
     assert "No space left" in data["error"]
     assert {"applied", "failed", "diff", "written", "feedback"} <= set(data)
     assert data["written"] is False
+
+
+def test_paths_with_brackets_are_shown_as_written(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "app" / "[slug]").mkdir(parents=True)
+    (root / "app" / "[slug]" / "page.tsx").write_text("  return null;\n")
+    reply = (
+        "app/[slug]/page.tsx\n```tsx\n<<<<<<< SEARCH\n  return null;\n=======\n"
+        "  return <div/>;\n>>>>>>> REPLACE\n```\n"
+    )
+    result = run("apply", _reply(tmp_path, reply), "--root", str(root))
+    assert result.code == 0, result.out + result.err
+    assert "│ app/[slug]/page.tsx │" in result.out
+
+
+def test_a_path_that_looks_like_markup_does_not_break_the_report(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    reply = "<<<FILE: src/[/red]x.py>>>\nprint(1)\n<<<END>>>\n"
+    result = run("apply", _reply(tmp_path, reply), "--root", str(root))
+    assert result.code == 0, result.out + result.err
+    assert "src/[/red]x.py" in result.out and "Traceback" not in result.err

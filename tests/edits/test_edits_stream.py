@@ -122,8 +122,15 @@ def test_parser_only_raises_the_engines_own_errors(text: str) -> None:
 
 def test_a_block_is_yielded_as_soon_as_it_is_complete() -> None:
     parser = StreamParser()
-    assert parser.feed("<<<FILE: a.ts>>>\nx\n") == []
-    (action,) = parser.feed("<<<END>>>\n")
+    assert parser.feed("a.py\n<<<<<<< SEARCH\nx\n=======\n") == []
+    (action,) = parser.feed("y\n>>>>>>> REPLACE\n")
+    assert getattr(action, "path", None) == "a.py"
+
+
+def test_a_bridge_file_is_yielded_when_the_next_marker_shows_its_last_end() -> None:
+    parser = StreamParser()
+    assert parser.feed("<<<FILE: a.ts>>>\nx\n<<<END>>>\n") == []
+    (action,) = parser.feed("<<<FILE: b.ts>>>\n")
     assert getattr(action, "path", None) == "a.ts"
 
 

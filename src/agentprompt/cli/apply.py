@@ -61,15 +61,19 @@ def _show(report: ApplyReport) -> None:
                 result = Text(done + (f" ({stage} match)" if stage else ""), style="green")
             else:
                 result = Text("matched, not written", style="yellow")
-            table.add_row(str(index + 1), printable(path), action, result)
+            table.add_row(str(index + 1), Text(printable(path)), Text(action), result)
         console.print(table)
     for diagnostic in report.diagnostics:
         style = "red" if diagnostic.severity == "error" else "yellow"
         console.print(Text(f"line {diagnostic.line}: {printable(diagnostic.message)}", style=style))
     if report.requests:
-        console.print("The reply asks for these files: " + printable(", ".join(report.requests)))
+        console.print(
+            Text("The reply asks for these files: " + printable(", ".join(report.requests)))
+        )
     if report.switch_mode:
-        console.print(f"The reply asks to switch to {printable(report.switch_mode.mode)} mode.")
+        console.print(
+            Text(f"The reply asks to switch to {printable(report.switch_mode.mode)} mode.")
+        )
     if report.continue_:
         console.print("The reply says it will continue in a further reply.")
     if report.feedback:
@@ -89,11 +93,11 @@ def _show_recovery(report: RecoveryReport) -> None:
         return
     would = "would " if report.dry_run else ""
     for path in report.restored:
-        console.print(f"{would}restore {printable(path)}")
+        console.print(Text(f"{would}restore {printable(path)}"))
     for path in report.removed:
-        console.print(f"{would}remove {printable(path)}")
+        console.print(Text(f"{would}remove {printable(path)}"))
     for path in report.kept:
-        console.print(f"keep {printable(path)} (it no longer holds what the apply wrote)")
+        console.print(Text(f"keep {printable(path)} (it no longer holds what the apply wrote)"))
     if report.dry_run:
         console.print("dry run: nothing was changed; run without --dry-run to roll back.")
     else:

@@ -1,9 +1,10 @@
 """Checks that refuse an action before it can damage a file.
 
 Each raises :class:`Refused` with a reason for the model: a whole-file write that stands for
-left-out code, a search text that is not one whole-word occurrence inside a line, deleting
-or moving a symlink, deleting a file that no longer holds what the diff removes, a new file
-that differs only by case from another, and text no UTF-8 file can hold.
+left-out code or is a snippet among edit blocks, a search text that is not one whole-word
+occurrence inside a line, deleting or moving a symlink, deleting a file that no longer holds
+what the diff removes, a new file that differs only by case from another, and text no UTF-8
+file can hold.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "only_occurrence",
     "refuse_elision",
     "refuse_link",
+    "refuse_snippet",
 ]
 
 
@@ -73,6 +75,14 @@ def refuse_elision(lines: Sequence[str], old: Sequence[str]) -> None:
     for line in lines:
         if line not in had and len(line) < 120 and _ELISION.match(line):
             raise Refused(reason("elision", line=repr(line.strip())))
+
+
+def refuse_snippet(lines: Sequence[str], old: Sequence[str]) -> None:
+    """Refuse a whole-file write, in a reply that edits other files by blocks, whose content
+    is less than half as long as the existing file: a snippet, not the file."""
+    new_size, old_size = sum(len(x) + 1 for x in lines), sum(len(x) + 1 for x in old)
+    if new_size * 2 < old_size:
+        raise Refused(reason("snippet", new=new_size, old=old_size))
 
 
 def _word(char: str) -> bool:

@@ -305,7 +305,15 @@ def _rollback(
 ) -> RecoveryReport:
     restored, removed, kept = [], [], []
     for entry in manifest["files"]:
-        real = resolve_inside(root, entry["path"])
+        try:
+            real = resolve_inside(root, entry["path"])
+            os.lstat(real.parent)
+        except (OSError, EditError):
+            # A recorded path no file system can reach (too long, a file in the way):
+            # nothing of it was created, and what cannot be reached is reported as kept.
+            if entry["backup"] is not None:
+                kept.append(entry["path"])
+            continue
         temp = real.parent / entry["temp"]
         if not dry_run and os.path.isfile(temp) and not os.path.islink(temp):
             os.unlink(temp)
@@ -330,7 +338,7 @@ def _rollback(
             restored.append(entry["path"])
     if not dry_run:
         for d in reversed(manifest["dirs"]):
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, EditError):
                 resolve_inside(root, d).rmdir()
         _end(journal, manifest)
     return RecoveryReport(

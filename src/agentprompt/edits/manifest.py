@@ -8,11 +8,12 @@ permission bits, and a created file's digest must be a SHA-256 digest.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
 
-from agentprompt.edits.paths import TEMP_NAME, resolve_inside
+from agentprompt.edits.paths import TEMP_NAME, PathTooLong, resolve_inside
 
 __all__ = ["BACKUP", "VERSION", "checked"]
 
@@ -23,6 +24,13 @@ BACKUP = re.compile(r"^orig-\d+$")
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 
+def _inside(root: Path, path: str) -> None:
+    """Refuse a recorded path that leaves the root; one too long to exist is let through
+    (rollback skips it), so that such a journal can still be recovered."""
+    with contextlib.suppress(PathTooLong, OSError):
+        resolve_inside(root, path)
+
+
 def _checked_entry(root: Path, entry: object) -> dict[str, Any]:
     if not isinstance(entry, dict):
         raise ValueError("a file entry is not an object")
@@ -30,7 +38,7 @@ def _checked_entry(root: Path, entry: object) -> dict[str, Any]:
     temp, after = entry.get("temp"), entry.get("after")
     if not isinstance(path, str):
         raise ValueError("a file entry has no path")
-    resolve_inside(root, path)
+    _inside(root, path)
     if backup is not None and not (isinstance(backup, str) and BACKUP.match(backup)):
         raise ValueError(f"backup name {backup!r} is not one the applier writes")
     if mode is not None and (not isinstance(mode, int) or isinstance(mode, bool)):
@@ -59,5 +67,5 @@ def checked(root: Path, data: object) -> dict[str, Any]:
     for d in dirs:
         if not isinstance(d, str):
             raise ValueError("a directory entry is not a string")
-        resolve_inside(root, d)
+        _inside(root, d)
     return {"version": VERSION, "files": checked, "dirs": dirs}

@@ -19,6 +19,7 @@ from agentprompt.edits.actions import EditError
 __all__ = [
     "JOURNAL_DIR",
     "TEMP_NAME",
+    "PathTooLong",
     "UnsafePath",
     "check_target",
     "is_symlink",
@@ -32,6 +33,13 @@ JOURNAL_DIR = ".agentprompt/journal"
 
 TEMP_NAME = re.compile(r"^\..*\.agentprompt-[0-9a-f]+\.tmp$")
 """The applier's temporary file names; replies may not name such a file."""
+
+NAME_LIMIT = 255
+"""The most bytes one file or directory name may take on common file systems."""
+PATH_LIMIT = 4096
+"""The most bytes a whole path may take (Linux ``PATH_MAX``)."""
+TEMP_EXTRA = len(".x.agentprompt-0123456789abcdef.tmp") - 1
+"""How many bytes a temporary copy's name adds to the file's name."""
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
@@ -52,6 +60,25 @@ def _realpath(path: str, cache: dict[str, str] | None) -> str:
     if found is None:
         found = cache[path] = os.path.realpath(path)
     return found
+
+
+class PathTooLong(UnsafePath):
+    """A path with a name, or a whole length, no file system holds; nothing of it exists."""
+
+
+def _check_lengths(path: str, parts: list[str]) -> None:
+    """Refuse names no file system holds, before anything is created on the way."""
+    for part in parts[:-1]:
+        if len(part.encode("utf-8")) > NAME_LIMIT:
+            raise PathTooLong(
+                path, f"a directory name is longer than {NAME_LIMIT} bytes ({part[:40]}...)"
+            )
+    if len(parts[-1].encode("utf-8")) + TEMP_EXTRA > NAME_LIMIT:
+        raise PathTooLong(
+            path,
+            f"the file name is too long (at most {NAME_LIMIT - TEMP_EXTRA} bytes, so that the "
+            "applier's temporary copy beside it fits)",
+        )
 
 
 def _real_child(parent: str, key: str, name: str, cache: dict[str, str] | None) -> str:
@@ -110,6 +137,7 @@ def _resolve(
         raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
     if _may_name_git(posix) and any(_is_git(p) for p in parts):
         raise UnsafePath(path, "files under .git/ are never changed")
+    _check_lengths(path, parts)
     if TEMP_NAME.match(parts[-1]):
         raise UnsafePath(path, "the name is one the applier uses for its temporary files")
     real_root = _realpath(str(root), cache)
@@ -126,6 +154,8 @@ def _resolve(
     if info is not None and stat.S_ISLNK(info.st_mode):
         real = os.path.realpath(real)
         info = None
+    if len(os.fsencode(real)) + TEMP_EXTRA >= PATH_LIMIT:
+        raise PathTooLong(path, f"the full path is too long (at most {PATH_LIMIT} bytes)")
     prefix = real_root.rstrip(os.sep) + os.sep
     if real == real_root:
         raise UnsafePath(path, "the path resolves to the root itself, not a file")

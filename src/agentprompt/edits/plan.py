@@ -32,6 +32,7 @@ from agentprompt.edits.guards import (
     only_occurrence,
     refuse_elision,
     refuse_link,
+    refuse_snippet,
 )
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
@@ -134,6 +135,9 @@ class _View:
     touched: dict[str, tuple[TextFile | None, tuple[Edit, ...] | None]] = field(
         default_factory=dict
     )
+    edit_blocks: bool = False
+    """The actions hold edits by blocks (hunks, SEARCH/REPLACE, EDIT): a short whole-file
+    write among them is taken for a snippet."""
 
     def open(self, path: str) -> _File:
         real, info = resolve_target(self.root, path, self.resolved)
@@ -171,18 +175,22 @@ def _read(real: Path, size: int) -> bytes:
 
 
 def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextFile:
+    # A byte-order mark the model wrote at the start is the file's one mark, never a second.
+    bom = bool(lines) and lines[0].startswith("\ufeff")
+    if bom:
+        lines = [lines[0][1:], *lines[1:]]
     if like is None:
-        return TextFile(lines=tuple(lines), final_newline=final)
+        return TextFile(lines=tuple(lines), final_newline=final, bom=bom)
     return TextFile(
         lines=tuple(lines),
         final_newline=final,
         newline=like.newline,
-        bom=like.bom,
+        bom=like.bom or bom,
         endings=carry_endings(like, tuple(lines)),
     )
 
 
-def _whole(action: WriteFile, entry: _File) -> TextFile:
+def _whole(action: WriteFile, entry: _File, *, snippets: bool = False) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
             raise Refused(reason("exists_same"), settled=True)
@@ -191,6 +199,8 @@ def _whole(action: WriteFile, entry: _File) -> TextFile:
     if entry.current is not None and entry.current.lines:
         final = entry.current.final_newline
         refuse_elision(lines, entry.current.lines)
+        if snippets:
+            refuse_snippet(lines, entry.current.lines)
     return _new_text(lines, final, entry.current)
 
 
@@ -256,7 +266,7 @@ def _run(view: _View, action: FileAction) -> Stage | None:
     edits: tuple[Edit, ...] | None = None
     match action:
         case WriteFile():
-            new = _whole(action, entry)
+            new = _whole(action, entry, snippets=view.edit_blocks and action.dialect == "whole")
         case PatchFile():
             new, stage, edits = _patch(action, entry)
         case SearchReplace() | AnchoredEdit():
@@ -324,7 +334,12 @@ def _check_no_clash(view: _View, entry: _File) -> None:
 
 def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under ``root``."""
-    view = _View(root=root)
+    view = _View(
+        root=root,
+        edit_blocks=any(
+            isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
+        ),
+    )
     outcomes: list[ActionOutcome] = []
     for index, action in actions:
         view.touched.clear()

@@ -176,7 +176,7 @@ def _split(lines: Sequence[str], start: int, end: int) -> tuple[list[_Op], list[
     for i in range(start, end):
         line = lines[i]
         match = _OP.match(line.rstrip())
-        if match and match.group(1) == "Move to" and ops and ops[-1].kind == "Update File":
+        if match and match.group(1) == "Move to" and ops:
             ops[-1].move_to = clean_path(match.group(2))
         elif match and match.group(1) != "Move to":
             ops.append(_Op(kind=match.group(1), path=clean_path(match.group(2)), line=i + 1))
@@ -204,6 +204,20 @@ def _build(lines: Sequence[str], op: _Op, block: int) -> tuple[Action | None, li
                 "error",
                 "missing-path",
                 f"'*** {op.kind}:' names no file.",
+                line=op.line,
+                block=block,
+                dialect=NAME,
+            )
+        )
+        return None, notes
+    if op.move_to is not None and op.kind != "Update File":
+        notes.append(
+            note(
+                "error",
+                "misplaced-move",
+                f"'*** Move to:' follows '*** {op.kind}: {op.path}'; a move belongs only under "
+                "'*** Update File:'. The operation was skipped and nothing was changed. Send "
+                "it again as '*** Update File:' followed by '*** Move to:'.",
                 line=op.line,
                 block=block,
                 dialect=NAME,

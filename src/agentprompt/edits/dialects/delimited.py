@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agentprompt.edits.actions import Action, Diagnostic
 from agentprompt.edits.dialects.base import BlockOutcome, ScanState, line_before, note
@@ -68,12 +68,10 @@ class DelimitedReader:
     """The reply's scan state (numbers the block)."""
     path: Callable[[Sequence[str]], str | None]
     """The block's path, read when the block ends (None: no path)."""
-    candidate: int | None = None
-    """The first line that may be the divider."""
-    exact: int | None = None
-    """The first line written exactly as the divider."""
-    candidates: int = 0
-    """How many lines may be the divider."""
+    candidates: list[int] = field(default_factory=list)
+    """The lines that may be the divider."""
+    exacts: list[int] = field(default_factory=list)
+    """The lines written exactly as the divider."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         """The outcome once the block ended, or None while it needs more lines."""
@@ -84,11 +82,9 @@ class DelimitedReader:
             if spec.end.match(line):
                 return self._finish(lines, self.j)
             if spec.divider.match(line):
-                self.candidates += 1
-                if self.candidate is None:
-                    self.candidate = self.j
-                if self.exact is None and spec.exact_divider.match(line):
-                    self.exact = self.j
+                self.candidates.append(self.j)
+                if spec.exact_divider.match(line):
+                    self.exacts.append(self.j)
             elif spec.opener.match(line):
                 # The interrupted block's path carries over to the block that interrupts it.
                 before = line_before(lines, self.j)
@@ -119,8 +115,8 @@ class DelimitedReader:
     def _finish(self, lines: Sequence[str], last: int) -> BlockOutcome:
         spec = self.spec
         self.state.last_end[spec.dialect] = last
-        divider = self.exact if self.exact is not None else self.candidate
-        if divider is None:
+        choices = self.exacts or self.candidates
+        if not choices:
             return self._broken(
                 last + 1,
                 "missing-divider",
@@ -135,9 +131,18 @@ class DelimitedReader:
                 f"No file path is on the line before this '{spec.opener_text}'; put the file's "
                 "path there.",
             )
+        divider = _pick_divider(lines, self.start, last, choices)
+        if divider is None:
+            return self._broken(
+                last + 1,
+                "ambiguous-divider",
+                f"Several lines of this {spec.label} block are written as its divider, so "
+                "where the old text ends is unclear; the block was skipped and nothing was "
+                f"written. Send it again with exactly one '{spec.divider_text}' line.",
+            )
         block = self.state.take_block()
         notes: list[Diagnostic] = []
-        if self.candidates > 1:
+        if len(self.candidates) > 1:
             notes.append(
                 note(
                     "warning",
@@ -154,3 +159,35 @@ class DelimitedReader:
             path, lines[self.start + 1 : divider], lines[divider + 1 : last], block, self.start + 1
         )
         return BlockOutcome(end=last + 1, actions=(action,), diagnostics=tuple(notes))
+
+
+_CONFLICT_OPEN = re.compile(r"^<{7}(?: |$)")
+_CONFLICT_CLOSE = re.compile(r"^>{7}(?: |$)")
+
+
+def _balanced(lines: Sequence[str]) -> bool:
+    """Whether the lines' merge-conflict markers pair up (every ``<<<<<<<`` closed in order)."""
+    depth = 0
+    for line in lines:
+        if _CONFLICT_OPEN.match(line):
+            depth += 1
+        elif _CONFLICT_CLOSE.match(line):
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _pick_divider(lines: Sequence[str], start: int, last: int, choices: list[int]) -> int | None:
+    """The divider among ``choices``, or None when it is ambiguous.
+
+    One choice is the divider. Of several, the only one that leaves both sections with
+    balanced merge-conflict markers is taken (a block quoting a whole conflict, whose own
+    ``=======`` sits inside it); otherwise nothing is guessed.
+    """
+    if len(choices) == 1:
+        return choices[0]
+    fitting = [
+        at for at in choices if _balanced(lines[start + 1 : at]) and _balanced(lines[at + 1 : last])
+    ]
+    return fitting[0] if len(fitting) == 1 else None

@@ -7,7 +7,9 @@ a rename becomes a move (with the hunks, if any). Hunk numbers are kept only as 
 
 Inside a markdown fence the diff runs to the fence's end, so a context line that lost its
 leading space stays in its hunk; a bare diff ends at the first line that cannot be part of a
-diff. A fenced diff cut off before its fence closed loses its last file (``truncated``).
+diff. A fenced diff cut off before its fence closed loses its last file (``truncated``), as
+does a bare one ending in a file's headers, unless those headers are whole on their own (a
+100% rename or copy, an empty new or deleted file, a mode change with no index line).
 """
 
 from __future__ import annotations
@@ -95,6 +97,28 @@ class UnifiedDiff:
         """A reader for the diff that starts at line ``i``."""
         fallback = path_before(lines, i) if lines[i].startswith("@@") else None
         return _Reader(start=i, j=i, fence=state.fence, state=state, fallback=fallback)
+
+
+_EMPTY_BLOB = "e69de29"
+"""The short git hash of the empty file, in the index line of an empty new or deleted file."""
+
+
+def _complete_headers(headers: dict[str, str]) -> bool:
+    """Whether a git section with no hunks is whole as it stands, so that no hunk can have
+    been cut off after it: a pure (100%) rename or copy, an empty new or deleted file, or a
+    mode change with no index line."""
+    if "diff" not in headers:
+        return False
+    index = headers.get("index", "")
+    if ("rename from" in headers and "rename to" in headers) or (
+        "copy from" in headers and "copy to" in headers
+    ):
+        return headers.get("similarity index") == "100%"
+    if "new file mode" in headers:
+        return index.split("..")[-1].startswith(_EMPTY_BLOB)
+    if "deleted file mode" in headers:
+        return index.split("..")[0].startswith(_EMPTY_BLOB)
+    return "old mode" in headers and "new mode" in headers and not index
 
 
 @dataclass
@@ -288,9 +312,11 @@ class _Reader:
             return True
         if not w.sections:
             return False
-        if w.counting or w.in_headers:
+        if w.counting:
             return True
-        return end == n and self.state.open_tail
+        if end == n and self.state.open_tail:
+            return True
+        return w.in_headers and not _complete_headers(w.sections[-1].headers)
 
     def _finish(self, lines: Sequence[str], end: int, *, truncated: bool) -> BlockOutcome:
         sections = self.walker.sections[self.released :]

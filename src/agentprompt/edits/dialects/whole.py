@@ -6,7 +6,9 @@ an opener with an info string (```` ```bash ````) expects its own closer, so a M
 code blocks stay in its content. A fence whose first non-blank line starts another dialect's
 block (a diff, SEARCH/REPLACE, EDIT, bridge or apply_patch markers) is not a whole file: its
 lines are read again as prose, so that dialect finds them. Later lines never reject the
-block, so a test file whose strings hold diff markers is still a whole file.
+block, so a test file whose strings hold diff markers is still a whole file. A Markdown
+file whose closer is followed, before the next block, by an even number of bare fence lines
+may have been cut at its own code block: it is not written (an error asks for a longer fence).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ __all__ = ["DIALECT", "WholeFileDialect"]
 
 NAME = "whole"
 _DIFF_INFO = {"diff", "patch", "udiff"}
+_MARKDOWN = (".md", ".markdown", ".mdx")
 
 
 def _fence_line(lines: Sequence[str], i: int, final: bool) -> int | None:
@@ -103,6 +106,20 @@ def _foreign(lines: Sequence[str], j: int, final: bool) -> bool | None:
     return udiff.DIALECT.starts(lines, j, final)
 
 
+def _starts_block(lines: Sequence[str], k: int) -> bool:
+    """Whether line ``k`` begins a new block: a path line before a fence, or a marker."""
+    line = lines[k]
+    if looks_like_path(line) is not None and (_fence_line(lines, k, True) or -1) > 0:
+        return True
+    return (
+        is_search_marker(line)
+        or is_edit_marker(line)
+        or is_bridge_marker(line)
+        or is_begin_patch(line)
+        or line.startswith(("diff --git ", "--- a/"))
+    )
+
+
 @dataclass
 class _Reader:
     start: int
@@ -129,6 +146,11 @@ class _Reader:
                 self.j += 1
                 continue
             if closes_fence(line, self.fence):
+                later = self._later_fences(lines, final)
+                if later is None:
+                    return None
+                if later:
+                    return self._ambiguous(lines, self.j)
                 return self._finish(lines, self.j)
             if not self.decided and line.strip():
                 foreign = _foreign(lines, self.j, final)
@@ -155,6 +177,42 @@ class _Reader:
             dialect=NAME,
         )
         return BlockOutcome(end=n, diagnostics=(cut,))
+
+    def _later_fences(self, lines: Sequence[str], final: bool) -> bool | None:
+        """Whether a Markdown file's bare closer at ``self.j`` is followed, before the next
+        block, by an even number of bare fence lines: the file's own code blocks may have
+        closed the fence early, and where its content ends cannot be told. None: the reply
+        must go on to tell."""
+        path = looks_like_path(lines[self.start]) or ""
+        if not path.lower().endswith(_MARKDOWN):
+            return False
+        count = 0
+        k = self.j + 1
+        while k < len(lines):
+            line = lines[k]
+            if _starts_block(lines, k):
+                break
+            if closes_fence(line, self.fence) and not line.strip().strip(self.fence.char):
+                count += 1
+            k += 1
+        else:
+            if not final:
+                return None
+        return count > 0 and count % 2 == 0
+
+    def _ambiguous(self, lines: Sequence[str], close: int) -> BlockOutcome:
+        path = looks_like_path(lines[self.start]) or ""
+        lost = note(
+            "error",
+            "ambiguous-fence",
+            f"The content of {path} holds bare ``` lines, so where the file ends is unclear; it "
+            "was not written. Send the whole file again inside a fence of four backticks "
+            "(````), which its own ``` lines cannot close.",
+            line=self.start + 1,
+            block=self.state.take_block(),
+            dialect=NAME,
+        )
+        return BlockOutcome(end=close + 1, diagnostics=(lost,))
 
     def _finish(self, lines: Sequence[str], close: int) -> BlockOutcome:
         action = WriteFile(
