@@ -4,6 +4,9 @@ replies back into safe actions on a repository.
 This module is the public API; everything else may change between versions.
 """
 
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
 from agentprompt.budget import BudgetExceeded, Cut, FitResult, fit
 from agentprompt.composition import (
     Composition,
@@ -12,18 +15,6 @@ from agentprompt.composition import (
     compose,
 )
 from agentprompt.context.environment import Environment, find_project_root, read_environment
-from agentprompt.edits import (
-    ApplyOptions,
-    ApplyReport,
-    EditError,
-    ParseResult,
-    StreamParser,
-    apply_actions,
-    apply_reply,
-    dialect_instructions,
-    parse_reply,
-    recover,
-)
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm import (
     ClientPromptExecutor,
@@ -65,20 +56,6 @@ from agentprompt.prompts.loader import (
     load_skill,
     load_system_prompt,
 )
-from agentprompt.repo import (
-    Discovery,
-    DiscoveryOptions,
-    FileSelection,
-    MapOptions,
-    RepoMap,
-    SelectionOptions,
-    ask_llm_for_files,
-    build_map,
-    build_tree,
-    discover,
-    render_tree,
-    select_files,
-)
 from agentprompt.sections import (
     HistorySlot,
     InvalidSection,
@@ -103,14 +80,78 @@ from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_opena
 
 __version__ = "0.1.0"
 
-from agentprompt.workflow import (
-    ComposeInput,
-    RuntimeStore,
-    WorkflowError,
-    compose_turn,
-    compose_workflow,
-    load_package,
-)
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.edits import (
+        ApplyOptions,
+        ApplyReport,
+        EditError,
+        ParseResult,
+        StreamParser,
+        apply_actions,
+        apply_reply,
+        dialect_instructions,
+        parse_reply,
+        recover,
+    )
+    from agentprompt.repo import (
+        Discovery,
+        DiscoveryOptions,
+        FileSelection,
+        MapOptions,
+        RepoMap,
+        SelectionOptions,
+        ask_llm_for_files,
+        build_map,
+        build_tree,
+        discover,
+        render_tree,
+        select_files,
+    )
+    from agentprompt.workflow import (
+        ComposeInput,
+        RuntimeStore,
+        WorkflowError,
+        compose_turn,
+        compose_workflow,
+        load_package,
+    )
+
+# The workflow, edit and repository engines load on first use, so that importing
+# agentprompt (and starting the CLI) does not pay for all three.
+_LAZY = {
+    "ApplyOptions": "agentprompt.edits",
+    "ApplyReport": "agentprompt.edits",
+    "EditError": "agentprompt.edits",
+    "ParseResult": "agentprompt.edits",
+    "StreamParser": "agentprompt.edits",
+    "apply_actions": "agentprompt.edits",
+    "apply_reply": "agentprompt.edits",
+    "dialect_instructions": "agentprompt.edits",
+    "parse_reply": "agentprompt.edits",
+    "recover": "agentprompt.edits",
+    "Discovery": "agentprompt.repo",
+    "DiscoveryOptions": "agentprompt.repo",
+    "FileSelection": "agentprompt.repo",
+    "MapOptions": "agentprompt.repo",
+    "RepoMap": "agentprompt.repo",
+    "SelectionOptions": "agentprompt.repo",
+    "ask_llm_for_files": "agentprompt.repo",
+    "build_map": "agentprompt.repo",
+    "build_tree": "agentprompt.repo",
+    "discover": "agentprompt.repo",
+    "render_tree": "agentprompt.repo",
+    "select_files": "agentprompt.repo",
+    "ComposeInput": "agentprompt.workflow",
+    "RuntimeStore": "agentprompt.workflow",
+    "WorkflowError": "agentprompt.workflow",
+    "compose_turn": "agentprompt.workflow",
+    "compose_workflow": "agentprompt.workflow",
+    "load_package": "agentprompt.workflow",
+}
+
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "AgentPromptError",

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from agentprompt import Store, __version__
+from agentprompt.cli.main import COMMANDS
 
 from .conftest import Result
 
@@ -21,6 +24,23 @@ def test_version_prints_the_package_version(run: Run) -> None:
 
 def test_unknown_command_is_a_usage_error(run: Run) -> None:
     assert run("no-such-command").code == 2
+
+
+def test_help_lists_every_command(run: Run) -> None:
+    result = run("--help")
+    listed = [line.split()[0] for line in result.out.split("Commands:")[1].splitlines() if line]
+    assert listed == sorted(COMMANDS)
+
+
+def test_starting_the_cli_loads_no_engine_it_does_not_run() -> None:
+    heavy = ("tree_sitter", "agentprompt.repo.symbols", "agentprompt.edits.apply", "jsonschema")
+    code = (
+        "import sys; from agentprompt.cli.main import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({heavy!r})))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_prompts_list_shows_where_each_name_resolves(run: Run, repo: Path) -> None:

@@ -2,41 +2,55 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from agentprompt import __version__
-from agentprompt.cli.apply import apply_command
-from agentprompt.cli.inspect import inspect_command
-from agentprompt.cli.map import map_command
 from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
-from agentprompt.cli.parse import parse_command
-from agentprompt.cli.prompts import prompts_group
-from agentprompt.cli.select import select_command
-from agentprompt.cli.sessions import sessions_group
-from agentprompt.cli.tree import tree_command
-from agentprompt.cli.workflow import workflow_group
 from agentprompt.errors import AgentPromptError
 
-__all__ = ["cli", "main"]
+__all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each command's module is imported only when that command runs (or help lists it), so
+# starting one command does not load every engine.
+COMMANDS = {
+    "apply": "agentprompt.cli.apply:apply_command",
+    "inspect": "agentprompt.cli.inspect:inspect_command",
+    "map": "agentprompt.cli.map:map_command",
+    "parse": "agentprompt.cli.parse:parse_command",
+    "prompts": "agentprompt.cli.prompts:prompts_group",
+    "select": "agentprompt.cli.select:select_command",
+    "sessions": "agentprompt.cli.sessions:sessions_group",
+    "tree": "agentprompt.cli.tree:tree_command",
+    "workflow": "agentprompt.cli.workflow:workflow_group",
+}
+
+
+class LazyGroup(click.Group):
+    """A command group that imports a command's module when the command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, sorted."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command called ``cmd_name``, imported on first use; None if there is none."""
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attribute = target.split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="agentprompt")
 def cli() -> None:
     """Build the prompts a coding assistant sends to a model, and apply its replies safely."""
-
-
-cli.add_command(apply_command)
-cli.add_command(inspect_command)
-cli.add_command(parse_command)
-cli.add_command(map_command)
-cli.add_command(prompts_group)
-cli.add_command(select_command)
-cli.add_command(sessions_group)
-cli.add_command(workflow_group)
-cli.add_command(tree_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,54 +1,116 @@
 """The repository context engine: discovery, tree, symbols, map, ranking, file selection."""
 
-from agentprompt.repo.cache import SymbolCache
-from agentprompt.repo.files import (
-    Discovery,
-    DiscoveryOptions,
-    Exclusion,
-    NotADirectory,
-    RepoFile,
-    UnreadableFile,
-    discover,
-    explain,
-    explain_in,
-    read_text,
-)
-from agentprompt.repo.languages import language_for_path
-from agentprompt.repo.rank import RankSummary, build_graph, pagerank, personalization
-from agentprompt.repo.repomap import (
-    MapOptions,
-    RankedFile,
-    RepoMap,
-    annotate_files,
-    build_map,
-    map_json,
-)
-from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_text, screen_texts
-from agentprompt.repo.select import (
-    FileChoice,
-    SelectionOptions,
-    ask_llm_for_files,
-    build_constraints_section,
-    normalize_response,
-    parse_response,
-)
-from agentprompt.repo.selection import (
-    FileSelection,
-    InvalidSelectionOptions,
-    Rejection,
-    SelectedFile,
-    select_files,
-)
-from agentprompt.repo.symbolmap import (
-    MapFile,
-    MapParts,
-    browse_summary,
-    file_annotation,
-    render_map,
-    render_parts,
-)
-from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry, extract_symbols
-from agentprompt.repo.tree import TreeNode, build_tree, render_tree, tree_to_dict
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.repo.cache import SymbolCache
+    from agentprompt.repo.files import (
+        Discovery,
+        DiscoveryOptions,
+        Exclusion,
+        NotADirectory,
+        RepoFile,
+        UnreadableFile,
+        discover,
+        explain,
+        explain_in,
+        read_text,
+    )
+    from agentprompt.repo.languages import language_for_path
+    from agentprompt.repo.rank import RankSummary, build_graph, pagerank, personalization
+    from agentprompt.repo.repomap import (
+        MapOptions,
+        RankedFile,
+        RepoMap,
+        annotate_files,
+        build_map,
+        map_json,
+    )
+    from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_text, screen_texts
+    from agentprompt.repo.select import (
+        FileChoice,
+        SelectionOptions,
+        ask_llm_for_files,
+        build_constraints_section,
+        normalize_response,
+        parse_response,
+    )
+    from agentprompt.repo.selection import (
+        FileSelection,
+        InvalidSelectionOptions,
+        Rejection,
+        SelectedFile,
+        select_files,
+    )
+    from agentprompt.repo.symbolmap import (
+        MapFile,
+        MapParts,
+        browse_summary,
+        file_annotation,
+        render_map,
+        render_parts,
+    )
+    from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry, extract_symbols
+    from agentprompt.repo.tree import TreeNode, build_tree, render_tree, tree_to_dict
+
+# Submodules load on first use: discovery alone must not pay for tree-sitter.
+_LAZY = {
+    "SymbolCache": "agentprompt.repo.cache",
+    "Discovery": "agentprompt.repo.files",
+    "DiscoveryOptions": "agentprompt.repo.files",
+    "Exclusion": "agentprompt.repo.files",
+    "NotADirectory": "agentprompt.repo.files",
+    "RepoFile": "agentprompt.repo.files",
+    "UnreadableFile": "agentprompt.repo.files",
+    "discover": "agentprompt.repo.files",
+    "explain": "agentprompt.repo.files",
+    "explain_in": "agentprompt.repo.files",
+    "read_text": "agentprompt.repo.files",
+    "language_for_path": "agentprompt.repo.languages",
+    "RankSummary": "agentprompt.repo.rank",
+    "build_graph": "agentprompt.repo.rank",
+    "pagerank": "agentprompt.repo.rank",
+    "personalization": "agentprompt.repo.rank",
+    "MapOptions": "agentprompt.repo.repomap",
+    "RankedFile": "agentprompt.repo.repomap",
+    "RepoMap": "agentprompt.repo.repomap",
+    "annotate_files": "agentprompt.repo.repomap",
+    "build_map": "agentprompt.repo.repomap",
+    "map_json": "agentprompt.repo.repomap",
+    "SecretFinding": "agentprompt.repo.secrets",
+    "SecretScreen": "agentprompt.repo.secrets",
+    "scan_text": "agentprompt.repo.secrets",
+    "screen_texts": "agentprompt.repo.secrets",
+    "FileChoice": "agentprompt.repo.select",
+    "SelectionOptions": "agentprompt.repo.select",
+    "ask_llm_for_files": "agentprompt.repo.select",
+    "build_constraints_section": "agentprompt.repo.select",
+    "normalize_response": "agentprompt.repo.select",
+    "parse_response": "agentprompt.repo.select",
+    "FileSelection": "agentprompt.repo.selection",
+    "InvalidSelectionOptions": "agentprompt.repo.selection",
+    "Rejection": "agentprompt.repo.selection",
+    "SelectedFile": "agentprompt.repo.selection",
+    "select_files": "agentprompt.repo.selection",
+    "MapFile": "agentprompt.repo.symbolmap",
+    "MapParts": "agentprompt.repo.symbolmap",
+    "browse_summary": "agentprompt.repo.symbolmap",
+    "file_annotation": "agentprompt.repo.symbolmap",
+    "render_map": "agentprompt.repo.symbolmap",
+    "render_parts": "agentprompt.repo.symbolmap",
+    "FileSymbols": "agentprompt.repo.symbols",
+    "ImportEntry": "agentprompt.repo.symbols",
+    "SymbolEntry": "agentprompt.repo.symbols",
+    "extract_symbols": "agentprompt.repo.symbols",
+    "TreeNode": "agentprompt.repo.tree",
+    "build_tree": "agentprompt.repo.tree",
+    "render_tree": "agentprompt.repo.tree",
+    "tree_to_dict": "agentprompt.repo.tree",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "Discovery",
