@@ -44,23 +44,19 @@ __all__ = [
 CACHE_VERSION = 15
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    language TEXT,
-    defs TEXT NOT NULL,
-    members TEXT NOT NULL,
-    names_hash TEXT NOT NULL,
-    refs TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS memo (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL);
-"""
+_FILES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
+    " mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, language TEXT, defs TEXT NOT NULL,"
+    " members TEXT NOT NULL, names_hash TEXT NOT NULL, refs TEXT NOT NULL, data TEXT NOT NULL)"
+)
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    _FILES_TABLE,
+    "CREATE TABLE IF NOT EXISTS memo"
+    " (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS blobs"
+    " (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL)",
+)
 
 _MEMO_KEEP = 32
 _OPEN_ATTEMPTS = 8
@@ -105,14 +101,15 @@ class SymbolCache:
         db.execute("PRAGMA busy_timeout = 30000")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
-        db.executescript(_SCHEMA)
+        for statement in _SCHEMA:
+            db.execute(statement)
         row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         if row is None or row[0] != str(CACHE_VERSION):
             with _transaction(db):
                 db.execute("DROP TABLE files")
                 db.execute("DELETE FROM memo")
                 db.execute("DELETE FROM blobs")
-                db.execute(_SCHEMA.split(";")[1])
+                db.execute(_FILES_TABLE)
                 db.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
                     (str(CACHE_VERSION),),
