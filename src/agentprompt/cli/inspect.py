@@ -11,7 +11,12 @@ from typing import Any
 import click
 from rich.table import Table
 
-from agentprompt.cli.output import console, print_json, printable, show_json
+from agentprompt.cli.output import (
+    console,
+    format_option,
+    print_json,
+    show_messages,
+)
 from agentprompt.composition import Composition
 from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
@@ -146,12 +151,7 @@ def _print_report(report: InspectReport, fmt: str) -> None:
             f"{p.bytes} bytes, ~{p.tokens} of {p.total_tokens} tokens ({p.share:.1%})"
         )
     console.rule("messages")
-    if fmt == "openai":
-        show_json(to_openai(comp.messages))
-    elif fmt == "anthropic":
-        show_json(to_anthropic(comp.messages))
-    else:
-        console.print(printable(to_text(comp.messages)), markup=False, end="")
+    show_messages(comp.messages, fmt)
 
 
 @click.command("inspect")
@@ -190,13 +190,7 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     help="State this date instead of now (makes the output byte-stable).",
 )
 @click.option("--once", is_flag=True, help="Single-response mode.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "openai", "anthropic"]),
-    default="text",
-    help="How to show the messages.",
-)
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def inspect_command(
     profile_name: str,

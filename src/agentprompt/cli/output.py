@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
+import click
 from rich.console import Console
 
 from agentprompt.jsondata import map_strings
+from agentprompt.messages import Message
+from agentprompt.wire import to_anthropic, to_openai, to_text
 
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAILED",
+    "MESSAGE_FORMATS",
     "console",
     "err_console",
+    "format_option",
     "print_json",
     "printable",
     "show_json",
+    "show_messages",
 ]
 
 EXIT_FAILED = 1
@@ -42,3 +49,26 @@ def show_json(data: Any) -> None:
 def print_json(data: Any) -> None:
     """Write ``data`` to stdout as indented JSON (non-ASCII text kept readable)."""
     sys.stdout.write(printable(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+
+
+MESSAGE_FORMATS = ("text", "openai", "anthropic")
+"""The forms ``--format`` offers for showing composed messages."""
+
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(MESSAGE_FORMATS),
+    default="text",
+    help="How to show the messages.",
+)
+"""The ``--format text|openai|anthropic`` option of every command that shows messages."""
+
+
+def show_messages(messages: Sequence[Message], fmt: str) -> None:
+    """Show composed messages to people as text, or in OpenAI or Anthropic wire form."""
+    if fmt == "openai":
+        show_json(to_openai(messages))
+    elif fmt == "anthropic":
+        show_json(to_anthropic(messages))
+    else:
+        console.print(printable(to_text(messages)), markup=False, end="")

@@ -21,11 +21,11 @@ from rich.table import Table
 
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
-from agentprompt.cli.tree import discovery_options
+from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import PromptExecutor
 from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
-from agentprompt.repo.files import DiscoveryOptions, discover
+from agentprompt.repo.files import discover
 from agentprompt.repo.select import SelectionOptions
 from agentprompt.repo.selection import FileSelection, select_files
 
@@ -215,14 +215,8 @@ def _print_result(result: FileSelection) -> None:
     metavar="script:FILE",
     help=f"The model to ask: script:FILE replays JSON answers (default: ${MODEL_ENV}).",
 )
-@click.option(
-    "--max-file-bytes",
-    type=click.IntRange(min=0),
-    default=DiscoveryOptions().max_file_bytes,
-    show_default=True,
-    help="Leave out files larger than this.",
-)
-@click.option("--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git.")
+@max_file_bytes_option
+@no_git_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def select_command(
     task: str,

@@ -13,9 +13,24 @@ from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discov
 from agentprompt.repo.tree import build_tree, count_file_tokens, render_tree, tree_to_dict
 from agentprompt.tokens import shared_counter
 
-__all__ = ["discovery_options", "tree_command"]
+__all__ = ["discovery_options", "max_file_bytes_option", "no_git_option", "tree_command"]
 
 _CHUNK = 200
+
+
+max_file_bytes_option = click.option(
+    "--max-file-bytes",
+    type=click.IntRange(min=0),
+    default=DiscoveryOptions().max_file_bytes,
+    show_default=True,
+    help="Leave out files larger than this.",
+)
+"""``--max-file-bytes``: the per-file size cap of discovery (``tree`` and ``select``)."""
+
+no_git_option = click.option(
+    "--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git."
+)
+"""``--no-git``: discovery walks the folder instead of asking git (``tree`` and ``select``)."""
 
 
 def discovery_options(
@@ -93,15 +108,9 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
     metavar="PATTERN",
     help="Leave out files matching this gitignore-style pattern (repeatable).",
 )
-@click.option(
-    "--max-file-bytes",
-    type=click.IntRange(min=0),
-    default=DiscoveryOptions().max_file_bytes,
-    show_default=True,
-    help="Leave out files larger than this.",
-)
+@max_file_bytes_option
 @click.option("--no-default-excludes", is_flag=True, help="Keep lock files, build output, venvs...")
-@click.option("--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git.")
+@no_git_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def tree_command(
     root: Path,

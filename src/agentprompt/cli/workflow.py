@@ -9,9 +9,15 @@ from typing import Any
 import click
 
 from agentprompt.cli.inspect import report_json
-from agentprompt.cli.output import EXIT_BAD_INPUT, console, err_console, print_json, printable
+from agentprompt.cli.output import (
+    EXIT_BAD_INPUT,
+    console,
+    err_console,
+    format_option,
+    print_json,
+    show_messages,
+)
 from agentprompt.profiles import InspectReport
-from agentprompt.wire import to_anthropic, to_openai, to_text
 from agentprompt.workflow.compose import LAYER_NAMES
 from agentprompt.workflow.inputs import INTENTS, MODES, Intent, Mode
 from agentprompt.workflow.package import package_problems
@@ -67,13 +73,7 @@ def _turn_json(turn: WorkflowTurn, fmt: str) -> dict[str, Any]:
     default=None,
     help="The run state directory (default: PROJECT/.agentprompt/workflow/PACKAGE-ID).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "openai", "anthropic"]),
-    default="text",
-    help="How to show the messages.",
-)
+@format_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def compose_command(
     package_dir: Path,
@@ -109,12 +109,8 @@ def compose_command(
         )
     if as_json:
         print_json(_turn_json(turn, fmt))
-    elif fmt == "openai":
-        print_json(to_openai(messages))
-    elif fmt == "anthropic":
-        print_json(to_anthropic(messages))
     else:
-        console.print(printable(to_text(messages)), markup=False, end="")
+        show_messages(messages, fmt)
 
 
 @workflow_group.command("validate")
