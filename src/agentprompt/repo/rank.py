@@ -14,7 +14,7 @@ import heapq
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -35,6 +35,7 @@ __all__ = [
     "build_graph",
     "definers_of",
     "link_family",
+    "name_weight",
     "others_count",
     "pagerank",
     "personalization",
@@ -129,6 +130,20 @@ def others_count(definers: int, top_count: int, users: int) -> int:
     if definers == 0 or definers > limit:
         return 0
     return max(0, users - definers) // definers
+
+
+def name_weight(name: str, definers: int, top_level: bool, boost: Container[str]) -> float:
+    """How much one use of ``name`` links toward each of its ``definers`` files (some of
+    them at module level when ``top_level``); 0 when too many files define it to say which
+    one is meant. Mentioned names (``boost``) weigh more, private ones less."""
+    if definers > (MAX_DEFINERS if top_level else MAX_MEMBER_DEFINERS):
+        return 0.0
+    weight = 1.0 / definers
+    if name in boost:
+        weight *= MENTION_BOOST
+    if name.startswith("_"):
+        weight *= PRIVATE_WEIGHT
+    return weight
 
 
 @cache
@@ -244,13 +259,9 @@ def build_graph(
     strong_links: dict[str | None, dict[str, list[str]]] = {}
     for name, targets in definers.items():
         tops = top_level.get(name, set())
-        if len(targets) > (MAX_DEFINERS if tops else MAX_MEMBER_DEFINERS):
+        weight = name_weight(name, len(targets), bool(tops), boost)
+        if not weight:
             continue
-        weight = 1.0 / len(targets)
-        if name in boost:
-            weight *= MENTION_BOOST
-        if name.startswith("_"):
-            weight *= PRIVATE_WEIGHT
         for t in targets:
             family = link_family(t)
             share = (weight if t in tops else weight * MEMBER_WEIGHT) * target_weight(t)

@@ -20,13 +20,11 @@ from dataclasses import dataclass
 
 from agentprompt.repo.rank import (
     MAX_DEFINERS,
-    MAX_MEMBER_DEFINERS,
     MEMBER_WEIGHT,
-    MENTION_BOOST,
-    PRIVATE_WEIGHT,
     RankSummary,
     ReferenceGraph,
     link_family,
+    name_weight,
     others_count,
     pagerank,
     strongest_links,
@@ -175,13 +173,9 @@ def _row(
         if len(targets) > MAX_DEFINERS:
             continue
         hits.append(name)
-        if len(targets) > (MAX_DEFINERS if top_count else MAX_MEMBER_DEFINERS):
+        weight = name_weight(name, len(targets), bool(top_count), boost)
+        if not weight:
             continue
-        weight = 1.0 / len(targets)
-        if name in boost:
-            weight *= MENTION_BOOST
-        if name.startswith("_"):
-            weight *= PRIVATE_WEIGHT
         for i, target in enumerate(targets):
             if link_family(target) != family:
                 continue
