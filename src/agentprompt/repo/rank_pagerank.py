@@ -8,7 +8,7 @@ iteration and are filled in from its last step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import sub
 from typing import TYPE_CHECKING
@@ -39,34 +39,80 @@ def pagerank(
     n = len(nodes)
     if n == 0:
         return {}
-    index = {node: i for i, node in enumerate(nodes)}
-    weights = [0.0] * n
-    if personal:
-        for node, weight in personal.items():
-            if node in index and weight > 0:
-                weights[index[node]] += weight
-    total = sum(weights)
-    jump = [w / total for w in weights] if total > 0 else [1.0 / n] * n
-    links: list[tuple[int, list[int], list[float]]] = []
-    position = index.__getitem__
-    for source, out in graph.edges.items():
-        out_total = float(sum(out.values()))
-        if out_total > 0:
-            shares = list(map(out_total.__rtruediv__, out.values()))
-            links.append((index[source], list(map(position, out)), shares))
-    rank = list(jump)
-    if start:
-        begun = [max(0.0, start.get(node, 0.0)) for node in nodes]
-        begun_total = sum(begun)
-        if begun_total > 0:
-            rank = [r / begun_total for r in begun]
-    ranks = _iterate(
-        jump,
-        links,
-        rank,
-        _Settings(damping=damping, tolerance=tolerance * n, max_iterations=max_iterations),
+    totals = {s: float(sum(out.values())) for s, out in graph.edges.items()}
+    sources = [s for s, total in totals.items() if total > 0]
+    linking = set(sources)
+    linked = linking.union(*map(graph.edges.__getitem__, sources))
+    # Only files that link or are linked to take part in the iteration (see _iterate).
+    active = [node for node in nodes if node in linked]
+    isolated = [node for node in nodes if node not in linked]
+    position = {node: a for a, node in enumerate(active)}.__getitem__
+    flows = []
+    for source in sources:
+        out = graph.edges[source]
+        scale = damping / totals[source]
+        flows.append(
+            (position(source), list(map(position, out)), list(map(scale.__mul__, out.values())))
+        )
+    jump = _jumps(nodes, personal)
+    problem = _Problem(
+        jump=[jump(node) for node in active],
+        flows=flows,
+        sinks=[position(node) for node in active if node not in linking],
+        isolated_jump=[jump(node) for node in isolated],
     )
-    return dict(zip(nodes, ranks, strict=True))
+    begin = _beginning(nodes, start) or jump
+    settings = _Settings(damping=damping, tolerance=tolerance * n, max_iterations=max_iterations)
+    active_ranks, isolated_ranks = _iterate(
+        problem,
+        [begin(node) for node in active],
+        [begin(node) for node in isolated],
+        settings,
+    )
+    found = dict(zip(active, active_ranks, strict=True))
+    found.update(zip(isolated, isolated_ranks, strict=True))
+    return {node: found[node] for node in nodes}
+
+
+def _jumps(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> Callable[[str], float]:
+    """Each node's share of the random jumps: by ``personal`` weight, else uniform."""
+    weights: dict[str, float] = {}
+    if personal:
+        known = set(nodes)
+        for node, weight in personal.items():
+            if node in known and weight > 0:
+                weights[node] = weights.get(node, 0.0) + weight
+    total = sum(weights.values())
+    if total <= 0:
+        uniform = 1.0 / len(nodes)
+        return lambda _node: uniform
+    shares = {node: w / total for node, w in weights.items()}
+    return lambda node: shares.get(node, 0.0)
+
+
+def _beginning(
+    nodes: tuple[str, ...], start: Mapping[str, float] | None
+) -> Callable[[str], float] | None:
+    """The normalised ``start`` ranks (None when there are none to start from)."""
+    if not start:
+        return None
+    total = sum(max(0.0, start.get(node, 0.0)) for node in nodes)
+    if total <= 0:
+        return None
+    scale = 1.0 / total
+    return lambda node: max(0.0, start.get(node, 0.0)) * scale
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Problem:
+    jump: list[float]
+    """The jump weight of each file that links or is linked to."""
+    flows: list[tuple[int, list[int], list[float]]]
+    """Each linking file's targets and the damped share of its rank each gets."""
+    sinks: list[int]
+    """The linked-to files that link nowhere (their rank jumps)."""
+    isolated_jump: list[float]
+    """The jump weight of each file that neither links nor is linked to."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,43 +126,34 @@ class _Settings:
 
 
 def _iterate(
-    jump: list[float],
-    links: list[tuple[int, list[int], list[float]]],
-    begun: list[float],
-    settings: _Settings,
-) -> list[float]:
-    """Power iteration from ``begun`` over the nodes that link or are linked to.
+    problem: _Problem, begun: list[float], begun_isolated: list[float], settings: _Settings
+) -> tuple[list[float], list[float]]:
+    """Power iteration from ``begun`` over the files that link or are linked to.
 
-    An isolated node's rank after every step is ``base * jump`` (``base``: that step's jump
-    and dangling mass), so the isolated nodes (files of languages without a grammar, say)
+    An isolated file's rank after every step is ``base * jump`` (``base``: that step's jump
+    and dangling mass), so the isolated files (files of languages without a grammar, say)
     are carried as one sum and filled in from the last step: the same iteration, less work.
     """
     damping = settings.damping
-    linked = {i for i, _, _ in links}
-    active = sorted(linked.union(*(to for _, to, _ in links)))
-    compact = {node: a for a, node in enumerate(active)}
-    isolated = [i for i in range(len(jump)) if i not in compact]
-    flows = [
-        (compact[i], [compact[t] for t in to], [damping * w for w in shares])
-        for i, to, shares in links
-    ]
-    sinks = [compact[node] for node in active if node not in linked]
-    active_jump = [jump[node] for node in active]
-    isolated_jump = sum(jump[i] for i in isolated)
-    rank = [begun[node] for node in active]
-    isolated_sum = sum(begun[i] for i in isolated)
+    flows, sinks, jump = problem.flows, problem.sinks, problem.jump
+    isolated_jump = sum(problem.isolated_jump)
+    rank = begun
+    isolated_sum = sum(begun_isolated)
     base = None
     for step in range(settings.max_iterations):
         dangling = sum(map(rank.__getitem__, sinks)) + isolated_sum
         base = 1.0 - damping + damping * dangling
-        new = [base * j for j in active_jump]
+        new = [base * j for j in jump]
         for i, to, shares in flows:
             share = rank[i]
             for t, w in zip(to, shares, strict=True):
                 new[t] += share * w
         isolated_new = base * isolated_jump
         if step == 0:
-            moved = sum(abs(base * jump[i] - begun[i]) for i in isolated)
+            moved = sum(
+                abs(base * j - r)
+                for j, r in zip(problem.isolated_jump, begun_isolated, strict=True)
+            )
         else:
             moved = abs(isolated_new - isolated_sum)
         delta = sum(map(abs, map(sub, new, rank))) + moved
@@ -124,7 +161,6 @@ def _iterate(
         isolated_sum = isolated_new
         if delta < settings.tolerance:
             break
-    result = list(begun) if base is None else [base * j for j in jump]
-    for a, node in enumerate(active):
-        result[node] = rank[a]
-    return result
+    if base is None:
+        return rank, begun_isolated
+    return rank, [base * j for j in problem.isolated_jump]
