@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo import gitcmd, sniff_memo
+from agentprompt.repo import gitcmd
+from agentprompt.repo import walk as walk_module
 from agentprompt.repo.files import (
     DiscoveryOptions,
     Exclusion,
@@ -223,7 +224,7 @@ def test_binary_file_types_are_left_out_without_reading(
 ) -> None:
     write(tmp_path, "logo.png", b"\x89PNG")
     read: list[str] = []
-    monkeypatch.setattr(sniff_memo, "sniff", lambda p: read.append(p))
+    monkeypatch.setattr(walk_module, "sniff", lambda p: read.append(p))
     assert reasons(tmp_path, WALK)["logo.png"] == "binary file type (.png)"
     assert read == []
 
@@ -284,9 +285,9 @@ def test_unreadable_files_are_reported_once_and_skipped(
 ) -> None:
     write(tmp_path, "locked.py")
     write(tmp_path, "open.py")
-    real = sniff_memo.sniff
+    real = walk_module.sniff
     monkeypatch.setattr(
-        sniff_memo,
+        walk_module,
         "sniff",
         lambda p: "unreadable: Permission denied" if p.endswith("locked.py") else real(p),
     )

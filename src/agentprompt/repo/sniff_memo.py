@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from agentprompt.repo.sniff import UNREADABLE, sniff
 
 __all__ = [
     "MEMO_VERSION",
+    "Reader",
     "Remembered",
     "SniffStamp",
     "load_verdicts",
@@ -46,17 +47,20 @@ def verdicts_path(cache_path: Path) -> Path:
     return cache_path.with_name("sniffed.json")
 
 
-def _sniff_many(paths: Sequence[str]) -> list[str | None]:
-    return [sniff(p) for p in paths]
+Reader = Callable[[str], str | None]
+"""Reads one file's head and gives its verdict, as :func:`~agentprompt.repo.sniff.sniff`."""
 
 
-def _read(paths: list[str]) -> list[str | None]:
+def _read(paths: list[str], read: Reader) -> list[str | None]:
+    def many(part: Sequence[str]) -> list[str | None]:
+        return [read(p) for p in part]
+
     if len(paths) < _PARALLEL_FROM:
-        return _sniff_many(paths)
+        return many(paths)
     size = -(-len(paths) // _THREADS)
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
-        return [v for part in pool.map(_sniff_many, chunks) for v in part]
+        return [v for part in pool.map(many, chunks) for v in part]
 
 
 def _reusable(entry: object, stamp: SniffStamp) -> bool:
@@ -69,13 +73,18 @@ def _reusable(entry: object, stamp: SniffStamp) -> bool:
 
 
 def sniff_stamped(
-    root: str, files: Sequence[tuple[str, SniffStamp]], known: Mapping[str, Remembered]
+    root: str,
+    files: Sequence[tuple[str, SniffStamp]],
+    known: Mapping[str, Remembered],
+    *,
+    read: Reader = sniff,
 ) -> tuple[list[str | None], dict[str, Remembered]]:
     """The verdict of each ``(path, stamp)`` of ``files`` (paths relative to ``root``), and
     what to remember for the next time.
 
     A path whose entry in ``known`` has the same stamp is not read; the others are read
-    (by two threads when there are many). Unreadable files are never remembered.
+    with ``read`` (by two threads when there are many). Unreadable files are never
+    remembered.
     """
     verdicts: list[str | None] = [None] * len(files)
     missing: list[int] = []
@@ -85,7 +94,7 @@ def sniff_stamped(
             verdicts[index] = entry[4]
         else:
             missing.append(index)
-    fresh = _read([os.path.join(root, files[i][0]) for i in missing])
+    fresh = _read([os.path.join(root, files[i][0]) for i in missing], read)
     for index, verdict in zip(missing, fresh, strict=True):
         verdicts[index] = verdict
     remembered: dict[str, Remembered] = {}

@@ -18,7 +18,7 @@ from pathlib import Path
 from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
 from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
 from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
-from agentprompt.repo.sniff import UNREADABLE
+from agentprompt.repo.sniff import UNREADABLE, sniff
 from agentprompt.repo.sniff_memo import Remembered, sniff_stamped
 
 __all__ = [
@@ -141,6 +141,11 @@ def _policy_rules(
     return base
 
 
+def _sniff(path: str) -> str | None:
+    """:func:`~agentprompt.repo.sniff.sniff`, looked up when called (tests replace it)."""
+    return sniff(path)
+
+
 @dataclass
 class _Walk:
     """The state of one discovery: what is in, what is out, what could not be read."""
@@ -245,14 +250,9 @@ class _Walk:
         if suffix in BINARY_SUFFIXES:
             self.out(path, f"binary file type ({suffix})")
             return
+        size, mtime, ctime, inode = st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
         self.candidates.append(
-            _Candidate(
-                path=path,
-                size=st.st_size,
-                mtime_ns=st.st_mtime_ns,
-                ctime_ns=st.st_ctime_ns,
-                inode=st.st_ino,
-            )
+            _Candidate(path=path, size=size, mtime_ns=mtime, ctime_ns=ctime, inode=inode)
         )
 
     def _venv_of(self, name: str, venvs: set[str]) -> bool:
@@ -347,6 +347,7 @@ class _Walk:
             str(self.root),
             [(c.path, (c.size, c.mtime_ns, c.ctime_ns, c.inode)) for c in plain],
             known,
+            read=_sniff,
         )
         files = []
         for cand, verdict in zip(plain, verdicts, strict=True):
