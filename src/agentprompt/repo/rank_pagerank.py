@@ -8,7 +8,7 @@ iteration and are filled in from its last step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import sub
 from typing import TYPE_CHECKING
@@ -54,19 +54,19 @@ def pagerank(
         flows.append(
             (position(source), list(map(position, out)), list(map(scale.__mul__, out.values())))
         )
-    jump = _jumps(nodes, personal)
+    jump = _shares(nodes, personal)
     problem = _Problem(
-        jump=[jump(node) for node in active],
+        jump=_pick(jump, active, 1.0 / n),
         flows=flows,
         sinks=[position(node) for node in active if node not in linking],
-        isolated_jump=[jump(node) for node in isolated],
+        isolated_jump=_pick(jump, isolated, 1.0 / n),
     )
-    begin = _beginning(nodes, start) or jump
+    begun = _beginning(nodes, start)
     settings = _Settings(damping=damping, tolerance=tolerance * n, max_iterations=max_iterations)
     active_ranks, isolated_ranks = _iterate(
         problem,
-        [begin(node) for node in active],
-        [begin(node) for node in isolated],
+        list(problem.jump) if begun is None else _pick(begun, active, 0.0),
+        list(problem.isolated_jump) if begun is None else _pick(begun, isolated, 0.0),
         settings,
     )
     found = dict(zip(active, active_ranks, strict=True))
@@ -74,8 +74,8 @@ def pagerank(
     return {node: found[node] for node in nodes}
 
 
-def _jumps(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> Callable[[str], float]:
-    """Each node's share of the random jumps: by ``personal`` weight, else uniform."""
+def _shares(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> dict[str, float]:
+    """Each node's share of the random jumps by ``personal`` weight (empty: uniform)."""
     weights: dict[str, float] = {}
     if personal:
         known = set(nodes)
@@ -83,24 +83,29 @@ def _jumps(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> Call
             if node in known and weight > 0:
                 weights[node] = weights.get(node, 0.0) + weight
     total = sum(weights.values())
-    if total <= 0:
-        uniform = 1.0 / len(nodes)
-        return lambda _node: uniform
-    shares = {node: w / total for node, w in weights.items()}
-    return lambda node: shares.get(node, 0.0)
+    return {node: w / total for node, w in weights.items()} if total > 0 else {}
 
 
 def _beginning(
     nodes: tuple[str, ...], start: Mapping[str, float] | None
-) -> Callable[[str], float] | None:
+) -> dict[str, float] | None:
     """The normalised ``start`` ranks (None when there are none to start from)."""
     if not start:
         return None
-    total = sum(max(0.0, start.get(node, 0.0)) for node in nodes)
+    get = start.get
+    begun = {node: max(0.0, get(node, 0.0)) for node in nodes}
+    total = sum(begun.values())
     if total <= 0:
         return None
-    scale = 1.0 / total
-    return lambda node: max(0.0, start.get(node, 0.0)) * scale
+    return {node: r / total for node, r in begun.items()}
+
+
+def _pick(values: Mapping[str, float], nodes: list[str], default: float) -> list[float]:
+    """``values`` of ``nodes``, in order; ``default`` for all when ``values`` is empty."""
+    if not values:
+        return [default] * len(nodes)
+    get = values.get
+    return [get(node, 0.0) for node in nodes]
 
 
 @dataclass(frozen=True, kw_only=True)
