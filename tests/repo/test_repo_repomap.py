@@ -268,3 +268,14 @@ def test_a_task_brings_what_it_names_into_a_tight_map(tmp_path: Path) -> None:
     root = _many_files(tmp_path / "many")
     task = build_map(root, MapOptions(tokens=150, task="speed up quiet_leaf_function please"))
     assert "zz_leaf.py" in task.text
+
+
+def test_known_calls_keeps_only_calls_to_defined_names_and_the_same_object_otherwise() -> None:
+    from agentprompt.repo.repomap_fit import known_calls
+    from agentprompt.repo.symbols import FileSymbols, SymbolEntry
+
+    entry = SymbolEntry(kind="function", name="f", line=1, end_line=2, calls=("g", "join"))
+    symbols = FileSymbols(path="a.py", language="python", symbols=(entry,))
+    trimmed = known_calls(symbols, frozenset({"f", "g"}))
+    assert trimmed.symbols[0].calls == ("g",)
+    assert known_calls(trimmed, frozenset({"f", "g"})) is trimmed

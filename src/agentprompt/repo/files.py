@@ -16,12 +16,13 @@ cap, binary content, generated-file headers and minified scripts (reading at mos
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.repo.gitcmd import run_git
+from agentprompt.repo.sniff_memo import Remembered
 from agentprompt.repo.walk import (
     AGENTPROMPTIGNORE,
     DiscoveryOptions,
@@ -81,6 +82,10 @@ class Discovery:
     """Files that could not be read, each reported once."""
     git: bool
     """True when git's view of the files was used."""
+    sniffed: Mapping[str, Remembered] = field(default_factory=dict)
+    """The content verdict of every file read or reused, with the file's stamp, by path:
+    what a later :func:`discover` of the same root may reuse (see
+    :mod:`agentprompt.repo.sniff_memo`)."""
 
 
 def _resolve_root(root: Path) -> Path:
@@ -89,20 +94,28 @@ def _resolve_root(root: Path) -> Path:
     return root.resolve()
 
 
-def discover(root: Path, options: DiscoveryOptions | None = None) -> Discovery:
+def discover(
+    root: Path,
+    options: DiscoveryOptions | None = None,
+    *,
+    known: Mapping[str, Remembered] | None = None,
+) -> Discovery:
     """The files under ``root`` a prompt may show, and the reason for every one left out.
 
-    Raises :class:`NotADirectory` when ``root`` is not a directory.
+    ``known``: content verdicts of an earlier discovery of the same root
+    (:attr:`Discovery.sniffed`); files whose size, times and inode are unchanged are not
+    read again. Raises :class:`NotADirectory` when ``root`` is not a directory.
     """
     options = options or DiscoveryOptions()
     resolved = _resolve_root(root)
-    found = scan(resolved, options)
+    found = scan(resolved, options, known)
     return Discovery(
         root=resolved,
         files=found.files,
         excluded=found.excluded,
         problems=found.problems,
         git=found.git,
+        sniffed=found.sniffed,
     )
 
 

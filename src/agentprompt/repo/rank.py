@@ -189,8 +189,10 @@ class RankSummary:
 def summarize(graph: ReferenceGraph, ranks: Mapping[str, float]) -> RankSummary:
     """The parts of ``graph`` and its ``ranks`` a map needs."""
     others = {}
-    for name in graph.definers:
-        count = graph.other_users(name)
+    definers, top_counts = graph.definers, graph.top_counts
+    # Only a name some file uses can have other users.
+    for name, users in graph.name_users.items():
+        count = others_count(len(definers.get(name, ())), top_counts.get(name, 0), users)
         if count:
             others[name] = count
     return RankSummary(ranks=dict(ranks), referrers=dict(graph.referrers), other_users=others)

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentprompt.repo.cache import default_cache_path
 from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
 from agentprompt.repo.files import Discovery, discover
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction
+from agentprompt.repo.sniff_memo import load_verdicts, save_verdicts, verdicts_path
 from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
 from agentprompt.tokens import shared_counter
 
@@ -101,7 +103,17 @@ def build_map(
 ) -> RepoMap:
     """The repository map of ``root`` for ``options`` (see :class:`MapOptions`)."""
     options = options or MapOptions()
-    found = discovery if discovery is not None else discover(root)
+    loaded = None
+    if discovery is not None:
+        found = discovery
+    elif options.use_cache:
+        # Discovery reuses the content verdicts of the last map of this root, kept next
+        # to the symbol cache, so an unchanged file's head is not read again.
+        where = verdicts_path(options.cache_path or default_cache_path(root.resolve()))
+        loaded = load_verdicts(where)
+        found = discover(root, known=loaded)
+    else:
+        found = discover(root)
     extraction = extract_repository(
         found,
         cache_path=options.cache_path,
@@ -109,6 +121,8 @@ def build_map(
         workers=options.workers,
         progress=progress,
     )
+    if extraction.cache is not None and found.sniffed:
+        save_verdicts(verdicts_path(extraction.cache.path), found.sniffed, loaded=loaded)
     try:
         return _rank_and_fit(found, extraction, options)
     finally:

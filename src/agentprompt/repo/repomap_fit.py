@@ -17,7 +17,14 @@ from agentprompt.repo.symbolmap import MapFile, is_test_path, render_map
 from agentprompt.repo.symbols import FileSymbols
 from agentprompt.tokens import Tokenizer
 
-__all__ = ["defined_names", "fit_map", "map_entries", "map_file", "select_entries"]
+__all__ = [
+    "defined_names",
+    "fit_map",
+    "known_calls",
+    "map_entries",
+    "map_file",
+    "select_entries",
+]
 
 _FIRST_PROBE = 32
 _UNREAD_WEIGHT = 0.5
@@ -62,6 +69,19 @@ def map_entries(
     return found
 
 
+def known_calls(symbols: FileSymbols, defined: frozenset[str]) -> FileSymbols:
+    """``symbols`` with only the calls to names some repository file defines (``symbols``
+    itself when there is nothing to leave out)."""
+    if all(c in defined for s in symbols.symbols for c in s.calls):
+        return symbols
+    return replace(
+        symbols,
+        symbols=tuple(
+            replace(s, calls=tuple(c for c in s.calls if c in defined)) for s in symbols.symbols
+        ),
+    )
+
+
 def map_file(
     symbols: FileSymbols,
     shown: set[int],
@@ -72,13 +92,7 @@ def map_file(
     """What the map shows of one file; calls to names no repository file defines (the
     standard library's ``join``, ``get``...) are left out, since they say nothing about the
     repository."""
-    if any(c not in defined for s in symbols.symbols for c in s.calls):
-        symbols = replace(
-            symbols,
-            symbols=tuple(
-                replace(s, calls=tuple(c for c in s.calls if c in defined)) for s in symbols.symbols
-            ),
-        )
+    symbols = known_calls(symbols, defined)
     refs = {}
     for i in shown:
         users = summary.other_users.get(symbols.symbols[i].name, 0)
@@ -152,7 +166,10 @@ def fit_map(
     window = _FIRST_PROBE
     while True:
         batch = [p for p in ranked_paths[:window] if p not in loaded]
-        loaded.update(extraction.symbols(batch))
+        # Calls to names nothing defines are dropped once per file, not once per probe.
+        loaded.update(
+            (path, known_calls(found, defined)) for path, found in extraction.symbols(batch).items()
+        )
         entries: list[tuple[float, str, int]] = []
         for path in ranked_paths[:window]:
             if path in loaded:

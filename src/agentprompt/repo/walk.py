@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACK
 from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
 from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
 from agentprompt.repo.sniff import UNREADABLE, sniff
+from agentprompt.repo.sniff_memo import Remembered, sniff_stamped
 
 __all__ = [
     "AGENTPROMPTIGNORE",
@@ -33,9 +34,6 @@ __all__ = [
 
 AGENTPROMPTIGNORE = ".agentpromptignore"
 """The name of the ignore files (gitignore syntax, any depth) that only agentprompt reads."""
-
-_SNIFF_THREADS = 2
-_PARALLEL_FROM = 256
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,6 +84,8 @@ class Scan:
     """Files that could not be read."""
     git: bool
     """True when git's listing was used."""
+    sniffed: Mapping[str, Remembered]
+    """Each file's content verdict with its stamp, for a later scan to reuse."""
 
 
 def inside(root: str, real: str) -> bool:
@@ -103,6 +103,8 @@ class _Candidate:
     path: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0
+    inode: int = 0
     alias_of: str | None = None
 
 
@@ -139,8 +141,9 @@ def _policy_rules(
     return base
 
 
-def _sniff_many(paths: list[str]) -> list[str | None]:
-    return [sniff(p) for p in paths]
+def _sniff(path: str) -> str | None:
+    """:func:`~agentprompt.repo.sniff.sniff`, looked up when called (tests replace it)."""
+    return sniff(path)
 
 
 @dataclass
@@ -247,7 +250,10 @@ class _Walk:
         if suffix in BINARY_SUFFIXES:
             self.out(path, f"binary file type ({suffix})")
             return
-        self.candidates.append(_Candidate(path=path, size=st.st_size, mtime_ns=st.st_mtime_ns))
+        size, mtime, ctime, inode = st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+        self.candidates.append(
+            _Candidate(path=path, size=size, mtime_ns=mtime, ctime_ns=ctime, inode=inode)
+        )
 
     def _venv_of(self, name: str, venvs: set[str]) -> bool:
         if not venvs or not self.options.include_default_excludes:
@@ -330,19 +336,19 @@ class _Walk:
             else:
                 self.stat_candidate(path, entry.path)
 
-    def sniff_all(self) -> list[RepoFile]:
-        """Read the head of each candidate: binary, non-UTF-8 and generated files are out;
-        then keep a symlink inside the root only when its target file is included."""
-        root = str(self.root)
+    def sniff_all(
+        self, known: Mapping[str, Remembered]
+    ) -> tuple[list[RepoFile], dict[str, Remembered]]:
+        """Read the head of each candidate (unless ``known`` holds its verdict): binary,
+        non-UTF-8 and generated files are out; then keep a symlink inside the root only when
+        its target file is included. Also returns the verdicts to remember."""
         plain = [c for c in self.candidates if c.alias_of is None]
-        paths = [os.path.join(root, c.path) for c in plain]
-        if len(paths) >= _PARALLEL_FROM:
-            size = -(-len(paths) // _SNIFF_THREADS)
-            chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
-            with ThreadPoolExecutor(max_workers=_SNIFF_THREADS) as pool:
-                verdicts = [v for part in pool.map(_sniff_many, chunks) for v in part]
-        else:
-            verdicts = _sniff_many(paths)
+        verdicts, remembered = sniff_stamped(
+            str(self.root),
+            [(c.path, (c.size, c.mtime_ns, c.ctime_ns, c.inode)) for c in plain],
+            known,
+            read=_sniff,
+        )
         files = []
         for cand, verdict in zip(plain, verdicts, strict=True):
             if verdict is None:
@@ -365,11 +371,14 @@ class _Walk:
                     f"symlink to {cand.alias_of}, which is not included itself "
                     f"(see --explain {cand.alias_of})",
                 )
-        return files
+        return files, remembered
 
 
-def scan(root: Path, options: DiscoveryOptions) -> Scan:
-    """Scan the resolved folder ``root`` (see :func:`agentprompt.repo.files.discover`)."""
+def scan(
+    root: Path, options: DiscoveryOptions, known: Mapping[str, Remembered] | None = None
+) -> Scan:
+    """Scan the resolved folder ``root`` (see :func:`agentprompt.repo.files.discover`),
+    reusing the content verdicts in ``known`` of files whose stamp has not changed."""
     walk = _Walk(root=root, options=options)
     policy = _policy_rules(root, options, walk.problems, tracked=True)
     listing = git_listing(root) if options.follow_git else None
@@ -383,10 +392,11 @@ def scan(root: Path, options: DiscoveryOptions) -> Scan:
     else:
         everything = _policy_rules(root, options, [], tracked=False)
         walk.walk_tree("", RuleSet(()), everything)
-    files = walk.sniff_all()
+    files, sniffed = walk.sniff_all(known or {})
     return Scan(
         files=tuple(sorted(files, key=lambda f: f.path)),
         excluded=tuple(sorted(walk.excluded, key=lambda e: e.path)),
         problems=tuple(walk.problems),
         git=listing is not None,
+        sniffed=sniffed,
     )
