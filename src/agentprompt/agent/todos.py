@@ -28,6 +28,7 @@ __all__ = [
     "MARKERS",
     "Todo",
     "TodoChange",
+    "TodoDraft",
     "TodoError",
     "TodoList",
     "TodoReminderItem",
@@ -98,16 +99,22 @@ class Todo:
             raise TodoError(f"stored todo state is malformed ({exc!r}): {data!r}") from None
 
 
-@dataclass(frozen=True, kw_only=True)
-class TodoReminderItem:
-    """One numbered line of the todo reminder: ``1. [○] Pending task``."""
+TodoReminderItem = tuple[int, str, str]
+"""One numbered line of the todo reminder: its position from 1, its marker, its text."""
 
-    index: int
-    """The 1-based position on the list."""
-    marker: str
-    """The status marker (``○``, ``→``, ``✓``, ``◇``)."""
+
+@dataclass(frozen=True, kw_only=True)
+class TodoDraft:
+    """A todo to add, before it has an id."""
+
     content: str
-    """The todo's text."""
+    """What is to be done, in one line."""
+    status: TodoStatus = "pending"
+    """The status to add it with (``proposed`` for the planner's drafts)."""
+    dependencies: tuple[str | int, ...] = ()
+    """Ids of todos on the list, or 1-based positions of drafts added in the same call."""
+    subtasks: tuple[str, ...] = ()
+    """The texts of its subtasks, added as pending."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,30 +184,33 @@ class TodoList:
         subtasks: Sequence[str] = (),
     ) -> Todo:
         """Add a todo at the end; returns it as stored (perhaps started, see the module)."""
-        return self.add_many([(content, status, tuple(dependencies), tuple(subtasks))])[0]
+        draft = TodoDraft(
+            content=content,
+            status=status,
+            dependencies=tuple(dependencies),
+            subtasks=tuple(subtasks),
+        )
+        return self.add_many([draft])[0]
 
-    def add_many(
-        self, items: Sequence[tuple[str, TodoStatus, tuple[str, ...], tuple[str, ...]]]
-    ) -> tuple[Todo, ...]:
-        """Add several todos at once (content, status, dependencies, subtask texts), all or
-        none; a dependency may name a todo added earlier in the same call."""
+    def add_many(self, drafts: Sequence[TodoDraft]) -> tuple[Todo, ...]:
+        """Add several todos at once, all or none; returns them as stored."""
         with self._lock:
             new: builtins.list[Todo] = []
             next_id = self._next_id
-            for content, status, dependencies, subtasks in items:
-                text = _clean(content)
-                todo_id = f"t{next_id}"
-                next_id += 1
+            ids = [f"t{next_id + i}" for i in range(len(drafts))]
+            next_id += len(drafts)
+            for todo_id, draft in zip(ids, drafts, strict=True):
                 subs = []
-                for sub in subtasks:
+                for sub in draft.subtasks:
                     subs.append(Todo(id=f"t{next_id}", content=_clean(sub), status="pending"))
                     next_id += 1
+                deps = tuple(_dependency_id(d, ids) for d in draft.dependencies)
                 new.append(
                     Todo(
                         id=todo_id,
-                        content=text,
-                        status=status,
-                        dependencies=tuple(dependencies),
+                        content=_clean(draft.content),
+                        status=draft.status,
+                        dependencies=deps,
                         subtasks=tuple(subs),
                     )
                 )
@@ -208,8 +218,7 @@ class TodoList:
             self._check(candidate)
             self._todos = candidate
             self._next_id = next_id
-            ids = {t.id for t in new}
-            added = tuple(t for t in candidate if t.id in ids)
+            added = tuple(t for t in candidate if t.id in set(ids))
             for todo in added:
                 self._record("add", todo.id, f"added {todo.id} [{todo.status}] {todo.content}")
             self._record_starts(new, added)
@@ -316,8 +325,7 @@ class TodoList:
         """The numbered items of the todo reminder, in list order."""
         with self._lock:
             return tuple(
-                TodoReminderItem(index=i, marker=MARKERS[t.status], content=t.content)
-                for i, t in enumerate(self._todos, start=1)
+                (i, MARKERS[t.status], t.content) for i, t in enumerate(self._todos, start=1)
             )
 
     def render(self) -> str:
@@ -455,6 +463,18 @@ def _check_cycles(todos: Sequence[Todo]) -> None:
 
     for node in deps:
         visit(node, [])
+
+
+def _dependency_id(dependency: str | int, batch: Sequence[str]) -> str:
+    """A dependency as an id: positions (1-based) refer to the todos added in one call."""
+    if isinstance(dependency, int):
+        if not 1 <= dependency <= len(batch):
+            raise TodoError(
+                f"dependency {dependency} is not a position among the {len(batch)} todo(s) "
+                "added in this call; give a todo id (t1) or a position from 1"
+            )
+        return batch[dependency - 1]
+    return str(dependency)
 
 
 def _clean(text: str) -> str:

@@ -14,15 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from agentprompt.agent.todos import TodoList
+from agentprompt.errors import AgentPromptError
 from agentprompt.tools.policy import ToolPolicy
 
 if TYPE_CHECKING:
     from agentprompt.tools.registry import ToolRegistry
 
-__all__ = ["DelegationKind", "DelegationRequest", "ToolContext", "ToolResult"]
+__all__ = ["DelegationKind", "DelegationRequest", "ToolContext", "ToolFailure", "ToolResult"]
 
 DelegationKind = Literal["explore", "plan", "agent"]
 """Which kind of sub-agent a tool asks for."""
+
+
+class ToolFailure(AgentPromptError):
+    """A tool could not do what it was asked; the message tells the model what to do."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -84,15 +84,17 @@ def tool_from_function(
     guidance: str | None = None,
     read_only: bool = False,
     runs_commands: bool = False,
+    parameters: dict[str, Any] | None = None,
 ) -> ToolSpec:
     """A tool spec from a typed function: schema from its hints, description and argument
-    descriptions from its docstring (``description`` replaces the docstring's summary)."""
+    descriptions from its docstring. ``description`` replaces the docstring's summary, and
+    ``parameters`` (a custom definition) replaces the generated schema."""
     tool_name = name or fn.__name__
-    summary, parameters, context_params = function_schema(fn, tool_name)
+    summary, schema, context_params = function_schema(fn, tool_name)
     return ToolSpec(
         name=tool_name,
         description=description if description is not None else summary,
-        parameters=parameters,
+        parameters=parameters if parameters is not None else schema,
         handler=call_handler(fn, context_params),
         guidance=guidance,
         read_only=read_only,
