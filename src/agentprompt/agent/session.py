@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
+from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
 from agentprompt.agent.placement import PlacedRequest, place_request
 from agentprompt.agent.reminders import (
     ReminderFacts,
@@ -122,6 +123,8 @@ class AgentSession:
         """Sizes of the tool results so far (for the remaining tool-call estimate)."""
         self.last_request: PlacedRequest | None = None
         """The last request sent, as placed and counted."""
+        self.agent_names: tuple[str, ...] = ()
+        """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
 
     # facts
 
@@ -365,6 +368,7 @@ class AgentSession:
         self.history.append(Message(role="user", content=text))
         final: str | None = None
         try:
+            self._delegate_mention(text, turn)
             while final is None:
                 final = self._step(turn)
         except KeyboardInterrupt:
@@ -380,6 +384,17 @@ class AgentSession:
                 self._close_open_calls()
             raise
         return self._result(turn, final)
+
+    def _delegate_mention(self, text: str, turn: _Turn) -> None:
+        if self.role is not None or self.registry.get(AGENT_TOOL) is None:
+            return
+        mention = find_mention(text, self.agent_names)
+        if mention is None:
+            return
+        call = mention_call(mention, f"mention-{len(self.history)}")
+        self._emit(SessionEvent(kind="delegation", text=mention.task, name=mention.agent_name))
+        self.history.append(Message(role="assistant", content=None, tool_calls=(call,)))
+        self._run_tools((call,), turn)
 
     def _result(self, turn: _Turn, text: str, *, interrupted: bool = False) -> TurnResult:
         return TurnResult(
