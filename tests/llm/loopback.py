@@ -72,6 +72,13 @@ def anthropic_stream(
     )
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (a timeout test) is expected, not worth a traceback."""
+
+
 class LoopbackServer:
     """A threaded HTTP server on 127.0.0.1 answering POSTs from a queue."""
 
@@ -127,8 +134,7 @@ class LoopbackServer:
                     self.wfile.flush()
                 self.wfile.write(b"0\r\n\r\n")
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
         self._thread.start()
 
