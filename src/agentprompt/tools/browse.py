@@ -10,16 +10,49 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-
-import pathspec
 
 from agentprompt.edits.paths import resolve_inside
 from agentprompt.repo.files import RepoFile, UnreadableFile, discover, read_text
 from agentprompt.repo.tree import build_tree, render_tree
 from agentprompt.tools.context import ToolContext, ToolFailure
 
-__all__ = ["glob", "grep", "ls", "tree"]
+__all__ = ["glob", "glob_matcher", "grep", "ls", "tree"]
+
+
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    """A test for POSIX relative paths, with gitignore's glob rules: ``*`` and ``?`` stay
+    within a name, ``**`` spans folders, ``[...]`` is a character class, a pattern without a
+    slash matches a name at any depth, and a pattern naming a folder matches what is in it."""
+    text = pattern.strip().replace("\\", "/")
+    anchored = "/" in text.rstrip("/")
+    text = text.strip("/")
+    out = [] if anchored else ["(?:.*/)?"]
+    i = 0
+    while i < len(text):
+        if text.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif text.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif text[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif text[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif text[i] == "[" and "]" in text[i + 2 :]:
+            end = text.index("]", i + 2)
+            body = text[i + 1 : end].replace("\\", "\\\\")
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(text[i]))
+            i += 1
+    regex = re.compile("".join(out) + "(?:/.*)?", re.DOTALL)
+    return lambda path: regex.fullmatch(path) is not None
 
 
 def _directory(ctx: ToolContext, path: str) -> tuple[Path, str]:
@@ -90,8 +123,8 @@ def glob(ctx: ToolContext, pattern: str, path: str = ".") -> str:
         path: The directory to search, relative to the repository root.
     """
     _, prefix = _directory(ctx, path)
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", [pattern])
-    hits = [f.path for f in _files(ctx, prefix) if spec.match_file(f.path[len(prefix) :])]
+    spec = glob_matcher(pattern)
+    hits = [f.path for f in _files(ctx, prefix) if spec(f.path[len(prefix) :])]
     if not hits:
         return f"No files match {pattern!r} under {path}."
     return _capped(hits, ctx.policy.max_matches, "files")
@@ -117,11 +150,11 @@ def grep(
     except re.error as exc:
         raise ToolFailure(f"pattern {pattern!r} is not a valid regular expression: {exc}") from None
     _, prefix = _directory(ctx, path)
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", [include]) if include else None
+    spec = glob_matcher(include) if include else None
     cap = ctx.policy.max_matches
     hits: list[str] = []
     for file in _files(ctx, prefix):
-        if spec is not None and not spec.match_file(file.path[len(prefix) :]):
+        if spec is not None and not spec(file.path[len(prefix) :]):
             continue
         try:
             text = read_text(Path(ctx.root), file.path)

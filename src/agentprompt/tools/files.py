@@ -142,9 +142,10 @@ def _line_edit(
     ctx: ToolContext, path: str, operation: str, line_number: int, content: str, num_lines: int
 ) -> str:
     text, _ = _read_text(ctx, path)
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    if lines and not lines[-1].endswith(("\n", "\r")):
+    # The edit engine writes a file back with the line endings it already has.
+    lines = text.replace("\r\n", "\n").splitlines(keepends=True)
+    newline = "\n"
+    if lines and not lines[-1].endswith("\n"):
         lines[-1] += newline
     last = len(lines) + 1 if operation == "insert" else len(lines)
     if not 1 <= line_number <= max(last, 1):

@@ -80,7 +80,8 @@ def function_schema(
     properties: dict[str, Any] = {}
     required: list[str] = []
     context_params: list[str] = []
-    for param in inspect.signature(fn).parameters.values():
+    signature = inspect.signature(fn).parameters
+    for param in signature.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             problems.append(f"*{param.name} cannot be described to a model")
             continue
@@ -105,7 +106,7 @@ def function_schema(
         elif param.default is not None and _is_json(param.default):
             schema["default"] = param.default
         properties[param.name] = schema
-    unknown = sorted(set(documented) - set(properties) - set(context_params))
+    unknown = sorted(set(documented) - set(signature))
     if unknown:
         problems.append(f"'Args:' describes unknown parameter(s) {', '.join(unknown)}")
     if not summary:
