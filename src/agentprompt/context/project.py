@@ -1,0 +1,321 @@
+"""Project detection (seed 001, 8.1): what kind of project a directory holds.
+
+:func:`detect_project` looks only at the files present: manifests and lock files at the
+root, their dependency lists, container and CI configuration, and a bounded count of source
+file extensions. It never runs a tool, never reaches the network and never raises for a
+malformed manifest (that manifest's dependencies are simply not read).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentprompt.context.project_rules import (
+    CI_FILES,
+    DOCKER_FILES,
+    EXTENSION_LANGUAGES,
+    FRAMEWORK_DEPENDENCIES,
+    LOCK_FILES,
+    MANIFEST_PACKAGE_MANAGERS,
+    PROJECT_MARKERS,
+    SKIPPED_DIRS,
+)
+
+__all__ = ["ProjectFacts", "detect_project", "project_summary"]
+
+MAX_SCANNED_FILES = 20_000
+"""The language count stops after this many files, so a huge tree stays fast."""
+MAX_SCAN_DEPTH = 6
+"""How many directory levels below the root the language count descends."""
+MIN_LANGUAGE_SHARE = 0.1
+"""A language is listed when at least this share of the counted source files is in it."""
+MAX_LANGUAGES = 4
+"""At most this many languages are listed."""
+
+SEPARATOR = " • "
+"""How the summary joins its items (seed 001, 8.2: ``Node.js • TypeScript • npm``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProjectFacts:
+    """What kind of project a directory holds, from the files present."""
+
+    project_types: tuple[str, ...] = ()
+    """Ecosystems the root's manifests mark (``Node.js``, ``Python``), in display order."""
+    languages: tuple[str, ...] = ()
+    """Languages of the source files, most files first."""
+    frameworks: tuple[str, ...] = ()
+    """Frameworks and major libraries named in the manifests' dependencies."""
+    package_managers: tuple[str, ...] = ()
+    """Package managers, from lock files or else from manifests."""
+    docker: bool = False
+    """A Dockerfile or compose file is present."""
+    ci: tuple[str, ...] = ()
+    """CI systems configured at the root."""
+
+    @property
+    def empty(self) -> bool:
+        """Nothing was detected."""
+        return not self.summary_items()
+
+    def summary_items(self) -> tuple[str, ...]:
+        """Every fact as one display item, duplicates (``Python`` as type and language)
+        removed."""
+        items = [
+            *self.project_types,
+            *self.languages,
+            *self.frameworks,
+            *self.package_managers,
+            *(("Docker",) if self.docker else ()),
+            *self.ci,
+        ]
+        seen: set[str] = set()
+        unique = []
+        for item in items:
+            if item.casefold() not in seen:
+                seen.add(item.casefold())
+                unique.append(item)
+        return tuple(unique)
+
+
+def project_summary(facts: ProjectFacts) -> str:
+    """The facts on one line as seed 001 shows them (``Node.js • TypeScript • npm``)."""
+    return SEPARATOR.join(facts.summary_items())
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _project_types(root: Path) -> tuple[str, ...]:
+    found = []
+    for marker, kind in PROJECT_MARKERS:
+        hit = any(root.glob(marker)) if "*" in marker else (root / marker).is_file()
+        if hit:
+            found.append(kind)
+    return _unique(found)
+
+
+def _count_languages(root: Path) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    seen = 0
+    base_depth = len(root.parts)
+    for directory, dirs, files in os.walk(root):
+        depth = len(Path(directory).parts) - base_depth
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIPPED_DIRS and not d.startswith(".") and depth < MAX_SCAN_DEPTH
+        )
+        for name in files:
+            seen += 1
+            language = EXTENSION_LANGUAGES.get(os.path.splitext(name)[1])
+            if language:
+                counts[language] += 1
+        if seen >= MAX_SCANNED_FILES:
+            break
+    return counts
+
+
+def _languages(root: Path, counts: Counter[str], package: dict[str, Any]) -> tuple[str, ...]:
+    total = sum(counts.values())
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    picked = [lang for lang, n in ranked if n >= MIN_LANGUAGE_SHARE * total][:MAX_LANGUAGES]
+    deps = _npm_dependencies(package)
+    if ((root / "tsconfig.json").is_file() or "typescript" in deps) and "TypeScript" not in picked:
+        picked.append("TypeScript")
+    return tuple(picked)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _npm_dependencies(package: dict[str, Any]) -> set[str]:
+    names: set[str] = set()
+    for key in ("dependencies", "devDependencies", "peerDependencies"):
+        section = package.get(key)
+        if isinstance(section, dict):
+            names.update(str(k) for k in section)
+    return names
+
+
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def _requirement_names(lines: Iterable[str]) -> set[str]:
+    names = set()
+    for line in lines:
+        match = _REQUIREMENT_NAME.match(str(line))
+        if match:
+            names.add(match.group(1).lower().replace("_", "-"))
+    return names
+
+
+def _python_dependencies(root: Path, pyproject: dict[str, Any]) -> set[str]:
+    names: set[str] = set()
+    project = pyproject.get("project")
+    if isinstance(project, dict):
+        deps = project.get("dependencies")
+        if isinstance(deps, list):
+            names |= _requirement_names(deps)
+        extras = project.get("optional-dependencies")
+        if isinstance(extras, dict):
+            for group in extras.values():
+                if isinstance(group, list):
+                    names |= _requirement_names(group)
+    poetry = pyproject.get("tool", {}).get("poetry", {}) if isinstance(pyproject, dict) else {}
+    if isinstance(poetry, dict):
+        for key in ("dependencies", "dev-dependencies"):
+            section = poetry.get(key)
+            if isinstance(section, dict):
+                names |= _requirement_names(section)
+    for req in sorted(root.glob("requirements*.txt")):
+        names |= _requirement_names(_read_text(req).splitlines())
+    pipfile = _read_toml(root / "Pipfile")
+    for key in ("packages", "dev-packages"):
+        section = pipfile.get(key)
+        if isinstance(section, dict):
+            names |= _requirement_names(section)
+    return names
+
+
+def _cargo_dependencies(root: Path) -> set[str]:
+    cargo = _read_toml(root / "Cargo.toml")
+    names: set[str] = set()
+    for key in ("dependencies", "dev-dependencies"):
+        section = cargo.get(key)
+        if isinstance(section, dict):
+            names.update(str(k) for k in section)
+    return names
+
+
+def _frameworks(root: Path, package: dict[str, Any], pyproject: dict[str, Any]) -> tuple[str, ...]:
+    exact = {
+        "npm": _npm_dependencies(package),
+        "python": _python_dependencies(root, pyproject),
+        "cargo": _cargo_dependencies(root),
+        "ruby": {
+            m.group(1) for m in re.finditer(r"gem\s+['\"]([^'\"]+)", _read_text(root / "Gemfile"))
+        },
+        "php": set(_read_json(root / "composer.json").get("require", {}) or {}),
+    }
+    prefixed = {
+        "go": _read_text(root / "go.mod"),
+        "jvm": _read_text(root / "pom.xml")
+        + _read_text(root / "build.gradle")
+        + _read_text(root / "build.gradle.kts"),
+    }
+    found: list[str] = []
+    for ecosystem, table in FRAMEWORK_DEPENDENCIES.items():
+        if ecosystem in exact:
+            found.extend(label for dep, label in table.items() if dep in exact[ecosystem])
+        else:
+            text = prefixed[ecosystem]
+            found.extend(label for dep, label in table.items() if dep in text)
+    return _unique(found)
+
+
+def _package_managers(
+    root: Path, package: dict[str, Any], pyproject: dict[str, Any]
+) -> tuple[str, ...]:
+    found = []
+    declared = package.get("packageManager")
+    if isinstance(declared, str) and declared:
+        found.append(declared.split("@", 1)[0])
+    found.extend(manager for lock, manager in LOCK_FILES if (root / lock).is_file())
+    tool = pyproject.get("tool", {})
+    if isinstance(tool, dict):
+        for name in ("poetry", "pdm", "hatch", "uv"):
+            if name in tool and name not in found:
+                found.append(name)
+    covered = {_ECOSYSTEM_OF.get(m) for m in found}
+    for manifest, manager in MANIFEST_PACKAGE_MANAGERS:
+        if (root / manifest).is_file() and _ECOSYSTEM_OF.get(manager) not in covered:
+            found.append(manager)
+            covered.add(_ECOSYSTEM_OF.get(manager))
+    return _unique(found)
+
+
+_ECOSYSTEM_OF = {
+    "npm": "node",
+    "yarn": "node",
+    "pnpm": "node",
+    "bun": "node",
+    "pip": "python",
+    "pipenv": "python",
+    "poetry": "python",
+    "pdm": "python",
+    "hatch": "python",
+    "uv": "python",
+    "cargo": "rust",
+    "go modules": "go",
+    "bundler": "ruby",
+    "composer": "php",
+    "maven": "jvm",
+    "gradle": "jvm",
+    "mix": "elixir",
+    "pub": "dart",
+}
+
+
+def _docker(root: Path) -> bool:
+    return any((root / name).is_file() for name in DOCKER_FILES) or any(root.glob("Dockerfile.*"))
+
+
+def _ci(root: Path) -> tuple[str, ...]:
+    found = []
+    for path, system in CI_FILES:
+        target = root / path
+        if path == ".github/workflows":
+            hit = target.is_dir() and any(
+                p.suffix in (".yml", ".yaml") for p in target.iterdir() if p.is_file()
+            )
+        else:
+            hit = target.exists()
+        if hit:
+            found.append(system)
+    return _unique(found)
+
+
+def detect_project(root: Path) -> ProjectFacts:
+    """The project facts of directory ``root``; empty facts when it is not a directory."""
+    root = Path(root)
+    if not root.is_dir():
+        return ProjectFacts()
+    package = _read_json(root / "package.json")
+    pyproject = _read_toml(root / "pyproject.toml")
+    return ProjectFacts(
+        project_types=_project_types(root),
+        languages=_languages(root, _count_languages(root), package),
+        frameworks=_frameworks(root, package, pyproject),
+        package_managers=_package_managers(root, package, pyproject),
+        docker=_docker(root),
+        ci=_ci(root),
+    )
