@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_TOKENS", "AnthropicClient", "messages_request_body"]
 
+SDK_ARGUMENTS: Final = frozenset({"model", "max_tokens", "messages", "system", "tools", "stream"})
+"""Body fields passed to the SDK by name; any other (``temperature``, which some SDK
+versions no longer name) travels as ``extra_body``, so the request body is the same."""
+
 DEFAULT_MAX_TOKENS: Final = 8192
 """The reply limit sent when neither the request nor the configuration sets one (the
 Messages API requires a limit)."""
@@ -244,6 +248,11 @@ class AnthropicClient:
             return ModelStreamInterrupted(url, reason, partial=partial)
         return ModelConnectionError(url, reason, partial=partial)
 
+    def _send(self, body: dict[str, Any]) -> Any:
+        named = {k: v for k, v in body.items() if k in SDK_ARGUMENTS}
+        extra = {k: v for k, v in body.items() if k not in SDK_ARGUMENTS}
+        return self._sdk.messages.create(**named, extra_body=extra or None)
+
     def complete(self, request: ModelRequest) -> ModelReply:
         """The model's whole reply to ``request``."""
         import anthropic
@@ -251,7 +260,7 @@ class AnthropicClient:
         check_model_requests_allowed("anthropic")
         body = messages_request_body(request, self.config)
         try:
-            message = self._sdk.messages.create(**body)
+            message: SDKMessage = self._send(body)
         except anthropic.APIError as exc:
             raise self._error(exc, None, streaming=False) from None
         return _reply(message)
@@ -268,7 +277,7 @@ class AnthropicClient:
         check_model_requests_allowed("anthropic")
         body = messages_request_body(request, self.config, stream=True)
         try:
-            events = self._sdk.messages.create(**body)
+            events: anthropic.Stream[RawMessageStreamEvent] = self._send(body)
         except anthropic.APIError as exc:
             raise self._error(exc, None, streaming=False) from None
         return self._events(events)
