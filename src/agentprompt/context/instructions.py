@@ -136,9 +136,8 @@ def _cut(text: str, budget: int) -> tuple[str, int]:
     if len(data) <= budget:
         return text, 0
     head = data[: max(0, budget)].decode("utf-8", errors="ignore")
-    if "\n" in head:
-        head = head[: head.rindex("\n")]
-    head = head.rstrip()
+    # Whole lines only: a line that does not fit is left out with the rest.
+    head = head[: head.rindex("\n")].rstrip() if "\n" in head else ""
     return head, len(data) - len(head.encode("utf-8"))
 
 
