@@ -22,7 +22,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast, get_args
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.agent.todo_rules import (
+    TodoError,
+    check_todos,
+    clean,
+    dependency_id,
+    describe_update,
+    drop_todo,
+    replace_todo,
+    settle,
+)
 
 __all__ = [
     "MARKERS",
@@ -50,10 +59,6 @@ MARKERS: Mapping[TodoStatus, str] = {
 """The marker shown before a todo in the reminder and the active context (seed 001, 3.2)."""
 
 _LOG = logging.getLogger(__name__)
-
-
-class TodoError(AgentPromptError):
-    """A todo change that cannot be made; the message says what to do instead."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,7 +145,7 @@ class TodoList:
         self._next_id = next_id if next_id is not None else max(used, default=0) + 1
         self._changes: builtins.list[TodoChange] = []
         self._logged: tuple[Todo, ...] | None = None
-        self._check(self._todos)
+        check_todos(self._todos)
 
     # reading
 
@@ -202,20 +207,20 @@ class TodoList:
             for todo_id, draft in zip(ids, drafts, strict=True):
                 subs = []
                 for sub in draft.subtasks:
-                    subs.append(Todo(id=f"t{next_id}", content=_clean(sub), status="pending"))
+                    subs.append(Todo(id=f"t{next_id}", content=clean(sub), status="pending"))
                     next_id += 1
-                deps = tuple(_dependency_id(d, ids) for d in draft.dependencies)
+                deps = tuple(dependency_id(d, ids) for d in draft.dependencies)
                 new.append(
                     Todo(
                         id=todo_id,
-                        content=_clean(draft.content),
+                        content=clean(draft.content),
                         status=draft.status,
                         dependencies=deps,
                         subtasks=tuple(subs),
                     )
                 )
-            candidate = self._settle([*self._todos, *new])
-            self._check(candidate)
+            candidate = settle([*self._todos, *new])
+            check_todos(candidate)
             self._todos = candidate
             self._next_id = next_id
             added = tuple(t for t in candidate if t.id in set(ids))
@@ -233,14 +238,14 @@ class TodoList:
             new = replace(
                 old,
                 status=old.status if status is None else status,
-                content=old.content if content is None else _clean(content),
+                content=old.content if content is None else clean(content),
             )
             skip = todo_id if new.status == "pending" else None
-            candidate = self._settle(_replace_todo(self._todos, new), skip)
-            self._check(candidate)
+            candidate = settle(replace_todo(self._todos, new), skip)
+            check_todos(candidate)
             before = {t.id: t.status for t in self._todos}
             self._todos = candidate
-            self._record("update", todo_id, _describe_update(old, new))
+            self._record("update", todo_id, describe_update(old, new))
             self._record_auto_starts(before, exclude=todo_id)
             return self.get(todo_id)
 
@@ -254,8 +259,8 @@ class TodoList:
                     f"todo {todo_id} cannot be removed: {', '.join(dependants)} depend on it; "
                     "remove or complete those first"
                 )
-            candidate = self._settle(_drop_todo(self._todos, todo_id))
-            self._check(candidate)
+            candidate = settle(drop_todo(self._todos, todo_id))
+            check_todos(candidate)
             before = {t.id: t.status for t in self._todos}
             self._todos = candidate
             self._record("remove", todo_id, f"removed {todo_id} {old.content}")
@@ -278,8 +283,8 @@ class TodoList:
                 return ()
             ids = {t.id for t in accepted}
             candidate = [replace(t, status="pending") if t.id in ids else t for t in self._todos]
-            candidate = self._settle(candidate)
-            self._check(candidate)
+            candidate = settle(candidate)
+            check_todos(candidate)
             before = {t.id: t.status for t in self._todos}
             self._todos = candidate
             self._record("accept", None, f"accepted {len(ids)} proposed todo(s)")
@@ -394,120 +399,3 @@ class TodoList:
                 and before.get(todo.id) != "in_progress"
             ):
                 self._record("start", todo.id, f"started {todo.id} {todo.content}")
-
-    def _settle(self, todos: builtins.list[Todo], skip: str | None = None) -> builtins.list[Todo]:
-        """Start the first ready pending todo when active work remains and none is started
-        (``skip``: a todo just set back to pending on purpose, which is not restarted)."""
-        if any(t.status == "in_progress" for t in todos):
-            return todos
-        done = {t.id for t in todos if t.status == "completed"}
-        for i, todo in enumerate(todos):
-            if todo.id != skip and todo.status == "pending" and set(todo.dependencies) <= done:
-                return [*todos[:i], replace(todo, status="in_progress"), *todos[i + 1 :]]
-        return todos
-
-    def _check(self, todos: Sequence[Todo]) -> None:
-        """Refuse a list that breaks a rule, naming the rule and the fix."""
-        every = [x for t in todos for x in (t, *t.subtasks)]
-        ids = [t.id for t in every]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
-            raise TodoError(f"todo ids must be unique; repeated: {', '.join(dupes)}")
-        known = set(ids)
-        by_id = {t.id: t for t in every}
-        for todo in every:
-            if not todo.content:
-                raise TodoError(f"todo {todo.id} has no text; describe the task in one line")
-            missing = [d for d in todo.dependencies if d not in known]
-            if missing:
-                raise TodoError(
-                    f"todo {todo.id} depends on {', '.join(missing)}, which is not on the list "
-                    f"(ids on the list: {', '.join(sorted(known)) or 'none'})"
-                )
-            if todo.id in todo.dependencies:
-                raise TodoError(f"todo {todo.id} cannot depend on itself")
-            if todo.status in ("in_progress", "completed"):
-                open_deps = [d for d in todo.dependencies if by_id[d].status != "completed"]
-                if open_deps:
-                    raise TodoError(
-                        f"todo {todo.id} cannot be {todo.status} before its dependencies "
-                        f"{', '.join(open_deps)} are completed; complete them first"
-                    )
-        _check_cycles(every)
-        started = [t.id for t in todos if t.status == "in_progress"]
-        if len(started) > 1:
-            raise TodoError(
-                "exactly one todo may be in_progress at a time, but this change would start "
-                f"{', '.join(started)}; set the current one to completed or pending first"
-            )
-        for todo in todos:
-            for sub in todo.subtasks:
-                if sub.status == "proposed":
-                    raise TodoError(f"subtask {sub.id} cannot be proposed; only todos can")
-
-
-def _check_cycles(todos: Sequence[Todo]) -> None:
-    deps = {t.id: t.dependencies for t in todos}
-    state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> None:
-        if state.get(node) == 2:
-            return
-        if state.get(node) == 1:
-            loop = " -> ".join([*path[path.index(node) :], node])
-            raise TodoError(f"todo dependencies form a cycle ({loop}); remove one dependency")
-        state[node] = 1
-        for dep in deps.get(node, ()):
-            visit(dep, [*path, node])
-        state[node] = 2
-
-    for node in deps:
-        visit(node, [])
-
-
-def _dependency_id(dependency: str | int, batch: Sequence[str]) -> str:
-    """A dependency as an id: positions (1-based) refer to the todos added in one call."""
-    if isinstance(dependency, int):
-        if not 1 <= dependency <= len(batch):
-            raise TodoError(
-                f"dependency {dependency} is not a position among the {len(batch)} todo(s) "
-                "added in this call; give a todo id (t1) or a position from 1"
-            )
-        return batch[dependency - 1]
-    return str(dependency)
-
-
-def _clean(text: str) -> str:
-    """A todo's text on one line, trimmed."""
-    return " ".join(str(text).split())
-
-
-def _replace_todo(todos: Sequence[Todo], new: Todo) -> list[Todo]:
-    out = []
-    for todo in todos:
-        if todo.id == new.id:
-            out.append(new)
-        elif any(s.id == new.id for s in todo.subtasks):
-            out.append(
-                replace(todo, subtasks=tuple(new if s.id == new.id else s for s in todo.subtasks))
-            )
-        else:
-            out.append(todo)
-    return out
-
-
-def _drop_todo(todos: Sequence[Todo], todo_id: str) -> list[Todo]:
-    return [
-        replace(t, subtasks=tuple(s for s in t.subtasks if s.id != todo_id))
-        for t in todos
-        if t.id != todo_id
-    ]
-
-
-def _describe_update(old: Todo, new: Todo) -> str:
-    parts = []
-    if old.status != new.status:
-        parts.append(f"{old.status} -> {new.status}")
-    if old.content != new.content:
-        parts.append(f"text {old.content!r} -> {new.content!r}")
-    return f"updated {old.id}: {'; '.join(parts) or 'no change'}"
