@@ -52,7 +52,7 @@ def test_the_session_delegates_a_tagged_message_before_asking_the_model(tmp_path
     session = AgentSession(
         client=model,
         root=tmp_path,
-        system_prompt=lambda i: SystemText(full="R", stable="R", per_turn=""),
+        system_prompt=lambda i: SystemText(head="R"),
         registry=registry,
     )
     session.agent_names = ("reviewer",)

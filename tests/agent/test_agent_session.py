@@ -29,7 +29,9 @@ CONTINUE = "Your previous response was interrupted. Continue from where you left
 
 def _builder(inputs: PromptInputs) -> SystemText:
     per_turn = f"- Context Usage: {inputs.usage.percent}%"
-    return SystemText(full=f"RULES\n{per_turn}", stable="RULES", per_turn=per_turn)
+    if inputs.profile == "ally":
+        return SystemText(head=f"RULES\n{per_turn}")
+    return SystemText(head="RULES", tail=per_turn)
 
 
 def _echo(ctx: ToolContext, args: dict[str, Any]) -> str | ToolResult:

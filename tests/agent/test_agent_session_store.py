@@ -24,7 +24,7 @@ from agentprompt.tools.registry import ToolRegistry, ToolSpec
 
 
 def _builder(inputs: PromptInputs) -> SystemText:
-    return SystemText(full="RULES", stable="RULES", per_turn="")
+    return SystemText(head="RULES")
 
 
 def _session(tmp_path: Path, model: ScriptedModel) -> AgentSession:

@@ -35,14 +35,14 @@ PROFILE_NAMES: tuple[ProfileName, ...] = ("agent", "ally")
 
 @dataclass(frozen=True, kw_only=True)
 class SystemText:
-    """The system prompt of one call, whole and split by how often its parts change."""
+    """The system prompt of one call: ``messages[0]`` and the per-turn facts of the tail."""
 
-    full: str
-    """The whole prompt as the seed builds it (what ``ally`` puts in ``messages[0]``)."""
-    stable: str
-    """The part that stays the same for the session (``agent``'s ``messages[0]``)."""
-    per_turn: str
-    """The facts that change from call to call (``agent``'s ephemeral tail); may be empty."""
+    head: str
+    """``messages[0]``: the whole prompt for ``ally``; the part that stays the same for
+    the session for ``agent``."""
+    tail: str = ""
+    """The facts that change from call to call, sent after the history (``agent`` only;
+    empty for ``ally``, whose ``head`` holds them)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,19 +62,14 @@ class PlacedRequest:
 def _parts(
     profile: ProfileName, system: SystemText, history: Sequence[Message]
 ) -> tuple[Part, ...]:
-    slot = HistorySlot(id="history", messages=tuple(history), priority=None)
-    if profile == "ally":
-        return (
-            Section(id="system", role="system", text=system.full, stability=Stability.TURN),
-            slot,
-        )
+    head = Stability.TURN if profile == "ally" else Stability.STATIC
     parts: list[Part] = [
-        Section(id="system", role="system", text=system.stable, stability=Stability.STATIC),
-        slot,
+        Section(id="system", role="system", text=system.head, stability=head),
+        HistorySlot(id="history", messages=tuple(history), priority=None),
     ]
-    if system.per_turn:
+    if system.tail:
         parts.append(
-            Section(id="turn_facts", role="system", text=system.per_turn, stability=Stability.TURN)
+            Section(id="turn_facts", role="system", text=system.tail, stability=Stability.TURN)
         )
     return tuple(parts)
 

@@ -160,6 +160,7 @@ class AgentSession:
             usage=self.usage,
             todo_context=self.todos.generate_active_context() if self.role is None else "",
             tool_guidance=self.registry.guidance_section(self.policy),
+            profile=self.config.profile,
             role=self.role,
         )
 
