@@ -6,6 +6,8 @@ import json
 import logging
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentprompt.agent.todos import Todo, TodoDraft, TodoError, TodoList
 
@@ -180,3 +182,44 @@ def test_clear_empties_the_list() -> None:
     todos = three()
     assert todos.clear() == 3
     assert todos.list() == ()
+
+
+OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "update", "remove", "accept", "deny"]),
+        st.integers(min_value=1, max_value=6),
+        st.sampled_from(["pending", "in_progress", "completed", "proposed"]),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(OPERATIONS)
+def test_any_sequence_of_changes_keeps_the_rules(operations: list[tuple[str, int, str]]) -> None:
+    todos = TodoList()
+    for action, n, status in operations:
+        before = todos.to_state()
+        try:
+            if action == "add":
+                deps = [f"t{n}"] if n % 2 else []
+                todos.add(f"task {n}", status=status, dependencies=deps)  # type: ignore[arg-type]
+            elif action == "update":
+                todos.update(f"t{n}", status=status)  # type: ignore[arg-type]
+            elif action == "remove":
+                todos.remove(f"t{n}")
+            elif action == "accept":
+                todos.accept_proposed()
+            else:
+                todos.deny_proposed()
+        except TodoError:
+            assert todos.to_state() == before
+        items = todos.list()
+        assert sum(t.status == "in_progress" for t in items) <= 1
+        active = [t for t in items if t.status in ("pending", "in_progress")]
+        ready = [
+            t for t in active if all(todos.get(d).status == "completed" for d in t.dependencies)
+        ]
+        if ready and not any(t.status == "in_progress" for t in items):
+            assert any(c.action == "update" and "-> pending" in c.detail for c in todos.changes)
+        assert TodoList.from_state(todos.to_state()).list() == items

@@ -18,14 +18,33 @@ def test_read_numbers_lines(call: Call) -> None:
 
 def test_read_pages_with_offset_and_limit(call: Call) -> None:
     result = call("read", path="src/app/main.py", offset=4, limit=1)
-    assert result.content == "     4\tdef main():\n[1 more line(s); read on with offset=5]"
+    assert result.content == "     4\tdef main():\n[more lines follow; read on with offset=5]"
 
 
-def test_read_stops_at_max_read_bytes(call: Call, repo: Path) -> None:
+def test_read_stops_at_max_read_bytes_and_pages_on(call: Call, repo: Path) -> None:
     (repo / "big.txt").write_text("".join(f"line {i}\n" for i in range(100)))
     ctx = ToolContext(root=repo, policy=ToolPolicy(max_read_bytes=20))
-    result = call("read", ctx, path="big.txt")
-    assert result.content.splitlines()[-1] == "[file cut at 20 bytes; read on with offset=3]"
+    first = call("read", ctx, path="big.txt").content.splitlines()
+    assert first == [
+        "     1\tline 0",
+        "     2\tline 1",
+        "[20-byte read limit reached; read on with offset=3]",
+    ]
+    later = call("read", ctx, path="big.txt", offset=99).content.splitlines()
+    assert later == ["    99\tline 98", "   100\tline 99"]
+
+
+def test_read_cuts_a_single_line_longer_than_the_limit(call: Call, repo: Path) -> None:
+    (repo / "long.txt").write_text("x" * 50 + "\n")
+    ctx = ToolContext(root=repo, policy=ToolPolicy(max_read_bytes=10))
+    assert call("read", ctx, path="long.txt").content == (
+        "     1\txxxxxxxxxx\n[line 1 cut at the 10-byte read limit]"
+    )
+
+
+def test_read_offset_past_end_is_an_error(call: Call) -> None:
+    result = call("read", path="src/app/util.py", offset=9)
+    assert result.is_error and "has 2 line(s); offset 9 is past its end" in result.content
 
 
 def test_read_refuses_paths_outside_root(call: Call, repo: Path) -> None:

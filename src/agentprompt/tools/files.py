@@ -26,24 +26,17 @@ _WRITES = threading.RLock()
 waits for, a second apply, and the batch tool runs tools in threads."""
 
 
-def _read_text(ctx: ToolContext, path: str, limit: int | None = None) -> tuple[str, bool]:
-    """The UTF-8 text of ``path`` (at most ``limit`` bytes) and whether it was cut."""
+def _read_text(ctx: ToolContext, path: str) -> str:
+    """The whole UTF-8 text of ``path``, for a tool that rewrites it."""
     real, info = resolve_target(ctx.root, path)
     if info is None:
         raise ToolFailure(f"{path} does not exist; check the path with ls or glob")
-    with open(real, "rb") as stream:
-        data = stream.read(limit + 1 if limit is not None else -1)
-    cut = limit is not None and len(data) > limit
-    if cut:
-        data = data[:limit]
-        data = data[: data.rfind(b"\n") + 1] or data
+    data = real.read_bytes()
     if b"\0" in data:
-        raise ToolFailure(f"{path} is a binary file; only text files can be read")
+        raise ToolFailure(f"{path} is a binary file; only text files can be edited")
     try:
-        return data.decode("utf-8-sig"), cut
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        if cut and exc.start >= len(data) - 3:
-            return data[: exc.start].decode("utf-8-sig"), cut
         raise ToolFailure(
             f"{path} is not UTF-8 text (invalid byte at offset {exc.start})"
         ) from None
@@ -61,21 +54,53 @@ def read(ctx: ToolContext, path: str, offset: int = 1, limit: int | None = None)
         raise ToolFailure(f"offset must be 1 or more, not {offset}")
     if limit is not None and limit < 1:
         raise ToolFailure(f"limit must be 1 or more, not {limit}")
-    text, cut = _read_text(ctx, path, ctx.policy.max_read_bytes)
-    lines = text.splitlines()
-    if not lines:
-        return f"{path} is empty."
-    if offset > len(lines):
-        raise ToolFailure(f"{path} has {len(lines)} line(s); offset {offset} is past its end")
-    end = len(lines) if limit is None else min(len(lines), offset - 1 + limit)
-    shown = [f"{n:>6}\t{lines[n - 1]}" for n in range(offset, end + 1)]
-    if cut and end == len(lines):
-        shown.append(
-            f"[file cut at {ctx.policy.max_read_bytes} bytes; read on with offset={end + 1}]"
-        )
-    elif end < len(lines):
-        shown.append(f"[{len(lines) - end} more line(s); read on with offset={end + 1}]")
-    return "\n".join(shown)
+    real, info = resolve_target(ctx.root, path)
+    if info is None:
+        raise ToolFailure(f"{path} does not exist; check the path with ls or glob")
+    budget = ctx.policy.max_read_bytes
+    shown: list[str] = []
+    used = 0
+    number = 0
+    stop = ""
+    with open(real, "rb") as stream:
+        if b"\0" in stream.read(8192):
+            raise ToolFailure(f"{path} is a binary file; only text files can be read")
+        stream.seek(0)
+        for number, raw in enumerate(stream, start=1):
+            if number < offset:
+                continue
+            if limit is not None and len(shown) == limit:
+                stop = f"[more lines follow; read on with offset={number}]"
+                break
+            if used + len(raw) > budget:
+                if shown:
+                    stop = f"[{budget}-byte read limit reached; read on with offset={number}]"
+                    break
+                raw = raw[:budget]
+                stop = f"[line {number} cut at the {budget}-byte read limit]"
+            used += len(raw)
+            shown.append(f"{number:>6}\t{_decode_line(raw, path, number)}")
+            if stop:
+                break
+    if not shown:
+        if number == 0:
+            return f"{path} is empty."
+        raise ToolFailure(f"{path} has {number} line(s); offset {offset} is past its end")
+    return "\n".join([*shown, stop] if stop else shown)
+
+
+def _decode_line(raw: bytes, path: str, number: int) -> str:
+    text = raw.rstrip(b"\r\n")
+    if number == 1 and text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]
+    try:
+        return text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(text) - 3 and exc.reason == "unexpected end of data":
+            return text[: exc.start].decode("utf-8")
+        raise ToolFailure(
+            f"{path} is not UTF-8 text (line {number} holds an invalid byte)"
+        ) from None
 
 
 def _apply(ctx: ToolContext, action: FileAction) -> ApplyReport:
@@ -141,7 +166,7 @@ def line_edit(
 def _line_edit(
     ctx: ToolContext, path: str, operation: str, line_number: int, content: str, num_lines: int
 ) -> str:
-    text, _ = _read_text(ctx, path)
+    text = _read_text(ctx, path)
     # The edit engine writes a file back with the line endings it already has.
     lines = text.replace("\r\n", "\n").splitlines(keepends=True)
     newline = "\n"

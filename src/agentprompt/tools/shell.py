@@ -6,6 +6,7 @@ timeout the whole group is killed and the model is told so, with what it printed
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -38,7 +39,8 @@ def shell(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolR
     try:
         out, _ = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
         text = out.decode("utf-8", "replace")
         return ToolResult(
