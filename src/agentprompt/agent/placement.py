@@ -24,7 +24,14 @@ from agentprompt.messages import Message, ToolDefinition
 from agentprompt.sections import HistorySlot, Part, Section, Stability
 from agentprompt.tokens import Tokenizer
 
-__all__ = ["PROFILE_NAMES", "PlacedRequest", "ProfileName", "SystemText", "place_request"]
+__all__ = [
+    "PROFILE_NAMES",
+    "PlacedRequest",
+    "ProfileName",
+    "SystemText",
+    "place_request",
+    "request_parts",
+]
 
 ProfileName = Literal["agent", "ally"]
 """The two placements: the cache-stable default and the seed's own."""
@@ -59,9 +66,11 @@ class PlacedRequest:
     """How many reminder messages end the request."""
 
 
-def _parts(
+def request_parts(
     profile: ProfileName, system: SystemText, history: Sequence[Message]
 ) -> tuple[Part, ...]:
+    """The sections of a call before its reminders: the system prompt (static for
+    ``agent``, per-turn for ``ally``), the history, and ``agent``'s per-turn facts."""
     head = Stability.TURN if profile == "ally" else Stability.STATIC
     parts: list[Part] = [
         Section(id="system", role="system", text=system.head, stability=head),
@@ -84,7 +93,7 @@ def place_request(
     tools: Sequence[ToolDefinition] = (),
 ) -> PlacedRequest:
     """The messages of one call under ``profile``, counted exactly."""
-    composition = assemble(_parts(profile, system, history), counter=counter, tools=tools)
+    composition = assemble(request_parts(profile, system, history), counter=counter, tools=tools)
     extra = sum(message_tokens(m, counter) + MESSAGE_OVERHEAD for m in reminders)
     return PlacedRequest(
         messages=(*composition.messages, *reminders),
