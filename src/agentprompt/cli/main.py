@@ -22,6 +22,7 @@ COMMANDS = {
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
     "parse": "agentprompt.cli.parse:parse_command",
+    "project": "agentprompt.cli.project:project_group",
     "prompts": "agentprompt.cli.prompts:prompts_group",
     "run": "agentprompt.cli.chat:run_command",
     "select": "agentprompt.cli.select:select_command",

@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_INSTRUCTION_FILES",
     "DEFAULT_MAX_INSTRUCTION_BYTES",
     "HIERARCHICAL_FILES",
+    "PRIMARY_FILE",
     "InstructionError",
     "InstructionFile",
     "ProjectInstructions",
