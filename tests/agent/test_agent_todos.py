@@ -223,3 +223,18 @@ def test_any_sequence_of_changes_keeps_the_rules(operations: list[tuple[str, int
         if ready and not any(t.status == "in_progress" for t in items):
             assert any(c.action == "update" and "-> pending" in c.detail for c in todos.changes)
         assert TodoList.from_state(todos.to_state()).list() == items
+
+
+def test_change_log_names_automatic_starts_only() -> None:
+    todos = three()
+    todos.update("t1", content="Implement login")
+    todos.update("t1", status="completed")
+    assert [(c.action, c.todo_id) for c in todos.changes] == [
+        ("add", "t1"),
+        ("start", "t1"),
+        ("add", "t2"),
+        ("add", "t3"),
+        ("update", "t1"),
+        ("update", "t1"),
+        ("start", "t2"),
+    ]

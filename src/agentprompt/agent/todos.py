@@ -219,15 +219,10 @@ class TodoList:
                         subtasks=tuple(subs),
                     )
                 )
-            candidate = settle([*self._todos, *new])
-            check_todos(candidate)
-            self._todos = candidate
+            entries = [("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new]
+            self._commit(settle([*self._todos, *new]), entries, {t.id: t.status for t in new})
             self._next_id = next_id
-            added = tuple(t for t in candidate if t.id in set(ids))
-            for todo in added:
-                self._record("add", todo.id, f"added {todo.id} [{todo.status}] {todo.content}")
-            self._record_starts(new, added)
-            return added
+            return tuple(t for t in self._todos if t.id in set(ids))
 
     def update(
         self, todo_id: str, *, status: TodoStatus | None = None, content: str | None = None
@@ -241,12 +236,9 @@ class TodoList:
                 content=old.content if content is None else clean(content),
             )
             skip = todo_id if new.status == "pending" else None
-            candidate = settle(replace_todo(self._todos, new), skip)
-            check_todos(candidate)
-            before = {t.id: t.status for t in self._todos}
-            self._todos = candidate
-            self._record("update", todo_id, describe_update(old, new))
-            self._record_auto_starts(before, exclude=todo_id)
+            entry = ("update", todo_id, describe_update(old, new))
+            asked = {todo_id: status} if status is not None else None
+            self._commit(settle(replace_todo(self._todos, new), skip), [entry], asked)
             return self.get(todo_id)
 
     def remove(self, todo_id: str) -> Todo:
@@ -259,12 +251,8 @@ class TodoList:
                     f"todo {todo_id} cannot be removed: {', '.join(dependants)} depend on it; "
                     "remove or complete those first"
                 )
-            candidate = settle(drop_todo(self._todos, todo_id))
-            check_todos(candidate)
-            before = {t.id: t.status for t in self._todos}
-            self._todos = candidate
-            self._record("remove", todo_id, f"removed {todo_id} {old.content}")
-            self._record_auto_starts(before, exclude=todo_id)
+            entry = ("remove", todo_id, f"removed {todo_id} {old.content}")
+            self._commit(settle(drop_todo(self._todos, todo_id)), [entry])
             return old
 
     def clear(self) -> int:
@@ -278,17 +266,12 @@ class TodoList:
     def accept_proposed(self) -> tuple[Todo, ...]:
         """Make every proposed todo pending (the user accepted the plan); returns them."""
         with self._lock:
-            accepted = [replace(t, status="pending") for t in self._todos if t.status == "proposed"]
-            if not accepted:
+            ids = {t.id for t in self._todos if t.status == "proposed"}
+            if not ids:
                 return ()
-            ids = {t.id for t in accepted}
             candidate = [replace(t, status="pending") if t.id in ids else t for t in self._todos]
-            candidate = settle(candidate)
-            check_todos(candidate)
-            before = {t.id: t.status for t in self._todos}
-            self._todos = candidate
-            self._record("accept", None, f"accepted {len(ids)} proposed todo(s)")
-            self._record_auto_starts(before, exclude=None)
+            entry = ("accept", None, f"accepted {len(ids)} proposed todo(s)")
+            self._commit(settle(candidate), [entry])
             return tuple(t for t in self._todos if t.id in ids)
 
     def deny_proposed(self) -> tuple[Todo, ...]:
@@ -386,16 +369,20 @@ class TodoList:
     def _record(self, action: str, todo_id: str | None, detail: str) -> None:
         self._changes.append(TodoChange(action=action, todo_id=todo_id, detail=detail))
 
-    def _record_starts(self, requested: Sequence[Todo], stored: Sequence[Todo]) -> None:
-        for want, got in zip(requested, stored, strict=True):
-            if want.status != got.status:
-                self._record("start", got.id, f"started {got.id} {got.content}")
-
-    def _record_auto_starts(self, before: Mapping[str, str], exclude: str | None) -> None:
-        for todo in self._todos:
-            if (
-                todo.id != exclude
-                and todo.status == "in_progress"
-                and before.get(todo.id) != "in_progress"
-            ):
+    def _commit(
+        self,
+        candidate: builtins.list[Todo],
+        entries: Sequence[tuple[str, str | None, str]],
+        requested: Mapping[str, TodoStatus] | None = None,
+    ) -> None:
+        """Check and store ``candidate``, log ``entries``, and log each todo the rules
+        started on their own (one not ``requested`` in progress and not so before)."""
+        check_todos(candidate)
+        before: dict[str, str] = {t.id: t.status for t in self._todos}
+        before.update(requested or {})
+        self._todos = candidate
+        for action, todo_id, detail in entries:
+            self._record(action, todo_id, detail)
+        for todo in candidate:
+            if todo.status == "in_progress" and before.get(todo.id) != "in_progress":
                 self._record("start", todo.id, f"started {todo.id} {todo.content}")
