@@ -11,6 +11,7 @@ from agentprompt.llm import (
     ModelConnectionError,
     ModelHTTPError,
     ModelReply,
+    ModelReplyError,
     ModelRequest,
     ModelRequestsBlocked,
     ModelStreamInterrupted,
@@ -328,3 +329,10 @@ def test_blocked_requests_never_reach_the_server(
     with pytest.raises(ModelRequestsBlocked):
         client.stream(REQUEST)
     assert server.requests == []
+
+
+def test_an_answer_that_is_not_a_messages_reply_is_a_clear_error(server: LoopbackServer) -> None:
+    server.add(json_answer({"unexpected": True}))
+    with pytest.raises(ModelReplyError) as caught:
+        make_client(config(server.url)).complete(REQUEST)
+    assert "did not answer in the Anthropic Messages format" in str(caught.value)

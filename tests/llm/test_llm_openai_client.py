@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentprompt.llm import (
@@ -9,6 +11,7 @@ from agentprompt.llm import (
     ModelConnectionError,
     ModelHTTPError,
     ModelReply,
+    ModelReplyError,
     ModelRequest,
     ModelRequestsBlocked,
     ModelStreamInterrupted,
@@ -358,3 +361,20 @@ def test_blocked_requests_never_reach_the_server(
     with pytest.raises(ModelRequestsBlocked):
         client.stream(REQUEST)
     assert server.requests == []
+
+
+def test_an_answer_that_is_not_chat_completions_is_a_clear_error(server: LoopbackServer) -> None:
+    server.add(Answer(headers={"Content-Type": "text/html"}, body=b"<html>a web page</html>"))
+    with pytest.raises(ModelReplyError) as caught:
+        make_client(config(server.url)).complete(REQUEST)
+    assert "did not answer in the Chat Completions format" in str(caught.value)
+
+
+def test_a_stream_chunk_that_is_not_json_is_a_clear_error_with_the_partial(
+    server: LoopbackServer,
+) -> None:
+    events = (f"data: {json.dumps(chunk({'content': 'Hi'}))}\n\n", "data: {oops\n\n")
+    server.add(Answer(headers={"Content-Type": "text/event-stream"}, events=events))
+    with pytest.raises(ModelReplyError) as caught:
+        list(make_client(config(server.url)).stream(REQUEST))
+    assert caught.value.partial is not None and caught.value.partial.text == "Hi"

@@ -28,6 +28,7 @@ from agentprompt.llm.errors import (
     ClientNotInstalled,
     ModelConnectionError,
     ModelError,
+    ModelReplyError,
     ModelStreamInterrupted,
     status_error,
 )
@@ -39,7 +40,13 @@ if TYPE_CHECKING:
     from anthropic.types import Message as SDKMessage
     from anthropic.types import RawMessageStreamEvent
 
-__all__ = ["DEFAULT_MAX_TOKENS", "AnthropicClient", "messages_request_body"]
+__all__ = ["DEFAULT_MAX_TOKENS", "PROTOCOL", "AnthropicClient", "messages_request_body"]
+
+PROTOCOL: Final = "Anthropic Messages"
+"""The protocol this client speaks, as errors name it."""
+
+MALFORMED: Final = (ValueError, TypeError, AttributeError, KeyError)
+"""What reading an answer of the wrong shape raises (JSON and validation errors included)."""
 
 SDK_ARGUMENTS: Final = frozenset({"model", "max_tokens", "messages", "system", "tools", "stream"})
 """Body fields passed to the SDK by name; any other (``temperature``, which some SDK
@@ -260,10 +267,11 @@ class AnthropicClient:
         check_model_requests_allowed("anthropic")
         body = messages_request_body(request, self.config)
         try:
-            message: SDKMessage = self._send(body)
+            return _reply(self._send(body))
         except anthropic.APIError as exc:
             raise self._error(exc, None, streaming=False) from None
-        return _reply(message)
+        except MALFORMED as exc:
+            raise ModelReplyError(self.config.endpoint, PROTOCOL, str(exc)) from None
 
     def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
         """The reply as it is generated: text deltas, then :class:`ReplyDone`.
@@ -294,6 +302,10 @@ class AnthropicClient:
                     yield TextDelta(text=text)
         except (anthropic.APIError, httpx2.HTTPError) as exc:
             raise self._error(exc, streamed.partial(), streaming=True) from None
+        except MALFORMED as exc:
+            raise ModelReplyError(
+                self.config.endpoint, PROTOCOL, str(exc), partial=streamed.partial()
+            ) from None
         finally:
             events.close()
         if not streamed.stopped:

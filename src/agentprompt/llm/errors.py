@@ -17,6 +17,7 @@ __all__ = [
     "ModelConnectionError",
     "ModelError",
     "ModelHTTPError",
+    "ModelReplyError",
     "ModelStreamInterrupted",
     "RateLimited",
     "ScriptOutOfAnswers",
@@ -117,6 +118,24 @@ class ModelStreamInterrupted(ModelConnectionError):
         )
         self.url = url
         self.reason = reason
+
+
+class ModelReplyError(ModelError):
+    """The server answered, but not with a reply of the protocol it was asked in."""
+
+    def __init__(
+        self, url: str, protocol: str, detail: str, *, partial: ModelReply | None = None
+    ) -> None:
+        said = excerpt(detail, 200)
+        super().__init__(
+            f"the server at {url} did not answer in the {protocol} format ({said}); "
+            f"check that the base URL points at a {protocol} API",
+            partial=partial,
+        )
+        self.url = url
+        """The URL that was asked."""
+        self.protocol = protocol
+        """The protocol the answer should have followed."""
 
 
 class ModelHTTPError(ModelError):

@@ -28,6 +28,7 @@ from agentprompt.llm.errors import (
     ClientNotInstalled,
     ModelConnectionError,
     ModelError,
+    ModelReplyError,
     ModelStreamInterrupted,
     status_error,
 )
@@ -39,7 +40,13 @@ if TYPE_CHECKING:
     from openai.types import CompletionUsage
     from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
-__all__ = ["OpenAIClient", "chat_request_body", "normal_stop_reason"]
+__all__ = ["PROTOCOL", "OpenAIClient", "chat_request_body", "normal_stop_reason"]
+
+PROTOCOL: Final = "Chat Completions"
+"""The protocol this client speaks, as errors name it."""
+
+MALFORMED: Final = (ValueError, TypeError, AttributeError, KeyError)
+"""What reading an answer of the wrong shape raises (JSON and validation errors included)."""
 
 STOP_REASONS: Final = {
     "stop": "end_turn",
@@ -267,10 +274,11 @@ class OpenAIClient:
         check_model_requests_allowed("openai")
         body = chat_request_body(request, self.config)
         try:
-            completion = self._sdk.chat.completions.create(**body)
+            return _reply(self._sdk.chat.completions.create(**body))
         except openai.APIError as exc:
             raise self._error(exc, None, streaming=False) from None
-        return _reply(completion)
+        except MALFORMED as exc:
+            raise ModelReplyError(self.config.endpoint, PROTOCOL, str(exc)) from None
 
     def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
         """The reply as it is generated: text deltas, then :class:`ReplyDone`.
@@ -300,6 +308,10 @@ class OpenAIClient:
                     yield TextDelta(text=text)
         except openai.APIError as exc:
             raise self._error(exc, streamed.partial(), streaming=True) from None
+        except MALFORMED as exc:
+            raise ModelReplyError(
+                self.config.endpoint, PROTOCOL, str(exc), partial=streamed.partial()
+            ) from None
         finally:
             chunks.close()
         if streamed.finish_reason is None:
