@@ -130,3 +130,28 @@ def test_handler_sees_the_running_registry(tmp_path: Path) -> None:
     registry = ToolRegistry([tool_from_function(probe)])
     run(registry, "probe", "{}", tmp_path)
     assert seen == [registry]
+
+
+def test_tool_failure_reads_as_the_tool_failing(tmp_path: Path) -> None:
+    from agentprompt.tools import ToolFailure
+
+    def picky(word: str) -> str:
+        """Only likes yes.
+
+        Args:
+            word: The word.
+        """
+        if word != "yes":
+            raise ToolFailure(f"{word!r} is not yes; pass yes")
+        return "fine"
+
+    result = run(ToolRegistry([tool_from_function(picky)]), "picky", '{"word": "no"}', tmp_path)
+    assert result == ToolResult(content="picky failed: 'no' is not yes; pass yes", is_error=True)
+
+
+def test_package_all_names_every_public_name_once() -> None:
+    import agentprompt.tools as tools
+
+    public = {n for n, v in vars(tools).items() if not n.startswith("_")}
+    modules = {n for n in public if type(getattr(tools, n)).__name__ == "module"}
+    assert sorted(tools.__all__) == sorted(public - modules)

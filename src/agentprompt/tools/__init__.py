@@ -1,6 +1,12 @@
 """Tools an agent can call: the registry, the policy, the context, and the built-in tools."""
 
-from agentprompt.tools.context import DelegationKind, DelegationRequest, ToolContext, ToolResult
+from agentprompt.tools.context import (
+    DelegationKind,
+    DelegationRequest,
+    ToolContext,
+    ToolFailure,
+    ToolResult,
+)
 from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.registry import (
     GUIDANCE_HEADING,
@@ -20,6 +26,7 @@ __all__ = [
     "DuplicateTool",
     "ToolContext",
     "ToolDefinitionError",
+    "ToolFailure",
     "ToolHandler",
     "ToolPolicy",
     "ToolRegistry",
