@@ -22,7 +22,7 @@ def model(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     """The test model every ``select`` run in the test asks."""
     scripted = ScriptedModel()
 
-    def resolve(name: str | None) -> PromptExecutor:
+    def resolve(name: str | None, **flags: object) -> PromptExecutor:
         return scripted
 
     monkeypatch.setattr(select_cli, "resolve_model", resolve)

@@ -1,4 +1,4 @@
-"""The shared model flags, and ``select`` asking a real client over loopback."""
+"""The shared model flags, and ``select`` asking a real client through them."""
 
 from __future__ import annotations
 
@@ -108,11 +108,24 @@ def test_select_asks_an_openai_compatible_server(
             }
         )
     )
-    monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
+    monkeypatch.setenv("LOCAL_KEY", "sk-local")
     args = ["select", "--task", "Fix", "--root", str(tmp_path), "--no-git", "--json"]
-    main([*args, "--model", "openai:local-model"])
+    flags = ["--base-url", f"{server.url}/v1", "--api-key-env", "LOCAL_KEY"]
+    main([*args, *flags, "--model", "openai:local-model"])
     data = json.loads(capsys.readouterr().out)
     assert [s["path"] for s in data["selected"]] == ["app.py"]
     (sent,) = server.requests
     assert sent.body["model"] == "local-model"
-    assert sent.headers["authorization"] == "Bearer unused"
+    assert sent.headers["authorization"] == "Bearer sk-local"
+
+
+@pytest.mark.usefixtures("allow_requests")
+def test_select_without_a_key_for_the_providers_api_exits_2_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["select", "--task", "Fix", "--root", str(tmp_path), "--model", "anthropic:c"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "ANTHROPIC_API_KEY" in err and "--api-key-env NAME" in err
+    assert "Traceback" not in err

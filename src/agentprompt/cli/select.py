@@ -15,6 +15,7 @@ from typing import Any
 import click
 from rich.table import Table
 
+from agentprompt.cli.model import ModelOptions, model_options
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
@@ -46,9 +47,15 @@ class ModelNotConfigured(UsageError):
     """``select`` needs a model, and none is configured or the configuration is unusable."""
 
 
-def resolve_model(name: str | None) -> PromptExecutor:
+def resolve_model(
+    name: str | None,
+    *,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    timeout: float | None = None,
+) -> PromptExecutor:
     """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``, or the config
-    file's ``model``).
+    file's ``model``), with the server, key variable and timeout the flags gave.
 
     Raises :class:`ModelNotConfigured` when no model is named or its configuration (model
     name, config file, script file) is unusable, and a
@@ -56,7 +63,9 @@ def resolve_model(name: str | None) -> PromptExecutor:
     :class:`~agentprompt.llm.errors.MissingApiKey` when the client cannot be made.
     """
     try:
-        config = resolve_model_config(name)
+        config = resolve_model_config(
+            name, base_url=base_url, api_key_env=api_key_env, timeout=timeout
+        )
         if config.provider == "script":
             return load_script_model(
                 Path(config.model), advice="or pass --max-rounds to stop sooner"
@@ -156,15 +165,7 @@ def _print_result(result: FileSelection) -> None:
     show_default=True,
     help="Times the model is asked at most.",
 )
-@click.option(
-    "--model",
-    default=None,
-    metavar="PROVIDER:NAME",
-    help=(
-        "The model to ask: openai:NAME, anthropic:NAME, or script:FILE (replays JSON "
-        f"answers). Default: ${MODEL_ENV}, then the config file."
-    ),
-)
+@model_options
 @max_file_bytes_option
 @no_git_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -179,7 +180,7 @@ def select_command(
     allow_secrets: bool,
     max_tokens: int,
     max_rounds: int,
-    model: str | None,
+    model_opts: ModelOptions,
     max_file_bytes: int,
     no_git: bool,
     as_json: bool,
@@ -194,9 +195,14 @@ def select_command(
         token_budget=max_tokens,
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
-        model=_tokenizer_model(model),
+        model=_tokenizer_model(model_opts.model),
     )
-    executor = resolve_model(model)
+    executor = resolve_model(
+        model_opts.model,
+        base_url=model_opts.base_url,
+        api_key_env=model_opts.api_key_env,
+        timeout=model_opts.timeout,
+    )
     with scan_progress("scanning files", None, enabled=not as_json):
         found = discover(root, discovery_options(max_file_bytes, False, (), no_git))
     result = select_files(executor, task, found.root, options, discovery=found)
