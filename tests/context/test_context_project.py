@@ -103,3 +103,29 @@ def test_a_language_with_a_small_share_of_files_is_left_out(tmp_path: Path) -> N
         (tmp_path / f"m{i}.py").write_text("X = 1\n")
     (tmp_path / "deploy.sh").write_text("echo hi\n")
     assert detect_project(tmp_path).languages == ("Python",)
+
+
+def test_repeated_detection_is_served_from_the_cache(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text('{"dependencies": {"express": "4"}}')
+    first = detect_project(tmp_path)
+    assert detect_project(tmp_path) is first
+
+
+def test_a_changed_manifest_refreshes_the_cached_facts(tmp_path: Path) -> None:
+    manifest = tmp_path / "package.json"
+    manifest.write_text('{"dependencies": {"express": "4"}}')
+    assert detect_project(tmp_path).frameworks == ("Express",)
+    manifest.write_text('{"dependencies": {"express": "4", "react": "18"}}')
+    assert detect_project(tmp_path).frameworks == ("React", "Express")
+
+
+def test_a_new_root_entry_refreshes_the_language_count(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("A = 1\n")
+    assert detect_project(tmp_path).languages == ("Python",)
+    (tmp_path / "b.go").write_text("package b\n")
+    assert detect_project(tmp_path).languages == ("Go", "Python")
+
+
+def test_detection_without_the_cache_reads_the_tree_again(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("A = 1\n")
+    assert detect_project(tmp_path, cache=False) is not detect_project(tmp_path, cache=False)

@@ -304,11 +304,63 @@ def _ci(root: Path) -> tuple[str, ...]:
     return _unique(found)
 
 
-def detect_project(root: Path) -> ProjectFacts:
-    """The project facts of directory ``root``; empty facts when it is not a directory."""
-    root = Path(root)
+def _signature(root: Path) -> tuple[int, ...]:
+    """What the cached facts of ``root`` depend on: the root directory's entries (its
+    mtime) and the content of every root-level file a rule reads (their mtimes and sizes)."""
+    stamps = [root.stat().st_mtime_ns]
+    for name in _WATCHED:
+        try:
+            info = (root / name).stat()
+        except OSError:
+            stamps.extend((0, -1))
+        else:
+            stamps.extend((info.st_mtime_ns, info.st_size))
+    return tuple(stamps)
+
+
+_WATCHED = tuple(
+    dict.fromkeys(
+        [
+            *(m for m, _ in PROJECT_MARKERS if "*" not in m),
+            *(m for m, _ in LOCK_FILES),
+            *(m for m, _ in MANIFEST_PACKAGE_MANAGERS),
+            "tsconfig.json",
+            "requirements-dev.txt",
+            ".github/workflows",
+        ]
+    )
+)
+_CACHE: dict[Path, tuple[tuple[int, ...], ProjectFacts]] = {}
+_CACHE_SIZE = 32
+
+
+def detect_project(root: Path, *, cache: bool = True) -> ProjectFacts:
+    """The project facts of directory ``root``; empty facts when it is not a directory.
+
+    With ``cache`` (the default) the facts are reused while the root's entries and its
+    manifests are unchanged, so a session can ask before every model call; the language
+    count of nested files is refreshed when one of those changes.
+    """
+    root = Path(root).resolve()
     if not root.is_dir():
         return ProjectFacts()
+    if not cache:
+        return _detect(root)
+    try:
+        signature = _signature(root)
+    except OSError:
+        return _detect(root)
+    hit = _CACHE.get(root)
+    if hit is not None and hit[0] == signature:
+        return hit[1]
+    facts = _detect(root)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[root] = (signature, facts)
+    return facts
+
+
+def _detect(root: Path) -> ProjectFacts:
     package = _read_json(root / "package.json")
     pyproject = _read_toml(root / "pyproject.toml")
     return ProjectFacts(
