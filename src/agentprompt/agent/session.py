@@ -308,6 +308,8 @@ class AgentSession:
 
     def _step(self, turn: _Turn) -> str | None:
         """One model call and what follows it; the final text when the turn is over."""
+        if self.role is None:
+            self.todos.log_if_changed()  # seed 001 logs the todos once per regeneration
         reminders = self._reminders(turn)
         with_tools = not turn.want_text and turn.tool_rounds < self.config.max_tool_rounds
         placed = self.build_request(reminders, tools=with_tools)
