@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 
 from agentprompt.context.instructions import (
+    DEFAULT_INSTRUCTION_FILES,
+    INSTRUCTION_FILES_ENV,
     InstructionError,
     append_instruction,
+    instruction_names,
     load_instructions,
     render_instructions,
     write_instructions,
@@ -142,3 +145,21 @@ def test_write_replaces_the_whole_file(tmp_path: Path) -> None:
     (tmp_path / "ALLY.md").write_text("old\n")
     write_instructions(tmp_path, "new\r\ntext")
     assert (tmp_path / "ALLY.md").read_text() == "new\ntext\n"
+
+
+def test_environment_variable_chooses_the_files_and_their_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("ALLY.md", "AGENTS.md", "CLAUDE.md"):
+        (tmp_path / name).write_text(f"{name} text\n")
+    monkeypatch.setenv(INSTRUCTION_FILES_ENV, " CLAUDE.md, AGENTS.md ,")
+    assert load_instructions(tmp_path).names == ("CLAUDE.md", "AGENTS.md")
+
+
+def test_environment_variable_with_a_path_is_refused() -> None:
+    with pytest.raises(InstructionError, match="plain file names"):
+        instruction_names({INSTRUCTION_FILES_ENV: "ALLY.md,../x.md"})
+
+
+def test_blank_environment_variable_means_the_defaults() -> None:
+    assert instruction_names({INSTRUCTION_FILES_ENV: " "}) == DEFAULT_INSTRUCTION_FILES

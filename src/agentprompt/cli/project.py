@@ -168,9 +168,8 @@ def init_command(
     "--file",
     "names",
     multiple=True,
-    help="Instruction file names to read, in order (default: "
-    + ", ".join(DEFAULT_INSTRUCTION_FILES)
-    + ").",
+    help="Instruction file names to read, in order (default: $AGENTPROMPT_INSTRUCTION_FILES, "
+    "else " + ", ".join(DEFAULT_INSTRUCTION_FILES) + ").",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def show_command(
@@ -181,9 +180,7 @@ def show_command(
     here = cwd.resolve() if cwd else Path.cwd().resolve()
     if cwd is None and not here.is_relative_to(where):
         here = where
-    found = load_instructions(
-        where, here, max_bytes=max_bytes, names=names or DEFAULT_INSTRUCTION_FILES
-    )
+    found = load_instructions(where, here, max_bytes=max_bytes, names=names or None)
     if as_json:
         print_json(
             {

@@ -16,7 +16,8 @@ so they stay inside the root, never follow a symlink out of it, and are all or n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +28,13 @@ __all__ = [
     "DEFAULT_INSTRUCTION_FILES",
     "DEFAULT_MAX_INSTRUCTION_BYTES",
     "HIERARCHICAL_FILES",
+    "INSTRUCTION_FILES_ENV",
     "PRIMARY_FILE",
     "InstructionError",
     "InstructionFile",
     "ProjectInstructions",
     "append_instruction",
+    "instruction_names",
     "load_instructions",
     "render_instructions",
     "write_instructions",
@@ -46,6 +49,10 @@ any other name is read from the working directory only."""
 
 DEFAULT_MAX_INSTRUCTION_BYTES = 32_000
 """The default cap, in UTF-8 bytes, on the instruction text put into a prompt."""
+
+INSTRUCTION_FILES_ENV = "AGENTPROMPT_INSTRUCTION_FILES"
+"""Environment variable naming the instruction files to read, comma-separated, in order
+(``AGENTS.md,ALLY.md``); unset means :data:`DEFAULT_INSTRUCTION_FILES`."""
 
 PRIMARY_FILE = "ALLY.md"
 """The file ``project init`` creates and the append tool writes to (seed 001, 7.2)."""
@@ -142,16 +149,32 @@ def _cut(text: str, budget: int) -> tuple[str, int]:
     return head, len(data) - len(head.encode("utf-8"))
 
 
+def instruction_names(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The instruction file names to read, from :data:`INSTRUCTION_FILES_ENV` in ``env``
+    (default: the process environment), or the defaults when it is unset or blank."""
+    value = (os.environ if env is None else env).get(INSTRUCTION_FILES_ENV, "")
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    bad = [n for n in names if "/" in n or "\\" in n or n in (".", "..")]
+    if bad:
+        raise InstructionError(
+            f"{INSTRUCTION_FILES_ENV} names {', '.join(bad)}: give plain file names such as "
+            "ALLY.md,AGENTS.md,CLAUDE.md (each is looked up in the project's directories)"
+        )
+    return names or DEFAULT_INSTRUCTION_FILES
+
+
 def load_instructions(
     root: Path,
     cwd: Path | None = None,
     *,
     max_bytes: int = DEFAULT_MAX_INSTRUCTION_BYTES,
-    names: Sequence[str] = DEFAULT_INSTRUCTION_FILES,
+    names: Sequence[str] | None = None,
 ) -> ProjectInstructions:
     """The instruction files for working directory ``cwd`` (default: ``root``) in project
-    ``root``: each name of ``names`` in order, hierarchical names root first. Files that
-    cannot be used are listed in ``problems``; this never raises for a file's content."""
+    ``root``: each name of ``names`` (default: :func:`instruction_names`) in order,
+    hierarchical names root first. Files that cannot be used are listed in ``problems``;
+    this never raises for a file's content."""
+    names = instruction_names() if names is None else tuple(names)
     root = Path(root).resolve()
     cwd = Path(cwd).resolve() if cwd is not None else root
     found: list[tuple[int, int, str, Path, str]] = []  # (name order, depth, label, path, text)
