@@ -8,16 +8,22 @@ malformed manifest (that manifest's dependencies are simply not read).
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentprompt.context.manifests import (
+    cargo_dependencies,
+    npm_dependencies,
+    python_dependencies,
+    read_json,
+    read_text,
+    read_toml,
+)
 from agentprompt.context.project_rules import (
     CI_FILES,
     DOCKER_FILES,
@@ -129,108 +135,27 @@ def _languages(root: Path, counts: Counter[str], package: dict[str, Any]) -> tup
     total = sum(counts.values())
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     picked = [lang for lang, n in ranked if n >= MIN_LANGUAGE_SHARE * total][:MAX_LANGUAGES]
-    deps = _npm_dependencies(package)
+    deps = npm_dependencies(package)
     if ((root / "tsconfig.json").is_file() or "typescript" in deps) and "TypeScript" not in picked:
         picked.append("TypeScript")
     return tuple(picked)
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _npm_dependencies(package: dict[str, Any]) -> set[str]:
-    names: set[str] = set()
-    for key in ("dependencies", "devDependencies", "peerDependencies"):
-        section = package.get(key)
-        if isinstance(section, dict):
-            names.update(str(k) for k in section)
-    return names
-
-
-_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-
-
-def _requirement_names(lines: Iterable[str]) -> set[str]:
-    names = set()
-    for line in lines:
-        match = _REQUIREMENT_NAME.match(str(line))
-        if match:
-            names.add(match.group(1).lower().replace("_", "-"))
-    return names
-
-
-def _python_dependencies(root: Path, pyproject: dict[str, Any]) -> set[str]:
-    names: set[str] = set()
-    project = pyproject.get("project")
-    if isinstance(project, dict):
-        deps = project.get("dependencies")
-        if isinstance(deps, list):
-            names |= _requirement_names(deps)
-        extras = project.get("optional-dependencies")
-        if isinstance(extras, dict):
-            for group in extras.values():
-                if isinstance(group, list):
-                    names |= _requirement_names(group)
-    poetry = pyproject.get("tool", {}).get("poetry", {}) if isinstance(pyproject, dict) else {}
-    if isinstance(poetry, dict):
-        for key in ("dependencies", "dev-dependencies"):
-            section = poetry.get(key)
-            if isinstance(section, dict):
-                names |= _requirement_names(section)
-    for req in sorted(root.glob("requirements*.txt")):
-        names |= _requirement_names(_read_text(req).splitlines())
-    pipfile = _read_toml(root / "Pipfile")
-    for key in ("packages", "dev-packages"):
-        section = pipfile.get(key)
-        if isinstance(section, dict):
-            names |= _requirement_names(section)
-    return names
-
-
-def _cargo_dependencies(root: Path) -> set[str]:
-    cargo = _read_toml(root / "Cargo.toml")
-    names: set[str] = set()
-    for key in ("dependencies", "dev-dependencies"):
-        section = cargo.get(key)
-        if isinstance(section, dict):
-            names.update(str(k) for k in section)
-    return names
-
-
 def _frameworks(root: Path, package: dict[str, Any], pyproject: dict[str, Any]) -> tuple[str, ...]:
     exact = {
-        "npm": _npm_dependencies(package),
-        "python": _python_dependencies(root, pyproject),
-        "cargo": _cargo_dependencies(root),
+        "npm": npm_dependencies(package),
+        "python": python_dependencies(root, pyproject),
+        "cargo": cargo_dependencies(root),
         "ruby": {
-            m.group(1) for m in re.finditer(r"gem\s+['\"]([^'\"]+)", _read_text(root / "Gemfile"))
+            m.group(1) for m in re.finditer(r"gem\s+['\"]([^'\"]+)", read_text(root / "Gemfile"))
         },
-        "php": set(_read_json(root / "composer.json").get("require", {}) or {}),
+        "php": set(read_json(root / "composer.json").get("require", {}) or {}),
     }
     prefixed = {
-        "go": _read_text(root / "go.mod"),
-        "jvm": _read_text(root / "pom.xml")
-        + _read_text(root / "build.gradle")
-        + _read_text(root / "build.gradle.kts"),
+        "go": read_text(root / "go.mod"),
+        "jvm": read_text(root / "pom.xml")
+        + read_text(root / "build.gradle")
+        + read_text(root / "build.gradle.kts"),
     }
     found: list[str] = []
     for ecosystem, table in FRAMEWORK_DEPENDENCIES.items():
@@ -361,8 +286,8 @@ def detect_project(root: Path, *, cache: bool = True) -> ProjectFacts:
 
 
 def _detect(root: Path) -> ProjectFacts:
-    package = _read_json(root / "package.json")
-    pyproject = _read_toml(root / "pyproject.toml")
+    package = read_json(root / "package.json")
+    pyproject = read_toml(root / "pyproject.toml")
     return ProjectFacts(
         project_types=_project_types(root),
         languages=_languages(root, _count_languages(root), package),
