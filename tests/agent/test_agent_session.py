@@ -13,7 +13,7 @@ from agentprompt.agent.placement import SystemText
 from agentprompt.agent.session import AgentSession
 from agentprompt.agent.session_prompt import PromptInputs
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent
-from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, Usage
+from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, TextDelta, Usage
 from agentprompt.llm.errors import ModelConnectionError
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import Message, ToolCall
@@ -329,3 +329,29 @@ def test_history_is_compacted_when_usage_passes_the_threshold(tmp_path: Path) ->
     assert "SUMMARY OF OLD" in session.history[1].text
     assert [m.text for m in session.history[2:]] == ["third", "three"]
     assert session.used_tokens < 9000
+
+
+class _CutStream:
+    """Streams "Half" and stops without the final event, then answers normally."""
+
+    def __init__(self) -> None:
+        self.inner = ScriptedModel(["Done."])
+        self.requests = self.inner.requests
+        self.streams = 0
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        return self.inner.complete(request)
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        self.streams += 1
+        if self.streams == 1:
+            self.requests.append(request)
+            return iter([TextDelta(text="Half")])
+        return self.inner.stream(request)
+
+
+def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
+    model = _CutStream()
+    result = _session(tmp_path, model, stream=True).run_turn("go")
+    assert result.retried and result.text == "Done."
+    assert any(CONTINUE in r for r in _reminders(model.requests[1]))

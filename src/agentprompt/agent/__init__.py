@@ -32,6 +32,10 @@ if _typing.TYPE_CHECKING:
         find_mention,
         mention_call,
     )
+    from agentprompt.agent.model_call import (
+        call_model,
+        reported_tokens,
+    )
     from agentprompt.agent.placement import (
         PROFILE_NAMES,
         PlacedRequest,
@@ -185,6 +189,7 @@ _SOURCES = {
     "available_agent_names": "agentprompt.agent.delegation",
     "build_reminders": "agentprompt.agent.reminders",
     "builtin_agents": "agentprompt.agent.specialized",
+    "call_model": "agentprompt.agent.model_call",
     "check_exploration": "agentprompt.agent.specialized",
     "check_plan": "agentprompt.agent.specialized",
     "choose_cut": "agentprompt.agent.compaction",
@@ -215,6 +220,7 @@ _SOURCES = {
     "place_request": "agentprompt.agent.placement",
     "planner_agent": "agentprompt.agent.specialized",
     "remove_reminders": "agentprompt.agent.reminders",
+    "reported_tokens": "agentprompt.agent.model_call",
     "request_parts": "agentprompt.agent.placement",
     "required_tools_reminder": "agentprompt.agent.reminders",
     "restore_session": "agentprompt.agent.session_store",
@@ -283,6 +289,7 @@ __all__ = [
     "available_agent_names",
     "build_reminders",
     "builtin_agents",
+    "call_model",
     "check_exploration",
     "check_plan",
     "choose_cut",
@@ -313,6 +320,7 @@ __all__ = [
     "place_request",
     "planner_agent",
     "remove_reminders",
+    "reported_tokens",
     "request_parts",
     "required_tools_reminder",
     "restore_session",

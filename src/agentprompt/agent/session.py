@@ -18,6 +18,7 @@ from pathlib import Path
 
 from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
 from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
+from agentprompt.agent.model_call import call_model, reported_tokens
 from agentprompt.agent.placement import PlacedRequest, place_request
 from agentprompt.agent.reminders import (
     ReminderFacts,
@@ -31,8 +32,8 @@ from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEve
 from agentprompt.agent.todos import TodoList
 from agentprompt.composition import message_tokens
 from agentprompt.context.usage import ContextUsage, ToolResultStats
-from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest, ReplyDone, TextDelta
-from agentprompt.llm.errors import ModelError, ModelStreamInterrupted
+from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
+from agentprompt.llm.errors import ModelError
 from agentprompt.messages import Message, ToolCall
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tokens import Tokenizer, shared_counter
@@ -195,24 +196,15 @@ class AgentSession:
             model=self.model,
             max_tokens=self.config.max_tokens,
         )
-        if not (self.config.stream and self.role is None):
-            return self.client.complete(request)
-        text: list[str] = []
-        for event in self.client.stream(request):
-            if isinstance(event, TextDelta):
-                text.append(event.text)
-                self._emit(SessionEvent(kind="text_delta", text=event.text))
-            elif isinstance(event, ReplyDone):
-                return event.reply
-        raise ModelStreamInterrupted(
-            self.model or "model",
-            "the stream ended without its final event",
-            partial=ModelReply(text="".join(text)),
+        return call_model(
+            self.client,
+            request,
+            stream=self.config.stream and self.role is None,
+            on_text=lambda text: self._emit(SessionEvent(kind="text_delta", text=text)),
         )
 
     def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
-        u = reply.usage
-        reported = u.input_tokens + u.cache_read_tokens + u.cache_write_tokens + u.output_tokens
+        reported = reported_tokens(reply)
         if reported:
             self.used_tokens = reported
             return
