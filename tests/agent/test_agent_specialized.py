@@ -206,3 +206,13 @@ def test_find_agent_lists_known_names_when_missing(tmp_path: Path) -> None:
     assert find_agent(agents, "general").name == "general"
     with pytest.raises(UnknownAgent, match="available agents: general"):
         find_agent(agents, "nobody")
+
+
+def test_agent_file_linking_out_of_its_directory_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text(REVIEWER)
+    project = tmp_path / "repo" / ".agentprompt" / "agents"
+    project.mkdir(parents=True)
+    (project / "reviewer.md").symlink_to(outside)
+    with pytest.raises(InvalidAgentDefinition, match="outside"):
+        load_agents(tmp_path / "repo")

@@ -163,3 +163,16 @@ def test_environment_variable_with_a_path_is_refused() -> None:
 
 def test_blank_environment_variable_means_the_defaults() -> None:
     assert instruction_names({INSTRUCTION_FILES_ENV: " "}) == DEFAULT_INSTRUCTION_FILES
+
+
+def test_a_link_out_of_the_project_is_not_read(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password\n")
+    (root / "AGENTS.md").symlink_to(secret)
+    found = load_instructions(root)
+    assert found.empty
+    assert found.problems == (
+        f"AGENTS.md: is a link to {secret}, outside the project; it was not read",
+    )

@@ -263,7 +263,14 @@ def _read_agent(path: Path, origin: AgentOrigin) -> AgentSpec:
 def _dir_agents(directory: Path, origin: AgentOrigin) -> list[AgentSpec]:
     if not directory.is_dir():
         return []
-    specs = [_read_agent(p, origin) for p in sorted(directory.glob("*.md")) if p.is_file()]
+    paths = [p for p in sorted(directory.glob("*.md")) if p.is_file()]
+    base = directory.resolve()
+    for path in paths:
+        if not path.resolve().is_relative_to(base):
+            raise InvalidAgentDefinition(
+                path, f"is a link to {path.resolve()}, outside {directory}; copy the file instead"
+            )
+    specs = [_read_agent(p, origin) for p in paths]
     names = [s.name for s in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

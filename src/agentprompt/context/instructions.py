@@ -117,6 +117,11 @@ def _directories(root: Path, cwd: Path) -> list[Path]:
     return dirs
 
 
+def _inside(path: Path, bases: Sequence[Path]) -> bool:
+    """Whether the resolved ``path`` lies under one of ``bases``."""
+    return any(path.is_relative_to(base) for base in bases)
+
+
 def _read(path: Path, name: str, *, trim: bool = True) -> tuple[str | None, str | None]:
     """The text of ``path``, trimmed unless ``trim`` is false (None when absent or blank),
     or a problem."""
@@ -189,6 +194,11 @@ def load_instructions(
             if key in seen:
                 continue
             seen.add(key)
+            if path.exists() and not _inside(key, (root, cwd)):
+                problems.append(
+                    f"{label}: is a link to {key}, outside the project; it was not read"
+                )
+                continue
             text, problem = _read(path, label)
             if problem:
                 problems.append(problem)
