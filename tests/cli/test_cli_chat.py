@@ -125,7 +125,7 @@ def test_resuming_an_unknown_session_is_bad_input_and_stores_nothing_new(
     assert result.code == 2
     assert "no session 'nope'" in result.err
     assert "Traceback" not in result.err
-    assert _sessions(repo) == []
+    assert not default_store_path(repo).exists()
 
 
 def test_a_model_failure_is_reported_with_exit_status_1(
@@ -153,3 +153,23 @@ def test_a_missing_script_file_is_bad_input(
     result = run("run", "--once", "x", "--model", f"script:{missing}", "--root", str(repo))
     assert result.code == 2
     assert "Traceback" not in result.err
+
+
+def test_resuming_an_unknown_id_in_an_existing_database_stores_nothing_new(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    first = run("run", "--once", "one", "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert first.code == 0, first.err
+    result = run(
+        "run",
+        "--once",
+        "x",
+        "--resume",
+        "nope",
+        "--model",
+        _script(tmp_path, "B."),
+        "--root",
+        str(repo),
+    )
+    assert result.code == 2 and "no session 'nope'" in result.err
+    assert len(_sessions(repo)) == 1

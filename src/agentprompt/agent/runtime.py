@@ -13,6 +13,7 @@ from agentprompt.agent.delegation import available_agent_names, run_delegation
 from agentprompt.agent.session import AgentSession
 from agentprompt.agent.session_prompt import seed_system_prompt
 from agentprompt.agent.session_store import (
+    SessionStateError,
     load_session_state,
     restore_session,
     save_session,
@@ -102,7 +103,13 @@ def open_chat(
     """A new stored session, or the stored session ``resume_id`` restored (its profile
     kept unless ``profile_given``). A bad id or a damaged state raises before anything is
     written."""
-    store = Store(db or default_store_path(root))
+    path = db or default_store_path(root)
+    if resume_id is not None and not path.exists():
+        raise SessionStateError(
+            f"no session {resume_id!r}: there is no state database at {path}; start a new "
+            "session without --resume"
+        )
+    store = Store(path)
     try:
         state = None
         if resume_id is not None:

@@ -306,7 +306,6 @@ class AgentSession:
         with_tools = not turn.want_text and turn.tool_rounds < self.config.max_tool_rounds
         placed = self.build_request(reminders, tools=with_tools)
         self.last_request = placed
-        self.tool_context = None
         turn.requests += 1
         try:
             reply = self._call(placed)
@@ -319,6 +318,7 @@ class AgentSession:
             self._emit(SessionEvent(kind="retry", text=str(exc)))
             reply = partial
         self.history = remove_reminders(self.history)
+        self.tool_context = None  # delivered with this call
         turn.first_call = False
         turn.interrupted = False
         self.interrupted = False
