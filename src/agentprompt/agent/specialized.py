@@ -266,7 +266,9 @@ def _dir_agents(directory: Path, origin: AgentOrigin) -> list[AgentSpec]:
     paths = [p for p in sorted(directory.glob("*.md")) if p.is_file()]
     base = directory.resolve()
     for path in paths:
-        if not path.resolve().is_relative_to(base):
+        # A repository's agent file must not pull text from elsewhere on the machine into
+        # the prompt; the user's own directory may link wherever its owner likes.
+        if origin == "project" and not path.resolve().is_relative_to(base):
             raise InvalidAgentDefinition(
                 path, f"is a link to {path.resolve()}, outside {directory}; copy the file instead"
             )
