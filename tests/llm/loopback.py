@@ -39,6 +39,10 @@ class Answer:
     """Close the connection after this many events, without ending the stream."""
     delay: float = 0.0
     """Seconds to wait before answering."""
+    stall_after: int | None = None
+    """Wait ``stall`` seconds after this many events (a server that stops sending)."""
+    stall: float = 0.0
+    """How long the stall lasts."""
 
 
 def json_answer(data: object, *, status: int = 200, headers: Mapping[str, str] = {}) -> Answer:
@@ -124,6 +128,8 @@ class LoopbackServer:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 for n, event in enumerate(answer.events):
+                    if n == answer.stall_after:
+                        time.sleep(answer.stall)
                     if answer.cut_after is not None and n == answer.cut_after:
                         self.wfile.flush()
                         self.close_connection = True
@@ -135,7 +141,9 @@ class LoopbackServer:
                 self.wfile.write(b"0\r\n\r\n")
 
         self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.02,), daemon=True
+        )
         self._thread.start()
 
     def _record(self, handler: BaseHTTPRequestHandler, raw: bytes) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -336,3 +337,15 @@ def test_an_answer_that_is_not_a_messages_reply_is_a_clear_error(server: Loopbac
     with pytest.raises(ModelReplyError) as caught:
         make_client(config(server.url)).complete(REQUEST)
     assert "did not answer in the Anthropic Messages format" in str(caught.value)
+
+
+def test_a_server_that_stops_sending_mid_stream_times_out_with_the_partial(
+    server: LoopbackServer,
+) -> None:
+    events = [start(), *text_block(0, "So far"), *finish("end_turn")]
+    answer = anthropic_stream(events)
+    server.add(replace(answer, stall_after=4, stall=1.0))
+    with pytest.raises(ModelStreamInterrupted) as caught:
+        list(make_client(config(server.url, timeout=0.2)).stream(REQUEST))
+    assert "no answer within 0.2 s" in str(caught.value)
+    assert caught.value.partial is not None and caught.value.partial.text == "So far"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -378,3 +379,14 @@ def test_a_stream_chunk_that_is_not_json_is_a_clear_error_with_the_partial(
     with pytest.raises(ModelReplyError) as caught:
         list(make_client(config(server.url)).stream(REQUEST))
     assert caught.value.partial is not None and caught.value.partial.text == "Hi"
+
+
+def test_a_server_that_stops_sending_mid_stream_times_out_with_the_partial(
+    server: LoopbackServer,
+) -> None:
+    answer = openai_stream([chunk({"content": "So far"}), chunk({}, "stop")])
+    server.add(replace(answer, stall_after=1, stall=1.0))
+    with pytest.raises(ModelStreamInterrupted) as caught:
+        list(make_client(config(server.url, timeout=0.2)).stream(REQUEST))
+    assert "no answer within 0.2 s" in str(caught.value)
+    assert caught.value.partial is not None and caught.value.partial.text == "So far"

@@ -222,6 +222,7 @@ class AnthropicClient:
         self, exc: BaseException, partial: ModelReply | None, *, streaming: bool
     ) -> ModelError:
         import anthropic
+        import httpx2
 
         url = self.config.endpoint
         if isinstance(exc, anthropic.APIStatusError):
@@ -241,7 +242,7 @@ class AnthropicClient:
                 key_env=self.config.api_key_env,
                 partial=partial,
             )
-        if isinstance(exc, anthropic.APITimeoutError):
+        if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
             reason = f"no answer within {self.config.timeout:g} s (raise it with --timeout)"
         else:
             cause = exc.__cause__ or exc.__context__ or exc
