@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentprompt.agent.specialized import AgentSpec
-from agentprompt.context.environment import Environment
+from agentprompt.context.environment import Environment, find_project_root
 from agentprompt.context.instructions import ProjectInstructions, render_instructions
 from agentprompt.context.project import ProjectFacts, project_summary
 from agentprompt.context.usage import ContextUsage, warning_line
@@ -71,7 +71,9 @@ class SystemParts:
 
 
 def _library(facts: PromptFacts, prompts: PromptLibrary | None) -> PromptLibrary:
-    return prompts if prompts is not None else PromptLibrary(facts.environment.cwd)
+    if prompts is not None:
+        return prompts
+    return PromptLibrary(find_project_root(facts.environment.cwd))
 
 
 def core_directives(prompts: PromptLibrary, *, delegation: bool = True) -> str:
