@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from agentprompt.cli.model import ModelOptions, config_from_options, model_options
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
+
+if TYPE_CHECKING:
+    from agentprompt.agent.session_types import SessionEvent
 
 __all__ = ["chat_command", "run_command"]
 
@@ -85,7 +88,7 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def _show_event(event: Any) -> None:
+def _show_event(event: SessionEvent) -> None:
     indent = "  " * event.depth
     if event.kind == "text_delta" and event.depth == 0:
         sys.stdout.write(printable(event.text))
@@ -154,7 +157,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 sys.stdout.write("\n")
 
 
-def _read_messages(quiet: bool) -> Any:
+def _read_messages(quiet: bool) -> Iterator[str]:
     interactive = sys.stdin.isatty()
     while True:
         if interactive and not quiet:
