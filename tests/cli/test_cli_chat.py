@@ -173,3 +173,47 @@ def test_resuming_an_unknown_id_in_an_existing_database_stores_nothing_new(
     )
     assert result.code == 2 and "no session 'nope'" in result.err
     assert len(_sessions(repo)) == 1
+
+
+def test_streamed_answers_end_with_a_newline(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    result = run(
+        "run", "--once", "x", "--model", _script(tmp_path, "Streamed."), "--root", str(repo)
+    )
+    assert result.code == 0, result.err
+    assert result.out == "Streamed.\n"
+
+
+def test_a_resumed_session_keeps_its_profile(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    first = run(
+        "run",
+        "--once",
+        "one",
+        "--profile",
+        "ally",
+        "--model",
+        _script(tmp_path, "A."),
+        "--root",
+        str(repo),
+    )
+    assert first.code == 0, first.err
+    (stored,) = _sessions(repo)
+    assert stored.state["profile"] == "ally"
+    again = tmp_path / "again"
+    again.mkdir()
+    second = run(
+        "chat",
+        "--resume",
+        stored.id,
+        "--once",
+        "two",
+        "--model",
+        _script(again, "B."),
+        "--root",
+        str(repo),
+    )
+    assert second.code == 0, second.err
+    assert _sessions(repo)[0].state["profile"] == "ally"
