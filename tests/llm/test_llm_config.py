@@ -10,6 +10,7 @@ import pytest
 from agentprompt.llm import (
     ClientNotInstalled,
     MissingApiKey,
+    ModelClient,
     ModelConfig,
     ModelConfigError,
     ScriptFileModel,
@@ -175,15 +176,18 @@ def test_make_client_without_a_key_names_the_variable_asked_for() -> None:
 def test_make_client_builds_the_providers_client() -> None:
     openai_config = ModelConfig(provider="openai", model="m", api_key="k")
     anthropic_config = ModelConfig(provider="anthropic", model="c", api_key="k")
-    assert isinstance(make_client(openai_config), OpenAIClient)
-    assert isinstance(make_client(anthropic_config), AnthropicClient)
+    openai_client = make_client(openai_config)
+    anthropic_client = make_client(anthropic_config)
+    assert isinstance(openai_client, OpenAIClient) and isinstance(openai_client, ModelClient)
+    assert isinstance(anthropic_client, AnthropicClient)
+    assert isinstance(anthropic_client, ModelClient)
 
 
 def test_make_client_for_a_script_replays_the_file(tmp_path: Path) -> None:
     script = tmp_path / "replies.json"
     script.write_text('["hello"]')
     client = make_client(resolve_model_config(f"script:{script}", env={}))
-    assert isinstance(client, ScriptFileModel)
+    assert isinstance(client, ScriptFileModel) and isinstance(client, ModelClient)
 
 
 def test_a_missing_sdk_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
