@@ -349,3 +349,18 @@ def test_a_server_that_stops_sending_mid_stream_times_out_with_the_partial(
         list(make_client(config(server.url, timeout=0.2)).stream(REQUEST))
     assert "no answer within 0.2 s" in str(caught.value)
     assert caught.value.partial is not None and caught.value.partial.text == "So far"
+
+
+def test_a_stable_head_marked_inside_the_system_prompt_is_sent_as_its_own_cached_block(
+    server: LoopbackServer,
+) -> None:
+    server.add(json_answer(message([])))
+    system = Message(
+        role="system", content="Stable rules.\nPer-turn facts.", inner_breakpoints=(14,)
+    )
+    request = ModelRequest(messages=(system, Message(role="user", content="hi")))
+    make_client(config(server.url)).complete(request)
+    assert server.requests[0].body["system"] == [
+        {"type": "text", "text": "Stable rules.\n", "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "Per-turn facts."},
+    ]
