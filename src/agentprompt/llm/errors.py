@@ -110,11 +110,13 @@ class ModelStreamInterrupted(ModelConnectionError):
     """The connection broke, or the stream ended, before the reply was complete."""
 
     def __init__(self, url: str, reason: str, *, partial: ModelReply | None = None) -> None:
+        kept = (
+            "the part that arrived is kept, so asking again continues it"
+            if partial is not None
+            else "nothing usable arrived; ask again"
+        )
         ModelError.__init__(
-            self,
-            f"the reply from {url} was cut off: {reason}; what arrived before is kept in the "
-            "error's partial reply, and asking again continues the turn",
-            partial=partial,
+            self, f"the reply from {url} was cut off: {reason}; {kept}", partial=partial
         )
         self.url = url
         self.reason = reason
