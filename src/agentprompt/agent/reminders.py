@@ -1,9 +1,10 @@
 """Seed 001's temporary system reminders: built for one model call, removed right after it.
 
 A reminder is a system message whose text is wrapped in ``<system-reminder>`` tags. The
-session appends the reminders due for a call to the end of the conversation, sends it, and
-then removes every such message from the history exactly as the seed does (a system
-message whose content includes ``<system-reminder>``), so reminders never pile up.
+session appends the reminders due for a call as the last messages of the request, and
+right after the response it filters the history exactly as the seed does (every system
+message whose content includes ``<system-reminder>`` goes), so reminders never pile up and
+never reach the stored conversation.
 
 The texts are the seed's, byte for byte, in ``prompts/agent/reminders/``.
 """
