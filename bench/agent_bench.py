@@ -215,6 +215,8 @@ def main() -> None:
         compose = [r.compose_seconds * 1000 / r.requests for r in results[profile]]
         tokenize = [r.tokenize_seconds * 1000 / r.requests for r in results[profile]]
         ratio = [r.compose_seconds / r.tokenize_seconds for r in results[profile]]
+        per_turn = [r.compose_seconds * 1000 / args.turns for r in results[profile]]
+        print(f"{profile}: compose per turn: {_stats(per_turn, lambda v: f'{v:.2f} ms')}")
         print(f"{profile}: compose per call: {_stats(compose, lambda v: f'{v:.2f} ms')}")
         print(f"{profile}: raw tokenize per call: {_stats(tokenize, lambda v: f'{v:.2f} ms')}")
         print(f"{profile}: compose / tokenize (per run): {_stats(ratio, lambda v: f'{v:.3f}')}")
