@@ -114,6 +114,7 @@ def test_the_config_files_provider_table_sets_limits_and_key_variable(
         model="c",
         api_key="k",
         api_key_env="TEAM_KEY",
+        api_key_required=True,
         timeout=30.0,
         connect_timeout=2.0,
         max_retries=0,
@@ -195,3 +196,16 @@ def test_a_missing_sdk_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(ClientNotInstalled) as caught:
         make_client(ModelConfig(provider="anthropic", model="c", api_key="k"))
     assert "pip install 'agentprompt[anthropic]'" in str(caught.value)
+
+
+def test_a_named_key_variable_that_is_unset_is_missing_even_for_a_custom_server() -> None:
+    config = resolve_model_config(
+        "openai:m", base_url="http://127.0.0.1:1/v1", api_key_env="LOCAL_KEY", env={}
+    )
+    with pytest.raises(MissingApiKey, match="LOCAL_KEY"):
+        make_client(config)
+
+
+def test_a_custom_server_without_any_key_setting_gets_a_client() -> None:
+    config = resolve_model_config("openai:m", base_url="http://127.0.0.1:1/v1", env={})
+    assert isinstance(make_client(config), OpenAIClient)

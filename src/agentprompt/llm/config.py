@@ -141,6 +141,9 @@ class ModelConfig:
     """The API key; None when none is configured."""
     api_key_env: str | None = None
     """The environment variable the key was looked for in (named in errors)."""
+    api_key_required: bool = False
+    """Whether a key must be sent even to a custom base URL (the variable was named on
+    purpose, by ``--api-key-env`` or the config file)."""
     timeout: float = 120.0
     """Seconds to wait for the server between bytes of the reply."""
     connect_timeout: float = 10.0
@@ -317,6 +320,7 @@ def resolve_model_config(
         base_url=_check_url(url, url_source).rstrip("/") if url else None,
         api_key=key,
         api_key_env=key_env,
+        api_key_required=bool(api_key_env or settings.api_key_env),
         timeout=timeout if timeout is not None else (settings.timeout or defaults.timeout),
         connect_timeout=settings.connect_timeout or defaults.connect_timeout,
         max_retries=(
@@ -330,11 +334,12 @@ def resolve_model_config(
 def api_key_for(config: ModelConfig) -> str:
     """The key to send: the configured one, a placeholder for a custom server, else an error.
 
-    Raises :class:`MissingApiKey` when the provider's own API would be asked with no key.
+    Raises :class:`MissingApiKey` when the provider's own API would be asked with no key, or
+    when the key's variable was named on purpose and is not set.
     """
     if config.api_key:
         return config.api_key
-    if config.base_url:
+    if config.base_url and not config.api_key_required:
         return NO_KEY_PLACEHOLDER
     raise MissingApiKey(config.provider, config.api_key_env or KEY_ENV[config.provider])
 
