@@ -216,3 +216,13 @@ def test_agent_file_linking_out_of_its_directory_is_refused(tmp_path: Path) -> N
     (project / "reviewer.md").symlink_to(outside)
     with pytest.raises(InvalidAgentDefinition, match="outside"):
         load_agents(tmp_path / "repo")
+
+
+def test_a_changed_agent_file_is_read_again(tmp_path: Path) -> None:
+    project = tmp_path / ".agentprompt" / "agents"
+    project.mkdir(parents=True)
+    path = project / "docs.md"
+    path.write_text("---\ndescription: Docs writer\n---\nWrite docs.\n")
+    assert find_agent(load_agents(tmp_path), "docs").description == "Docs writer"
+    path.write_text("---\ndescription: API docs writer\n---\nWrite API docs.\n")
+    assert find_agent(load_agents(tmp_path), "docs").description == "API docs writer"

@@ -248,8 +248,18 @@ def parse_agent_file(
     )
 
 
+_PARSED: dict[tuple[Path, AgentOrigin], tuple[tuple[int, int, int, int], AgentSpec]] = {}
+"""Agent files already parsed, by path, with the stat they were parsed at: a session reads
+the agents before every call, and an unchanged file is not parsed again."""
+
+
 def _read_agent(path: Path, origin: AgentOrigin) -> AgentSpec:
     try:
+        info = path.stat()
+        stamp = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        cached = _PARSED.get((path, origin))
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise InvalidAgentDefinition(path, f"cannot be read ({exc.strerror})") from None
@@ -257,7 +267,9 @@ def _read_agent(path: Path, origin: AgentOrigin) -> AgentSpec:
         raise InvalidAgentDefinition(
             path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
         ) from None
-    return parse_agent_file(text, path=path, origin=origin)
+    spec = parse_agent_file(text, path=path, origin=origin)
+    _PARSED[(path, origin)] = (stamp, spec)
+    return spec
 
 
 def _dir_agents(directory: Path, origin: AgentOrigin) -> list[AgentSpec]:
