@@ -364,3 +364,11 @@ def test_a_stable_head_marked_inside_the_system_prompt_is_sent_as_its_own_cached
         {"type": "text", "text": "Stable rules.\n", "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": "Per-turn facts."},
     ]
+
+
+def test_a_stream_cut_off_after_the_stop_reason_is_a_whole_reply(server: LoopbackServer) -> None:
+    events = [start(), *text_block(0, "All"), *finish("end_turn")]
+    server.add(anthropic_stream(events, cut_after=len(events) - 1))
+    *_, done = make_client(config(server.url)).stream(REQUEST)
+    assert isinstance(done, ReplyDone)
+    assert (done.reply.text, done.reply.stop_reason) == ("All", "end_turn")

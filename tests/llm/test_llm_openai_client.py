@@ -390,3 +390,14 @@ def test_a_server_that_stops_sending_mid_stream_times_out_with_the_partial(
         list(make_client(config(server.url, timeout=0.2)).stream(REQUEST))
     assert "no answer within 0.2 s" in str(caught.value)
     assert caught.value.partial is not None and caught.value.partial.text == "So far"
+
+
+def test_a_stream_cut_off_after_the_finish_reason_is_a_whole_reply(
+    server: LoopbackServer,
+) -> None:
+    server.add(
+        openai_stream([chunk({"content": "All"}), chunk({}, "stop"), USAGE_CHUNK], cut_after=2)
+    )
+    *_, done = make_client(config(server.url)).stream(REQUEST)
+    assert isinstance(done, ReplyDone)
+    assert (done.reply.text, done.reply.stop_reason) == ("All", "end_turn")

@@ -301,6 +301,10 @@ class AnthropicClient:
                 text = streamed.add(event)
                 if text:
                     yield TextDelta(text=text)
+        except (anthropic.APIConnectionError, httpx2.TransportError) as exc:
+            # Cut off after the model said why it stopped (only message_stop lost): whole.
+            if streamed.stop_reason is None:
+                raise self._error(exc, streamed.partial(), streaming=True) from None
         except (anthropic.APIError, httpx2.HTTPError) as exc:
             raise self._error(exc, streamed.partial(), streaming=True) from None
         except MALFORMED as exc:
@@ -309,7 +313,7 @@ class AnthropicClient:
             ) from None
         finally:
             events.close()
-        if not streamed.stopped:
+        if not streamed.stopped and streamed.stop_reason is None:
             raise ModelStreamInterrupted(
                 self.config.endpoint,
                 "the stream ended before the model said it had finished",

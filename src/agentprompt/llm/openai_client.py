@@ -306,6 +306,10 @@ class OpenAIClient:
                 text = streamed.add(chunk)
                 if text:
                     yield TextDelta(text=text)
+        except openai.APIConnectionError as exc:
+            # Cut off after the model finished (only the usage chunk lost): the reply is whole.
+            if streamed.finish_reason is None:
+                raise self._error(exc, streamed.partial(), streaming=True) from None
         except openai.APIError as exc:
             raise self._error(exc, streamed.partial(), streaming=True) from None
         except MALFORMED as exc:
