@@ -117,3 +117,21 @@ def test_once_mode_puts_the_single_response_instructions_in_the_prompt(tmp_path:
     )
     session.run_turn("q")
     assert "**IMPORTANT - Single Response Mode:**" in model.requests[0].messages[0].text
+
+
+def test_a_custom_agent_with_its_own_model_asks_that_model(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    replies = tmp_path / "reviewer-replies.json"
+    replies.write_text(json.dumps(["Reviewed by my own model."]))
+    agents = root / ".agentprompt" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reviewer.md").write_text(
+        f"---\nname: reviewer\ndescription: Reviews code\nmodel: script:{replies}\n---\n"
+        "You review code.\n"
+    )
+    model = ScriptedModel(["Done."])
+    session = create_session(client=model, root=root, clock=lambda: NOW)
+    session.run_turn("@reviewer look")
+    tool = next(m for m in model.requests[0].messages if m.role == "tool")
+    assert tool.text == "Reviewed by my own model."
+    assert len(model.requests) == 1

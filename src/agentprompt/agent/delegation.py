@@ -5,8 +5,9 @@
 agent's role (seed 001, 6.1) on the parent's model, tools and prompts, run for one turn on
 the task; its final response is the tool's result. The explorer is read-only, the planner
 proposes todos into the parent's own todo list (so the user can accept or reject them),
-and custom agents get the tools, required tools and model their definition names. Sub-agents
-never stream, get no todo reminder, and may not start the plan or agent tools themselves.
+and custom agents get the tools, required tools and model their definition names (a
+``provider:name`` model gets a client of its own). Sub-agents never stream, get no todo
+reminder, and may not start the plan or agent tools themselves.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from agentprompt.agent.specialized import (
     planner_agent,
 )
 from agentprompt.agent.todos import TodoList
+from agentprompt.llm.base import ModelClient
+from agentprompt.llm.config import make_client, resolve_model_config
 from agentprompt.tools.context import DelegationRequest
 from agentprompt.tools.policy import ToolPolicy
 
@@ -64,9 +67,12 @@ def _spec(parent: AgentSession, request: DelegationRequest) -> AgentSpec:
     return find_agent(load_agents(parent.root), request.agent_name or "general")
 
 
-def delegation_role(parent: AgentSession, request: DelegationRequest) -> AgentRole:
-    """The role a sub-agent runs with for ``request`` under ``parent``."""
-    spec = _spec(parent, request)
+def delegation_role(
+    parent: AgentSession, request: DelegationRequest, spec: AgentSpec | None = None
+) -> AgentRole:
+    """The role a sub-agent runs with for ``request`` under ``parent`` (``spec``: its
+    definition, when already looked up)."""
+    spec = spec or _spec(parent, request)
     policy = _policy(parent.config.policy, spec, request.read_only)
     return AgentRole(
         name=spec.name,
@@ -74,25 +80,28 @@ def delegation_role(parent: AgentSession, request: DelegationRequest) -> AgentRo
         task=request.task,
         policy=policy,
         depth=parent.depth + 1,
-        model=_model_name(spec.model),
+        model=spec.model if spec.model and ":" not in spec.model else None,
     )
 
 
-def _model_name(model: str | None) -> str | None:
-    """The provider's model name of a definition's ``provider:name`` (the session's client
-    serves it; the provider part only says whose model it is)."""
-    if model is None:
-        return None
-    return model.split(":", 1)[1] if ":" in model else model
+def _client(parent: AgentSession, spec: AgentSpec) -> ModelClient:
+    """The client a sub-agent asks: its definition's ``provider:name`` model gets a client
+    of its own (configured like ``--model``); otherwise the parent's. A model that cannot be
+    reached raises a :class:`~agentprompt.llm.errors.ModelError`, which the agent tool
+    reports to the calling model."""
+    if spec.model is None or ":" not in spec.model:
+        return parent.client
+    return make_client(resolve_model_config(spec.model))
 
 
 def run_delegation(parent: AgentSession, request: DelegationRequest) -> str:
     """Run the sub-agent ``request`` asks for and return its final response. The planner
     shares the parent's todo list; other agents get their own. Ctrl-C in the sub-agent
     interrupts the parent's turn too."""
-    role = delegation_role(parent, request)
+    spec = _spec(parent, request)
+    role = delegation_role(parent, request, spec)
     child = AgentSession(
-        client=parent.client,
+        client=_client(parent, spec),
         root=parent.root,
         system_prompt=parent.system_prompt,
         registry=parent.registry,
