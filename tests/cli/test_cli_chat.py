@@ -217,3 +217,14 @@ def test_a_resumed_session_keeps_its_profile(
     )
     assert second.code == 0, second.err
     assert _sessions(repo)[0].state["profile"] == "ally"
+
+
+def test_an_invalid_agent_definition_is_bad_input(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    agents = repo / ".agentprompt" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "broken.md").write_text("---\nname: [not, a, name]\n---\nbody\n")
+    result = run("run", "--once", "x", "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert result.code == 2
+    assert "agentprompt: error:" in result.err and "Traceback" not in result.err
