@@ -355,3 +355,10 @@ def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
     result = _session(tmp_path, model, stream=True).run_turn("go")
     assert result.retried and result.text == "Done."
     assert any(CONTINUE in r for r in _reminders(model.requests[1]))
+
+
+def test_an_invalid_configuration_names_every_problem() -> None:
+    from agentprompt.errors import UsageError
+
+    with pytest.raises(UsageError, match="context_size must be at least 1, not 0; max_tool"):
+        SessionConfig(context_size=0, max_tool_rounds=0)

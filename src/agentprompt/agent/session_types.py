@@ -8,6 +8,7 @@ from typing import Literal
 from agentprompt.agent.compaction import CompactionPolicy
 from agentprompt.agent.placement import ProfileName
 from agentprompt.agent.reminders import DEFAULT_MAX_REQUIRED_WARNINGS
+from agentprompt.errors import UsageError
 from agentprompt.tools.policy import ToolPolicy
 
 __all__ = [
@@ -47,6 +48,20 @@ class SessionConfig:
     """Required-tool reminders an agent gets before it may finish anyway."""
     max_depth: int = 2
     """How deep sub-agents may nest (the main agent is depth 0)."""
+
+    def __post_init__(self) -> None:
+        problems = [
+            f"{name} must be at least {least}, not {value}"
+            for name, value, least in (
+                ("context_size", self.context_size, 1),
+                ("max_tool_rounds", self.max_tool_rounds, 1),
+                ("max_required_warnings", self.max_required_warnings, 0),
+                ("max_depth", self.max_depth, 0),
+            )
+            if value < least
+        ]
+        if problems:
+            raise UsageError(f"invalid session configuration: {'; '.join(problems)}")
 
 
 @dataclass(frozen=True, kw_only=True)
