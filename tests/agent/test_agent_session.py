@@ -13,6 +13,7 @@ from agentprompt.agent.placement import SystemText
 from agentprompt.agent.session import AgentSession
 from agentprompt.agent.session_prompt import PromptInputs
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent
+from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, TextDelta, Usage
 from agentprompt.llm.errors import ModelConnectionError
 from agentprompt.llm.testing import ScriptedModel
@@ -358,7 +359,5 @@ def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
 
 
 def test_an_invalid_configuration_names_every_problem() -> None:
-    from agentprompt.errors import UsageError
-
     with pytest.raises(UsageError, match="context_size must be at least 1, not 0; max_tool"):
         SessionConfig(context_size=0, max_tool_rounds=0)
