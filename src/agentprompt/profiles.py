@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentprompt.agent.placement import ProfileName
 from agentprompt.agent.profiles import AgentContext, demo_profile, list_repository_files
 from agentprompt.budget import Cut, fit
 from agentprompt.composition import (
@@ -88,7 +89,35 @@ def _demo(request: InspectRequest) -> list[Part]:
     return demo_profile().build(ctx)
 
 
+def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
+    def build(request: InspectRequest) -> list[Part]:
+        from agentprompt.agent.session_profiles import session_profile_parts
+
+        return session_profile_parts(
+            profile,
+            root=request.root,
+            task=request.task,
+            history=request.history,
+            now=request.now,
+            once=request.once,
+        )
+
+    return build
+
+
 PROFILES: dict[str, NamedProfile] = {
+    "agent": NamedProfile(
+        name="agent",
+        description="the agent session's first call of a turn, cache-stable: messages[0] "
+        "fixed, per-turn facts after the history",
+        build=_session("agent"),
+    ),
+    "ally": NamedProfile(
+        name="ally",
+        description="the agent session's first call of a turn as seed 001 places it: "
+        "per-turn facts regenerated into messages[0]",
+        build=_session("ally"),
+    ),
     "demo": NamedProfile(
         name="demo",
         description="the main agent's prompt (seed 001) for a repository and a task",

@@ -22,7 +22,7 @@ def model(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     """The test model every ``select`` run in the test asks."""
     scripted = ScriptedModel()
 
-    def resolve(name: str | None) -> PromptExecutor:
+    def resolve(name: str | None, **flags: object) -> PromptExecutor:
         return scripted
 
     monkeypatch.setattr(select_cli, "resolve_model", resolve)
@@ -35,19 +35,22 @@ def test_without_a_model_select_exits_2_and_says_how_to_configure_one(
     monkeypatch.delenv(select_cli.MODEL_ENV, raising=False)
     done = run("select", "--task", "Fix it", "--root", str(repo))
     assert done.code == 2
-    assert "--model script:FILE" in done.err and "AGENTPROMPT_MODEL" in done.err
-    assert "issue #6" in done.err and "select_files" in done.err
-    assert "openai" not in done.err and "anthropic" not in done.err
+    assert "no model is named" in done.err
+    assert "--model openai:MODEL, anthropic:MODEL or script:FILE" in done.err
+    assert "AGENTPROMPT_MODEL" in done.err and "config.toml" in done.err
     assert "Traceback" not in done.err
 
 
-def test_a_named_model_without_a_client_exits_2(
+def test_a_named_model_without_an_api_key_exits_2_and_names_the_variable(
     run: Run, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv(select_cli.MODEL_ENV, "openai:gpt-4o-mini")
     done = run("select", "--task", "Fix it", "--root", str(repo))
     assert done.code == 2
-    assert "no client is available for the model 'openai:gpt-4o-mini'" in done.err
+    assert "no API key for openai: set the environment variable OPENAI_API_KEY" in done.err
+    assert "Traceback" not in done.err
 
 
 def test_select_prints_the_chosen_files_and_why_it_stopped(

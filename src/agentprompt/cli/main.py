@@ -18,10 +18,13 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 # starting one command does not load every engine.
 COMMANDS = {
     "apply": "agentprompt.cli.apply:apply_command",
+    "chat": "agentprompt.cli.chat:chat_command",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
     "parse": "agentprompt.cli.parse:parse_command",
+    "project": "agentprompt.cli.project:project_group",
     "prompts": "agentprompt.cli.prompts:prompts_group",
+    "run": "agentprompt.cli.chat:run_command",
     "select": "agentprompt.cli.select:select_command",
     "sessions": "agentprompt.cli.sessions:sessions_group",
     "tree": "agentprompt.cli.tree:tree_command",

@@ -1,30 +1,30 @@
 """``agentprompt select``: let a model choose the files a request needs (seed 000).
 
-The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable;
-:func:`resolve_model` turns the name into a prompt executor. This release has no client for
-a real model (they come with issue #6), so a run without a usable model ends with exit
-status 2 and says what works today. ``--model script:FILE`` replays the answers listed in a
-JSON file (a demo or a test with no network); tests may also replace :func:`resolve_model`
-with one returning a test model.
+The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable (or
+the config file, see :mod:`agentprompt.llm.config`); :func:`resolve_model` turns the name
+into a prompt executor: ``openai:NAME`` and ``anthropic:NAME`` ask a real model through its
+SDK, ``script:FILE`` replays the answers listed in a JSON file (a demo or a test with no
+network). Tests may also replace :func:`resolve_model` with one returning a test model.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.table import Table
 
+from agentprompt.cli.model import ModelOptions, model_options
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
-from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
+from agentprompt.llm.config import MODEL_ENV, make_client, resolve_model_config
+from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
+from agentprompt.llm.executor import ClientPromptExecutor
+from agentprompt.llm.script import load_script_model
 from agentprompt.repo.files import discover
 from agentprompt.repo.select import SelectionOptions
 from agentprompt.repo.selection import FileSelection, select_files
@@ -38,85 +38,41 @@ __all__ = [
     "select_command",
 ]
 
-MODEL_ENV = "AGENTPROMPT_MODEL"
-"""The environment variable naming the model ``select`` asks when ``--model`` is not given."""
-
 
 SCRIPT_PREFIX = "script:"
 """``--model script:FILE`` answers from a JSON list in FILE, one item per round (no network)."""
 
 
 class ModelNotConfigured(UsageError):
-    """``select`` needs a model, and none is configured or none can be reached."""
+    """``select`` needs a model, and none is configured or the configuration is unusable."""
 
 
-class ScriptOutOfAnswers(AgentPromptError):
-    """A ``--model script:FILE`` run asked the model more times than FILE has answers."""
+def resolve_model(
+    name: str | None,
+    *,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    timeout: float | None = None,
+) -> PromptExecutor:
+    """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``, or the config
+    file's ``model``), with the server, key variable and timeout the flags gave.
 
-
-@dataclass(frozen=True)
-class _ScriptExecutor:
-    """The answers of a model script, with running out said in command-line terms."""
-
-    model: ScriptedModel
-    path: Path
-    count: int
-
-    def execute_prompt(
-        self, prompt: str, *, mode: str = "fast", response_shape: str = "json"
-    ) -> object:
-        """The script's next answer; :class:`ScriptOutOfAnswers` when there is none left."""
-        try:
-            return self.model.execute_prompt(prompt, mode=mode, response_shape=response_shape)
-        except ScriptExhausted:
-            raise ScriptOutOfAnswers(
-                f"the model script {self.path} has no answer for round {self.count + 1} "
-                f"(it holds {self.count}); add one JSON answer per round to its list, "
-                "or pass --max-rounds to stop sooner"
-            ) from None
-
-
-def _scripted(path: Path) -> _ScriptExecutor:
-    """A model that gives the answers listed in the JSON file ``path``, in order."""
-    try:
-        answers = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ModelNotConfigured(f"cannot read the model script {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelNotConfigured(
-            f"the model script {path} is not JSON ({exc}); give a JSON list of answers such as "
-            '[{"done": true, "files": ["src/app.py"], "reason": "..."}]'
-        ) from None
-    if not isinstance(answers, list) or not all(isinstance(a, dict | str) for a in answers):
-        raise ModelNotConfigured(
-            f"the model script {path} must hold a JSON list of answers (objects or strings), "
-            "one per round"
-        )
-    return _ScriptExecutor(model=ScriptedModel(answers), path=path, count=len(answers))
-
-
-def resolve_model(name: str | None) -> PromptExecutor:
-    """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``).
-
-    Raises :class:`ModelNotConfigured` when no model is named, or when no client for the
-    named model is available.
+    Raises :class:`ModelNotConfigured` when no model is named or its configuration (model
+    name, config file, script file) is unusable, and a
+    :class:`~agentprompt.llm.errors.ModelError` such as
+    :class:`~agentprompt.llm.errors.MissingApiKey` when the client cannot be made.
     """
-    chosen = name or os.environ.get(MODEL_ENV, "").strip()
-    if not chosen:
-        raise ModelNotConfigured(
-            f"select needs a model to choose the files; today that is '--model {SCRIPT_PREFIX}FILE'"
-            f" (or {MODEL_ENV}={SCRIPT_PREFIX}FILE), which replays the JSON list of answers in "
-            "FILE with no network, or the library API (agentprompt.repo.select_files with any "
-            "object that has execute_prompt); clients for real models come with issue #6"
+    try:
+        config = resolve_model_config(
+            name, base_url=base_url, api_key_env=api_key_env, timeout=timeout
         )
-    if chosen.startswith(SCRIPT_PREFIX):
-        return _scripted(Path(chosen[len(SCRIPT_PREFIX) :]))
-    raise ModelNotConfigured(
-        f"no client is available for the model {chosen!r}: this version of agentprompt has "
-        f"no client for a real model yet (they come with issue #6); use '--model "
-        f"{SCRIPT_PREFIX}FILE' or the library API (agentprompt.repo.select_files), and "
-        "'agentprompt tree' lists the files without a model"
-    )
+        if config.provider == "script":
+            return load_script_model(
+                Path(config.model), advice="or pass --max-rounds to stop sooner"
+            )
+    except ModelConfigError as exc:
+        raise ModelNotConfigured(f"select needs a usable model: {exc}") from None
+    return ClientPromptExecutor(client=make_client(config))
 
 
 def _tokenizer_model(model: str | None) -> str | None:
@@ -209,12 +165,7 @@ def _print_result(result: FileSelection) -> None:
     show_default=True,
     help="Times the model is asked at most.",
 )
-@click.option(
-    "--model",
-    default=None,
-    metavar="script:FILE",
-    help=f"The model to ask: script:FILE replays JSON answers (default: ${MODEL_ENV}).",
-)
+@model_options
 @max_file_bytes_option
 @no_git_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -229,7 +180,7 @@ def select_command(
     allow_secrets: bool,
     max_tokens: int,
     max_rounds: int,
-    model: str | None,
+    model_opts: ModelOptions,
     max_file_bytes: int,
     no_git: bool,
     as_json: bool,
@@ -244,9 +195,14 @@ def select_command(
         token_budget=max_tokens,
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
-        model=_tokenizer_model(model),
+        model=_tokenizer_model(model_opts.model),
     )
-    executor = resolve_model(model)
+    executor = resolve_model(
+        model_opts.model,
+        base_url=model_opts.base_url,
+        api_key_env=model_opts.api_key_env,
+        timeout=model_opts.timeout,
+    )
     with scan_progress("scanning files", None, enabled=not as_json):
         found = discover(root, discovery_options(max_file_bytes, False, (), no_git))
     result = select_files(executor, task, found.root, options, discovery=found)

@@ -1,7 +1,11 @@
-"""Model interfaces, seed 000's prompt executor, and the test models.
+"""Model interfaces, the model clients, seed 000's prompt executor, and the test models.
 
-Tests never reach a real model: :class:`ScriptedModel` and :class:`FunctionModel` stand in,
-and with ``AGENTPROMPT_ALLOW_MODEL_REQUESTS=0`` any real client refuses to send.
+:func:`resolve_model_config` and :func:`make_client` pick and build a client
+(``openai:NAME``, ``anthropic:NAME`` or ``script:FILE``); the SDK clients themselves live in
+``agentprompt.llm.openai_client`` and ``agentprompt.llm.anthropic_client`` and import their
+SDK only when made. Tests never reach a real model: :class:`ScriptedModel` and
+:class:`FunctionModel` stand in, and with ``AGENTPROMPT_ALLOW_MODEL_REQUESTS=0`` any real
+client refuses to send.
 """
 
 from agentprompt.llm.base import (
@@ -18,25 +22,62 @@ from agentprompt.llm.base import (
     check_model_requests_allowed,
     model_requests,
 )
+from agentprompt.llm.config import (
+    ModelConfig,
+    Provider,
+    make_client,
+    read_config_file,
+    resolve_model_config,
+)
+from agentprompt.llm.errors import (
+    ClientNotInstalled,
+    MissingApiKey,
+    ModelConfigError,
+    ModelConnectionError,
+    ModelError,
+    ModelHTTPError,
+    ModelReplyError,
+    ModelStreamInterrupted,
+    RateLimited,
+    ScriptOutOfAnswers,
+)
 from agentprompt.llm.executor import ClientPromptExecutor
+from agentprompt.llm.script import ScriptFileModel, load_script_model
 from agentprompt.llm.testing import FunctionModel, PromptCall, ScriptedModel, ScriptExhausted
 
 __all__ = [
     "ALLOW_MODEL_REQUESTS_ENV",
+    "ClientNotInstalled",
     "ClientPromptExecutor",
     "FunctionModel",
+    "MissingApiKey",
     "ModelClient",
+    "ModelConfig",
+    "ModelConfigError",
+    "ModelConnectionError",
+    "ModelError",
+    "ModelHTTPError",
     "ModelReply",
+    "ModelReplyError",
     "ModelRequest",
     "ModelRequestsBlocked",
+    "ModelStreamInterrupted",
     "PromptCall",
     "PromptExecutor",
+    "Provider",
+    "RateLimited",
     "ReplyDone",
     "ScriptExhausted",
+    "ScriptFileModel",
+    "ScriptOutOfAnswers",
     "ScriptedModel",
     "StreamEvent",
     "TextDelta",
     "Usage",
     "check_model_requests_allowed",
+    "load_script_model",
+    "make_client",
     "model_requests",
+    "read_config_file",
+    "resolve_model_config",
 ]

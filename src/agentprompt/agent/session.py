@@ -1,0 +1,404 @@
+"""The agent session: seed 001's turn driver.
+
+One turn: the user's message joins the history; then, for every model call, the system
+prompt is regenerated with current facts, the due reminders are injected, the model is
+called (streamed where asked), the reminders are removed, the tool calls are run, the
+tokens are tracked, and the history is compacted when usage passes the threshold. A turn
+never ends with only tool calls: a reply without text gets one follow-up request that asks
+for it, with no tools offered. Ctrl-C is recorded for the next turn's interruption
+reminder, and an error after a partial reply keeps what arrived and retries once with the
+continuation reminder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
+from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
+from agentprompt.agent.model_call import call_model, reported_tokens
+from agentprompt.agent.placement import PlacedRequest, place_request
+from agentprompt.agent.reminders import (
+    ReminderFacts,
+    TodoLine,
+    build_reminders,
+    missing_required_tools,
+    remove_reminders,
+)
+from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
+from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.todos import TodoList
+from agentprompt.composition import message_tokens
+from agentprompt.context.usage import ContextUsage, ToolResultStats
+from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
+from agentprompt.llm.errors import ModelError
+from agentprompt.messages import Message, ToolCall
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.tools.context import DelegationRequest, ToolContext
+from agentprompt.tools.policy import ToolPolicy
+from agentprompt.tools.registry import ToolRegistry
+
+__all__ = ["AgentSession", "Delegate"]
+
+Delegate = Callable[["AgentSession", DelegationRequest], str]
+"""Runs a sub-agent for a session: what ``ToolContext.delegate`` calls, bound to it."""
+
+
+@dataclass
+class _Turn:
+    """The bookkeeping of one turn in progress."""
+
+    first_call: bool = True
+    interrupted: bool = False
+    requests: int = 0
+    tool_calls: int = 0
+    tool_rounds: int = 0
+    called: set[str] = field(default_factory=set)
+    required_warnings: int = 0
+    missing_required: tuple[str, ...] = ()
+    continuation: bool = False
+    retried: bool = False
+    want_text: bool = False
+    asked_for_text: bool = False
+    compacted: bool = False
+
+
+class AgentSession:
+    """A conversation with one agent (the main agent, or a specialised sub-agent).
+
+    The session holds the state that persists between turns (history, todos, token usage,
+    the interruption flag, the pending tool context); :mod:`agentprompt.agent.session_store`
+    saves and restores it.
+    """
+
+    def __init__(
+        self,
+        *,
+        client: ModelClient,
+        root: Path,
+        system_prompt: SystemPromptBuilder,
+        registry: ToolRegistry,
+        config: SessionConfig | None = None,
+        prompts: PromptLibrary | None = None,
+        todos: TodoList | None = None,
+        role: AgentRole | None = None,
+        history: Sequence[Message] = (),
+        delegate: Delegate | None = None,
+        on_event: Callable[[SessionEvent], None] | None = None,
+        counter: Tokenizer | None = None,
+    ) -> None:
+        self.client = client
+        """The model."""
+        self.root = root
+        """The repository the tools work in."""
+        self.system_prompt = system_prompt
+        """Builds the system prompt before every call."""
+        self.registry = registry
+        """The tools."""
+        self.config = config or SessionConfig()
+        """How turns run."""
+        self.prompts = prompts or PromptLibrary(root)
+        """Where prompt files come from."""
+        self.todos = todos if todos is not None else TodoList()
+        """The todo list (shared with a plan sub-agent, which proposes into it)."""
+        self.role = role
+        """None for the main agent; what makes a sub-agent specialised otherwise."""
+        self.history: list[Message] = list(history)
+        """The conversation after the system prompt: no reminders, no per-turn facts."""
+        self.delegate = delegate
+        """Runs sub-agents for the explore, plan and agent tools; None disables them."""
+        self.on_event = on_event
+        """Called with every :class:`SessionEvent`; None to run silently."""
+        self.counter = counter or shared_counter(self.model)
+        """Counts tokens when the provider reports none."""
+        self.interrupted = False
+        """The previous turn was interrupted (Ctrl-C): the next one gets the reminder."""
+        self.tool_context: str | None = None
+        """Context a tool set for the next call's tool-context reminder."""
+        self.used_tokens = 0
+        """Context tokens in use after the last call."""
+        self.tool_results = ToolResultStats()
+        """Sizes of the tool results so far (for the remaining tool-call estimate)."""
+        self.last_request: PlacedRequest | None = None
+        """The last request sent, as placed and counted."""
+        self.agent_names: tuple[str, ...] = ()
+        """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
+
+    # facts
+
+    @property
+    def model(self) -> str | None:
+        """The model this session asks."""
+        return (self.role.model if self.role else None) or self.config.model
+
+    @property
+    def policy(self) -> ToolPolicy:
+        """The tools this agent may use."""
+        return self.role.policy if self.role else self.config.policy
+
+    @property
+    def depth(self) -> int:
+        """0 for the main agent, the nesting depth for a sub-agent."""
+        return self.role.depth if self.role else 0
+
+    @property
+    def usage(self) -> ContextUsage:
+        """How full the context window is, with the tool-result statistics."""
+        return ContextUsage(
+            used_tokens=self.used_tokens,
+            context_size=self.config.context_size,
+            tool_results=self.tool_results,
+        )
+
+    def prompt_inputs(self) -> PromptInputs:
+        """The facts the system prompt is regenerated from for the next call."""
+        return PromptInputs(
+            root=self.root,
+            once=self.config.once,
+            usage=self.usage,
+            todo_context=self.todos.generate_active_context() if self.role is None else "",
+            tool_guidance=self.registry.guidance_section(self.policy),
+            profile=self.config.profile,
+            role=self.role,
+        )
+
+    def todo_lines(self) -> tuple[TodoLine, ...]:
+        """The todo list as the todo reminder shows it."""
+        return tuple(self.todos.reminder_items())
+
+    def _emit(self, event: SessionEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(replace(event, depth=self.depth))
+
+    # one request
+
+    def build_request(
+        self, reminders: Sequence[Message] = (), *, tools: bool = True
+    ) -> PlacedRequest:
+        """The next call's messages: regenerated system prompt, history, reminders."""
+        definitions = self.registry.definitions(self.policy) if tools else ()
+        return place_request(
+            self.config.profile,
+            self.system_prompt(self.prompt_inputs()),
+            self.history,
+            reminders,
+            counter=self.counter,
+            tools=definitions,
+        )
+
+    def _call(self, placed: PlacedRequest) -> ModelReply:
+        request = ModelRequest(
+            messages=placed.messages,
+            tools=placed.composition.tools,
+            model=self.model,
+            max_tokens=self.config.max_tokens,
+        )
+        return call_model(
+            self.client,
+            request,
+            stream=self.config.stream and self.role is None,
+            on_text=lambda text: self._emit(SessionEvent(kind="text_delta", text=text)),
+        )
+
+    def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
+        reported = reported_tokens(reply)
+        if reported:
+            self.used_tokens = reported
+            return
+        out = Message(role="assistant", content=reply.text, tool_calls=reply.tool_calls)
+        self.used_tokens = placed.total_tokens + message_tokens(out, self.counter)
+
+    # tools
+
+    def _tool_context(self) -> ToolContext:
+        delegate = None
+        if self.delegate is not None and self.depth < self.config.max_depth:
+            run = self.delegate
+            delegate = lambda request: run(self, request)  # noqa: E731
+        return ToolContext(root=self.root, policy=self.policy, todos=self.todos, delegate=delegate)
+
+    def _run_tools(self, calls: Sequence[ToolCall], turn: _Turn) -> None:
+        ctx = self._tool_context()
+        for call in calls:
+            self._emit(SessionEvent(kind="tool_call", text=call.arguments, name=call.name))
+            result = self.registry.run(call, ctx)
+            self.history.append(
+                Message(
+                    role="tool",
+                    content=result.content,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=result.is_error,
+                )
+            )
+            self.tool_results = self.tool_results.add(self.counter.count(result.content))
+            if result.tool_context:
+                self.tool_context = result.tool_context
+            turn.called.add(call.name)
+            turn.tool_calls += 1
+            self._emit(
+                SessionEvent(
+                    kind="tool_result",
+                    text=result.content,
+                    name=call.name,
+                    is_error=result.is_error,
+                )
+            )
+
+    def _close_open_calls(self) -> None:
+        """Answer tool calls left without results (the turn was interrupted), so the history
+        stays a valid conversation."""
+        answered = {m.tool_call_id for m in self.history if m.role == "tool"}
+        note = self.prompts.render("agent/tool_interrupted")
+        for index in range(len(self.history) - 1, -1, -1):
+            message = self.history[index]
+            if message.role == "assistant" and message.tool_calls:
+                missing = [c for c in message.tool_calls if c.id not in answered]
+                self.history.extend(
+                    Message(
+                        role="tool", content=note, tool_call_id=c.id, name=c.name, is_error=True
+                    )
+                    for c in missing
+                )
+                return
+
+    # the turn
+
+    def _reminders(self, turn: _Turn) -> tuple[Message, ...]:
+        main = self.role is None
+        facts = ReminderFacts(
+            interrupted=turn.first_call and turn.interrupted,
+            todos=self.todo_lines() if main and turn.first_call else None,
+            current_todo=(t.content if (t := self.todos.in_progress()) else None),
+            tool_context=self.tool_context,
+            missing_required=turn.missing_required,
+            continuation=turn.continuation,
+            text_response=turn.want_text,
+        )
+        return build_reminders(self.prompts, facts)
+
+    def _maybe_compact(self, turn: _Turn) -> None:
+        policy = self.config.compaction
+        if not should_compact(self.used_tokens, self.config.context_size, policy.threshold):
+            return
+        try:
+            done = compact_history(
+                self.history, self.client, self.prompts, policy=policy, model=self.model
+            )
+        except (CompactionError, ModelError) as exc:
+            self._emit(SessionEvent(kind="compaction", text=str(exc), is_error=True))
+            return
+        if done is None:
+            return
+        self.history = list(done.messages)
+        self.used_tokens = self.build_request().total_tokens
+        turn.compacted = True
+        self._emit(SessionEvent(kind="compaction", text=done.summary))
+
+    def _step(self, turn: _Turn) -> str | None:
+        """One model call and what follows it; the final text when the turn is over."""
+        if self.role is None:
+            self.todos.log_if_changed()  # seed 001 logs the todos once per regeneration
+        reminders = self._reminders(turn)
+        with_tools = not turn.want_text and turn.tool_rounds < self.config.max_tool_rounds
+        placed = self.build_request(reminders, tools=with_tools)
+        self.last_request = placed
+        turn.requests += 1
+        try:
+            reply = self._call(placed)
+            turn.continuation = False
+        except ModelError as exc:
+            partial = exc.partial
+            if turn.retried or partial is None or not (partial.text or partial.tool_calls):
+                raise
+            turn.retried = turn.continuation = True
+            self._emit(SessionEvent(kind="retry", text=str(exc)))
+            reply = partial
+        self.history = remove_reminders(self.history)
+        self.tool_context = None  # delivered with this call
+        turn.first_call = False
+        turn.interrupted = False
+        self.interrupted = False
+        turn.missing_required = ()
+        self._track(placed, reply)
+        return self._after_reply(turn, reply)
+
+    def _after_reply(self, turn: _Turn, reply: ModelReply) -> str | None:
+        if reply.text or reply.tool_calls:
+            self.history.append(reply.to_message())
+            if reply.text and not self.config.stream:
+                self._emit(SessionEvent(kind="text", text=reply.text))
+        if reply.tool_calls:
+            self._run_tools(reply.tool_calls, turn)
+            turn.tool_rounds += 1
+            turn.want_text = False
+            self._maybe_compact(turn)
+            return None
+        if turn.continuation:
+            return None
+        if not reply.text.strip():
+            if turn.asked_for_text:
+                return ""
+            turn.asked_for_text = turn.want_text = True
+            return None
+        missing = missing_required_tools(self.policy.required_tools, turn.called)
+        if missing and turn.required_warnings < self.config.max_required_warnings:
+            turn.required_warnings += 1
+            turn.missing_required = missing
+            turn.want_text = False
+            return None
+        self._maybe_compact(turn)
+        return reply.text
+
+    def run_turn(self, text: str) -> TurnResult:
+        """Answer one user message: call the model and run its tools until it gives its
+        text response. Ctrl-C ends the turn early (``interrupted``) and is remembered;
+        model errors propagate, and when nothing had been answered yet the history is left
+        as it was before the turn."""
+        before = len(self.history)
+        turn = _Turn(interrupted=self.interrupted)
+        self.history.append(Message(role="user", content=text))
+        final: str | None = None
+        try:
+            self._delegate_mention(text, turn)
+            while final is None:
+                final = self._step(turn)
+        except KeyboardInterrupt:
+            self.history = remove_reminders(self.history)
+            self._close_open_calls()
+            self.interrupted = True
+            return self._result(turn, "", interrupted=True)
+        except BaseException:
+            self.history = remove_reminders(self.history)
+            if turn.requests <= 1 and len(self.history) == before + 1:
+                del self.history[before:]
+            else:
+                self._close_open_calls()
+            raise
+        return self._result(turn, final)
+
+    def _delegate_mention(self, text: str, turn: _Turn) -> None:
+        if self.role is not None or self.registry.get(AGENT_TOOL) is None:
+            return
+        mention = find_mention(text, self.agent_names)
+        if mention is None:
+            return
+        call = mention_call(mention, f"mention-{len(self.history)}")
+        self._emit(SessionEvent(kind="delegation", text=mention.task, name=mention.agent_name))
+        self.history.append(Message(role="assistant", content=None, tool_calls=(call,)))
+        self._run_tools((call,), turn)
+
+    def _result(self, turn: _Turn, text: str, *, interrupted: bool = False) -> TurnResult:
+        return TurnResult(
+            text=text,
+            requests=turn.requests,
+            tool_calls=turn.tool_calls,
+            interrupted=interrupted,
+            compacted=turn.compacted,
+            retried=turn.retried,
+            used_tokens=self.used_tokens,
+            context_percent=self.usage.percent,
+        )

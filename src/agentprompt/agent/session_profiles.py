@@ -1,0 +1,56 @@
+"""The ``agent`` and ``ally`` profiles ``agentprompt inspect`` shows: the first model call
+of a session's turn, exactly as :class:`~agentprompt.agent.session.AgentSession` places it.
+
+Both hold the regenerated system prompt with the built-in tools' guidance, the history, the
+user's request, and the todo reminder due after a user message; ``agent`` keeps
+``messages[0]`` stable and sends the per-turn facts after the history, ``ally`` puts them
+in ``messages[0]`` as seed 001 does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+
+from agentprompt.agent.placement import ProfileName, request_parts
+from agentprompt.agent.reminders import todo_reminder
+from agentprompt.agent.session_prompt import PromptInputs, seed_system_prompt
+from agentprompt.agent.session_types import SessionConfig
+from agentprompt.context.usage import ContextUsage
+from agentprompt.messages import Message
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.sections import Part, Section, Stability
+from agentprompt.tools.registry import default_registry
+
+__all__ = ["session_profile_parts"]
+
+
+def session_profile_parts(
+    profile: ProfileName,
+    *,
+    root: Path,
+    task: str,
+    history: Sequence[Message] = (),
+    now: dt.datetime | None = None,
+    once: bool = False,
+) -> list[Part]:
+    """The sections of the first call of a turn on ``task`` under ``profile``."""
+    prompts = PromptLibrary(root)
+    config = SessionConfig(profile=profile, once=once)
+    build = seed_system_prompt(prompts, clock=(lambda: now) if now is not None else None)
+    inputs = PromptInputs(
+        root=root,
+        once=once,
+        usage=ContextUsage(used_tokens=0, context_size=config.context_size),
+        todo_context="",
+        tool_guidance=default_registry(prompts).guidance_section(config.policy),
+        profile=profile,
+    )
+    turn = [*history, Message(role="user", content=task)] if task else list(history)
+    parts = list(request_parts(profile, build(inputs), turn))
+    reminder = todo_reminder(prompts, ())
+    parts.append(
+        Section(id="reminder", role="system", text=reminder.text, stability=Stability.EPHEMERAL)
+    )
+    return parts

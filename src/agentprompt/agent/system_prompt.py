@@ -1,0 +1,223 @@
+"""The agent's system prompts (seed 001, sections 1, 2, 6.1 and 8).
+
+:func:`main_system_prompt` is seed 001's ``getMainSystemPrompt()``: the core directives
+(identity, behaviour, delegation, general guidelines), the once-mode instructions, the tool
+usage guidance section, the context information and the todo status, rebuilt from
+:class:`PromptFacts` before every model call. :func:`agent_system_prompt` is
+``getAgentSystemPrompt()``: the specialised structure, without the delegation guidelines, the
+agents list or the project instructions.
+
+The ``*_parts`` forms split the same text for the cache-stable profile: ``stable`` holds
+everything that stays the same for a session, ``per_turn`` the facts that change on every
+call (the date, context usage and the todo status), which the session sends in the
+conversation's tail so messages[0] stays byte-identical between calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentprompt.agent.specialized import AgentSpec
+from agentprompt.context.environment import Environment, find_project_root
+from agentprompt.context.instructions import ProjectInstructions, render_instructions
+from agentprompt.context.project import ProjectFacts, project_summary
+from agentprompt.context.usage import ContextUsage, warning_line
+from agentprompt.prompts.loader import PromptLibrary
+
+__all__ = [
+    "PromptFacts",
+    "SystemParts",
+    "agent_system_parts",
+    "agent_system_prompt",
+    "context_lines",
+    "core_directives",
+    "main_system_parts",
+    "main_system_prompt",
+    "turn_lines",
+]
+
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+"""How the context states the current date (seed 001, 8.2: ``2025-10-31 14:32:15``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptFacts:
+    """Everything a system prompt states, gathered by the session before each call."""
+
+    environment: Environment
+    """Date, working directory, git branch, OS and Python version."""
+    project: ProjectFacts | None = None
+    """The detected project, or None to leave the Project line out."""
+    instructions: ProjectInstructions | None = None
+    """The project instruction files (main agent only)."""
+    usage: ContextUsage | None = None
+    """Context usage, or None before anything was measured (the line is left out)."""
+    todo_context: str = ""
+    """The todo list's ``generate_active_context()`` text ("" when there are no todos)."""
+    tool_guidance: str = ""
+    """The registry's ``## Tool Usage Guidance`` section ("" when no tool has guidance)."""
+    agents: tuple[AgentSpec, ...] = ()
+    """The agents the main agent may delegate to (main agent only)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemParts:
+    """A system prompt split by how often its parts change."""
+
+    stable: str
+    """The part that stays byte-identical for a session: messages[0] of the default profile."""
+    per_turn: str
+    """The facts that change every call (date, context usage, todo status)."""
+
+
+def _library(facts: PromptFacts, prompts: PromptLibrary | None) -> PromptLibrary:
+    if prompts is not None:
+        return prompts
+    return PromptLibrary(find_project_root(facts.environment.cwd))
+
+
+def core_directives(prompts: PromptLibrary, *, delegation: bool = True) -> str:
+    """Seed 001's CORE_DIRECTIVES: identity, behaviour, delegation guidelines (main agent
+    only, ``delegation``) and general guidelines, separated by blank lines."""
+    names = ["agent/identity", "agent/behavior"]
+    if delegation:
+        names.append("agent/delegation")
+    names.append("agent/guidelines")
+    return "\n\n".join(prompts.render(n) for n in names)
+
+
+def _working_directory(env: Environment, prompts: PromptLibrary) -> str:
+    if env.is_git and env.git_branch:
+        return prompts.render("agent/git_directory", path=env.cwd, branch=env.git_branch)
+    if env.is_git and env.detached_at:
+        return prompts.render("agent/git_detached", path=env.cwd, commit=env.detached_at)
+    return str(env.cwd)
+
+
+def _date_line(facts: PromptFacts, prompts: PromptLibrary) -> str:
+    return prompts.render("context/date", date=facts.environment.now.strftime(DATE_FORMAT))
+
+
+def _session_lines(facts: PromptFacts, prompts: PromptLibrary) -> list[str]:
+    env = facts.environment
+    lines = [
+        prompts.render(
+            "context/working_directory", working_directory=_working_directory(env, prompts)
+        ),
+        prompts.render("context/os", os=env.os_name),
+        prompts.render("context/python", version=env.python_version),
+    ]
+    if facts.project is not None and not facts.project.empty:
+        lines.append(prompts.render("context/project", summary=project_summary(facts.project)))
+    return lines
+
+
+def _main_tail_lines(facts: PromptFacts, prompts: PromptLibrary) -> list[str]:
+    lines = []
+    if facts.instructions is not None and not facts.instructions.empty:
+        lines.append(render_instructions(facts.instructions, prompts))
+    if facts.agents:
+        items = "\n".join(
+            prompts.render("context/agent_item", name=a.name, description=a.description)
+            for a in facts.agents
+        )
+        lines.append(prompts.render("context/agents", agents=items))
+    return lines
+
+
+def context_lines(facts: PromptFacts, prompts: PromptLibrary, *, main: bool = True) -> str:
+    """Seed 001's context information (8.1) in its order: date, working directory and git
+    branch, OS, Python version, project, context usage, then for the main agent only the
+    project instructions and the available agents."""
+    lines = [_date_line(facts, prompts), *_session_lines(facts, prompts)]
+    if facts.usage is not None:
+        lines.append(warning_line(facts.usage, prompts))
+    if main:
+        lines.extend(_main_tail_lines(facts, prompts))
+    return "\n".join(lines)
+
+
+def turn_lines(facts: PromptFacts, prompts: PromptLibrary, *, todos: bool = True) -> str:
+    """The per-call facts alone: date, context usage and (with ``todos``) the todo status."""
+    lines = [_date_line(facts, prompts)]
+    if facts.usage is not None:
+        lines.append(warning_line(facts.usage, prompts))
+    text = "\n".join(lines)
+    if todos and facts.todo_context.strip():
+        text = f"{text}\n{facts.todo_context.strip(chr(10))}"
+    return text
+
+
+def _join(*blocks: str) -> str:
+    return "\n\n".join(b.strip("\n") for b in blocks if b.strip())
+
+
+def _with_todos(context: str, facts: PromptFacts) -> str:
+    """The context followed by the todo status on the next line, as seed 001 appends it."""
+    todo = facts.todo_context.strip("\n")
+    return f"{context}\n{todo}" if todo.strip() else context
+
+
+def main_system_prompt(
+    facts: PromptFacts, *, once: bool = False, prompts: PromptLibrary | None = None
+) -> str:
+    """The main agent's system prompt (the ``ally`` profile's messages[0]): core directives,
+    once-mode instructions (with ``once``), tool usage guidance, context and todo status."""
+    lib = _library(facts, prompts)
+    context = lib.render("agent/main_context", lines=context_lines(facts, lib, main=True))
+    return _join(
+        core_directives(lib, delegation=True),
+        lib.render("agent/once_mode") if once else "",
+        facts.tool_guidance,
+        _with_todos(context, facts),
+    )
+
+
+def main_system_parts(
+    facts: PromptFacts, *, once: bool = False, prompts: PromptLibrary | None = None
+) -> SystemParts:
+    """The main agent's system prompt split for the cache-stable profile: ``stable`` has
+    every part of :func:`main_system_prompt` except the date, context usage and todo status,
+    which are in ``per_turn``."""
+    lib = _library(facts, prompts)
+    stable_lines = "\n".join([*_session_lines(facts, lib), *_main_tail_lines(facts, lib)])
+    stable = _join(
+        core_directives(lib, delegation=True),
+        lib.render("agent/once_mode") if once else "",
+        facts.tool_guidance,
+        lib.render("agent/main_context", lines=stable_lines),
+    )
+    per_turn = lib.render("agent/turn_context", lines=turn_lines(facts, lib))
+    return SystemParts(stable=stable, per_turn=per_turn)
+
+
+def _specialized(base: str, task: str, context: str, lib: PromptLibrary) -> str:
+    return lib.render(
+        "agent/specialized",
+        agent_prompt=base.strip("\n"),
+        behavior=lib.render("agent/behavior"),
+        guidelines=lib.render("agent/guidelines"),
+        task=task.strip("\n"),
+        context=context,
+    )
+
+
+def agent_system_prompt(
+    base: str, task: str, facts: PromptFacts, *, prompts: PromptLibrary | None = None
+) -> str:
+    """A specialised agent's system prompt (seed 001, 6.1): Primary Identity (``base``),
+    behavioural directives, general guidelines, Current Task (``task``), Context without
+    the agents list or project instructions, and the Final Response Requirement."""
+    lib = _library(facts, prompts)
+    return _specialized(base, task, context_lines(facts, lib, main=False), lib)
+
+
+def agent_system_parts(
+    base: str, task: str, facts: PromptFacts, *, prompts: PromptLibrary | None = None
+) -> SystemParts:
+    """:func:`agent_system_prompt` split for the cache-stable profile: the date and context
+    usage move from the Context section to ``per_turn``."""
+    lib = _library(facts, prompts)
+    stable = _specialized(base, task, "\n".join(_session_lines(facts, lib)), lib)
+    per_turn = lib.render("agent/turn_context", lines=turn_lines(facts, lib, todos=False))
+    return SystemParts(stable=stable, per_turn=per_turn)

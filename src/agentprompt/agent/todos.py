@@ -1,0 +1,388 @@
+"""The todo list an agent keeps while it works (seed 001, section 10).
+
+A :class:`TodoList` holds :class:`Todo` values (pending, in progress, completed, or proposed
+by the planner), with dependencies between them and one level of subtasks. It enforces the
+seed's rule that exactly one todo is in progress while active work remains: a change that
+would put two in progress is refused with :class:`TodoError`, and when the todo in progress
+is completed (or none is in progress) the first pending todo whose dependencies are done is
+started. Proposed todos stay out of that rule until :meth:`TodoList.accept_proposed`.
+
+The list renders the seed's active context for the system prompt
+(:meth:`TodoList.generate_active_context`) and the numbered items of the todo reminder
+(:meth:`TodoList.reminder_items`), and round-trips through JSON-ready state for the session
+store. It is safe to use from the batch tool's threads.
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, cast, get_args
+
+from agentprompt.agent.todo_rules import (
+    TodoError,
+    check_todos,
+    clean,
+    dependency_id,
+    describe_update,
+    drop_todo,
+    replace_todo,
+    settle,
+)
+
+__all__ = [
+    "MARKERS",
+    "Todo",
+    "TodoChange",
+    "TodoDraft",
+    "TodoError",
+    "TodoList",
+    "TodoReminderItem",
+    "TodoStatus",
+]
+
+TodoStatus = Literal["pending", "in_progress", "completed", "proposed"]
+"""Where a todo stands: waiting, being worked on, done, or drafted by the planner."""
+
+STATUSES: tuple[TodoStatus, ...] = get_args(TodoStatus)
+"""Every status, in the order the type declares them."""
+
+MARKERS: Mapping[TodoStatus, str] = {
+    "pending": "○",
+    "in_progress": "→",
+    "completed": "✓",
+    "proposed": "◇",
+}
+"""The marker shown before a todo in the reminder and the active context (seed 001, 3.2)."""
+
+_LOG = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Todo:
+    """One task on the list."""
+
+    id: str
+    """A short stable identifier (``t1``, ``t2``, ...) the todo tools refer to."""
+    content: str
+    """What is to be done, in one line."""
+    status: TodoStatus = "pending"
+    """Where the task stands."""
+    dependencies: tuple[str, ...] = ()
+    """Ids of todos that must be completed before this one can start."""
+    subtasks: tuple[Todo, ...] = ()
+    """Smaller steps of this task (one level deep), each with its own status."""
+
+    def to_state(self) -> dict[str, Any]:
+        """The todo as JSON-ready data."""
+        return {
+            "id": self.id,
+            "content": self.content,
+            "status": self.status,
+            "dependencies": list(self.dependencies),
+            "subtasks": [s.to_state() for s in self.subtasks],
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any]) -> Todo:
+        """A todo from :meth:`to_state` data; :class:`TodoError` when it is malformed."""
+        try:
+            status = data.get("status", "pending")
+            if status not in STATUSES:
+                raise TodoError(f"stored todo has unknown status {status!r}")
+            return cls(
+                id=str(data["id"]),
+                content=str(data["content"]),
+                status=cast(TodoStatus, status),
+                dependencies=tuple(str(d) for d in data.get("dependencies", ())),
+                subtasks=tuple(cls.from_state(s) for s in data.get("subtasks", ())),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise TodoError(f"stored todo state is malformed ({exc!r}): {data!r}") from None
+
+
+TodoReminderItem = tuple[int, str, str]
+"""One numbered line of the todo reminder: its position from 1, its marker, its text."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TodoDraft:
+    """A todo to add, before it has an id."""
+
+    content: str
+    """What is to be done, in one line."""
+    status: TodoStatus = "pending"
+    """The status to add it with (``proposed`` for the planner's drafts)."""
+    dependencies: tuple[str | int, ...] = ()
+    """Ids of todos on the list, or 1-based positions of drafts added in the same call."""
+    subtasks: tuple[str, ...] = ()
+    """The texts of its subtasks, added as pending."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TodoChange:
+    """One entry of the list's change log."""
+
+    action: str
+    """What happened: ``add``, ``update``, ``remove``, ``clear``, ``start``, ``accept`` or
+    ``deny``."""
+    todo_id: str | None
+    """The todo it concerns, or None for changes to the whole list."""
+    detail: str
+    """A one-line description of the change."""
+
+
+class TodoList:
+    """The agent's todo list: the todos, the rules they obey, and a log of changes."""
+
+    def __init__(self, todos: Iterable[Todo] = (), *, next_id: int | None = None) -> None:
+        self._lock = threading.RLock()
+        self._todos: builtins.list[Todo] = list(todos)
+        used = [int(t.id[1:]) for t in self._all() if t.id[1:].isdigit()]
+        self._next_id = next_id if next_id is not None else max(used, default=0) + 1
+        self._changes: builtins.list[TodoChange] = []
+        self._logged: tuple[Todo, ...] | None = None
+        check_todos(self._todos)
+
+    # reading
+
+    def list(self) -> tuple[Todo, ...]:
+        """The todos in list order."""
+        with self._lock:
+            return tuple(self._todos)
+
+    def get(self, todo_id: str) -> Todo:
+        """The todo with ``todo_id`` (top level or subtask); :class:`TodoError` if none."""
+        with self._lock:
+            for todo in self._all():
+                if todo.id == todo_id:
+                    return todo
+            known = ", ".join(t.id for t in self._all()) or "none"
+            raise TodoError(f"no todo has id {todo_id!r} (ids on the list: {known})")
+
+    def in_progress(self) -> Todo | None:
+        """The top-level todo being worked on, if any."""
+        with self._lock:
+            return next((t for t in self._todos if t.status == "in_progress"), None)
+
+    @property
+    def changes(self) -> tuple[TodoChange, ...]:
+        """Every change made through this list, oldest first."""
+        with self._lock:
+            return tuple(self._changes)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._todos)
+
+    # changing
+
+    def add(
+        self,
+        content: str,
+        *,
+        status: TodoStatus = "pending",
+        dependencies: Sequence[str] = (),
+        subtasks: Sequence[str] = (),
+    ) -> Todo:
+        """Add a todo at the end; returns it as stored (perhaps started, see the module)."""
+        draft = TodoDraft(
+            content=content,
+            status=status,
+            dependencies=tuple(dependencies),
+            subtasks=tuple(subtasks),
+        )
+        return self.add_many([draft])[0]
+
+    def add_many(self, drafts: Sequence[TodoDraft]) -> tuple[Todo, ...]:
+        """Add several todos at once, all or none; returns them as stored."""
+        with self._lock:
+            new: builtins.list[Todo] = []
+            next_id = self._next_id
+            ids = [f"t{next_id + i}" for i in range(len(drafts))]
+            next_id += len(drafts)
+            for todo_id, draft in zip(ids, drafts, strict=True):
+                subs = []
+                for sub in draft.subtasks:
+                    subs.append(Todo(id=f"t{next_id}", content=clean(sub), status="pending"))
+                    next_id += 1
+                deps = tuple(dependency_id(d, ids) for d in draft.dependencies)
+                new.append(
+                    Todo(
+                        id=todo_id,
+                        content=clean(draft.content),
+                        status=draft.status,
+                        dependencies=deps,
+                        subtasks=tuple(subs),
+                    )
+                )
+            entries = [("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new]
+            self._commit(settle([*self._todos, *new]), entries, {t.id: t.status for t in new})
+            self._next_id = next_id
+            return tuple(t for t in self._todos if t.id in set(ids))
+
+    def update(
+        self, todo_id: str, *, status: TodoStatus | None = None, content: str | None = None
+    ) -> Todo:
+        """Change a todo's status or text; returns it as stored."""
+        with self._lock:
+            old = self.get(todo_id)
+            new = replace(
+                old,
+                status=old.status if status is None else status,
+                content=old.content if content is None else clean(content),
+            )
+            skip = todo_id if new.status == "pending" else None
+            entry = ("update", todo_id, describe_update(old, new))
+            asked = {todo_id: status} if status is not None else None
+            self._commit(settle(replace_todo(self._todos, new), skip), [entry], asked)
+            return self.get(todo_id)
+
+    def remove(self, todo_id: str) -> Todo:
+        """Remove a todo (or a subtask); returns what was removed."""
+        with self._lock:
+            old = self.get(todo_id)
+            dependants = [t.id for t in self._all() if todo_id in t.dependencies]
+            if dependants:
+                raise TodoError(
+                    f"todo {todo_id} cannot be removed: {', '.join(dependants)} depend on it; "
+                    "remove or complete those first"
+                )
+            entry = ("remove", todo_id, f"removed {todo_id} {old.content}")
+            self._commit(settle(drop_todo(self._todos, todo_id)), [entry])
+            return old
+
+    def clear(self) -> int:
+        """Remove every todo; returns how many there were."""
+        with self._lock:
+            count = len(self._todos)
+            self._todos = []
+            self._record("clear", None, f"cleared {count} todo(s)")
+            return count
+
+    def accept_proposed(self) -> tuple[Todo, ...]:
+        """Make every proposed todo pending (the user accepted the plan); returns them."""
+        with self._lock:
+            ids = {t.id for t in self._todos if t.status == "proposed"}
+            if not ids:
+                return ()
+            candidate = [replace(t, status="pending") if t.id in ids else t for t in self._todos]
+            entry = ("accept", None, f"accepted {len(ids)} proposed todo(s)")
+            self._commit(settle(candidate), [entry])
+            return tuple(t for t in self._todos if t.id in ids)
+
+    def deny_proposed(self) -> tuple[Todo, ...]:
+        """Remove every proposed todo (the user rejected the plan); returns them."""
+        with self._lock:
+            denied = tuple(t for t in self._todos if t.status == "proposed")
+            if denied:
+                self._todos = [t for t in self._todos if t.status != "proposed"]
+                self._record("deny", None, f"rejected {len(denied)} proposed todo(s)")
+            return denied
+
+    # rendering
+
+    def generate_active_context(self) -> str:
+        """The seed's todo summary for the system prompt, or ``""`` for an empty list::
+
+        📋 Active Todos (3/5 completed):
+        → Currently working on: "Implement user authentication"
+        ○ Pending: "Write tests for auth system"
+        """
+        with self._lock:
+            active = [t for t in self._todos if t.status != "proposed"]
+            proposed = [t for t in self._todos if t.status == "proposed"]
+            if not active and not proposed:
+                return ""
+            done = sum(t.status == "completed" for t in active)
+            lines = [f"📋 Active Todos ({done}/{len(active)} completed):"]
+            for todo in active:
+                if todo.status == "in_progress":
+                    lines.append(f'→ Currently working on: "{todo.content}"')
+                    lines.extend(
+                        f'  {MARKERS[s.status]} Subtask: "{s.content}"' for s in todo.subtasks
+                    )
+            lines.extend(f'○ Pending: "{t.content}"' for t in active if t.status == "pending")
+            lines.extend(f'◇ Proposed: "{t.content}"' for t in proposed)
+            return "\n".join(lines)
+
+    def reminder_items(self) -> tuple[TodoReminderItem, ...]:
+        """The numbered items of the todo reminder, in list order."""
+        with self._lock:
+            return tuple(
+                (i, MARKERS[t.status], t.content) for i, t in enumerate(self._todos, start=1)
+            )
+
+    def render(self) -> str:
+        """The list as the todo tools show it: one line per todo with id and status."""
+        with self._lock:
+            if not self._todos:
+                return "The todo list is empty."
+            lines = []
+            for i, todo in enumerate(self._todos, start=1):
+                deps = f" (after {', '.join(todo.dependencies)})" if todo.dependencies else ""
+                lines.append(f"{i}. [{MARKERS[todo.status]}] {todo.id}: {todo.content}{deps}")
+                lines.extend(
+                    f"   - [{MARKERS[s.status]}] {s.id}: {s.content}" for s in todo.subtasks
+                )
+            return "\n".join(lines)
+
+    def log_if_changed(self) -> str | None:
+        """Log the list (at INFO) when it changed since the last call; returns what was
+        logged, or None when nothing changed (seed 001: logged once per turn)."""
+        with self._lock:
+            current = tuple(self._todos)
+            if current == self._logged:
+                return None
+            self._logged = current
+            text = self.render()
+            _LOG.info("todos:\n%s", text)
+            return text
+
+    # persistence
+
+    def to_state(self) -> dict[str, Any]:
+        """The list as JSON-ready data for the session store."""
+        with self._lock:
+            return {"next_id": self._next_id, "todos": [t.to_state() for t in self._todos]}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any] | None) -> TodoList:
+        """A list from :meth:`to_state` data (None gives an empty list)."""
+        if not state:
+            return cls()
+        try:
+            todos = [Todo.from_state(t) for t in state.get("todos", ())]
+            next_id = state.get("next_id")
+        except (TypeError, AttributeError) as exc:
+            raise TodoError(f"stored todo list is malformed ({exc!r})") from None
+        return cls(todos, next_id=int(next_id) if isinstance(next_id, int) else None)
+
+    # internals
+
+    def _all(self) -> builtins.list[Todo]:
+        return [x for t in self._todos for x in (t, *t.subtasks)]
+
+    def _record(self, action: str, todo_id: str | None, detail: str) -> None:
+        self._changes.append(TodoChange(action=action, todo_id=todo_id, detail=detail))
+
+    def _commit(
+        self,
+        candidate: builtins.list[Todo],
+        entries: Sequence[tuple[str, str | None, str]],
+        requested: Mapping[str, TodoStatus] | None = None,
+    ) -> None:
+        """Check and store ``candidate``, log ``entries``, and log each todo the rules
+        started on their own (one not ``requested`` in progress and not so before)."""
+        check_todos(candidate)
+        before: dict[str, str] = {t.id: t.status for t in self._todos}
+        before.update(requested or {})
+        self._todos = candidate
+        for action, todo_id, detail in entries:
+            self._record(action, todo_id, detail)
+        for todo in candidate:
+            if todo.status == "in_progress" and before.get(todo.id) != "in_progress":
+                self._record("start", todo.id, f"started {todo.id} {todo.content}")

@@ -1,0 +1,211 @@
+"""``agentprompt chat`` and ``agentprompt run --once``: the reference agent loop.
+
+``chat`` reads one message per line from stdin (``/exit`` or end of input ends it) and
+answers each with a turn of the agent session; ``--once TEXT`` answers one message in
+single-response mode and exits, as ``run --once TEXT`` does. Every turn is saved in the
+project's state database, so ``--resume ID`` continues a session. Ctrl-C during a turn
+interrupts it (the next turn is told so); at the prompt it ends the chat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from agentprompt.cli.model import ModelOptions, config_from_options, model_options
+from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
+
+if TYPE_CHECKING:
+    from agentprompt.agent.session_types import SessionEvent
+
+__all__ = ["chat_command", "run_command"]
+
+_EXIT_WORDS = ("/exit", "/quit")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _Options:
+    """The flags ``chat`` and ``run`` share."""
+
+    root: Path
+    db: Path | None
+    profile: str | None
+    context_size: int | None
+    stream: bool
+    shell: bool
+    max_tool_rounds: int
+    as_json: bool
+
+
+def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option(
+            "--resume", "resume_id", default=None, metavar="ID", help="Continue a stored session."
+        ),
+        click.option(
+            "--root",
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            default=None,
+            help="The repository the agent works in (default: the one around the cwd).",
+        ),
+        click.option(
+            "--db",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="The state database (default: ROOT/.agentprompt/state.db).",
+        ),
+        click.option(
+            "--profile",
+            type=click.Choice(["agent", "ally"]),
+            default=None,
+            help="agent: cache-stable prompt (default); ally: seed 001's regenerated messages[0].",
+        ),
+        click.option(
+            "--context-size",
+            type=click.IntRange(min=1000),
+            default=None,
+            help="The model's context window in tokens (default: configured, else 128000).",
+        ),
+        click.option(
+            "--stream/--no-stream", default=True, help="Show the reply as it is generated."
+        ),
+        click.option("--shell", is_flag=True, help="Offer the shell tool (off by default)."),
+        click.option(
+            "--max-tool-rounds",
+            type=click.IntRange(min=1),
+            default=30,
+            help="Model calls with tool calls per turn before a text response is required.",
+        ),
+        click.option("--json", "as_json", is_flag=True, help="Print each turn's result as JSON."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _show_event(event: SessionEvent) -> None:
+    indent = "  " * event.depth
+    if event.kind == "text_delta" and event.depth == 0:
+        sys.stdout.write(printable(event.text))
+        sys.stdout.flush()
+    elif event.kind == "text" and event.depth == 0:
+        console.print(printable(event.text), markup=False)
+    elif event.kind == "tool_call":
+        err_console.print(f"{indent}→ {event.name}({event.text})", markup=False, style="dim")
+    elif event.kind == "tool_result":
+        first = event.text.splitlines()[0] if event.text else ""
+        mark = "✗" if event.is_error else "←"
+        err_console.print(f"{indent}{mark} {first[:160]}", markup=False, style="dim")
+    elif event.kind == "delegation":
+        err_console.print(f"{indent}@{event.name}: {event.text}", markup=False, style="dim")
+    elif event.kind in ("compaction", "retry"):
+        err_console.print(f"{indent}[{event.kind}] {event.text[:300]}", markup=False)
+
+
+def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
+    from agentprompt.agent.runtime import open_chat
+    from agentprompt.agent.session_types import SessionConfig
+    from agentprompt.llm.config import make_client
+    from agentprompt.llm.errors import ModelError
+    from agentprompt.tools.policy import ToolPolicy
+
+    model_config = config_from_options(model_opts)
+    client = make_client(model_config)
+    config = SessionConfig(
+        profile="ally" if opts.profile == "ally" else "agent",
+        once=once is not None,
+        stream=opts.stream and not opts.as_json,
+        model=None if model_config.provider == "script" else model_config.model,
+        context_size=opts.context_size or model_config.context_window or 128_000,
+        policy=ToolPolicy(shell_enabled=opts.shell),
+        max_tool_rounds=opts.max_tool_rounds,
+    )
+    chat = open_chat(
+        client=client,
+        root=opts.root,
+        config=config,
+        db=opts.db,
+        resume_id=resume_id,
+        profile_given=opts.profile is not None,
+        on_event=None if opts.as_json else _show_event,
+    )
+    with chat:
+        if not opts.as_json:
+            err_console.print(
+                f"session {chat.session_id} (resume with: agentprompt chat --resume "
+                f"{chat.session_id})",
+                markup=False,
+                style="dim",
+            )
+        messages = [once] if once is not None else None
+        for text in messages if messages is not None else _read_messages(opts.as_json):
+            try:
+                result = chat.turn(text)
+            except ModelError as exc:
+                err_console.print(f"agentprompt: error: {exc}", markup=False)
+                sys.exit(EXIT_FAILED)
+            if opts.as_json:
+                print_json({"session": chat.session_id, **dataclasses.asdict(result)})
+            elif result.interrupted:
+                err_console.print("\n[interrupted]", markup=False)
+            elif config.stream:
+                sys.stdout.write("\n")
+
+
+def _read_messages(quiet: bool) -> Iterator[str]:
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive and not quiet:
+            err_console.print("> ", end="", markup=False)
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            return
+        if not line:
+            return
+        text = line.strip()
+        if text in _EXIT_WORDS:
+            return
+        if text:
+            yield text
+
+
+def _options(**kw: Any) -> _Options:
+    from agentprompt.context.environment import find_project_root
+
+    root = (kw["root"] or find_project_root()).resolve()
+    return _Options(
+        root=root,
+        db=kw["db"],
+        profile=kw["profile"],
+        context_size=kw["context_size"],
+        stream=kw["stream"],
+        shell=kw["shell"],
+        max_tool_rounds=kw["max_tool_rounds"],
+        as_json=kw["as_json"],
+    )
+
+
+@click.command("chat")
+@click.option("--once", "once", default=None, metavar="TEXT", help="Answer one message and exit.")
+@_shared
+@model_options
+def chat_command(
+    model_opts: ModelOptions, once: str | None, resume_id: str | None, **kw: Any
+) -> None:
+    """Talk with the agent: one message per line, /exit or end of input to stop."""
+    _run(model_opts, _options(**kw), resume_id, once)
+
+
+@click.command("run")
+@click.option("--once", "once", required=True, metavar="TEXT", help="The message to answer.")
+@_shared
+@model_options
+def run_command(model_opts: ModelOptions, once: str, resume_id: str | None, **kw: Any) -> None:
+    """Answer one message in single-response mode and exit."""
+    _run(model_opts, _options(**kw), resume_id, once)

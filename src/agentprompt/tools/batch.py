@@ -1,0 +1,84 @@
+"""The batch tool: run up to five tool calls concurrently in one call (seed 001, 4.1).
+
+Its definition is written out by hand (the seed's custom definition: an array of
+``{name, arguments}``). Each call runs through the same registry, in a thread of its own,
+so every call is validated and allowed by the policy exactly as a direct call would be.
+Batch may not contain batch.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from agentprompt.messages import ToolCall
+from agentprompt.tools.context import ToolContext, ToolFailure, ToolResult
+
+__all__ = ["BATCH", "batch", "batch_parameters"]
+
+BATCH = "batch"
+"""The batch tool's name."""
+
+
+def batch_parameters(tools_description: str) -> dict[str, Any]:
+    """The batch tool's arguments schema, as seed 001 writes it."""
+    return {
+        "type": "object",
+        "properties": {
+            "tools": {
+                "type": "array",
+                "description": tools_description,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "Name of the tool to execute"},
+                        "arguments": {
+                            "type": "object",
+                            "description": "Arguments to pass to the tool",
+                        },
+                    },
+                    "required": ["name", "arguments"],
+                },
+            }
+        },
+        "required": ["tools"],
+    }
+
+
+def batch(ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
+    """Run the listed tool calls concurrently; each result is reported under its number."""
+    specs = arguments["tools"]
+    limit = ctx.policy.max_batch
+    if not specs:
+        raise ToolFailure("tools is empty; list the tool calls to run")
+    if len(specs) > limit:
+        raise ToolFailure(
+            f"batch runs at most {limit} tools at once, not {len(specs)}; split them into "
+            "several batch calls"
+        )
+    registry = ctx.registry
+    if registry is None:
+        raise ToolFailure("batch can only run inside a tool registry")
+    calls = [
+        ToolCall(id=f"batch-{i}", name=s["name"], arguments=json.dumps(s["arguments"]))
+        for i, s in enumerate(specs, start=1)
+    ]
+
+    def run(call: ToolCall) -> ToolResult:
+        if call.name == BATCH:
+            return ToolResult(content="batch cannot run inside batch", is_error=True)
+        return registry.run(call, ctx)
+
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="batch") as pool:
+        results = list(pool.map(run, calls))
+    parts = []
+    for i, (call, result) in enumerate(zip(calls, results, strict=True), start=1):
+        status = "error" if result.is_error else "ok"
+        parts.append(f"[{i}] {call.name} ({status}):\n{result.content}")
+    contexts = [r.tool_context for r in results if r.tool_context]
+    return ToolResult(
+        content="\n\n".join(parts),
+        is_error=all(r.is_error for r in results),
+        tool_context="\n\n".join(contexts) or None,
+    )

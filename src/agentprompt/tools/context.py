@@ -1,0 +1,72 @@
+"""What a tool runs with, and what it gives back.
+
+A tool handler gets a :class:`ToolContext` (the repository root, the policy, the todo list,
+and the session's delegation hook) and returns text or a :class:`ToolResult`. The explore,
+plan and agent tools run a sub-agent by handing a :class:`DelegationRequest` to
+``ctx.delegate``, which the session supplies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from agentprompt.agent.todos import TodoList
+from agentprompt.errors import AgentPromptError
+from agentprompt.tools.policy import ToolPolicy
+
+if TYPE_CHECKING:
+    from agentprompt.tools.registry import ToolRegistry
+
+__all__ = ["DelegationKind", "DelegationRequest", "ToolContext", "ToolFailure", "ToolResult"]
+
+DelegationKind = Literal["explore", "plan", "agent"]
+"""Which kind of sub-agent a tool asks for."""
+
+
+class ToolFailure(AgentPromptError):
+    """A tool could not do what it was asked; the message tells the model what to do."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DelegationRequest:
+    """A tool asking the session to run a sub-agent on a task."""
+
+    kind: DelegationKind
+    """``explore`` (read-only investigation), ``plan`` (proposes todos) or ``agent``."""
+    task: str
+    """The task the sub-agent is given, in the calling model's words."""
+    agent_name: str | None = None
+    """The custom agent to run (``agent`` kind; None for the general agent)."""
+    read_only: bool = False
+    """Whether the sub-agent may only use tools that change nothing."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResult:
+    """What a tool call produced, as the model will read it."""
+
+    content: str
+    """The result text (or the error, worded so the model can act on it)."""
+    is_error: bool = False
+    """Whether the call failed."""
+    tool_context: str | None = None
+    """Text for the tool-context reminder before the next model call (seed 001, 3.3)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolContext:
+    """Everything a tool handler may use; the session builds one per agent."""
+
+    root: Path
+    """The repository root; every path a tool gets is resolved inside it."""
+    policy: ToolPolicy = field(default_factory=ToolPolicy)
+    """The tools allowed and their limits."""
+    todos: TodoList = field(default_factory=TodoList)
+    """The agent's todo list, which the todo tools change."""
+    delegate: Callable[[DelegationRequest], str] | None = None
+    """Runs a sub-agent and returns its final response (None: delegation unavailable)."""
+    registry: ToolRegistry | None = None
+    """The registry running the call (set by :meth:`ToolRegistry.run`, used by batch)."""

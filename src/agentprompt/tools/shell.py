@@ -1,0 +1,53 @@
+"""The shell tool: run a command in the repository root, off unless the policy enables it.
+
+The command runs in its own process group with no input; when it outlives the policy's
+timeout the whole group is killed and the model is told so, with what it printed so far.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+
+from agentprompt.tools.context import ToolContext, ToolFailure, ToolResult
+
+__all__ = ["shell"]
+
+
+def shell(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolResult:
+    """Run a shell command in the repository root; returns its exit code and output.
+
+    Args:
+        command: The command line, run by /bin/sh.
+        timeout: Seconds to allow (at most the configured limit).
+    """
+    if not command.strip():
+        raise ToolFailure("command is empty; give the command line to run")
+    limit = ctx.policy.shell_timeout
+    seconds = limit if timeout is None else max(0.1, min(timeout, limit))
+    proc = subprocess.Popen(
+        command,
+        shell=True,
+        cwd=ctx.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        text = out.decode("utf-8", "replace")
+        return ToolResult(
+            content=f"Command stopped after {seconds:g} seconds (timeout).\n{text}".rstrip(),
+            is_error=True,
+        )
+    text = out.decode("utf-8", "replace")
+    return ToolResult(
+        content=f"Exit code {proc.returncode}.\n{text}".rstrip(), is_error=proc.returncode != 0
+    )

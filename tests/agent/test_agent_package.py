@@ -1,0 +1,23 @@
+"""The agent package's public names: sorted, complete, and loaded on first use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import agentprompt.agent
+
+
+def test_agent_all_is_sorted_and_every_name_resolves() -> None:
+    names = agentprompt.agent.__all__
+    # isort style, as ruff keeps it: CONSTANTS, then Classes, then functions
+    assert names == sorted(
+        names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)
+    )
+    assert [n for n in names if not hasattr(agentprompt.agent, n)] == []
+
+
+def test_importing_the_todo_list_does_not_load_the_session() -> None:
+    code = "import sys, agentprompt.agent.todos; print('agentprompt.agent.session' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

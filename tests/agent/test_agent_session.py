@@ -1,0 +1,363 @@
+"""The agent session's turn driver, driven by scripted models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentprompt.agent.compaction import CompactionPolicy
+from agentprompt.agent.placement import SystemText
+from agentprompt.agent.session import AgentSession
+from agentprompt.agent.session_prompt import PromptInputs
+from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent
+from agentprompt.errors import UsageError
+from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, TextDelta, Usage
+from agentprompt.llm.errors import ModelConnectionError
+from agentprompt.llm.testing import ScriptedModel
+from agentprompt.messages import Message, ToolCall
+from agentprompt.tools.context import ToolContext, ToolResult
+from agentprompt.tools.policy import ToolPolicy
+from agentprompt.tools.registry import ToolRegistry, ToolSpec
+
+TAG = "<system-reminder>"
+EMPTY_TODOS = "Note: The todo list is currently empty."
+INTERRUPTED = "User interrupted."
+CONTINUE = "Your previous response was interrupted. Continue from where you left off."
+
+
+def _builder(inputs: PromptInputs) -> SystemText:
+    per_turn = f"- Context Usage: {inputs.usage.percent}%"
+    if inputs.profile == "ally":
+        return SystemText(head=f"RULES\n{per_turn}")
+    return SystemText(head="RULES", tail=per_turn)
+
+
+def _echo(ctx: ToolContext, args: dict[str, Any]) -> str | ToolResult:
+    if args.get("context"):
+        return ToolResult(content="planned", tool_context=str(args["context"]))
+    return f"echo {args.get('text', '')}"
+
+
+def _registry() -> ToolRegistry:
+    schema = {
+        "type": "object",
+        "properties": {"text": {"type": "string"}, "context": {"type": "string"}},
+    }
+    return ToolRegistry(
+        [
+            ToolSpec(name="echo", description="Echo.", parameters=schema, handler=_echo),
+            ToolSpec(name="finish", description="Finish.", parameters=schema, handler=_echo),
+        ]
+    )
+
+
+def _call(name: str = "echo", args: str = '{"text": "hi"}', id: str = "c1") -> ModelReply:
+    return ModelReply(tool_calls=(ToolCall(id=id, name=name, arguments=args),))
+
+
+def _session(tmp_path: Path, model: Any, **config: Any) -> AgentSession:
+    role = config.pop("role", None)
+    events = config.pop("events", None)
+    return AgentSession(
+        client=model,
+        root=tmp_path,
+        system_prompt=_builder,
+        registry=_registry(),
+        config=SessionConfig(**config),
+        role=role,
+        on_event=events.append if events is not None else None,
+    )
+
+
+def _reminders(request: ModelRequest) -> list[str]:
+    return [m.text for m in request.messages if m.role == "system" and TAG in m.text]
+
+
+def test_a_turn_without_tools_returns_the_models_text(tmp_path: Path) -> None:
+    model = ScriptedModel(["Hello."])
+    result = _session(tmp_path, model).run_turn("hi")
+    assert result.text == "Hello."
+    assert result.requests == 1
+
+
+def test_todo_reminder_is_in_the_request_and_not_in_the_history(tmp_path: Path) -> None:
+    model = ScriptedModel(["Hello."])
+    session = _session(tmp_path, model)
+    session.run_turn("hi")
+    reminders = _reminders(model.requests[0])
+    assert len(reminders) == 1 and EMPTY_TODOS in reminders[0]
+    assert model.requests[0].messages[-1].text == reminders[0]
+    assert not any(TAG in m.text for m in session.history)
+    assert [m.role for m in session.history] == ["user", "assistant"]
+
+
+def test_todo_reminder_follows_only_the_user_message(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(), "Done."])
+    _session(tmp_path, model).run_turn("go")
+    assert _reminders(model.requests[0])
+    assert _reminders(model.requests[1]) == []
+
+
+def test_specialised_agents_get_no_todo_reminder(tmp_path: Path) -> None:
+    model = ScriptedModel(["Found it."])
+    role = AgentRole(name="explore", base_prompt="Explore.", task="find x")
+    _session(tmp_path, model, role=role).run_turn("find x")
+    assert _reminders(model.requests[0]) == []
+
+
+def test_tool_calls_run_and_their_results_join_the_history(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(), "It echoed."])
+    session = _session(tmp_path, model)
+    result = session.run_turn("go")
+    assert result.text == "It echoed." and result.tool_calls == 1
+    assert [m.role for m in session.history] == ["user", "assistant", "tool", "assistant"]
+    assert session.history[2].content == "echo hi"
+    assert [d.name for d in model.requests[0].tools] == ["echo", "finish"]
+
+
+def test_system_prompt_is_regenerated_before_every_call(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def builder(inputs: PromptInputs) -> SystemText:
+        seen.append(inputs.usage.used_tokens)
+        return _builder(inputs)
+
+    model = ScriptedModel([_call(), "Done."])
+    session = _session(tmp_path, model)
+    session.system_prompt = builder
+    session.run_turn("go")
+    assert len(seen) == 2
+    assert seen[0] == 0 and seen[1] > 0
+
+
+def test_ally_profile_puts_per_turn_facts_in_the_first_message(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(), "Done."])
+    _session(tmp_path, model, profile="ally", context_size=1000).run_turn("go")
+    first, second = (r.messages[0].text for r in model.requests)
+    assert first.startswith("RULES\n- Context Usage: 0%")
+    assert first != second
+
+
+def test_default_profile_keeps_the_first_message_stable_and_facts_in_the_tail(
+    tmp_path: Path,
+) -> None:
+    model = ScriptedModel([_call(), "Done."])
+    _session(tmp_path, model, context_size=1000).run_turn("go")
+    one, two = model.requests
+    assert one.messages[0].text == two.messages[0].text == "RULES"
+    tail = [m.text for m in two.messages if m.text.startswith("- Context Usage")]
+    assert tail and tail[0] != "- Context Usage: 0%"
+    # the whole previous history is a byte-identical prefix of the next request
+    n = len(one.messages) - 2  # less the per-turn facts and the reminder
+    assert [(m.role, m.text) for m in two.messages[:n]] == [
+        (m.role, m.text) for m in one.messages[:n]
+    ]
+
+
+def test_an_empty_reply_after_tools_gets_a_follow_up_without_tools(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(), ModelReply(text=""), "Summary of what I did."])
+    result = _session(tmp_path, model).run_turn("go")
+    assert result.text == "Summary of what I did."
+    follow_up = model.requests[2]
+    assert follow_up.tools == ()
+    assert any("MUST provide a text response" in r for r in _reminders(follow_up))
+
+
+def test_too_many_tool_rounds_end_with_a_request_without_tools(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(id="a"), _call(id="b"), "Stopped."])
+    result = _session(tmp_path, model, max_tool_rounds=2).run_turn("go")
+    assert result.text == "Stopped."
+    assert model.requests[2].tools == ()
+
+
+def test_required_tool_warnings_stop_after_three(tmp_path: Path) -> None:
+    model = ScriptedModel(["a", "b", "c", "d"])
+    role = AgentRole(
+        name="plan",
+        base_prompt="Plan.",
+        task="t",
+        policy=ToolPolicy(required_tools=("finish",)),
+    )
+    result = _session(tmp_path, model, role=role).run_turn("t")
+    assert result.text == "d"
+    assert len(model.requests) == 4
+    warned = [r for req in model.requests for r in _reminders(req)]
+    assert len(warned) == 3
+    assert "required tool(s) before completing your task: finish" in warned[0]
+
+
+def test_required_tool_warnings_are_configurable(tmp_path: Path) -> None:
+    model = ScriptedModel(["a", "b"])
+    role = AgentRole(
+        name="plan", base_prompt="Plan.", task="t", policy=ToolPolicy(required_tools=("finish",))
+    )
+    _session(tmp_path, model, role=role, max_required_warnings=1).run_turn("t")
+    assert len(model.requests) == 2
+
+
+def test_calling_the_required_tool_ends_the_warnings(tmp_path: Path) -> None:
+    model = ScriptedModel(["a", _call(name="finish"), "done"])
+    role = AgentRole(
+        name="plan", base_prompt="Plan.", task="t", policy=ToolPolicy(required_tools=("finish",))
+    )
+    assert _session(tmp_path, model, role=role).run_turn("t").text == "done"
+    assert len(model.requests) == 3
+
+
+def test_tool_context_becomes_a_reminder_for_the_next_call_only(tmp_path: Path) -> None:
+    model = ScriptedModel(
+        [_call(args='{"context": "You have just created a plan."}'), "Planned.", "ok"]
+    )
+    session = _session(tmp_path, model)
+    session.run_turn("plan it")
+    assert any("You have just created a plan." in r for r in _reminders(model.requests[1]))
+    session.run_turn("next")
+    assert not any("created a plan" in r for r in _reminders(model.requests[2]))
+
+
+class _Interrupting:
+    """A model that is interrupted (Ctrl-C) on its first call, then answers."""
+
+    def __init__(self, answers: list[Any]) -> None:
+        self.inner = ScriptedModel([KeyboardInterrupt(), *answers])
+        self.requests = self.inner.requests
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        return self.inner.complete(request)
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        return self.inner.stream(request)
+
+
+def test_ctrl_c_is_recorded_and_the_next_turn_gets_the_interruption_reminder(
+    tmp_path: Path,
+) -> None:
+    model = _Interrupting([_call(), "answer"])
+    session = _session(tmp_path, model)
+    first = session.run_turn("long task")
+    assert first.interrupted and session.interrupted
+    session.run_turn("new question")
+    second, third = model.requests[1:]
+    assert any(INTERRUPTED in r for r in _reminders(second))
+    assert not any(INTERRUPTED in r for r in _reminders(third))
+    assert not session.interrupted
+
+
+def test_ctrl_c_during_tools_leaves_a_valid_history(tmp_path: Path) -> None:
+    def stop(ctx: ToolContext, args: dict[str, Any]) -> str:
+        raise KeyboardInterrupt
+
+    model = ScriptedModel(
+        [ModelReply(tool_calls=(ToolCall(id="a", name="stop"), ToolCall(id="b", name="stop")))]
+    )
+    session = _session(tmp_path, model)
+    session.registry.register(ToolSpec(name="stop", description="s", parameters={}, handler=stop))
+    assert session.run_turn("go").interrupted
+    results = [m for m in session.history if m.role == "tool"]
+    assert [m.tool_call_id for m in results] == ["a", "b"]
+    assert all(m.is_error and "interrupted" in m.text for m in results)
+
+
+def test_partial_reply_is_kept_and_continued_once(tmp_path: Path) -> None:
+    cut = ModelConnectionError("http://x", "reset", partial=ModelReply(text="Half of"))
+    model = ScriptedModel([cut, " the answer."])
+    events: list[SessionEvent] = []
+    session = _session(tmp_path, model, events=events)
+    result = session.run_turn("go")
+    assert result.retried and result.text == " the answer."
+    retry = model.requests[1]
+    assert any(CONTINUE in r for r in _reminders(retry))
+    assert [m.text for m in retry.messages if m.role == "assistant"] == ["Half of"]
+    assert any(e.kind == "retry" for e in events)
+
+
+def test_a_second_cut_off_reply_raises(tmp_path: Path) -> None:
+    def cut() -> ModelConnectionError:
+        return ModelConnectionError("http://x", "reset", partial=ModelReply(text="Half"))
+
+    model = ScriptedModel([cut(), cut()])
+    with pytest.raises(ModelConnectionError):
+        _session(tmp_path, model).run_turn("go")
+
+
+def test_an_error_before_any_answer_leaves_the_history_as_it_was(tmp_path: Path) -> None:
+    model = ScriptedModel([ModelConnectionError("http://x", "refused")])
+    session = _session(tmp_path, model)
+    with pytest.raises(ModelConnectionError):
+        session.run_turn("go")
+    assert session.history == []
+
+
+def test_streaming_reports_text_deltas(tmp_path: Path) -> None:
+    events: list[SessionEvent] = []
+    model = ScriptedModel(["A streamed answer."], chunk_size=4)
+    result = _session(tmp_path, model, stream=True, events=events).run_turn("go")
+    deltas = [e.text for e in events if e.kind == "text_delta"]
+    assert len(deltas) > 1 and "".join(deltas) == result.text
+
+
+def test_provider_usage_drives_the_token_count(tmp_path: Path) -> None:
+    reply = ModelReply(text="ok", usage=Usage(input_tokens=900, output_tokens=100))
+    session = _session(tmp_path, ScriptedModel([reply]), context_size=10_000)
+    result = session.run_turn("go")
+    assert result.used_tokens == 1000 and result.context_percent == 10
+
+
+def test_history_is_compacted_when_usage_passes_the_threshold(tmp_path: Path) -> None:
+    big = Usage(input_tokens=9000)
+    model = ScriptedModel(
+        [
+            ModelReply(text="one", usage=big),
+            ModelReply(text="two", usage=big),
+            ModelReply(text="three", usage=big),
+            "SUMMARY OF OLD",
+        ]
+    )
+    session = _session(
+        tmp_path,
+        model,
+        context_size=10_000,
+        compaction=CompactionPolicy(threshold=80, keep_head=1, keep_recent=2),
+    )
+    session.run_turn("first")
+    session.run_turn("second")
+    result = session.run_turn("third")
+    assert result.compacted
+    assert session.history[0] == Message(role="user", content="first")
+    assert "SUMMARY OF OLD" in session.history[1].text
+    assert [m.text for m in session.history[2:]] == ["third", "three"]
+    assert session.used_tokens < 9000
+
+
+class _CutStream:
+    """Streams "Half" and stops without the final event, then answers normally."""
+
+    def __init__(self) -> None:
+        self.inner = ScriptedModel(["Done."])
+        self.requests = self.inner.requests
+        self.streams = 0
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        return self.inner.complete(request)
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        self.streams += 1
+        if self.streams == 1:
+            self.requests.append(request)
+            return iter([TextDelta(text="Half")])
+        return self.inner.stream(request)
+
+
+def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
+    model = _CutStream()
+    result = _session(tmp_path, model, stream=True).run_turn("go")
+    assert result.retried and result.text == "Done."
+    assert any(CONTINUE in r for r in _reminders(model.requests[1]))
+
+
+def test_an_invalid_configuration_names_every_problem() -> None:
+    with pytest.raises(UsageError, match="context_size must be at least 1, not 0; max_tool"):
+        SessionConfig(context_size=0, max_tool_rounds=0)

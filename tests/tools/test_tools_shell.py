@@ -1,0 +1,39 @@
+"""The shell tool: off by default, runs in the root, stops at the timeout."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from agentprompt.tools import ToolContext, ToolPolicy, ToolRegistry, ToolResult
+
+Call = Callable[..., ToolResult]
+
+
+def shell_ctx(repo: Path, timeout: float = 10.0) -> ToolContext:
+    return ToolContext(root=repo, policy=ToolPolicy(shell_enabled=True, shell_timeout=timeout))
+
+
+def test_shell_is_off_by_default(call: Call, registry: ToolRegistry) -> None:
+    assert "shell" not in [d.name for d in registry.definitions()]
+    result = call("shell", command="echo hi")
+    assert result.is_error and "is not available" in result.content
+
+
+def test_shell_runs_in_the_root_when_enabled(call: Call, repo: Path) -> None:
+    result = call("shell", shell_ctx(repo), command="ls README.md && echo err >&2")
+    assert result == ToolResult(content="Exit code 0.\nREADME.md\nerr")
+
+
+def test_failing_command_is_an_error_result(call: Call, repo: Path) -> None:
+    result = call("shell", shell_ctx(repo), command="exit 3")
+    assert result == ToolResult(content="Exit code 3.", is_error=True)
+
+
+def test_command_is_stopped_at_the_timeout(call: Call, repo: Path) -> None:
+    start = time.monotonic()
+    result = call("shell", shell_ctx(repo, timeout=0.5), command="echo started; sleep 30")
+    assert time.monotonic() - start < 10
+    assert result.is_error
+    assert result.content == "Command stopped after 0.5 seconds (timeout).\nstarted"
