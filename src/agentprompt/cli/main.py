@@ -18,12 +18,15 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 # starting one command does not load every engine.
 COMMANDS = {
     "apply": "agentprompt.cli.apply:apply_command",
+    "commit-msg": "agentprompt.cli.commit_msg:commit_msg_command",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
     "parse": "agentprompt.cli.parse:parse_command",
     "prompts": "agentprompt.cli.prompts:prompts_group",
     "select": "agentprompt.cli.select:select_command",
     "sessions": "agentprompt.cli.sessions:sessions_group",
+    "snippets": "agentprompt.cli.snippets:snippets_command",
+    "tiers": "agentprompt.cli.tiers:tiers_command",
     "tree": "agentprompt.cli.tree:tree_command",
     "workflow": "agentprompt.cli.workflow:workflow_group",
 }

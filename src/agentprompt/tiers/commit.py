@@ -1,6 +1,6 @@
 """Commit messages from a staged diff (seed 004's ``get_commit_message``).
 
-The model gets the commit system prompt (``commit/system.md``) and the diff. Its reply is
+The model gets the commit system prompt (``commit_system.md``) and the diff. Its reply is
 checked against the format: ``<type>: <subject>`` with a conventional type and a subject of
 at most 50 characters, a blank line, a body wrapped at 72. What can be repaired mechanically
 (fences, quotes, a preamble, a capitalised type, a final full stop, a missing blank line, a
@@ -20,6 +20,7 @@ from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient, ModelRequest
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.repo.gitcmd import run_git
 
 __all__ = [
     "BODY_WIDTH",
@@ -27,10 +28,12 @@ __all__ = [
     "SUBJECT_LIMIT",
     "CommitMessage",
     "EmptyDiff",
+    "NoStagedDiff",
     "clean_commit_message",
     "commit_messages",
     "commit_problems",
     "get_commit_message",
+    "staged_diff",
 ]
 
 COMMIT_TYPES = (
@@ -65,6 +68,27 @@ class EmptyDiff(UsageError):
         super().__init__(
             "the staged diff is empty: stage the changes to describe with 'git add' first"
         )
+
+
+class NoStagedDiff(UsageError):
+    """The staged diff cannot be read (not a git repository, or git is missing)."""
+
+    def __init__(self, root: Path, problem: str) -> None:
+        self.root = root
+        super().__init__(
+            f"cannot read the staged diff of {root}: {problem}; run it inside a git repository"
+        )
+
+
+def staged_diff(root: Path) -> str:
+    """``git diff --cached`` in ``root``."""
+    done = run_git(["diff", "--cached", "--no-color", "--no-ext-diff"], root)
+    if done is None:
+        raise NoStagedDiff(root, "git cannot be started")
+    if done.returncode != 0:
+        problem = done.stderr.decode("utf-8", "replace").strip() or f"git exited {done.returncode}"
+        raise NoStagedDiff(root, problem)
+    return done.stdout.decode("utf-8", "replace")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,8 +199,8 @@ def commit_messages(diff: str, *, root: Path | None = None) -> tuple[Message, ..
         raise EmptyDiff()
     lib = PromptLibrary(root)
     return (
-        Message(role="system", content=lib.render("commit/system")),
-        Message(role="user", content=lib.render("commit/user", diff=diff.rstrip("\n"))),
+        Message(role="system", content=lib.render("commit_system")),
+        Message(role="user", content=lib.render("commit_user", diff=diff.rstrip("\n"))),
     )
 
 
@@ -191,7 +215,7 @@ def get_commit_message(diff: str, model: ModelClient, *, root: Path | None = Non
         action: Literal["accepted", "cleaned"] = "cleaned" if cleanups else "accepted"
         return CommitMessage(text=text, action=action, cleanups=cleanups, replies=(first,))
     retry = PromptLibrary(root).render(
-        "commit/retry", problems="\n".join(f"- {p}" for p in problems)
+        "commit_retry", problems="\n".join(f"- {p}" for p in problems)
     )
     second = model.complete(
         ModelRequest(
