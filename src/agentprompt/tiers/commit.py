@@ -136,18 +136,24 @@ def commit_problems(text: str) -> list[str]:
 
 
 def _strip_wrapping(lines: list[str], done: list[str]) -> list[str]:
-    if lines and _FENCE.match(lines[0]):
-        end = next((i for i in range(1, len(lines)) if _FENCE.match(lines[i])), len(lines))
-        lines = lines[1:end]
-        done.append("removed the markdown fence")
-    start = next((i for i, line in enumerate(lines) if _HEADER.match(line.strip())), None)
+    opening = next((i for i, line in enumerate(lines) if _FENCE.match(line)), None)
+    if opening is not None:
+        end = next(
+            (i for i in range(opening + 1, len(lines)) if _FENCE.match(lines[i])), len(lines)
+        )
+        lines = lines[opening + 1 : end]
+        done.append("removed the markdown fence (and any text around it)")
+    start = next(
+        (i for i, line in enumerate(lines) if _HEADER.match(line.strip().lstrip("\"'`"))), None
+    )
     if start:
         lines = lines[start:]
         done.append("removed the text before the subject line")
     while lines and not lines[-1].strip():
         lines.pop()
     if lines and len(lines[0]) > 1 and lines[0][0] == lines[-1][-1] and lines[0][0] in "\"'`":
-        lines[0], lines[-1] = lines[0][1:], lines[-1][:-1]
+        lines[0] = lines[0][1:]
+        lines[-1] = lines[-1][:-1]
         done.append("removed the quotes around the message")
     return lines
 
