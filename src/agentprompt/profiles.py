@@ -95,7 +95,8 @@ def _ac(request: InspectRequest) -> list[Part]:
     from agentprompt.tiers.assembly import tier_parts
     from agentprompt.tiers.context import repository_context
     from agentprompt.tiers.persist import load_tracker
-    from agentprompt.tiers.tracker import TrackerState, track
+    from agentprompt.tiers.policy import track
+    from agentprompt.tiers.tracker import TrackerState
 
     context = repository_context(request.root, history=request.history, user=request.task)
     previous = TrackerState()

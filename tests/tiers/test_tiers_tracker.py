@@ -1,5 +1,6 @@
-"""SPEC.md's cache-tier rules, one by one: N counter, thresholds 12/9/6/3, demotion,
-history graduation, the first distribution."""
+"""SPEC.md's cache-tier rules, one by one, under the literal threshold rule (an item's tier
+follows its N): N counter, thresholds 12/9/6/3, demotion, history graduation, the first
+distribution. The default ripple rule has its own tests (test_tiers_ripple.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,20 @@ import pytest
 
 from agentprompt.tiers import (
     DuplicateItem,
+    TierPolicy,
     TrackedItem,
     TrackerState,
+    TrackerUpdate,
     distribute,
     tier_for,
-    track,
 )
+from agentprompt.tiers import track as track_with
+
+THRESHOLD = TierPolicy(rule="threshold")
+
+
+def track(state: TrackerState, items: list[TrackedItem]) -> TrackerUpdate:
+    return track_with(state, items, THRESHOLD)
 
 
 def item(key: str, text: str = "x", tokens: int = 1, kind: str = "file") -> TrackedItem:

@@ -15,6 +15,7 @@ from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import ContextBreakdown, get_context_breakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
 from agentprompt.tiers.persist import load_tracker, reset_tracker, save_tracker
+from agentprompt.tiers.policy import TierPolicy
 from agentprompt.tiers.request import tiered_request
 from agentprompt.tiers.tracker import TIERS, TierChange, TrackerState
 
@@ -103,6 +104,13 @@ def _breakdown_json(breakdown: ContextBreakdown) -> list[dict[str, Any]]:
     help="The symbol map's token budget.",
 )
 @click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
+@click.option(
+    "--rule",
+    type=click.Choice(["ripple", "threshold"]),
+    default="ripple",
+    show_default=True,
+    help="ripple: promote only into tiers already broken; threshold: tier follows N.",
+)
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -112,6 +120,7 @@ def tiers_command(
     task: str,
     map_tokens: int,
     model: str | None,
+    rule: str,
     show: bool,
     reset: bool,
     as_json: bool,
@@ -152,7 +161,8 @@ def tiers_command(
     context = repository_context(base, files=files, user=task, map_tokens=map_tokens, model=model)
     with Store(store_path) as store:
         previous, _ = load_tracker(store)
-        request = tiered_request(context, previous, root=base)
+        policy = TierPolicy(rule="threshold" if rule == "threshold" else "ripple")
+        request = tiered_request(context, previous, root=base, policy=policy)
         save_tracker(store, request.update.state, request.update.changes)
     breakdown = get_context_breakdown(request.prompt)
     if as_json:

@@ -27,10 +27,12 @@ if _typing.TYPE_CHECKING:
         SUBJECT_LIMIT,
         CommitMessage,
         EmptyDiff,
+        NoStagedDiff,
         clean_commit_message,
         commit_messages,
         commit_problems,
         get_commit_message,
+        staged_diff,
     )
     from agentprompt.tiers.context import (
         DEFAULT_MAP_TOKENS,
@@ -57,6 +59,10 @@ if _typing.TYPE_CHECKING:
         reset_tracker,
         save_tracker,
     )
+    from agentprompt.tiers.policy import (
+        TierPolicy,
+        track,
+    )
     from agentprompt.tiers.reminder import (
         get_system_reminder,
         inject_reminder,
@@ -64,6 +70,10 @@ if _typing.TYPE_CHECKING:
     from agentprompt.tiers.request import (
         TieredRequest,
         tiered_request,
+    )
+    from agentprompt.tiers.ripple import (
+        DEFAULT_HISTORY_TARGET_TOKENS,
+        track_ripple,
     )
     from agentprompt.tiers.snippets import (
         PACKAGED_SNIPPETS,
@@ -94,9 +104,11 @@ if _typing.TYPE_CHECKING:
         TrackedItem,
         TrackerState,
         TrackerUpdate,
+        check_keys,
         content_hash,
+        first_request,
         tier_for,
-        track,
+        track_thresholds,
     )
 
 _LAZY = {
@@ -108,6 +120,7 @@ _LAZY = {
     "CommitMessage": "agentprompt.tiers.commit",
     "ContextBreakdown": "agentprompt.tiers.breakdown",
     "CorruptTierState": "agentprompt.tiers.persist",
+    "DEFAULT_HISTORY_TARGET_TOKENS": "agentprompt.tiers.ripple",
     "DEFAULT_MAP_TOKENS": "agentprompt.tiers.context",
     "DuplicateItem": "agentprompt.tiers.tracker",
     "EmptyDiff": "agentprompt.tiers.commit",
@@ -117,6 +130,7 @@ _LAZY = {
     "ItemKind": "agentprompt.tiers.tracker",
     "ItemState": "agentprompt.tiers.tracker",
     "ItemTokens": "agentprompt.tiers.breakdown",
+    "NoStagedDiff": "agentprompt.tiers.commit",
     "PACKAGED_SNIPPETS": "agentprompt.tiers.snippets",
     "SNIPPETS_FILE": "agentprompt.tiers.snippets",
     "STORE_KIND": "agentprompt.tiers.persist",
@@ -128,6 +142,7 @@ _LAZY = {
     "TOOLTIP_FALLBACK_CHARS": "agentprompt.tiers.snippets",
     "TierChange": "agentprompt.tiers.tracker",
     "TierContext": "agentprompt.tiers.assembly",
+    "TierPolicy": "agentprompt.tiers.policy",
     "TierTokens": "agentprompt.tiers.breakdown",
     "TieredPrompt": "agentprompt.tiers.assembly",
     "TieredRequest": "agentprompt.tiers.request",
@@ -139,6 +154,7 @@ _LAZY = {
     "TrackerUpdate": "agentprompt.tiers.tracker",
     "UnreadableContextFile": "agentprompt.tiers.context",
     "assemble_tiers": "agentprompt.tiers.assembly",
+    "check_keys": "agentprompt.tiers.tracker",
     "clean_commit_message": "agentprompt.tiers.commit",
     "commit_messages": "agentprompt.tiers.commit",
     "commit_problems": "agentprompt.tiers.commit",
@@ -146,6 +162,7 @@ _LAZY = {
     "distribute": "agentprompt.tiers.distribution",
     "file_item": "agentprompt.tiers.items",
     "file_text": "agentprompt.tiers.items",
+    "first_request": "agentprompt.tiers.tracker",
     "get_commit_message": "agentprompt.tiers.commit",
     "get_context_breakdown": "agentprompt.tiers.breakdown",
     "get_system_reminder": "agentprompt.tiers.reminder",
@@ -160,17 +177,21 @@ _LAZY = {
     "reset_tracker": "agentprompt.tiers.persist",
     "save_tracker": "agentprompt.tiers.persist",
     "snippet_sources": "agentprompt.tiers.snippets",
+    "staged_diff": "agentprompt.tiers.commit",
     "symbol_items": "agentprompt.tiers.items",
     "tier_for": "agentprompt.tiers.tracker",
     "tier_parts": "agentprompt.tiers.assembly",
     "tiered_request": "agentprompt.tiers.request",
-    "track": "agentprompt.tiers.tracker",
+    "track": "agentprompt.tiers.policy",
+    "track_ripple": "agentprompt.tiers.ripple",
+    "track_thresholds": "agentprompt.tiers.tracker",
 }
 
 __all__ = [
     "BODY_WIDTH",
     "CACHED_TIERS",
     "COMMIT_TYPES",
+    "DEFAULT_HISTORY_TARGET_TOKENS",
     "DEFAULT_MAP_TOKENS",
     "FIRST_TIERS",
     "HISTORY_ENTRY_N",
@@ -192,10 +213,12 @@ __all__ = [
     "ItemKind",
     "ItemState",
     "ItemTokens",
+    "NoStagedDiff",
     "Snippet",
     "SnippetSet",
     "TierChange",
     "TierContext",
+    "TierPolicy",
     "TierTokens",
     "TieredPrompt",
     "TieredRequest",
@@ -207,6 +230,7 @@ __all__ = [
     "TrackerUpdate",
     "UnreadableContextFile",
     "assemble_tiers",
+    "check_keys",
     "clean_commit_message",
     "commit_messages",
     "commit_problems",
@@ -214,6 +238,7 @@ __all__ = [
     "distribute",
     "file_item",
     "file_text",
+    "first_request",
     "get_commit_message",
     "get_context_breakdown",
     "get_system_reminder",
@@ -228,11 +253,14 @@ __all__ = [
     "reset_tracker",
     "save_tracker",
     "snippet_sources",
+    "staged_diff",
     "symbol_items",
     "tier_for",
     "tier_parts",
     "tiered_request",
     "track",
+    "track_ripple",
+    "track_thresholds",
 ]
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

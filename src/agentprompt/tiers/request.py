@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers
-from agentprompt.tiers.tracker import TrackerState, TrackerUpdate, track
+from agentprompt.tiers.policy import TierPolicy, track
+from agentprompt.tiers.tracker import TrackerState, TrackerUpdate
 from agentprompt.tokens import Tokenizer
 
 __all__ = ["TieredRequest", "tiered_request"]
@@ -28,8 +29,9 @@ def tiered_request(
     *,
     counter: Tokenizer | None = None,
     root: Path | None = None,
+    policy: TierPolicy | None = None,
 ) -> TieredRequest:
     """Track ``context``'s items against ``previous`` and assemble the request they give."""
-    update = track(previous, context.items)
+    update = track(previous, context.items, policy)
     prompt = assemble_tiers(context, update.state, counter=counter, root=root)
     return TieredRequest(prompt=prompt, update=update)

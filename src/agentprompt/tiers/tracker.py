@@ -8,8 +8,11 @@ messages never change once written, so a new one graduates at once (into L3). On
 request the items are spread greedily over L1–L3 by token count
 (:mod:`agentprompt.tiers.distribution`).
 
-:func:`track` is pure: it takes the previous :class:`TrackerState` and this request's items
-and returns the new state and what moved.
+This module holds the tracker's values, the first request's distribution and the literal
+rule (an item's tier follows its N); :mod:`agentprompt.tiers.ripple` holds the default
+rule, which moves items only into tiers already broken, and :func:`agentprompt.tiers.track`
+picks between them. Every step is pure: the previous :class:`TrackerState` and this
+request's items in, the new state and what moved out.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ __all__ = [
     "TrackedItem",
     "TrackerState",
     "TrackerUpdate",
+    "check_keys",
     "content_hash",
+    "first_request",
     "tier_for",
-    "track",
+    "track_thresholds",
 ]
 
 CacheTier = Literal["L0", "L1", "L2", "L3", "active"]
@@ -161,15 +166,21 @@ class TrackerUpdate:
     """What entered, left or moved, in item order (removed items last)."""
 
 
-def track(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
-    """Apply one request's items to the tracker: count, promote, demote, graduate, distribute."""
+def check_keys(items: Sequence[TrackedItem]) -> None:
+    """Refuse two items with one key (:class:`DuplicateItem`)."""
     seen: set[str] = set()
     for item in items:
         if item.key in seen:
             raise DuplicateItem(item.key)
         seen.add(item.key)
-    if previous.requests == 0:
-        return _first_request(items)
+
+
+def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
+    """One request under the literal rule: each item's tier follows its N (``tier_for``),
+    whether or not that rewrites a cached tier; a changed item drops to active, a new
+    history message enters L3 at once. ``previous`` must not be a first request's empty
+    state (:func:`first_request` handles that)."""
+    seen = {i.key for i in items}
     states: list[ItemState] = []
     changes: list[TierChange] = []
     for item in items:
@@ -200,7 +211,7 @@ def track(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate
     )
 
 
-def _first_request(items: Sequence[TrackedItem]) -> TrackerUpdate:
+def first_request(items: Sequence[TrackedItem]) -> TrackerUpdate:
     """The first request: files and map entries spread over L1–L3, history graduated."""
     spread = [i for i in items if i.kind != "history"]
     placed = distribute([(i.key, i.tokens) for i in spread])
