@@ -38,6 +38,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/edits_bench.py
 	$(BIN)/python bench/map_bench.py
 	$(BIN)/python bench/discovery_bench.py
+	$(BIN)/python bench/tiers_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
