@@ -108,11 +108,9 @@ def test_missing_system_prompt_is_a_file_not_found_error(
     import agentprompt.prompts.loader as loader
 
     monkeypatch.setattr(loader, "PACKAGED_DIR", tmp_path / "nowhere")
-    loader._LIBRARIES.clear()
     with pytest.raises(FileNotFoundError) as caught:
         load_system_prompt(tmp_path)
     assert isinstance(caught.value, PromptFileMissing)
-    loader._LIBRARIES.clear()
 
 
 def test_compaction_skill_asks_for_the_boundary_json(tmp_path: Path) -> None:
