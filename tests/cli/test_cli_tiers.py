@@ -92,3 +92,16 @@ def test_inspect_ac_profile_shows_the_tiered_messages(
 def test_inspect_ac_does_not_write_the_tracker(run: Callable[..., Result], repo: Path) -> None:
     run("inspect", "--profile", "ac", "--root", str(repo))
     assert not (repo / ".agentprompt" / "state.db").exists()
+
+
+def test_damaged_stored_state_is_bad_input_naming_the_fix(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    from agentprompt.store import Store, default_store_path
+
+    with Store(default_store_path(repo)) as store:
+        store.create_session("tiers", {"items": "not a list", "changes": []})
+    result = run("tiers", "--root", str(repo))
+    assert result.code == 2 and "--reset" in result.err and "Traceback" not in result.err
+    assert tiers(run, repo, "--reset") == {"reset": True}
+    assert tiers(run, repo)["requests"] == 1

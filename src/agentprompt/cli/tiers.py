@@ -18,6 +18,7 @@ from agentprompt.tiers.persist import load_tracker, reset_tracker, save_tracker
 from agentprompt.tiers.policy import TierPolicy
 from agentprompt.tiers.request import tiered_request
 from agentprompt.tiers.tracker import TIERS, TierChange, TrackerState
+from agentprompt.tokens import shared_counter
 
 __all__ = ["tiers_command"]
 
@@ -128,21 +129,22 @@ def tiers_command(
     """Track one request's items over the cache tiers and show what moved."""
     base = (root or find_project_root()).resolve()
     store_path = default_store_path(base)
-    if reset or show:
-        state: TrackerState
-        changes: tuple[TierChange, ...]
-        if not store_path.exists():
-            state, changes, dropped = TrackerState(), (), False
+    if reset:
+        dropped = False
+        if store_path.exists():
+            with Store(store_path) as store:
+                dropped = reset_tracker(store)
+        if as_json:
+            print_json({"reset": dropped})
         else:
+            console.print("Tracker state forgotten." if dropped else "No tracker state.")
+        return
+    if show:
+        state: TrackerState = TrackerState()
+        changes: tuple[TierChange, ...] = ()
+        if store_path.exists():
             with Store(store_path) as store:
                 state, changes = load_tracker(store)
-                dropped = reset_tracker(store) if reset else False
-        if reset:
-            if as_json:
-                print_json({"reset": dropped})
-            else:
-                console.print("Tracker state forgotten." if dropped else "No tracker state.")
-            return
         if as_json:
             print_json(
                 {
@@ -162,9 +164,11 @@ def tiers_command(
     with Store(store_path) as store:
         previous, _ = load_tracker(store)
         policy = TierPolicy(rule="threshold" if rule == "threshold" else "ripple")
-        request = tiered_request(context, previous, root=base, policy=policy)
+        request = tiered_request(
+            context, previous, counter=shared_counter(model), root=base, policy=policy
+        )
         save_tracker(store, request.update.state, request.update.changes)
-    breakdown = get_context_breakdown(request.prompt)
+    breakdown = get_context_breakdown(request.prompt, counter=shared_counter(model))
     if as_json:
         print_json(
             {
