@@ -33,3 +33,13 @@ def test_invalid_file_is_a_warning_not_a_crash(run: Callable[..., Result], tmp_p
     result = run("snippets", "--root", str(tmp_path))
     assert result.code == 0 and "warning" in result.err and "Traceback" not in result.err
     assert "Continue" not in result.err and "truncated" in result.out
+
+
+def test_markup_in_a_snippet_is_shown_as_written(
+    run: Callable[..., Result], tmp_path: Path
+) -> None:
+    target = tmp_path / "config" / "prompts" / "prompt-snippets.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"snippets": [{"icon": "[/b]", "message": "use [bold]x[/]"}]}))
+    result = run("snippets", "--root", str(tmp_path))
+    assert result.code == 0 and "[/b]" in result.out and "use [bold]x[/]" in result.out

@@ -85,7 +85,7 @@ def test_inspect_ac_profile_shows_the_tiered_messages(
     assert data["messages"][0]["role"] == "system"
     assert data["messages"][-1] == {"role": "user", "content": "Fix it"}
     ids = [s["id"] for s in data["sections"]]
-    assert ids[0] == "L0:system" and any(i.startswith("L1:symbols:") for i in ids)
+    assert ids[0] == "L0/system" and any(i.startswith("L1/symbols:") for i in ids)
     assert data["breakpoints"]
 
 

@@ -151,8 +151,8 @@ def test_an_item_the_state_does_not_know_is_active() -> None:
 def test_every_item_is_its_own_section_named_by_tier_and_key() -> None:
     context, state = full_context()
     ids = [p.id for p in tier_parts(context, state)]
-    assert "L2:file:src/d.py" in ids and "active:symbols:src/c.py" in ids
-    assert ids[0] == "L0:system" and ids[-1] == "user"
+    assert "L2/file:src/d.py" in ids and "active/symbols:src/c.py" in ids
+    assert ids[0] == "L0/system" and ids[-1] == "user"
 
 
 def test_file_fence_is_longer_than_backticks_in_the_file() -> None:

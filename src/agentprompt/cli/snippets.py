@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.context.environment import find_project_root
@@ -41,10 +42,10 @@ def snippets_command(root: Path | None, as_json: bool) -> None:
     for problem in found.problems:
         err_console.print(f"agentprompt: warning: {printable(problem)}", markup=False)
     where = f"{found.origin}: {found.source}" if found.source else "no snippets file found"
-    table = Table(title=f"Prompt snippets ({printable(where)})")
+    table = Table(title=Text(f"Prompt snippets ({printable(where)})"))
     table.add_column("icon")
     table.add_column("tooltip")
     table.add_column("message")
     for s in found.snippets:
-        table.add_row(printable(s.icon), printable(s.tooltip), printable(s.message))
+        table.add_row(*(Text(printable(v)) for v in (s.icon, s.tooltip, s.message)))
     console.print(table)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from agentprompt.cli.output import console, print_json, printable
 from agentprompt.context.environment import find_project_root
@@ -46,7 +47,7 @@ def _show_changes(changes: tuple[TierChange, ...]) -> None:
     for col in ("item", "from", "to", "why"):
         table.add_column(col)
     for c in changes:
-        table.add_row(printable(c.key), c.before or "—", c.after or "—", _ARROWS[c.reason])
+        table.add_row(Text(printable(c.key)), c.before or "—", c.after or "—", _ARROWS[c.reason])
     console.print(table)
 
 
@@ -69,7 +70,7 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
     for t in breakdown.tiers:
         top = sorted(t.items, key=lambda i: -i.tokens)[:3]
         names = ", ".join(f"{printable(i.key)} ({i.tokens})" for i in top)
-        table.add_row(t.tier, "yes" if t.cached else "no", str(t.tokens), names or "—")
+        table.add_row(t.tier, "yes" if t.cached else "no", str(t.tokens), Text(names or "—"))
     console.print(table)
     console.print(f"Total input tokens: [bold]{breakdown.total_tokens}[/bold]")
 

@@ -68,7 +68,7 @@ class TieredPrompt:
 
 def _section(tier: CacheTier, sid: str, role: SectionRole, text: str) -> Section:
     return Section(
-        id=f"{tier}:{sid}",
+        id=f"{tier}/{sid}",
         role=role,
         text=text.rstrip("\n"),
         stability=Stability.TURN if tier == "active" else Stability.SESSION,
