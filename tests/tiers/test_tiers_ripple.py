@@ -3,6 +3,9 @@ into tiers whose cache block is already broken, so intact tiers stay cached."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agentprompt.tiers import (
     ItemState,
     TierPolicy,
@@ -121,3 +124,51 @@ def test_the_history_target_is_configurable() -> None:
     history = item("history:0", "user\nhi", tokens=5, kind="history")
     update = track(state(), [history], TierPolicy(history_target_tokens=5))
     assert tiers_of(update.state)["history:0"] == ("L3", 3)
+
+
+ORDER = ("L0", "L1", "L2", "L3", "active")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(["edit", "drop", "add"]), st.integers(0, 7)), max_size=2
+        ),
+        min_size=2,
+        max_size=30,
+    )
+)
+def test_tiers_more_stable_than_any_break_keep_their_items(
+    requests: list[list[tuple[str, int]]],
+) -> None:
+    """Property: a tier above every changed or removed item (and above L3, where graduation
+    lands) keeps exactly its items, and every item's N is at least its tier's threshold."""
+    entry = {"L0": 12, "L1": 9, "L2": 6, "L3": 3, "active": 0}
+    versions = {f"k{k}": 0 for k in range(5)}
+    previous = TrackerState()
+    for edits in requests:
+        for op, k in edits:
+            key = f"k{k}"
+            if op == "drop":
+                versions.pop(key, None)
+            elif op == "edit" and key in versions:
+                versions[key] += 1
+            elif op == "add":
+                versions.setdefault(key, 0)
+        items = {key: item(key, f"v{v}") for key, v in versions.items()}
+        update = track(previous, list(items.values()))
+        if previous.requests:
+            broken = {"L3"}
+            for old in previous.items:
+                now = items.get(old.key)
+                if now is None or content_hash(now.text) != old.hash:
+                    broken.add(old.tier)
+            top = min(ORDER.index(t) for t in broken)
+            for tier in ORDER[:top]:
+                before = {i.key for i in previous.items if i.tier == tier}
+                after = {i.key for i in update.state.items if i.tier == tier}
+                assert before == after, tier
+        for state_item in update.state.items:
+            assert state_item.n >= entry[state_item.tier]
+        previous = update.state
