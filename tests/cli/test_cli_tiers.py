@@ -105,3 +105,11 @@ def test_damaged_stored_state_is_bad_input_naming_the_fix(
     assert result.code == 2 and "--reset" in result.err and "Traceback" not in result.err
     assert tiers(run, repo, "--reset") == {"reset": True}
     assert tiers(run, repo)["requests"] == 1
+
+
+def test_inspect_ac_table_shows_each_sections_tier_and_tier_totals(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    result = run("inspect", "--profile", "ac", "--root", str(repo), "--task", "Fix it")
+    assert result.code == 0, result.err
+    assert "┃ tier" in result.out and "Tokens per cache tier: L0 " in result.out
