@@ -39,6 +39,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/map_bench.py
 	$(BIN)/python bench/discovery_bench.py
 	$(BIN)/python bench/agent_bench.py
+	$(BIN)/python bench/tiers_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

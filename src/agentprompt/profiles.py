@@ -105,6 +105,26 @@ def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
     return build
 
 
+def _ac(request: InspectRequest) -> list[Part]:
+    """Seed 004's cache-tiered prompt: items placed by the repository's stored tracker (read,
+    never written), or spread over L1–L3 as on a first request."""
+    from agentprompt.store import Store, default_store_path
+    from agentprompt.tiers.assembly import tier_parts
+    from agentprompt.tiers.context import repository_context
+    from agentprompt.tiers.persist import load_tracker
+    from agentprompt.tiers.policy import track
+    from agentprompt.tiers.tracker import TrackerState
+
+    context = repository_context(request.root, history=request.history, user=request.task)
+    previous = TrackerState()
+    store_path = default_store_path(request.root.resolve())
+    if store_path.exists():
+        with Store(store_path) as store:
+            previous, _ = load_tracker(store)
+    state = track(previous, context.items).state
+    return list(tier_parts(context, state, prompts=PromptLibrary(request.root)))
+
+
 PROFILES: dict[str, NamedProfile] = {
     "agent": NamedProfile(
         name="agent",
@@ -122,6 +142,11 @@ PROFILES: dict[str, NamedProfile] = {
         name="demo",
         description="the main agent's prompt (seed 001) for a repository and a task",
         build=_demo,
+    ),
+    "ac": NamedProfile(
+        name="ac",
+        description="seed 004's cache-tiered prompt (L0–L3 and active) for a repository",
+        build=_ac,
     ),
 }
 """Every profile ``inspect`` knows, by name."""

@@ -70,10 +70,10 @@ def test_prompts_show_prints_the_file_and_its_variables(run: Run, repo: Path) ->
 
 
 def test_prompts_show_of_a_missing_name_lists_the_paths_searched(run: Run, repo: Path) -> None:
-    result = run("prompts", "show", "system", "--root", str(repo))
+    result = run("prompts", "show", "house_rules", "--root", str(repo))
     assert result.code == 2
-    assert "system.md was not found" in result.err
-    assert str(repo / "config" / "prompts" / "system.md") in result.err
+    assert "house_rules.md was not found" in result.err
+    assert str(repo / "config" / "prompts" / "house_rules.md") in result.err
 
 
 def test_sessions_list_without_a_database_creates_none(run: Run, repo: Path) -> None:

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import agentprompt.prompts
+import agentprompt.prompts.loader as loader_module
 from agentprompt.errors import AgentPromptError
 from agentprompt.prompts.loader import (
     PACKAGED_DIR,
@@ -336,7 +337,7 @@ def test_list_reports_every_name_with_its_origin_and_the_files_it_shadows(
     sources = {source.name: source for source in library.list()}
 
     assert (sources["system"].origin, sources["system"].path) == ("project", project)
-    assert sources["system"].shadows == (local,)
+    assert sources["system"].shadows == (local, PACKAGED_DIR / "system.md")
     assert (sources["skills/compaction"].origin, sources["skills/compaction"].path) == (
         "user",
         skill,
@@ -411,15 +412,17 @@ def test_load_system_prompt_falls_back_to_the_user_config_dir(
 
 
 def test_a_missing_system_md_raises_file_not_found_listing_the_paths_searched(
-    root: Path, user_config_dir: Path
+    root: Path, user_config_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    empty = root / "no-packaged-prompts"
+    monkeypatch.setattr(loader_module, "PACKAGED_DIR", empty)  # as if system.md were not shipped
     with pytest.raises(FileNotFoundError) as caught:
         load_system_prompt(root)
     message = str(caught.value)
     assert str(root / "config" / "prompts" / "system.md") in message
     assert str(root / ".agentprompt" / "prompts" / "system.md") in message
     assert str(user_config_dir / "prompts" / "system.md") in message
-    assert str(PACKAGED_DIR / "system.md") in message
+    assert str(empty / "system.md") in message
 
 
 def test_load_system_prompt_sees_a_changed_file(root: Path) -> None:
@@ -429,7 +432,10 @@ def test_load_system_prompt_sees_a_changed_file(root: Path) -> None:
     assert load_system_prompt(root) == "new and longer"
 
 
-def test_load_extra_prompt_is_none_without_system_extra_md(root: Path) -> None:
+def test_load_extra_prompt_is_none_without_system_extra_md(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader_module, "PACKAGED_DIR", root / "no-packaged-prompts")
     project_prompt(root, "system", "system\n")
     assert load_extra_prompt(root) is None
 
@@ -445,7 +451,10 @@ def test_build_system_prompt_joins_system_and_extra_with_a_blank_line(root: Path
     assert build_system_prompt(root) == "System text.\n\nExtra text."
 
 
-def test_build_system_prompt_is_the_system_prompt_alone_without_an_extra(root: Path) -> None:
+def test_build_system_prompt_is_the_system_prompt_alone_without_an_extra(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader_module, "PACKAGED_DIR", root / "no-packaged-prompts")
     project_prompt(root, "system", "System text.\n")
     assert build_system_prompt(root) == "System text."
 

@@ -89,6 +89,7 @@ def report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
                 "stability": s.stability.name.lower(),
                 "priority": s.priority,
                 "tokens": s.tokens,
+                "cache_tier": s.cache_tier,
                 "messages": [s.first_message, s.last_message],
             }
             for s in comp.sections
@@ -114,7 +115,9 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     comp = report.composition
     kind = "exact" if comp.exact else "estimated"
     table = Table(title=f"Profile '{report.profile}' — tokens ({comp.tokenizer}, {kind})")
-    for col in ("section", "role", "stability", "priority", "tokens", "message"):
+    tiered = any(s.cache_tier for s in comp.sections)
+    columns = ("section", "role", "stability", "priority", "tokens", "message")
+    for col in ("tier", *columns) if tiered else columns:
         table.add_column(col, justify="right" if col in ("tokens", "priority") else "left")
     for s in comp.sections:
         where = (
@@ -125,8 +128,18 @@ def _print_report(report: InspectReport, fmt: str) -> None:
         if s.last_message < s.first_message:
             where = "—"
         priority = "required" if s.priority is None else str(s.priority)
-        table.add_row(s.id, s.role, s.stability.name.lower(), priority, str(s.tokens), where)
+        row = (s.id, s.role, s.stability.name.lower(), priority, str(s.tokens), where)
+        table.add_row(*((s.cache_tier or "—", *row) if tiered else row))
     console.print(table)
+    if tiered:
+        per_tier: dict[str, int] = {}
+        for s in comp.sections:
+            per_tier[s.cache_tier or "uncached"] = per_tier.get(s.cache_tier or "uncached", 0) + (
+                s.tokens
+            )
+        console.print(
+            "Tokens per cache tier: " + ", ".join(f"{t} {n}" for t, n in per_tier.items())
+        )
     framing = comp.total_tokens - sum(comp.message_tokens) - comp.tool_tokens
     console.print(
         f"Total input tokens: [bold]{comp.total_tokens}[/bold] "

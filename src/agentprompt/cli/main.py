@@ -19,6 +19,7 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 COMMANDS = {
     "apply": "agentprompt.cli.apply:apply_command",
     "chat": "agentprompt.cli.chat:chat_command",
+    "commit-msg": "agentprompt.cli.commit_msg:commit_msg_command",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
     "parse": "agentprompt.cli.parse:parse_command",
@@ -27,6 +28,8 @@ COMMANDS = {
     "run": "agentprompt.cli.chat:run_command",
     "select": "agentprompt.cli.select:select_command",
     "sessions": "agentprompt.cli.sessions:sessions_group",
+    "snippets": "agentprompt.cli.snippets:snippets_command",
+    "tiers": "agentprompt.cli.tiers:tiers_command",
     "tree": "agentprompt.cli.tree:tree_command",
     "workflow": "agentprompt.cli.workflow:workflow_group",
 }

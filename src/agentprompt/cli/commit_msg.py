@@ -1,0 +1,153 @@
+"""``agentprompt commit-msg``: a commit message for the staged diff (seed 004).
+
+The model is named by ``--model`` or ``$AGENTPROMPT_MODEL``; :func:`resolve_chat_model`
+turns the name into a chat model. ``--model script:FILE`` replays the replies listed in a
+JSON file (no network). ``--print-prompt`` shows the request and needs no model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from agentprompt.cli.output import (
+    EXIT_FAILED,
+    err_console,
+    format_option,
+    print_json,
+    printable,
+    show_messages,
+)
+from agentprompt.context.environment import find_project_root
+from agentprompt.errors import UsageError
+from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest, ReplyDone, StreamEvent
+from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
+from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
+from agentprompt.wire import to_openai
+
+__all__ = ["ChatModelNotConfigured", "commit_msg_command", "resolve_chat_model"]
+
+MODEL_ENV = "AGENTPROMPT_MODEL"
+"""The environment variable naming the model when ``--model`` is not given."""
+
+SCRIPT_PREFIX = "script:"
+"""``--model script:FILE`` replies with the strings listed in the JSON file FILE, in order."""
+
+
+class ChatModelNotConfigured(UsageError):
+    """No usable chat model is named."""
+
+
+class ScriptedReplies:
+    """A ``script:FILE`` model whose running out of replies is said in command-line terms."""
+
+    def __init__(self, path: Path, replies: list[str]) -> None:
+        self.path = path
+        self.count = len(replies)
+        self.model = ScriptedModel(replies)
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        """The script's next reply."""
+        try:
+            return self.model.complete(request)
+        except ScriptExhausted:
+            raise ChatModelNotConfigured(
+                f"the model script {self.path} has no reply for request {self.count + 1} "
+                f"(it holds {self.count}); add replies to its JSON list"
+            ) from None
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        """The script's next reply, streamed."""
+        return iter([ReplyDone(reply=self.complete(request))])
+
+
+def resolve_chat_model(name: str | None) -> ModelClient:
+    """The chat model ``name`` (or ``$AGENTPROMPT_MODEL``) names; ``script:FILE`` is built in."""
+    chosen = name or os.environ.get(MODEL_ENV, "").strip()
+    if not chosen:
+        raise ChatModelNotConfigured(
+            f"commit-msg needs a model: pass '--model {SCRIPT_PREFIX}FILE' (or set {MODEL_ENV}), "
+            "or use --print-prompt to see the request without one"
+        )
+    if not chosen.startswith(SCRIPT_PREFIX):
+        raise ChatModelNotConfigured(
+            f"no client is available for the model {chosen!r} in this build; use "
+            f"'--model {SCRIPT_PREFIX}FILE' (a JSON list of replies) or --print-prompt"
+        )
+    path = Path(chosen[len(SCRIPT_PREFIX) :])
+    try:
+        replies = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ChatModelNotConfigured(
+            f"cannot read the model script {path}: {exc.strerror}"
+        ) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ChatModelNotConfigured(
+            f"the model script {path} is not JSON ({exc}); give a JSON list of reply strings"
+        ) from None
+    if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
+        raise ChatModelNotConfigured(
+            f"the model script {path} must hold a JSON list of reply strings, one per request"
+        )
+    return ScriptedReplies(path, replies)
+
+
+_ACTIONS = {
+    "accepted": "the model's message was used as it was",
+    "cleaned": "the model's message was cleaned up",
+    "reasked": "the model's first message broke the format, so it was asked again once",
+    "invalid": "the model's message still breaks the format after asking again once",
+}
+
+
+@click.command("commit-msg")
+@click.option(
+    "--root",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="The repository (default: the one around the cwd).",
+)
+@click.option("--model", default=None, help="The model (script:FILE replays JSON replies).")
+@click.option("--print-prompt", is_flag=True, help="Print the request instead of sending it.")
+@format_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def commit_msg_command(
+    root: Path | None, model: str | None, print_prompt: bool, fmt: str, as_json: bool
+) -> None:
+    """Write a commit message for the staged diff."""
+    base = (root or find_project_root()).resolve()
+    diff = staged_diff(base)
+    messages = commit_messages(diff, root=base)
+    if print_prompt:
+        if as_json:
+            print_json({"messages": to_openai(messages)})
+        else:
+            show_messages(messages, fmt)
+        return
+    client = resolve_chat_model(model)
+    result = get_commit_message(diff, client, root=base)
+    if as_json:
+        print_json(
+            {
+                "message": result.text,
+                "action": result.action,
+                "cleanups": list(result.cleanups),
+                "problems": list(result.problems),
+                "replies": list(result.replies),
+            }
+        )
+    else:
+        click.echo(result.text)
+        if result.action != "accepted":
+            err_console.print(f"agentprompt: {_ACTIONS[result.action]}", markup=False)
+        for cleanup in result.cleanups:
+            err_console.print(f"  cleaned: {cleanup}", markup=False)
+        for problem in result.problems:
+            err_console.print(f"  problem: {printable(problem)}", markup=False)
+    if result.action == "invalid":
+        sys.exit(EXIT_FAILED)

@@ -1,0 +1,51 @@
+"""``agentprompt snippets``: the prompt snippets in force for a repository (seed 004)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.context.environment import find_project_root
+from agentprompt.tiers.snippets import load_prompt_snippets
+
+__all__ = ["snippets_command"]
+
+
+@click.command("snippets")
+@click.option(
+    "--root",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="The repository (default: the one around the cwd).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def snippets_command(root: Path | None, as_json: bool) -> None:
+    """List the prompt snippets: the repository's, else the user's, else the defaults."""
+    found = load_prompt_snippets((root or find_project_root()).resolve())
+    if as_json:
+        print_json(
+            {
+                "source": str(found.source) if found.source else None,
+                "origin": found.origin,
+                "snippets": [
+                    {"icon": s.icon, "tooltip": s.tooltip, "message": s.message}
+                    for s in found.snippets
+                ],
+                "problems": list(found.problems),
+            }
+        )
+        return
+    for problem in found.problems:
+        err_console.print(f"agentprompt: warning: {printable(problem)}", markup=False)
+    where = f"{found.origin}: {found.source}" if found.source else "no snippets file found"
+    table = Table(title=Text(f"Prompt snippets ({printable(where)})"))
+    table.add_column("icon")
+    table.add_column("tooltip")
+    table.add_column("message")
+    for s in found.snippets:
+        table.add_row(*(Text(printable(v)) for v in (s.icon, s.tooltip, s.message)))
+    console.print(table)

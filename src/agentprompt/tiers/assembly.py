@@ -1,0 +1,138 @@
+"""Cache-tiered message assembly (seed 004's message structure).
+
+messages[0] is the L0 block (role system): the system prompt, the map header and legend, the
+L0 map entries and the L0 files; L0 history follows it as native messages. L1–L3 are each a
+user message (their map entries and files) answered by the assistant, followed by their
+history. Then the active tier (uncached) in the same shape, then the user's message. Each
+cached tier ends in one provider cache breakpoint (at most four: L0–L3).
+
+The tiers are expressed as :class:`~agentprompt.sections.Section` values with an explicit
+``cache_tier`` and handed to :func:`agentprompt.composition.assemble`, which places the
+breakpoints and counts every message exactly; ``inspect --profile ac`` shows the same parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentprompt.composition import Composition, assemble
+from agentprompt.messages import Message
+from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.sections import Section, SectionRole, Stability
+from agentprompt.tiers.items import history_role
+from agentprompt.tiers.tracker import TIERS, CacheTier, TrackedItem, TrackerState
+from agentprompt.tokens import Tokenizer, shared_counter
+
+__all__ = ["TierContext", "TieredPrompt", "assemble_tiers", "tier_parts"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TierContext:
+    """Everything one tiered request holds, before tiers are assigned."""
+
+    system: str
+    """The system prompt (``build_system_prompt()``)."""
+    legend: str = ""
+    """The symbol map's legend (empty: no map)."""
+    items: tuple[TrackedItem, ...] = ()
+    """Files, map entries and history messages, in the order to show them within a tier."""
+    user: str = ""
+    """The user's current message (empty: none)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TieredPrompt:
+    """A tiered request: its sections, composed messages and the tracker state it used."""
+
+    context: TierContext
+    """What it was built from."""
+    state: TrackerState
+    """The tracker state that placed each item."""
+    parts: tuple[Section, ...]
+    """The sections, in order, each tagged with its cache tier."""
+    composition: Composition
+    """The messages, with exact token counts and cache breakpoints."""
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The messages to send."""
+        return self.composition.messages
+
+    def tier_of(self, key: str) -> CacheTier:
+        """The tier an item was placed in."""
+        item = self.state.get(key)
+        return item.tier if item is not None else "active"
+
+
+def _section(tier: CacheTier, sid: str, role: SectionRole, text: str) -> Section:
+    return Section(
+        id=f"{tier}/{sid}",
+        role=role,
+        text=text.rstrip("\n"),
+        stability=Stability.TURN if tier == "active" else Stability.SESSION,
+        cache_tier=None if tier == "active" else tier,
+    )
+
+
+def _tier_sections(
+    lib: PromptLibrary, tier: CacheTier, context: TierContext, members: Sequence[TrackedItem]
+) -> list[Section]:
+    """One tier's sections: its context message (and the reply to it), then its history.
+
+    Every item is its own section (sections of one role and tier share a message, joined by
+    a blank line), so ``inspect`` prices each item.
+    """
+    symbols = [i for i in members if i.kind == "symbols"]
+    files = [i for i in members if i.kind == "file"]
+    role: SectionRole = "system" if tier == "L0" else "user"
+    out: list[Section] = []
+    if tier == "L0":
+        out.append(_section(tier, "system", role, context.system))
+        if context.legend or symbols:
+            header = lib.render("tiers/map_header")
+            out.append(_section(tier, "legend", role, f"{header}\n\n{context.legend}"))
+    elif symbols:
+        out.append(_section(tier, "map-header", role, lib.render("tiers/map_continued")))
+    out.extend(_section(tier, i.key, role, i.text) for i in symbols)
+    if files:
+        out.append(_section(tier, "files-header", role, lib.render("tiers/files_header")))
+        out.extend(_section(tier, i.key, role, i.text) for i in files)
+    if tier != "L0" and out:
+        out.append(_section(tier, "ack", "assistant", lib.render("tiers/ack")))
+    for item in members:
+        if item.kind == "history":
+            speaker: SectionRole = "assistant" if history_role(item) == "assistant" else "user"
+            out.append(_section(tier, item.key, speaker, item.text.split("\n", 1)[1]))
+    return out
+
+
+def tier_parts(
+    context: TierContext, state: TrackerState, *, prompts: PromptLibrary | None = None
+) -> tuple[Section, ...]:
+    """The sections of a tiered request: each item in the tier ``state`` gives it."""
+    lib = prompts or PromptLibrary()
+    by_tier: dict[CacheTier, list[TrackedItem]] = {t: [] for t in TIERS}
+    for item in context.items:
+        known = state.get(item.key)
+        by_tier[known.tier if known is not None else "active"].append(item)
+    parts: list[Section] = []
+    for tier in TIERS:
+        parts.extend(_tier_sections(lib, tier, context, by_tier[tier]))
+    if context.user:
+        parts.append(Section(id="user", role="user", text=context.user, stability=Stability.TURN))
+    return tuple(parts)
+
+
+def assemble_tiers(
+    context: TierContext,
+    state: TrackerState,
+    *,
+    counter: Tokenizer | None = None,
+    root: Path | None = None,
+) -> TieredPrompt:
+    """The messages of a tiered request, with one cache breakpoint per non-empty cached tier."""
+    parts = tier_parts(context, state, prompts=PromptLibrary(root) if root else None)
+    composition = assemble(parts, counter=counter or shared_counter())
+    return TieredPrompt(context=context, state=state, parts=parts, composition=composition)

@@ -1,0 +1,116 @@
+"""How many tokens each cache tier, and each item in it, costs (seed 004's context breakdown)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentprompt.tiers.assembly import TieredPrompt
+from agentprompt.tiers.tracker import TIERS, CacheTier
+from agentprompt.tokens import Tokenizer, shared_counter
+
+__all__ = ["ContextBreakdown", "ItemTokens", "TierTokens", "get_context_breakdown"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemTokens:
+    """One item's place and cost."""
+
+    key: str
+    """The item's key (``system``, ``legend``, ``file:PATH``, ``symbols:PATH``,
+    ``history:N``, ``user``)."""
+    kind: str
+    """What it is: ``system``, ``legend``, ``file``, ``symbols``, ``history`` or ``user``."""
+    tokens: int
+    """Its exact token count."""
+    n: int | None = None
+    """Consecutive requests it stayed unchanged (None for untracked text)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TierTokens:
+    """One tier's cost."""
+
+    tier: CacheTier
+    """The tier."""
+    tokens: int
+    """Tokens of its messages, chat framing included."""
+    items: tuple[ItemTokens, ...]
+    """Its items, in the order they are sent."""
+    cached: bool
+    """Whether a cache breakpoint ends it."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextBreakdown:
+    """Tokens per tier and per item of a tiered request."""
+
+    tiers: tuple[TierTokens, ...]
+    """Every tier, most stable first (empty ones included, with 0 tokens)."""
+    total_tokens: int
+    """The whole request's input tokens."""
+    tokenizer: str
+    """The encoding the counts are for."""
+
+    def tier(self, name: CacheTier) -> TierTokens:
+        """The breakdown of tier ``name``."""
+        return next(t for t in self.tiers if t.tier == name)
+
+
+def _tier_named(name: str | None) -> CacheTier:
+    for tier in TIERS:
+        if tier == name:
+            return tier
+    return "active"
+
+
+def get_context_breakdown(
+    prompt: TieredPrompt, *, counter: Tokenizer | None = None
+) -> ContextBreakdown:
+    """Tokens per tier (from the composed messages) and per item (from each item's text)."""
+    counter = counter or shared_counter()
+    comp = prompt.composition
+    message_tier: dict[int, CacheTier] = {}
+    for placed in comp.sections:
+        tier = _tier_named(placed.cache_tier)
+        for i in range(placed.first_message, placed.last_message + 1):
+            message_tier.setdefault(i, tier)
+    tier_tokens = dict.fromkeys(TIERS, 0)
+    for i, tokens in enumerate(comp.message_tokens):
+        tier_tokens[message_tier.get(i, "active")] += tokens
+    items: dict[CacheTier, list[ItemTokens]] = {t: [] for t in TIERS}
+    items["L0"].append(
+        ItemTokens(key="system", kind="system", tokens=counter.count(prompt.context.system))
+    )
+    if prompt.context.legend:
+        items["L0"].append(
+            ItemTokens(key="legend", kind="legend", tokens=counter.count(prompt.context.legend))
+        )
+    for item in prompt.context.items:
+        state = prompt.state.get(item.key)
+        tier = state.tier if state is not None else "active"
+        items[tier].append(
+            ItemTokens(
+                key=item.key,
+                kind=item.kind,
+                tokens=item.tokens,
+                n=state.n if state is not None else 0,
+            )
+        )
+    if prompt.context.user:
+        items["active"].append(
+            ItemTokens(key="user", kind="user", tokens=counter.count(prompt.context.user))
+        )
+    marked = {i for i in comp.breakpoints}
+    return ContextBreakdown(
+        tiers=tuple(
+            TierTokens(
+                tier=t,
+                tokens=tier_tokens[t],
+                items=tuple(items[t]),
+                cached=any(message_tier.get(i) == t for i in marked),
+            )
+            for t in TIERS
+        ),
+        total_tokens=comp.total_tokens,
+        tokenizer=comp.tokenizer,
+    )

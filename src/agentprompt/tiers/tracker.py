@@ -1,0 +1,241 @@
+"""The stability tracker: which cache tier each item of the context belongs in.
+
+SPEC.md's rules, exactly. Every tracked item (a file's content, a file's symbol-map entry, a
+history message) has a content hash and a counter N of consecutive requests it stayed
+unchanged. L0 needs N >= 12 (and is terminal), L1 N >= 9, L2 N >= 6, L3 N >= 3; below 3 an
+item is active (not cached). A changed item goes back to N = 0 and the active tier. History
+messages never change once written, so a new one graduates at once (into L3). On the first
+request the items are spread greedily over L1–L3 by token count
+(:mod:`agentprompt.tiers.distribution`).
+
+This module holds the tracker's values, the first request's distribution and the literal
+rule (an item's tier follows its N); :mod:`agentprompt.tiers.ripple` holds the default
+rule, which moves items only into tiers already broken, and :func:`agentprompt.tiers.track`
+picks between them. Every step is pure: the previous :class:`TrackerState` and this
+request's items in, the new state and what moved out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from agentprompt.errors import UsageError
+from agentprompt.tiers.distribution import distribute
+
+__all__ = [
+    "CACHED_TIERS",
+    "HISTORY_ENTRY_N",
+    "THRESHOLDS",
+    "TIERS",
+    "CacheTier",
+    "ChangeReason",
+    "DuplicateItem",
+    "ItemKind",
+    "ItemState",
+    "TierChange",
+    "TrackedItem",
+    "TrackerState",
+    "TrackerUpdate",
+    "check_keys",
+    "content_hash",
+    "first_request",
+    "tier_for",
+    "track_thresholds",
+]
+
+CacheTier = Literal["L0", "L1", "L2", "L3", "active"]
+"""A cache tier, most stable first; ``active`` is not cached."""
+
+ItemKind = Literal["file", "symbols", "history"]
+"""What a tracked item holds: a file's full text, its symbol-map entry, or a history message."""
+
+ChangeReason = Literal["new", "promoted", "demoted", "removed", "distributed", "graduated"]
+"""Why an item moved between two requests."""
+
+TIERS: tuple[CacheTier, ...] = ("L0", "L1", "L2", "L3", "active")
+"""Every tier, most stable first (the order they are sent in)."""
+
+CACHED_TIERS: tuple[CacheTier, ...] = ("L0", "L1", "L2", "L3")
+"""The tiers that end in a provider cache breakpoint."""
+
+THRESHOLDS: tuple[tuple[CacheTier, int], ...] = (("L0", 12), ("L1", 9), ("L2", 6), ("L3", 3))
+"""The least N of unchanged requests for each cached tier."""
+
+HISTORY_ENTRY_N = 3
+"""The N a new history message starts with: immutable, it graduates at once into L3."""
+
+
+class DuplicateItem(UsageError):
+    """Two items of one request share a key, so the tracker could not tell them apart."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(f"two tracked items share the key {key!r}; give each item its own key")
+
+
+def tier_for(n: int) -> CacheTier:
+    """The tier an item unchanged for ``n`` consecutive requests belongs in."""
+    for tier, least in THRESHOLDS:
+        if n >= least:
+            return tier
+    return "active"
+
+
+def content_hash(text: str) -> str:
+    """The hash that tells whether an item's text changed (SHA-256, hex)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackedItem:
+    """One item of this request's context."""
+
+    key: str
+    """A name unique in the context: ``file:PATH``, ``symbols:PATH`` or ``history:N``."""
+    kind: ItemKind
+    """What it holds."""
+    text: str
+    """Its text, as it is sent."""
+    tokens: int
+    """Its exact token count (the first distribution balances tiers by it)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemState:
+    """What the tracker remembers about one item."""
+
+    key: str
+    """The item's key."""
+    kind: ItemKind
+    """What it holds."""
+    hash: str
+    """The hash of its text at the last request."""
+    n: int
+    """Consecutive requests it stayed unchanged."""
+    tier: CacheTier
+    """The tier it is in."""
+    tokens: int
+    """Its token count at the last request."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackerState:
+    """The tracker between two requests."""
+
+    items: tuple[ItemState, ...] = ()
+    """Every item of the last request, in the order it was given."""
+    requests: int = 0
+    """How many requests have been tracked (0: the next one is the first)."""
+
+    def get(self, key: str) -> ItemState | None:
+        """The remembered state of ``key``, if it was in the last request."""
+        for item in self.items:
+            if item.key == key:
+                return item
+        return None
+
+    def in_tier(self, tier: CacheTier) -> tuple[ItemState, ...]:
+        """The items in ``tier``, in the order they were given."""
+        return tuple(i for i in self.items if i.tier == tier)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TierChange:
+    """One item that entered, left or moved between tiers at a request."""
+
+    key: str
+    """The item's key."""
+    before: CacheTier | None
+    """Its tier before the request (None: it was not tracked)."""
+    after: CacheTier | None
+    """Its tier after the request (None: it is no longer in the context)."""
+    reason: ChangeReason
+    """Why it moved."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackerUpdate:
+    """The result of tracking one request."""
+
+    state: TrackerState
+    """The new state."""
+    changes: tuple[TierChange, ...]
+    """What entered, left or moved, in item order (removed items last)."""
+
+
+def check_keys(items: Sequence[TrackedItem]) -> None:
+    """Refuse two items with one key (:class:`DuplicateItem`)."""
+    seen: set[str] = set()
+    for item in items:
+        if item.key in seen:
+            raise DuplicateItem(item.key)
+        seen.add(item.key)
+
+
+def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
+    """One request under the literal rule: each item's tier follows its N (``tier_for``),
+    whether or not that rewrites a cached tier; a changed item drops to active, a new
+    history message enters L3 at once. ``previous`` must not be a first request's empty
+    state (:func:`first_request` handles that)."""
+    seen = {i.key for i in items}
+    states: list[ItemState] = []
+    changes: list[TierChange] = []
+    for item in items:
+        digest = content_hash(item.text)
+        old = previous.get(item.key)
+        if old is None:
+            n = HISTORY_ENTRY_N if item.kind == "history" else 0
+            reason: ChangeReason = "graduated" if item.kind == "history" else "new"
+        elif old.hash != digest:
+            n, reason = 0, "demoted"
+        else:
+            n, reason = old.n + 1, "promoted"
+        tier = tier_for(n)
+        states.append(
+            ItemState(key=item.key, kind=item.kind, hash=digest, n=n, tier=tier, tokens=item.tokens)
+        )
+        before = old.tier if old is not None else None
+        if before != tier or reason == "demoted":
+            changes.append(TierChange(key=item.key, before=before, after=tier, reason=reason))
+    changes.extend(
+        TierChange(key=old.key, before=old.tier, after=None, reason="removed")
+        for old in previous.items
+        if old.key not in seen
+    )
+    return TrackerUpdate(
+        state=TrackerState(items=tuple(states), requests=previous.requests + 1),
+        changes=tuple(changes),
+    )
+
+
+def first_request(items: Sequence[TrackedItem]) -> TrackerUpdate:
+    """The first request: files and map entries spread over L1–L3, history graduated."""
+    spread = [i for i in items if i.kind != "history"]
+    placed = distribute([(i.key, i.tokens) for i in spread])
+    least = dict(THRESHOLDS)
+    states: list[ItemState] = []
+    changes: list[TierChange] = []
+    for item in items:
+        tier: CacheTier
+        reason: ChangeReason
+        if item.kind == "history":
+            tier, reason = tier_for(HISTORY_ENTRY_N), "graduated"
+        else:
+            tier, reason = placed[item.key], "distributed"
+        states.append(
+            ItemState(
+                key=item.key,
+                kind=item.kind,
+                hash=content_hash(item.text),
+                n=least[tier],
+                tier=tier,
+                tokens=item.tokens,
+            )
+        )
+        changes.append(TierChange(key=item.key, before=None, after=tier, reason=reason))
+    return TrackerUpdate(
+        state=TrackerState(items=tuple(states), requests=1), changes=tuple(changes)
+    )

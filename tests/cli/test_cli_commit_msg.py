@@ -1,0 +1,100 @@
+"""``agentprompt commit-msg``: the staged diff, --print-prompt with no model, scripted models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Result
+
+
+@pytest.fixture
+def staged(repo: Path) -> Path:
+    (repo / "src" / "app" / "core.py").write_text("VALUE = 2\n")
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    return repo
+
+
+def script(tmp_path: Path, *replies: str) -> str:
+    path = tmp_path / "replies.json"
+    path.write_text(json.dumps(list(replies)))
+    return f"script:{path}"
+
+
+def test_print_prompt_shows_the_request_without_a_model(
+    run: Callable[..., Result], staged: Path
+) -> None:
+    result = run("commit-msg", "--root", str(staged), "--print-prompt")
+    assert result.code == 0
+    assert "git commit messages" in result.out and "+VALUE = 2" in result.out
+
+
+def test_print_prompt_json_gives_the_messages(run: Callable[..., Result], staged: Path) -> None:
+    result = run("commit-msg", "--root", str(staged), "--print-prompt", "--json")
+    messages = json.loads(result.out)["messages"]
+    assert [m["role"] for m in messages] == ["system", "user"]
+
+
+def test_scripted_model_message_is_printed(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    model = script(tmp_path, "fix: raise the value\n\nThe old value was too low.")
+    result = run("commit-msg", "--root", str(staged), "--model", model)
+    assert result.code == 0
+    assert result.out == "fix: raise the value\n\nThe old value was too low.\n"
+    assert result.err == ""
+
+
+def test_cleanup_is_said_on_stderr(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    result = run("commit-msg", "--root", str(staged), "--model", script(tmp_path, "Fix: raise it."))
+    assert result.out == "fix: raise it\n"
+    assert "cleaned up" in result.err and "full stop" in result.err
+
+
+def test_reask_is_said_and_json_reports_it(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    model = script(tmp_path, "I changed the value", "chore: bump value")
+    result = run("commit-msg", "--root", str(staged), "--model", model, "--json")
+    data = json.loads(result.out)
+    assert (data["action"], data["message"]) == ("reasked", "chore: bump value")
+
+
+def test_still_broken_message_exits_1_with_the_problems(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    result = run("commit-msg", "--root", str(staged), "--model", script(tmp_path, "x", "y"))
+    assert result.code == 1 and "problem:" in result.err
+
+
+def test_no_model_is_bad_usage(
+    run: Callable[..., Result], staged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTPROMPT_MODEL", raising=False)
+    result = run("commit-msg", "--root", str(staged))
+    assert result.code == 2 and "--print-prompt" in result.err and "Traceback" not in result.err
+
+
+def test_nothing_staged_is_bad_input(run: Callable[..., Result], repo: Path) -> None:
+    result = run("commit-msg", "--root", str(repo), "--print-prompt")
+    assert result.code == 2 and "git add" in result.err
+
+
+def test_not_a_git_repository_is_bad_input(run: Callable[..., Result], tmp_path: Path) -> None:
+    result = run("commit-msg", "--root", str(tmp_path), "--print-prompt")
+    assert result.code == 2 and "staged diff" in result.err
+
+
+def test_a_script_that_is_not_a_list_of_strings_is_bad_usage(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"not": "a list"}')
+    result = run("commit-msg", "--root", str(staged), "--model", f"script:{bad}")
+    assert result.code == 2 and "list of reply strings" in result.err
