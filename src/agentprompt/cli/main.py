@@ -18,8 +18,10 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 # starting one command does not load every engine.
 COMMANDS = {
     "apply": "agentprompt.cli.apply:apply_command",
+    "bridge": "agentprompt.cli.bridge:bridge_group",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
+    "pack": "agentprompt.cli.pack:pack_command",
     "parse": "agentprompt.cli.parse:parse_command",
     "prompts": "agentprompt.cli.prompts:prompts_group",
     "select": "agentprompt.cli.select:select_command",
