@@ -7,7 +7,7 @@ prompt is counted exactly, so the result is within the budget by the exact count
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from agentprompt.bridge.render import Level
@@ -68,11 +68,8 @@ def fit_levels(
     tokens = counter.count(text)
     if budget is None or tokens <= budget:
         return Fitted(text=text, tokens=tokens, levels=current, left_out=())
-    steps: list[tuple[str, Level]] = []
-    for source in ("full", "summary"):
-        steps.extend((p, _LOWER[source]) for p in reversed(order) if current.get(p) == source)
     estimate = tokens
-    for path, lower in steps:
+    for path, lower in _steps(current, order, blocks):
         before = blocks.get((path, current.get(path, "path")), "")
         after = blocks.get((path, lower), "") if lower != "path" else ""
         current[path] = lower
@@ -90,6 +87,19 @@ def fit_levels(
     if tokens <= budget:
         return Fitted(text=text, tokens=tokens, levels=current, left_out=_left_out(cut, order))
     raise BudgetTooSmall(budget, tokens)
+
+
+def _steps(
+    current: dict[str, Level], order: Sequence[str], blocks: Mapping[tuple[str, Level], str]
+) -> Iterator[tuple[str, Level]]:
+    """Each cut in turn: every file's full text (lowest-ranked first), then its summary; a
+    file with no summary goes straight to its path."""
+    sources: tuple[Level, ...] = ("full", "summary")
+    for source in sources:
+        for path in reversed(order):
+            if current.get(path) == source:
+                lower = _LOWER[source]
+                yield path, lower if (path, lower) in blocks or lower == "path" else "path"
 
 
 def _left_out(cut: Mapping[str, Level], order: Sequence[str]) -> tuple[tuple[str, Level], ...]:

@@ -117,7 +117,7 @@ def render_user(state: BridgeState, part: UserPart, root: Path | None = None) ->
     """The user part of the round: seed 003's browse-mode or edit-mode prompt."""
     lang = state.lang
     tree = render_tree(build_tree(part.paths, annotations=part.notes))
-    summarised = [p for p in part.paths if part.levels.get(p) == "summary"]
+    summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     if state.mode == "browse":
         body = _summaries(part, summarised, lang, root) + _notes(state, part, root)
         return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
