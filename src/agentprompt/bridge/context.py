@@ -64,14 +64,21 @@ class RepoView:
 
 
 def view_repository(
-    root: Path, *, summaries: bool = True, use_cache: bool = True, workers: int | None = None
+    root: Path,
+    *,
+    summaries: bool = True,
+    use_cache: bool = True,
+    cache_path: Path | None = None,
+    workers: int | None = None,
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
-    note and summary from the symbol cache."""
+    note and summary from the symbol cache (``cache_path``, default the root's own)."""
     found = discover(root)
     if not summaries:
         return RepoView(discovery=found)
-    extraction = extract_repository(found, use_cache=use_cache, workers=workers)
+    extraction = extract_repository(
+        found, use_cache=use_cache, cache_path=cache_path, workers=workers
+    )
     try:
         loaded = extraction.symbols(extraction.files)
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agentprompt.bridge.context import RepoView, rank_files, read_contents, view_repository
 from agentprompt.bridge.fitting import fit_levels
@@ -19,13 +19,14 @@ from agentprompt.bridge.render import (
     render_system,
     render_user,
 )
+from agentprompt.bridge.screening import screen_prompt_texts
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.messages import Message
-from agentprompt.repo.secrets import SecretFinding, screen_texts
+from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
 
-__all__ = ["BridgePrompt", "build_prompt", "split_limit"]
+__all__ = ["BridgePrompt", "build_prompt", "pack_repository", "split_limit"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,13 +95,18 @@ def _initial_levels(state: BridgeState, view: RepoView) -> dict[str, Level]:
     return {p: "full" for p in state.files}
 
 
-def build_prompt(root: Path, state: BridgeState, *, view: RepoView | None = None) -> BridgePrompt:
-    """The prompt for the state's next round (the state is not changed)."""
+def build_prompt(
+    root: Path, state: BridgeState, *, view: RepoView | None = None, split: bool = True
+) -> BridgePrompt:
+    """The prompt for the state's next round (the state is not changed); ``split=False``
+    leaves the whole text as the only part."""
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None:
         user = continuation_prompt(state.continuation, state.lang, root)
-        return _finish(state, root, system=system, user=user, tokens=None, continuation=True)
+        return _finish(
+            state, root, system=system, user=user, tokens=None, continuation=True, split=split
+        )
     view = view or view_repository(root)
     levels = _initial_levels(state, view)
     contents, unreadable = read_contents(root, [p for p, lv in levels.items() if lv == "full"])
@@ -108,7 +114,7 @@ def build_prompt(root: Path, state: BridgeState, *, view: RepoView | None = None
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]
     included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
-    screen = screen_texts(included)
+    screen = screen_prompt_texts(included)
     for path in screen.withheld:
         levels[path] = "path"
     withheld = tuple(f for f in screen.findings if f.path in set(screen.withheld))
@@ -143,7 +149,25 @@ def build_prompt(root: Path, state: BridgeState, *, view: RepoView | None = None
         tokens=fitted.tokens,
         left_out=fitted.left_out,
         withheld=withheld,
+        split=split,
     )
+
+
+def pack_repository(
+    root: Path,
+    task: str,
+    *,
+    signatures: bool = False,
+    lang: str = "en",
+    cache_path: Path | None = None,
+) -> BridgePrompt:
+    """The whole repository in one first-round prompt, with exact token count and secret
+    scanning: every file in full (edit mode), or with ``signatures`` every code file's
+    summary (browse mode). No session is involved."""
+    view = view_repository(root, cache_path=cache_path)
+    mode: Literal["browse", "edit"] = "browse" if signatures else "edit"
+    state = BridgeState(task=task, lang=lang, mode=mode, files=() if signatures else view.paths)
+    return build_prompt(root, state, view=view, split=False)
 
 
 def _finish(
@@ -156,10 +180,11 @@ def _finish(
     continuation: bool = False,
     left_out: tuple[tuple[str, Level], ...] = (),
     withheld: tuple[SecretFinding, ...] = (),
+    split: bool = True,
 ) -> BridgePrompt:
     counter = shared_counter()
     text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
-    parts = split_prompt(text, split_limit(state), state.lang, root)
+    parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
     return BridgePrompt(
         system=system,
         user=user,
