@@ -3,7 +3,7 @@
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
 from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.fitting import BudgetTooSmall
-from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository
 from agentprompt.bridge.render import fence_for, render_system, render_user
 from agentprompt.bridge.rounds import Round, advance, run_round
 from agentprompt.bridge.split import (
@@ -50,6 +50,7 @@ __all__ = [
     "find_session",
     "join_parts",
     "load_session",
+    "pack_repository",
     "part_header",
     "render_system",
     "render_user",
