@@ -60,11 +60,11 @@ def pack_command(
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if split_chars is not None and split_tokens is not None:
         raise UsageError("give --split-chars or --split-tokens, not both")
-    view = view_repository(root)
     session_id = None
     if task is not None:
         if not task.strip():
             raise UsageError("--task is empty; say what the model should do")
+        view = view_repository(root)
         chosen = resolve_paths(view, paths)
         edit = (mode or ("edit" if chosen else "browse")) == "edit"
         state = BridgeState(
@@ -91,6 +91,7 @@ def pack_command(
             lang=lang or state.lang,
             max_tokens=max_tokens if max_tokens is not None else state.max_tokens,
         )
+        view = view_repository(root)
     prompt = build_prompt(root, state, view=view)
     if part is not None and not 1 <= part <= len(prompt.parts):
         raise UsageError(
