@@ -121,9 +121,8 @@ def _stages(corpus: Path) -> None:
     start = time.perf_counter()
     contents, _ = read_contents(corpus, view.paths)
     total = sum(len(t) for t in contents.values())
-    print(
-        f"read {len(contents)} files: {time.perf_counter() - start:.2f} s, {total / 1e6:.1f} M chars"
-    )
+    took = time.perf_counter() - start
+    print(f"read {len(contents)} files: {took:.2f} s, {total / 1e6:.1f} M chars")
     start = time.perf_counter()
     tokens = shared_counter().count("".join(contents.values()))
     print(f"exact count of all text: {time.perf_counter() - start:.2f} s, {tokens} tokens")
