@@ -11,9 +11,11 @@ process, median of ``--runs`` runs with min and max, run in turn (one run of eac
 the next round) so a busy moment on the machine hits every row alike:
 
 1. agentprompt full: every discovered file in full (edit mode), exact ``o200k_base`` token
-   count of the whole prompt, detect-secrets scan of every file's text.
+   count of the whole prompt, detect-secrets scan of every file's text (remembered by
+   content in ``bench/.work/pack-cache/secrets.db``: the first run scans everything, later
+   runs only what changed; ``--cold`` clears both caches before every run).
 2. agentprompt signatures: every code file's signatures (browse mode, from the symbol
-   cache, warm after the first run), exact token count, detect-secrets scan of the text.
+   cache), exact token count, detect-secrets scan of the text (remembered likewise).
 3. repomix full: ``repomix --output FILE`` (its defaults: token count, secretlint check).
 4. repomix compress: the same with ``--compress`` (tree-sitter signatures).
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -143,6 +146,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="*", help="Rows to run (default: all).")
     parser.add_argument("--stages", action="store_true", help="Time a full pack's stages.")
+    parser.add_argument("--cold", action="store_true", help="Clear agentprompt's caches first.")
     args = parser.parse_args()
     corpus = build_corpus()
     _git_corpus(corpus)
@@ -162,6 +166,8 @@ def main() -> None:
         rows = [r for r in commands if not args.only or r in args.only]
         for run in range(args.runs):
             for row in rows:
+                if args.cold and row.startswith("agentprompt"):
+                    shutil.rmtree(CACHE.parent, ignore_errors=True)
                 took, said = _time(commands[row])
                 times.setdefault(row, []).append(took)
                 size = (Path(folder) / commands[row][-1]).stat().st_size

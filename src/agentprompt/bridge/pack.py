@@ -20,6 +20,7 @@ from agentprompt.bridge.render import (
     render_user,
 )
 from agentprompt.bridge.screening import screen_prompt_texts
+from agentprompt.bridge.secretcache import default_secret_cache_path
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.messages import Message
@@ -96,10 +97,16 @@ def _initial_levels(state: BridgeState, view: RepoView) -> dict[str, Level]:
 
 
 def build_prompt(
-    root: Path, state: BridgeState, *, view: RepoView | None = None, split: bool = True
+    root: Path,
+    state: BridgeState,
+    *,
+    view: RepoView | None = None,
+    split: bool = True,
+    secret_cache: Path | None = None,
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed); ``split=False``
-    leaves the whole text as the only part."""
+    leaves the whole text as the only part. Secret scans are remembered in
+    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``)."""
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None:
@@ -114,7 +121,9 @@ def build_prompt(
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]
     included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
-    screen = screen_prompt_texts(included)
+    screen = screen_prompt_texts(
+        included, cache_path=secret_cache or default_secret_cache_path(root)
+    )
     for path in screen.withheld:
         levels[path] = "path"
     withheld = tuple(f for f in screen.findings if f.path in set(screen.withheld))
@@ -167,7 +176,8 @@ def pack_repository(
     view = view_repository(root, cache_path=cache_path)
     mode: Literal["browse", "edit"] = "browse" if signatures else "edit"
     state = BridgeState(task=task, lang=lang, mode=mode, files=() if signatures else view.paths)
-    return build_prompt(root, state, view=view, split=False)
+    secrets = cache_path.parent / "secrets.db" if cache_path is not None else None
+    return build_prompt(root, state, view=view, split=False, secret_cache=secrets)
 
 
 def _finish(

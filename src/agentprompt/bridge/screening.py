@@ -13,7 +13,9 @@ import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
+from agentprompt.bridge.secretcache import cached_scan
 from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_texts
 
 __all__ = ["PARALLEL_SCREEN_THRESHOLD", "screen_prompt_texts"]
@@ -28,25 +30,37 @@ def _scan_chunk(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, 
     return scan_texts(items)
 
 
+def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:
+    """detect-secrets' findings for ``items``, in ``workers`` processes when there are many."""
+    if workers <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
+        return scan_texts(items)
+    # Largest texts first, in small chunks, so no worker is left with a long tail.
+    ordered = sorted(items, key=lambda item: -len(item[1]))
+    chunks = [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    found: dict[str, tuple[SecretFinding, ...]] = {}
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context(method)
+    ) as pool:
+        for part in pool.map(_scan_chunk, chunks):
+            found.update(part)
+    return found
+
+
 def screen_prompt_texts(
-    items: Sequence[tuple[str, str]], *, workers: int | None = None
+    items: Sequence[tuple[str, str]],
+    *,
+    workers: int | None = None,
+    cache_path: Path | None = None,
 ) -> SecretScreen:
     """Which ``(path, text)`` pairs may go into the prompt; a path with a likely secret is
-    withheld (see :func:`agentprompt.repo.secrets.screen_texts`)."""
+    withheld (see :func:`agentprompt.repo.secrets.screen_texts`). With ``cache_path``, scans
+    are remembered there (:mod:`agentprompt.bridge.secretcache`)."""
     count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
-        found = scan_texts(items)
+    if cache_path is None:
+        found = _scan(items, count)
     else:
-        # Largest texts first, in small chunks, so no worker is left with a long tail.
-        ordered = sorted(items, key=lambda item: -len(item[1]))
-        chunks = [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        found = {}
-        with ProcessPoolExecutor(
-            max_workers=count, mp_context=multiprocessing.get_context(method)
-        ) as pool:
-            for part in pool.map(_scan_chunk, chunks):
-                found.update(part)
+        found = cached_scan(items, lambda todo: _scan(todo, count), cache_path)
     allowed: list[str] = []
     withheld: list[str] = []
     findings: list[SecretFinding] = []
