@@ -18,8 +18,17 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
+# The copy-paste bridge on a temporary copy of examples/bridge/repo: pack (browse mode,
+# copied to the clipboard, or printed and saved when there is none), then a dry run of the
+# sample reply, showing the coloured diff and the next prompt. No network, no model.
 demo: $(VENV)/.installed
-	$(BIN)/agentprompt inspect --profile demo --task "Explain how this repository is organised."
+	@set -e; demo=$$(mktemp -d); trap 'rm -rf "$$demo"' EXIT; \
+	cp -R examples/bridge/repo "$$demo/repo"; \
+	printf '\n== 1/2  agentprompt pack: the browse-mode prompt for a web chat model\n\n'; \
+	$(BIN)/agentprompt pack --root "$$demo/repo" --lang en --copy \
+		--task "parseJSON throws on invalid input; make it return null and report the error."; \
+	printf '\n== 2/2  agentprompt apply --dry-run examples/bridge/reply.md (the pasted reply)\n\n'; \
+	$(BIN)/agentprompt apply examples/bridge/reply.md --root "$$demo/repo" --dry-run
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench
@@ -40,6 +49,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/discovery_bench.py
 	$(BIN)/python bench/agent_bench.py
 	$(BIN)/python bench/tiers_bench.py
+	$(BIN)/python bench/pack_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -14,6 +14,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
 from agentprompt.edits.apply import ApplyOptions, ApplyReport, apply_reply
@@ -145,6 +146,7 @@ def apply_command(
             _show_recovery(recovery)
         return
     select_dialects(dialect)
+    session = bridge_session(root)
     text = read_reply(reply)
     try:
         report = apply_reply(root, text, dialect, ApplyOptions(dry_run=dry_run, partial=partial))
@@ -161,8 +163,13 @@ def apply_command(
             "applied (check the --dialect, or that the whole reply was given)"
         )
     if as_json:
-        print_json(report.to_json())
+        data = report.to_json()
+        if session is not None:
+            data["bridge"] = finish_round(root, session, report, dry_run=dry_run, as_json=True)
+        print_json(data)
     else:
         _show(report)
+        if session is not None:
+            finish_round(root, session, report, dry_run=dry_run, as_json=False)
     if not report.ok:
         sys.exit(EXIT_FAILED)

@@ -18,10 +18,12 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 # starting one command does not load every engine.
 COMMANDS = {
     "apply": "agentprompt.cli.apply:apply_command",
+    "bridge": "agentprompt.cli.bridge:bridge_group",
     "chat": "agentprompt.cli.chat:chat_command",
     "commit-msg": "agentprompt.cli.commit_msg:commit_msg_command",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
+    "pack": "agentprompt.cli.pack:pack_command",
     "parse": "agentprompt.cli.parse:parse_command",
     "project": "agentprompt.cli.project:project_group",
     "prompts": "agentprompt.cli.prompts:prompts_group",

@@ -1,0 +1,190 @@
+"""Benchmark of packing a whole repository into one prompt (issue #5) against Repomix.
+
+Run: ``make bench`` or ``.venv/bin/python bench/pack_bench.py [--runs N] [--only NAME...]``.
+
+The corpus is the repository-map corpus (``bench/map_corpus.py``: pinned PyPI sdists of
+Django, sympy, Pygments and Pillow, and the npm packages date-fns, rxjs, effect and
+lodash-es, unpacked into ``bench/.corpus/`` and committed to a git repository of its own).
+Repomix is installed from the npm registry, pinned, into ``bench/.work/repomix/``
+(git-ignored) on first run, and run with ``node``. Four rows, each the wall time of a fresh
+process, median of ``--runs`` runs with min and max, run in turn (one run of each row, then
+the next round) so a busy moment on the machine hits every row alike:
+
+1. agentprompt full: every discovered file in full (edit mode), exact ``o200k_base`` token
+   count of the whole prompt, detect-secrets scan of every file's text (remembered by
+   content in ``bench/.work/pack-cache/secrets.db``: the first run scans everything, later
+   runs only what changed; ``--cold`` clears both caches before every run).
+2. agentprompt signatures: every code file's signatures (browse mode, from the symbol
+   cache), exact token count, detect-secrets scan of the text (remembered likewise).
+3. repomix full: ``repomix --output FILE`` (its defaults: token count, secretlint check).
+4. repomix compress: the same with ``--compress`` (tree-sitter signatures).
+
+The load average (``/proc/loadavg``) is printed before and after, since the machine's two
+cores may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from map_corpus import build_corpus  # noqa: E402
+
+REPOMIX_VERSION = "1.18.1"
+TOOLS = BENCH / ".work" / "repomix"
+REPOMIX = TOOLS / "node_modules" / "repomix" / "bin" / "repomix.cjs"
+CACHE = BENCH / ".work" / "pack-cache" / "symbols.db"
+TASK = "Review the whole repository."
+
+_PACK = """
+import sys
+from pathlib import Path
+from agentprompt.bridge.pack import pack_repository
+prompt = pack_repository(
+    Path(sys.argv[1]), sys.argv[2], signatures=sys.argv[3] == "signatures",
+    cache_path=Path(sys.argv[4]),
+)
+Path(sys.argv[5]).write_text(prompt.text, encoding="utf-8", errors="surrogatepass")
+print(prompt.tokens, len(prompt.text), len(prompt.withheld))
+"""
+
+
+def _git_corpus(corpus: Path) -> None:
+    if (corpus / ".git").exists():
+        return
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=corpus, check=True)
+    subprocess.run([*git, "add", "-A", "."], cwd=corpus, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "corpus"], cwd=corpus, check=True)
+
+
+def _ensure_repomix() -> None:
+    if REPOMIX.exists():
+        return
+    TOOLS.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [
+            "npm",
+            "install",
+            "--prefix",
+            str(TOOLS),
+            "--no-audit",
+            "--no-fund",
+            f"repomix@{REPOMIX_VERSION}",
+        ],
+        check=True,
+    )
+
+
+def _commands(corpus: Path, out: Path) -> dict[str, list[str]]:
+    python = [sys.executable, "-c", _PACK, str(corpus), TASK]
+    node = ["node", str(REPOMIX), str(corpus), "--quiet"]
+    return {
+        "agentprompt full": [*python, "full", str(CACHE), str(out / "full.md")],
+        "agentprompt signatures": [*python, "signatures", str(CACHE), str(out / "sig.md")],
+        "repomix full": [*node, "--output", str(out / "repomix.xml")],
+        "repomix compress": [*node, "--compress", "--output", str(out / "repomix-c.xml")],
+    }
+
+
+def _time(command: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command[0]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return took, done.stdout.strip()
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _stages(corpus: Path) -> None:
+    """Where a full pack's time goes, stage by stage, in this process (the scan on a sample
+    of about 400 files, scaled to the whole corpus by characters)."""
+    from agentprompt.bridge.context import read_contents, view_repository
+    from agentprompt.repo.secrets import scan_texts
+    from agentprompt.tokens import shared_counter
+
+    start = time.perf_counter()
+    view = view_repository(corpus, cache_path=CACHE)
+    print(f"discovery + symbols (warm cache): {time.perf_counter() - start:.2f} s")
+    start = time.perf_counter()
+    contents, _ = read_contents(corpus, view.paths)
+    total = sum(len(t) for t in contents.values())
+    took = time.perf_counter() - start
+    print(f"read {len(contents)} files: {took:.2f} s, {total / 1e6:.1f} M chars")
+    start = time.perf_counter()
+    tokens = shared_counter().count("".join(contents.values()))
+    print(f"exact count of all text: {time.perf_counter() - start:.2f} s, {tokens} tokens")
+    sample = sorted(contents.items())[:: max(1, len(contents) // 400)]
+    size = sum(len(t) for _, t in sample)
+    start = time.perf_counter()
+    scan_texts(sample)
+    took = time.perf_counter() - start
+    print(
+        f"detect-secrets on {len(sample)} files ({size / 1e6:.1f} M chars): {took:.2f} s, "
+        f"about {took * total / size:.0f} s for the whole corpus on one core"
+    )
+
+
+def main() -> None:
+    """Build the corpus and Repomix, then time the four rows side by side."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", nargs="*", help="Rows to run (default: all).")
+    parser.add_argument("--stages", action="store_true", help="Time a full pack's stages.")
+    parser.add_argument("--cold", action="store_true", help="Clear agentprompt's caches first.")
+    args = parser.parse_args()
+    corpus = build_corpus()
+    _git_corpus(corpus)
+    _ensure_repomix()
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True)
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{sys.version.split()[0]}, node {node.stdout.strip()}, repomix {REPOMIX_VERSION}"
+    )
+    print(f"corpus: {corpus}; runs: {args.runs}; load average before: {_load()}")
+    if args.stages:
+        _stages(corpus)
+        return
+    times: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="pack-bench-") as folder:
+        commands = _commands(corpus, Path(folder))
+        rows = [r for r in commands if not args.only or r in args.only]
+        for run in range(args.runs):
+            for row in rows:
+                if args.cold and row.startswith("agentprompt"):
+                    shutil.rmtree(CACHE.parent, ignore_errors=True)
+                took, said = _time(commands[row])
+                times.setdefault(row, []).append(took)
+                size = (Path(folder) / commands[row][-1]).stat().st_size
+                print(f"run {run + 1} {row}: {took:.2f} s, output {size / 1e6:.1f} MB {said}")
+    print(f"load average after: {_load()}\n")
+    print("| row | median s | min s | max s |")
+    print("| --- | ---: | ---: | ---: |")
+    medians = {row: statistics.median(t) for row, t in times.items()}
+    for row, values in times.items():
+        print(f"| {row} | {medians[row]:.2f} | {min(values):.2f} | {max(values):.2f} |")
+    for ours, theirs in (
+        ("agentprompt full", "repomix full"),
+        ("agentprompt signatures", "repomix compress"),
+    ):
+        if ours in medians and theirs in medians:
+            print(f"{ours} / {theirs}: {medians[ours] / medians[theirs]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

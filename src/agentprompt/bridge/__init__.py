@@ -1,0 +1,62 @@
+"""The copy-paste bridge (seed 003): browse and edit prompts, rounds, split sending, clipboard."""
+
+from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
+from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
+from agentprompt.bridge.fitting import BudgetTooSmall
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository
+from agentprompt.bridge.render import fence_for, render_system, render_user
+from agentprompt.bridge.rounds import Round, advance, run_round
+from agentprompt.bridge.split import (
+    DEFAULT_SPLIT_CHARS,
+    LimitTooSmall,
+    SplitLimit,
+    join_parts,
+    part_header,
+    split_prompt,
+)
+from agentprompt.bridge.state import (
+    BridgeState,
+    InvalidBridgeState,
+    NoBridgeSession,
+    clear_session,
+    find_session,
+    load_session,
+    save_state,
+    start_session,
+)
+from agentprompt.bridge.text import UnknownLanguage, default_lang
+
+__all__ = [
+    "DEFAULT_SPLIT_CHARS",
+    "BridgePrompt",
+    "BridgeState",
+    "BudgetTooSmall",
+    "CopyFunction",
+    "CopyResult",
+    "InvalidBridgeState",
+    "LimitTooSmall",
+    "NoBridgeSession",
+    "RepoView",
+    "Round",
+    "SplitLimit",
+    "UnknownFile",
+    "UnknownLanguage",
+    "advance",
+    "build_prompt",
+    "clear_session",
+    "copy_prompt",
+    "default_lang",
+    "fence_for",
+    "find_session",
+    "join_parts",
+    "load_session",
+    "pack_repository",
+    "part_header",
+    "render_system",
+    "render_user",
+    "run_round",
+    "save_state",
+    "split_prompt",
+    "start_session",
+    "view_repository",
+]

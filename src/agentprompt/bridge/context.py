@@ -1,0 +1,169 @@
+"""The repository as the bridge shows it: the files, their notes and summaries, and contents.
+
+Built on the repository context engine: discovery decides which files a prompt may show,
+the symbol cache gives each code file's seed 003 note (``exports: ...``) and its browse-mode
+summary, and ranking orders files when the token budget is tight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from agentprompt.errors import UsageError
+from agentprompt.repo.extraction import extract_repository
+from agentprompt.repo.files import Discovery, RepoFile, UnreadableFile, discover, explain_in
+from agentprompt.repo.files import read_text as read_repo_text
+from agentprompt.repo.symbolmap import browse_summary, file_annotation
+
+__all__ = [
+    "RepoView",
+    "UnknownFile",
+    "rank_files",
+    "read_contents",
+    "resolve_paths",
+    "resolve_request",
+    "view_repository",
+]
+
+
+class UnknownFile(UsageError):
+    """A path given on the command line that the bridge cannot show."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot put {path} in the prompt: {reason}; give a file it can show")
+        self.path = path
+        """The path given."""
+        self.reason = reason
+        """Why it cannot be shown."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepoView:
+    """The files a bridge prompt may show, with what the symbol engine says about them."""
+
+    discovery: Discovery
+    """The discovery the view was made from."""
+    notes: Mapping[str, str] = field(default_factory=dict)
+    """Seed 003's note per file (``exports: a, b, ...``), where there is one."""
+    summaries: Mapping[str, str] = field(default_factory=dict)
+    """Each code file's browse-mode summary (signatures and structure, no bodies)."""
+    problems: tuple[str, ...] = ()
+    """Files that could not be parsed, each with the reason."""
+
+    @property
+    def root(self) -> Path:
+        """The resolved repository root."""
+        return self.discovery.root
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file a prompt may show, sorted."""
+        return tuple(f.path for f in self.discovery.files)
+
+
+def view_repository(
+    root: Path,
+    *,
+    summaries: bool = True,
+    use_cache: bool = True,
+    cache_path: Path | None = None,
+    workers: int | None = None,
+) -> RepoView:
+    """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
+    note and summary from the symbol cache (``cache_path``, default the root's own)."""
+    found = discover(root)
+    if not summaries:
+        return RepoView(discovery=found)
+    extraction = extract_repository(
+        found, use_cache=use_cache, cache_path=cache_path, workers=workers
+    )
+    try:
+        loaded = extraction.symbols(extraction.files)
+    finally:
+        if extraction.cache is not None:
+            extraction.cache.close()
+    notes: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    for path, entry in loaded.items():
+        note = file_annotation(entry)
+        if note:
+            notes[path] = note
+        if entry.language is not None:
+            texts[path] = browse_summary(entry)
+    return RepoView(
+        discovery=found, notes=notes, summaries=texts, problems=tuple(extraction.problems)
+    )
+
+
+def _normal(path: str) -> str:
+    text = path.strip().strip("`").strip()
+    while text.startswith("./"):
+        text = text[2:]
+    return str(PurePosixPath(text)) if text else text
+
+
+def resolve_request(view: RepoView, path: str) -> tuple[str | None, str]:
+    """A requested path as a file of the view (``(path, "")``), or ``(None, reason)``."""
+    wanted = _normal(path)
+    if wanted in set(view.paths):
+        return wanted, ""
+    found = explain_in(view.discovery, wanted)
+    if isinstance(found, RepoFile):
+        return found.path, ""
+    return None, found.reason
+
+
+def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
+    """Command-line paths (files, or folders for every file under them) as files of the
+    view; :class:`UnknownFile` for one that names nothing the prompt may show."""
+    known = view.paths
+    chosen: list[str] = []
+    for given in paths:
+        wanted = _normal(
+            str(Path(given).resolve().relative_to(view.root))
+            if Path(given).is_absolute()
+            else given
+        )
+        if wanted in (".", ""):
+            chosen.extend(known)
+            continue
+        under = [p for p in known if p.startswith(wanted.rstrip("/") + "/")]
+        if under:
+            chosen.extend(under)
+            continue
+        path, reason = resolve_request(view, wanted)
+        if path is None:
+            raise UnknownFile(given, reason)
+        chosen.append(path)
+    return tuple(dict.fromkeys(chosen))
+
+
+def read_contents(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The text of each file, and the reason for each that cannot be read."""
+    texts: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    for path in paths:
+        try:
+            texts[path] = read_repo_text(root, path)
+        except UnreadableFile as exc:
+            problems[path] = exc.why
+    return texts, problems
+
+
+def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:
+    """Every file of the view, most relevant first: ``first`` in its order, then the rest
+    by the repository map's rank (files the task names weigh more)."""
+    from agentprompt.repo.repomap import MapOptions, build_map
+
+    leading = list(dict.fromkeys(first))
+    ranked = build_map(
+        view.root,
+        MapOptions(tokens=256, focus=tuple(leading), task=task),
+        discovery=view.discovery,
+    ).ranks
+    rest = sorted(
+        (p for p in view.paths if p not in set(leading)), key=lambda p: (-ranked.get(p, 0.0), p)
+    )
+    return [*leading, *rest]

@@ -1,0 +1,210 @@
+"""One round's prompt from a bridge session: what ``agentprompt pack`` prints and copies.
+
+:func:`build_prompt` reads the repository and the state and returns the prompt; it never
+changes the state, so building it twice gives the same prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from agentprompt.bridge.context import RepoView, rank_files, read_contents, view_repository
+from agentprompt.bridge.fitting import fit_levels
+from agentprompt.bridge.render import (
+    Level,
+    UserPart,
+    continuation_prompt,
+    render_system,
+    render_user,
+)
+from agentprompt.bridge.screening import screen_prompt_texts
+from agentprompt.bridge.secretcache import default_secret_cache_path
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
+from agentprompt.bridge.state import BridgeState
+from agentprompt.messages import Message
+from agentprompt.repo.secrets import SecretFinding
+from agentprompt.tokens import shared_counter
+
+__all__ = ["BridgePrompt", "build_prompt", "pack_repository", "split_limit"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BridgePrompt:
+    """One round's prompt."""
+
+    system: str
+    """The system part (identity, modes, reply formats, split sending)."""
+    user: str
+    """The round's user part (or the continuation follow-up)."""
+    text: str
+    """What the user pastes: the system part and the user part on the first round, the
+    user part alone afterwards (the chat already holds the system part)."""
+    tokens: int
+    """The exact token count of ``text``."""
+    tokenizer: str
+    """The encoding counted with."""
+    mode: str
+    """The mode of the round."""
+    lang: str
+    """The prompt's language."""
+    left_out: tuple[tuple[str, Level], ...] = ()
+    """Files cut down to fit the budget, with what was kept."""
+    withheld: tuple[SecretFinding, ...] = ()
+    """Likely secrets that kept a file's text out."""
+    continuation: bool = False
+    """This is the follow-up asking the model to continue."""
+    parts: tuple[str, ...] = field(default=())
+    """``text`` split for sending (one part when it fits whole)."""
+
+    def messages(self) -> tuple[Message, ...]:
+        """The prompt as API messages: the system part and the user part."""
+        return (
+            Message(role="system", content=self.system),
+            Message(role="user", content=self.user),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The prompt as JSON-ready data."""
+        return {
+            "mode": self.mode,
+            "lang": self.lang,
+            "system": self.system,
+            "user": self.user,
+            "text": self.text,
+            "tokens": self.tokens,
+            "tokenizer": self.tokenizer,
+            "left_out": [{"path": p, "kept": k} for p, k in self.left_out],
+            "withheld": [{"path": f.path, "line": f.line, "kind": f.kind} for f in self.withheld],
+            "continuation": self.continuation,
+            "parts": list(self.parts),
+        }
+
+
+def split_limit(state: BridgeState) -> SplitLimit:
+    """The session's split limit: ``--split-tokens``, ``--split-chars``, or the default."""
+    if state.split_tokens is not None:
+        counter = shared_counter()
+        return SplitLimit(size=state.split_tokens, unit="tokens", measure=counter.count)
+    return SplitLimit(size=state.split_chars or DEFAULT_SPLIT_CHARS, unit="chars")
+
+
+def _initial_levels(state: BridgeState, view: RepoView) -> dict[str, Level]:
+    if state.mode == "browse":
+        return {p: "summary" for p in view.paths if p in view.summaries}
+    return {p: "full" for p in state.files}
+
+
+def build_prompt(
+    root: Path,
+    state: BridgeState,
+    *,
+    view: RepoView | None = None,
+    split: bool = True,
+    secret_cache: Path | None = None,
+) -> BridgePrompt:
+    """The prompt for the state's next round (the state is not changed); ``split=False``
+    leaves the whole text as the only part. Secret scans are remembered in
+    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``)."""
+    counter = shared_counter()
+    system = render_system(state.lang, root)
+    if state.continuation is not None:
+        user = continuation_prompt(state.continuation, state.lang, root)
+        return _finish(
+            state, root, system=system, user=user, tokens=None, continuation=True, split=split
+        )
+    view = view or view_repository(root)
+    levels = _initial_levels(state, view)
+    contents, unreadable = read_contents(root, [p for p, lv in levels.items() if lv == "full"])
+    for path in unreadable:
+        levels[path] = "summary" if path in view.summaries else "path"
+    included = [(p, contents[p]) for p in contents]
+    included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
+    screen = screen_prompt_texts(
+        included, cache_path=secret_cache or default_secret_cache_path(root)
+    )
+    for path in screen.withheld:
+        levels[path] = "path"
+    withheld = tuple(f for f in screen.findings if f.path in set(screen.withheld))
+    order = (
+        rank_files(view, (*state.files, *state.focus), state.task)
+        if state.max_tokens is not None
+        else list(view.paths)
+    )
+    blocks: dict[tuple[str, Level], str] = {(p, "full"): t for p, t in contents.items()}
+    blocks.update({(p, "summary"): t for p, t in view.summaries.items()})
+    head = system + "\n\n" if state.rounds == 0 else ""
+
+    def render(current: Any, left_out: Any) -> str:
+        part = UserPart(
+            paths=view.paths,
+            notes=view.notes,
+            levels=current,
+            contents=contents,
+            summaries=view.summaries,
+            left_out=left_out,
+            withheld=withheld,
+        )
+        return head + render_user(state, part, root)
+
+    fitted = fit_levels(render, levels, order, blocks, state.max_tokens, counter)
+    user = fitted.text[len(head) :]
+    return _finish(
+        state,
+        root,
+        system=system,
+        user=user,
+        tokens=fitted.tokens,
+        left_out=fitted.left_out,
+        withheld=withheld,
+        split=split,
+    )
+
+
+def pack_repository(
+    root: Path,
+    task: str,
+    *,
+    signatures: bool = False,
+    lang: str = "en",
+    cache_path: Path | None = None,
+) -> BridgePrompt:
+    """The whole repository in one first-round prompt, with exact token count and secret
+    scanning: every file in full (edit mode), or with ``signatures`` every code file's
+    summary (browse mode). No session is involved."""
+    view = view_repository(root, cache_path=cache_path)
+    mode: Literal["browse", "edit"] = "browse" if signatures else "edit"
+    state = BridgeState(task=task, lang=lang, mode=mode, files=() if signatures else view.paths)
+    secrets = cache_path.parent / "secrets.db" if cache_path is not None else None
+    return build_prompt(root, state, view=view, split=False, secret_cache=secrets)
+
+
+def _finish(
+    state: BridgeState,
+    root: Path,
+    *,
+    system: str,
+    user: str,
+    tokens: int | None,
+    continuation: bool = False,
+    left_out: tuple[tuple[str, Level], ...] = (),
+    withheld: tuple[SecretFinding, ...] = (),
+    split: bool = True,
+) -> BridgePrompt:
+    counter = shared_counter()
+    text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
+    parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
+    return BridgePrompt(
+        system=system,
+        user=user,
+        text=text,
+        tokens=tokens if tokens is not None else counter.count(text),
+        tokenizer=counter.name,
+        mode=state.mode,
+        lang=state.lang,
+        left_out=left_out,
+        withheld=withheld,
+        continuation=continuation,
+        parts=parts,
+    )

@@ -1,0 +1,129 @@
+"""Rendering a bridge prompt: the system part, and the browse- or edit-mode user part.
+
+Pure functions over the state, the repository view and what the budget kept: the same
+inputs give the same bytes, so prompts are snapshot-tested.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.text import render_prompt
+from agentprompt.edits.instructions import dialect_instructions
+from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.secrets import SecretFinding
+from agentprompt.repo.tree import build_tree, render_tree
+
+__all__ = [
+    "Level",
+    "UserPart",
+    "continuation_prompt",
+    "fence_for",
+    "render_system",
+    "render_user",
+]
+
+Level = Literal["full", "summary", "path"]
+"""How much of a file a prompt shows: its content, its summary, or its path in the tree."""
+
+_TICKS = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
+
+
+def fence_for(content: str) -> str:
+    """A backtick fence longer than any fence-like run at a line start in ``content``, so
+    the content can never close it."""
+    longest = max((len(m.group(1)) for m in _TICKS.finditer(content)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _fenced(content: str, info: str = "") -> str:
+    fence = fence_for(content)
+    body = content if content.endswith("\n") or not content else content + "\n"
+    return f"{fence}{info}\n{body}{fence}\n"
+
+
+def _info(path: str) -> str:
+    language = language_for_path(path)
+    if language is not None:
+        return language
+    return PurePosixPath(path).suffix.lstrip(".")
+
+
+def render_system(lang: str, root: Path | None = None) -> str:
+    """The system part: identity, the two modes, the reply formats, split sending."""
+    formats = dialect_instructions("bridge", lang, root=root)
+    return render_prompt("system", lang, root, output_formats=formats)
+
+
+def continuation_prompt(remaining: Sequence[str], lang: str, root: Path | None = None) -> str:
+    """The follow-up after a reply ended with CONTINUE: "続けて" / "continue", and the
+    changes still owed."""
+    listed = "".join(f"\n- {p}" for p in remaining)
+    return render_prompt("continue", lang, root, remaining=listed) + "\n"
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserPart:
+    """What goes into one round's user part besides the state."""
+
+    paths: Sequence[str]
+    """Every file the prompt may show (the tree)."""
+    notes: Mapping[str, str]
+    """Seed 003's note per file."""
+    levels: Mapping[str, Level]
+    """What is shown of each file that is more than a path."""
+    contents: Mapping[str, str]
+    """The full text of the files shown in full."""
+    summaries: Mapping[str, str]
+    """The summaries of the files shown as summaries."""
+    left_out: Sequence[tuple[str, Level]] = ()
+    """Files the budget cut down, with what was kept of them."""
+    withheld: Sequence[SecretFinding] = ()
+    """Likely secrets that kept a file's text out."""
+
+
+def _section(base: str, lang: str, root: Path | None, **values: object) -> str:
+    return render_prompt(base, lang, root, **values) + "\n"
+
+
+def _notes(state: BridgeState, part: UserPart, root: Path | None) -> str:
+    lang = state.lang
+    out = ""
+    if part.left_out:
+        lines = "".join(f"- {p} ({level})\n" for p, level in part.left_out).rstrip("\n")
+        out += _section("left_out", lang, root, paths=lines)
+    if part.withheld:
+        lines = "\n".join(f"- {f.describe()}" for f in part.withheld)
+        out += _section("withheld", lang, root, paths=lines)
+    if state.missing:
+        lines = "\n".join(f"- {p}: {reason}" for p, reason in state.missing)
+        out += _section("missing", lang, root, paths=lines)
+    if state.feedback:
+        out += _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))
+    return out
+
+
+def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> str:
+    blocks = "".join(f"\n### {p}\n{_fenced(part.summaries[p])}" for p in paths)
+    return _section("summaries", lang, root, files=blocks.rstrip("\n")) if blocks else ""
+
+
+def render_user(state: BridgeState, part: UserPart, root: Path | None = None) -> str:
+    """The user part of the round: seed 003's browse-mode or edit-mode prompt."""
+    lang = state.lang
+    tree = render_tree(build_tree(part.paths, annotations=part.notes))
+    summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
+    if state.mode == "browse":
+        body = _summaries(part, summarised, lang, root) + _notes(state, part, root)
+        return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
+    full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
+    body = "".join(f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full)
+    body += _summaries(part, [p for p in state.files if p in summarised], lang, root)
+    body += _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else ""
+    body += _notes(state, part, root)
+    return render_prompt("edit", lang, root, task=state.task, body=body) + "\n"

@@ -1,0 +1,93 @@
+"""A bridge round: what the reply's blocks do to the session (seed 003's "拡張機能側の対応").
+
+After the edits are applied (one transaction, by the edit engine), the reply's file
+requests add files to the context, a mode switch changes the mode for the files it names,
+and a CONTINUE records what is still owed so the next prompt is the follow-up. Files that
+cannot be shown are remembered with the reason and reported in the next prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from agentprompt.bridge.context import RepoView, resolve_request, view_repository
+from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.state import BridgeState
+from agentprompt.edits.apply import ApplyReport
+
+__all__ = ["Round", "advance", "run_round"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Round:
+    """The outcome of one round."""
+
+    state: BridgeState
+    """The session's state after the reply."""
+    prompt: BridgePrompt
+    """The next prompt."""
+    added: tuple[str, ...] = ()
+    """Files the reply asked for that are now in context."""
+    missing: tuple[tuple[str, str], ...] = ()
+    """Files the reply asked for that cannot be shown, with the reason."""
+
+
+def _resolve(view: RepoView, paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
+    found: list[str] = []
+    missing: list[tuple[str, str]] = []
+    for path in paths:
+        rel, reason = resolve_request(view, path)
+        if rel is None:
+            missing.append((path, reason))
+        else:
+            found.append(rel)
+    return found, missing
+
+
+def advance(
+    state: BridgeState, report: ApplyReport, view: RepoView
+) -> tuple[BridgeState, tuple[str, ...]]:
+    """The state after ``report``'s reply, and the files it added to the context."""
+    deleted = {a.path for a in report.applied if a.action == "delete"}
+    touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
+    files = [p for p in state.files if p not in deleted]
+    mode = state.mode
+    found, missing = _resolve(view, report.requests)
+    added = [p for p in found if p not in files]
+    files += added
+    if found:
+        mode = "edit"
+    switch = report.switch_mode
+    if switch is not None:
+        named, unknown = _resolve(view, switch.paths)
+        missing += unknown
+        if switch.mode == "edit":
+            mode = "edit"
+            fresh = [p for p in named if p not in files]
+            added += fresh
+            files += fresh
+        elif switch.mode == "browse":
+            files = [p for p in files if named and p not in named]
+            mode = "edit" if files else "browse"
+    if mode == "edit":
+        files += [p for p in touched if p not in files and p not in deleted]
+    more = report.continue_
+    new = replace(
+        state,
+        mode=mode,
+        files=tuple(dict.fromkeys(files)),
+        rounds=state.rounds + 1,
+        continuation=None if more is None else more.paths,
+        missing=tuple(dict.fromkeys(missing)),
+        feedback=report.feedback,
+    )
+    return new, tuple(dict.fromkeys(added))
+
+
+def run_round(root: Path, state: BridgeState, report: ApplyReport) -> Round:
+    """The session's next state and prompt after a reply was applied (as ``report`` says)."""
+    view = view_repository(root)
+    new, added = advance(state, report, view)
+    prompt = build_prompt(root, new, view=view)
+    return Round(state=new, prompt=prompt, added=added, missing=new.missing)

@@ -1,0 +1,71 @@
+"""Secret screening of everything a bridge prompt includes, spread over the cores when much
+text is headed in (a whole repository packed at once).
+
+Each worker runs the repository engine's own detect-secrets scan
+(:func:`agentprompt.repo.secrets.scan_texts`) on a share of the files, so the findings are
+exactly those of a scan in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from agentprompt.bridge.secretcache import cached_scan
+from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_texts
+
+__all__ = ["PARALLEL_SCREEN_THRESHOLD", "screen_prompt_texts"]
+
+PARALLEL_SCREEN_THRESHOLD = 300
+"""Fewer files than this are scanned in-process (starting workers would cost more)."""
+_CHUNK = 64
+
+
+def _scan_chunk(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
+    """Scan one share of the files in a worker."""
+    return scan_texts(items)
+
+
+def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:
+    """detect-secrets' findings for ``items``, in ``workers`` processes when there are many."""
+    if workers <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
+        return scan_texts(items)
+    # Largest texts first, in small chunks, so no worker is left with a long tail.
+    ordered = sorted(items, key=lambda item: -len(item[1]))
+    chunks = [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    found: dict[str, tuple[SecretFinding, ...]] = {}
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context(method)
+    ) as pool:
+        for part in pool.map(_scan_chunk, chunks):
+            found.update(part)
+    return found
+
+
+def screen_prompt_texts(
+    items: Sequence[tuple[str, str]],
+    *,
+    workers: int | None = None,
+    cache_path: Path | None = None,
+) -> SecretScreen:
+    """Which ``(path, text)`` pairs may go into the prompt; a path with a likely secret is
+    withheld (see :func:`agentprompt.repo.secrets.screen_texts`). With ``cache_path``, scans
+    are remembered there (:mod:`agentprompt.bridge.secretcache`)."""
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if cache_path is None:
+        found = _scan(items, count)
+    else:
+        found = cached_scan(items, lambda todo: _scan(todo, count), cache_path)
+    allowed: list[str] = []
+    withheld: list[str] = []
+    findings: list[SecretFinding] = []
+    for path, _text in items:
+        hits = found.get(path, ())
+        findings.extend(hits)
+        (withheld if hits else allowed).append(path)
+    return SecretScreen(allowed=tuple(allowed), withheld=tuple(withheld), findings=tuple(findings))

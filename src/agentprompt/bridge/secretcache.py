@@ -1,0 +1,103 @@
+"""Remembered secret scans: a text scanned once is not scanned again while it is unchanged.
+
+detect-secrets reads every line with every plugin, which makes it by far the slowest part
+of packing a large repository. Its findings depend only on the file's name, its text and
+detect-secrets' version, so they are kept in a SQLite table keyed by those (the text by its
+BLAKE2 digest) beside the symbol cache, in the git-ignored ``.agentprompt/cache/``. A cache
+that cannot be opened is skipped: every text is then scanned, as without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+
+from agentprompt.repo.secrets import SecretFinding
+
+__all__ = ["Scanner", "cached_scan", "default_secret_cache_path"]
+
+Scanner = Callable[[Sequence[tuple[str, str]]], dict[str, tuple[SecretFinding, ...]]]
+"""Scans ``(path, text)`` pairs and returns the findings by path."""
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS scans (key TEXT PRIMARY KEY, findings TEXT NOT NULL)"
+
+
+def default_secret_cache_path(root: Path) -> Path:
+    """``ROOT/.agentprompt/cache/secrets.db``."""
+    return root / ".agentprompt" / "cache" / "secrets.db"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("detect-secrets")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _key(version: str, path: str, text: str) -> str:
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    # detect-secrets reads the file type from the name, so the name is part of the key.
+    return f"{version}\0{PurePosixPath(path).name}\0{digest}"
+
+
+def _open(where: Path) -> sqlite3.Connection | None:
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        marker = where.parent / ".gitignore"
+        if not marker.exists():
+            marker.write_text("*\n", encoding="utf-8")
+        db = sqlite3.connect(where, timeout=30.0)
+        db.execute(_SCHEMA)
+    except (OSError, sqlite3.Error):
+        return None
+    return db
+
+
+def cached_scan(
+    items: Sequence[tuple[str, str]], scan: Scanner, where: Path
+) -> dict[str, tuple[SecretFinding, ...]]:
+    """The findings of every ``(path, text)``: remembered ones from the cache at ``where``,
+    the rest from ``scan`` (and then remembered)."""
+    db = _open(where)
+    if db is None:
+        return scan(items)
+    version = _version()
+    keys = {path: _key(version, path, text) for path, text in items}
+    found: dict[str, tuple[SecretFinding, ...]] = {}
+    try:
+        known: dict[str, str] = {}
+        wanted = list(set(keys.values()))
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = db.execute(f"SELECT key, findings FROM scans WHERE key IN ({marks})", chunk)
+            known.update(rows.fetchall())
+        todo = []
+        for path, text in items:
+            hit = known.get(keys[path])
+            if hit is None:
+                todo.append((path, text))
+            else:
+                found[path] = tuple(
+                    SecretFinding(path=path, line=line, kind=kind) for line, kind in json.loads(hit)
+                )
+        fresh = scan(todo) if todo else {}
+        found.update(fresh)
+        with db:
+            db.executemany(
+                "INSERT OR REPLACE INTO scans (key, findings) VALUES (?, ?)",
+                [
+                    (keys[p], json.dumps([[f.line, f.kind] for f in hits]))
+                    for p, hits in fresh.items()
+                ],
+            )
+    except sqlite3.Error:
+        missing = [(p, t) for p, t in items if p not in found]
+        found.update(scan(missing) if missing else {})
+    finally:
+        db.close()
+    return found

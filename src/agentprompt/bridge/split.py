@@ -1,0 +1,138 @@
+"""Split sending (seed 003): a long prompt cut into parts, each within the limit with its header.
+
+Cuts fall between lines only, preferring the start of a section (a Markdown heading), then
+the line after a closed fence or a blank line (the end of a file's block), then any line.
+Every part is its header followed by a piece of the prompt, so removing the headers and
+joining the pieces gives the prompt back exactly (:func:`join_parts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentprompt.bridge.text import render_prompt
+from agentprompt.errors import UsageError
+
+__all__ = [
+    "DEFAULT_SPLIT_CHARS",
+    "LimitTooSmall",
+    "SplitLimit",
+    "join_parts",
+    "part_header",
+    "split_prompt",
+]
+
+DEFAULT_SPLIT_CHARS = 30_000
+"""The default limit: web chat inputs commonly take a few tens of thousands of characters."""
+
+Measure = Callable[[str], int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SplitLimit:
+    """How long a part may be."""
+
+    size: int
+    """The most a part (header included) may measure."""
+    unit: str = "chars"
+    """``chars`` or ``tokens``."""
+    measure: Measure = len
+    """How a text is measured in ``unit``."""
+
+
+class LimitTooSmall(UsageError):
+    """A split limit that cannot hold a part header and one line of the prompt."""
+
+    def __init__(self, size: int, unit: str, needed: int) -> None:
+        super().__init__(
+            f"a split limit of {size} {unit} cannot hold a part header and the prompt's "
+            f"longest line ({needed} {unit}); raise --split-{unit}"
+        )
+        self.size = size
+        """The limit given."""
+        self.needed = needed
+        """The least the limit must be."""
+
+
+def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
+    """The header of part ``n`` of ``m``, seed 003's text byte for byte, with a final newline."""
+    if n == m:
+        return render_prompt("part_header_last", lang, root, m=m) + "\n"
+    return render_prompt("part_header", lang, root, n=n, m=m) + "\n"
+
+
+def _rank(lines: Sequence[str], i: int) -> int:
+    """How good a cut before line ``i`` is: 2 a heading, 1 after a blank or fence line."""
+    if lines[i].startswith("#"):
+        return 2
+    before = lines[i - 1].strip()
+    return 1 if before == "" or before.startswith(("```", "~~~")) else 0
+
+
+def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
+    """Greedy pieces of at most ``room`` (summing the lines' ``sizes``), each cut at the best
+    place in its second half."""
+    pieces: list[str] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        size = 0
+        while end < len(lines) and size + sizes[end] <= room:
+            size += sizes[end]
+            end += 1
+        if end == start:
+            raise LimitTooSmall(room, "", sizes[start])
+        if end < len(lines):
+            half = start + max(1, (end - start) // 2)
+            end = max(range(half, end + 1), key=lambda i: (_rank(lines, i), i))
+        pieces.append("".join(lines[start:end]))
+        start = end
+    return pieces
+
+
+def split_prompt(
+    text: str, limit: SplitLimit, lang: str, root: Path | None = None
+) -> tuple[str, ...]:
+    """``text`` as parts each within ``limit`` (header included); one part, with no header,
+    when it fits whole. Raises :class:`LimitTooSmall` when a line cannot fit in any part."""
+    if limit.measure(text) <= limit.size:
+        return (text,)
+    lines = text.splitlines(keepends=True)
+    sizes = [limit.measure(line) for line in lines]
+    count = 2
+    slack = 0
+    for _attempt in range(64):
+        widest = max(limit.measure(part_header(n, count, lang, root)) for n in (1, count))
+        room = limit.size - widest - slack
+        try:
+            pieces = _pieces(lines, sizes, room) if room > 0 else []
+        except LimitTooSmall as exc:
+            raise LimitTooSmall(limit.size, limit.unit, exc.needed + widest + slack) from None
+        if not pieces:
+            raise LimitTooSmall(limit.size, limit.unit, widest + 1)
+        total = len(pieces)
+        parts = tuple(part_header(n, total, lang, root) + p for n, p in enumerate(pieces, 1))
+        over = max(limit.measure(p) for p in parts) - limit.size
+        if over <= 0:
+            return parts
+        if total > count:
+            count = total
+        else:
+            # Token counts are not quite additive over lines: leave a little more room.
+            slack += over
+    raise LimitTooSmall(limit.size, limit.unit, limit.size + 1)
+
+
+def join_parts(parts: Sequence[str], lang: str, root: Path | None = None) -> str:
+    """The prompt the parts were split from: each part without its header, joined."""
+    if len(parts) == 1:
+        return parts[0]
+    out = []
+    for n, part in enumerate(parts, 1):
+        header = part_header(n, len(parts), lang, root)
+        if not part.startswith(header):
+            raise UsageError(f"part {n} of {len(parts)} does not start with its header")
+        out.append(part[len(header) :])
+    return "".join(out)

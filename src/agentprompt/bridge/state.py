@@ -1,0 +1,182 @@
+"""A bridge session's state and where it is kept: the project's state database.
+
+The state is a frozen value; a round makes a new one, and only the CLI's ``apply`` saves it.
+Reading the current prompt (``pack``) never changes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from agentprompt.errors import UsageError
+from agentprompt.store import Store, StoreError, default_store_path
+
+__all__ = [
+    "KIND",
+    "BridgeState",
+    "InvalidBridgeState",
+    "NoBridgeSession",
+    "clear_session",
+    "find_session",
+    "load_session",
+    "save_state",
+    "start_session",
+]
+
+KIND = "bridge"
+"""The store's session kind for bridge sessions."""
+
+Mode = Literal["browse", "edit"]
+
+
+class NoBridgeSession(UsageError):
+    """A command needs a bridge session and there is none for the root."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(
+            f"no bridge session in {root}; start one with: agentprompt pack --task TEXT"
+        )
+        self.root = root
+        """The repository root that was looked at."""
+
+
+class InvalidBridgeState(StoreError):
+    """A stored bridge session does not hold a state this version can read."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BridgeState:
+    """Everything a bridge session remembers between rounds."""
+
+    task: str
+    """The user's task, shown in every prompt."""
+    mode: Mode = "browse"
+    """The current mode: summaries only (browse) or files in full (edit)."""
+    lang: str = "en"
+    """The prompts' language (``en`` or ``ja``)."""
+    files: tuple[str, ...] = ()
+    """Files in context in full (edit mode), in the order they were added."""
+    rounds: int = 0
+    """How many replies were applied in this session."""
+    continuation: tuple[str, ...] | None = None
+    """When the last reply ended with CONTINUE: the changes still owed (maybe none named)."""
+    missing: tuple[tuple[str, str], ...] = ()
+    """Files the last reply asked for that cannot be shown, with the reason."""
+    feedback: str = ""
+    """The edit engine's feedback on the last reply's edits that failed."""
+    max_tokens: int | None = None
+    """The prompt's token budget, if any."""
+    split_chars: int | None = None
+    """The split limit in characters (when neither limit is set, the default applies)."""
+    split_tokens: int | None = None
+    """The split limit in tokens."""
+    focus: tuple[str, ...] = field(default=())
+    """Paths the session started with, ranked first when the budget is tight."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON-ready data (what the store keeps)."""
+        return {
+            "task": self.task,
+            "mode": self.mode,
+            "lang": self.lang,
+            "files": list(self.files),
+            "rounds": self.rounds,
+            "continuation": None if self.continuation is None else list(self.continuation),
+            "missing": [list(m) for m in self.missing],
+            "feedback": self.feedback,
+            "max_tokens": self.max_tokens,
+            "split_chars": self.split_chars,
+            "split_tokens": self.split_tokens,
+            "focus": list(self.focus),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BridgeState:
+        """The state stored as ``data``; :class:`InvalidBridgeState` when it is not one."""
+        try:
+            mode = data.get("mode", "browse")
+            if mode not in ("browse", "edit"):
+                raise ValueError(f"unknown mode {mode!r}")
+            more = data.get("continuation")
+            return cls(
+                task=str(data["task"]),
+                mode=mode,
+                lang=str(data.get("lang", "en")),
+                files=tuple(str(p) for p in data.get("files", ())),
+                rounds=int(data.get("rounds", 0)),
+                continuation=None if more is None else tuple(str(p) for p in more),
+                missing=tuple((str(p), str(r)) for p, r in data.get("missing", ())),
+                feedback=str(data.get("feedback", "")),
+                max_tokens=_optional_int(data.get("max_tokens")),
+                split_chars=_optional_int(data.get("split_chars")),
+                split_tokens=_optional_int(data.get("split_tokens")),
+                focus=tuple(str(p) for p in data.get("focus", ())),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidBridgeState(
+                f"the stored bridge session cannot be read ({exc}); clear it with "
+                "agentprompt bridge reset and start again with agentprompt pack --task TEXT"
+            ) from None
+
+    def with_files(self, paths: tuple[str, ...]) -> BridgeState:
+        """The state with ``paths`` added to the files in context (no duplicates)."""
+        return replace(self, files=tuple(dict.fromkeys((*self.files, *paths))))
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _store_path(root: Path) -> Path:
+    return default_store_path(root)
+
+
+def find_session(root: Path) -> tuple[str, BridgeState] | None:
+    """The session in progress for ``root`` (its id and state), or None.
+
+    A root with no state database has no session, and none is created by looking.
+    """
+    path = _store_path(root)
+    if not path.exists():
+        return None
+    with Store(path) as store:
+        record = store.latest_session(KIND)
+    if record is None:
+        return None
+    return record.id, BridgeState.from_json(record.state)
+
+
+def load_session(root: Path) -> tuple[str, BridgeState]:
+    """The session in progress for ``root``; :class:`NoBridgeSession` when there is none."""
+    found = find_session(root)
+    if found is None:
+        raise NoBridgeSession(root)
+    return found
+
+
+def start_session(root: Path, state: BridgeState) -> str:
+    """Store a new session for ``root`` (replacing any in progress) and return its id."""
+    with Store(_store_path(root)) as store:
+        for old in store.list_sessions(KIND):
+            store.delete_session(old.id)
+        return store.create_session(KIND, state.to_json()).id
+
+
+def save_state(root: Path, session_id: str, state: BridgeState) -> None:
+    """Save ``state`` as session ``session_id``'s new state."""
+    with Store(_store_path(root)) as store:
+        store.save_session(session_id, state.to_json())
+
+
+def clear_session(root: Path) -> int:
+    """Remove every bridge session of ``root``; how many there were."""
+    path = _store_path(root)
+    if not path.exists():
+        return 0
+    with Store(path) as store:
+        sessions = store.list_sessions(KIND)
+        for old in sessions:
+            store.delete_session(old.id)
+    return len(sessions)

@@ -1,0 +1,49 @@
+"""The bridge's prompt files, chosen by language, and the default language from the locale.
+
+Seed 003 is Japanese, so ``bridge/NAME.md`` holds the Japanese text and
+``bridge/NAME_en.md`` the English one (the convention of ``edits/dialect_bridge.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from agentprompt.errors import UsageError
+from agentprompt.prompts.loader import PromptLibrary
+
+__all__ = ["LANGS", "UnknownLanguage", "default_lang", "prompt_name", "render_prompt"]
+
+LANGS = ("en", "ja")
+"""The languages the bridge's prompts are written in."""
+
+
+class UnknownLanguage(UsageError):
+    """A language the bridge has no prompts for."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(f"no bridge prompts in {lang!r}; use --lang {' or --lang '.join(LANGS)}")
+        self.lang = lang
+        """The language asked for."""
+
+
+def default_lang(environ: Mapping[str, str]) -> str:
+    """``ja`` when the locale (``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``) is Japanese,
+    else ``en``."""
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(key)
+        if value:
+            return "ja" if value.lower().startswith("ja") else "en"
+    return "en"
+
+
+def prompt_name(base: str, lang: str) -> str:
+    """The prompt name of ``bridge/BASE`` in ``lang`` (Japanese is the seed's own text)."""
+    if lang not in LANGS:
+        raise UnknownLanguage(lang)
+    return f"bridge/{base}" if lang == "ja" else f"bridge/{base}_{lang}"
+
+
+def render_prompt(base: str, lang: str, root: Path | None = None, /, **values: object) -> str:
+    """``bridge/BASE`` in ``lang`` rendered with ``values`` (a project's override first)."""
+    return PromptLibrary(root).render(prompt_name(base, lang), **values)

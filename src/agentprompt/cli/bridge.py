@@ -1,0 +1,159 @@
+"""``agentprompt bridge status|reset``, and the bridge round that ``agentprompt apply`` runs
+when a bridge session is in progress for the root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from agentprompt.bridge.clipboard import copy_prompt
+from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge.rounds import Round, run_round
+from agentprompt.bridge.state import (
+    BridgeState,
+    clear_session,
+    find_session,
+    load_session,
+    save_state,
+)
+from agentprompt.bridge.text import render_prompt
+from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.edits.apply import ApplyReport
+from agentprompt.errors import UsageError
+
+__all__ = [
+    "bridge_group",
+    "bridge_session",
+    "deliver",
+    "finish_round",
+    "root_option",
+]
+
+root_option = click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The repository root.",
+)
+"""The ``--root`` option of the bridge commands."""
+
+
+def _check_root(root: Path) -> Path:
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    return root
+
+
+def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
+    """The bridge session in progress for ``root``, if any (never creates a database)."""
+    return find_session(root)
+
+
+def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = True) -> None:
+    """Print or copy part ``part`` of ``prompt``: copied, say so and how to get the next
+    part; no clipboard, say why, write it to a file and print it on stdout."""
+    total = len(prompt.parts)
+    if not 1 <= part <= total:
+        raise UsageError(f"--part {part} is out of range: this prompt has {total} part(s)")
+    text = prompt.parts[part - 1]
+    if not copy:
+        click.echo(printable(text), nl=False)
+        return
+    name = "prompt.md" if total == 1 else f"prompt-part-{part}.md"
+    result = copy_prompt(text, root, name=name)
+    where = f"part {part}/{total}" if total > 1 else "the prompt"
+    if result.copied:
+        err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
+    else:
+        err_console.print(
+            Text(
+                f"No clipboard is available ({printable(result.reason)}); {where} was written "
+                f"to {result.fallback} and is printed below.",
+                style="yellow",
+            )
+        )
+        click.echo(printable(text), nl=False)
+    if part < total:
+        err_console.print(
+            Text(f"Next: agentprompt pack --part {part + 1} --copy (then paste it).", style="bold")
+        )
+
+
+def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
+    return {
+        "state": outcome.state.to_json(),
+        "added": list(outcome.added),
+        "missing": [{"path": p, "reason": r} for p, r in outcome.missing],
+        "prompt": outcome.prompt.to_json(),
+        "saved": saved,
+    }
+
+
+def finish_round(
+    root: Path,
+    session: tuple[str, BridgeState],
+    report: ApplyReport,
+    *,
+    dry_run: bool,
+    as_json: bool,
+) -> dict[str, Any] | None:
+    """The bridge round after ``apply``: the next state and prompt, saved and copied (a dry
+    run saves and copies nothing and prints the prompt). Returns the JSON to merge into
+    ``apply --json``'s output (None when printing for people)."""
+    session_id, state = session
+    outcome = run_round(root, state, report)
+    if not dry_run:
+        save_state(root, session_id, outcome.state)
+    if as_json:
+        return _round_json(outcome, saved=not dry_run)
+    for path, reason in outcome.missing:
+        console.print(Text(f"cannot show {printable(path)}: {printable(reason)}", style="yellow"))
+    if outcome.added:
+        console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
+    if dry_run:
+        console.print(Text("\nNext prompt (dry run: the session is unchanged):\n", style="bold"))
+        for text in outcome.prompt.parts:
+            console.print(Text(printable(text)), end="")
+        return None
+    deliver(outcome.prompt, root)
+    notice = render_prompt("notice", outcome.state.lang, root)
+    console.print(Text(notice, style="bold green"))
+    return None
+
+
+@click.group("bridge")
+def bridge_group() -> None:
+    """Show or clear the copy-paste bridge session."""
+
+
+@bridge_group.command("status")
+@root_option
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+def status_command(root: Path, as_json: bool) -> None:
+    """Show the bridge session in progress: task, mode, files in context, rounds."""
+    session_id, state = load_session(_check_root(root))
+    if as_json:
+        print_json({"id": session_id, **state.to_json()})
+        return
+    console.print(Text(f"session {session_id}, round {state.rounds}, {state.mode} mode"))
+    console.print(Text("task: " + printable(state.task)))
+    for path in state.files:
+        console.print(Text("  " + printable(path)))
+    if state.continuation is not None:
+        console.print("waiting for the rest of a reply (continue)")
+
+
+@bridge_group.command("reset")
+@root_option
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def reset_command(root: Path, as_json: bool) -> None:
+    """Clear the bridge session (files are not touched)."""
+    removed = clear_session(_check_root(root))
+    if as_json:
+        print_json({"removed": removed})
+    else:
+        console.print("bridge session cleared" if removed else "no bridge session to clear")

@@ -1,0 +1,118 @@
+"""``agentprompt pack``: start a bridge session, or print the current prompt of the one in
+progress (never advancing it), split, copied or in an API's wire form."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from agentprompt.bridge.context import resolve_paths, view_repository
+from agentprompt.bridge.pack import build_prompt
+from agentprompt.bridge.state import BridgeState, load_session, start_session
+from agentprompt.bridge.text import LANGS, default_lang
+from agentprompt.cli.bridge import deliver, root_option
+from agentprompt.cli.output import err_console, print_json
+from agentprompt.errors import UsageError
+from agentprompt.wire import to_anthropic, to_openai
+
+__all__ = ["pack_command"]
+
+
+@click.command("pack")
+@click.argument("paths", nargs=-1)
+@root_option
+@click.option("--task", help="The task; starts a new session (without it: the current one).")
+@click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
+@click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
+@click.option("--max-tokens", type=click.IntRange(min=1), help="Fit the prompt to N tokens.")
+@click.option("--split-chars", type=click.IntRange(min=1), help="Split into parts of N chars.")
+@click.option("--split-tokens", type=click.IntRange(min=1), help="Split into parts of N tokens.")
+@click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
+@click.option("--part", type=int, help="Print or copy only part K.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "openai", "anthropic"]),
+    default="text",
+    help="Pasteable text, JSON, or OpenAI/Anthropic messages.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+def pack_command(
+    paths: tuple[str, ...],
+    root: Path,
+    task: str | None,
+    mode: str | None,
+    lang: str | None,
+    max_tokens: int | None,
+    split_chars: int | None,
+    split_tokens: int | None,
+    copy: bool,
+    part: int | None,
+    fmt: str,
+    as_json: bool,
+) -> None:
+    """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
+    show in full, in edit mode)."""
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    if split_chars is not None and split_tokens is not None:
+        raise UsageError("give --split-chars or --split-tokens, not both")
+    session_id = None
+    if task is not None:
+        if not task.strip():
+            raise UsageError("--task is empty; say what the model should do")
+        view = view_repository(root)
+        chosen = resolve_paths(view, paths)
+        edit = (mode or ("edit" if chosen else "browse")) == "edit"
+        state = BridgeState(
+            task=task,
+            mode="edit" if edit else "browse",
+            lang=lang or default_lang(os.environ),
+            files=chosen if edit else (),
+            focus=chosen,
+            max_tokens=max_tokens,
+            split_chars=split_chars,
+            split_tokens=split_tokens,
+        )
+    else:
+        if paths or mode:
+            raise UsageError(
+                "PATHS and --mode start a new session; give --task too (without --task, "
+                "pack prints the current prompt of the session in progress)"
+            )
+        session_id, state = load_session(root)
+        if split_chars is not None or split_tokens is not None:
+            state = replace(state, split_chars=split_chars, split_tokens=split_tokens)
+        state = replace(
+            state,
+            lang=lang or state.lang,
+            max_tokens=max_tokens if max_tokens is not None else state.max_tokens,
+        )
+        view = view_repository(root)
+    prompt = build_prompt(root, state, view=view)
+    if part is not None and not 1 <= part <= len(prompt.parts):
+        raise UsageError(
+            f"--part {part} is out of range: this prompt has {len(prompt.parts)} part(s)"
+        )
+    if session_id is None:
+        start_session(root, state)
+    if as_json or fmt == "json":
+        print_json(prompt.to_json())
+    elif fmt == "openai":
+        print_json(to_openai(prompt.messages()))
+    elif fmt == "anthropic":
+        print_json(to_anthropic(prompt.messages()))
+    elif copy or part is not None:
+        deliver(prompt, root, part=part or 1, copy=copy)
+    else:
+        for text in prompt.parts:
+            deliver(replace(prompt, parts=(text,)), root, copy=False)
+    err_console.print(
+        f"{state.mode} mode, {prompt.tokens} tokens ({prompt.tokenizer}), "
+        f"{len(prompt.parts)} part(s)",
+        markup=False,
+        highlight=False,
+    )

@@ -1,0 +1,286 @@
+"""``agentprompt pack`` and the bridge loop through ``apply``: the seed 003 flow end to end."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from agentprompt.bridge.split import join_parts
+
+from .conftest import Result, snapshot_tree
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "bridge"
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A fresh copy of examples/bridge/repo."""
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE / "repo", root)
+    return root
+
+
+@pytest.fixture
+def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text put on the (fake) clipboard."""
+    copied: list[str] = []
+    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
+    return copied
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {k: v for k, v in snapshot_tree(root).items() if not k.startswith(".agentprompt")}
+
+
+def _reply(tmp_path: Path, text: str, name: str = "reply.md") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+REQUEST = """I need to see these first.
+
+<<<REQUEST_FILES>>>
+- src/utils.ts
+- src/index.ts
+- src/missing.ts
+<<<END>>>
+"""
+
+EDITS = """Done.
+
+<<<FILE: src/utils.ts>>>
+export function parseJSON(str: string): unknown {
+  try {
+    return JSON.parse(str);
+  } catch {
+    return null;
+  }
+}
+<<<END>>>
+
+<<<FILE: [NEW] src/strings.ts>>>
+export const greeting = "hello";
+<<<END>>>
+
+<<<DIFF: src/index.ts>>>
+@@ -1 +1 @@
+-import { formatDate, parseJSON } from "./utils";
++import { parseJSON } from "./utils";
+<<<END>>>
+
+<<<DELETE: scripts/report.py>>>
+"""
+
+
+def test_full_loop_browse_request_edit_applies_every_block(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    first = run("pack", "--root", str(example), "--task", "Make parseJSON safe", "--lang", "en")
+    assert first.code == 0, first.err
+    assert "📖 Current mode: browse" in first.out
+    applied = run("apply", _reply(tmp_path, REQUEST), "--root", str(example))
+    assert applied.code == 0, applied.err
+    assert "Files were added. Paste the prompt into the LLM." in applied.out
+    assert clipboard and clipboard[-1].startswith("✏️ Current mode: edit\n")
+    assert "- src/missing.ts: does not exist" in clipboard[-1]
+    second = run("pack", "--root", str(example))
+    assert second.out == clipboard[-1]
+    assert "## src/utils.ts\n```typescript\n" in second.out
+    index_before = (example / "src/index.ts").read_text()
+    done = run("apply", _reply(tmp_path, EDITS, "edits.md"), "--root", str(example))
+    assert done.code == 0, done.out + done.err
+    assert (example / "src/utils.ts").read_text() == (
+        "export function parseJSON(str: string): unknown {\n  try {\n    return JSON.parse(str);\n"
+        "  } catch {\n    return null;\n  }\n}\n"
+    )
+    assert (example / "src/strings.ts").read_text() == 'export const greeting = "hello";\n'
+    assert (example / "src/index.ts").read_text() == index_before.replace(
+        "import { formatDate, parseJSON }", "import { parseJSON }"
+    )
+    assert not (example / "scripts/report.py").exists()
+    status = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
+    assert status["rounds"] == 2
+    assert status["files"] == ["src/utils.ts", "src/index.ts", "src/strings.ts"]
+    assert "## src/strings.ts\n" in clipboard[-1]
+
+
+def test_pack_twice_prints_the_same_prompt(run: Run, example: Path) -> None:
+    started = run("pack", "--root", str(example), "--task", "t", "--lang", "ja")
+    again = run("pack", "--root", str(example))
+    third = run("pack", "--root", str(example))
+    assert started.out == again.out == third.out
+    assert "📖 現在のモード: 閲覧モード" in again.out
+
+
+def test_continue_records_what_is_owed_and_asks_to_continue(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    run("pack", "src/utils.ts", "--root", str(example), "--task", "t", "--lang", "ja")
+    cut = (
+        "<<<FILE: src/utils.ts>>>\nexport const a = 1;\n<<<END>>>\n\n"
+        "<<<CONTINUE>>>\n残り: 1個のファイル変更があります\n- src/index.ts\n<<<END>>>\n"
+    )
+    assert run("apply", _reply(tmp_path, cut), "--root", str(example)).code == 0
+    assert clipboard[-1] == "続けて\n- src/index.ts\n"
+    assert run("pack", "--root", str(example)).out == clipboard[-1]
+    rest = (
+        "<<<DIFF: src/index.ts>>>\n@@ -9 +9 @@\n"
+        "-main(process.argv.slice(2));\n+main([]);\n<<<END>>>\n"
+    )
+    assert run("apply", _reply(tmp_path, rest, "rest.md"), "--root", str(example)).code == 0
+    assert clipboard[-1].startswith("✏️ 現在のモード: 編集モード\n")
+    assert (example / "src/index.ts").read_text().endswith("main([]);\n")
+
+
+def test_a_reply_cut_off_mid_block_writes_nothing_and_asks_again(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    run("pack", "src/utils.ts", "--root", str(example), "--task", "t", "--lang", "en")
+    before = _files(example)
+    cut = "<<<FILE: src/utils.ts>>>\nexport const a = 1;\n"
+    result = run("apply", _reply(tmp_path, cut), "--root", str(example))
+    assert result.code == 1
+    assert _files(example) == before
+    assert "## Result of your last changes" in clipboard[-1]
+
+
+def test_split_parts_join_back_and_part_k_prints_one(run: Run, example: Path) -> None:
+    whole = run("pack", "--root", str(example), "--task", "t", "--lang", "ja").out
+    parts_json = json.loads(
+        run("pack", "--root", str(example), "--split-chars", "1500", "--json").out
+    )["parts"]
+    assert len(parts_json) > 2
+    assert all(len(p) <= 1500 for p in parts_json)
+    assert join_parts(parts_json, "ja") == whole
+    second = run("pack", "--root", str(example), "--split-chars", "1500", "--part", "2")
+    assert second.out == parts_json[1]
+    assert second.out.startswith(f"---\n**📦 分割送信: パート 2/{len(parts_json)}**\n")
+
+
+def test_copy_puts_part_one_on_the_clipboard_and_tells_the_next(
+    run: Run, example: Path, clipboard: list[str]
+) -> None:
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en")
+    result = run("pack", "--root", str(example), "--split-chars", "2000", "--copy")
+    assert result.code == 0
+    assert clipboard[-1].startswith("---\n**📦 Split message: part 1/")
+    assert "agentprompt pack --part 2 --copy" in result.err
+
+
+def test_no_clipboard_writes_the_prompt_to_a_file_and_stdout(
+    run: Run, example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", "")
+    result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
+    assert result.code == 0
+    assert "No clipboard is available" in result.err
+    saved = example / ".agentprompt" / "bridge" / "prompt.md"
+    assert saved.read_text(encoding="utf-8") == result.out
+    assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic"])
+def test_api_formats_hold_the_system_and_user_parts(run: Run, example: Path, fmt: str) -> None:
+    result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--format", fmt)
+    data = json.loads(result.out)
+    text = json.dumps(data, ensure_ascii=False)
+    assert "# You are a coding assistant" in text
+    assert "📖 Current mode: browse" in text
+
+
+def test_max_tokens_fits_and_says_what_was_left_out(run: Run, example: Path) -> None:
+    result = run(
+        "pack",
+        ".",
+        "--root",
+        str(example),
+        "--task",
+        "t",
+        "--lang",
+        "en",
+        "--max-tokens",
+        "1250",
+        "--json",
+    )
+    data = json.loads(result.out)
+    assert data["tokens"] <= 1250
+    assert data["left_out"]
+    assert "## Files left out" in data["user"]
+
+
+def _untouched(run: Run, root: Path, *args: str) -> Result:
+    before = snapshot_tree(root)
+    status = run("bridge", "status", "--root", str(root), "--json").out
+    result = run(*args)
+    assert result.code == 2, result.out + result.err
+    assert "agentprompt: error:" in result.err or "Error" in result.err
+    assert "Traceback" not in result.err
+    assert snapshot_tree(root) == before
+    assert run("bridge", "status", "--root", str(root), "--json").out == status
+    return result
+
+
+def test_unknown_file_is_bad_input(run: Run, example: Path) -> None:
+    run("pack", "--root", str(example), "--task", "t")
+    result = _untouched(run, example, "pack", "nope.ts", "--root", str(example), "--task", "u")
+    assert "nope.ts" in result.err
+
+
+def test_reply_with_no_blocks_is_bad_input(run: Run, example: Path, tmp_path: Path) -> None:
+    run("pack", "--root", str(example), "--task", "t")
+    _untouched(run, example, "apply", _reply(tmp_path, "just prose\n"), "--root", str(example))
+
+
+def test_part_out_of_range_is_bad_input(run: Run, example: Path) -> None:
+    run("pack", "--root", str(example), "--task", "t")
+    result = _untouched(run, example, "pack", "--root", str(example), "--part", "9")
+    assert "--part 9 is out of range" in result.err
+
+
+def test_corrupt_session_database_is_bad_input(run: Run, example: Path, tmp_path: Path) -> None:
+    db = example / ".agentprompt" / "state.db"
+    db.parent.mkdir()
+    db.write_bytes(b"this is not a database" * 100)
+    edits = _reply(tmp_path, "<<<DELETE: README.md>>>\n")
+    for args in (("pack", "--root", str(example)), ("apply", edits, "--root", str(example))):
+        result = run(*args)
+        assert result.code == 2
+        assert "damaged" in result.err
+    assert (example / "README.md").exists()
+    assert db.read_bytes() == b"this is not a database" * 100
+
+
+def test_pack_without_a_session_or_task_is_bad_input(run: Run, example: Path) -> None:
+    result = run("pack", "--root", str(example))
+    assert result.code == 2
+    assert "agentprompt pack --task TEXT" in result.err
+    assert not (example / ".agentprompt" / "state.db").exists()
+
+
+def test_apply_without_a_session_creates_no_state(run: Run, example: Path, tmp_path: Path) -> None:
+    result = run("apply", _reply(tmp_path, "<<<DELETE: README.md>>>\n"), "--root", str(example))
+    assert result.code == 0
+    assert "Paste the prompt" not in result.out
+    assert not (example / ".agentprompt").exists()
+
+
+def test_dry_run_shows_the_next_prompt_and_keeps_the_session(
+    run: Run, example: Path, clipboard: list[str]
+) -> None:
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en")
+    status = run("bridge", "status", "--root", str(example), "--json").out
+    result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
+    assert result.code == 0, result.err
+    assert "+  try {" in result.out
+    assert "Next prompt (dry run" in result.out
+    assert "## scripts/report.py\n```python\n" in result.out
+    assert run("bridge", "status", "--root", str(example), "--json").out == status
+    assert clipboard == []
