@@ -97,4 +97,13 @@ def test_a_script_that_is_not_a_list_of_strings_is_bad_usage(
     bad = tmp_path / "bad.json"
     bad.write_text('{"not": "a list"}')
     result = run("commit-msg", "--root", str(staged), "--model", f"script:{bad}")
-    assert result.code == 2 and "list of reply strings" in result.err
+    assert result.code == 2 and "must hold a JSON list of answers" in result.err
+
+
+def test_a_real_model_without_a_key_names_the_variable_to_set(
+    run: Callable[..., Result], staged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    result = run("commit-msg", "--root", str(staged), "--model", "openai:gpt-4o")
+    assert result.code == 2 and "OPENAI_API_KEY" in result.err

@@ -7,10 +7,8 @@ JSON file (no network). ``--print-prompt`` shows the request and needs no model.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -25,8 +23,8 @@ from agentprompt.cli.output import (
 )
 from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
-from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest, ReplyDone, StreamEvent
-from agentprompt.llm.testing import ScriptedModel, ScriptExhausted
+from agentprompt.llm.base import ModelClient
+from agentprompt.llm.config import make_client, resolve_model_config
 from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai
 
@@ -36,65 +34,25 @@ MODEL_ENV = "AGENTPROMPT_MODEL"
 """The environment variable naming the model when ``--model`` is not given."""
 
 SCRIPT_PREFIX = "script:"
-"""``--model script:FILE`` replies with the strings listed in the JSON file FILE, in order."""
+"""``--model script:FILE`` replays the replies listed in the JSON file FILE, in order."""
 
 
 class ChatModelNotConfigured(UsageError):
     """No usable chat model is named."""
 
 
-class ScriptedReplies:
-    """A ``script:FILE`` model whose running out of replies is said in command-line terms."""
-
-    def __init__(self, path: Path, replies: list[str]) -> None:
-        self.path = path
-        self.count = len(replies)
-        self.model = ScriptedModel(replies)
-
-    def complete(self, request: ModelRequest) -> ModelReply:
-        """The script's next reply."""
-        try:
-            return self.model.complete(request)
-        except ScriptExhausted:
-            raise ChatModelNotConfigured(
-                f"the model script {self.path} has no reply for request {self.count + 1} "
-                f"(it holds {self.count}); add replies to its JSON list"
-            ) from None
-
-    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
-        """The script's next reply, streamed."""
-        return iter([ReplyDone(reply=self.complete(request))])
-
-
 def resolve_chat_model(name: str | None) -> ModelClient:
-    """The chat model ``name`` (or ``$AGENTPROMPT_MODEL``) names; ``script:FILE`` is built in."""
+    """The chat model ``name`` (or ``$AGENTPROMPT_MODEL``) names: ``openai:M``,
+    ``anthropic:M`` or ``script:FILE`` (a JSON list of replies, no network), through the same
+    configuration as every other command (:mod:`agentprompt.llm.config`)."""
     chosen = name or os.environ.get(MODEL_ENV, "").strip()
     if not chosen:
         raise ChatModelNotConfigured(
-            f"commit-msg needs a model: pass '--model {SCRIPT_PREFIX}FILE' (or set {MODEL_ENV}), "
-            "or use --print-prompt to see the request without one"
+            f"commit-msg needs a model: pass '--model openai:MODEL', '--model anthropic:MODEL' or "
+            f"'--model {SCRIPT_PREFIX}FILE' (or set {MODEL_ENV}), or use --print-prompt to see "
+            "the request without one"
         )
-    if not chosen.startswith(SCRIPT_PREFIX):
-        raise ChatModelNotConfigured(
-            f"no client is available for the model {chosen!r} in this build; use "
-            f"'--model {SCRIPT_PREFIX}FILE' (a JSON list of replies) or --print-prompt"
-        )
-    path = Path(chosen[len(SCRIPT_PREFIX) :])
-    try:
-        replies = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ChatModelNotConfigured(
-            f"cannot read the model script {path}: {exc.strerror}"
-        ) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ChatModelNotConfigured(
-            f"the model script {path} is not JSON ({exc}); give a JSON list of reply strings"
-        ) from None
-    if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
-        raise ChatModelNotConfigured(
-            f"the model script {path} must hold a JSON list of reply strings, one per request"
-        )
-    return ScriptedReplies(path, replies)
+    return make_client(resolve_model_config(chosen))
 
 
 _ACTIONS = {
