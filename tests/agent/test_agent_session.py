@@ -361,3 +361,25 @@ def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
 def test_an_invalid_configuration_names_every_problem() -> None:
     with pytest.raises(UsageError, match="context_size must be at least 1, not 0; max_tool"):
         SessionConfig(context_size=0, max_tool_rounds=0)
+
+
+def test_the_next_user_message_accepts_a_proposed_plan(tmp_path: Path) -> None:
+    session = _session(tmp_path, ScriptedModel(["Here is the plan.", "Starting."]))
+    session.run_turn("plan it")
+    session.todos.add("step one", status="proposed")
+    session.run_turn("looks good, go ahead")
+    assert [(t.content, t.status) for t in session.todos.list()] == [("step one", "in_progress")]
+
+
+def test_a_denied_plan_is_not_accepted(tmp_path: Path) -> None:
+    def deny(ctx: ToolContext, args: dict[str, Any]) -> str:
+        ctx.todos.deny_proposed()
+        return "denied"
+
+    session = _session(tmp_path, ScriptedModel([_call("finish", "{}"), "Dropped it."]))
+    session.registry.replace(
+        ToolSpec(name="finish", description="Deny.", parameters={"type": "object"}, handler=deny)
+    )
+    session.todos.add("step one", status="proposed")
+    session.run_turn("no, not like that")
+    assert session.todos.list() == ()

@@ -238,3 +238,22 @@ def test_change_log_names_automatic_starts_only() -> None:
         ("update", "t1"),
         ("start", "t2"),
     ]
+
+
+def test_a_seen_plan_is_accepted_when_it_is_still_proposed() -> None:
+    todos = TodoList()
+    todos.add("plan step one", status="proposed")
+    seen = todos.proposed_ids()
+    accepted = todos.accept_seen_proposals(seen)
+    assert [t.content for t in accepted] == ["plan step one"]
+    assert [t.status for t in todos.list()] == ["in_progress"]
+
+
+def test_a_plan_not_yet_seen_or_replaced_is_not_accepted() -> None:
+    todos = TodoList()
+    todos.add("old step", status="proposed")
+    assert todos.accept_seen_proposals(frozenset()) == ()
+    seen = todos.proposed_ids()
+    todos.add("new step", status="proposed")
+    assert todos.accept_seen_proposals(seen) == ()
+    assert {t.status for t in todos.list()} == {"proposed"}

@@ -359,6 +359,7 @@ class AgentSession:
         model errors propagate, and when nothing had been answered yet the history is left
         as it was before the turn."""
         before = len(self.history)
+        seen_plan = self.todos.proposed_ids() if self.role is None else frozenset()
         turn = _Turn(interrupted=self.interrupted)
         self.history.append(Message(role="user", content=text))
         final: str | None = None
@@ -378,6 +379,7 @@ class AgentSession:
             else:
                 self._close_open_calls()
             raise
+        self.todos.accept_seen_proposals(seen_plan)
         return self._result(turn, final)
 
     def _delegate_mention(self, text: str, turn: _Turn) -> None:
