@@ -82,6 +82,18 @@ __version__ = "0.1.0"
 
 
 if _typing.TYPE_CHECKING:
+    from agentprompt.agent import (
+        AgentSession,
+        TodoList,
+        agent_system_prompt,
+        create_session,
+        main_system_prompt,
+    )
+    from agentprompt.bridge import (
+        BridgePrompt,
+        build_prompt,
+        pack_repository,
+    )
     from agentprompt.edits import (
         ApplyOptions,
         ApplyReport,
@@ -93,6 +105,11 @@ if _typing.TYPE_CHECKING:
         dialect_instructions,
         parse_reply,
         recover,
+    )
+    from agentprompt.llm import (
+        ModelError,
+        make_client,
+        resolve_model_config,
     )
     from agentprompt.repo import (
         Discovery,
@@ -108,6 +125,17 @@ if _typing.TYPE_CHECKING:
         render_tree,
         select_files,
     )
+    from agentprompt.tiers import (
+        TopicDetector,
+        get_commit_message,
+        get_context_breakdown,
+    )
+    from agentprompt.tools import (
+        ToolRegistry,
+        ToolSpec,
+        default_registry,
+        tool_from_function,
+    )
     from agentprompt.workflow import (
         ComposeInput,
         RuntimeStore,
@@ -117,9 +145,27 @@ if _typing.TYPE_CHECKING:
         load_package,
     )
 
-# The workflow, edit and repository engines load on first use, so that importing
-# agentprompt (and starting the CLI) does not pay for all three.
+# The engines and runtimes load on first use, so that importing agentprompt (and starting
+# the CLI) does not pay for all of them.
 _LAZY = {
+    "AgentSession": "agentprompt.agent",
+    "TodoList": "agentprompt.agent",
+    "agent_system_prompt": "agentprompt.agent",
+    "create_session": "agentprompt.agent",
+    "main_system_prompt": "agentprompt.agent",
+    "BridgePrompt": "agentprompt.bridge",
+    "build_prompt": "agentprompt.bridge",
+    "pack_repository": "agentprompt.bridge",
+    "ModelError": "agentprompt.llm",
+    "make_client": "agentprompt.llm",
+    "resolve_model_config": "agentprompt.llm",
+    "TopicDetector": "agentprompt.tiers",
+    "get_commit_message": "agentprompt.tiers",
+    "get_context_breakdown": "agentprompt.tiers",
+    "ToolRegistry": "agentprompt.tools",
+    "ToolSpec": "agentprompt.tools",
+    "default_registry": "agentprompt.tools",
+    "tool_from_function": "agentprompt.tools",
     "ApplyOptions": "agentprompt.edits",
     "ApplyReport": "agentprompt.edits",
     "EditError": "agentprompt.edits",
@@ -155,9 +201,11 @@ __getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "AgentPromptError",
+    "AgentSession",
     "ApplyOptions",
     "ApplyReport",
     "BpeTokenizer",
+    "BridgePrompt",
     "BudgetExceeded",
     "CacheControl",
     "ClientPromptExecutor",
@@ -185,6 +233,7 @@ __all__ = [
     "MessageFormatError",
     "MissingVariables",
     "ModelClient",
+    "ModelError",
     "ModelReply",
     "ModelRequest",
     "ModelRequestsBlocked",
@@ -213,24 +262,32 @@ __all__ = [
     "StreamParser",
     "TextDelta",
     "TextPart",
+    "TodoList",
     "Tokenizer",
     "ToolCall",
     "ToolDefinition",
+    "ToolRegistry",
+    "ToolSpec",
+    "TopicDetector",
     "UnknownEncoding",
     "Usage",
     "UsageError",
     "WorkflowError",
     "__version__",
+    "agent_system_prompt",
     "apply_actions",
     "apply_reply",
     "ask_llm_for_files",
     "assemble",
     "build_map",
+    "build_prompt",
     "build_system_prompt",
     "build_tree",
     "compose",
     "compose_turn",
     "compose_workflow",
+    "create_session",
+    "default_registry",
     "dialect_instructions",
     "discover",
     "encoding_for_model",
@@ -238,17 +295,23 @@ __all__ = [
     "fit",
     "from_anthropic",
     "from_openai",
+    "get_commit_message",
+    "get_context_breakdown",
     "get_tokenizer",
     "inspect_profile",
     "load_extra_prompt",
     "load_package",
     "load_skill",
     "load_system_prompt",
+    "main_system_prompt",
+    "make_client",
     "model_requests",
+    "pack_repository",
     "parse_reply",
     "read_environment",
     "recover",
     "render_tree",
+    "resolve_model_config",
     "select_files",
     "shared_counter",
     "shared_prefix",
@@ -256,4 +319,5 @@ __all__ = [
     "to_openai",
     "to_text",
     "tokenizer_for_model",
+    "tool_from_function",
 ]
