@@ -29,8 +29,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
-import platform
 import shutil
 import statistics
 import tempfile
@@ -48,6 +46,7 @@ from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall
 from agentprompt.prefix import shared_prefix
 from agentprompt.tokens import get_tokenizer, shared_counter
+from compose_bench import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -167,22 +166,6 @@ def _request_text(request: ModelRequest) -> str:
 def _stats(values: list[float], fmt: Callable[[float], str]) -> str:
     return (
         f"median {fmt(statistics.median(values))}, min {fmt(min(values))}, max {fmt(max(values))}"
-    )
-
-
-def machine() -> str:
-    """A one-line description of the machine."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {model}, "
-        f"Python {platform.python_version()}"
     )
 
 
