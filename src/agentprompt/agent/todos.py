@@ -280,15 +280,9 @@ class TodoList:
             return frozenset(t.id for t in self._todos if t.status == "proposed")
 
     def accept_seen_proposals(self, seen: frozenset[str]) -> tuple[Todo, ...]:
-        """Accept the plan the user answered without rejecting it (seed 001: "if the user
-        accepts or starts working, the proposed todos become active automatically").
-
-        ``seen`` holds the ids that were proposed when the user's message arrived; when they
-        are all still proposed after the model answered it (no ``deny_proposal``) and no new
-        plan was proposed in that answer, they become pending. Returns what was accepted."""
-        if seen and self.proposed_ids() == seen:
-            return self.accept_proposed()
-        return ()
+        """Accept the plan ``seen`` (the ids proposed when the user's message came) if the
+        answer left it as it was: no ``deny_proposal``, no new plan (seed 001)."""
+        return self.accept_proposed() if seen and self.proposed_ids() == seen else ()
 
     def deny_proposed(self) -> tuple[Todo, ...]:
         """Remove every proposed todo (the user rejected the plan); returns them."""
