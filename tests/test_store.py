@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -303,3 +304,42 @@ def test_a_database_of_another_program_is_refused_and_left_unchanged(tmp_path: P
         Store(other)
     assert other.read_bytes() == before
     assert not (tmp_path / "other.sqlite-wal").exists()
+
+
+def test_the_default_database_is_kept_out_of_git_status(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    with Store(default_store_path(tmp_path)) as store:
+        store.create_session("bridge", {"task": "t"})
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout == ""
+    # Only the database is ignored: agents and prompts in .agentprompt/ stay visible to git.
+    (tmp_path / ".agentprompt" / "agents").mkdir()
+    (tmp_path / ".agentprompt" / "agents" / "a.md").write_text("x\n", encoding="utf-8")
+    listed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "?? .agentprompt/agents/a.md" in listed
+
+
+def test_an_existing_gitignore_keeps_its_lines_and_gains_one_line_once(tmp_path: Path) -> None:
+    folder = tmp_path / ".agentprompt"
+    folder.mkdir()
+    (folder / ".gitignore").write_text("local-notes.md", encoding="utf-8")
+    for _ in range(2):
+        Store(default_store_path(tmp_path)).close()
+    assert (folder / ".gitignore").read_text(encoding="utf-8") == "local-notes.md\n/state.db*\n"
+
+
+def test_a_database_elsewhere_writes_no_gitignore(tmp_path: Path) -> None:
+    Store(tmp_path / "state" / "custom.db").close()
+    assert not (tmp_path / "state" / ".gitignore").exists()

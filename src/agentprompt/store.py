@@ -77,6 +77,32 @@ def default_store_path(root: Path) -> Path:
     return root / ".agentprompt" / "state.db"
 
 
+def _keep_out_of_git(path: Path) -> None:
+    """Name the database in ``.agentprompt/.gitignore`` so it never shows in ``git status``.
+
+    Only the database's own files are named, not the whole folder: projects commit
+    ``.agentprompt/agents/`` and ``.agentprompt/prompts/``. A marker written here also
+    ignores itself, so it never shows either (in ``git status`` nor in a prompt's file
+    tree); a ``.gitignore`` the project keeps there only gains the database's line. A
+    database kept elsewhere (``--state``) is the user's business. A folder that cannot be
+    written is left as it is.
+    """
+    if path.parent.name != ".agentprompt":
+        return
+    marker = path.parent / ".gitignore"
+    line = f"/{path.name}*"
+    try:
+        existing = marker.read_text(encoding="utf-8") if marker.exists() else ""
+        if line in existing.splitlines():
+            return
+        lead = "" if not existing or existing.endswith("\n") else "\n"
+        note = "" if existing else "# agentprompt's local state: not shared\n/.gitignore\n"
+        with marker.open("a", encoding="utf-8") as out:
+            out.write(f"{lead}{note}{line}\n")
+    except (OSError, UnicodeDecodeError):
+        return
+
+
 def _explain(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc)
     if "locked" in text or "busy" in text:
@@ -118,6 +144,7 @@ class Store:
         except sqlite3.Error as exc:
             self.close()
             raise _explain(path, exc) from None
+        _keep_out_of_git(path)
 
     def close(self) -> None:
         """Close the connection (safe to call twice)."""
