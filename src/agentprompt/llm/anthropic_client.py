@@ -10,33 +10,17 @@ every failure as a :class:`~agentprompt.llm.errors.ModelError`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from agentprompt.llm.base import (
-    ModelReply,
-    ModelRequest,
-    ReplyDone,
-    StreamEvent,
-    TextDelta,
-    Usage,
-    check_model_requests_allowed,
-)
+from agentprompt.llm.base import ModelReply, ModelRequest, Usage
 from agentprompt.llm.config import ModelConfig, api_key_for
-from agentprompt.llm.errors import (
-    ClientNotInstalled,
-    ModelConnectionError,
-    ModelError,
-    ModelReplyError,
-    ModelStreamInterrupted,
-    status_error,
-)
+from agentprompt.llm.errors import ClientNotInstalled, ModelError, ModelStreamInterrupted
+from agentprompt.llm.sdk_client import SdkClient, connection_reason
 from agentprompt.messages import ToolCall
 from agentprompt.wire.anthropic import to_anthropic
 
 if TYPE_CHECKING:
-    import anthropic
     from anthropic.types import Message as SDKMessage
     from anthropic.types import RawMessageStreamEvent
 
@@ -44,9 +28,6 @@ __all__ = ["DEFAULT_MAX_TOKENS", "PROTOCOL", "AnthropicClient", "messages_reques
 
 PROTOCOL: Final = "Anthropic Messages"
 """The protocol this client speaks, as errors name it."""
-
-MALFORMED: Final = (ValueError, TypeError, AttributeError, KeyError)
-"""What reading an answer of the wrong shape raises (JSON and validation errors included)."""
 
 SDK_ARGUMENTS: Final = frozenset({"model", "max_tokens", "messages", "system", "tools", "stream"})
 """Body fields passed to the SDK by name; any other (``temperature``, which some SDK
@@ -168,6 +149,11 @@ class _StreamedReply:
             self.stopped = True
         return ""
 
+    @property
+    def finished(self) -> bool:
+        """Whether the model said why it stopped, or the stream's end event arrived."""
+        return self.stopped or self.stop_reason is not None
+
     def _text(self) -> str:
         return "".join("".join(b.parts) for _, b in sorted(self.blocks.items()) if b.kind == "text")
 
@@ -193,24 +179,18 @@ class _StreamedReply:
         return ModelReply(text=text, tool_calls=calls, usage=self.usage, model=self.model)
 
 
-def _retry_after(headers: Any) -> float | None:
-    value = headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-class AnthropicClient:
+class AnthropicClient(SdkClient):
     """A chat client for Anthropic's Messages API (and servers that speak it)."""
+
+    provider = "anthropic"
+    protocol = PROTOCOL
 
     def __init__(self, config: ModelConfig) -> None:
         try:
             import anthropic
         except ModuleNotFoundError:
             raise ClientNotInstalled("anthropic", "anthropic") from None
-        self.config = config
-        """The model, server and limits this client uses."""
+        super().__init__(config)
         self._sdk = anthropic.Anthropic(
             api_key=api_key_for(config),
             base_url=config.endpoint,
@@ -218,105 +198,43 @@ class AnthropicClient:
             max_retries=config.max_retries,
         )
 
-    def _error(
-        self, exc: BaseException, partial: ModelReply | None, *, streaming: bool
-    ) -> ModelError:
-        import anthropic
-        import httpx2
-
-        url = self.config.endpoint
-        if isinstance(exc, anthropic.APIStatusError):
-            try:
-                body = exc.response.text
-            except Exception:  # a streamed body that cannot be read any more
-                body = str(exc.body if exc.body is not None else exc.message)
-            if exc.response.status_code == 200:  # an error event inside a streamed reply
-                return ModelStreamInterrupted(
-                    url, f"the server reported an error: {exc.message}", partial=partial
-                )
-            return status_error(
-                url,
-                exc.status_code,
-                body,
-                retry_after=_retry_after(exc.response.headers),
-                key_env=self.config.api_key_env,
-                partial=partial,
-            )
-        if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
-            reason = f"no answer within {self.config.timeout:g} s (raise it with --timeout)"
-        else:
-            cause = exc.__cause__ or exc.__context__ or exc
-            described = str(cause) or type(cause).__name__
-            reason = (
-                "connection refused (nothing is listening there)"
-                if "refused" in described.lower()
-                else described
-            )
-        if streaming:
-            return ModelStreamInterrupted(url, reason, partial=partial)
-        return ModelConnectionError(url, reason, partial=partial)
+    def _body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
+        return messages_request_body(request, self.config, stream=stream)
 
     def _send(self, body: dict[str, Any]) -> Any:
         named = {k: v for k, v in body.items() if k in SDK_ARGUMENTS}
         extra = {k: v for k, v in body.items() if k not in SDK_ARGUMENTS}
         return self._sdk.messages.create(**named, extra_body=extra or None)
 
-    def complete(self, request: ModelRequest) -> ModelReply:
-        """The model's whole reply to ``request``."""
-        import anthropic
+    def _read(self, answer: Any) -> ModelReply:
+        return _reply(answer)
 
-        check_model_requests_allowed("anthropic")
-        body = messages_request_body(request, self.config)
-        try:
-            return _reply(self._send(body))
-        except anthropic.APIError as exc:
-            raise self._error(exc, None, streaming=False) from None
-        except MALFORMED as exc:
-            raise ModelReplyError(self.config.endpoint, PROTOCOL, str(exc)) from None
+    def _assembler(self) -> _StreamedReply:
+        return _StreamedReply()
 
-    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
-        """The reply as it is generated: text deltas, then :class:`ReplyDone`.
-
-        The request is sent before this returns, so a refused connection or an error status
-        raises here; a failure while the reply streams raises from the iteration with what
-        arrived before in the error's ``partial``.
-        """
-        import anthropic
-
-        check_model_requests_allowed("anthropic")
-        body = messages_request_body(request, self.config, stream=True)
-        try:
-            events: anthropic.Stream[RawMessageStreamEvent] = self._send(body)
-        except anthropic.APIError as exc:
-            raise self._error(exc, None, streaming=False) from None
-        return self._events(events)
-
-    def _events(self, events: anthropic.Stream[RawMessageStreamEvent]) -> Iterator[StreamEvent]:
+    def _failures(self) -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
         import anthropic
         import httpx2
 
-        streamed = _StreamedReply()
-        try:
-            for event in events:
-                text = streamed.add(event)
-                if text:
-                    yield TextDelta(text=text)
-        except (anthropic.APIConnectionError, httpx2.TransportError) as exc:
-            # Cut off after the model said why it stopped (only message_stop lost): whole.
-            if streamed.stop_reason is None:
-                raise self._error(exc, streamed.partial(), streaming=True) from None
-        except (anthropic.APIError, httpx2.HTTPError) as exc:
-            raise self._error(exc, streamed.partial(), streaming=True) from None
-        except MALFORMED as exc:
-            raise ModelReplyError(
-                self.config.endpoint, PROTOCOL, str(exc), partial=streamed.partial()
-            ) from None
-        finally:
-            events.close()
-        if not streamed.stopped and streamed.stop_reason is None:
-            raise ModelStreamInterrupted(
-                self.config.endpoint,
-                "the stream ended before the model said it had finished",
-                partial=streamed.partial(),
-            )
-        yield ReplyDone(reply=streamed.reply())
+        # The SDK lets some transport errors of a streamed body through unwrapped.
+        lost = (anthropic.APIConnectionError, httpx2.TransportError)
+        return lost, (anthropic.APIError, httpx2.HTTPError)
+
+    def _error(
+        self, exc: BaseException, partial: ModelReply | None, *, streaming: bool
+    ) -> ModelError:
+        import anthropic
+        import httpx2
+
+        if isinstance(exc, anthropic.APIStatusError):
+            if exc.response.status_code == 200:  # an error event inside a streamed reply
+                return ModelStreamInterrupted(
+                    self.config.endpoint,
+                    f"the server reported an error: {exc.message}",
+                    partial=partial,
+                )
+            fallback = str(exc.body if exc.body is not None else exc.message)
+            return self._status_error(exc, partial, fallback_body=fallback)
+        timed_out = isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException)
+        reason = connection_reason(exc, timeout=self.config.timeout, timed_out=timed_out)
+        return self._connection_error(reason, partial, streaming=streaming)

@@ -10,33 +10,17 @@ included), and every failure as a :class:`~agentprompt.llm.errors.ModelError`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from agentprompt.llm.base import (
-    ModelReply,
-    ModelRequest,
-    ReplyDone,
-    StreamEvent,
-    TextDelta,
-    Usage,
-    check_model_requests_allowed,
-)
+from agentprompt.llm.base import ModelReply, ModelRequest, Usage
 from agentprompt.llm.config import ModelConfig, api_key_for
-from agentprompt.llm.errors import (
-    ClientNotInstalled,
-    ModelConnectionError,
-    ModelError,
-    ModelReplyError,
-    ModelStreamInterrupted,
-    status_error,
-)
+from agentprompt.llm.errors import ClientNotInstalled, ModelError, ModelStreamInterrupted
+from agentprompt.llm.sdk_client import SdkClient, connection_reason
 from agentprompt.messages import ToolCall
 from agentprompt.wire.openai import to_openai
 
 if TYPE_CHECKING:
-    import openai
     from openai.types import CompletionUsage
     from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
@@ -44,9 +28,6 @@ __all__ = ["PROTOCOL", "OpenAIClient", "chat_request_body", "normal_stop_reason"
 
 PROTOCOL: Final = "Chat Completions"
 """The protocol this client speaks, as errors name it."""
-
-MALFORMED: Final = (ValueError, TypeError, AttributeError, KeyError)
-"""What reading an answer of the wrong shape raises (JSON and validation errors included)."""
 
 STOP_REASONS: Final = {
     "stop": "end_turn",
@@ -153,6 +134,11 @@ class _StreamedReply:
                 self.finish_reason = choice.finish_reason
         return new
 
+    @property
+    def finished(self) -> bool:
+        """Whether a finish reason has arrived."""
+        return self.finish_reason is not None
+
     def reply(self) -> ModelReply:
         """The whole reply, once the stream has finished."""
         return ModelReply(
@@ -198,40 +184,18 @@ def _reply(completion: ChatCompletion) -> ModelReply:
     )
 
 
-def _retry_after(headers: Any) -> float | None:
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return float(value) / scale
-        except ValueError:
-            continue
-    return None
-
-
-def _connection_reason(exc: BaseException, timeout: float) -> str:
-    import openai
-
-    if isinstance(exc, openai.APITimeoutError):
-        return f"no answer within {timeout:g} s (raise it with --timeout)"
-    cause = exc.__cause__ or exc.__context__
-    described = str(cause) if cause is not None and str(cause) else str(exc)
-    if "refused" in described.lower():
-        return "connection refused (nothing is listening there)"
-    return described
-
-
-class OpenAIClient:
+class OpenAIClient(SdkClient):
     """A chat client for OpenAI and OpenAI-compatible servers."""
+
+    provider = "openai"
+    protocol = PROTOCOL
 
     def __init__(self, config: ModelConfig) -> None:
         try:
             import openai
         except ModuleNotFoundError:
             raise ClientNotInstalled("openai", "openai") from None
-        self.config = config
-        """The model, server and limits this client uses."""
+        super().__init__(config)
         self._sdk = openai.OpenAI(
             api_key=api_key_for(config),
             base_url=config.endpoint,
@@ -239,89 +203,35 @@ class OpenAIClient:
             max_retries=config.max_retries,
         )
 
+    def _body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
+        return chat_request_body(request, self.config, stream=stream)
+
+    def _send(self, body: dict[str, Any]) -> Any:
+        return self._sdk.chat.completions.create(**body)
+
+    def _read(self, answer: Any) -> ModelReply:
+        return _reply(answer)
+
+    def _assembler(self) -> _StreamedReply:
+        return _StreamedReply()
+
+    def _failures(self) -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+        import openai
+
+        return (openai.APIConnectionError,), (openai.APIError,)
+
     def _error(
-        self, exc: openai.APIError, partial: ModelReply | None, *, streaming: bool
+        self, exc: BaseException, partial: ModelReply | None, *, streaming: bool
     ) -> ModelError:
         import openai
 
-        url = self.config.endpoint
         if isinstance(exc, openai.APIStatusError):
-            try:
-                body = exc.response.text
-            except Exception:  # a streamed body that cannot be read any more
-                body = exc.message
-            return status_error(
-                url,
-                exc.status_code,
-                body,
-                retry_after=_retry_after(exc.response.headers),
-                key_env=self.config.api_key_env,
-                partial=partial,
-            )
+            return self._status_error(exc, partial, fallback_body=exc.message)
         if isinstance(exc, openai.APIConnectionError):
-            reason = _connection_reason(exc, self.config.timeout)
-            if streaming:
-                return ModelStreamInterrupted(url, reason, partial=partial)
-            return ModelConnectionError(url, reason, partial=partial)
+            timed_out = isinstance(exc, openai.APITimeoutError)
+            reason = connection_reason(exc, timeout=self.config.timeout, timed_out=timed_out)
+            return self._connection_error(reason, partial, streaming=streaming)
+        message = exc.message if isinstance(exc, openai.APIError) else str(exc)
         return ModelStreamInterrupted(
-            url, f"the server reported an error: {exc.message}", partial=partial
+            self.config.endpoint, f"the server reported an error: {message}", partial=partial
         )
-
-    def complete(self, request: ModelRequest) -> ModelReply:
-        """The model's whole reply to ``request``."""
-        import openai
-
-        check_model_requests_allowed("openai")
-        body = chat_request_body(request, self.config)
-        try:
-            return _reply(self._sdk.chat.completions.create(**body))
-        except openai.APIError as exc:
-            raise self._error(exc, None, streaming=False) from None
-        except MALFORMED as exc:
-            raise ModelReplyError(self.config.endpoint, PROTOCOL, str(exc)) from None
-
-    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
-        """The reply as it is generated: text deltas, then :class:`ReplyDone`.
-
-        The request is sent before this returns, so a refused connection or an error status
-        raises here; a failure while the reply streams raises from the iteration with what
-        arrived before in the error's ``partial``.
-        """
-        import openai
-
-        check_model_requests_allowed("openai")
-        body = chat_request_body(request, self.config, stream=True)
-        try:
-            chunks = self._sdk.chat.completions.create(**body)
-        except openai.APIError as exc:
-            raise self._error(exc, None, streaming=False) from None
-        return self._events(chunks)
-
-    def _events(self, chunks: openai.Stream[ChatCompletionChunk]) -> Iterator[StreamEvent]:
-        import openai
-
-        streamed = _StreamedReply()
-        try:
-            for chunk in chunks:
-                text = streamed.add(chunk)
-                if text:
-                    yield TextDelta(text=text)
-        except openai.APIConnectionError as exc:
-            # Cut off after the model finished (only the usage chunk lost): the reply is whole.
-            if streamed.finish_reason is None:
-                raise self._error(exc, streamed.partial(), streaming=True) from None
-        except openai.APIError as exc:
-            raise self._error(exc, streamed.partial(), streaming=True) from None
-        except MALFORMED as exc:
-            raise ModelReplyError(
-                self.config.endpoint, PROTOCOL, str(exc), partial=streamed.partial()
-            ) from None
-        finally:
-            chunks.close()
-        if streamed.finish_reason is None:
-            raise ModelStreamInterrupted(
-                self.config.endpoint,
-                "the stream ended before the model said it had finished",
-                partial=streamed.partial(),
-            )
-        yield ReplyDone(reply=streamed.reply())
