@@ -154,6 +154,23 @@ def test_a_graduated_history_message_climbs_one_tier_every_three_requests() -> N
     ]
 
 
+def test_a_changed_history_message_resets_and_graduates_again_at_once() -> None:
+    """Rewritten history (compaction) resets N like any changed item, then graduates at once
+    into L3, being immutable again; a changed file waits in active."""
+    before = [item("history:0", "user\nold", kind="history"), item("file:a.py", "v1")]
+    state = run(after_first(before), before, 8)
+    tiers = {i.key: (i.tier, i.n) for i in state.items}
+    assert tiers == {"history:0": ("L1", 11), "file:a.py": ("L2", 8)}
+    after = [item("history:0", "user\nsummary", kind="history"), item("file:a.py", "v2")]
+    update = track(state, after)
+    tiers = {i.key: (i.tier, i.n) for i in update.state.items}
+    assert tiers == {"history:0": ("L3", 3), "file:a.py": ("active", 0)}
+    assert [(c.key, c.before, c.after, c.reason) for c in update.changes] == [
+        ("history:0", "L1", "L3", "demoted"),
+        ("file:a.py", "L2", "active", "demoted"),
+    ]
+
+
 def test_history_tiers_keep_the_conversation_order() -> None:
     """A message added each request: older messages always sit in a tier at least as stable
     as newer ones, so sending the tiers in order keeps the conversation in order."""

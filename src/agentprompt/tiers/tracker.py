@@ -24,6 +24,11 @@ climbing. Entering higher (L0 at once) would also put the newest message before 
 still in L1–L3, breaking the conversation's order. The cost of the climb is measured
 (``bench/BENCHMARKS.md``, "Cache tiers"); the opt-in ripple rule avoids most of it.
 
+A history message whose text changed (a conversation rewritten at that position, as
+compaction does) resets like any changed item, but SPEC.md's reason for graduating at once,
+immutability, holds for its new text too: it leaves its tier and re-enters L3 with N = 3 in
+the same request rather than waiting three requests in active.
+
 On the first request, history is not spread with the files and map entries: graduation is
 its own rule ("at once", into L3), and spreading by token count would send a long old
 message to L1 and a short newer one to L3, again out of order.
@@ -198,7 +203,8 @@ def check_keys(items: Sequence[TrackedItem]) -> None:
 def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
     """One request under the literal rule: each item's tier follows its N (``tier_for``),
     whether or not that rewrites a cached tier; a changed item drops to active, a new
-    history message enters L3 at once. ``previous`` must not be a first request's empty
+    history message enters L3 at once, and so does a history message whose text changed
+    (its N resets, and being immutable from now on it graduates at once again). ``previous`` must not be a first request's empty
     state (:func:`first_request` handles that)."""
     seen = {i.key for i in items}
     states: list[ItemState] = []
@@ -210,7 +216,8 @@ def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> Tr
             n = HISTORY_ENTRY_N if item.kind == "history" else 0
             reason: ChangeReason = "graduated" if item.kind == "history" else "new"
         elif old.hash != digest:
-            n, reason = 0, "demoted"
+            n = HISTORY_ENTRY_N if item.kind == "history" else 0
+            reason = "demoted"
         else:
             n, reason = old.n + 1, "promoted"
         tier = tier_for(n)
