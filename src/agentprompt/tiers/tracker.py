@@ -204,8 +204,9 @@ def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> Tr
     """One request under the literal rule: each item's tier follows its N (``tier_for``),
     whether or not that rewrites a cached tier; a changed item drops to active, a new
     history message enters L3 at once, and so does a history message whose text changed
-    (its N resets, and being immutable from now on it graduates at once again). ``previous`` must not be a first request's empty
-    state (:func:`first_request` handles that)."""
+    (its N resets, and being immutable from now on it graduates at once again).
+    ``previous`` must not be a first request's empty state (:func:`first_request` handles
+    that)."""
     seen = {i.key for i in items}
     states: list[ItemState] = []
     changes: list[TierChange] = []
