@@ -13,10 +13,11 @@ so the file's text (and the symbol map) really change. Every other reply is pros
 conversation history grows by the user's message and the reply each turn.
 
 Each turn's context (system prompt, symbol map of the files not in context, the files in
-context, the history, the user's message) is assembled twice:
+context, the history, the user's message) is assembled three ways:
 
 * **tiers**: ``tiered_request`` with the stability tracker carried from turn to turn
-  (L0 system block, L1–L3 user/assistant pairs, active tier, one breakpoint per cached tier);
+  (L0 system block, L1–L3 user/assistant pairs, active tier, one breakpoint per cached tier),
+  once under SPEC.md's threshold rule (the default) and once under the opt-in ripple rule;
 * **no tiers**: the same texts as sections in stability order through
   ``composition.assemble`` (system prompt static, map and files session-stable in the
   system message, the history, the user's message), agentprompt's default composition.
@@ -144,8 +145,9 @@ def _edit_block(root: Path, path: str, turn: int, rng: random.Random) -> str:
     return f"I changed {path}.\n\n{block}"
 
 
-VARIANTS = ("ripple", "threshold", "none")
-"""Tiers with the default ripple rule, tiers with the literal threshold rule, no tiers."""
+VARIANTS = ("threshold", "ripple", "none")
+"""Tiers with SPEC.md's threshold rule (the default), tiers with the opt-in ripple rule, no
+tiers."""
 
 
 def session(root: Path, seed: int, turns: int) -> dict[str, Tally]:
@@ -181,7 +183,7 @@ def session(root: Path, seed: int, turns: int) -> dict[str, Tally]:
         )
         comps: dict[str, Composition] = {"none": untiered(context, history, lib)}
         sent: tuple[Message, ...] = ()
-        for rule in ("ripple", "threshold"):
+        for rule in ("threshold", "ripple"):
             policy = TierPolicy(rule=rule)  # type: ignore[arg-type]
             request = tiered_request(
                 context, states[rule], counter=counter, root=root, policy=policy
@@ -236,7 +238,7 @@ def main() -> None:
             values = {v: getattr(tallies[v], measure) / tallies[v].total for v in VARIANTS}
             for v, value in values.items():
                 shares.setdefault(f"{measure} {v}", []).append(value)
-            for rule in ("ripple", "threshold"):
+            for rule in ("threshold", "ripple"):
                 base = values["none"]
                 shares.setdefault(f"{measure} ratio {rule}", []).append(
                     values[rule] / base if base else float("inf")
@@ -250,8 +252,8 @@ def main() -> None:
     print(f"{args.runs} sessions of {args.turns} turns in {time.perf_counter() - started:.0f} s")
     print()
     names = {
-        "ripple": "tiers (ripple rule, default)",
-        "threshold": "tiers (literal threshold rule)",
+        "threshold": "tiers (SPEC.md's threshold rule, default)",
+        "ripple": "tiers (ripple rule, opt-in)",
         "none": "no tiers",
     }
     for measure, title in (("identical", "identical prefix"), ("served", "breakpoint-served")):
@@ -259,7 +261,7 @@ def main() -> None:
         print("| --- | --- | --- | --- |")
         for v in VARIANTS:
             print(_row(names[v], shares[f"{measure} {v}"]))
-        for rule in ("ripple", "threshold"):
+        for rule in ("threshold", "ripple"):
             print(
                 _row(f"ratio {names[rule]} / no tiers, per run", shares[f"{measure} ratio {rule}"])
             )

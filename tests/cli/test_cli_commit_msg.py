@@ -89,6 +89,9 @@ def test_nothing_staged_is_bad_input(run: Callable[..., Result], repo: Path) -> 
 def test_not_a_git_repository_is_bad_input(run: Callable[..., Result], tmp_path: Path) -> None:
     result = run("commit-msg", "--root", str(tmp_path), "--print-prompt")
     assert result.code == 2 and "staged diff" in result.err
+    # one clear line, not git's --no-index usage text
+    assert "not inside a git work tree" in result.err and "usage:" not in result.err
+    assert len(result.err.strip().splitlines()) == 1 and result.out == ""
 
 
 def test_a_script_that_is_not_a_list_of_strings_is_bad_usage(

@@ -29,6 +29,20 @@ def test_first_request_distributes_and_later_ones_promote(
     assert reasons == {"promoted"} and later["requests"] == 4
 
 
+def test_the_default_rule_is_spec_literal_and_ripple_is_opt_in(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    """Four requests without --rule promote the L3 items at N = 6 (SPEC.md's rule); the same
+    requests with --rule ripple move nothing, L2 being intact."""
+    for _ in range(4):
+        default = tiers(run, repo, "--file", "src/app/core.py")
+    assert {c["reason"] for c in default["changes"]} == {"promoted"}  # type: ignore[union-attr]
+    tiers(run, repo, "--reset")
+    for _ in range(4):
+        ripple = tiers(run, repo, "--file", "src/app/core.py", "--rule", "ripple")
+    assert ripple["changes"] == [] and ripple["requests"] == 4
+
+
 def test_an_edited_file_is_demoted(run: Callable[..., Result], repo: Path) -> None:
     tiers(run, repo, "--file", "src/app/core.py")
     (repo / "src" / "app" / "core.py").write_text("VALUE = 3\n")
@@ -113,3 +127,29 @@ def test_inspect_ac_table_shows_each_sections_tier_and_tier_totals(
     result = run("inspect", "--profile", "ac", "--root", str(repo), "--task", "Fix it")
     assert result.code == 0, result.err
     assert "┃ tier" in result.out and "Tokens per cache tier: L0 " in result.out
+
+
+def test_show_with_a_damaged_change_record_is_bad_input(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    """A stored change with an unknown reason used to crash the terminal view."""
+    from agentprompt.store import Store, default_store_path
+
+    with Store(default_store_path(repo)) as store:
+        bad = {"key": "a", "before": "L1", "after": "L9", "reason": "bogus"}
+        store.create_session("tiers", {"requests": 1, "items": [], "changes": [bad]})
+    before = snapshot_tree(repo)
+    for args in (("--show",), ()):
+        result = run("tiers", "--root", str(repo), *args)
+        assert result.code == 2 and "changes/0/after" in result.err and "--reset" in result.err
+        assert "Traceback" not in result.err
+    assert snapshot_tree(repo) == before
+
+
+def test_a_bad_file_on_the_first_request_writes_nothing(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    before = snapshot_tree(repo)
+    result = run("tiers", "--root", str(repo), "--file", "missing.py")
+    assert result.code == 2 and "missing.py" in result.err and "Traceback" not in result.err
+    assert snapshot_tree(repo) == before and not (repo / ".agentprompt").exists()

@@ -102,14 +102,32 @@ def test_messages_zero_is_the_l0_system_block_in_seed_order() -> None:
     assert "src/b.py" not in text
 
 
-def test_l0_history_follows_the_system_block_and_the_breakpoint_ends_it() -> None:
+def test_l0_history_is_written_into_the_system_block_after_the_l0_files() -> None:
+    """Seed 004's L0 block content ends with "L0 history messages" and the whole block is
+    messages[0] (SPEC.md: "L0 is messages[0] (role system)"), so L0 turns are text in it,
+    each headed by its speaker, and the L0 breakpoint ends messages[0]."""
     context, state = full_context()
     messages = assemble_tiers(context, state).messages
-    assert [(m.role, m.text) for m in messages[1:3]] == [
-        ("user", "Add logging."),
-        ("assistant", "Done."),
-    ]
-    assert not messages[0].cache_breakpoint and messages[2].cache_breakpoint
+    first = messages[0]
+    assert first.role == "system" and first.cache_breakpoint
+    text = first.text
+    assert text.index("src/a.py:\n f main:1") < text.index("# Conversation so far")
+    assert text.endswith("### User\n\nAdd logging.\n\n### Assistant\n\nDone.")
+    assert all("Add logging." not in m.text for m in messages[1:])
+    assert (messages[1].role, messages[1].text.splitlines()[0]) == (
+        "user",
+        "# Repository Structure (continued)",
+    )
+
+
+def test_l0_files_come_before_l0_history_in_the_system_block() -> None:
+    history = history_items([Message(role="user", content="Hello.")], COUNTER)
+    items = [file_item("src/d.py", "D = 1\n", COUNTER), *history]
+    context = TierContext(system="S", items=tuple(items))
+    first = assemble_tiers(context, placed(items, {"file:src/d.py": "L0", "history:0": "L0"}))
+    text = first.messages[0].text
+    assert text.index("D = 1") < text.index("# Conversation so far") < text.index("Hello.")
+    assert len(first.messages) == 1
 
 
 def test_each_cached_tier_ends_in_one_breakpoint_and_active_has_none() -> None:
@@ -119,11 +137,12 @@ def test_each_cached_tier_ends_in_one_breakpoint_and_active_has_none() -> None:
     marked = [i for i, m in enumerate(messages) if m.cache_breakpoint]
     assert len(marked) == 4
     roles = [m.role for m in messages]
-    # L1, L2: user/assistant pairs; L3: pair + history; active: pair; then the user's message.
-    assert roles == ["system", "user", "assistant"] + ["user", "assistant"] * 5 + ["user"]
-    assert marked == [2, 4, 6, 10]
+    # L0: the system block; L1, L2: user/assistant pairs; L3: pair + history; active: pair;
+    # then the user's message.
+    assert roles == ["system"] + ["user", "assistant"] * 5 + ["user"]
+    assert marked == [0, 2, 4, 8]
     assert messages[-1].text == "Go." and not messages[-1].cache_breakpoint
-    assert "src/c.py" in messages[11].text and not messages[12].cache_breakpoint
+    assert "src/c.py" in messages[9].text and not messages[10].cache_breakpoint
 
 
 def test_anthropic_wire_form_carries_at_most_four_cache_markers() -> None:

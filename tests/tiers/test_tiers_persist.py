@@ -45,3 +45,44 @@ def test_damaged_state_says_how_to_recover(tmp_path: Path) -> None:
         store.create_session("tiers", {"items": [{"key": "a", "tier": "L9"}], "changes": []})
         with pytest.raises(CorruptTierState, match="--reset"):
             load_tracker(store)
+
+
+GOOD_ITEM = {"key": "a", "kind": "file", "hash": "h", "n": 1, "tier": "L1", "tokens": 1}
+GOOD_CHANGE = {"key": "a", "before": None, "after": "L1", "reason": "distributed"}
+
+
+@pytest.mark.parametrize(
+    ("record", "names"),
+    [
+        ([1, 2], "the record"),
+        ({"requests": "x", "items": []}, "requests"),
+        ({"requests": -1, "items": []}, "requests"),
+        ({"items": [{**GOOD_ITEM, "kind": "weird"}]}, "items/0/kind"),
+        ({"items": [{**GOOD_ITEM, "n": -5}]}, "items/0/n"),
+        ({"items": [{**GOOD_ITEM, "n": "abc"}]}, "items/0/n"),
+        ({"items": [GOOD_ITEM, GOOD_ITEM]}, "'a' is stored twice"),
+        ({"items": [], "changes": [{**GOOD_CHANGE, "reason": "bogus"}]}, "changes/0/reason"),
+        ({"items": [], "changes": [{**GOOD_CHANGE, "after": "L9"}]}, "changes/0/after"),
+        ({"items": [], "changes": [{"key": "a"}]}, "changes/0"),
+    ],
+)
+def test_every_damaged_field_is_refused_naming_it(
+    tmp_path: Path, record: object, names: str
+) -> None:
+    """A record the CLI would later trip over (an unknown reason, a duplicate key, a record
+    that is not an object) is refused on load, naming the field and the fix."""
+    with Store(tmp_path / "s.db") as store:
+        store.create_session("tiers", record)  # type: ignore[arg-type]
+        with pytest.raises(CorruptTierState, match="--reset") as caught:
+            load_tracker(store)
+        assert names in str(caught.value)
+
+
+def test_a_valid_record_with_an_extra_field_still_loads(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.create_session(
+            "tiers",
+            {"requests": 2, "items": [{**GOOD_ITEM, "note": 1}], "changes": [GOOD_CHANGE]},
+        )
+        state, changes = load_tracker(store)
+    assert state.requests == 2 and state.get("a") is not None and changes[0].after == "L1"

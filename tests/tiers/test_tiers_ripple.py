@@ -1,4 +1,4 @@
-"""The default ripple rule: thresholds and demotion as SPEC.md says, but items move up only
+"""The opt-in ripple rule: thresholds and demotion as SPEC.md says, but items move up only
 into tiers whose cache block is already broken, so intact tiers stay cached."""
 
 from __future__ import annotations
@@ -11,9 +11,18 @@ from agentprompt.tiers import (
     TierPolicy,
     TrackedItem,
     TrackerState,
+    TrackerUpdate,
     content_hash,
-    track,
 )
+from agentprompt.tiers import track as track_with
+
+RIPPLE = TierPolicy(rule="ripple")
+
+
+def track(
+    previous: TrackerState, items: list[TrackedItem], policy: TierPolicy = RIPPLE
+) -> TrackerUpdate:
+    return track_with(previous, items, policy)
 
 
 def item(key: str, text: str = "x", tokens: int = 10, kind: str = "file") -> TrackedItem:
@@ -122,7 +131,7 @@ def test_history_graduates_on_its_own_once_it_is_big_enough() -> None:
 
 def test_the_history_target_is_configurable() -> None:
     history = item("history:0", "user\nhi", tokens=5, kind="history")
-    update = track(state(), [history], TierPolicy(history_target_tokens=5))
+    update = track(state(), [history], TierPolicy(rule="ripple", history_target_tokens=5))
     assert tiers_of(update.state)["history:0"] == ("L3", 3)
 
 

@@ -87,3 +87,20 @@ def test_an_empty_list_is_a_valid_choice(tmp_path: Path) -> None:
     write(project_file(tmp_path), {"snippets": []})
     found = load_prompt_snippets(tmp_path)
     assert (found.origin, found.snippets, found.problems) == ("project", (), ())
+
+
+def test_every_problem_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    target = write(project_file(tmp_path), {"snippets": [{"message": "no icon"}]})
+    entry = load_prompt_snippets(tmp_path).problems[0]
+    assert entry.startswith(f"{target}: snippet 0 skipped")
+    assert "give each snippet a non-empty 'icon' and 'message'" in entry
+    write(target, "{not json")
+    whole = load_prompt_snippets(tmp_path).problems[0]
+    assert whole.startswith(f"{target}: not valid JSON") and "fix the file or remove it" in whole
+
+
+def test_a_directory_in_place_of_the_file_is_reported_not_ignored(tmp_path: Path) -> None:
+    project_file(tmp_path).mkdir(parents=True)
+    found = load_prompt_snippets(tmp_path)
+    assert found.origin == "packaged" and len(found.snippets) == 7
+    assert f"{project_file(tmp_path)}: cannot be read" in found.problems[0]

@@ -1,6 +1,7 @@
 """SPEC.md's cache-tier rules, one by one, under the literal threshold rule (an item's tier
-follows its N): N counter, thresholds 12/9/6/3, demotion, history graduation, the first
-distribution. The default ripple rule has its own tests (test_tiers_ripple.py)."""
+follows its N), which is the default: N counter, thresholds 12/9/6/3, demotion, history
+graduation, the first distribution. The opt-in ripple rule has its own tests
+(test_tiers_ripple.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import pytest
 
 from agentprompt.tiers import (
     DuplicateItem,
+    ItemState,
     TierPolicy,
     TrackedItem,
     TrackerState,
     TrackerUpdate,
+    content_hash,
     distribute,
     tier_for,
 )
@@ -109,6 +112,76 @@ def test_a_new_history_message_graduates_at_once_into_l3() -> None:
     got = update.state.get("history:0")
     assert got is not None and (got.tier, got.n) == ("L3", 3)
     assert update.changes[0].reason == "graduated"
+
+
+def test_the_default_rule_is_spec_literal() -> None:
+    """Without a policy the tracker follows SPEC.md as written: an L3 item whose N reaches 6
+    moves to L2 though L2 is intact (the ripple rule would keep it in L3)."""
+    assert TierPolicy().rule == "threshold"
+    before = TrackerState(
+        items=(ItemState(key="a", kind="file", hash=content_hash("x"), n=5, tier="L3", tokens=1),),
+        requests=5,
+    )
+    literal = track_with(before, [item("a")])
+    assert literal == track(before, [item("a")])
+    assert literal.state.get("a").tier == "L2"  # type: ignore[union-attr]
+    ripple = track_with(before, [item("a")], TierPolicy(rule="ripple"))
+    assert ripple.state.get("a").tier == "L3"  # type: ignore[union-attr]
+
+
+def test_a_graduated_history_message_climbs_one_tier_every_three_requests() -> None:
+    """SPEC.md's "may graduate at once" skips only the wait in active: the message enters L3
+    with N = 3 and then earns L2, L1 and L0 by N like any item."""
+    history = [item("history:0", "user\nhi", kind="history")]
+    state = after_first([])
+    seen = []
+    for _ in range(10):
+        state = track(state, history).state
+        got = state.get("history:0")
+        assert got is not None
+        seen.append((got.tier, got.n))
+    assert seen == [
+        ("L3", 3),
+        ("L3", 4),
+        ("L3", 5),
+        ("L2", 6),
+        ("L2", 7),
+        ("L2", 8),
+        ("L1", 9),
+        ("L1", 10),
+        ("L1", 11),
+        ("L0", 12),
+    ]
+
+
+def test_a_changed_history_message_resets_and_graduates_again_at_once() -> None:
+    """Rewritten history (compaction) resets N like any changed item, then graduates at once
+    into L3, being immutable again; a changed file waits in active."""
+    before = [item("history:0", "user\nold", kind="history"), item("file:a.py", "v1")]
+    state = run(after_first(before), before, 8)
+    tiers = {i.key: (i.tier, i.n) for i in state.items}
+    assert tiers == {"history:0": ("L1", 11), "file:a.py": ("L2", 8)}
+    after = [item("history:0", "user\nsummary", kind="history"), item("file:a.py", "v2")]
+    update = track(state, after)
+    tiers = {i.key: (i.tier, i.n) for i in update.state.items}
+    assert tiers == {"history:0": ("L3", 3), "file:a.py": ("active", 0)}
+    assert [(c.key, c.before, c.after, c.reason) for c in update.changes] == [
+        ("history:0", "L1", "L3", "demoted"),
+        ("file:a.py", "L2", "active", "demoted"),
+    ]
+
+
+def test_history_tiers_keep_the_conversation_order() -> None:
+    """A message added each request: older messages always sit in a tier at least as stable
+    as newer ones, so sending the tiers in order keeps the conversation in order."""
+    order = ("L0", "L1", "L2", "L3", "active")
+    state = after_first([])
+    history: list[TrackedItem] = []
+    for turn in range(20):
+        history.append(item(f"history:{turn}", f"user\nturn {turn}", kind="history"))
+        state = track(state, history).state
+        ranks = [order.index(state.get(h.key).tier) for h in history]  # type: ignore[union-attr]
+        assert ranks == sorted(ranks)
 
 
 def test_history_keeps_climbing_like_any_item() -> None:

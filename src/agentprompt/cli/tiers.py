@@ -108,10 +108,11 @@ def _breakdown_json(breakdown: ContextBreakdown) -> list[dict[str, Any]]:
 @click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
 @click.option(
     "--rule",
-    type=click.Choice(["ripple", "threshold"]),
-    default="ripple",
+    type=click.Choice(["threshold", "ripple"]),
+    default="threshold",
     show_default=True,
-    help="ripple: promote only into tiers already broken; threshold: tier follows N.",
+    help="threshold (SPEC.md's rule): tier follows N; ripple (opt-in): promote only into "
+    "tiers already broken, for more cache hits.",
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
@@ -161,13 +162,16 @@ def tiers_command(
             _show_state(state)
             _show_changes(changes)
         return
+    previous = TrackerState()
+    if store_path.exists():  # a damaged state is refused before anything is built or written
+        with Store(store_path) as store:
+            previous, _ = load_tracker(store)
     context = repository_context(base, files=files, user=task, map_tokens=map_tokens, model=model)
+    policy = TierPolicy(rule="ripple" if rule == "ripple" else "threshold")
+    request = tiered_request(
+        context, previous, counter=shared_counter(model), root=base, policy=policy
+    )
     with Store(store_path) as store:
-        previous, _ = load_tracker(store)
-        policy = TierPolicy(rule="threshold" if rule == "threshold" else "ripple")
-        request = tiered_request(
-            context, previous, counter=shared_counter(model), root=base, policy=policy
-        )
         save_tracker(store, request.update.state, request.update.changes)
     breakdown = get_context_breakdown(request.prompt, counter=shared_counter(model))
     if as_json:

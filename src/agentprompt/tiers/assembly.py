@@ -1,10 +1,14 @@
 """Cache-tiered message assembly (seed 004's message structure).
 
 messages[0] is the L0 block (role system): the system prompt, the map header and legend, the
-L0 map entries and the L0 files; L0 history follows it as native messages. L1–L3 are each a
+L0 map entries, the L0 files and the L0 history, in that order, as seed 004's "L0 block
+content" lists them and SPEC.md says ("L0 is messages[0] (role system)"). A system message
+cannot hold native turns, so L0 history is written into it under a header, each message
+headed by its speaker (``tiers/history_header``, ``tiers/history_turn``). L1–L3 are each a
 user message (their map entries and files) answered by the assistant, followed by their
-history. Then the active tier (uncached) in the same shape, then the user's message. Each
-cached tier ends in one provider cache breakpoint (at most four: L0–L3).
+history as native messages. Then the active tier (uncached) in the same shape, then the
+user's message. Each cached tier ends in one provider cache breakpoint (at most four:
+L0–L3).
 
 The tiers are expressed as :class:`~agentprompt.sections.Section` values with an explicit
 ``cache_tier`` and handed to :func:`agentprompt.composition.assemble`, which places the
@@ -101,10 +105,21 @@ def _tier_sections(
         out.extend(_section(tier, i.key, role, i.text) for i in files)
     if tier != "L0" and out:
         out.append(_section(tier, "ack", "assistant", lib.render("tiers/ack")))
-    for item in members:
-        if item.kind == "history":
-            speaker: SectionRole = "assistant" if history_role(item) == "assistant" else "user"
-            out.append(_section(tier, item.key, speaker, item.text.split("\n", 1)[1]))
+    history = [i for i in members if i.kind == "history"]
+    if tier == "L0" and history:
+        out.append(_section(tier, "history-header", role, lib.render("tiers/history_header")))
+    for item in history:
+        speaker: SectionRole = "assistant" if history_role(item) == "assistant" else "user"
+        text = item.text.split("\n", 1)[1]
+        if tier == "L0":
+            label = speaker.capitalize()
+            out.append(
+                _section(
+                    tier, item.key, role, lib.render("tiers/history_turn", speaker=label, text=text)
+                )
+            )
+        else:
+            out.append(_section(tier, item.key, speaker, text))
     return out
 
 

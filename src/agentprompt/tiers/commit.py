@@ -81,13 +81,23 @@ class NoStagedDiff(UsageError):
 
 
 def staged_diff(root: Path) -> str:
-    """``git diff --cached`` in ``root``."""
+    """``git diff --cached`` in ``root``.
+
+    Outside a work tree ``git diff --cached`` does not fail cleanly (it falls back to
+    ``--no-index`` and prints its whole usage), so the work tree is checked first, and only
+    the first line of any other git error is kept.
+    """
+    inside = run_git(["rev-parse", "--is-inside-work-tree"], root)
+    if inside is None:
+        raise NoStagedDiff(root, "git cannot be started")
+    if inside.returncode != 0 or inside.stdout.strip() != b"true":
+        raise NoStagedDiff(root, "it is not inside a git work tree")
     done = run_git(["diff", "--cached", "--no-color", "--no-ext-diff"], root)
     if done is None:
         raise NoStagedDiff(root, "git cannot be started")
     if done.returncode != 0:
-        problem = done.stderr.decode("utf-8", "replace").strip() or f"git exited {done.returncode}"
-        raise NoStagedDiff(root, problem)
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise NoStagedDiff(root, lines[0] if lines else f"git exited {done.returncode}")
     return done.stdout.decode("utf-8", "replace")
 
 

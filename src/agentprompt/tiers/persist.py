@@ -7,11 +7,20 @@ state and the changes its request made.
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, get_args
+
+import jsonschema
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.store import Store
-from agentprompt.tiers.tracker import TIERS, ItemState, TierChange, TrackerState
+from agentprompt.tiers.tracker import (
+    TIERS,
+    ChangeReason,
+    ItemKind,
+    ItemState,
+    TierChange,
+    TrackerState,
+)
 
 __all__ = ["STORE_KIND", "CorruptTierState", "load_tracker", "reset_tracker", "save_tracker"]
 
@@ -37,31 +46,62 @@ def _state_json(state: TrackerState, changes: tuple[TierChange, ...]) -> dict[st
     }
 
 
-def _item(raw: Any) -> ItemState:
-    if not isinstance(raw, dict) or raw.get("tier") not in TIERS:
-        raise CorruptTierState(f"an item is not a tracked item: {raw!r:.100}")
-    try:
-        return ItemState(
-            key=str(raw["key"]),
-            kind=raw["kind"],
-            hash=str(raw["hash"]),
-            n=int(raw["n"]),
-            tier=raw["tier"],
-            tokens=int(raw["tokens"]),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CorruptTierState(f"an item lacks {exc}") from None
+_ITEM_FIELDS = ("key", "kind", "hash", "n", "tier", "tokens")
+_CHANGE_FIELDS = ("key", "before", "after", "reason")
+_TIER_OR_NONE: dict[str, Any] = {"enum": [*TIERS, None]}
+_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
+_STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["items"],
+    "properties": {
+        "requests": _COUNT,
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": list(_ITEM_FIELDS),
+                "properties": {
+                    "key": {"type": "string"},
+                    "kind": {"enum": list(get_args(ItemKind))},
+                    "hash": {"type": "string"},
+                    "n": _COUNT,
+                    "tier": {"enum": list(TIERS)},
+                    "tokens": _COUNT,
+                },
+            },
+        },
+        "changes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": list(_CHANGE_FIELDS),
+                "properties": {
+                    "key": {"type": "string"},
+                    "before": _TIER_OR_NONE,
+                    "after": _TIER_OR_NONE,
+                    "reason": {"enum": list(get_args(ChangeReason))},
+                },
+            },
+        },
+    },
+}
+"""What a stored record must look like: every field the tracker reads, with its type and
+allowed values, so a damaged record is refused here rather than failing later."""
 
 
-def _change(raw: Any) -> TierChange:
-    if not isinstance(raw, dict):
-        raise CorruptTierState(f"a change is not an object: {raw!r:.100}")
-    try:
-        return TierChange(
-            key=str(raw["key"]), before=raw["before"], after=raw["after"], reason=raw["reason"]
-        )
-    except KeyError as exc:
-        raise CorruptTierState(f"a change lacks {exc}") from None
+def _check(data: Any) -> None:
+    """Refuse a record the schema rejects, or one naming an item twice."""
+    errors = sorted(
+        jsonschema.Draft202012Validator(_STATE_SCHEMA).iter_errors(data),
+        key=lambda e: [str(p) for p in e.absolute_path],
+    )
+    if errors:
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "the record"
+        raise CorruptTierState(f"{where}: {errors[0].message:.200}")
+    keys = [i["key"] for i in data["items"]]
+    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if twice is not None:
+        raise CorruptTierState(f"the item {twice!r:.100} is stored twice")
 
 
 def load_tracker(store: Store) -> tuple[TrackerState, tuple[TierChange, ...]]:
@@ -70,15 +110,12 @@ def load_tracker(store: Store) -> tuple[TrackerState, tuple[TierChange, ...]]:
     if record is None:
         return TrackerState(), ()
     data = record.state
-    items, changes = data.get("items"), data.get("changes", [])
-    if not isinstance(items, list) or not isinstance(changes, list):
-        raise CorruptTierState("'items' and 'changes' must be lists")
-    try:
-        requests = int(data.get("requests", 0))
-    except (TypeError, ValueError):
-        raise CorruptTierState("'requests' is not a number") from None
-    state = TrackerState(items=tuple(_item(i) for i in items), requests=requests)
-    return state, tuple(_change(c) for c in changes)
+    _check(data)
+    items = tuple(ItemState(**{f: i[f] for f in _ITEM_FIELDS}) for i in data["items"])
+    changes = tuple(
+        TierChange(**{f: c[f] for f in _CHANGE_FIELDS}) for c in data.get("changes", [])
+    )
+    return TrackerState(items=items, requests=data.get("requests", 0)), changes
 
 
 def save_tracker(store: Store, state: TrackerState, changes: tuple[TierChange, ...]) -> None:

@@ -37,6 +37,8 @@ PACKAGED_SNIPPETS = Path(__file__).resolve().parent / SNIPPETS_FILE
 TOOLTIP_FALLBACK_CHARS = 50
 """How much of the message stands in for a missing tooltip."""
 
+_FIX_FILE = "fix the file or remove it; the next source is used"
+
 _FILE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["snippets"],
@@ -94,14 +96,13 @@ def _read(path: Path) -> tuple[list[Any] | None, str | None]:
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
-        return None, f"{path}: cannot be read ({exc.strerror}); the next source is used"
+        return None, f"{path}: cannot be read ({exc.strerror}); {_FIX_FILE}"
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, f"{path}: not valid JSON ({exc}); the next source is used"
+        return None, f"{path}: not valid JSON ({exc}); {_FIX_FILE}"
     errors = sorted(jsonschema.Draft202012Validator(_FILE_SCHEMA).iter_errors(data), key=str)
     if errors:
         return None, (
-            f"{path}: expected an object with a 'snippets' list ({errors[0].message}); "
-            "the next source is used"
+            f"{path}: expected an object with a 'snippets' list ({errors[0].message}); {_FIX_FILE}"
         )
     snippets: list[Any] = data["snippets"]
     return snippets, None
@@ -111,7 +112,10 @@ def _snippet(path: Path, index: int, entry: Any) -> tuple[Snippet | None, str | 
     errors = list(jsonschema.Draft202012Validator(_SNIPPET_SCHEMA).iter_errors(entry))
     if errors:
         reasons = "; ".join(sorted(e.message for e in errors))
-        return None, f"{path}: snippet {index} skipped: {reasons}"
+        return None, (
+            f"{path}: snippet {index} skipped: {reasons}; give each snippet a non-empty "
+            "'icon' and 'message' string (and a 'tooltip' string, if any)"
+        )
     message: str = entry["message"]
     tooltip = entry.get("tooltip") or message[:TOOLTIP_FALLBACK_CHARS]
     return Snippet(icon=entry["icon"], tooltip=tooltip, message=message), None
@@ -121,7 +125,7 @@ def load_prompt_snippets(root: Path, *, user_dir: Path | None = None) -> Snippet
     """The snippets of the first usable source; never raises for a bad file or entry."""
     problems: list[str] = []
     for origin, path in snippet_sources(root, user_dir=user_dir):
-        if not path.is_file():
+        if not path.exists():
             continue
         entries, problem = _read(path)
         if entries is None:

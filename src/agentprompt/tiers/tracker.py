@@ -8,11 +8,36 @@ messages never change once written, so a new one graduates at once (into L3). On
 request the items are spread greedily over L1–L3 by token count
 (:mod:`agentprompt.tiers.distribution`).
 
+Where a new history message goes. SPEC.md: "A changed item resets to N = 0 and drops to
+active; history messages are immutable, so they may graduate at once." The sentence sets
+history against a changed item: a file must sit in active until N reaches 3 to show it is
+stable, a history message cannot change, so it skips that wait. To "graduate" is to leave
+active for the cache (the tiers are defined by N, and the least N a cached tier takes is
+L3's 3), so a new message enters L3 with N = 3 (:data:`HISTORY_ENTRY_N`). Nothing in the
+text sends it further: L0–L2 are not graduation but stability earned over requests
+("a counter N of consecutive requests it stayed unchanged", and every tracked item, history
+included, has one), and SPEC.md's own sentence on L0 calls it the tier of N ≥ 12 that always
+holds the system prompt and legend, not a place for the newest turn. So a message then
+climbs one tier every three requests like any item (L2 at N = 6, L1 at 9, L0 at 12); seed
+004 only adds that L0 may hold "stable conversation turns", which a message becomes by
+climbing. Entering higher (L0 at once) would also put the newest message before older ones
+still in L1–L3, breaking the conversation's order. The cost of the climb is measured
+(``bench/BENCHMARKS.md``, "Cache tiers"); the opt-in ripple rule avoids most of it.
+
+A history message whose text changed (a conversation rewritten at that position, as
+compaction does) resets like any changed item, but SPEC.md's reason for graduating at once,
+immutability, holds for its new text too: it leaves its tier and re-enters L3 with N = 3 in
+the same request rather than waiting three requests in active.
+
+On the first request, history is not spread with the files and map entries: graduation is
+its own rule ("at once", into L3), and spreading by token count would send a long old
+message to L1 and a short newer one to L3, again out of order.
+
 This module holds the tracker's values, the first request's distribution and the literal
-rule (an item's tier follows its N); :mod:`agentprompt.tiers.ripple` holds the default
-rule, which moves items only into tiers already broken, and :func:`agentprompt.tiers.track`
-picks between them. Every step is pure: the previous :class:`TrackerState` and this
-request's items in, the new state and what moved out.
+rule (an item's tier follows its N), which is the default; :mod:`agentprompt.tiers.ripple`
+holds the opt-in rule that moves items only into tiers already broken, and
+:func:`agentprompt.tiers.track` picks between them. Every step is pure: the previous
+:class:`TrackerState` and this request's items in, the new state and what moved out.
 """
 
 from __future__ import annotations
@@ -178,8 +203,10 @@ def check_keys(items: Sequence[TrackedItem]) -> None:
 def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
     """One request under the literal rule: each item's tier follows its N (``tier_for``),
     whether or not that rewrites a cached tier; a changed item drops to active, a new
-    history message enters L3 at once. ``previous`` must not be a first request's empty
-    state (:func:`first_request` handles that)."""
+    history message enters L3 at once, and so does a history message whose text changed
+    (its N resets, and being immutable from now on it graduates at once again).
+    ``previous`` must not be a first request's empty state (:func:`first_request` handles
+    that)."""
     seen = {i.key for i in items}
     states: list[ItemState] = []
     changes: list[TierChange] = []
@@ -190,7 +217,8 @@ def track_thresholds(previous: TrackerState, items: Sequence[TrackedItem]) -> Tr
             n = HISTORY_ENTRY_N if item.kind == "history" else 0
             reason: ChangeReason = "graduated" if item.kind == "history" else "new"
         elif old.hash != digest:
-            n, reason = 0, "demoted"
+            n = HISTORY_ENTRY_N if item.kind == "history" else 0
+            reason = "demoted"
         else:
             n, reason = old.n + 1, "promoted"
         tier = tier_for(n)
