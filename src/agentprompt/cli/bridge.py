@@ -3,6 +3,7 @@ when a bridge session is in progress for the root."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "bridge_session",
     "deliver",
     "finish_round",
+    "part_command",
     "root_option",
 ]
 
@@ -51,6 +53,13 @@ def _check_root(root: Path) -> Path:
 def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
     """The bridge session in progress for ``root``, if any (never creates a database)."""
     return find_session(root)
+
+
+def part_command(root: Path, part: int) -> str:
+    """The command that copies part ``part`` of the current prompt (``--root`` kept, so it
+    works from where the user is)."""
+    where = "" if root == Path(".") else f" --root {shlex.quote(str(root))}"
+    return f"agentprompt pack{where} --part {part} --copy"
 
 
 def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = True) -> None:
@@ -79,7 +88,7 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
         click.echo(printable(text), nl=False)
     if part < total:
         err_console.print(
-            Text(f"Next: agentprompt pack --part {part + 1} --copy (then paste it).", style="bold")
+            Text(f"Next: {part_command(root, part + 1)} (then paste it).", style="bold")
         )
 
 
@@ -91,6 +100,20 @@ def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
         "prompt": outcome.prompt.to_json(),
         "saved": saved,
     }
+
+
+def _dry_run_heading(outcome: Round, report: ApplyReport) -> str:
+    """The heading of a dry run's next prompt: nothing was written, so the files the reply
+    changes are shown as they are now, and the heading says so."""
+    shown = set(outcome.state.files)
+    changed = [a.path for a in report.applied if a.action != "delete" and a.path in shown]
+    unchanged = (
+        f"; {', '.join(dict.fromkeys(changed))} are shown as they are now, without the "
+        "reply's edits"
+        if changed
+        else ""
+    )
+    return f"\nNext prompt (dry run: the session is unchanged{unchanged}):\n"
 
 
 def finish_round(
@@ -115,7 +138,7 @@ def finish_round(
     if outcome.added:
         console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
     if dry_run:
-        console.print(Text("\nNext prompt (dry run: the session is unchanged):\n", style="bold"))
+        console.print(Text(_dry_run_heading(outcome, report), style="bold"))
         for text in outcome.prompt.parts:
             console.print(Text(printable(text)), end="")
         return None

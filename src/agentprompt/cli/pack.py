@@ -13,7 +13,7 @@ from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState, load_session, start_session
 from agentprompt.bridge.text import LANGS, default_lang
-from agentprompt.cli.bridge import deliver, root_option
+from agentprompt.cli.bridge import deliver, part_command, root_option
 from agentprompt.cli.output import err_console, print_json
 from agentprompt.errors import UsageError
 from agentprompt.wire import to_anthropic, to_openai
@@ -110,6 +110,13 @@ def pack_command(
     else:
         for text in prompt.parts:
             deliver(replace(prompt, parts=(text,)), root, copy=False)
+        if len(prompt.parts) > 1:
+            err_console.print(
+                f"The prompt is in {len(prompt.parts)} parts, printed one after the other; "
+                f"paste them in order, one at a time: {part_command(root, 1)}, then --part 2...",
+                markup=False,
+                highlight=False,
+            )
     err_console.print(
         f"{state.mode} mode, {prompt.tokens} tokens ({prompt.tokenizer}), "
         f"{len(prompt.parts)} part(s)",
