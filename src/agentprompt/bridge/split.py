@@ -8,6 +8,7 @@ joining the pieces gives the prompt back exactly (:func:`join_parts`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ class LimitTooSmall(UsageError):
     def __init__(self, size: int, unit: str, needed: int) -> None:
         super().__init__(
             f"a split limit of {size} {unit} cannot hold a part header and the prompt's "
-            f"longest line ({needed} {unit}); raise --split-{unit}"
+            f"longest line, which need {needed} {unit}; raise --split-{unit} to at least that"
         )
         self.size = size
         """The limit given."""
@@ -63,10 +64,35 @@ def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
     return render_prompt("part_header", lang, root, n=n, m=m) + "\n"
 
 
-def _rank(lines: Sequence[str], i: int) -> int:
-    """How good a cut before line ``i`` is: 2 a heading, 1 after a blank or fence line."""
-    if lines[i].startswith("#"):
-        return 2
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def _headings(lines: Sequence[str]) -> list[bool]:
+    """Which lines are Markdown headings: a ``#`` line outside any fence (a Python or shell
+    comment inside a file's fenced content is not a section)."""
+    heads: list[bool] = []
+    fence = ""
+    for line in lines:
+        found = _FENCE.match(line)
+        if fence:
+            if found and found.group(1).startswith(fence) and not line[found.end() :].strip():
+                fence = ""
+            heads.append(False)
+            continue
+        if found:
+            fence = found.group(1)
+        heads.append(not found and line.startswith("#"))
+    return heads
+
+
+def _rank(lines: Sequence[str], heads: Sequence[bool], i: int) -> int:
+    """How good a cut before line ``i`` is: 2 a heading (unless it would leave the heading
+    before it alone at the end of a part), 1 after a blank or fence line."""
+    if heads[i]:
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        return 0 if j >= 0 and heads[j] else 2
     before = lines[i - 1].strip()
     return 1 if before == "" or before.startswith(("```", "~~~")) else 0
 
@@ -75,6 +101,7 @@ def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
     """Greedy pieces of at most ``room`` (summing the lines' ``sizes``), each cut at the best
     place in its second half."""
     pieces: list[str] = []
+    heads = _headings(lines)
     start = 0
     while start < len(lines):
         end = start
@@ -86,7 +113,7 @@ def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
             raise LimitTooSmall(room, "", sizes[start])
         if end < len(lines):
             half = start + max(1, (end - start) // 2)
-            end = max(range(half, end + 1), key=lambda i: (_rank(lines, i), i))
+            end = max(range(half, end + 1), key=lambda i: (_rank(lines, heads, i), i))
         pieces.append("".join(lines[start:end]))
         start = end
     return pieces
@@ -106,12 +133,9 @@ def split_prompt(
     for _attempt in range(64):
         widest = max(limit.measure(part_header(n, count, lang, root)) for n in (1, count))
         room = limit.size - widest - slack
-        try:
-            pieces = _pieces(lines, sizes, room) if room > 0 else []
-        except LimitTooSmall as exc:
-            raise LimitTooSmall(limit.size, limit.unit, exc.needed + widest + slack) from None
-        if not pieces:
-            raise LimitTooSmall(limit.size, limit.unit, widest + 1)
+        if room < max(sizes):
+            raise LimitTooSmall(limit.size, limit.unit, widest + slack + max(sizes))
+        pieces = _pieces(lines, sizes, room)
         total = len(pieces)
         parts = tuple(part_header(n, total, lang, root) + p for n, p in enumerate(pieces, 1))
         over = max(limit.measure(p) for p in parts) - limit.size
