@@ -162,12 +162,20 @@ def status_command(root: Path, as_json: bool) -> None:
     if as_json:
         print_json({"id": session_id, **state.to_json()})
         return
-    console.print(Text(f"session {session_id}, round {state.rounds}, {state.mode} mode"))
+    console.print(
+        Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
+    )
     console.print(Text("task: " + printable(state.task)))
+    if state.files:
+        console.print("files in context:")
     for path in state.files:
         console.print(Text("  " + printable(path)))
     if state.continuation is not None:
-        console.print("waiting for the rest of a reply (continue)")
+        console.print("waiting for the rest of a reply (the next prompt asks to continue)")
+        for path in state.continuation:
+            console.print(Text("  still owed: " + printable(path)))
+    for path, reason in state.missing:
+        console.print(Text(f"cannot show {printable(path)}: {printable(reason)}"))
 
 
 @bridge_group.command("reset")
