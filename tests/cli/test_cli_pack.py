@@ -342,3 +342,12 @@ def test_a_dry_run_says_its_next_prompt_shows_the_files_unchanged(run: Run, exam
     run("pack", "--root", str(example), "--task", "t", "--lang", "en")
     result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
     assert "src/utils.ts, src/index.ts are shown as they are now" in result.out
+
+
+@pytest.mark.parametrize("fmt", ["json", "openai", "anthropic"])
+def test_copy_or_part_with_an_api_format_is_bad_input(run: Run, example: Path, fmt: str) -> None:
+    for extra in (("--copy",), ("--part", "1")):
+        result = run("pack", "--root", str(example), "--task", "t", "--format", fmt, *extra)
+        assert result.code == 2
+        assert f"--format {fmt}" in result.err
+        assert not (example / ".agentprompt").exists()

@@ -60,6 +60,13 @@ def pack_command(
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if split_chars is not None and split_tokens is not None:
         raise UsageError("give --split-chars or --split-tokens, not both")
+    if as_json:
+        fmt = "json"
+    if fmt != "text" and (copy or part is not None):
+        raise UsageError(
+            f"--copy and --part take one part of the pasteable text; --format {fmt} prints "
+            "the whole prompt (its parts included in json); drop one of them"
+        )
     session_id = None
     if task is not None:
         if not task.strip():
@@ -99,7 +106,7 @@ def pack_command(
         )
     if session_id is None:
         start_session(root, state)
-    if as_json or fmt == "json":
+    if fmt == "json":
         print_json(prompt.to_json())
     elif fmt == "openai":
         print_json(to_openai(prompt.messages()))
