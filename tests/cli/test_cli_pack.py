@@ -351,3 +351,19 @@ def test_copy_or_part_with_an_api_format_is_bad_input(run: Run, example: Path, f
         assert result.code == 2
         assert f"--format {fmt}" in result.err
         assert not (example / ".agentprompt").exists()
+
+
+def test_no_clipboard_and_no_room_for_the_file_still_prints_the_prompt(
+    run: Run, example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_clipboard(text: str) -> None:
+        raise RuntimeError("no clipboard here")
+
+    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", no_clipboard)
+    (example / ".agentprompt").mkdir()
+    (example / ".agentprompt" / "bridge").write_text("in the way\n")
+    result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
+    assert result.code == 0
+    assert result.out.startswith("# You are a coding assistant\n")
+    assert "No clipboard is available (no clipboard here; nor could it be saved" in result.err
+    assert "is printed below" in result.err

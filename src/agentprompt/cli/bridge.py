@@ -78,10 +78,11 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
     if result.copied:
         err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
     else:
+        saved = f"was written to {result.fallback} and " if result.fallback else ""
         err_console.print(
             Text(
-                f"No clipboard is available ({printable(result.reason)}); {where} was written "
-                f"to {result.fallback} and is printed below.",
+                f"No clipboard is available ({printable(result.reason)}); {where} {saved}"
+                "is printed below.",
                 style="yellow",
             )
         )
