@@ -127,3 +127,14 @@ def test_the_limit_too_small_error_names_a_limit_that_works() -> None:
     assert needed == len(part_header(1, 2, "en")) + 301
     parts = split_prompt(text, SplitLimit(size=needed), "en")
     assert join_parts(parts, "en") == text
+
+
+def test_a_part_does_not_end_with_an_opening_fence() -> None:
+    # 20 short lines, a heading and its fence, then a long fence with no blank line: the
+    # first part's best cut in its second half must not be right after the opening fence.
+    text = "x\n" * 20 + "## a\n```\n" + "y\n" * 100 + "```\n"
+    widest = max(len(part_header(n, 3, "en")) for n in (1, 3))
+    parts = split_prompt(text, SplitLimit(size=widest + 89), "en")
+    assert len(parts) > 1
+    assert not any(p.endswith("```\n") for p in parts[:-1])
+    assert join_parts(parts, "en") == text

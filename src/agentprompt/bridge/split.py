@@ -67,41 +67,43 @@ def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
-def _headings(lines: Sequence[str]) -> list[bool]:
-    """Which lines are Markdown headings: a ``#`` line outside any fence (a Python or shell
-    comment inside a file's fenced content is not a section)."""
-    heads: list[bool] = []
+def _kinds(lines: Sequence[str]) -> list[str]:
+    """Each line's role for cutting: ``head`` (a Markdown heading: a ``#`` line outside any
+    fence, so a Python or shell comment inside a file's content is not a section), ``open``
+    or ``close`` (a fence), or ``""``."""
+    kinds: list[str] = []
     fence = ""
     for line in lines:
         found = _FENCE.match(line)
         if fence:
-            if found and found.group(1).startswith(fence) and not line[found.end() :].strip():
-                fence = ""
-            heads.append(False)
-            continue
-        if found:
+            closing = found and found.group(1).startswith(fence) and not line[found.end() :].strip()
+            fence = "" if closing else fence
+            kinds.append("close" if closing else "")
+        elif found:
             fence = found.group(1)
-        heads.append(not found and line.startswith("#"))
-    return heads
+            kinds.append("open")
+        else:
+            kinds.append("head" if line.startswith("#") else "")
+    return kinds
 
 
-def _rank(lines: Sequence[str], heads: Sequence[bool], i: int) -> int:
+def _rank(lines: Sequence[str], kinds: Sequence[str], i: int) -> int:
     """How good a cut before line ``i`` is: 2 a heading (unless it would leave the heading
-    before it alone at the end of a part), 1 after a blank or fence line."""
-    if heads[i]:
+    before it alone at the end of a part), 1 after a blank line or a closing fence, 0
+    elsewhere (after an opening fence, say)."""
+    if kinds[i] == "head":
         j = i - 1
         while j >= 0 and not lines[j].strip():
             j -= 1
-        return 0 if j >= 0 and heads[j] else 2
-    before = lines[i - 1].strip()
-    return 1 if before == "" or before.startswith(("```", "~~~")) else 0
+        return 0 if j >= 0 and kinds[j] == "head" else 2
+    return 1 if not lines[i - 1].strip() or kinds[i - 1] == "close" else 0
 
 
 def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
     """Greedy pieces of at most ``room`` (summing the lines' ``sizes``), each cut at the best
     place in its second half."""
     pieces: list[str] = []
-    heads = _headings(lines)
+    kinds = _kinds(lines)
     start = 0
     while start < len(lines):
         end = start
@@ -113,7 +115,7 @@ def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
             raise LimitTooSmall(room, "", sizes[start])
         if end < len(lines):
             half = start + max(1, (end - start) // 2)
-            end = max(range(half, end + 1), key=lambda i: (_rank(lines, heads, i), i))
+            end = max(range(half, end + 1), key=lambda i: (_rank(lines, kinds, i), i))
         pieces.append("".join(lines[start:end]))
         start = end
     return pieces
