@@ -11,6 +11,7 @@ import click
 
 from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import build_prompt
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import BridgeState, load_session, start_session
 from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.cli.bridge import deliver, part_command, root_option
@@ -24,14 +25,34 @@ __all__ = ["pack_command"]
 @click.command("pack")
 @click.argument("paths", nargs=-1)
 @root_option
-@click.option("--task", help="The task; starts a new session (without it: the current one).")
+@click.option(
+    "--task",
+    help="Start a new session with this task (its PATHS, mode, language and limits are kept "
+    "for its later prompts); without it, print the current prompt of the session in progress.",
+)
 @click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
 @click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
-@click.option("--max-tokens", type=click.IntRange(min=1), help="Fit the prompt to N tokens.")
-@click.option("--split-chars", type=click.IntRange(min=1), help="Split into parts of N chars.")
-@click.option("--split-tokens", type=click.IntRange(min=1), help="Split into parts of N tokens.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Fit the prompt to N tokens (lowest-ranked files lose content first).",
+)
+@click.option(
+    "--split-chars",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help=f"Split into parts of at most N characters, header included (default "
+    f"{DEFAULT_SPLIT_CHARS}).",
+)
+@click.option(
+    "--split-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Split into parts of at most N tokens, header included.",
+)
 @click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
-@click.option("--part", type=int, help="Print or copy only part K.")
+@click.option("--part", type=int, metavar="K", help="Print (or with --copy, copy) only part K.")
 @click.option(
     "--format",
     "fmt",
