@@ -367,3 +367,25 @@ def test_no_clipboard_and_no_room_for_the_file_still_prints_the_prompt(
     assert result.out.startswith("# You are a coding assistant\n")
     assert "No clipboard is available (no clipboard here; nor could it be saved" in result.err
     assert "is printed below" in result.err
+
+
+def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(
+    run: Run, example: Path, tmp_path: Path
+) -> None:
+    (example / "scripts" / "long.py").write_text('x = "' + "a" * 600 + '"\n')
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--split-chars", "600")
+    reply = (
+        "<<<FILE: [NEW] src/a.ts>>>\nexport const a = 1;\n<<<END>>>\n"
+        "<<<REQUEST_FILE: scripts/long.py>>>\n"
+    )
+    result = run("apply", _reply(tmp_path, reply), "--root", str(example))
+    assert result.code == 2
+    assert "the reply was applied and the session moved on" in result.err
+    assert "raise --split-chars" in result.err
+    assert (example / "src" / "a.ts").read_text() == "export const a = 1;\n"
+    state = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
+    assert (state["rounds"], state["mode"]) == (1, "edit")
+    assert state["files"] == ["scripts/long.py", "src/a.ts"]
+    printed = run("pack", "--root", str(example), "--split-chars", "2000")
+    assert printed.code == 0
+    assert "## scripts/long.py\n" in printed.out

@@ -8,6 +8,7 @@ cannot be shown are remembered with the reason and reported in the next prompt.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -99,9 +100,22 @@ def advance(
     return new, tuple(dict.fromkeys(added))
 
 
-def run_round(root: Path, state: BridgeState, report: ApplyReport) -> Round:
-    """The session's next state and prompt after a reply was applied (as ``report`` says)."""
+def run_round(
+    root: Path,
+    state: BridgeState,
+    report: ApplyReport,
+    *,
+    keep: Callable[[BridgeState], None] | None = None,
+) -> Round:
+    """The session's next state and prompt after a reply was applied (as ``report`` says).
+
+    ``keep`` receives the next state before the prompt is built: the reply's edits are
+    already on disk, so the session must follow them even when the prompt then cannot be
+    made (a split limit or budget the new files do not fit raises its usage error).
+    """
     view = view_repository(root)
     new, added = advance(state, report, view)
+    if keep is not None:
+        keep(new)
     prompt = build_prompt(root, new, view=view)
     return Round(state=new, prompt=prompt, added=added, missing=new.missing)

@@ -129,9 +129,19 @@ def finish_round(
     run saves and copies nothing and prints the prompt). Returns the JSON to merge into
     ``apply --json``'s output (None when printing for people)."""
     session_id, state = session
-    outcome = run_round(root, state, report)
-    if not dry_run:
-        save_state(root, session_id, outcome.state)
+
+    def keep(new: BridgeState) -> None:
+        save_state(root, session_id, new)
+
+    try:
+        outcome = run_round(root, state, report, keep=None if dry_run else keep)
+    except UsageError as exc:
+        done = "" if dry_run else "the reply was applied and the session moved on, but "
+        raise UsageError(
+            f"{done}the next prompt cannot be made: {exc}; print it with agentprompt pack"
+            f"{'' if root == Path('.') else ' --root ' + shlex.quote(str(root))} and a larger "
+            "limit (or start a new session with agentprompt pack --task TEXT)"
+        ) from None
     if as_json:
         return _round_json(outcome, saved=not dry_run)
     for path, reason in outcome.missing:
