@@ -24,10 +24,15 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	@set -e; demo=$$(mktemp -d); trap 'rm -rf "$$demo"' EXIT; \
 	cp -R examples/bridge/repo "$$demo/repo"; \
-	printf '\n== 1/2  agentprompt pack: the browse-mode prompt for a web chat model\n\n'; \
-	$(BIN)/agentprompt pack --root "$$demo/repo" --lang en --copy \
+	printf '\n== 1/3  agentprompt pack --task ...: the prompt you paste into a web chat model\n'; \
+	printf '        (browse mode: the file structure and signatures; --copy puts it on the clipboard)\n\n'; \
+	$(BIN)/agentprompt pack --root "$$demo/repo" --lang en \
 		--task "parseJSON throws on invalid input; make it return null and report the error."; \
-	printf '\n== 2/2  agentprompt apply --dry-run examples/bridge/reply.md (the pasted reply)\n\n'; \
+	printf '\n== 2/3  the model'"'"'s reply you copy back (examples/bridge/reply.md):\n'; \
+	printf '        it rewrites src/utils.ts, patches src/index.ts and asks for scripts/report.py\n\n'; \
+	cat examples/bridge/reply.md; \
+	printf '\n== 3/3  agentprompt apply --dry-run examples/bridge/reply.md: what it would change,\n'; \
+	printf '        and the next prompt (edit mode, with the file the model asked for)\n\n'; \
 	$(BIN)/agentprompt apply examples/bridge/reply.md --root "$$demo/repo" --dry-run
 
 lint: $(VENV)/.installed-dev

@@ -31,6 +31,23 @@ def test_edit_prompt_snapshot(
     snapshot(f"bridge/edit_{lang}.md", build_prompt(example, state).text)
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_continue_follow_up_snapshot(
+    example: Path, lang: str, snapshot: Callable[[str, str], None]
+) -> None:
+    state = BridgeState(
+        task="t",
+        lang=lang,
+        mode="edit",
+        files=("src/utils.ts",),
+        rounds=2,
+        continuation=("src/index.ts",),
+        missing=(("src/nope.ts", "does not exist"),),
+        feedback="Block 1 was not applied.",
+    )
+    snapshot(f"bridge/continue_{lang}.md", build_prompt(example, state).text)
+
+
 def test_browse_prompt_starts_the_user_part_with_the_seed_mode_line(example: Path) -> None:
     prompt = build_prompt(example, BridgeState(task="t", lang="ja"))
     assert prompt.user.startswith("📖 現在のモード: 閲覧モード\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from agentprompt.bridge.context import view_repository
 from agentprompt.bridge.rounds import advance
 from agentprompt.bridge.state import BridgeState, InvalidBridgeState
-from agentprompt.edits.actions import Continue, SwitchMode
+from agentprompt.edits.actions import Continue, Diagnostic, SwitchMode
 from agentprompt.edits.apply import AppliedAction, ApplyReport
 
 
@@ -82,3 +83,23 @@ def test_state_survives_the_store_round_trip() -> None:
 def test_a_damaged_stored_state_is_refused_with_what_to_do() -> None:
     with pytest.raises(InvalidBridgeState, match="agentprompt bridge reset"):
         BridgeState.from_json({"mode": "edit"})
+
+
+def test_switch_to_browse_naming_only_unknown_files_keeps_the_context(example: Path) -> None:
+    start = BridgeState(task="t", mode="edit", files=("src/index.ts", "src/utils.ts"))
+    switch = SwitchMode(dialect="bridge", mode="browse", paths=("src/nope.ts",))
+    state = _advance(example, start, ApplyReport(switch_mode=switch))
+    assert (state.mode, state.files) == ("edit", ("src/index.ts", "src/utils.ts"))
+    assert dict(state.missing)["src/nope.ts"] == "does not exist"
+
+
+def test_a_reply_cut_off_mid_block_asks_to_continue_and_keeps_what_is_owed(
+    example: Path,
+) -> None:
+    cut = Diagnostic(severity="error", code="truncated", message="cut off", line=3)
+    start = BridgeState(task="t", mode="edit", files=("src/index.ts",), continuation=("a.ts",))
+    report = ApplyReport(diagnostics=(cut,), lost=1, feedback="send it again")
+    assert _advance(example, start, report).continuation == ("a.ts",)
+    fresh = _advance(example, replace(start, continuation=None), report)
+    assert fresh.continuation == ()
+    assert fresh.feedback == "send it again"

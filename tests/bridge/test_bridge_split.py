@@ -96,3 +96,45 @@ def test_removing_headers_and_joining_gives_the_prompt_back(
         for n, part in enumerate(parts, 1):
             body = part[len(part_header(n, len(parts), lang)) :]
             assert body == "" or n == len(parts) or body.endswith("\n")
+
+
+def test_a_comment_inside_a_fence_is_not_a_section_to_cut_at() -> None:
+    code = "".join(f"# step {i}\nvalue = {i}\n" for i in range(12))
+    section = f"## lib/mod.py\n```python\n{code}```\n\n"
+    text = section * 6
+    parts = split_prompt(text, SplitLimit(size=len(section) * 2 + 200), "en")
+    assert len(parts) > 1
+    for n, part in enumerate(parts, 1):
+        assert part[len(part_header(n, len(parts), "en")) :].startswith("## lib/mod.py\n")
+
+
+def test_a_heading_is_not_left_alone_at_the_end_of_a_part() -> None:
+    block = "### a.py\n```\n" + "".join(f"def f{i}() -> int\n" for i in range(20)) + "```\n\n"
+    text = "intro\n" * 100 + "\n## File summaries\n\n" + block * 8
+    parts = split_prompt(text, SplitLimit(size=900), "en")
+    assert len(parts) > 1
+    for n, part in enumerate(parts, 1):
+        body = part[len(part_header(n, len(parts), "en")) :]
+        assert not body.rstrip("\n").endswith("## File summaries")
+
+
+def test_the_limit_too_small_error_names_a_limit_that_works() -> None:
+    text = "a\n" + "b" * 300 + "\n" + "c\n" * 200
+    with pytest.raises(LimitTooSmall) as raised:
+        split_prompt(text, SplitLimit(size=10), "en")
+    needed = raised.value.needed
+    assert f"need {needed} chars" in str(raised.value)
+    assert needed == len(part_header(1, 2, "en")) + 301
+    parts = split_prompt(text, SplitLimit(size=needed), "en")
+    assert join_parts(parts, "en") == text
+
+
+def test_a_part_does_not_end_with_an_opening_fence() -> None:
+    # 20 short lines, a heading and its fence, then a long fence with no blank line: the
+    # first part's best cut in its second half must not be right after the opening fence.
+    text = "x\n" * 20 + "## a\n```\n" + "y\n" * 100 + "```\n"
+    widest = max(len(part_header(n, 3, "en")) for n in (1, 3))
+    parts = split_prompt(text, SplitLimit(size=widest + 89), "en")
+    assert len(parts) > 1
+    assert not any(p.endswith("```\n") for p in parts[:-1])
+    assert join_parts(parts, "en") == text

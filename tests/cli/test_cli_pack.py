@@ -170,7 +170,7 @@ def test_copy_puts_part_one_on_the_clipboard_and_tells_the_next(
     result = run("pack", "--root", str(example), "--split-chars", "2000", "--copy")
     assert result.code == 0
     assert clipboard[-1].startswith("---\n**📦 Split message: part 1/")
-    assert "agentprompt pack --part 2 --copy" in result.err
+    assert "--part 2 --copy" in result.err
 
 
 def test_no_clipboard_writes_the_prompt_to_a_file_and_stdout(
@@ -284,3 +284,108 @@ def test_dry_run_shows_the_next_prompt_and_keeps_the_session(
     assert "## scripts/report.py\n```python\n" in result.out
     assert run("bridge", "status", "--root", str(example), "--json").out == status
     assert clipboard == []
+
+
+def test_the_continue_follow_up_still_reports_failed_edits_and_missing_files(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    run("pack", "src/utils.ts", "--root", str(example), "--task", "t", "--lang", "ja")
+    before = _files(example)
+    reply = (
+        "<<<DIFF: src/utils.ts>>>\n@@ -1 +1 @@\n-no such line\n+x\n<<<END>>>\n\n"
+        "<<<REQUEST_FILE: src/missing.ts>>>\n\n"
+        "<<<CONTINUE>>>\n残り: 1個のファイル変更があります\n- src/index.ts\n<<<END>>>\n"
+    )
+    assert run("apply", _reply(tmp_path, reply), "--root", str(example)).code == 1
+    assert _files(example) == before
+    follow_up = clipboard[-1]
+    assert follow_up.startswith("続けて\n- src/index.ts\n")
+    assert "\n## 前回の変更の結果\n" in follow_up
+    assert "\n## 提供できないファイル\n" in follow_up
+    assert "- src/missing.ts: does not exist" in follow_up
+    assert run("pack", "--root", str(example)).out == follow_up
+    status = run("bridge", "status", "--root", str(example)).out
+    assert "still owed: src/index.ts" in status
+    assert "cannot show src/missing.ts: does not exist" in status
+
+
+def test_a_reply_cut_off_mid_block_gets_the_continue_follow_up(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    run("pack", "src/utils.ts", "--root", str(example), "--task", "t", "--lang", "en")
+    cut = "<<<FILE: src/utils.ts>>>\nexport const a = 1;\n"
+    assert run("apply", _reply(tmp_path, cut), "--root", str(example)).code == 1
+    follow_up = clipboard[-1]
+    assert follow_up.startswith("continue\n\n## Result of your last changes\n")
+    assert "cut off inside the <<<FILE: src/utils.ts>>> block" in follow_up
+    assert "waiting for the rest of a reply" in run("bridge", "status", "--root", str(example)).out
+    whole = "<<<FILE: src/utils.ts>>>\nexport const a = 1;\n<<<END>>>\n"
+    assert run("apply", _reply(tmp_path, whole, "whole.md"), "--root", str(example)).code == 0
+    assert (example / "src/utils.ts").read_text() == "export const a = 1;\n"
+    assert clipboard[-1].startswith("✏️ Current mode: edit\n")
+
+
+def test_the_next_part_hint_keeps_the_root(run: Run, example: Path, clipboard: list[str]) -> None:
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en")
+    result = run("pack", "--root", str(example), "--split-chars", "2000", "--copy")
+    assert f"agentprompt pack --root {example} --part 2 --copy" in result.err
+
+
+def test_printing_every_part_says_how_to_take_one(run: Run, example: Path) -> None:
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en")
+    result = run("pack", "--root", str(example), "--split-chars", "2000")
+    assert result.code == 0
+    assert f"agentprompt pack --root {example} --part 1 --copy" in result.err
+
+
+def test_a_dry_run_says_its_next_prompt_shows_the_files_unchanged(run: Run, example: Path) -> None:
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en")
+    result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
+    assert "src/utils.ts, src/index.ts are shown as they are now" in result.out
+
+
+@pytest.mark.parametrize("fmt", ["json", "openai", "anthropic"])
+def test_copy_or_part_with_an_api_format_is_bad_input(run: Run, example: Path, fmt: str) -> None:
+    for extra in (("--copy",), ("--part", "1")):
+        result = run("pack", "--root", str(example), "--task", "t", "--format", fmt, *extra)
+        assert result.code == 2
+        assert f"--format {fmt}" in result.err
+        assert not (example / ".agentprompt").exists()
+
+
+def test_no_clipboard_and_no_room_for_the_file_still_prints_the_prompt(
+    run: Run, example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_clipboard(text: str) -> None:
+        raise RuntimeError("no clipboard here")
+
+    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", no_clipboard)
+    (example / ".agentprompt").mkdir()
+    (example / ".agentprompt" / "bridge").write_text("in the way\n")
+    result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
+    assert result.code == 0
+    assert result.out.startswith("# You are a coding assistant\n")
+    assert "No clipboard is available (no clipboard here; nor could it be saved" in result.err
+    assert "is printed below" in result.err
+
+
+def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(
+    run: Run, example: Path, tmp_path: Path
+) -> None:
+    (example / "scripts" / "long.py").write_text('x = "' + "a" * 600 + '"\n')
+    run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--split-chars", "600")
+    reply = (
+        "<<<FILE: [NEW] src/a.ts>>>\nexport const a = 1;\n<<<END>>>\n"
+        "<<<REQUEST_FILE: scripts/long.py>>>\n"
+    )
+    result = run("apply", _reply(tmp_path, reply), "--root", str(example))
+    assert result.code == 2
+    assert "the reply was applied and the session moved on" in result.err
+    assert "raise --split-chars" in result.err
+    assert (example / "src" / "a.ts").read_text() == "export const a = 1;\n"
+    state = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
+    assert (state["rounds"], state["mode"]) == (1, "edit")
+    assert state["files"] == ["scripts/long.py", "src/a.ts"]
+    printed = run("pack", "--root", str(example), "--split-chars", "2000")
+    assert printed.code == 0
+    assert "## scripts/long.py\n" in printed.out

@@ -24,7 +24,8 @@ class CopyResult:
     copied: bool
     """It is on the clipboard."""
     fallback: Path | None = None
-    """The file it was written to instead, when there is no clipboard."""
+    """The file it was written to instead, when there is no clipboard (None when that
+    failed too)."""
     reason: str = ""
     """Why the clipboard could not be used."""
 
@@ -53,8 +54,19 @@ def copy_prompt(
     try:
         (copy or system_copy)(text)
     except Exception as exc:  # pyperclip raises its own exception types, or OSError
-        where = bridge_folder(root) / name
-        where.write_text(text, encoding="utf-8", newline="")
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = _first_line(exc)
+        try:
+            where = bridge_folder(root) / name
+            where.write_text(text, encoding="utf-8", newline="")
+        except OSError as failed:
+            # The caller still prints the prompt: saying why beats a traceback.
+            return CopyResult(
+                copied=False, reason=f"{reason}; nor could it be saved: {_first_line(failed)}"
+            )
         return CopyResult(copied=False, fallback=where, reason=reason)
     return CopyResult(copied=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

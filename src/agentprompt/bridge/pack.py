@@ -110,7 +110,7 @@ def build_prompt(
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None:
-        user = continuation_prompt(state.continuation, state.lang, root)
+        user = continuation_prompt(state, root)
         return _finish(
             state, root, system=system, user=user, tokens=None, continuation=True, split=split
         )

@@ -60,11 +60,13 @@ def render_system(lang: str, root: Path | None = None) -> str:
     return render_prompt("system", lang, root, output_formats=formats)
 
 
-def continuation_prompt(remaining: Sequence[str], lang: str, root: Path | None = None) -> str:
-    """The follow-up after a reply ended with CONTINUE: "続けて" / "continue", and the
-    changes still owed."""
-    listed = "".join(f"\n- {p}" for p in remaining)
-    return render_prompt("continue", lang, root, remaining=listed) + "\n"
+def continuation_prompt(state: BridgeState, root: Path | None = None) -> str:
+    """The follow-up after a reply ended with CONTINUE (or was cut off): "続けて" /
+    "continue", the changes still owed, and the notes on the last reply (edits that failed,
+    files that cannot be shown), which the model would otherwise never see."""
+    listed = "".join(f"\n- {p}" for p in state.continuation or ())
+    head = render_prompt("continue", state.lang, root, remaining=listed) + "\n"
+    return head + _notes(state, (), (), root)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,14 +93,19 @@ def _section(base: str, lang: str, root: Path | None, **values: object) -> str:
     return render_prompt(base, lang, root, **values) + "\n"
 
 
-def _notes(state: BridgeState, part: UserPart, root: Path | None) -> str:
+def _notes(
+    state: BridgeState,
+    left_out: Sequence[tuple[str, Level]],
+    withheld: Sequence[SecretFinding],
+    root: Path | None,
+) -> str:
     lang = state.lang
     out = ""
-    if part.left_out:
-        lines = "".join(f"- {p} ({level})\n" for p, level in part.left_out).rstrip("\n")
+    if left_out:
+        lines = "".join(f"- {p} ({level})\n" for p, level in left_out).rstrip("\n")
         out += _section("left_out", lang, root, paths=lines)
-    if part.withheld:
-        lines = "\n".join(f"- {f.describe()}" for f in part.withheld)
+    if withheld:
+        lines = "\n".join(f"- {f.describe()}" for f in withheld)
         out += _section("withheld", lang, root, paths=lines)
     if state.missing:
         lines = "\n".join(f"- {p}: {reason}" for p, reason in state.missing)
@@ -119,11 +126,13 @@ def render_user(state: BridgeState, part: UserPart, root: Path | None = None) ->
     tree = render_tree(build_tree(part.paths, annotations=part.notes))
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     if state.mode == "browse":
-        body = _summaries(part, summarised, lang, root) + _notes(state, part, root)
+        body = _summaries(part, summarised, lang, root) + _notes(
+            state, part.left_out, part.withheld, root
+        )
         return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
     full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
     body = "".join(f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full)
     body += _summaries(part, [p for p in state.files if p in summarised], lang, root)
     body += _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else ""
-    body += _notes(state, part, root)
+    body += _notes(state, part.left_out, part.withheld, root)
     return render_prompt("edit", lang, root, task=state.task, body=body) + "\n"

@@ -8,6 +8,7 @@ cannot be shown are remembered with the reason and reported in the next prompt.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,6 +46,20 @@ def _resolve(view: RepoView, paths: tuple[str, ...]) -> tuple[list[str], list[tu
     return found, missing
 
 
+def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | None:
+    """What the next prompt asks the model to continue with, or None for a full prompt.
+
+    A reply that ends with CONTINUE names what it still owes. A reply cut off inside a
+    block (the chat's output limit) is the same situation: the model is asked to continue,
+    resending that block, and whatever an earlier CONTINUE still owed stays owed.
+    """
+    if report.continue_ is not None:
+        return report.continue_.paths
+    if any(d.code == "truncated" for d in report.diagnostics):
+        return state.continuation or ()
+    return None
+
+
 def advance(
     state: BridgeState, report: ApplyReport, view: RepoView
 ) -> tuple[BridgeState, tuple[str, ...]]:
@@ -68,26 +83,39 @@ def advance(
             added += fresh
             files += fresh
         elif switch.mode == "browse":
-            files = [p for p in files if named and p not in named]
+            # No files named: all go back to summaries; named but unknown: none do.
+            files = [p for p in files if p not in named] if switch.paths else []
             mode = "edit" if files else "browse"
     if mode == "edit":
         files += [p for p in touched if p not in files and p not in deleted]
-    more = report.continue_
     new = replace(
         state,
         mode=mode,
         files=tuple(dict.fromkeys(files)),
         rounds=state.rounds + 1,
-        continuation=None if more is None else more.paths,
+        continuation=_still_owed(state, report),
         missing=tuple(dict.fromkeys(missing)),
         feedback=report.feedback,
     )
     return new, tuple(dict.fromkeys(added))
 
 
-def run_round(root: Path, state: BridgeState, report: ApplyReport) -> Round:
-    """The session's next state and prompt after a reply was applied (as ``report`` says)."""
+def run_round(
+    root: Path,
+    state: BridgeState,
+    report: ApplyReport,
+    *,
+    keep: Callable[[BridgeState], None] | None = None,
+) -> Round:
+    """The session's next state and prompt after a reply was applied (as ``report`` says).
+
+    ``keep`` receives the next state before the prompt is built: the reply's edits are
+    already on disk, so the session must follow them even when the prompt then cannot be
+    made (a split limit or budget the new files do not fit raises its usage error).
+    """
     view = view_repository(root)
     new, added = advance(state, report, view)
+    if keep is not None:
+        keep(new)
     prompt = build_prompt(root, new, view=view)
     return Round(state=new, prompt=prompt, added=added, missing=new.missing)

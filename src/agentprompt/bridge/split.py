@@ -8,6 +8,7 @@ joining the pieces gives the prompt back exactly (:func:`join_parts`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ class LimitTooSmall(UsageError):
     def __init__(self, size: int, unit: str, needed: int) -> None:
         super().__init__(
             f"a split limit of {size} {unit} cannot hold a part header and the prompt's "
-            f"longest line ({needed} {unit}); raise --split-{unit}"
+            f"longest line, which need {needed} {unit}; raise --split-{unit} to at least that"
         )
         self.size = size
         """The limit given."""
@@ -63,18 +64,46 @@ def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
     return render_prompt("part_header", lang, root, n=n, m=m) + "\n"
 
 
-def _rank(lines: Sequence[str], i: int) -> int:
-    """How good a cut before line ``i`` is: 2 a heading, 1 after a blank or fence line."""
-    if lines[i].startswith("#"):
-        return 2
-    before = lines[i - 1].strip()
-    return 1 if before == "" or before.startswith(("```", "~~~")) else 0
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def _kinds(lines: Sequence[str]) -> list[str]:
+    """Each line's role for cutting: ``head`` (a Markdown heading: a ``#`` line outside any
+    fence, so a Python or shell comment inside a file's content is not a section), ``open``
+    or ``close`` (a fence), or ``""``."""
+    kinds: list[str] = []
+    fence = ""
+    for line in lines:
+        found = _FENCE.match(line)
+        if fence:
+            closing = found and found.group(1).startswith(fence) and not line[found.end() :].strip()
+            fence = "" if closing else fence
+            kinds.append("close" if closing else "")
+        elif found:
+            fence = found.group(1)
+            kinds.append("open")
+        else:
+            kinds.append("head" if line.startswith("#") else "")
+    return kinds
+
+
+def _rank(lines: Sequence[str], kinds: Sequence[str], i: int) -> int:
+    """How good a cut before line ``i`` is: 2 a heading (unless it would leave the heading
+    before it alone at the end of a part), 1 after a blank line or a closing fence, 0
+    elsewhere (after an opening fence, say)."""
+    if kinds[i] == "head":
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        return 0 if j >= 0 and kinds[j] == "head" else 2
+    return 1 if not lines[i - 1].strip() or kinds[i - 1] == "close" else 0
 
 
 def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
     """Greedy pieces of at most ``room`` (summing the lines' ``sizes``), each cut at the best
     place in its second half."""
     pieces: list[str] = []
+    kinds = _kinds(lines)
     start = 0
     while start < len(lines):
         end = start
@@ -86,7 +115,7 @@ def _pieces(lines: Sequence[str], sizes: Sequence[int], room: int) -> list[str]:
             raise LimitTooSmall(room, "", sizes[start])
         if end < len(lines):
             half = start + max(1, (end - start) // 2)
-            end = max(range(half, end + 1), key=lambda i: (_rank(lines, i), i))
+            end = max(range(half, end + 1), key=lambda i: (_rank(lines, kinds, i), i))
         pieces.append("".join(lines[start:end]))
         start = end
     return pieces
@@ -106,12 +135,9 @@ def split_prompt(
     for _attempt in range(64):
         widest = max(limit.measure(part_header(n, count, lang, root)) for n in (1, count))
         room = limit.size - widest - slack
-        try:
-            pieces = _pieces(lines, sizes, room) if room > 0 else []
-        except LimitTooSmall as exc:
-            raise LimitTooSmall(limit.size, limit.unit, exc.needed + widest + slack) from None
-        if not pieces:
-            raise LimitTooSmall(limit.size, limit.unit, widest + 1)
+        if room < max(sizes):
+            raise LimitTooSmall(limit.size, limit.unit, widest + slack + max(sizes))
+        pieces = _pieces(lines, sizes, room)
         total = len(pieces)
         parts = tuple(part_header(n, total, lang, root) + p for n, p in enumerate(pieces, 1))
         over = max(limit.measure(p) for p in parts) - limit.size

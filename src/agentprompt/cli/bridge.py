@@ -3,6 +3,7 @@ when a bridge session is in progress for the root."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "bridge_session",
     "deliver",
     "finish_round",
+    "part_command",
     "root_option",
 ]
 
@@ -53,6 +55,13 @@ def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
     return find_session(root)
 
 
+def part_command(root: Path, part: int) -> str:
+    """The command that copies part ``part`` of the current prompt (``--root`` kept, so it
+    works from where the user is)."""
+    where = "" if root == Path(".") else f" --root {shlex.quote(str(root))}"
+    return f"agentprompt pack{where} --part {part} --copy"
+
+
 def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = True) -> None:
     """Print or copy part ``part`` of ``prompt``: copied, say so and how to get the next
     part; no clipboard, say why, write it to a file and print it on stdout."""
@@ -69,17 +78,18 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
     if result.copied:
         err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
     else:
+        saved = f"was written to {result.fallback} and " if result.fallback else ""
         err_console.print(
             Text(
-                f"No clipboard is available ({printable(result.reason)}); {where} was written "
-                f"to {result.fallback} and is printed below.",
+                f"No clipboard is available ({printable(result.reason)}); {where} {saved}"
+                "is printed below.",
                 style="yellow",
             )
         )
         click.echo(printable(text), nl=False)
     if part < total:
         err_console.print(
-            Text(f"Next: agentprompt pack --part {part + 1} --copy (then paste it).", style="bold")
+            Text(f"Next: {part_command(root, part + 1)} (then paste it).", style="bold")
         )
 
 
@@ -91,6 +101,20 @@ def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
         "prompt": outcome.prompt.to_json(),
         "saved": saved,
     }
+
+
+def _dry_run_heading(outcome: Round, report: ApplyReport) -> str:
+    """The heading of a dry run's next prompt: nothing was written, so the files the reply
+    changes are shown as they are now, and the heading says so."""
+    shown = set(outcome.state.files)
+    changed = [a.path for a in report.applied if a.action != "delete" and a.path in shown]
+    unchanged = (
+        f"; {', '.join(dict.fromkeys(changed))} are shown as they are now, without the "
+        "reply's edits"
+        if changed
+        else ""
+    )
+    return f"\nNext prompt (dry run: the session is unchanged{unchanged}):\n"
 
 
 def finish_round(
@@ -105,9 +129,19 @@ def finish_round(
     run saves and copies nothing and prints the prompt). Returns the JSON to merge into
     ``apply --json``'s output (None when printing for people)."""
     session_id, state = session
-    outcome = run_round(root, state, report)
-    if not dry_run:
-        save_state(root, session_id, outcome.state)
+
+    def keep(new: BridgeState) -> None:
+        save_state(root, session_id, new)
+
+    try:
+        outcome = run_round(root, state, report, keep=None if dry_run else keep)
+    except UsageError as exc:
+        done = "" if dry_run else "the reply was applied and the session moved on, but "
+        raise UsageError(
+            f"{done}the next prompt cannot be made: {exc}; print it with agentprompt pack"
+            f"{'' if root == Path('.') else ' --root ' + shlex.quote(str(root))} and a larger "
+            "limit (or start a new session with agentprompt pack --task TEXT)"
+        ) from None
     if as_json:
         return _round_json(outcome, saved=not dry_run)
     for path, reason in outcome.missing:
@@ -115,7 +149,7 @@ def finish_round(
     if outcome.added:
         console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
     if dry_run:
-        console.print(Text("\nNext prompt (dry run: the session is unchanged):\n", style="bold"))
+        console.print(Text(_dry_run_heading(outcome, report), style="bold"))
         for text in outcome.prompt.parts:
             console.print(Text(printable(text)), end="")
         return None
@@ -139,12 +173,20 @@ def status_command(root: Path, as_json: bool) -> None:
     if as_json:
         print_json({"id": session_id, **state.to_json()})
         return
-    console.print(Text(f"session {session_id}, round {state.rounds}, {state.mode} mode"))
+    console.print(
+        Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
+    )
     console.print(Text("task: " + printable(state.task)))
+    if state.files:
+        console.print("files in context:")
     for path in state.files:
         console.print(Text("  " + printable(path)))
     if state.continuation is not None:
-        console.print("waiting for the rest of a reply (continue)")
+        console.print("waiting for the rest of a reply (the next prompt asks to continue)")
+        for path in state.continuation:
+            console.print(Text("  still owed: " + printable(path)))
+    for path, reason in state.missing:
+        console.print(Text(f"cannot show {printable(path)}: {printable(reason)}"))
 
 
 @bridge_group.command("reset")

@@ -11,9 +11,10 @@ import click
 
 from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import build_prompt
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import BridgeState, load_session, start_session
 from agentprompt.bridge.text import LANGS, default_lang
-from agentprompt.cli.bridge import deliver, root_option
+from agentprompt.cli.bridge import deliver, part_command, root_option
 from agentprompt.cli.output import err_console, print_json
 from agentprompt.errors import UsageError
 from agentprompt.wire import to_anthropic, to_openai
@@ -24,14 +25,34 @@ __all__ = ["pack_command"]
 @click.command("pack")
 @click.argument("paths", nargs=-1)
 @root_option
-@click.option("--task", help="The task; starts a new session (without it: the current one).")
+@click.option(
+    "--task",
+    help="Start a new session with this task (its PATHS, mode, language and limits are kept "
+    "for its later prompts); without it, print the current prompt of the session in progress.",
+)
 @click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
 @click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
-@click.option("--max-tokens", type=click.IntRange(min=1), help="Fit the prompt to N tokens.")
-@click.option("--split-chars", type=click.IntRange(min=1), help="Split into parts of N chars.")
-@click.option("--split-tokens", type=click.IntRange(min=1), help="Split into parts of N tokens.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Fit the prompt to N tokens (lowest-ranked files lose content first).",
+)
+@click.option(
+    "--split-chars",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help=f"Split into parts of at most N characters, header included (default "
+    f"{DEFAULT_SPLIT_CHARS}).",
+)
+@click.option(
+    "--split-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Split into parts of at most N tokens, header included.",
+)
 @click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
-@click.option("--part", type=int, help="Print or copy only part K.")
+@click.option("--part", type=int, metavar="K", help="Print (or with --copy, copy) only part K.")
 @click.option(
     "--format",
     "fmt",
@@ -60,6 +81,13 @@ def pack_command(
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if split_chars is not None and split_tokens is not None:
         raise UsageError("give --split-chars or --split-tokens, not both")
+    if as_json:
+        fmt = "json"
+    if fmt != "text" and (copy or part is not None):
+        raise UsageError(
+            f"--copy and --part take one part of the pasteable text; --format {fmt} prints "
+            "the whole prompt (its parts included in json); drop one of them"
+        )
     session_id = None
     if task is not None:
         if not task.strip():
@@ -99,7 +127,7 @@ def pack_command(
         )
     if session_id is None:
         start_session(root, state)
-    if as_json or fmt == "json":
+    if fmt == "json":
         print_json(prompt.to_json())
     elif fmt == "openai":
         print_json(to_openai(prompt.messages()))
@@ -110,6 +138,13 @@ def pack_command(
     else:
         for text in prompt.parts:
             deliver(replace(prompt, parts=(text,)), root, copy=False)
+        if len(prompt.parts) > 1:
+            err_console.print(
+                f"The prompt is in {len(prompt.parts)} parts, printed one after the other; "
+                f"paste them in order, one at a time: {part_command(root, 1)}, then --part 2...",
+                markup=False,
+                highlight=False,
+            )
     err_console.print(
         f"{state.mode} mode, {prompt.tokens} tokens ({prompt.tokenizer}), "
         f"{len(prompt.parts)} part(s)",
