@@ -39,8 +39,10 @@ async function guarded(action) {
 // --- the task input and the snippet drawer (seed 004) ---------------------------------
 
 function autoResize(textarea) {
+  // border-box sizing: the height must hold the borders as well as the scrolled content.
   textarea.style.height = "auto";
-  textarea.style.height = textarea.scrollHeight + "px";
+  const borders = textarea.offsetHeight - textarea.clientHeight;
+  textarea.style.height = textarea.scrollHeight + borders + "px";
 }
 
 function appendSnippet(message) {
