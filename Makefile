@@ -46,13 +46,16 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-# The web page's browser tests (tests/web) need Debian's chromium package: installed when
-# it is missing (idempotent; sudo only when not root).
+# The web page's browser tests (tests/web) need Debian's chromium package (and an emoji
+# font, so the snippet icons show in their screenshots): installed when missing
+# (idempotent; sudo only when not root).
+EMOJI_FONT := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@if [ ! -x $(CHROMIUM) ] || [ ! -f $(EMOJI_FONT) ]; then \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 		$$sudo apt-get update -q && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			chromium fonts-noto-color-emoji; \
 	fi
 
 pytest: $(VENV)/.installed-dev chromium

@@ -206,3 +206,19 @@ def test_get_context_breakdown_counts_tiers_and_items(rpc: Rpc, repo: Path) -> N
 
 def test_get_context_breakdown_refuses_unsafe_files(rpc: Rpc) -> None:
     assert rpc("get_context_breakdown", files=["../x"])["error"]["code"] == -32602
+
+
+def test_mode_switch_and_continuation_feed_the_next_prompt(rpc: Rpc, repo: Path) -> None:
+    rpc("build_prompt", task="Look at the index.")
+    switch = "<<<SWITCH_MODE: edit>>>\nTarget files:\n- src/index.ts\nReason: need it\n<<<END>>>\n"
+    preview = rpc("preview_reply", reply=switch)["result"]
+    assert preview["switch_mode"]["mode"] == "edit"
+    result = rpc("apply_reply", reply=switch)["result"]
+    prompt = result["bridge"]["prompt"]
+    assert prompt["mode"] == "edit"
+    assert prompt["state"]["files"] == ["src/index.ts"]
+    more = "<<<CONTINUE>>>\nRemaining: 1 file changes\n- src/utils.ts\n<<<END>>>\n"
+    assert rpc("preview_reply", reply=more)["result"]["continue"] is not None
+    after = rpc("apply_reply", reply=more)["result"]["bridge"]["prompt"]
+    assert after["continuation"] is True
+    assert after["state"]["continuation"] == ["src/utils.ts"]
