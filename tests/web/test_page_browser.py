@@ -46,7 +46,9 @@ def page_url(repo: Path) -> Iterator[str]:
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:"), url
+        if not url.startswith("http://127.0.0.1:"):
+            process.kill()
+            pytest.fail(f"agentprompt ui did not start: {url!r} {process.communicate()[1]}")
         yield url
     finally:
         process.terminate()

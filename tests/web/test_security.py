@@ -60,6 +60,18 @@ def test_static_files_need_the_token(repo: Path) -> None:
         assert c.get("/static/app.js").status_code == 403
 
 
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for answer in (
+        client.get(f"/static/app.js?token={TOKEN}"),
+        client.get(f"/?token={TOKEN}"),
+        client.post(f"/rpc?token={TOKEN}", json={"jsonrpc": "2.0", "id": 1, "method": "x"}),
+        client.get("/"),
+    ):
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["cache-control"] == "no-store"
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+
+
 def test_page_links_its_assets_with_the_token(client: TestClient) -> None:
     html = client.get(f"/?token={TOKEN}").text
     assert f"/static/app.js?token={TOKEN}" in html

@@ -13,12 +13,21 @@ import secrets
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["LOOPBACK", "Guard", "GuardedApp", "new_token"]
+__all__ = ["LOOPBACK", "SECURITY_HEADERS", "Guard", "GuardedApp", "new_token"]
 
 LOOPBACK = "127.0.0.1"
 """The only address the page binds to."""
+
+SECURITY_HEADERS = (
+    (b"cache-control", b"no-store"),
+    (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+"""Added to every answer: the token must not leak through a referrer, a cache or a frame,
+and the page runs only its own scripts."""
 
 _REFUSED = b"forbidden\n"
 
@@ -69,7 +78,16 @@ class GuardedApp:
         host = raw_host.decode("latin-1") if raw_host is not None else None
         query = scope.get("query_string", b"").decode("latin-1")
         if self.guard.admits(host, query):
-            await self.app(scope, receive, send)
+
+            async def send_secured(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    message = {
+                        **message,
+                        "headers": [*message.get("headers", []), *SECURITY_HEADERS],
+                    }
+                await send(message)
+
+            await self.app(scope, receive, send_secured)
             return
         await send(
             {
@@ -78,6 +96,7 @@ class GuardedApp:
                 "headers": [
                     (b"content-type", b"text/plain; charset=utf-8"),
                     (b"content-length", str(len(_REFUSED)).encode()),
+                    *SECURITY_HEADERS,
                 ],
             }
         )
