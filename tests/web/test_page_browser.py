@@ -175,6 +175,13 @@ def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_repl
     page.locator("#breakdown").screenshot(path=str(OUTPUT / "07-breakdown.png"))
 
 
+def test_empty_task_is_refused_with_a_clear_message(page: Page, repo: Path) -> None:
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.get_by_role("alert")).to_contain_text('param "task" is empty')
+    expect(page.locator("#parts .part")).to_have_count(0)
+    assert not (repo / ".agentprompt" / "state.db").exists()
+
+
 def test_page_without_token_is_refused(browser: Browser, page_url: str) -> None:
     tab = browser.new_page()
     answer = tab.goto(page_url.split("?")[0])

@@ -178,7 +178,9 @@ function renderPrompt(prompt) {
   });
   $("parts").replaceChildren(...items);
   $("prompt-status").textContent = prompt.mode + " mode, " + prompt.tokens + " tokens (" +
-    prompt.tokenizer + "), " + total + " part(s)" + (prompt.continuation ? ", asks to continue" : "");
+    prompt.tokenizer + "), " + total + " part(s)" + (prompt.continuation ? ", asks to continue" : "") +
+    (prompt.left_out.length ? "; cut to fit: " + prompt.left_out.map((f) => f.path + " (" + f.kept + ")").join(", ") : "") +
+    (prompt.withheld.length ? "; withheld as likely secrets: " + prompt.withheld.map((f) => f.path).join(", ") : "");
   state.files = new Set(prompt.state.files);
   setMode(prompt.state.mode);
   renderTree();
