@@ -8,13 +8,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import find_session
+from agentprompt.edits.journal import WriteFailed
+from agentprompt.errors import AgentPromptError
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.persist import load_tracker
 from agentprompt.tokens import shared_counter
+from agentprompt.web import bridge_methods
+from agentprompt.web.rpc import handle_rpc
 
 from .conftest import TOKEN
 
@@ -222,3 +227,31 @@ def test_mode_switch_and_continuation_feed_the_next_prompt(rpc: Rpc, repo: Path)
     after = rpc("apply_reply", reply=more)["result"]["bridge"]["prompt"]
     assert after["continuation"] is True
     assert after["state"]["continuation"] == ["src/utils.ts"]
+
+
+def test_engine_refusals_and_crashes_get_their_codes() -> None:
+    def refuse(params: Any) -> Any:
+        raise AgentPromptError("a pending journal; run agentprompt apply --recover")
+
+    def crash(params: Any) -> Any:
+        raise RuntimeError("boom")
+
+    methods = {"refuse": refuse, "crash": crash}
+    for name, code, words in (("refuse", -32000, "--recover"), ("crash", -32603, "boom")):
+        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": name}).encode()
+        answer = handle_rpc(methods, body)
+        assert answer["id"] == 7
+        assert answer["error"]["code"] == code
+        assert words in answer["error"]["message"]
+
+
+def test_apply_reply_whose_write_fails_says_so(
+    rpc: Rpc, repo: Path, sample_reply: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise WriteFailed("src/utils.ts", "disk full")
+
+    monkeypatch.setattr(bridge_methods, "apply_reply", fail)
+    result = rpc("apply_reply", reply=sample_reply)["result"]
+    assert result["ok"] is False and result["written"] is False
+    assert "disk full" in result["error"]
