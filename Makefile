@@ -3,7 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench clean chromium
+
+# Playwright drives Debian's Chromium; it must never download a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+CHROMIUM := /usr/bin/chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +46,19 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-pytest: $(VENV)/.installed-dev
+# The web page's browser tests (tests/web) need Debian's chromium package (and an emoji
+# font, so the snippet icons show in their screenshots): installed when missing
+# (idempotent; sudo only when not root).
+EMOJI_FONT := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
+chromium:
+	@if [ ! -x $(CHROMIUM) ] || [ ! -f $(EMOJI_FONT) ]; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo apt-get update -q && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			chromium fonts-noto-color-emoji; \
+	fi
+
+pytest: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest
 
 test: lint typecheck pytest

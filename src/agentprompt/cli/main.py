@@ -33,6 +33,7 @@ COMMANDS = {
     "snippets": "agentprompt.cli.snippets:snippets_command",
     "tiers": "agentprompt.cli.tiers:tiers_command",
     "tree": "agentprompt.cli.tree:tree_command",
+    "ui": "agentprompt.cli.ui:ui_command",
     "workflow": "agentprompt.cli.workflow:workflow_group",
 }
 

@@ -1,0 +1,10 @@
+"""The local web page: the prompt view with the snippet drawer, the copy-paste bridge round
+trip, and the context breakdown, over JSON-RPC, for 127.0.0.1 only (needs the ``ui`` extra:
+starlette and uvicorn)."""
+
+from __future__ import annotations
+
+from agentprompt.web.app import create_app, rpc_methods
+from agentprompt.web.security import Guard, GuardedApp, new_token
+
+__all__ = ["Guard", "GuardedApp", "create_app", "new_token", "rpc_methods"]

@@ -1,0 +1,142 @@
+"""The page's bridge methods: build a round's prompt, preview a pasted reply, apply it.
+
+They are the adapter between JSON-RPC params and the bridge's public API, doing what
+``agentprompt pack`` and ``agentprompt apply`` do (a ``task`` starts a session, no task
+shows the current prompt; apply is the edit engine's one transaction, then the bridge round
+that advances the session), so a session can move between the page and the terminal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from agentprompt.bridge.context import resolve_paths, view_repository
+from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.rounds import run_round
+from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
+from agentprompt.bridge.state import start_session as store_session
+from agentprompt.bridge.text import LANGS, default_lang
+from agentprompt.edits.apply import ApplyOptions, ApplyReport, apply_reply
+from agentprompt.edits.dialects import AUTO, DIALECTS
+from agentprompt.edits.journal import WriteFailed
+from agentprompt.errors import UsageError
+from agentprompt.tokens import shared_counter
+from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
+from agentprompt.web.rpc import InvalidParams
+
+__all__ = ["apply_reply_method", "build_prompt_method", "preview_reply_method", "prompt_json"]
+
+
+def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
+    """A prompt as the page shows it: its parts (split as the bridge splits), each with its
+    exact token count, and the session state it was built from."""
+    counter = shared_counter()
+    parts = [
+        {"index": i, "text": part, "tokens": counter.count(part)}
+        for i, part in enumerate(prompt.parts, start=1)
+    ]
+    data = prompt.to_json()
+    data["parts"] = parts
+    data["state"] = state.to_json()
+    return data
+
+
+def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``build_prompt``: with ``task``, start a session over ``files`` in ``mode`` (as
+    ``pack --task``); without it, the current prompt of the session in progress."""
+    check_unknown(params, ("task", "mode", "files", "lang"), "build_prompt")
+    task = text(params, "task")
+    mode = text(params, "mode", choices=("browse", "edit"))
+    lang = text(params, "lang", choices=LANGS)
+    files = safe_paths(root, text_list(params, "files"), "files")
+    view = view_repository(root)
+    if task is None:
+        if files or mode:
+            raise InvalidParams(
+                'params "files" and "mode" start a new session; give "task" too (without '
+                "it, build_prompt shows the current prompt of the session in progress)"
+            )
+        _, state = load_session(root)
+        state = replace(state, lang=lang or state.lang)
+        return prompt_json(build_prompt(root, state, view=view), state)
+    if not task.strip():
+        raise InvalidParams('param "task" is empty; say what the model should do')
+    chosen = resolve_paths(view, files)
+    edit = (mode or ("edit" if chosen else "browse")) == "edit"
+    state = BridgeState(
+        task=task,
+        mode="edit" if edit else "browse",
+        lang=lang or default_lang(os.environ),
+        files=chosen if edit else (),
+        focus=chosen,
+    )
+    prompt = build_prompt(root, state, view=view)
+    store_session(root, state)
+    return prompt_json(prompt, state)
+
+
+def _reply_params(params: Mapping[str, Any], method: str) -> tuple[str, str]:
+    check_unknown(params, ("reply", "dialect", "partial"), method)
+    reply = text(params, "reply", required=True) or ""
+    dialect = text(params, "dialect", choices=(AUTO, *sorted(DIALECTS))) or AUTO
+    return reply, dialect
+
+
+def _check_not_empty(report: ApplyReport) -> None:
+    if report.empty:
+        raise InvalidParams(
+            "the reply holds no edit blocks, requests or other markers; nothing can be "
+            'applied (check the "dialect", or that the whole reply was pasted)'
+        )
+
+
+def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``preview_reply``: what applying ``reply`` would do (diffs for the edits, requested
+    files, a mode switch, a continuation), with nothing written."""
+    reply, dialect = _reply_params(params, "preview_reply")
+    report = apply_reply(
+        root, reply, dialect, ApplyOptions(dry_run=True, partial=flag(params, "partial"))
+    )
+    _check_not_empty(report)
+    return {**report.to_json(), "ok": report.ok}
+
+
+def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``apply_reply``: apply ``reply`` as ``agentprompt apply`` does (one transaction), and,
+    when a bridge session is in progress, run its round: the session advances and the next
+    prompt is returned under ``bridge``."""
+    reply, dialect = _reply_params(params, "apply_reply")
+    session = find_session(root)
+    try:
+        report = apply_reply(root, reply, dialect, ApplyOptions(partial=flag(params, "partial")))
+    except WriteFailed as exc:
+        return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
+    _check_not_empty(report)
+    data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
+    if session is None:
+        return data
+    session_id, state = session
+
+    def keep(new: BridgeState) -> None:
+        save_state(root, session_id, new)
+
+    try:
+        outcome = run_round(root, state, report, keep=keep)
+    except UsageError as exc:
+        data["bridge"] = {
+            "saved": True,
+            "error": f"the reply was applied and the session moved on, but the next prompt "
+            f"cannot be made: {exc}; start a new session with another task",
+        }
+        return data
+    data["bridge"] = {
+        "saved": True,
+        "added": list(outcome.added),
+        "missing": [{"path": p, "reason": r} for p, r in outcome.missing],
+        "prompt": prompt_json(outcome.prompt, outcome.state),
+    }
+    return data

@@ -1,0 +1,99 @@
+"""The page's read-only methods: the snippets in force, the file tree with token counts,
+and the context breakdown per cache tier. None of them writes anything."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agentprompt.bridge.state import find_session
+from agentprompt.repo.files import discover
+from agentprompt.repo.tree import build_tree, count_file_tokens, tree_to_dict
+from agentprompt.store import Store, default_store_path
+from agentprompt.tiers.breakdown import get_context_breakdown
+from agentprompt.tiers.context import repository_context
+from agentprompt.tiers.persist import load_tracker
+from agentprompt.tiers.request import tiered_request
+from agentprompt.tiers.snippets import load_prompt_snippets
+from agentprompt.tiers.tracker import TrackerState
+from agentprompt.tokens import shared_counter
+from agentprompt.web.params import check_unknown, safe_paths, text, text_list
+
+__all__ = ["get_context_breakdown_method", "get_prompt_snippets_method", "get_tree_method"]
+
+
+def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_prompt_snippets``: the snippets in force (seed 004: the repository's file,
+    else the user's, else the packaged defaults), where they came from, and any problems."""
+    check_unknown(params, (), "get_prompt_snippets")
+    found = load_prompt_snippets(root)
+    return {
+        "source": str(found.source) if found.source else None,
+        "origin": found.origin,
+        "snippets": [
+            {"icon": s.icon, "tooltip": s.tooltip, "message": s.message} for s in found.snippets
+        ],
+        "problems": list(found.problems),
+    }
+
+
+def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_tree``: every file a prompt may show with its token count, as a list and as a
+    tree, and which of them the bridge session has in context."""
+    check_unknown(params, (), "get_tree")
+    found = discover(root)
+    counter = shared_counter()
+    paths = [f.path for f in found.files]
+    counts, problems = count_file_tokens(found.root, paths, counter)
+    tree = build_tree(paths, tokens=counts)
+    session = find_session(root)
+    return {
+        "root": str(found.root),
+        "tokenizer": counter.name,
+        "tokens": tree.tokens,
+        "files": [{"path": p, "tokens": counts.get(p)} for p in paths],
+        "tree": tree_to_dict(tree),
+        "context": list(session[1].files) if session else [],
+        "mode": session[1].mode if session else None,
+        "problems": [*found.problems, *problems],
+    }
+
+
+def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_context_breakdown``: tokens per cache tier and per item (system, map legend,
+    symbol map entries, files, the task) of a tiered request over ``files`` (default: the
+    bridge session's files) and ``task``. The tracker's stored state is read, not changed."""
+    check_unknown(params, ("files", "task"), "get_context_breakdown")
+    session = find_session(root)
+    files = safe_paths(root, text_list(params, "files"), "files")
+    task = text(params, "task")
+    if "files" not in params and session is not None:
+        files = session[1].files
+    if task is None:
+        task = session[1].task if session is not None else ""
+    previous = TrackerState()
+    store_path = default_store_path(root)
+    if store_path.exists():
+        with Store(store_path) as store:
+            previous, _ = load_tracker(store)
+    counter = shared_counter()
+    context = repository_context(root, files=files, user=task, counter=counter)
+    request = tiered_request(context, previous, counter=counter, root=root)
+    breakdown = get_context_breakdown(request.prompt, counter=counter)
+    return {
+        "total_tokens": breakdown.total_tokens,
+        "tokenizer": breakdown.tokenizer,
+        "files": list(files),
+        "tiers": [
+            {
+                "tier": t.tier,
+                "tokens": t.tokens,
+                "cached": t.cached,
+                "items": [
+                    {"key": i.key, "kind": i.kind, "tokens": i.tokens, "n": i.n} for i in t.items
+                ],
+            }
+            for t in breakdown.tiers
+        ],
+    }

@@ -1,0 +1,90 @@
+"""JSON-RPC 2.0 over one HTTP endpoint: decode a request, call the named method, encode the
+result or the error (the codes the specification fixes, so any JSON-RPC client can use it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from agentprompt.errors import AgentPromptError, UsageError
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "SERVER_ERROR",
+    "InvalidParams",
+    "Method",
+    "handle_rpc",
+]
+
+PARSE_ERROR = -32700
+"""The body is not JSON."""
+INVALID_REQUEST = -32600
+"""The JSON is not a JSON-RPC 2.0 request."""
+METHOD_NOT_FOUND = -32601
+"""No method of that name."""
+INVALID_PARAMS = -32602
+"""The params are missing, of the wrong type, or name something unusable."""
+INTERNAL_ERROR = -32603
+"""An unexpected failure inside the method."""
+SERVER_ERROR = -32000
+"""The engine refused the request (e.g. a pending journal or a broken store)."""
+
+Method = Callable[[Mapping[str, Any]], Any]
+"""A method: takes the params object, returns JSON-ready data."""
+
+
+class InvalidParams(UsageError):
+    """A param is missing or of the wrong type; the message names it and what is expected."""
+
+
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
+    if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
+        return _error(None, INVALID_REQUEST, 'not a JSON-RPC 2.0 request (need "jsonrpc": "2.0")')
+    request_id = request.get("id")
+    notification = "id" not in request
+    name = request.get("method")
+    if not isinstance(name, str):
+        return _error(request_id, INVALID_REQUEST, '"method" must be a string')
+    method = methods.get(name)
+    if method is None:
+        known = ", ".join(sorted(methods))
+        return _error(request_id, METHOD_NOT_FOUND, f"no method {name!r}; the methods: {known}")
+    params = request.get("params", {})
+    if not isinstance(params, dict):
+        return _error(request_id, INVALID_PARAMS, '"params" must be an object of named params')
+    try:
+        result = method(params)
+    except UsageError as exc:
+        return _error(request_id, INVALID_PARAMS, str(exc))
+    except AgentPromptError as exc:
+        return _error(request_id, SERVER_ERROR, str(exc))
+    except Exception as exc:
+        return _error(request_id, INTERNAL_ERROR, f"{name} failed: {type(exc).__name__}: {exc}")
+    if notification:
+        return None
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def handle_rpc(methods: Mapping[str, Method], body: bytes) -> Any:
+    """The response to one HTTP body: an object, a list (for a batch), or None (only
+    notifications, nothing to send)."""
+    try:
+        request = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return _error(None, PARSE_ERROR, f"the body is not JSON: {exc}")
+    if isinstance(request, list):
+        if not request:
+            return _error(None, INVALID_REQUEST, "an empty batch")
+        answers = [a for a in (_call(methods, r) for r in request) if a is not None]
+        return answers or None
+    return _call(methods, request)

@@ -1,0 +1,103 @@
+"""The guard in front of every request of the local page: the secret token and the Host.
+
+The page runs on the user's machine with the power to write their files, so any other
+site the browser visits must not be able to drive it: a request without the token printed
+at start is refused, and so is one whose Host is not the loopback address and port we bound
+(a DNS-rebinding page reaches 127.0.0.1 under its own host name). A refusal says nothing
+about why, so it leaks nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from urllib.parse import parse_qs
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["LOOPBACK", "SECURITY_HEADERS", "Guard", "GuardedApp", "new_token"]
+
+LOOPBACK = "127.0.0.1"
+"""The only address the page binds to."""
+
+SECURITY_HEADERS = (
+    (b"cache-control", b"no-store"),
+    (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+"""Added to every answer: the token must not leak through a referrer, a cache or a frame,
+and the page runs only its own scripts."""
+
+_REFUSED = b"forbidden\n"
+
+
+def new_token() -> str:
+    """A fresh random token for one run of the page."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Guard:
+    """What a request must carry to be served."""
+
+    token: str
+    """The secret token (the ``token`` query parameter)."""
+    port: int
+    """The port the server listens on; the Host header must name it."""
+
+    def allowed_hosts(self) -> frozenset[str]:
+        """The Host header values accepted: the loopback address (or ``localhost``, which
+        no outside DNS can point elsewhere) with our port."""
+        return frozenset({f"{LOOPBACK}:{self.port}", f"localhost:{self.port}"})
+
+    def admits(self, host: str | None, query: str) -> bool:
+        """Whether a request with this Host header and query string may be served."""
+        if host is None or host.lower() not in self.allowed_hosts():
+            return False
+        given = parse_qs(query, keep_blank_values=True).get("token", [])
+        return len(given) == 1 and secrets.compare_digest(given[0], self.token)
+
+
+class GuardedApp:
+    """An ASGI app that serves ``app`` only to requests the guard admits (403 otherwise)."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        """The app behind the guard."""
+        self.guard = guard
+        """The token and port checked."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse or pass on one connection."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        raw_host = headers.get(b"host")
+        host = raw_host.decode("latin-1") if raw_host is not None else None
+        query = scope.get("query_string", b"").decode("latin-1")
+        if self.guard.admits(host, query):
+
+            async def send_secured(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    message = {
+                        **message,
+                        "headers": [*message.get("headers", []), *SECURITY_HEADERS],
+                    }
+                await send(message)
+
+            await self.app(scope, receive, send_secured)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(_REFUSED)).encode()),
+                    *SECURITY_HEADERS,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": _REFUSED})

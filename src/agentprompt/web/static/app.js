@@ -1,0 +1,293 @@
+// The agentprompt page: every action is a JSON-RPC call to /rpc (see the README).
+// Text from the repository or a reply is only ever set as textContent, never as HTML.
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="agentprompt-token"]').content;
+const state = { files: new Set(), mode: "browse", parts: [], previewed: false };
+let rpcId = 0;
+
+function $(id) { return document.getElementById(id); }
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props || {});
+  for (const child of children) {
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function rpc(method, params) {
+  const answer = await fetch("/rpc?token=" + encodeURIComponent(TOKEN), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params: params || {} }),
+  });
+  if (!answer.ok) throw new Error(method + ": the server answered " + answer.status);
+  const data = await answer.json();
+  if (data.error) throw new Error(data.error.message);
+  return data.result;
+}
+
+function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+
+async function guarded(action) {
+  showError("");
+  try { await action(); } catch (error) { showError(error); }
+}
+
+// --- the task input and the snippet drawer (seed 004) ---------------------------------
+
+function autoResize(textarea) {
+  // border-box sizing: the height must hold the borders as well as the scrolled content.
+  textarea.style.height = "auto";
+  const borders = textarea.offsetHeight - textarea.clientHeight;
+  textarea.style.height = textarea.scrollHeight + borders + "px";
+}
+
+function appendSnippet(message) {
+  const task = $("task");
+  const start = task.selectionStart ?? task.value.length;
+  const end = task.selectionEnd ?? start;
+  task.value = task.value.slice(0, start) + message + task.value.slice(end);
+  const cursor = start + message.length;
+  task.focus();
+  task.setSelectionRange(cursor, cursor);
+  autoResize(task);
+}
+
+function setDrawer(open) {
+  $("snippet-drawer").hidden = !open;
+  $("snippet-toggle").setAttribute("aria-expanded", String(open));
+}
+
+async function loadPromptSnippets() {
+  const found = await rpc("get_prompt_snippets");
+  const drawer = $("snippet-drawer");
+  drawer.replaceChildren();
+  for (const snippet of found.snippets) {
+    const button = el("button", { type: "button", className: "snippet", title: snippet.tooltip },
+      snippet.icon);
+    button.setAttribute("aria-label", snippet.tooltip);
+    button.addEventListener("click", () => appendSnippet(snippet.message));
+    drawer.append(button);
+  }
+}
+
+function wireDrawer() {
+  $("snippet-toggle").addEventListener("click", () => setDrawer($("snippet-drawer").hidden));
+  document.addEventListener("click", (event) => {
+    if ($("snippet-drawer").hidden) return;
+    if ($("snippet-drawer").contains(event.target) || $("snippet-toggle").contains(event.target)) return;
+    setDrawer(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("snippet-drawer").hidden) {
+      setDrawer(false);
+      $("snippet-toggle").focus();
+    }
+  });
+  $("task").addEventListener("input", () => autoResize($("task")));
+}
+
+// --- mode and file tree -----------------------------------------------------------------
+
+function setMode(mode) {
+  state.mode = mode;
+  for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === mode;
+}
+
+function fileItem(node) {
+  const inContext = state.files.has(node.path);
+  const button = el("button", { type: "button", className: "toggle-file" }, inContext ? "Remove" : "Add");
+  button.setAttribute("aria-label", (inContext ? "Remove " : "Add ") + node.path);
+  button.setAttribute("aria-pressed", String(inContext));
+  button.addEventListener("click", () => {
+    if (state.files.has(node.path)) state.files.delete(node.path); else state.files.add(node.path);
+    if (state.files.size) setMode("edit");
+    renderTree();
+  });
+  const item = el("li", { className: inContext ? "file in-context" : "file" },
+    el("span", { className: "name" }, node.name), " ",
+    el("span", { className: "tokens" }, (node.tokens ?? "?") + " tokens"), " ", button);
+  item.dataset.path = node.path;
+  return item;
+}
+
+function treeItems(node) {
+  const items = [];
+  for (const child of node.children || []) {
+    if (child.type === "dir") {
+      const list = el("ul", {}, ...treeItems(child));
+      items.push(el("li", { className: "dir" },
+        el("span", { className: "name" }, child.name + "/"), " ",
+        el("span", { className: "tokens" }, (child.tokens ?? "?") + " tokens"), list));
+    } else {
+      items.push(fileItem(child));
+    }
+  }
+  return items;
+}
+
+let tree = null;
+
+function renderTree() {
+  if (!tree) return;
+  $("tree").replaceChildren(...treeItems(tree.tree));
+  $("tree-total").textContent = "(" + tree.tokens + " tokens, " + tree.tokenizer + ")";
+}
+
+async function loadTree() {
+  tree = await rpc("get_tree");
+  $("root-name").textContent = tree.root;
+  if (tree.context.length) state.files = new Set(tree.context);
+  if (tree.mode) setMode(tree.mode);
+  renderTree();
+}
+
+// --- prompt parts -----------------------------------------------------------------------
+
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+  } else {
+    const area = el("textarea", { value: text });
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  document.body.dataset.copied = text;
+}
+
+function renderPrompt(prompt) {
+  state.parts = prompt.parts;
+  const total = prompt.parts.length;
+  const items = prompt.parts.map((part) => {
+    const copy = el("button", { type: "button", className: "copy" }, "Copy");
+    copy.setAttribute("aria-label", "Copy part " + part.index + " of " + total);
+    copy.addEventListener("click", () => guarded(async () => {
+      await copyText(part.text);
+      $("prompt-status").textContent = "Copied part " + part.index + " of " + total + ".";
+    }));
+    return el("li", { className: "part" },
+      el("div", { className: "part-head" },
+        el("strong", {}, "Part " + part.index + " of " + total), " ",
+        el("span", { className: "tokens" }, part.tokens + " tokens"), " ", copy),
+      el("pre", { className: "part-text", tabIndex: 0 }, part.text));
+  });
+  $("parts").replaceChildren(...items);
+  $("prompt-status").textContent = prompt.mode + " mode, " + prompt.tokens + " tokens (" +
+    prompt.tokenizer + "), " + total + " part(s)" + (prompt.continuation ? ", asks to continue" : "") +
+    (prompt.left_out.length ? "; cut to fit: " + prompt.left_out.map((f) => f.path + " (" + f.kept + ")").join(", ") : "") +
+    (prompt.withheld.length ? "; withheld as likely secrets: " + prompt.withheld.map((f) => f.path).join(", ") : "");
+  state.files = new Set(prompt.state.files);
+  setMode(prompt.state.mode);
+  renderTree();
+}
+
+async function buildPrompt() {
+  const task = $("task").value;
+  const prompt = await rpc("build_prompt", { task, mode: state.mode, files: [...state.files] });
+  renderPrompt(prompt);
+  await loadBreakdown();
+}
+
+// --- reply: preview and apply -----------------------------------------------------------
+
+function diffView(diff) {
+  const pre = el("pre", { className: "diff" });
+  for (const line of diff.split("\n")) {
+    let kind = "";
+    if (line.startsWith("+++") || line.startsWith("---")) kind = "head";
+    else if (line.startsWith("+")) kind = "add";
+    else if (line.startsWith("-")) kind = "del";
+    else if (line.startsWith("@@")) kind = "hunk";
+    pre.append(el("span", { className: kind }, line + "\n"));
+  }
+  return pre;
+}
+
+function reportView(report, title) {
+  const box = el("div", { className: "report" }, el("h3", {}, title));
+  const actions = el("ul", { className: "actions" });
+  const failed = new Map(report.failed.map((f) => [f.index, f]));
+  for (const m of report.matched) {
+    if (!failed.has(m.index)) actions.append(el("li", { className: "ok" },
+      m.action + " " + m.path + (report.dry_run ? ": would apply" : report.written ? ": applied" : ": matched, not written")));
+  }
+  for (const f of report.failed) actions.append(el("li", { className: "failed" }, f.action + " " + f.path + ": " + f.reason));
+  if (report.requests.length) actions.append(el("li", {}, "Requests files: " + report.requests.join(", ")));
+  if (report.switch_mode) actions.append(el("li", {}, "Switch to " + report.switch_mode.mode + " mode" +
+    (report.switch_mode.paths && report.switch_mode.paths.length ? ": " + report.switch_mode.paths.join(", ") : "")));
+  if (report.continue) actions.append(el("li", {}, "The reply will continue in a further reply."));
+  for (const d of report.diagnostics) actions.append(el("li", { className: d.severity }, "line " + d.line + ": " + d.message));
+  if (report.error) actions.append(el("li", { className: "failed" }, report.error));
+  box.append(actions);
+  if (report.diff) box.append(diffView(report.diff));
+  if (report.feedback) box.append(el("h4", {}, "Feedback for the model"), el("pre", {}, report.feedback));
+  return box;
+}
+
+async function previewReply() {
+  const report = await rpc("preview_reply", { reply: $("reply-text").value });
+  $("reply-result").replaceChildren(reportView(report, report.ok ? "Preview: nothing written yet" : "Preview: some edits would fail"));
+  $("apply").disabled = false;
+}
+
+async function applyReply() {
+  const result = await rpc("apply_reply", { reply: $("reply-text").value });
+  const title = result.written ? "Applied" : "Not applied" + (result.ok ? "" : ": nothing was written");
+  const view = reportView(result, title);
+  const bridge = result.bridge;
+  if (bridge && bridge.error) view.append(el("p", { className: "failed" }, bridge.error));
+  if (bridge && bridge.prompt) {
+    if (bridge.added.length) view.append(el("p", {}, "Added to the context: " + bridge.added.join(", ")));
+    for (const m of bridge.missing) view.append(el("p", { className: "warning" }, "Cannot show " + m.path + ": " + m.reason));
+    view.append(el("p", {}, "The next prompt is ready above."));
+    renderPrompt(bridge.prompt);
+  }
+  $("reply-result").replaceChildren(view);
+  $("apply").disabled = true;
+  await loadTree();
+  await loadBreakdown();
+}
+
+// --- context breakdown ------------------------------------------------------------------
+
+async function loadBreakdown() {
+  const data = await rpc("get_context_breakdown", { files: [...state.files], task: $("task").value });
+  const rows = [];
+  for (const tier of data.tiers) {
+    const head = el("tr", { className: "tier" },
+      el("th", { scope: "row" }, tier.tier + (tier.cached ? " (cached)" : "")),
+      el("td", {}, tier.items.length + " item(s)"), el("td", {}, ""), el("td", {}, tier.tokens));
+    rows.push(head);
+    for (const item of tier.items) {
+      rows.push(el("tr", {}, el("td", {}, ""), el("td", {}, item.key), el("td", {}, item.kind), el("td", {}, item.tokens)));
+    }
+  }
+  document.querySelector("#breakdown-table tbody").replaceChildren(...rows);
+  $("breakdown-total").textContent = "Total: " + data.total_tokens + " tokens (" + data.tokenizer + ")";
+}
+
+// --- start ------------------------------------------------------------------------------
+
+function start() {
+  wireDrawer();
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.addEventListener("change", () => setMode(radio.value));
+  }
+  $("build").addEventListener("click", () => guarded(buildPrompt));
+  $("preview").addEventListener("click", () => guarded(previewReply));
+  $("apply").addEventListener("click", () => guarded(applyReply));
+  $("reply-text").addEventListener("input", () => { $("apply").disabled = true; });
+  $("refresh-breakdown").addEventListener("click", () => guarded(loadBreakdown));
+  guarded(async () => {
+    await Promise.all([loadPromptSnippets(), loadTree()]);
+    document.body.dataset.ready = "true";
+    await loadBreakdown();
+  });
+}
+
+start();

@@ -1,0 +1,199 @@
+"""The page in a real browser: Playwright drives Debian's Chromium (``/usr/bin/chromium``,
+installed by ``make test``; no browser is ever downloaded) against ``agentprompt ui`` run
+as a user runs it. Screenshots of each main state go to ``tests/web/output/``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+OUTPUT = Path(__file__).parent / "output"
+REBOUND_HOST = "rebound.invalid"
+"""A host name the browser resolves to 127.0.0.1, as a DNS-rebinding page would."""
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    f"--host-resolver-rules=MAP {REBOUND_HOST} 127.0.0.1",
+]
+
+
+@pytest.fixture
+def page_url(repo: Path) -> Iterator[str]:
+    """``agentprompt ui --root REPO --port 0`` running; yields the URL it printed."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-c", "from agentprompt.cli.main import main; main()"]
+    process = subprocess.Popen(
+        [*command, "ui", "--root", str(repo), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        if not url.startswith("http://127.0.0.1:"):
+            process.kill()
+            pytest.fail(f"agentprompt ui did not start: {url!r} {process.communicate()[1]}")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
+    os.environ["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] = "1"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, page_url: str) -> Iterator[Page]:
+    """A fresh tab on the page, allowed to use the clipboard, once the page has loaded."""
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page_url))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    tab = context.new_page()
+    tab.goto(page_url)
+    expect(tab.locator("body")).to_have_attribute("data-ready", "true")
+    yield tab
+    context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a screenshot a person can look at."""
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+
+
+def test_drawer_opens_and_closes_on_outside_click_and_escape(page: Page) -> None:
+    toggle = page.get_by_role("button", name="💬 Snippets")
+    drawer = page.locator("#snippet-drawer")
+    expect(drawer).to_be_hidden()
+    toggle.click()
+    expect(drawer).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    first = drawer.get_by_role("button").first
+    expect(first).to_have_text("✂️")
+    expect(first).to_have_attribute("title", "Your last edit was truncated")
+    shot(page, "02-snippet-drawer")
+    page.locator("#breakdown-heading").click()
+    expect(drawer).to_be_hidden()
+    toggle.click()
+    expect(drawer).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(drawer).to_be_hidden()
+    expect(toggle).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(drawer).to_be_visible()
+
+
+def test_snippet_is_inserted_at_the_cursor_and_the_input_grows(page: Page) -> None:
+    task = page.get_by_label("Task")
+    task.fill("Fix the bug now.")
+    task.evaluate("t => t.setSelectionRange(8, 8)")
+    height = task.evaluate("t => t.offsetHeight")
+    page.get_by_role("button", name="💬 Snippets").click()
+    message = page.evaluate("() => document.querySelector('.snippet').title")
+    assert message == "Your last edit was truncated"
+    page.locator(".snippet").first.click()
+    inserted = "Your last edit was truncated, please continue."
+    expect(task).to_have_value("Fix the " + inserted + "bug now.")
+    assert task.evaluate("t => t.selectionStart") == 8 + len(inserted)
+    expect(task).to_be_focused()
+    task.evaluate("t => t.setSelectionRange(t.value.length, t.value.length)")
+    for _ in range(4):
+        page.locator(".snippet").nth(1).click()
+        task.press("Enter")
+    assert task.evaluate("t => t.offsetHeight") > height
+    assert task.evaluate("t => t.scrollHeight <= t.clientHeight + 1")
+    shot(page, "03-snippet-inserted")
+
+
+def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_reply: str) -> None:
+    shot(page, "01-page")
+    expect(page.locator("#tree")).to_contain_text("utils.ts")
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Add src/utils.ts").click()
+    expect(page.get_by_role("radio", name="edit")).to_be_checked()
+    page.get_by_role("button", name="Build prompt").click()
+    part = page.locator("#parts .part").first
+    expect(part).to_contain_text("export function parseJSON")
+    expect(part.locator(".tokens")).to_contain_text("tokens")
+    expect(page.locator("#prompt-status")).to_contain_text("edit mode")
+    shot(page, "04-prompt-built")
+
+    part.get_by_role("button", name="Copy part 1").click()
+    expect(page.locator("#prompt-status")).to_contain_text("Copied part 1")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == part.locator(".part-text").inner_text()
+    assert "export function parseJSON" in copied
+
+    page.get_by_label("Paste the model's reply").fill(sample_reply)
+    page.get_by_role("button", name="Preview").click()
+    result = page.locator("#reply-result")
+    expect(result).to_contain_text("Preview")
+    expect(result).to_contain_text("Requests files: scripts/report.py")
+    expect(result.locator(".diff .add").first).to_be_visible()
+    assert "return null;" not in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    shot(page, "05-reply-preview")
+
+    page.get_by_role("button", name="Apply").click()
+    expect(result).to_contain_text("Applied")
+    expect(result).to_contain_text("Added to the context: scripts/report.py")
+    assert "return null;" in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    expect(page.locator("#parts .part").first).to_contain_text("scripts/report.py")
+    expect(page.get_by_role("button", name="Remove scripts/report.py")).to_be_visible()
+    shot(page, "06-reply-applied")
+
+    rows = page.locator("#breakdown-table tbody tr")
+    expect(rows.first).to_contain_text("L0")
+    expect(page.locator("#breakdown-table")).to_contain_text("file:scripts/report.py")
+    expect(page.locator("#breakdown-total")).to_contain_text("tokens")
+    page.locator("#breakdown").screenshot(path=str(OUTPUT / "07-breakdown.png"))
+
+
+def test_empty_task_is_refused_with_a_clear_message(page: Page, repo: Path) -> None:
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.get_by_role("alert")).to_contain_text('param "task" is empty')
+    expect(page.locator("#parts .part")).to_have_count(0)
+    assert not (repo / ".agentprompt" / "state.db").exists()
+
+
+def test_page_without_token_is_refused(browser: Browser, page_url: str) -> None:
+    tab = browser.new_page()
+    answer = tab.goto(page_url.split("?")[0])
+    assert answer is not None and answer.status == 403
+    assert tab.content().count("forbidden") == 1
+    tab.close()
+
+
+def test_rebound_host_name_is_refused(browser: Browser, page_url: str) -> None:
+    port = urlsplit(page_url).port
+    tab = browser.new_page()
+    rebound = page_url.replace(f"127.0.0.1:{port}", f"{REBOUND_HOST}:{port}")
+    answer = tab.goto(rebound)
+    assert answer is not None and answer.status == 403
+    tab.close()

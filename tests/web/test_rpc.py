@@ -1,0 +1,257 @@
+"""JSON-RPC over HTTP: each method does what the CLI does, and bad calls get the
+specification's error codes with a message naming the problem."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
+from agentprompt.bridge.state import find_session
+from agentprompt.edits.journal import WriteFailed
+from agentprompt.errors import AgentPromptError
+from agentprompt.store import Store, default_store_path
+from agentprompt.tiers.persist import load_tracker
+from agentprompt.tokens import shared_counter
+from agentprompt.web import bridge_methods
+from agentprompt.web.rpc import handle_rpc
+
+from .conftest import TOKEN
+
+Rpc = Callable[..., dict[str, Any]]
+
+
+def test_get_prompt_snippets_gives_the_packaged_defaults(rpc: Rpc) -> None:
+    result = rpc("get_prompt_snippets")["result"]
+    assert result["origin"] == "packaged"
+    icons = [s["icon"] for s in result["snippets"]]
+    assert icons[:3] == ["✂️", "🔍", "✏️"]
+    assert all(s["message"] and s["tooltip"] for s in result["snippets"])
+
+
+def test_get_prompt_snippets_prefers_the_repository_file(rpc: Rpc, repo: Path) -> None:
+    folder = repo / "config" / "prompts"
+    folder.mkdir(parents=True)
+    long = "Please re-read the task and answer in exactly one sentence, no more than that."
+    (folder / "prompt-snippets.json").write_text(
+        json.dumps({"snippets": [{"icon": "🧪", "message": long}]}), encoding="utf-8"
+    )
+    result = rpc("get_prompt_snippets")["result"]
+    assert result["origin"] == "project"
+    assert result["snippets"] == [{"icon": "🧪", "tooltip": long[:50], "message": long}]
+
+
+def test_get_tree_lists_files_with_exact_token_counts(rpc: Rpc, repo: Path) -> None:
+    result = rpc("get_tree")["result"]
+    counts = {f["path"]: f["tokens"] for f in result["files"]}
+    assert set(counts) == {"README.md", "scripts/report.py", "src/index.ts", "src/utils.ts"}
+    counter = shared_counter()
+    text = (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    assert counts["src/utils.ts"] == counter.count(text)
+    assert result["tokens"] == sum(counts.values())
+    assert result["context"] == []
+
+
+def test_build_prompt_starts_a_session_and_splits_into_counted_parts(rpc: Rpc, repo: Path) -> None:
+    result = rpc("build_prompt", task="Fix parseJSON.", mode="edit", files=["src/utils.ts"])[
+        "result"
+    ]
+    assert result["mode"] == "edit"
+    assert result["state"]["files"] == ["src/utils.ts"]
+    assert len(result["parts"]) >= 1
+    counter = shared_counter()
+    for part in result["parts"]:
+        assert part["tokens"] == counter.count(part["text"])
+        assert len(part["text"]) <= DEFAULT_SPLIT_CHARS
+    assert "".join(p["text"] for p in result["parts"]).count("export function parseJSON") >= 1
+    session = find_session(repo)
+    assert session is not None and session[1].task == "Fix parseJSON."
+
+
+def test_build_prompt_without_task_shows_the_current_prompt(rpc: Rpc) -> None:
+    first = rpc("build_prompt", task="Explain the repository.")["result"]
+    again = rpc("build_prompt")["result"]
+    assert again["text"] == first["text"]
+    assert again["state"]["rounds"] == 0
+
+
+def test_build_prompt_without_task_or_session_is_invalid_params(rpc: Rpc) -> None:
+    error = rpc("build_prompt")["error"]
+    assert error["code"] == -32602
+    assert "no bridge session" in error["message"]
+
+
+def test_build_prompt_refuses_unsafe_paths(rpc: Rpc, repo: Path) -> None:
+    for path in ("../outside.txt", "/etc/passwd", ".git/config"):
+        error = rpc("build_prompt", task="t", files=[path])["error"]
+        assert error["code"] == -32602, path
+        assert "files" in error["message"]
+    assert find_session(repo) is None
+
+
+def test_build_prompt_refuses_an_unknown_file(rpc: Rpc, repo: Path) -> None:
+    error = rpc("build_prompt", task="t", files=["nope.py"])["error"]
+    assert error["code"] == -32602
+    assert "nope.py" in error["message"]
+    assert find_session(repo) is None
+
+
+def test_bad_params_are_invalid_params(rpc: Rpc) -> None:
+    cases: list[dict[str, Any]] = [
+        {"task": 3},
+        {"task": "t", "mode": "write"},
+        {"task": "t", "files": "src/utils.ts"},
+        {"task": "  "},
+        {"task": "t", "colour": "red"},
+    ]
+    for params in cases:
+        error = rpc("build_prompt", **params)["error"]
+        assert error["code"] == -32602, params
+    assert rpc("preview_reply")["error"]["code"] == -32602
+    assert rpc("preview_reply", reply="x", dialect="klingon")["error"]["code"] == -32602
+
+
+def test_unknown_method_is_method_not_found(rpc: Rpc) -> None:
+    error = rpc("rm_rf")["error"]
+    assert error["code"] == -32601
+    assert "get_tree" in error["message"]
+
+
+def test_malformed_requests_get_protocol_errors(client: TestClient) -> None:
+    url = f"/rpc?token={TOKEN}"
+    assert client.post(url, content=b"{").json()["error"]["code"] == -32700
+    assert client.post(url, json={"id": 1, "method": "get_tree"}).json()["error"]["code"] == -32600
+    bad_params = {"jsonrpc": "2.0", "id": 1, "method": "get_tree", "params": [1]}
+    assert client.post(url, json=bad_params).json()["error"]["code"] == -32602
+
+
+def test_batch_and_notification(client: TestClient) -> None:
+    url = f"/rpc?token={TOKEN}"
+    batch = [
+        {"jsonrpc": "2.0", "id": 1, "method": "get_prompt_snippets"},
+        {"jsonrpc": "2.0", "method": "get_prompt_snippets"},
+    ]
+    answers = client.post(url, json=batch).json()
+    assert [a["id"] for a in answers] == [1]
+    only = client.post(url, json={"jsonrpc": "2.0", "method": "get_prompt_snippets"})
+    assert only.status_code == 204
+
+
+def test_preview_reply_shows_actions_and_writes_nothing(
+    rpc: Rpc, repo: Path, sample_reply: str
+) -> None:
+    before = (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    result = rpc("preview_reply", reply=sample_reply)["result"]
+    assert result["dry_run"] is True and result["written"] is False
+    assert "+    return null;" in result["diff"]
+    assert result["requests"] == ["scripts/report.py"]
+    assert {m["path"] for m in result["matched"]} == {"src/utils.ts", "src/index.ts"}
+    assert (repo / "src" / "utils.ts").read_text(encoding="utf-8") == before
+
+
+def test_preview_reply_of_an_empty_reply_is_invalid_params(rpc: Rpc) -> None:
+    error = rpc("preview_reply", reply="Just chatting, no edits.")["error"]
+    assert error["code"] == -32602
+    assert "no edit blocks" in error["message"]
+
+
+def test_apply_reply_writes_and_advances_the_session(
+    rpc: Rpc, repo: Path, sample_reply: str
+) -> None:
+    rpc("build_prompt", task="parseJSON throws; make it return null.")
+    result = rpc("apply_reply", reply=sample_reply)["result"]
+    assert result["ok"] is True and result["written"] is True
+    assert "return null;" in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    bridge = result["bridge"]
+    assert bridge["added"] == ["scripts/report.py"]
+    assert bridge["prompt"]["mode"] == "edit"
+    assert "scripts/report.py" in bridge["prompt"]["state"]["files"]
+    session = find_session(repo)
+    assert session is not None
+    assert session[1].rounds == 1
+    assert "scripts/report.py" in session[1].files
+    next_prompt = rpc("build_prompt")["result"]
+    assert next_prompt["text"] == bridge["prompt"]["text"]
+
+
+def test_apply_reply_that_fails_writes_nothing_and_says_why(rpc: Rpc, repo: Path) -> None:
+    reply = "<<<DIFF: src/utils.ts>>>\n@@ -1,1 +1,1 @@\n-no such line here\n+x\n<<<END>>>\n"
+    before = (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    result = rpc("apply_reply", reply=reply)["result"]
+    assert result["ok"] is False and result["written"] is False
+    assert result["failed"][0]["path"] == "src/utils.ts"
+    assert result["failed"][0]["reason"]
+    assert (repo / "src" / "utils.ts").read_text(encoding="utf-8") == before
+
+
+def test_apply_reply_refuses_a_path_outside_the_root(rpc: Rpc, repo: Path) -> None:
+    reply = "<<<FILE: ../escape.txt>>>\nhello\n<<<END>>>\n"
+    result = rpc("apply_reply", reply=reply)["result"]
+    assert result["ok"] is False
+    assert not (repo.parent / "escape.txt").exists()
+
+
+def test_get_context_breakdown_counts_tiers_and_items(rpc: Rpc, repo: Path) -> None:
+    result = rpc("get_context_breakdown", files=["src/utils.ts"], task="Fix it.")["result"]
+    tiers = {t["tier"]: t for t in result["tiers"]}
+    assert list(tiers) == ["L0", "L1", "L2", "L3", "active"]
+    assert sum(t["tokens"] for t in result["tiers"]) <= result["total_tokens"]
+    keys = [i["key"] for t in result["tiers"] for i in t["items"]]
+    assert "system" in keys and "file:src/utils.ts" in keys and "user" in keys
+    store_path = default_store_path(repo)
+    if store_path.exists():
+        with Store(store_path) as store:
+            assert load_tracker(store)[0].requests == 0
+
+
+def test_get_context_breakdown_refuses_unsafe_files(rpc: Rpc) -> None:
+    assert rpc("get_context_breakdown", files=["../x"])["error"]["code"] == -32602
+
+
+def test_mode_switch_and_continuation_feed_the_next_prompt(rpc: Rpc, repo: Path) -> None:
+    rpc("build_prompt", task="Look at the index.")
+    switch = "<<<SWITCH_MODE: edit>>>\nTarget files:\n- src/index.ts\nReason: need it\n<<<END>>>\n"
+    preview = rpc("preview_reply", reply=switch)["result"]
+    assert preview["switch_mode"]["mode"] == "edit"
+    result = rpc("apply_reply", reply=switch)["result"]
+    prompt = result["bridge"]["prompt"]
+    assert prompt["mode"] == "edit"
+    assert prompt["state"]["files"] == ["src/index.ts"]
+    more = "<<<CONTINUE>>>\nRemaining: 1 file changes\n- src/utils.ts\n<<<END>>>\n"
+    assert rpc("preview_reply", reply=more)["result"]["continue"] is not None
+    after = rpc("apply_reply", reply=more)["result"]["bridge"]["prompt"]
+    assert after["continuation"] is True
+    assert after["state"]["continuation"] == ["src/utils.ts"]
+
+
+def test_engine_refusals_and_crashes_get_their_codes() -> None:
+    def refuse(params: Any) -> Any:
+        raise AgentPromptError("a pending journal; run agentprompt apply --recover")
+
+    def crash(params: Any) -> Any:
+        raise RuntimeError("boom")
+
+    methods = {"refuse": refuse, "crash": crash}
+    for name, code, words in (("refuse", -32000, "--recover"), ("crash", -32603, "boom")):
+        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": name}).encode()
+        answer = handle_rpc(methods, body)
+        assert answer["id"] == 7
+        assert answer["error"]["code"] == code
+        assert words in answer["error"]["message"]
+
+
+def test_apply_reply_whose_write_fails_says_so(
+    rpc: Rpc, repo: Path, sample_reply: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise WriteFailed("src/utils.ts", "disk full")
+
+    monkeypatch.setattr(bridge_methods, "apply_reply", fail)
+    result = rpc("apply_reply", reply=sample_reply)["result"]
+    assert result["ok"] is False and result["written"] is False
+    assert "disk full" in result["error"]
