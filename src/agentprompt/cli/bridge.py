@@ -13,6 +13,7 @@ from rich.text import Text
 from agentprompt.bridge.clipboard import copy_prompt
 from agentprompt.bridge.pack import BridgePrompt
 from agentprompt.bridge.rounds import Round, run_round
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import (
     BridgeState,
     clear_session,
@@ -177,6 +178,13 @@ def status_command(root: Path, as_json: bool) -> None:
         Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
     )
     console.print(Text("task: " + printable(state.task)))
+    split = (
+        f"{state.split_tokens} tokens"
+        if state.split_tokens is not None
+        else f"{state.split_chars or DEFAULT_SPLIT_CHARS} characters"
+    )
+    budget = f"{state.max_tokens} tokens" if state.max_tokens is not None else "none"
+    console.print(Text(f"split limit: {split}; token budget: {budget}"))
     if state.files:
         console.print("files in context:")
     for path in state.files:
