@@ -62,9 +62,7 @@ def test_pack_options_on_a_session_are_stored_and_used_by_the_next_apply(
     assert state["rounds"] == 1
 
 
-def test_a_bad_option_on_pack_leaves_the_stored_session_unchanged(
-    run: Run, example: Path
-) -> None:
+def test_a_bad_option_on_pack_leaves_the_stored_session_unchanged(run: Run, example: Path) -> None:
     run("pack", "--root", str(example), "--task", "t", "--lang", "en")
     before = _status(run, example)
     result = run("pack", "--root", str(example), "--split-chars", "20")

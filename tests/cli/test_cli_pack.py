@@ -338,10 +338,10 @@ def test_printing_every_part_says_how_to_take_one(run: Run, example: Path) -> No
     assert f"agentprompt pack --root {example} --part 1 --copy" in result.err
 
 
-def test_a_dry_run_says_its_next_prompt_shows_the_files_unchanged(run: Run, example: Path) -> None:
+def test_a_dry_run_says_its_next_prompt_shows_the_files_edited(run: Run, example: Path) -> None:
     run("pack", "--root", str(example), "--task", "t", "--lang", "en")
     result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
-    assert "src/utils.ts, src/index.ts are shown as they are now" in result.out
+    assert "it shows the files as the reply's edits would leave them" in result.out
 
 
 @pytest.mark.parametrize("fmt", ["json", "openai", "anthropic"])

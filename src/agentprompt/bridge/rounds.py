@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentprompt.bridge.context import RepoView, resolve_request, view_repository
+from agentprompt.bridge.context import RepoView, overlay_view, resolve_request, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.apply import ApplyReport
@@ -113,9 +113,12 @@ def run_round(
     already on disk, so the session must follow them even when the prompt then cannot be
     made (a split limit or budget the new files do not fit raises its usage error).
     """
-    view = view_repository(root)
+    # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
+    # leave them, so it is the prompt a real apply would make.
+    overlay = report.planned if report.dry_run else {}
+    view = overlay_view(view_repository(root), overlay)
     new, added = advance(state, report, view)
     if keep is not None:
         keep(new)
-    prompt = build_prompt(root, new, view=view)
+    prompt = build_prompt(root, new, view=view, overlay=overlay)
     return Round(state=new, prompt=prompt, added=added, missing=new.missing)

@@ -104,18 +104,15 @@ def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
     }
 
 
-def _dry_run_heading(outcome: Round, report: ApplyReport) -> str:
-    """The heading of a dry run's next prompt: nothing was written, so the files the reply
-    changes are shown as they are now, and the heading says so."""
-    shown = set(outcome.state.files)
-    changed = [a.path for a in report.applied if a.action != "delete" and a.path in shown]
-    unchanged = (
-        f"; {', '.join(dict.fromkeys(changed))} are shown as they are now, without the "
-        "reply's edits"
-        if changed
+def _dry_run_heading(report: ApplyReport) -> str:
+    """The heading of a dry run's next prompt: nothing was written, yet the prompt shows
+    the files as the reply's edits would leave them (what a real apply would make next)."""
+    shown = (
+        "; it shows the files as the reply's edits would leave them, as a real apply would"
+        if report.planned
         else ""
     )
-    return f"\nNext prompt (dry run: the session is unchanged{unchanged}):\n"
+    return f"\nNext prompt (dry run: nothing was written and the session is unchanged{shown}):\n"
 
 
 def finish_round(
@@ -150,7 +147,7 @@ def finish_round(
     if outcome.added:
         console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
     if dry_run:
-        console.print(Text(_dry_run_heading(outcome, report), style="bold"))
+        console.print(Text(_dry_run_heading(report), style="bold"))
         for text in outcome.prompt.parts:
             console.print(Text(printable(text)), end="")
         return None
