@@ -302,11 +302,11 @@ def test_the_continue_follow_up_still_reports_failed_edits_and_missing_files(
     assert follow_up.startswith("続けて\n- src/index.ts\n")
     assert "\n## 前回の変更の結果\n" in follow_up
     assert "\n## 提供できないファイル\n" in follow_up
-    assert "- src/missing.ts: does not exist" in follow_up
+    assert "- src/missing.ts: 存在しません" in follow_up
     assert run("pack", "--root", str(example)).out == follow_up
     status = run("bridge", "status", "--root", str(example)).out
     assert "still owed: src/index.ts" in status
-    assert "cannot show src/missing.ts: does not exist" in status
+    assert "cannot show src/missing.ts: 存在しません" in status
 
 
 def test_a_reply_cut_off_mid_block_gets_the_continue_follow_up(
