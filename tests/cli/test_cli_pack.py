@@ -342,6 +342,7 @@ def test_a_dry_run_says_its_next_prompt_shows_the_files_edited(run: Run, example
     run("pack", "--root", str(example), "--task", "t", "--lang", "en")
     result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
     assert "it shows the files as the reply's edits would leave them" in result.out
+    assert "Would be added to the context: scripts/report.py" in result.out
 
 
 @pytest.mark.parametrize("fmt", ["json", "openai", "anthropic"])

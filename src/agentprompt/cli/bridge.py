@@ -107,12 +107,8 @@ def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
 def _dry_run_heading(report: ApplyReport) -> str:
     """The heading of a dry run's next prompt: nothing was written, yet the prompt shows
     the files as the reply's edits would leave them (what a real apply would make next)."""
-    shown = (
-        "; it shows the files as the reply's edits would leave them, as a real apply would"
-        if report.planned
-        else ""
-    )
-    return f"\nNext prompt (dry run: nothing was written and the session is unchanged{shown}):\n"
+    shown = "; it shows the files as the reply's edits would leave them" if report.planned else ""
+    return f"\nNext prompt (dry run: nothing written, the session unchanged{shown}):\n"
 
 
 def finish_round(
@@ -145,7 +141,8 @@ def finish_round(
     for path, reason in outcome.missing:
         console.print(Text(f"cannot show {printable(path)}: {printable(reason)}", style="yellow"))
     if outcome.added:
-        console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
+        added = "Would be added to the context: " if dry_run else "Added to the context: "
+        console.print(Text(added + printable(", ".join(outcome.added))))
     if dry_run:
         console.print(Text(_dry_run_heading(report), style="bold"))
         for text in outcome.prompt.parts:
