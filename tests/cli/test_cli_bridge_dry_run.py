@@ -122,3 +122,25 @@ def test_a_dry_run_writes_nothing(run: Run, tmp_path: Path, clipboard: list[str]
     after = sorted(p.name for p in (root / ".agentprompt").rglob("*") if "bridge" in p.parts)
     assert after == bridge_dir
     assert clipboard == []
+
+
+def test_dry_run_preview_leaves_out_a_new_file_in_an_excluded_folder(
+    run: Run, tmp_path: Path, clipboard: list[str]
+) -> None:
+    reply = tmp_path / "reply.md"
+    reply.write_text(
+        "<<<FILE: [NEW] build/out.ts>>>\nexport const a = 1;\n<<<END>>>\n"
+        "<<<FILE: [NEW] src/kept.ts>>>\nexport const b = 2;\n<<<END>>>\n",
+        encoding="utf-8",
+    )
+    texts = []
+    for name in ("dry", "real"):
+        root = _copy(tmp_path, name)
+        (root / ".gitignore").write_text("build/\n")
+        (root / "build").mkdir()
+        (root / "build" / "old.ts").write_text("export const old = 0;\n")
+        run("pack", "--root", str(root), "--task", "t", "--lang", "en")
+        extra = ("--dry-run",) if name == "dry" else ()
+        texts.append(_bridge(run, str(reply), "--root", str(root), *extra)["prompt"]["text"])
+    assert texts[0] == texts[1]
+    assert "out.ts" not in texts[0] and "## src/kept.ts\n" in texts[0]

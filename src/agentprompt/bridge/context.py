@@ -116,11 +116,12 @@ def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
     if not overlay:
         return view
     paths = {p for p in view.paths if overlay.get(p, "") is not None}
-    paths |= {p for p, text in overlay.items() if text is not None}
+    known = set(paths)
+    paths |= {p for p, text in overlay.items() if text is not None and _may_list(view, p, known)}
     notes = {p: n for p, n in view.notes.items() if p not in overlay}
     summaries = {p: s for p, s in view.summaries.items() if p not in overlay}
     for path, text in overlay.items():
-        if text is None:
+        if text is None or path not in paths:
             continue
         entry = extract_symbols(path, text.encode("utf-8"))
         if entry.problem is not None:
@@ -131,6 +132,15 @@ def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
         if entry.language is not None:
             summaries[path] = browse_summary(entry)
     return replace(view, listed=tuple(sorted(paths)), notes=notes, summaries=summaries)
+
+
+def _may_list(view: RepoView, path: str, known: set[str]) -> bool:
+    """Whether a file the overlay creates would be listed: not when discovery leaves out
+    a folder it is in (an ignored ``build/``, say)."""
+    if path in known:
+        return True
+    found = explain_in(view.discovery, path)
+    return isinstance(found, RepoFile) or found.reason == "does not exist"
 
 
 def _normal(path: str) -> str:
