@@ -24,3 +24,14 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     copied: list[str] = []
     monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
     return copied
+
+
+@pytest.fixture
+def seed_003() -> str:
+    """Seed 003's text (the Japanese prompt design); skips where the seeds are not present."""
+    here = Path(__file__).resolve()
+    for seeds in (here.parents[3] / "shared" / "seeds", Path("/work/shared/seeds")):
+        found = sorted(seeds.glob("003_*.md")) if seeds.is_dir() else []
+        if found:
+            return found[0].read_text(encoding="utf-8")
+    pytest.skip("../shared/seeds is not present")

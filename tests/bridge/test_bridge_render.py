@@ -99,3 +99,42 @@ def test_a_likely_secret_keeps_the_file_out(example: Path) -> None:
     prompt = build_prompt(example, state)
     assert "AKIAIOSFODNN7EXAMPLE" not in prompt.text
     assert "- config.py:1: AWS Access Key" in prompt.user
+
+
+SPLIT_HEADINGS = {"ja": "## 分割送信の対応", "en": "## Split prompts"}
+LONG_INPUT = {"ja": "### 入力が長い場合（ユーザー→LLM）", "en": "### Long input (user → you)"}
+LONG_OUTPUT = {"ja": "### 出力が長い場合（LLM→ユーザー）", "en": "### Long output (you → user)"}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_system_part_has_one_split_section_last_input_then_output(lang: str) -> None:
+    from agentprompt.bridge.render import render_system
+
+    lines = render_system(lang).split("\n")
+    assert lines.count(SPLIT_HEADINGS[lang]) == 1
+    at = lines.index(SPLIT_HEADINGS[lang])
+    # The last "## " section, holding long input first, then long output (CONTINUE).
+    assert [line for line in lines[at + 1 :] if line.startswith("## ")] == []
+    assert lines.index(LONG_INPUT[lang]) > at
+    assert lines.index(LONG_OUTPUT[lang]) > lines.index(LONG_INPUT[lang])
+    assert "<<<CONTINUE>>>" in lines[lines.index(LONG_OUTPUT[lang]) :]
+
+
+def test_system_split_section_is_the_seeds_text(seed_003: str) -> None:
+    from agentprompt.bridge.render import render_system
+
+    seed = seed_003[seed_003.index("### 入力が長い場合") :]
+    seed = seed[: seed.index("\n---\n\n## 使用例")]
+    given = [piece for piece in seed.split("\n\n") if not piece.startswith("### 出力")]
+    system = render_system("ja")
+    assert [piece for piece in given if piece not in system] == []
+    assert seed.split("### 出力が長い場合（LLM→ユーザー）\n")[1] in system
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_dialect_instructions_alone_still_explain_continue(lang: str) -> None:
+    from agentprompt.edits.instructions import dialect_instructions
+
+    text = dialect_instructions("bridge", lang)
+    assert "<<<CONTINUE>>>" in text
+    assert text.split("\n").count(SPLIT_HEADINGS[lang]) == 1

@@ -302,11 +302,11 @@ def test_the_continue_follow_up_still_reports_failed_edits_and_missing_files(
     assert follow_up.startswith("続けて\n- src/index.ts\n")
     assert "\n## 前回の変更の結果\n" in follow_up
     assert "\n## 提供できないファイル\n" in follow_up
-    assert "- src/missing.ts: does not exist" in follow_up
+    assert "- src/missing.ts: 存在しません" in follow_up
     assert run("pack", "--root", str(example)).out == follow_up
     status = run("bridge", "status", "--root", str(example)).out
     assert "still owed: src/index.ts" in status
-    assert "cannot show src/missing.ts: does not exist" in status
+    assert "cannot show src/missing.ts: 存在しません" in status
 
 
 def test_a_reply_cut_off_mid_block_gets_the_continue_follow_up(
@@ -338,10 +338,11 @@ def test_printing_every_part_says_how_to_take_one(run: Run, example: Path) -> No
     assert f"agentprompt pack --root {example} --part 1 --copy" in result.err
 
 
-def test_a_dry_run_says_its_next_prompt_shows_the_files_unchanged(run: Run, example: Path) -> None:
+def test_a_dry_run_says_its_next_prompt_shows_the_files_edited(run: Run, example: Path) -> None:
     run("pack", "--root", str(example), "--task", "t", "--lang", "en")
     result = run("apply", str(EXAMPLE / "reply.md"), "--root", str(example), "--dry-run")
-    assert "src/utils.ts, src/index.ts are shown as they are now" in result.out
+    assert "it shows the files as the reply's edits would leave them" in result.out
+    assert "Would be added to the context: scripts/report.py" in result.out
 
 
 @pytest.mark.parametrize("fmt", ["json", "openai", "anthropic"])

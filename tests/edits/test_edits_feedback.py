@@ -71,8 +71,37 @@ def test_reply_feedback_heads_all_failed_blocks(tmp_path: Path) -> None:
     report = apply_actions(root, actions)
     assert report.feedback.startswith("2 of the 2 file blocks in your reply could not be applied.")
     assert "Nothing was written" in report.feedback
-    assert report.failed[0].feedback in report.feedback
-    assert report.failed[1].feedback in report.feedback
+    for failed in report.failed:
+        own = failed.feedback.split("\n\n")[0]
+        assert report.feedback.count(own) == 1
+
+
+def test_reply_feedback_says_the_others_and_the_resend_once(tmp_path: Path) -> None:
+    reply = (
+        "x\n<<<FILE: ../evil.txt>>>\nhi\n<<<END>>>\n\n<<<FILE: /etc/evil.txt>>>\nhi\n<<<END>>>\n"
+    )
+    report = apply_reply(tmp_path, reply, "bridge")
+    text = report.feedback
+    assert [f.index for f in report.failed] == [0, 1]
+    assert "failed as well" not in text
+    assert "send every file block of it again" not in text
+    assert text.count("quote the lines to change exactly") == 1
+    assert text.count("Block 1 (") == 1 and text.count("Block 2 (") == 1
+    # Each failed action's own feedback still stands alone.
+    assert "Block 2 failed as well." in report.failed[0].feedback
+    assert "send every file block of it again" in report.failed[1].feedback
+
+
+def test_reply_feedback_names_the_blocks_that_landed_once(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [
+        _sr("b.py", "B = 1\n", "B = 2\n", block=0),
+        _sr("app.py", "nothing like it\n", "x\n", block=1),
+        _sr("app.py", "also missing\n", "y\n", block=2),
+    ]
+    text = apply_actions(root, actions, ApplyOptions(partial=True)).feedback
+    assert text.count("Already applied (do not send again): block 1.") == 1
+    assert "Resend only this block" not in text
 
 
 def test_no_feedback_when_everything_applied(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ summary, and ranking orders files when the token budget is tight.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from agentprompt.errors import UsageError
@@ -16,16 +16,24 @@ from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import Discovery, RepoFile, UnreadableFile, discover, explain_in
 from agentprompt.repo.files import read_text as read_repo_text
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
+from agentprompt.repo.symbols import extract_symbols
 
 __all__ = [
+    "Overlay",
     "RepoView",
     "UnknownFile",
+    "overlay_view",
     "rank_files",
     "read_contents",
     "resolve_paths",
     "resolve_request",
     "view_repository",
 ]
+
+
+Overlay = Mapping[str, str | None]
+"""Files' texts as a reply's edits would leave them, by path (``None``: deleted): what a
+dry run previews instead of the files on disk."""
 
 
 class UnknownFile(UsageError):
@@ -51,6 +59,8 @@ class RepoView:
     """Each code file's browse-mode summary (signatures and structure, no bodies)."""
     problems: tuple[str, ...] = ()
     """Files that could not be parsed, each with the reason."""
+    listed: tuple[str, ...] | None = None
+    """The files when they differ from the discovery's (an overlay's new and deleted files)."""
 
     @property
     def root(self) -> Path:
@@ -60,6 +70,8 @@ class RepoView:
     @property
     def paths(self) -> tuple[str, ...]:
         """Every file a prompt may show, sorted."""
+        if self.listed is not None:
+            return self.listed
         return tuple(f.path for f in self.discovery.files)
 
 
@@ -97,6 +109,40 @@ def view_repository(
     )
 
 
+def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
+    """``view`` as it would be with ``overlay``'s texts on disk: deleted files gone, new
+    files listed, and the notes and summaries of every changed file made from its new text
+    (by the same symbol engine, so they match what a later view of the written files says)."""
+    if not overlay:
+        return view
+    paths = {p for p in view.paths if overlay.get(p, "") is not None}
+    known = set(paths)
+    paths |= {p for p, text in overlay.items() if text is not None and _may_list(view, p, known)}
+    notes = {p: n for p, n in view.notes.items() if p not in overlay}
+    summaries = {p: s for p, s in view.summaries.items() if p not in overlay}
+    for path, text in overlay.items():
+        if text is None or path not in paths:
+            continue
+        entry = extract_symbols(path, text.encode("utf-8"))
+        if entry.problem is not None:
+            continue
+        note = file_annotation(entry)
+        if note:
+            notes[path] = note
+        if entry.language is not None:
+            summaries[path] = browse_summary(entry)
+    return replace(view, listed=tuple(sorted(paths)), notes=notes, summaries=summaries)
+
+
+def _may_list(view: RepoView, path: str, known: set[str]) -> bool:
+    """Whether a file the overlay creates would be listed: not when discovery leaves out
+    a folder it is in (an ignored ``build/``, say)."""
+    if path in known:
+        return True
+    found = explain_in(view.discovery, path)
+    return isinstance(found, RepoFile) or found.reason == "does not exist"
+
+
 def _normal(path: str) -> str:
     text = path.strip().strip("`").strip()
     while text.startswith("./"):
@@ -109,6 +155,8 @@ def resolve_request(view: RepoView, path: str) -> tuple[str | None, str]:
     wanted = _normal(path)
     if wanted in set(view.paths):
         return wanted, ""
+    if view.listed is not None and wanted in {f.path for f in view.discovery.files}:
+        return None, "does not exist"
     found = explain_in(view.discovery, wanted)
     if isinstance(found, RepoFile):
         return found.path, ""

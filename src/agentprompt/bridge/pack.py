@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from agentprompt.bridge.context import RepoView, rank_files, read_contents, view_repository
+from agentprompt.bridge.context import (
+    Overlay,
+    RepoView,
+    overlay_view,
+    rank_files,
+    read_contents,
+    view_repository,
+)
 from agentprompt.bridge.fitting import fit_levels
 from agentprompt.bridge.render import (
     Level,
@@ -103,10 +110,13 @@ def build_prompt(
     view: RepoView | None = None,
     split: bool = True,
     secret_cache: Path | None = None,
+    overlay: Overlay | None = None,
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed); ``split=False``
     leaves the whole text as the only part. Secret scans are remembered in
-    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``)."""
+    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
+    texts as a reply's edits would leave them (``None``: deleted), shown instead of the
+    disk's, so a dry run previews the prompt a real apply would make next."""
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None:
@@ -114,9 +124,18 @@ def build_prompt(
         return _finish(
             state, root, system=system, user=user, tokens=None, continuation=True, split=split
         )
-    view = view or view_repository(root)
+    view = overlay_view(view or view_repository(root), overlay or {})
     levels = _initial_levels(state, view)
-    contents, unreadable = read_contents(root, [p for p, lv in levels.items() if lv == "full"])
+    wanted = [p for p, lv in levels.items() if lv == "full"]
+    contents, unreadable = read_contents(root, [p for p in wanted if p not in (overlay or {})])
+    if overlay:
+        disk, contents = contents, {}
+        for path in (p for p in wanted if p not in unreadable):
+            text = overlay[path] if path in overlay else disk[path]
+            if text is None:
+                unreadable[path] = "deleted"
+            else:
+                contents[path] = text
     for path in unreadable:
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]

@@ -54,10 +54,31 @@ def _info(path: str) -> str:
     return PurePosixPath(path).suffix.lstrip(".")
 
 
+_SPLIT_HEADINGS = {"ja": "## 分割送信の対応", "en": "## Split prompts"}
+"""The heading of seed 003's split-sending section, in the system part and in the bridge
+dialect's instructions (which hold its long-output half, CONTINUE)."""
+
+
+def _split_off(formats: str, heading: str) -> tuple[str, str]:
+    """The dialect's instructions before its split-sending section, and that section's
+    body (empty when a project's own version has no such section)."""
+    lines = formats.split("\n")
+    if heading not in lines:
+        return formats, ""
+    at = lines.index(heading)
+    return "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at + 1 :]).strip("\n")
+
+
 def render_system(lang: str, root: Path | None = None) -> str:
-    """The system part: identity, the two modes, the reply formats, split sending."""
+    """The system part: identity, the two modes, the reply formats, split sending.
+
+    Seed 003 has one split-sending section, the last, holding long input (the part
+    headers) and then long output (CONTINUE). The dialect's own instructions must explain
+    CONTINUE on their own, so their section is moved into the system part's, not repeated.
+    """
     formats = dialect_instructions("bridge", lang, root=root)
-    return render_prompt("system", lang, root, output_formats=formats)
+    before, long_output = _split_off(formats, _SPLIT_HEADINGS.get(lang, ""))
+    return render_prompt("system", lang, root, output_formats=before, long_output=long_output)
 
 
 def continuation_prompt(state: BridgeState, root: Path | None = None) -> str:

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentprompt.bridge.context import RepoView, resolve_request, view_repository
+from agentprompt.bridge.context import RepoView, overlay_view, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.requests import resolve_requests
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.apply import ApplyReport
 
@@ -34,18 +35,6 @@ class Round:
     """Files the reply asked for that cannot be shown, with the reason."""
 
 
-def _resolve(view: RepoView, paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
-    found: list[str] = []
-    missing: list[tuple[str, str]] = []
-    for path in paths:
-        rel, reason = resolve_request(view, path)
-        if rel is None:
-            missing.append((path, reason))
-        else:
-            found.append(rel)
-    return found, missing
-
-
 def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | None:
     """What the next prompt asks the model to continue with, or None for a full prompt.
 
@@ -61,21 +50,23 @@ def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | No
 
 
 def advance(
-    state: BridgeState, report: ApplyReport, view: RepoView
+    state: BridgeState, report: ApplyReport, view: RepoView, root: Path | None = None
 ) -> tuple[BridgeState, tuple[str, ...]]:
-    """The state after ``report``'s reply, and the files it added to the context."""
+    """The state after ``report``'s reply, and the files it added to the context (reasons
+    for the files that cannot be shown are worded in the session's language, with the
+    prompt files of ``root``)."""
     deleted = {a.path for a in report.applied if a.action == "delete"}
     touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
     files = [p for p in state.files if p not in deleted]
     mode = state.mode
-    found, missing = _resolve(view, report.requests)
+    found, missing = resolve_requests(view, report.requests, state.lang, root)
     added = [p for p in found if p not in files]
     files += added
     if found:
         mode = "edit"
     switch = report.switch_mode
     if switch is not None:
-        named, unknown = _resolve(view, switch.paths)
+        named, unknown = resolve_requests(view, switch.paths, state.lang, root)
         missing += unknown
         if switch.mode == "edit":
             mode = "edit"
@@ -113,9 +104,12 @@ def run_round(
     already on disk, so the session must follow them even when the prompt then cannot be
     made (a split limit or budget the new files do not fit raises its usage error).
     """
-    view = view_repository(root)
-    new, added = advance(state, report, view)
+    # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
+    # leave them, so it is the prompt a real apply would make.
+    overlay = report.planned if report.dry_run else {}
+    view = overlay_view(view_repository(root), overlay)
+    new, added = advance(state, report, view, root)
     if keep is not None:
         keep(new)
-    prompt = build_prompt(root, new, view=view)
+    prompt = build_prompt(root, new, view=view, overlay=overlay)
     return Round(state=new, prompt=prompt, added=added, missing=new.missing)

@@ -13,6 +13,7 @@ from rich.text import Text
 from agentprompt.bridge.clipboard import copy_prompt
 from agentprompt.bridge.pack import BridgePrompt
 from agentprompt.bridge.rounds import Round, run_round
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import (
     BridgeState,
     clear_session,
@@ -103,18 +104,11 @@ def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
     }
 
 
-def _dry_run_heading(outcome: Round, report: ApplyReport) -> str:
-    """The heading of a dry run's next prompt: nothing was written, so the files the reply
-    changes are shown as they are now, and the heading says so."""
-    shown = set(outcome.state.files)
-    changed = [a.path for a in report.applied if a.action != "delete" and a.path in shown]
-    unchanged = (
-        f"; {', '.join(dict.fromkeys(changed))} are shown as they are now, without the "
-        "reply's edits"
-        if changed
-        else ""
-    )
-    return f"\nNext prompt (dry run: the session is unchanged{unchanged}):\n"
+def _dry_run_heading(report: ApplyReport) -> str:
+    """The heading of a dry run's next prompt: nothing was written, yet the prompt shows
+    the files as the reply's edits would leave them (what a real apply would make next)."""
+    shown = "; it shows the files as the reply's edits would leave them" if report.planned else ""
+    return f"\nNext prompt (dry run: nothing written, the session unchanged{shown}):\n"
 
 
 def finish_round(
@@ -147,9 +141,10 @@ def finish_round(
     for path, reason in outcome.missing:
         console.print(Text(f"cannot show {printable(path)}: {printable(reason)}", style="yellow"))
     if outcome.added:
-        console.print(Text("Added to the context: " + printable(", ".join(outcome.added))))
+        added = "Would be added to the context: " if dry_run else "Added to the context: "
+        console.print(Text(added + printable(", ".join(outcome.added))))
     if dry_run:
-        console.print(Text(_dry_run_heading(outcome, report), style="bold"))
+        console.print(Text(_dry_run_heading(report), style="bold"))
         for text in outcome.prompt.parts:
             console.print(Text(printable(text)), end="")
         return None
@@ -177,6 +172,13 @@ def status_command(root: Path, as_json: bool) -> None:
         Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
     )
     console.print(Text("task: " + printable(state.task)))
+    split = (
+        f"{state.split_tokens} tokens"
+        if state.split_tokens is not None
+        else f"{state.split_chars or DEFAULT_SPLIT_CHARS} characters"
+    )
+    budget = f"{state.max_tokens} tokens" if state.max_tokens is not None else "none"
+    console.print(Text(f"split limit: {split}; token budget: {budget}"))
     if state.files:
         console.print("files in context:")
     for path in state.files:

@@ -12,7 +12,7 @@ import click
 from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
-from agentprompt.bridge.state import BridgeState, load_session, start_session
+from agentprompt.bridge.state import BridgeState, load_session, save_state, start_session
 from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.cli.bridge import deliver, part_command, root_option
 from agentprompt.cli.output import err_console, print_json
@@ -76,7 +76,11 @@ def pack_command(
     as_json: bool,
 ) -> None:
     """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
-    show in full, in edit mode)."""
+    show in full, in edit mode).
+
+    On a session in progress, --lang, --max-tokens and --split-chars/--split-tokens given
+    here are stored for the session: the next apply's prompt uses them too. The round does
+    not move, so running pack twice prints the same prompt."""
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if split_chars is not None and split_tokens is not None:
@@ -89,6 +93,7 @@ def pack_command(
             "the whole prompt (its parts included in json); drop one of them"
         )
     session_id = None
+    stored: BridgeState | None = None
     if task is not None:
         if not task.strip():
             raise UsageError("--task is empty; say what the model should do")
@@ -111,7 +116,8 @@ def pack_command(
                 "PATHS and --mode start a new session; give --task too (without --task, "
                 "pack prints the current prompt of the session in progress)"
             )
-        session_id, state = load_session(root)
+        session_id, stored = load_session(root)
+        state = stored
         if split_chars is not None or split_tokens is not None:
             state = replace(state, split_chars=split_chars, split_tokens=split_tokens)
         state = replace(
@@ -127,6 +133,10 @@ def pack_command(
         )
     if session_id is None:
         start_session(root, state)
+    elif state != stored:
+        # Options given on pack are the session's from now on (apply's next prompt uses
+        # them too); the round does not move, so pack twice still prints the same prompt.
+        save_state(root, session_id, state)
     if fmt == "json":
         print_json(prompt.to_json())
     elif fmt == "openai":

@@ -8,8 +8,8 @@ for files, mode switches and continuations are passed through to the report.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +24,11 @@ from agentprompt.edits.actions import (
     action_to_json,
 )
 from agentprompt.edits.diff import render_diff
-from agentprompt.edits.feedback import block_feedback, lost_feedback, summary_feedback
+from agentprompt.edits.feedback import block_feedback, lost_feedback, reply_feedback
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
-from agentprompt.edits.plan import Plan, plan_actions
+from agentprompt.edits.plan import FileChange, Plan, plan_actions
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -135,6 +135,10 @@ class ApplyReport:
     """The feedback for the whole reply (empty when everything applied)."""
     lost: int = 0
     """Blocks the parser could not read (cut off or malformed); they count as failures."""
+    planned: Mapping[str, str | None] = field(default_factory=dict)
+    """Each file the written edits change, with its new text as read back from disk would
+    give it (``None``: deleted); filled in a dry run too, so a preview can show the files
+    as a real apply leaves them. Empty when nothing would be written."""
 
     @property
     def empty(self) -> bool:
@@ -224,6 +228,7 @@ def apply_actions(
         if o.ok
     )
     requests, switch, more = _passthrough(actions)
+    planned = {c.path: _read_back(c) for c in plan.changes} if lands else {}
     return ApplyReport(
         applied=matched if lands else (),
         failed=failed,
@@ -235,7 +240,14 @@ def apply_actions(
         written=written,
         dry_run=options.dry_run,
         feedback=summary,
+        planned=planned,
     )
+
+
+def _read_back(change: FileChange) -> str | None:
+    """The text a reader of the written file gets (its bytes decoded, a BOM dropped)."""
+    after = change.after
+    return None if after is None else after.decode("utf-8-sig", errors="replace")
 
 
 def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, ...], str]:
@@ -257,7 +269,7 @@ def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, 
         )
         for o, text in zip(plan.failed, feedback, strict=True)
     )
-    summary = summary_feedback(feedback, len(plan.outcomes), written=lands, library=library)
+    summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library)
     return failed, summary
 
 
@@ -279,7 +291,7 @@ def apply_reply(
     if hold:
         # Nothing is written; a dry run still shows the diff of the blocks that matched.
         diff = report.diff if options.dry_run else ""
-        report = replace(report, applied=(), diff=diff, dry_run=options.dry_run)
+        report = replace(report, applied=(), diff=diff, dry_run=options.dry_run, planned={})
     if lost:
         library = PromptLibrary(root)
         notes = "\n".join(
