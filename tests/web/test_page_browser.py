@@ -158,6 +158,10 @@ def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_repl
     expect(result).to_contain_text("Requests files: scripts/report.py")
     expect(result.locator(".diff .add").first).to_be_visible()
     assert "return null;" not in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    # The next prompt as Apply would make it: the requested file in, the edits shown.
+    result.get_by_text("Next prompt after Apply").click()
+    expect(result.locator(".next-prompt-text")).to_contain_text("scripts/report.py")
+    expect(result.locator(".next-prompt-text")).to_contain_text("return null;")
     shot(page, "05-reply-preview")
 
     page.get_by_role("button", name="Apply").click()

@@ -154,6 +154,23 @@ def test_preview_reply_shows_actions_and_writes_nothing(
     assert (repo / "src" / "utils.ts").read_text(encoding="utf-8") == before
 
 
+def test_preview_reply_in_a_session_shows_the_next_prompt_apply_would_make(
+    rpc: Rpc, repo: Path, sample_reply: str
+) -> None:
+    rpc("build_prompt", task="parseJSON throws; make it return null.")
+    before = find_session(repo)
+    preview = rpc("preview_reply", reply=sample_reply)["result"]["bridge"]
+    assert preview["saved"] is False
+    assert preview["added"] == ["scripts/report.py"]
+    # Nothing moved: the session is as it was and the file is unchanged.
+    assert find_session(repo) == before
+    assert "return null;" not in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    applied = rpc("apply_reply", reply=sample_reply)["result"]["bridge"]
+    assert applied["saved"] is True
+    assert preview["prompt"]["text"] == applied["prompt"]["text"]
+    assert "return null;" in preview["prompt"]["text"]
+
+
 def test_preview_reply_of_an_empty_reply_is_invalid_params(rpc: Rpc) -> None:
     error = rpc("preview_reply", reply="Just chatting, no edits.")["error"]
     assert error["code"] == -32602

@@ -9,7 +9,7 @@ that advances the session), so a session can move between the page and the termi
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,9 @@ from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_l
 from agentprompt.web.rpc import InvalidParams
 
 __all__ = ["apply_reply_method", "build_prompt_method", "preview_reply_method", "prompt_json"]
+
+Keep = Callable[[BridgeState], None]
+"""Saves the session's next state."""
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
@@ -94,15 +97,44 @@ def _check_not_empty(report: ApplyReport) -> None:
         )
 
 
+def _round_json(
+    root: Path, state: BridgeState, report: ApplyReport, *, keep: Keep | None
+) -> dict[str, Any]:
+    """The bridge round after ``report`` (saved through ``keep``; a dry run's report gives
+    the prompt a real apply would make next, with nothing saved)."""
+    saved = keep is not None
+    try:
+        outcome = run_round(root, state, report, keep=keep)
+    except UsageError as exc:
+        done = "the reply was applied and the session moved on, but " if saved else ""
+        return {
+            "saved": saved,
+            "error": f"{done}the next prompt cannot be made: {exc}; start a new session with "
+            "another task",
+        }
+    return {
+        "saved": saved,
+        "added": list(outcome.added),
+        "missing": [{"path": p, "reason": r} for p, r in outcome.missing],
+        "prompt": prompt_json(outcome.prompt, outcome.state),
+    }
+
+
 def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``preview_reply``: what applying ``reply`` would do (diffs for the edits, requested
-    files, a mode switch, a continuation), with nothing written."""
+    files, a mode switch, a continuation), with nothing written; when a bridge session is in
+    progress, ``bridge`` holds the next prompt exactly as applying would make it (the
+    files shown as the reply's edits would leave them), not saved."""
     reply, dialect = _reply_params(params, "preview_reply")
+    session = find_session(root)
     report = apply_reply(
         root, reply, dialect, ApplyOptions(dry_run=True, partial=flag(params, "partial"))
     )
     _check_not_empty(report)
-    return {**report.to_json(), "ok": report.ok}
+    data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
+    if session is not None:
+        data["bridge"] = _round_json(root, session[1], report, keep=None)
+    return data
 
 
 def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -124,19 +156,5 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     def keep(new: BridgeState) -> None:
         save_state(root, session_id, new)
 
-    try:
-        outcome = run_round(root, state, report, keep=keep)
-    except UsageError as exc:
-        data["bridge"] = {
-            "saved": True,
-            "error": f"the reply was applied and the session moved on, but the next prompt "
-            f"cannot be made: {exc}; start a new session with another task",
-        }
-        return data
-    data["bridge"] = {
-        "saved": True,
-        "added": list(outcome.added),
-        "missing": [{"path": p, "reason": r} for p, r in outcome.missing],
-        "prompt": prompt_json(outcome.prompt, outcome.state),
-    }
+    data["bridge"] = _round_json(root, state, report, keep=keep)
     return data

@@ -229,9 +229,23 @@ function reportView(report, title) {
   return box;
 }
 
+function nextPromptPreview(bridge) {
+  // The prompt applying would make next, files shown as the reply's edits would leave them.
+  const box = el("details", { className: "next-prompt" });
+  if (bridge.error) return el("p", { className: "failed" }, bridge.error);
+  const tokens = bridge.prompt.parts.reduce((sum, part) => sum + part.tokens, 0);
+  box.append(el("summary", {}, "Next prompt after Apply (" + tokens + " tokens, " + bridge.prompt.mode + " mode)"));
+  if (bridge.added.length) box.append(el("p", {}, "Would be added to the context: " + bridge.added.join(", ")));
+  for (const m of bridge.missing) box.append(el("p", { className: "warning" }, "Cannot show " + m.path + ": " + m.reason));
+  box.append(el("pre", { className: "next-prompt-text" }, bridge.prompt.text));
+  return box;
+}
+
 async function previewReply() {
   const report = await rpc("preview_reply", { reply: $("reply-text").value });
-  $("reply-result").replaceChildren(reportView(report, report.ok ? "Preview: nothing written yet" : "Preview: some edits would fail"));
+  const view = reportView(report, report.ok ? "Preview: nothing written yet" : "Preview: some edits would fail");
+  if (report.bridge) view.append(nextPromptPreview(report.bridge));
+  $("reply-result").replaceChildren(view);
   $("apply").disabled = false;
 }
 
