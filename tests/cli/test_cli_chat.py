@@ -228,3 +228,30 @@ def test_an_invalid_agent_definition_is_bad_input(
     result = run("run", "--once", "x", "--model", _script(tmp_path, "A."), "--root", str(repo))
     assert result.code == 2
     assert "agentprompt: error:" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("command", ["run", "chat"])
+def test_an_empty_once_message_is_bad_input_and_stores_nothing(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, command: str
+) -> None:
+    model = _script(tmp_path, "A.")
+    result = run(command, "--once", "  ", "--model", model, "--root", str(repo))
+    assert result.code == 2
+    assert "the message is empty" in result.err and "Traceback" not in result.err
+    assert not default_store_path(repo).exists()
+
+
+def test_an_interrupted_once_run_ends_with_status_130_and_is_stored(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentprompt.agent.session.call_model", ctrl_c)
+    model = _script(tmp_path, "A.")
+    result = run("run", "--once", "hello", "--model", model, "--root", str(repo), "--json")
+    assert result.code == 130
+    assert json.loads(result.out)["interrupted"] is True
+    (stored,) = _sessions(repo)
+    assert stored.state["interrupted"] is True
+    assert stored.state["history"] == [{"role": "user", "content": "hello"}]

@@ -2,7 +2,8 @@
 
 ``chat`` reads one message per line from stdin (``/exit`` or end of input ends it) and
 answers each with a turn of the agent session; ``--once TEXT`` answers one message in
-single-response mode and exits, as ``run --once TEXT`` does. Every turn is saved in the
+single-response mode and exits, as ``run --once TEXT`` does (an empty message is refused
+with exit status 2; an interrupted one ends with 130). Every turn is saved in the
 project's state database, so ``--resume ID`` continues a session. Ctrl-C during a turn
 interrupts it (the next turn is told so); at the prompt it ends the chat.
 """
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["chat_command", "run_command"]
 
 _EXIT_WORDS = ("/exit", "/quit")
+
+EXIT_INTERRUPTED = 130
+"""Exit status of ``--once`` when the user interrupted it (as for an abort)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -114,6 +118,11 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
+    if once is not None and not once.strip():
+        raise click.BadParameter(
+            "the message is empty; give the request to answer, e.g. --once 'explain src/'",
+            param_hint="'--once'",
+        )
     model_config = config_from_options(model_opts)
     client = make_client(model_config)
     config = SessionConfig(
@@ -153,6 +162,8 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 print_json({"session": chat.session_id, **dataclasses.asdict(result)})
             elif result.interrupted:
                 err_console.print("\n[interrupted]", markup=False)
+            if result.interrupted and once is not None:
+                sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
             elif config.stream:
                 sys.stdout.write("\n")
 

@@ -1,7 +1,8 @@
 """The shell tool: run a command in the repository root, off unless the policy enables it.
 
 The command runs in its own process group with no input; when it outlives the policy's
-timeout the whole group is killed and the model is told so, with what it printed so far.
+timeout the whole group is killed and the model is told so, with what it printed so far;
+when the user interrupts the turn (Ctrl-C) the group is killed as well.
 """
 
 from __future__ import annotations
@@ -39,15 +40,26 @@ def shell(ctx: ToolContext, command: str, timeout: float | None = None) -> ToolR
     try:
         out, _ = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        _kill(proc)
         out, _ = proc.communicate()
         text = out.decode("utf-8", "replace")
         return ToolResult(
             content=f"Command stopped after {seconds:g} seconds (timeout).\n{text}".rstrip(),
             is_error=True,
         )
+    except BaseException:
+        # Ctrl-C stops the turn, so it stops the command too: the command runs in its own
+        # session (the terminal's Ctrl-C does not reach it) and would go on changing files.
+        _kill(proc)
+        proc.wait()
+        raise
     text = out.decode("utf-8", "replace")
     return ToolResult(
         content=f"Exit code {proc.returncode}.\n{text}".rstrip(), is_error=proc.returncode != 0
     )
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the command and everything it started (its process group)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
