@@ -71,6 +71,28 @@ def test_plan_proposes_todos_into_the_main_list_and_sets_the_tool_context(tmp_pa
     assert any("planning context with proposed todos" in r for r in reminders)
 
 
+def test_the_planners_todos_are_proposals_whatever_status_it_asks_for(tmp_path: Path) -> None:
+    # Without the forced status, a planner that leaves out status="proposed" would put its
+    # todos straight into the user's active list: no acceptance, nothing deny_proposal removes.
+    model = ScriptedModel(
+        [
+            _call("plan", requirements="Add a --verbose flag"),
+            _call("todo_add", todos=[{"content": "Add the flag"}, {"content": "Test it"}]),
+            "## Implementation Plan\n...",
+            "I proposed a plan.",
+            _call("deny_proposal"),
+            "Plan dropped.",
+        ]
+    )
+    session = create_session(client=model, root=_repo(tmp_path), clock=lambda: NOW)
+    session.run_turn("plan a verbose flag")
+    assert [t.status for t in session.todos.list()] == ["proposed", "proposed"]
+    reminders = [m.text for m in model.requests[3].messages if "<system-reminder>" in m.text]
+    assert any("planning context with proposed todos" in r for r in reminders)
+    session.run_turn("no, drop it")
+    assert session.todos.list() == ()
+
+
 def test_the_planner_is_reminded_to_propose_todos(tmp_path: Path) -> None:
     model = ScriptedModel(
         [_call("plan", requirements="Add a flag"), "plan text", "plan text", "p", "p", "done"]
