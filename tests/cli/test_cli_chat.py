@@ -255,3 +255,25 @@ def test_an_interrupted_once_run_ends_with_status_130_and_is_stored(
     (stored,) = _sessions(repo)
     assert stored.state["interrupted"] is True
     assert stored.state["history"] == [{"role": "user", "content": "hello"}]
+
+
+def test_chat_from_a_subdirectory_reads_the_instruction_files_down_to_it(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentprompt.agent import runtime
+
+    (repo / "AGENTS.md").write_text("Root rule.\n")
+    (repo / "src" / "AGENTS.md").write_text("Source rule.\n")
+    sessions: list[Any] = []
+    create = runtime.create_session
+
+    def spy(**kwargs: Any) -> Any:
+        sessions.append(create(**kwargs))
+        return sessions[-1]
+
+    monkeypatch.setattr(runtime, "create_session", spy)
+    monkeypatch.chdir(repo / "src")
+    result = run("run", "--once", "hi", "--model", _script(tmp_path, "A."))
+    assert result.code == 0, result.err
+    system = sessions[0].last_request.messages[0].text
+    assert "Root rule." in system and "Source rule." in system

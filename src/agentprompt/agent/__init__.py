@@ -67,6 +67,7 @@ if _typing.TYPE_CHECKING:
         Chat,
         create_session,
         open_chat,
+        working_directory,
     )
     from agentprompt.agent.session import (
         AgentSession,
@@ -237,6 +238,7 @@ _SOURCES = {
     "tool_round_limit_reminder": "agentprompt.agent.reminders",
     "turn_lines": "agentprompt.agent.system_prompt",
     "user_agents_dir": "agentprompt.agent.specialized",
+    "working_directory": "agentprompt.agent.runtime",
     "wrap_reminder": "agentprompt.agent.reminders",
 }
 
@@ -338,6 +340,7 @@ __all__ = [
     "tool_round_limit_reminder",
     "turn_lines",
     "user_agents_dir",
+    "working_directory",
     "wrap_reminder",
 ]
 

@@ -64,14 +64,17 @@ def seed_system_prompt(
     *,
     clock: Callable[[], dt.datetime] | None = None,
     environment: Environment | None = None,
+    cwd: Path | None = None,
 ) -> SystemPromptBuilder:
-    """Seed 001's system prompt builder for a session over ``prompts.root``.
+    """Seed 001's system prompt builder for a session over ``prompts.root``, run from
+    ``cwd`` (default: the root), the prompt's working directory: ALLY.md is read there and
+    the AGENTS.md hierarchy runs from the root down to it.
 
     The git state, OS and Python version are read once (``environment``, or now); the
     date comes from ``clock`` on every call; project facts, instructions and agents are
     read again on every call, so an instruction the model appended shows up next call.
     """
-    base = environment or read_environment(prompts.root, clock=clock)
+    base = environment or read_environment(cwd or prompts.root, clock=clock)
     now = clock or dt.datetime.now
 
     def build(inputs: PromptInputs) -> SystemText:

@@ -142,6 +142,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         resume_id=resume_id,
         profile_given=opts.profile is not None,
         on_event=None if opts.as_json else _show_event,
+        cwd=Path.cwd(),
     )
     with chat:
         if not opts.as_json:
