@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import subprocess
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
@@ -98,3 +99,16 @@ def test_a_working_directory_outside_the_root_falls_back_to_the_root(tmp_path: P
     session.run_turn("hi")
     system = model.requests[0].messages[0].text
     assert "Root rule." in system and f"- Working Directory: {root}" in system
+
+
+def test_the_prompt_states_the_branch_checked_out_during_the_session(tmp_path: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=tmp_path, check=True)
+    model = ScriptedModel(["a", "b"])
+    session = create_session(client=model, root=tmp_path, clock=lambda: NOW)
+    session.run_turn("one")
+    subprocess.run([*git, "checkout", "-q", "-b", "feature"], cwd=tmp_path, check=True)
+    session.run_turn("two")
+    first, second = (r.messages[0].text for r in model.requests)
+    assert "(git repository, branch: main)" in first
+    assert "(git repository, branch: feature)" in second
