@@ -432,3 +432,44 @@ def test_a_denied_plan_is_not_accepted(tmp_path: Path) -> None:
     session.todos.add("step one", status="proposed")
     session.run_turn("no, not like that")
     assert session.todos.list() == ()
+
+
+def _big_result_session(tmp_path: Path, model: Any, **config: Any) -> AgentSession:
+    """A session whose ``dump`` tool returns 3,300 words for a call with no arguments."""
+    dump = ToolSpec(
+        name="dump",
+        description="Dump.",
+        parameters={"type": "object", "properties": {}},
+        handler=lambda ctx, args: " ".join(["word"] * 3300),
+    )
+    return AgentSession(
+        client=model,
+        root=tmp_path,
+        system_prompt=_builder,
+        registry=ToolRegistry([dump]),
+        config=SessionConfig(context_size=4000, **config),
+    )
+
+
+def _stated_percent(request: ModelRequest) -> int:
+    [facts] = [m.text for m in request.messages if "Context Usage: " in m.text]
+    return int(facts.split("Context Usage: ")[1].split("%")[0])
+
+
+def test_tool_results_count_in_the_usage_the_next_call_states(tmp_path: Path) -> None:
+    model = ScriptedModel([_call("dump", "{}"), "Done."])
+    _big_result_session(tmp_path, model).run_turn("go")
+    first, second = model.requests
+    assert _stated_percent(first) == 0
+    assert _stated_percent(second) >= 80  # the 3,300-word result is in this request
+
+
+def test_a_large_tool_result_triggers_compaction_before_the_next_call(tmp_path: Path) -> None:
+    model = ScriptedModel(["a", "b", _call("dump", "{}"), "SUMMARY", "Done."])
+    policy = CompactionPolicy(threshold=80, keep_head=1, keep_recent=2)
+    session = _big_result_session(tmp_path, model, compaction=policy)
+    session.run_turn("one")
+    session.run_turn("two")
+    result = session.run_turn("three")
+    assert result.compacted and result.text == "Done."
+    assert "SUMMARY" in model.requests[4].messages[2].text

@@ -34,7 +34,7 @@ from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.todos import TodoList
 from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
-from agentprompt.composition import message_tokens
+from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
 from agentprompt.context.usage import ContextUsage, ToolResultStats
 from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
 from agentprompt.llm.errors import ModelError
@@ -210,16 +210,18 @@ class AgentSession:
         for call in calls:
             self._emit(SessionEvent(kind="tool_call", text=call.arguments, name=call.name))
             result = self.registry.run(call, ctx)
-            self.history.append(
-                Message(
-                    role="tool",
-                    content=result.content,
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=result.is_error,
-                )
+            message = Message(
+                role="tool",
+                content=result.content,
+                tool_call_id=call.id,
+                name=call.name,
+                is_error=result.is_error,
             )
+            self.history.append(message)
             self.tool_results = self.tool_results.add(self.counter.count(result.content))
+            # The result is in the next request: usage (the prompt's usage line, the
+            # thresholds, compaction) must count it now, not one call late.
+            self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
             if result.tool_context:
                 self.tool_context = result.tool_context
             turn.called.add(call.name)
