@@ -264,6 +264,7 @@ def test_chat_from_a_subdirectory_reads_the_instruction_files_down_to_it(
 
     (repo / "AGENTS.md").write_text("Root rule.\n")
     (repo / "src" / "AGENTS.md").write_text("Source rule.\n")
+    (repo / "ALLY.md").write_text("Ally rule.\n")  # where project init writes it
     sessions: list[Any] = []
     create = runtime.create_session
 
@@ -276,4 +277,4 @@ def test_chat_from_a_subdirectory_reads_the_instruction_files_down_to_it(
     result = run("run", "--once", "hi", "--model", _script(tmp_path, "A."))
     assert result.code == 0, result.err
     system = sessions[0].last_request.messages[0].text
-    assert "Root rule." in system and "Source rule." in system
+    assert "Root rule." in system and "Source rule." in system and "Ally rule." in system
