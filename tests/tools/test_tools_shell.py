@@ -56,3 +56,19 @@ def test_ctrl_c_stops_the_command_and_what_it_started(call: Call, repo: Path) ->
         timer.cancel()
     time.sleep(2)
     assert not (repo / "late").exists()
+
+
+def test_ctrl_c_during_a_batch_stops_its_shell_commands_at_once(call: Call, repo: Path) -> None:
+    # Ctrl-C reaches only the main thread; the batch's shell commands run in worker threads.
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    slow = {"name": "shell", "arguments": {"command": "(sleep 1.5; touch late) & sleep 30"}}
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call("batch", shell_ctx(repo), tools=[slow, slow])
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 1.5
+    time.sleep(2)
+    assert not (repo / "late").exists()
