@@ -400,6 +400,32 @@ class _CutStream:
         return self.inner.stream(request)
 
 
+class _CtrlCStream:
+    """Streams "I was saying" and then the user presses Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.requests: list[ModelRequest] = []
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        raise AssertionError("the session streams")
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        self.requests.append(request)
+        yield TextDelta(text="I was ")
+        yield TextDelta(text="saying")
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_streaming_keeps_the_text_the_user_saw(tmp_path: Path) -> None:
+    session = _session(tmp_path, _CtrlCStream(), stream=True)
+    result = session.run_turn("go")
+    assert result.interrupted and session.interrupted
+    assert [(m.role, m.text) for m in session.history] == [
+        ("user", "go"),
+        ("assistant", "I was saying"),
+    ]
+
+
 def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
     model = _CutStream()
     result = _session(tmp_path, model, stream=True).run_turn("go")

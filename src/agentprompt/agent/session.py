@@ -174,7 +174,12 @@ class AgentSession:
             tools=definitions,
         )
 
-    def _call(self, placed: PlacedRequest) -> ModelReply:
+    def _call(self, placed: PlacedRequest, turn: TurnState) -> ModelReply:
+        def on_text(text: str) -> None:
+            turn.streamed.append(text)
+            self._emit(SessionEvent(kind="text_delta", text=text))
+
+        turn.streamed.clear()
         request = ModelRequest(
             messages=placed.messages,
             tools=placed.composition.tools,
@@ -185,7 +190,7 @@ class AgentSession:
             self.client,
             request,
             stream=self.config.stream and self.role is None,
-            on_text=lambda text: self._emit(SessionEvent(kind="text_delta", text=text)),
+            on_text=on_text,
         )
 
     def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
@@ -287,7 +292,7 @@ class AgentSession:
         self.last_request = placed
         turn.requests += 1
         try:
-            reply = self._call(placed)
+            reply = self._call(placed, turn)
             turn.continuation = False
         except ModelError as exc:
             partial = exc.partial
@@ -297,6 +302,7 @@ class AgentSession:
             self._emit(SessionEvent(kind="retry", text=str(exc)))
             reply = partial
             turn.cut_text = "" if partial.tool_calls else partial.text
+        turn.streamed.clear()
         self.history = remove_reminders(self.history)
         self.tool_context = None  # delivered with this call
         turn.first_call = False
@@ -357,8 +363,10 @@ class AgentSession:
         except KeyboardInterrupt:
             self.history = remove_reminders(self.history)
             self._close_open_calls()
+            if turn.streamed:  # the user saw this much of the reply: the model keeps it too
+                self.history.append(Message(role="assistant", content="".join(turn.streamed)))
             self.interrupted = True
-            return self._result(turn, "", interrupted=True)
+            return turn.result("", self.usage, interrupted=True)
         except BaseException:
             self.history = remove_reminders(self.history)
             if turn.requests <= 1 and len(self.history) == before + 1:
@@ -367,7 +375,7 @@ class AgentSession:
                 self._close_open_calls()
             raise
         self.todos.accept_seen_proposals(seen_plan)
-        return self._result(turn, final)
+        return turn.result(final, self.usage)
 
     def _delegate_mention(self, text: str, turn: TurnState) -> None:
         if self.role is not None or self.registry.get(AGENT_TOOL) is None:
@@ -379,15 +387,3 @@ class AgentSession:
         self._emit(SessionEvent(kind="delegation", text=mention.task, name=mention.agent_name))
         self.history.append(Message(role="assistant", content=None, tool_calls=(call,)))
         self._run_tools((call,), turn)
-
-    def _result(self, turn: TurnState, text: str, *, interrupted: bool = False) -> TurnResult:
-        return TurnResult(
-            text=text,
-            requests=turn.requests,
-            tool_calls=turn.tool_calls,
-            interrupted=interrupted,
-            compacted=turn.compacted,
-            retried=turn.retried,
-            used_tokens=self.used_tokens,
-            context_percent=self.usage.percent,
-        )

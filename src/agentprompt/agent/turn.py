@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agentprompt.agent.session_types import TurnResult
+from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message, ToolCall
 
 __all__ = ["TurnState", "answer_calls", "unanswered_calls"]
@@ -43,12 +45,27 @@ class TurnState:
     """The one retry after a cut-off reply was used."""
     cut_text: str = ""
     """The text of a cut-off reply, which its continuation completes."""
+    streamed: list[str] = field(default_factory=list)
+    """The text streamed so far by the call in progress (kept if Ctrl-C stops it)."""
     want_text: bool = False
     """The next call asks for the text response (reminder)."""
     asked_for_text: bool = False
     """The text response was asked for already; a reply without text now ends the turn."""
     compacted: bool = False
     """The history was compacted during the turn."""
+
+    def result(self, text: str, usage: ContextUsage, *, interrupted: bool = False) -> TurnResult:
+        """What the turn did, ending with ``text`` and context ``usage``."""
+        return TurnResult(
+            text=text,
+            requests=self.requests,
+            tool_calls=self.tool_calls,
+            interrupted=interrupted,
+            compacted=self.compacted,
+            retried=self.retried,
+            used_tokens=usage.used_tokens,
+            context_percent=usage.percent,
+        )
 
 
 def unanswered_calls(history: Sequence[Message]) -> tuple[ToolCall, ...]:
