@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session_types import SessionConfig, SessionEvent
 from agentprompt.llm.base import ModelReply, ModelRequest
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall
@@ -157,3 +157,18 @@ def test_a_custom_agent_with_its_own_model_asks_that_model(tmp_path: Path) -> No
     tool = next(m for m in model.requests[0].messages if m.role == "tool")
     assert tool.text == "Reviewed by my own model."
     assert len(model.requests) == 1
+
+
+def test_a_tagged_agent_is_reported_as_one_delegation(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    agents = root / ".agentprompt" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reviewer.md").write_text(
+        "---\nname: reviewer\ndescription: Reviews code\n---\nYou review code.\n"
+    )
+    events: list[SessionEvent] = []
+    model = ScriptedModel(["No problems.", "The reviewer found no problems."])
+    session = create_session(client=model, root=root, clock=lambda: NOW, on_event=events.append)
+    session.run_turn("@reviewer check app.py")
+    delegations = [(e.name, e.text, e.depth) for e in events if e.kind == "delegation"]
+    assert delegations == [("reviewer", "check app.py", 1)]
