@@ -278,3 +278,16 @@ def test_chat_from_a_subdirectory_reads_the_instruction_files_down_to_it(
     assert result.code == 0, result.err
     system = sessions[0].last_request.messages[0].text
     assert "Root rule." in system and "Source rule." in system and "Ally rule." in system
+
+
+def test_a_model_error_in_chat_is_reported_and_the_chat_goes_on(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("first\nsecond\n"))
+    model = _script(tmp_path, {"error": "rate_limited", "message": "slow down"}, "Two.")
+    result = run("chat", "--model", model, "--root", str(repo), "--no-stream")
+    assert result.code == 1
+    assert "slow down" in result.err and "Traceback" not in result.err
+    assert result.out.splitlines() == ["Two."]
+    (stored,) = _sessions(repo)
+    assert [m["content"] for m in stored.state["history"]] == ["second", "Two."]

@@ -153,20 +153,26 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 style="dim",
             )
         messages = [once] if once is not None else None
+        failed = False
         for text in messages if messages is not None else _read_messages(opts.as_json):
             try:
                 result = chat.turn(text)
             except ModelError as exc:
+                # The session is saved; a chat goes on with the next message (the model may
+                # answer it), and ends with status 1 because a turn failed.
                 err_console.print(f"agentprompt: error: {exc}", markup=False)
-                sys.exit(EXIT_FAILED)
+                failed = True
+                continue
             if opts.as_json:
                 print_json({"session": chat.session_id, **dataclasses.asdict(result)})
             elif result.interrupted:
                 err_console.print("\n[interrupted]", markup=False)
-            if result.interrupted and once is not None:
-                sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
             elif config.stream:
                 sys.stdout.write("\n")
+            if result.interrupted and once is not None:
+                sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
+        if failed:
+            sys.exit(EXIT_FAILED)
 
 
 def _read_messages(quiet: bool) -> Iterator[str]:
