@@ -384,6 +384,5 @@ class AgentSession:
         if mention is None:
             return
         call = mention_call(mention, f"mention-{len(self.history)}")
-        self._emit(SessionEvent(kind="delegation", text=mention.task, name=mention.agent_name))
         self.history.append(Message(role="assistant", content=None, tool_calls=(call,)))
         self._run_tools((call,), turn)

@@ -24,7 +24,7 @@ from agentprompt.edits.actions import (
     action_to_json,
 )
 from agentprompt.edits.diff import render_diff
-from agentprompt.edits.feedback import block_feedback, lost_feedback, reply_feedback
+from agentprompt.edits.feedback import block_feedback, lost_feedback, summary_feedback
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
@@ -257,7 +257,7 @@ def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, 
         )
         for o, text in zip(plan.failed, feedback, strict=True)
     )
-    summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library)
+    summary = summary_feedback(feedback, len(plan.outcomes), written=lands, library=library)
     return failed, summary
 
 

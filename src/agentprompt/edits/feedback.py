@@ -14,13 +14,7 @@ from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.plan import ActionOutcome
 from agentprompt.prompts.loader import PromptLibrary
 
-__all__ = [
-    "block_feedback",
-    "closest_lines",
-    "lost_feedback",
-    "reply_feedback",
-    "summary_feedback",
-]
+__all__ = ["block_feedback", "closest_lines", "lost_feedback", "summary_feedback"]
 
 EXCERPT_CONTEXT = 2
 """Lines shown before and after the nearest region."""
@@ -156,18 +150,13 @@ def block_feedback(
     *,
     written: bool,
     library: PromptLibrary | None = None,
-    alone: bool = True,
 ) -> str:
-    """The feedback text for one failed block (``written``: the blocks that matched land).
-
-    ``alone=False`` leaves out what became of the other blocks and what to resend: in a
-    reply's feedback with several failed blocks that is said once, after all of them.
-    """
+    """The feedback text for one failed block (``written``: the blocks that matched land)."""
     library = library or PromptLibrary()
     reason = outcome.reason.strip()
     if reason and not reason.endswith("."):
         reason += "."
-    if outcome.settled or not alone:
+    if outcome.settled:
         resend = ""
     elif written:
         resend = library.render("edits/feedback_resend")
@@ -181,7 +170,7 @@ def block_feedback(
         line=outcome.action.line,
         reason=reason,
         closest=_closest_text(outcome, library),
-        others=_others(outcome, all_outcomes, written, library) if alone else "",
+        others=_others(outcome, all_outcomes, written, library),
         resend=resend.strip(),
     )
     return text.strip()
@@ -200,39 +189,6 @@ def summary_feedback(
         outcome=library.render(name).strip(),
         blocks="\n\n".join(text.strip() for text in feedback),
     )
-
-
-def reply_feedback(
-    failed: Sequence[ActionOutcome],
-    all_outcomes: Sequence[ActionOutcome],
-    *,
-    written: bool,
-    library: PromptLibrary | None = None,
-) -> str:
-    """The feedback for a whole reply with ``failed`` blocks: with one, that block's full
-    text; with several, each block's own part, then once what became of the blocks that
-    matched and how to resend (said per block, it would repeat for every one)."""
-    library = library or PromptLibrary()
-    alone = len(failed) == 1
-    texts = [
-        block_feedback(o, all_outcomes, written=written, library=library, alone=alone)
-        for o in failed
-    ]
-    if not alone:
-        ok = [o for o in all_outcomes if o.ok]
-        closing = []
-        if ok and written:
-            blocks = _numbers(ok, capital=False)
-            closing.append(library.render("edits/feedback_others_applied", blocks=blocks))
-        elif ok:
-            closing.append(library.render("edits/feedback_others_held", blocks=_numbers(ok)))
-        if not all(o.settled for o in failed):
-            closing.append(library.render("edits/feedback_resend_many"))
-        if closing:
-            once = " ".join(part.strip() for part in closing)
-            summary = summary_feedback(texts, len(all_outcomes), written=written, library=library)
-            return f"{summary}\n\n{once}"
-    return summary_feedback(texts, len(all_outcomes), written=written, library=library)
 
 
 def lost_feedback(line: int, message: str, *, written: bool, library: PromptLibrary) -> str:
