@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import signal
+import time
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
 from agentprompt.agent.session_types import SessionConfig, SessionEvent
 from agentprompt.llm.base import ModelReply, ModelRequest
-from agentprompt.llm.testing import ScriptedModel
+from agentprompt.llm.testing import FunctionModel, ScriptedModel
 from agentprompt.messages import ToolCall
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5)
@@ -172,3 +175,30 @@ def test_a_tagged_agent_is_reported_as_one_delegation(tmp_path: Path) -> None:
     session.run_turn("@reviewer check app.py")
     delegations = [(e.name, e.text, e.depth) for e in events if e.kind == "delegation"]
     assert delegations == [("reviewer", "check app.py", 1)]
+
+
+def test_ctrl_c_during_a_batch_stops_its_explorers_before_their_next_call(
+    tmp_path: Path,
+) -> None:
+    # Ctrl-C reaches only the main thread; an explorer running in a batch thread must not
+    # go on asking the model (and running tools) after the user stopped the turn.
+    explorer_calls: list[int] = []
+
+    def answer(request: ModelRequest) -> ModelReply | str:
+        if "specialized code exploration assistant" not in request.messages[0].text:
+            return _call(
+                "batch", tools=[{"name": "explore", "arguments": {"task_description": "x"}}]
+            )
+        explorer_calls.append(1)
+        if len(explorer_calls) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the main thread leaves the batch meanwhile
+            return _call("read", path="app.py")
+        return "explored"
+
+    model = FunctionModel(answer)
+    session = create_session(client=model, root=_repo(tmp_path), clock=lambda: NOW)
+    result = session.run_turn("explore it")
+    assert result.interrupted
+    time.sleep(1)
+    assert len(explorer_calls) == 1

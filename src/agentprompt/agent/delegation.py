@@ -115,6 +115,7 @@ def run_delegation(parent: AgentSession, request: DelegationRequest) -> str:
         on_event=parent.on_event,
         counter=parent.counter,
     )
+    child.stop = request.stop
     if parent.on_event is not None:
         parent.on_event(
             SessionEvent(

@@ -15,6 +15,7 @@ continuation reminder.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -111,6 +112,9 @@ class AgentSession:
         """The last request sent, as placed and counted."""
         self.agent_names: tuple[str, ...] = ()
         """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
+        self.stop: threading.Event | None = None
+        """When set, the turn ends as if by Ctrl-C before the next call (a sub-agent in a
+        batch thread, where Ctrl-C does not arrive)."""
 
     # facts
 
@@ -359,6 +363,8 @@ class AgentSession:
         try:
             self._delegate_mention(text, turn)
             while final is None:
+                if self.stop is not None and self.stop.is_set():
+                    raise KeyboardInterrupt
                 final = self._step(turn)
         except KeyboardInterrupt:
             self.history = remove_reminders(self.history)

@@ -43,6 +43,9 @@ class DelegationRequest:
     """The custom agent to run (``agent`` kind; None for the general agent)."""
     read_only: bool = False
     """Whether the sub-agent may only use tools that change nothing."""
+    stop: threading.Event | None = None
+    """The calling tool's :attr:`ToolContext.stop`: when set, the sub-agent stops before
+    its next model call (Ctrl-C reached the batch it runs in)."""
 
 
 @dataclass(frozen=True, kw_only=True)
