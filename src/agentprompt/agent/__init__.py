@@ -67,7 +67,6 @@ if _typing.TYPE_CHECKING:
         Chat,
         create_session,
         open_chat,
-        working_directory,
     )
     from agentprompt.agent.session import (
         AgentSession,
@@ -238,7 +237,6 @@ _SOURCES = {
     "tool_round_limit_reminder": "agentprompt.agent.reminders",
     "turn_lines": "agentprompt.agent.system_prompt",
     "user_agents_dir": "agentprompt.agent.specialized",
-    "working_directory": "agentprompt.agent.runtime",
     "wrap_reminder": "agentprompt.agent.reminders",
 }
 
@@ -340,7 +338,6 @@ __all__ = [
     "tool_round_limit_reminder",
     "turn_lines",
     "user_agents_dir",
-    "working_directory",
     "wrap_reminder",
 ]
 

@@ -19,21 +19,13 @@ from agentprompt.agent.session_store import (
     save_session,
 )
 from agentprompt.agent.session_types import SessionConfig, SessionEvent, TurnResult
+from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.store import Store, default_store_path
 from agentprompt.tools.registry import ToolRegistry, default_registry
 
-__all__ = ["Chat", "create_session", "open_chat", "working_directory"]
-
-
-def working_directory(root: Path, cwd: Path | None) -> Path:
-    """``cwd`` resolved, or ``root`` when it is None or outside ``root`` (a session run with
-    ``--root`` from elsewhere works in the root)."""
-    if cwd is None:
-        return root
-    where = cwd.resolve()
-    return where if where.is_relative_to(root) else root
+__all__ = ["Chat", "create_session", "open_chat"]
 
 
 def create_session(

@@ -13,6 +13,7 @@ from agentprompt.context.environment import (
     find_project_root,
     read_environment,
     watch_environment,
+    working_directory,
 )
 
 if TYPE_CHECKING:
@@ -99,5 +100,6 @@ __all__ = [
     "threshold_message",
     "warning_line",
     "watch_environment",
+    "working_directory",
     "write_instructions",
 ]

@@ -21,6 +21,7 @@ __all__ = [
     "git_state",
     "read_environment",
     "watch_environment",
+    "working_directory",
 ]
 
 
@@ -130,3 +131,12 @@ def watch_environment(
         return replace(env, now=now())
 
     return current
+
+
+def working_directory(root: Path, cwd: Path | None) -> Path:
+    """``cwd`` resolved, or ``root`` when it is None or outside ``root`` (a session run with
+    ``--root`` from elsewhere works in the root)."""
+    if cwd is None:
+        return root
+    where = cwd.resolve()
+    return where if where.is_relative_to(root) else root
