@@ -291,3 +291,25 @@ def test_a_model_error_in_chat_is_reported_and_the_chat_goes_on(
     assert result.out.splitlines() == ["Two."]
     (stored,) = _sessions(repo)
     assert [m["content"] for m in stored.state["history"]] == ["second", "Two."]
+
+
+def test_a_line_that_is_not_utf8_is_refused_and_the_chat_goes_on(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = io.TextIOWrapper(io.BytesIO(b"\xff\xfe hi\nsecond\n"), errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", raw)
+    model = _script(tmp_path, "Two.")
+    result = run("chat", "--model", model, "--root", str(repo), "--no-stream")
+    assert result.code == 0, result.err
+    assert "the line is not UTF-8 text" in result.err
+    (stored,) = _sessions(repo)
+    assert [m["content"] for m in stored.state["history"]] == ["second", "Two."]
+
+
+def test_a_once_message_that_is_not_utf8_is_bad_input(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    message = b"\xff hi".decode("utf-8", "surrogateescape")  # as argv gives it
+    result = run("run", "--once", message, "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert result.code == 2 and "not UTF-8 text" in result.err
+    assert not default_store_path(repo).exists()

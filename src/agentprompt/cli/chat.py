@@ -118,6 +118,8 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
+    if once is not None and not _is_text(once):
+        raise click.BadParameter(_NOT_UTF8.format(what="the message"), param_hint="'--once'")
     if once is not None and not once.strip():
         raise click.BadParameter(
             "the message is empty; give the request to answer, e.g. --once 'explain src/'",
@@ -189,8 +191,24 @@ def _read_messages(quiet: bool) -> Iterator[str]:
         text = line.strip()
         if text in _EXIT_WORDS:
             return
+        if not _is_text(text):
+            err_console.print(_NOT_UTF8.format(what="the line"), markup=False)
+            continue
         if text:
             yield text
+
+
+_NOT_UTF8 = "agentprompt: error: {what} is not UTF-8 text; send it again as UTF-8"
+
+
+def _is_text(text: str) -> bool:
+    """Whether ``text`` decoded cleanly: undecodable input bytes arrive as lone surrogates,
+    which no model API accepts and no tokenizer counts."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _options(**kw: Any) -> _Options:
