@@ -191,8 +191,12 @@ def test_the_call_after_the_last_tool_round_asks_for_the_text_response(tmp_path:
 
 def test_tool_calls_past_the_last_tool_round_are_answered_not_run(tmp_path: Path) -> None:
     model = ScriptedModel([_call(id="a"), _call(id="b", args='{"text": "late"}')])
-    session = _session(tmp_path, model, max_tool_rounds=1)
+    events: list[SessionEvent] = []
+    session = _session(tmp_path, model, max_tool_rounds=1, events=events)
     result = session.run_turn("go")
+    shown = [e.text for e in events if e.kind == "tool_result"]
+    assert len(shown) == 2 and shown[1].startswith("Not run: this turn has used all 1")
+    assert [e.is_error for e in events if e.kind == "tool_result"] == [False, True]
     assert result.text == "" and result.tool_calls == 1 and len(model.requests) == 2
     last = session.history[-1]
     assert last.role == "tool" and last.tool_call_id == "b" and last.is_error

@@ -325,7 +325,9 @@ class AgentSession:
             limit = self._round_limit(turn)
             if limit is not None:  # this call asked for the text response: the turn ends
                 note = self.prompts.render("agent/tool_round_limit", limit=limit)
-                self.history.extend(answer_calls(reply.tool_calls, note))
+                for answer in answer_calls(reply.tool_calls, note):
+                    self.history.append(answer)
+                    self._emit(SessionEvent(kind="tool_result", text=note, is_error=True))
                 return reply.text
             self._run_tools(reply.tool_calls, turn)
             turn.tool_rounds += 1
