@@ -386,7 +386,8 @@ class AgentSession:
         return turn.result(final, self.usage)
 
     def _delegate_mention(self, text: str, turn: TurnState) -> None:
-        if self.role is not None or self.registry.get(AGENT_TOOL) is None:
+        offered = {s.name for s in self.registry.enabled(self.policy)}
+        if self.role is not None or AGENT_TOOL not in offered:
             return
         mention = find_mention(text, self.agent_names)
         if mention is None:
