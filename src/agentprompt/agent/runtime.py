@@ -42,7 +42,7 @@ def create_session(
     """A main-agent session over ``root`` with the built-in tools, seed 001's regenerated
     system prompt, the explore/plan/agent sub-agents and ``@agent_name`` delegation.
     ``cwd`` is where the user works (inside ``root``; default: ``root``): the prompt's
-    working directory, where ALLY.md is read and where the AGENTS.md hierarchy ends."""
+    working directory, where the instruction files' hierarchy ends."""
     root = root.resolve()
     where = working_directory(root, cwd)
     config = config or SessionConfig()

@@ -67,8 +67,8 @@ def seed_system_prompt(
     cwd: Path | None = None,
 ) -> SystemPromptBuilder:
     """Seed 001's system prompt builder for a session over ``prompts.root``, run from
-    ``cwd`` (default: the root), the prompt's working directory: ALLY.md is read there and
-    the AGENTS.md hierarchy runs from the root down to it.
+    ``cwd`` (default: the root), the prompt's working directory: the instruction files
+    (ALLY.md, AGENTS.md, CLAUDE.md) are read from the root down to it.
 
     Every call states current facts: the date comes from ``clock``, the git branch is read
     again when HEAD changed, and project facts, instructions and agents are read again, so
