@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import signal
+import time
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session_types import SessionConfig, SessionEvent
 from agentprompt.llm.base import ModelReply, ModelRequest
-from agentprompt.llm.testing import ScriptedModel
+from agentprompt.llm.testing import FunctionModel, ScriptedModel
 from agentprompt.messages import ToolCall
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5)
@@ -69,6 +72,28 @@ def test_plan_proposes_todos_into_the_main_list_and_sets_the_tool_context(tmp_pa
     after = model.requests[3]
     reminders = [m.text for m in after.messages if "<system-reminder>" in m.text]
     assert any("planning context with proposed todos" in r for r in reminders)
+
+
+def test_the_planners_todos_are_proposals_whatever_status_it_asks_for(tmp_path: Path) -> None:
+    # Without the forced status, a planner that leaves out status="proposed" would put its
+    # todos straight into the user's active list: no acceptance, nothing deny_proposal removes.
+    model = ScriptedModel(
+        [
+            _call("plan", requirements="Add a --verbose flag"),
+            _call("todo_add", todos=[{"content": "Add the flag"}, {"content": "Test it"}]),
+            "## Implementation Plan\n...",
+            "I proposed a plan.",
+            _call("deny_proposal"),
+            "Plan dropped.",
+        ]
+    )
+    session = create_session(client=model, root=_repo(tmp_path), clock=lambda: NOW)
+    session.run_turn("plan a verbose flag")
+    assert [t.status for t in session.todos.list()] == ["proposed", "proposed"]
+    reminders = [m.text for m in model.requests[3].messages if "<system-reminder>" in m.text]
+    assert any("planning context with proposed todos" in r for r in reminders)
+    session.run_turn("no, drop it")
+    assert session.todos.list() == ()
 
 
 def test_the_planner_is_reminded_to_propose_todos(tmp_path: Path) -> None:
@@ -135,3 +160,45 @@ def test_a_custom_agent_with_its_own_model_asks_that_model(tmp_path: Path) -> No
     tool = next(m for m in model.requests[0].messages if m.role == "tool")
     assert tool.text == "Reviewed by my own model."
     assert len(model.requests) == 1
+
+
+def test_a_tagged_agent_is_reported_as_one_delegation(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    agents = root / ".agentprompt" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reviewer.md").write_text(
+        "---\nname: reviewer\ndescription: Reviews code\n---\nYou review code.\n"
+    )
+    events: list[SessionEvent] = []
+    model = ScriptedModel(["No problems.", "The reviewer found no problems."])
+    session = create_session(client=model, root=root, clock=lambda: NOW, on_event=events.append)
+    session.run_turn("@reviewer check app.py")
+    delegations = [(e.name, e.text, e.depth) for e in events if e.kind == "delegation"]
+    assert delegations == [("reviewer", "check app.py", 1)]
+
+
+def test_ctrl_c_during_a_batch_stops_its_explorers_before_their_next_call(
+    tmp_path: Path,
+) -> None:
+    # Ctrl-C reaches only the main thread; an explorer running in a batch thread must not
+    # go on asking the model (and running tools) after the user stopped the turn.
+    explorer_calls: list[int] = []
+
+    def answer(request: ModelRequest) -> ModelReply | str:
+        if "specialized code exploration assistant" not in request.messages[0].text:
+            return _call(
+                "batch", tools=[{"name": "explore", "arguments": {"task_description": "x"}}]
+            )
+        explorer_calls.append(1)
+        if len(explorer_calls) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the main thread leaves the batch meanwhile
+            return _call("read", path="app.py")
+        return "explored"
+
+    model = FunctionModel(answer)
+    session = create_session(client=model, root=_repo(tmp_path), clock=lambda: NOW)
+    result = session.run_turn("explore it")
+    assert result.interrupted
+    time.sleep(1)
+    assert len(explorer_calls) == 1

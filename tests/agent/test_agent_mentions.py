@@ -9,8 +9,10 @@ from typing import Any
 from agentprompt.agent.mentions import find_mention, mention_call
 from agentprompt.agent.placement import SystemText
 from agentprompt.agent.session import AgentSession
+from agentprompt.agent.session_types import SessionConfig
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.tools.context import ToolContext
+from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.registry import ToolRegistry, ToolSpec
 
 
@@ -62,3 +64,20 @@ def test_the_session_delegates_a_tagged_message_before_asking_the_model(tmp_path
     roles = [m.role for m in model.requests[0].messages]
     assert roles[:4] == ["system", "user", "assistant", "tool"]
     assert model.requests[0].messages[3].text == "No problems found."
+
+
+def test_a_tag_is_not_delegated_when_the_policy_disables_the_agent_tool(tmp_path: Path) -> None:
+    registry = ToolRegistry(
+        [ToolSpec(name="agent", description="Delegate.", parameters={}, handler=lambda c, a: "x")]
+    )
+    model = ScriptedModel(["I cannot delegate here."])
+    session = AgentSession(
+        client=model,
+        root=tmp_path,
+        system_prompt=lambda i: SystemText(head="R"),
+        registry=registry,
+        config=SessionConfig(policy=ToolPolicy(disabled=frozenset({"agent"}))),
+    )
+    session.agent_names = ("reviewer",)
+    session.run_turn("@reviewer check auth")
+    assert [m.role for m in session.history] == ["user", "assistant"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import subprocess
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
@@ -68,3 +69,46 @@ def test_todos_show_in_the_turn_facts_and_the_next_todo_reminder(tmp_path: Path)
     reminder = model.requests[2].messages[-1].text
     assert "1. [→] Write the parser\n2. [○] Test it" in reminder
     assert 'You are currently working on: "Write the parser".' in reminder
+
+
+def _nested_instructions(root: Path) -> Path:
+    (root / "pkg").mkdir()
+    (root / "AGENTS.md").write_text("Root rule.\n")
+    (root / "pkg" / "AGENTS.md").write_text("Package rule.\n")
+    (root / "pkg" / "ALLY.md").write_text("Ally rule of pkg.\n")
+    return root / "pkg"
+
+
+def test_a_session_run_from_a_subdirectory_reads_its_instruction_files(tmp_path: Path) -> None:
+    pkg = _nested_instructions(tmp_path)
+    model = ScriptedModel(["ok"])
+    session = create_session(client=model, root=tmp_path, clock=lambda: NOW, cwd=pkg)
+    session.run_turn("hi")
+    system = model.requests[0].messages[0].text
+    assert system.index("Root rule.") < system.index("Package rule.")
+    assert "Ally rule of pkg." in system
+    assert f"- Working Directory: {pkg}" in system
+
+
+def test_a_working_directory_outside_the_root_falls_back_to_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "AGENTS.md").write_text("Root rule.\n")
+    model = ScriptedModel(["ok"])
+    session = create_session(client=model, root=root, clock=lambda: NOW, cwd=tmp_path)
+    session.run_turn("hi")
+    system = model.requests[0].messages[0].text
+    assert "Root rule." in system and f"- Working Directory: {root}" in system
+
+
+def test_the_prompt_states_the_branch_checked_out_during_the_session(tmp_path: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=tmp_path, check=True)
+    model = ScriptedModel(["a", "b"])
+    session = create_session(client=model, root=tmp_path, clock=lambda: NOW)
+    session.run_turn("one")
+    subprocess.run([*git, "checkout", "-q", "-b", "feature"], cwd=tmp_path, check=True)
+    session.run_turn("two")
+    first, second = (r.messages[0].text for r in model.requests)
+    assert "(git repository, branch: main)" in first
+    assert "(git repository, branch: feature)" in second

@@ -157,20 +157,51 @@ def test_default_profile_keeps_the_first_message_stable_and_facts_in_the_tail(
     ]
 
 
-def test_an_empty_reply_after_tools_gets_a_follow_up_without_tools(tmp_path: Path) -> None:
+def test_an_empty_reply_after_tools_gets_a_follow_up_that_still_offers_the_tools(
+    tmp_path: Path,
+) -> None:
+    # The history holds tool calls, and Anthropic refuses such a request without tool
+    # definitions ("Requests which include tool_use or tool_result blocks must define
+    # tools"); the same tools also keep the cached prefix byte-identical.
     model = ScriptedModel([_call(), ModelReply(text=""), "Summary of what I did."])
     result = _session(tmp_path, model).run_turn("go")
     assert result.text == "Summary of what I did."
     follow_up = model.requests[2]
-    assert follow_up.tools == ()
+    assert follow_up.tools == model.requests[0].tools != ()
     assert any("MUST provide a text response" in r for r in _reminders(follow_up))
 
 
-def test_too_many_tool_rounds_end_with_a_request_without_tools(tmp_path: Path) -> None:
+def test_every_call_of_a_turn_offers_the_same_tools(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(id="a"), _call(id="b"), "Stopped."])
+    _session(tmp_path, model, max_tool_rounds=2).run_turn("go")
+    assert len(model.requests) == 3
+    assert all(r.tools == model.requests[0].tools != () for r in model.requests)
+
+
+def test_the_call_after_the_last_tool_round_asks_for_the_text_response(tmp_path: Path) -> None:
     model = ScriptedModel([_call(id="a"), _call(id="b"), "Stopped."])
     result = _session(tmp_path, model, max_tool_rounds=2).run_turn("go")
     assert result.text == "Stopped."
-    assert model.requests[2].tools == ()
+    assert result.tool_calls == 2
+    [limit] = _reminders(model.requests[2])
+    assert "used all 2 of its tool rounds" in limit
+    early = [r for q in model.requests[:2] for r in _reminders(q)]
+    assert not any("tool rounds" in r for r in early)
+
+
+def test_tool_calls_past_the_last_tool_round_are_answered_not_run(tmp_path: Path) -> None:
+    model = ScriptedModel([_call(id="a"), _call(id="b", args='{"text": "late"}')])
+    events: list[SessionEvent] = []
+    session = _session(tmp_path, model, max_tool_rounds=1, events=events)
+    result = session.run_turn("go")
+    shown = [e.text for e in events if e.kind == "tool_result"]
+    assert len(shown) == 2 and shown[1].startswith("Not run: this turn has used all 1")
+    assert [e.is_error for e in events if e.kind == "tool_result"] == [False, True]
+    assert result.text == "" and result.tool_calls == 1 and len(model.requests) == 2
+    last = session.history[-1]
+    assert last.role == "tool" and last.tool_call_id == "b" and last.is_error
+    assert "Not run: this turn has used all 1 of its tool rounds" in last.text
+    assert not any(m.role == "tool" and m.text == "echo late" for m in session.history)
 
 
 def test_required_tool_warnings_stop_after_three(tmp_path: Path) -> None:
@@ -267,7 +298,7 @@ def test_partial_reply_is_kept_and_continued_once(tmp_path: Path) -> None:
     events: list[SessionEvent] = []
     session = _session(tmp_path, model, events=events)
     result = session.run_turn("go")
-    assert result.retried and result.text == " the answer."
+    assert result.retried and result.text == "Half of the answer."
     retry = model.requests[1]
     assert any(CONTINUE in r for r in _reminders(retry))
     assert [m.text for m in retry.messages if m.role == "assistant"] == ["Half of"]
@@ -332,6 +363,28 @@ def test_history_is_compacted_when_usage_passes_the_threshold(tmp_path: Path) ->
     assert session.used_tokens < 9000
 
 
+def test_a_summary_quoting_a_reminder_tag_stays_in_the_history(tmp_path: Path) -> None:
+    # The agent read a file holding the tag (this very repository has many); the summary
+    # quotes it, and the reminder filter after the next call must not take the notice.
+    big = Usage(input_tokens=9000)
+    quoted = f"SUMMARY: the user asked how {TAG} messages are removed."
+    replies = [ModelReply(text=t, usage=big) for t in ("one", "two", "three")]
+    model = ScriptedModel([*replies, quoted, "four"])
+    session = _session(
+        tmp_path,
+        model,
+        context_size=10_000,
+        compaction=CompactionPolicy(threshold=80, keep_head=1, keep_recent=2),
+    )
+    for text in ("first", "second", "third"):
+        session.run_turn(text)
+    session.run_turn("fourth")
+    notice = session.history[1]
+    assert notice.role == "system" and "SUMMARY: the user asked how" in notice.text
+    assert TAG not in notice.text
+    assert [m.text for m in session.history[2:]] == ["third", "three", "fourth", "four"]
+
+
 class _CutStream:
     """Streams "Half" and stops without the final event, then answers normally."""
 
@@ -351,10 +404,36 @@ class _CutStream:
         return self.inner.stream(request)
 
 
+class _CtrlCStream:
+    """Streams "I was saying" and then the user presses Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.requests: list[ModelRequest] = []
+
+    def complete(self, request: ModelRequest) -> ModelReply:
+        raise AssertionError("the session streams")
+
+    def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
+        self.requests.append(request)
+        yield TextDelta(text="I was ")
+        yield TextDelta(text="saying")
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_streaming_keeps_the_text_the_user_saw(tmp_path: Path) -> None:
+    session = _session(tmp_path, _CtrlCStream(), stream=True)
+    result = session.run_turn("go")
+    assert result.interrupted and session.interrupted
+    assert [(m.role, m.text) for m in session.history] == [
+        ("user", "go"),
+        ("assistant", "I was saying"),
+    ]
+
+
 def test_a_stream_cut_off_before_its_end_is_continued(tmp_path: Path) -> None:
     model = _CutStream()
     result = _session(tmp_path, model, stream=True).run_turn("go")
-    assert result.retried and result.text == "Done."
+    assert result.retried and result.text == "HalfDone."
     assert any(CONTINUE in r for r in _reminders(model.requests[1]))
 
 
@@ -383,3 +462,44 @@ def test_a_denied_plan_is_not_accepted(tmp_path: Path) -> None:
     session.todos.add("step one", status="proposed")
     session.run_turn("no, not like that")
     assert session.todos.list() == ()
+
+
+def _big_result_session(tmp_path: Path, model: Any, **config: Any) -> AgentSession:
+    """A session whose ``dump`` tool returns 3,300 words for a call with no arguments."""
+    dump = ToolSpec(
+        name="dump",
+        description="Dump.",
+        parameters={"type": "object", "properties": {}},
+        handler=lambda ctx, args: " ".join(["word"] * 3300),
+    )
+    return AgentSession(
+        client=model,
+        root=tmp_path,
+        system_prompt=_builder,
+        registry=ToolRegistry([dump]),
+        config=SessionConfig(context_size=4000, **config),
+    )
+
+
+def _stated_percent(request: ModelRequest) -> int:
+    [facts] = [m.text for m in request.messages if "Context Usage: " in m.text]
+    return int(facts.split("Context Usage: ")[1].split("%")[0])
+
+
+def test_tool_results_count_in_the_usage_the_next_call_states(tmp_path: Path) -> None:
+    model = ScriptedModel([_call("dump", "{}"), "Done."])
+    _big_result_session(tmp_path, model).run_turn("go")
+    first, second = model.requests
+    assert _stated_percent(first) == 0
+    assert _stated_percent(second) >= 80  # the 3,300-word result is in this request
+
+
+def test_a_large_tool_result_triggers_compaction_before_the_next_call(tmp_path: Path) -> None:
+    model = ScriptedModel(["a", "b", _call("dump", "{}"), "SUMMARY", "Done."])
+    policy = CompactionPolicy(threshold=80, keep_head=1, keep_recent=2)
+    session = _big_result_session(tmp_path, model, compaction=policy)
+    session.run_turn("one")
+    session.run_turn("two")
+    result = session.run_turn("three")
+    assert result.compacted and result.text == "Done."
+    assert "SUMMARY" in model.requests[4].messages[2].text

@@ -75,6 +75,17 @@ def test_a_malformed_state_is_refused_and_changes_nothing(tmp_path: Path) -> Non
     assert session.history == before
 
 
+def test_a_stored_message_with_an_unknown_role_is_refused(tmp_path: Path) -> None:
+    session = _session(tmp_path, ScriptedModel(["a"]))
+    session.run_turn("one")
+    before = list(session.history)
+    state = session_state(session)
+    state["history"] = [{"role": "bogus", "content": "x"}, *state["history"]]
+    with pytest.raises(SessionStateError, match="role must be one of system, user"):
+        restore_session(session, state, label="abc")
+    assert session.history == before
+
+
 def test_a_state_of_another_layout_is_refused(tmp_path: Path) -> None:
     session = _session(tmp_path, ScriptedModel([]))
     with pytest.raises(SessionStateError, match="layout 99"):

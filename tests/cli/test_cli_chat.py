@@ -228,3 +228,88 @@ def test_an_invalid_agent_definition_is_bad_input(
     result = run("run", "--once", "x", "--model", _script(tmp_path, "A."), "--root", str(repo))
     assert result.code == 2
     assert "agentprompt: error:" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("command", ["run", "chat"])
+def test_an_empty_once_message_is_bad_input_and_stores_nothing(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, command: str
+) -> None:
+    model = _script(tmp_path, "A.")
+    result = run(command, "--once", "  ", "--model", model, "--root", str(repo))
+    assert result.code == 2
+    assert "the message is empty" in result.err and "Traceback" not in result.err
+    assert not default_store_path(repo).exists()
+
+
+def test_an_interrupted_once_run_ends_with_status_130_and_is_stored(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentprompt.agent.session.call_model", ctrl_c)
+    model = _script(tmp_path, "A.")
+    result = run("run", "--once", "hello", "--model", model, "--root", str(repo), "--json")
+    assert result.code == 130
+    assert json.loads(result.out)["interrupted"] is True
+    (stored,) = _sessions(repo)
+    assert stored.state["interrupted"] is True
+    assert stored.state["history"] == [{"role": "user", "content": "hello"}]
+
+
+def test_chat_from_a_subdirectory_reads_the_instruction_files_down_to_it(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentprompt.agent import runtime
+
+    (repo / "AGENTS.md").write_text("Root rule.\n")
+    (repo / "src" / "AGENTS.md").write_text("Source rule.\n")
+    (repo / "ALLY.md").write_text("Ally rule.\n")  # where project init writes it
+    sessions: list[Any] = []
+    create = runtime.create_session
+
+    def spy(**kwargs: Any) -> Any:
+        sessions.append(create(**kwargs))
+        return sessions[-1]
+
+    monkeypatch.setattr(runtime, "create_session", spy)
+    monkeypatch.chdir(repo / "src")
+    result = run("run", "--once", "hi", "--model", _script(tmp_path, "A."))
+    assert result.code == 0, result.err
+    system = sessions[0].last_request.messages[0].text
+    assert "Root rule." in system and "Source rule." in system and "Ally rule." in system
+
+
+def test_a_model_error_in_chat_is_reported_and_the_chat_goes_on(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("first\nsecond\n"))
+    model = _script(tmp_path, {"error": "rate_limited", "message": "slow down"}, "Two.")
+    result = run("chat", "--model", model, "--root", str(repo), "--no-stream")
+    assert result.code == 1
+    assert "slow down" in result.err and "Traceback" not in result.err
+    assert result.out.splitlines() == ["Two."]
+    (stored,) = _sessions(repo)
+    assert [m["content"] for m in stored.state["history"]] == ["second", "Two."]
+
+
+def test_a_line_that_is_not_utf8_is_refused_and_the_chat_goes_on(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = io.TextIOWrapper(io.BytesIO(b"\xff\xfe hi\nsecond\n"), errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", raw)
+    model = _script(tmp_path, "Two.")
+    result = run("chat", "--model", model, "--root", str(repo), "--no-stream")
+    assert result.code == 0, result.err
+    assert "the line is not UTF-8 text" in result.err
+    (stored,) = _sessions(repo)
+    assert [m["content"] for m in stored.state["history"]] == ["second", "Two."]
+
+
+def test_a_once_message_that_is_not_utf8_is_bad_input(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    message = b"\xff hi".decode("utf-8", "surrogateescape")  # as argv gives it
+    result = run("run", "--once", message, "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert result.code == 2 and "not UTF-8 text" in result.err
+    assert not default_store_path(repo).exists()

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from agentprompt import get_tokenizer
 
 from .conftest import Result, snapshot_tree
@@ -187,3 +189,15 @@ def test_a_malformed_history_file_is_bad_input(run: Run, repo: Path, tmp_path: P
     result = _inspect(run, repo, "--history", str(history))
     assert result.code == 2
     assert "system must be a string" in result.err
+
+
+@pytest.mark.parametrize("profile", ["agent", "ally"])
+def test_the_agent_profiles_read_instructions_down_to_the_working_directory(
+    run: Run, repo: Path, monkeypatch: pytest.MonkeyPatch, profile: str
+) -> None:
+    # As agentprompt chat started there would: the prompt inspect shows is the one sent.
+    (repo / "src" / "AGENTS.md").write_text("Source rule.\n")
+    monkeypatch.chdir(repo / "src")
+    result = run("inspect", "--profile", profile, "--date", DATE, "--json")
+    assert result.code == 0, result.err
+    assert "Source rule." in result.out

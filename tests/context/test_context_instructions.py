@@ -35,13 +35,15 @@ def test_ally_md_renders_as_the_seed_shows(tmp_path: Path, prompts: PromptLibrar
     )
 
 
-def test_ally_md_is_read_from_the_working_directory_only(tmp_path: Path) -> None:
+def test_ally_md_is_read_from_the_root_down_to_the_working_directory(tmp_path: Path) -> None:
+    # project init and the append tool write the root's ALLY.md; an agent started in a
+    # subdirectory reads it, and a deeper ALLY.md refines it.
     (tmp_path / "ALLY.md").write_text("root rules\n")
     sub = tmp_path / "pkg"
     sub.mkdir()
-    assert load_instructions(tmp_path, sub).empty
+    assert load_instructions(tmp_path, sub).names == ("ALLY.md",)
     (sub / "ALLY.md").write_text("pkg rules\n")
-    assert load_instructions(tmp_path, sub).names == ("pkg/ALLY.md",)
+    assert load_instructions(tmp_path, sub).names == ("ALLY.md", "pkg/ALLY.md")
 
 
 def test_agents_md_hierarchy_root_first_deeper_last(tmp_path: Path, prompts: PromptLibrary) -> None:

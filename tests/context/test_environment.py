@@ -6,7 +6,12 @@ import datetime as dt
 import subprocess
 from pathlib import Path
 
-from agentprompt.context.environment import find_project_root, git_state, read_environment
+from agentprompt.context.environment import (
+    find_project_root,
+    git_state,
+    read_environment,
+    watch_environment,
+)
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
 
@@ -52,3 +57,19 @@ def test_the_clock_is_passed_in_so_prompts_are_byte_stable(tmp_path: Path) -> No
     assert env.now == moment
     assert env.cwd == tmp_path.resolve()
     assert env.is_git is False
+
+
+def test_the_watched_environment_follows_a_switch_of_branch(tmp_path: Path) -> None:
+    _init(tmp_path)
+    current = watch_environment(tmp_path)
+    assert current().git_branch == "trunk"
+    subprocess.run([*GIT, "checkout", "-q", "-b", "feature"], cwd=tmp_path, check=True)
+    assert current().git_branch == "feature"
+
+
+def test_the_watched_environment_reads_the_clock_every_time(tmp_path: Path) -> None:
+    moments = iter([dt.datetime(2030, 1, 1), dt.datetime(2030, 1, 2), dt.datetime(2030, 1, 3)])
+    current = watch_environment(tmp_path, clock=lambda: next(moments))
+    first = current()
+    assert first.now == dt.datetime(2030, 1, 2) and first.is_git is False
+    assert current().now == dt.datetime(2030, 1, 3)

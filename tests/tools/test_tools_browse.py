@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from agentprompt.tools import ToolContext, ToolPolicy, ToolResult
 
 Call = Callable[..., ToolResult]
@@ -74,3 +76,14 @@ def test_glob_matcher_follows_gitignore_rules() -> None:
     assert not glob_matcher("test_[!a].py")("test_a.py")
     assert glob_matcher("docs")("docs/index.md")
     assert not glob_matcher("*.py")("a.pyc")
+
+
+@pytest.mark.parametrize("tool", ["ls", "tree", "glob", "grep"])
+def test_an_absolute_directory_is_refused_like_the_file_tools_refuse_it(
+    call: Call, repo: Path, tool: str
+) -> None:
+    # "/src" used to be read as "src", and "/etc" as a missing "etc" under the root.
+    args = {"pattern": "x"} if tool in ("glob", "grep") else {}
+    for path in ("/src", str(repo / "src")):
+        result = call(tool, path=path, **args)
+        assert result.is_error and "absolute paths are not allowed" in result.content

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from agentprompt.tools import ToolContext, ToolPolicy, ToolRegistry, ToolResult
 
@@ -37,3 +42,33 @@ def test_command_is_stopped_at_the_timeout(call: Call, repo: Path) -> None:
     assert time.monotonic() - start < 10
     assert result.is_error
     assert result.content == "Command stopped after 0.5 seconds (timeout).\nstarted"
+
+
+def test_ctrl_c_stops_the_command_and_what_it_started(call: Call, repo: Path) -> None:
+    # The command runs in a session of its own, so the terminal's Ctrl-C reaches only the
+    # agent; a command left running would go on changing files after the user stopped it.
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call("shell", shell_ctx(repo), command="(sleep 1.5; touch late) & sleep 30")
+    finally:
+        timer.cancel()
+    time.sleep(2)
+    assert not (repo / "late").exists()
+
+
+def test_ctrl_c_during_a_batch_stops_its_shell_commands_at_once(call: Call, repo: Path) -> None:
+    # Ctrl-C reaches only the main thread; the batch's shell commands run in worker threads.
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    slow = {"name": "shell", "arguments": {"command": "(sleep 1.5; touch late) & sleep 30"}}
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call("batch", shell_ctx(repo), tools=[slow, slow])
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 1.5
+    time.sleep(2)
+    assert not (repo / "late").exists()

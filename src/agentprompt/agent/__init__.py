@@ -60,6 +60,7 @@ if _typing.TYPE_CHECKING:
         text_response_reminder,
         todo_reminder,
         tool_context_reminder,
+        tool_round_limit_reminder,
         wrap_reminder,
     )
     from agentprompt.agent.runtime import (
@@ -233,6 +234,7 @@ _SOURCES = {
     "text_response_reminder": "agentprompt.agent.reminders",
     "todo_reminder": "agentprompt.agent.reminders",
     "tool_context_reminder": "agentprompt.agent.reminders",
+    "tool_round_limit_reminder": "agentprompt.agent.reminders",
     "turn_lines": "agentprompt.agent.system_prompt",
     "user_agents_dir": "agentprompt.agent.specialized",
     "wrap_reminder": "agentprompt.agent.reminders",
@@ -333,6 +335,7 @@ __all__ = [
     "text_response_reminder",
     "todo_reminder",
     "tool_context_reminder",
+    "tool_round_limit_reminder",
     "turn_lines",
     "user_agents_dir",
     "wrap_reminder",

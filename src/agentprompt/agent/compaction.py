@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentprompt.agent.reminders import REMINDER_TAG
 from agentprompt.errors import AgentPromptError
 from agentprompt.llm.base import ModelClient, ModelRequest, Usage
 from agentprompt.messages import Message
@@ -23,6 +24,7 @@ from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.wire.text import to_text
 
 __all__ = [
+    "ESCAPED_TAG",
     "Compaction",
     "CompactionError",
     "CompactionPolicy",
@@ -32,6 +34,10 @@ __all__ = [
     "is_compaction_notice",
     "should_compact",
 ]
+
+
+ESCAPED_TAG = "&lt;system-reminder&gt;"
+"""How a reminder tag quoted in a summary is written in the compaction notice."""
 
 
 class CompactionError(AgentPromptError):
@@ -169,9 +175,10 @@ def compact_history(
             f"the model returned an empty summary for {len(old)} messages; the history was "
             "kept as it was. Try again, or start a new session if the context is full"
         )
+    inert = summary.replace(REMINDER_TAG, ESCAPED_TAG)
     notice = Message(
         role="system",
-        content=prompts.render("agent/compaction_notice", count=len(old), summary=summary),
+        content=prompts.render("agent/compaction_notice", count=len(old), summary=inert),
     )
     return Compaction(
         messages=(*history[:start], notice, *history[cut:]),

@@ -74,6 +74,8 @@ def delegation_role(
     definition, when already looked up)."""
     spec = spec or _spec(parent, request)
     policy = _policy(parent.config.policy, spec, request.read_only)
+    if request.kind == "plan":  # the plan waits for the user's answer (seed 001, 3.3)
+        policy = replace(policy, propose_todos=True)
     return AgentRole(
         name=spec.name,
         base_prompt=spec.system_prompt,
@@ -113,6 +115,7 @@ def run_delegation(parent: AgentSession, request: DelegationRequest) -> str:
         on_event=parent.on_event,
         counter=parent.counter,
     )
+    child.stop = request.stop
     if parent.on_event is not None:
         parent.on_event(
             SessionEvent(

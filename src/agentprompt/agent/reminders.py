@@ -33,6 +33,7 @@ __all__ = [
     "text_response_reminder",
     "todo_reminder",
     "tool_context_reminder",
+    "tool_round_limit_reminder",
     "wrap_reminder",
 ]
 
@@ -99,6 +100,12 @@ def text_response_reminder(prompts: PromptLibrary) -> Message:
     return wrap_reminder(prompts, prompts.render("agent/reminders/text_response"))
 
 
+def tool_round_limit_reminder(prompts: PromptLibrary, limit: int) -> Message:
+    """The reminder sent with the last call of a turn that used all its ``limit`` tool
+    rounds: no more tools, the text response now."""
+    return wrap_reminder(prompts, prompts.render("agent/reminders/tool_round_limit", limit=limit))
+
+
 def missing_required_tools(required: Iterable[str], called: Iterable[str]) -> tuple[str, ...]:
     """The required tools not called yet, in the order they are required."""
     done = set(called)
@@ -124,11 +131,15 @@ class ReminderFacts:
     """This call retries a reply that an error cut off."""
     text_response: bool = False
     """The previous reply ended the turn without text."""
+    round_limit: int | None = None
+    """The turn used all this many tool rounds: the call asks for the text response (and
+    replaces the text-response nudge)."""
 
 
 def build_reminders(prompts: PromptLibrary, facts: ReminderFacts) -> tuple[Message, ...]:
     """The reminders due for one call, in the seed's order: interruption, todo, tool
-    context, required tools, continuation (then the text-response nudge)."""
+    context, required tools, continuation (then the tool-round limit or the text-response
+    nudge)."""
     out: list[Message] = []
     if facts.interrupted:
         out.append(interruption_reminder(prompts))
@@ -140,7 +151,9 @@ def build_reminders(prompts: PromptLibrary, facts: ReminderFacts) -> tuple[Messa
         out.append(required_tools_reminder(prompts, facts.missing_required))
     if facts.continuation:
         out.append(continuation_reminder(prompts))
-    if facts.text_response:
+    if facts.round_limit is not None:
+        out.append(tool_round_limit_reminder(prompts, facts.round_limit))
+    elif facts.text_response:
         out.append(text_response_reminder(prompts))
     return tuple(out)
 

@@ -19,6 +19,7 @@ from agentprompt.agent.session_store import (
     save_session,
 )
 from agentprompt.agent.session_types import SessionConfig, SessionEvent, TurnResult
+from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.store import Store, default_store_path
@@ -36,16 +37,20 @@ def create_session(
     registry: ToolRegistry | None = None,
     on_event: Callable[[SessionEvent], None] | None = None,
     clock: Callable[[], dt.datetime] | None = None,
+    cwd: Path | None = None,
 ) -> AgentSession:
     """A main-agent session over ``root`` with the built-in tools, seed 001's regenerated
-    system prompt, the explore/plan/agent sub-agents and ``@agent_name`` delegation."""
+    system prompt, the explore/plan/agent sub-agents and ``@agent_name`` delegation.
+    ``cwd`` is where the user works (inside ``root``; default: ``root``): the prompt's
+    working directory, where the instruction files' hierarchy ends."""
     root = root.resolve()
+    where = working_directory(root, cwd)
     config = config or SessionConfig()
     prompts = prompts or PromptLibrary(root)
     session = AgentSession(
         client=client,
         root=root,
-        system_prompt=seed_system_prompt(prompts, clock=clock),
+        system_prompt=seed_system_prompt(prompts, clock=clock, cwd=where),
         registry=registry if registry is not None else default_registry(prompts),
         config=config,
         prompts=prompts,
@@ -99,10 +104,11 @@ def open_chat(
     resume_id: str | None = None,
     profile_given: bool = True,
     on_event: Callable[[SessionEvent], None] | None = None,
+    cwd: Path | None = None,
 ) -> Chat:
     """A new stored session, or the stored session ``resume_id`` restored (its profile
-    kept unless ``profile_given``). A bad id or a damaged state raises before anything is
-    written."""
+    kept unless ``profile_given``), worked on from ``cwd`` (see :func:`create_session`).
+    A bad id or a damaged state raises before anything is written."""
     path = db or default_store_path(root)
     if resume_id is not None and not path.exists():
         raise SessionStateError(
@@ -117,7 +123,9 @@ def open_chat(
             stored_profile = state.get("profile")
             if not profile_given and stored_profile in ("agent", "ally"):
                 config = replace(config, profile="ally" if stored_profile == "ally" else "agent")
-        session = create_session(client=client, root=root, config=config, on_event=on_event)
+        session = create_session(
+            client=client, root=root, config=config, on_event=on_event, cwd=cwd
+        )
         if state is not None and resume_id is not None:
             restore_session(session, state, label=resume_id)
             return Chat(session, store, resume_id)

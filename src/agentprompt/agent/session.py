@@ -5,15 +5,19 @@ prompt is regenerated with current facts, the due reminders are injected, the mo
 called (streamed where asked), the reminders are removed, the tool calls are run, the
 tokens are tracked, and the history is compacted when usage passes the threshold. A turn
 never ends with only tool calls: a reply without text gets one follow-up request that asks
-for it, with no tools offered. Ctrl-C is recorded for the next turn's interruption
+for it, and a turn that used all its tool rounds gets one last call that asks for it (its
+tool calls are answered, not run). Every call offers the same tools, because a provider
+refuses a history holding tool calls without tool definitions, and because the definitions
+are part of the cached prefix. Ctrl-C is recorded for the next turn's interruption
 reminder, and an error after a partial reply keeps what arrived and retries once with the
 continuation reminder.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
@@ -30,7 +34,8 @@ from agentprompt.agent.reminders import (
 from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.todos import TodoList
-from agentprompt.composition import message_tokens
+from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
+from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
 from agentprompt.context.usage import ContextUsage, ToolResultStats
 from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
 from agentprompt.llm.errors import ModelError
@@ -45,25 +50,6 @@ __all__ = ["AgentSession", "Delegate"]
 
 Delegate = Callable[["AgentSession", DelegationRequest], str]
 """Runs a sub-agent for a session: what ``ToolContext.delegate`` calls, bound to it."""
-
-
-@dataclass
-class _Turn:
-    """The bookkeeping of one turn in progress."""
-
-    first_call: bool = True
-    interrupted: bool = False
-    requests: int = 0
-    tool_calls: int = 0
-    tool_rounds: int = 0
-    called: set[str] = field(default_factory=set)
-    required_warnings: int = 0
-    missing_required: tuple[str, ...] = ()
-    continuation: bool = False
-    retried: bool = False
-    want_text: bool = False
-    asked_for_text: bool = False
-    compacted: bool = False
 
 
 class AgentSession:
@@ -126,6 +112,9 @@ class AgentSession:
         """The last request sent, as placed and counted."""
         self.agent_names: tuple[str, ...] = ()
         """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
+        self.stop: threading.Event | None = None
+        """When set, the turn ends as if by Ctrl-C before the next call (a sub-agent in a
+        batch thread, where Ctrl-C does not arrive)."""
 
     # facts
 
@@ -189,7 +178,12 @@ class AgentSession:
             tools=definitions,
         )
 
-    def _call(self, placed: PlacedRequest) -> ModelReply:
+    def _call(self, placed: PlacedRequest, turn: TurnState) -> ModelReply:
+        def on_text(text: str) -> None:
+            turn.streamed.append(text)
+            self._emit(SessionEvent(kind="text_delta", text=text))
+
+        turn.streamed.clear()
         request = ModelRequest(
             messages=placed.messages,
             tools=placed.composition.tools,
@@ -200,7 +194,7 @@ class AgentSession:
             self.client,
             request,
             stream=self.config.stream and self.role is None,
-            on_text=lambda text: self._emit(SessionEvent(kind="text_delta", text=text)),
+            on_text=on_text,
         )
 
     def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
@@ -220,21 +214,23 @@ class AgentSession:
             delegate = lambda request: run(self, request)  # noqa: E731
         return ToolContext(root=self.root, policy=self.policy, todos=self.todos, delegate=delegate)
 
-    def _run_tools(self, calls: Sequence[ToolCall], turn: _Turn) -> None:
+    def _run_tools(self, calls: Sequence[ToolCall], turn: TurnState) -> None:
         ctx = self._tool_context()
         for call in calls:
             self._emit(SessionEvent(kind="tool_call", text=call.arguments, name=call.name))
             result = self.registry.run(call, ctx)
-            self.history.append(
-                Message(
-                    role="tool",
-                    content=result.content,
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=result.is_error,
-                )
+            message = Message(
+                role="tool",
+                content=result.content,
+                tool_call_id=call.id,
+                name=call.name,
+                is_error=result.is_error,
             )
+            self.history.append(message)
             self.tool_results = self.tool_results.add(self.counter.count(result.content))
+            # The result is in the next request: usage (the prompt's usage line, the
+            # thresholds, compaction) must count it now, not one call late.
+            self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
             if result.tool_context:
                 self.tool_context = result.tool_context
             turn.called.add(call.name)
@@ -251,23 +247,12 @@ class AgentSession:
     def _close_open_calls(self) -> None:
         """Answer tool calls left without results (the turn was interrupted), so the history
         stays a valid conversation."""
-        answered = {m.tool_call_id for m in self.history if m.role == "tool"}
         note = self.prompts.render("agent/tool_interrupted")
-        for index in range(len(self.history) - 1, -1, -1):
-            message = self.history[index]
-            if message.role == "assistant" and message.tool_calls:
-                missing = [c for c in message.tool_calls if c.id not in answered]
-                self.history.extend(
-                    Message(
-                        role="tool", content=note, tool_call_id=c.id, name=c.name, is_error=True
-                    )
-                    for c in missing
-                )
-                return
+        self.history.extend(answer_calls(unanswered_calls(self.history), note))
 
     # the turn
 
-    def _reminders(self, turn: _Turn) -> tuple[Message, ...]:
+    def _reminders(self, turn: TurnState) -> tuple[Message, ...]:
         main = self.role is None
         facts = ReminderFacts(
             interrupted=turn.first_call and turn.interrupted,
@@ -277,10 +262,15 @@ class AgentSession:
             missing_required=turn.missing_required,
             continuation=turn.continuation,
             text_response=turn.want_text,
+            round_limit=self._round_limit(turn),
         )
         return build_reminders(self.prompts, facts)
 
-    def _maybe_compact(self, turn: _Turn) -> None:
+    def _round_limit(self, turn: TurnState) -> int | None:
+        limit = self.config.max_tool_rounds
+        return limit if turn.tool_rounds >= limit else None
+
+    def _maybe_compact(self, turn: TurnState) -> None:
         policy = self.config.compaction
         if not should_compact(self.used_tokens, self.config.context_size, policy.threshold):
             return
@@ -298,17 +288,15 @@ class AgentSession:
         turn.compacted = True
         self._emit(SessionEvent(kind="compaction", text=done.summary))
 
-    def _step(self, turn: _Turn) -> str | None:
+    def _step(self, turn: TurnState) -> str | None:
         """One model call and what follows it; the final text when the turn is over."""
         if self.role is None:
             self.todos.log_if_changed()  # seed 001 logs the todos once per regeneration
-        reminders = self._reminders(turn)
-        with_tools = not turn.want_text and turn.tool_rounds < self.config.max_tool_rounds
-        placed = self.build_request(reminders, tools=with_tools)
+        placed = self.build_request(self._reminders(turn))
         self.last_request = placed
         turn.requests += 1
         try:
-            reply = self._call(placed)
+            reply = self._call(placed, turn)
             turn.continuation = False
         except ModelError as exc:
             partial = exc.partial
@@ -317,6 +305,8 @@ class AgentSession:
             turn.retried = turn.continuation = True
             self._emit(SessionEvent(kind="retry", text=str(exc)))
             reply = partial
+            turn.cut_text = "" if partial.tool_calls else partial.text
+        turn.streamed.clear()
         self.history = remove_reminders(self.history)
         self.tool_context = None  # delivered with this call
         turn.first_call = False
@@ -326,20 +316,29 @@ class AgentSession:
         self._track(placed, reply)
         return self._after_reply(turn, reply)
 
-    def _after_reply(self, turn: _Turn, reply: ModelReply) -> str | None:
+    def _after_reply(self, turn: TurnState, reply: ModelReply) -> str | None:
         if reply.text or reply.tool_calls:
             self.history.append(reply.to_message())
             if reply.text and not self.config.stream:
                 self._emit(SessionEvent(kind="text", text=reply.text))
         if reply.tool_calls:
+            limit = self._round_limit(turn)
+            if limit is not None:  # this call asked for the text response: the turn ends
+                note = self.prompts.render("agent/tool_round_limit", limit=limit)
+                for answer in answer_calls(reply.tool_calls, note):
+                    self.history.append(answer)
+                    self._emit(SessionEvent(kind="tool_result", text=note, is_error=True))
+                return reply.text
             self._run_tools(reply.tool_calls, turn)
             turn.tool_rounds += 1
             turn.want_text = False
+            turn.cut_text = ""
             self._maybe_compact(turn)
             return None
         if turn.continuation:
             return None
-        if not reply.text.strip():
+        text, turn.cut_text = turn.cut_text + reply.text, ""
+        if not text.strip():
             if turn.asked_for_text:
                 return ""
             turn.asked_for_text = turn.want_text = True
@@ -351,7 +350,7 @@ class AgentSession:
             turn.want_text = False
             return None
         self._maybe_compact(turn)
-        return reply.text
+        return text
 
     def run_turn(self, text: str) -> TurnResult:
         """Answer one user message: call the model and run its tools until it gives its
@@ -360,18 +359,22 @@ class AgentSession:
         as it was before the turn."""
         before = len(self.history)
         seen_plan = self.todos.proposed_ids() if self.role is None else frozenset()
-        turn = _Turn(interrupted=self.interrupted)
+        turn = TurnState(interrupted=self.interrupted)
         self.history.append(Message(role="user", content=text))
         final: str | None = None
         try:
             self._delegate_mention(text, turn)
             while final is None:
+                if self.stop is not None and self.stop.is_set():
+                    raise KeyboardInterrupt
                 final = self._step(turn)
         except KeyboardInterrupt:
             self.history = remove_reminders(self.history)
             self._close_open_calls()
+            if turn.streamed:  # the user saw this much of the reply: the model keeps it too
+                self.history.append(Message(role="assistant", content="".join(turn.streamed)))
             self.interrupted = True
-            return self._result(turn, "", interrupted=True)
+            return turn.result("", self.usage, interrupted=True)
         except BaseException:
             self.history = remove_reminders(self.history)
             if turn.requests <= 1 and len(self.history) == before + 1:
@@ -380,27 +383,15 @@ class AgentSession:
                 self._close_open_calls()
             raise
         self.todos.accept_seen_proposals(seen_plan)
-        return self._result(turn, final)
+        return turn.result(final, self.usage)
 
-    def _delegate_mention(self, text: str, turn: _Turn) -> None:
-        if self.role is not None or self.registry.get(AGENT_TOOL) is None:
+    def _delegate_mention(self, text: str, turn: TurnState) -> None:
+        offered = {s.name for s in self.registry.enabled(self.policy)}
+        if self.role is not None or AGENT_TOOL not in offered:
             return
         mention = find_mention(text, self.agent_names)
         if mention is None:
             return
         call = mention_call(mention, f"mention-{len(self.history)}")
-        self._emit(SessionEvent(kind="delegation", text=mention.task, name=mention.agent_name))
         self.history.append(Message(role="assistant", content=None, tool_calls=(call,)))
         self._run_tools((call,), turn)
-
-    def _result(self, turn: _Turn, text: str, *, interrupted: bool = False) -> TurnResult:
-        return TurnResult(
-            text=text,
-            requests=turn.requests,
-            tool_calls=turn.tool_calls,
-            interrupted=interrupted,
-            compacted=turn.compacted,
-            retried=turn.retried,
-            used_tokens=self.used_tokens,
-            context_percent=self.usage.percent,
-        )

@@ -17,6 +17,7 @@ from agentprompt.agent.placement import ProfileName, request_parts
 from agentprompt.agent.reminders import todo_reminder
 from agentprompt.agent.session_prompt import PromptInputs, seed_system_prompt
 from agentprompt.agent.session_types import SessionConfig
+from agentprompt.context.environment import working_directory
 from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
@@ -34,11 +35,16 @@ def session_profile_parts(
     history: Sequence[Message] = (),
     now: dt.datetime | None = None,
     once: bool = False,
+    cwd: Path | None = None,
 ) -> list[Part]:
-    """The sections of the first call of a turn on ``task`` under ``profile``."""
+    """The sections of the first call of a turn on ``task`` under ``profile``, for an
+    agent started in ``cwd`` (default: this process's working directory, as ``agentprompt
+    chat`` takes it; the root when that is outside it)."""
     prompts = PromptLibrary(root)
     config = SessionConfig(profile=profile, once=once)
-    build = seed_system_prompt(prompts, clock=(lambda: now) if now is not None else None)
+    where = working_directory(root.resolve(), cwd if cwd is not None else Path.cwd())
+    clock = (lambda: now) if now is not None else None
+    build = seed_system_prompt(prompts, clock=clock, cwd=where)
     inputs = PromptInputs(
         root=root,
         once=once,

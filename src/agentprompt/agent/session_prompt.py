@@ -26,7 +26,7 @@ from agentprompt.agent.system_prompt import (
     main_system_parts,
     main_system_prompt,
 )
-from agentprompt.context.environment import Environment, read_environment
+from agentprompt.context.environment import Environment, watch_environment
 from agentprompt.context.instructions import load_instructions
 from agentprompt.context.project import detect_project
 from agentprompt.context.usage import ContextUsage
@@ -64,18 +64,25 @@ def seed_system_prompt(
     *,
     clock: Callable[[], dt.datetime] | None = None,
     environment: Environment | None = None,
+    cwd: Path | None = None,
 ) -> SystemPromptBuilder:
-    """Seed 001's system prompt builder for a session over ``prompts.root``.
+    """Seed 001's system prompt builder for a session over ``prompts.root``, run from
+    ``cwd`` (default: the root), the prompt's working directory: the instruction files
+    (ALLY.md, AGENTS.md, CLAUDE.md) are read from the root down to it.
 
-    The git state, OS and Python version are read once (``environment``, or now); the
-    date comes from ``clock`` on every call; project facts, instructions and agents are
-    read again on every call, so an instruction the model appended shows up next call.
+    Every call states current facts: the date comes from ``clock``, the git branch is read
+    again when HEAD changed, and project facts, instructions and agents are read again, so
+    an instruction the model appended shows up next call. A given ``environment`` is
+    used as it is (only its date follows ``clock``), which keeps a test byte-stable.
     """
-    base = environment or read_environment(prompts.root, clock=clock)
-    now = clock or dt.datetime.now
+    if environment is not None:
+        fixed, now = environment, clock or dt.datetime.now
+        current: Callable[[], Environment] = lambda: replace(fixed, now=now())  # noqa: E731
+    else:
+        current = watch_environment(cwd or prompts.root, clock=clock)
 
     def build(inputs: PromptInputs) -> SystemText:
-        env = replace(base, now=now())
+        env = current()
         usage = inputs.usage if inputs.usage.used_tokens else None
         if inputs.role is not None:
             facts = PromptFacts(

@@ -9,14 +9,14 @@ that names the session, and the session it was to be loaded into is left untouch
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from agentprompt.agent.reminders import remove_reminders
 from agentprompt.agent.session import AgentSession
 from agentprompt.agent.todos import TodoError, TodoList
 from agentprompt.context.usage import ToolResultStats
 from agentprompt.errors import AgentPromptError
-from agentprompt.messages import Message, MessageFormatError, ToolCall
+from agentprompt.messages import Message, MessageFormatError, Role, ToolCall
 from agentprompt.store import SessionRecord, Store
 
 __all__ = [
@@ -36,6 +36,10 @@ SESSION_KIND = "agent"
 
 STATE_VERSION = 1
 """The layout of the stored state; a newer one is refused with a clear error."""
+
+
+ROLES: tuple[str, ...] = get_args(Role)
+"""The roles a stored history message may have."""
 
 
 class SessionStateError(AgentPromptError):
@@ -63,6 +67,8 @@ def message_to_state(message: Message) -> dict[str, Any]:
 def message_from_state(data: Mapping[str, Any]) -> Message:
     """A history message from its JSON data; :class:`SessionStateError` when malformed."""
     try:
+        if data["role"] not in ROLES:
+            raise TypeError(f"role must be one of {', '.join(ROLES)}")
         content = data.get("content")
         if content is not None and not isinstance(content, str):
             raise TypeError("content must be text or null")

@@ -42,8 +42,8 @@ class SessionConfig:
     policy: ToolPolicy = field(default_factory=ToolPolicy)
     """The main agent's tools and their limits."""
     max_tool_rounds: int = 30
-    """Model calls with tool calls per turn; then one last call without tools asks for the
-    text response."""
+    """Replies whose tool calls are run, per turn; then one last call asks for the text
+    response (the same tools offered; tool calls in its reply are answered, not run)."""
     max_required_warnings: int = DEFAULT_MAX_REQUIRED_WARNINGS
     """Required-tool reminders an agent gets before it may finish anyway."""
     max_depth: int = 2

@@ -2,7 +2,8 @@
 
 ``chat`` reads one message per line from stdin (``/exit`` or end of input ends it) and
 answers each with a turn of the agent session; ``--once TEXT`` answers one message in
-single-response mode and exits, as ``run --once TEXT`` does. Every turn is saved in the
+single-response mode and exits, as ``run --once TEXT`` does (an empty message is refused
+with exit status 2; an interrupted one ends with 130). Every turn is saved in the
 project's state database, so ``--resume ID`` continues a session. Ctrl-C during a turn
 interrupts it (the next turn is told so); at the prompt it ends the chat.
 """
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["chat_command", "run_command"]
 
 _EXIT_WORDS = ("/exit", "/quit")
+
+EXIT_INTERRUPTED = 130
+"""Exit status of ``--once`` when the user interrupted it (as for an abort)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -114,6 +118,13 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
+    if once is not None and not _is_text(once):
+        raise click.BadParameter(_NOT_UTF8.format(what="the message"), param_hint="'--once'")
+    if once is not None and not once.strip():
+        raise click.BadParameter(
+            "the message is empty; give the request to answer, e.g. --once 'explain src/'",
+            param_hint="'--once'",
+        )
     model_config = config_from_options(model_opts)
     client = make_client(model_config)
     config = SessionConfig(
@@ -133,6 +144,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         resume_id=resume_id,
         profile_given=opts.profile is not None,
         on_event=None if opts.as_json else _show_event,
+        cwd=Path.cwd(),
     )
     with chat:
         if not opts.as_json:
@@ -143,18 +155,26 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 style="dim",
             )
         messages = [once] if once is not None else None
+        failed = False
         for text in messages if messages is not None else _read_messages(opts.as_json):
             try:
                 result = chat.turn(text)
             except ModelError as exc:
+                # The session is saved; a chat goes on with the next message (the model may
+                # answer it), and ends with status 1 because a turn failed.
                 err_console.print(f"agentprompt: error: {exc}", markup=False)
-                sys.exit(EXIT_FAILED)
+                failed = True
+                continue
             if opts.as_json:
                 print_json({"session": chat.session_id, **dataclasses.asdict(result)})
             elif result.interrupted:
                 err_console.print("\n[interrupted]", markup=False)
             elif config.stream:
                 sys.stdout.write("\n")
+            if result.interrupted and once is not None:
+                sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
+        if failed:
+            sys.exit(EXIT_FAILED)
 
 
 def _read_messages(quiet: bool) -> Iterator[str]:
@@ -171,8 +191,24 @@ def _read_messages(quiet: bool) -> Iterator[str]:
         text = line.strip()
         if text in _EXIT_WORDS:
             return
+        if not _is_text(text):
+            err_console.print(_NOT_UTF8.format(what="the line"), markup=False)
+            continue
         if text:
             yield text
+
+
+_NOT_UTF8 = "agentprompt: error: {what} is not UTF-8 text; send it again as UTF-8"
+
+
+def _is_text(text: str) -> bool:
+    """Whether ``text`` decoded cleanly: undecodable input bytes arrive as lone surrogates,
+    which no model API accepts and no tokenizer counts."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _options(**kw: Any) -> _Options:

@@ -8,7 +8,13 @@ first use, so starting the CLI does not pay for it.
 from typing import TYPE_CHECKING
 
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
-from agentprompt.context.environment import Environment, find_project_root, read_environment
+from agentprompt.context.environment import (
+    Environment,
+    find_project_root,
+    read_environment,
+    watch_environment,
+    working_directory,
+)
 
 if TYPE_CHECKING:
     from agentprompt.context.instructions import (
@@ -93,5 +99,7 @@ __all__ = [
     "threshold_level",
     "threshold_message",
     "warning_line",
+    "watch_environment",
+    "working_directory",
     "write_instructions",
 ]

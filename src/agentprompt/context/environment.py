@@ -11,10 +11,18 @@ import datetime as dt
 import platform
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["Environment", "find_project_root", "git_state", "read_environment"]
+__all__ = [
+    "Environment",
+    "find_project_root",
+    "git_head_file",
+    "git_state",
+    "read_environment",
+    "watch_environment",
+    "working_directory",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,3 +92,51 @@ def read_environment(
         os_name=f"{platform.system().lower()} {platform.release()}",
         python_version=platform.python_version(),
     )
+
+
+def git_head_file(cwd: Path) -> Path | None:
+    """The file HEAD is stored in for ``cwd``'s repository (a worktree's own); None
+    outside git."""
+    gitdir = _git(cwd, "rev-parse", "--absolute-git-dir")
+    return Path(gitdir) / "HEAD" if gitdir else None
+
+
+def _head_bytes(head: Path | None) -> bytes | None:
+    if head is None:
+        return None
+    try:
+        return head.read_bytes()
+    except OSError:
+        return None
+
+
+def watch_environment(
+    cwd: Path | None = None, *, clock: Callable[[], dt.datetime] | None = None
+) -> Callable[[], Environment]:
+    """A reader of the environment for an agent that asks before every model call: the
+    date is read each time, and git is asked again only when the HEAD file changed (a
+    checkout or a switch of branch during the session), so the prompt never states a stale
+    branch and a call costs one small file read, not three git commands."""
+    env = read_environment(cwd, clock=clock)
+    head = git_head_file(env.cwd) if env.is_git else None
+    seen = _head_bytes(head)
+    now = clock or dt.datetime.now
+
+    def current() -> Environment:
+        nonlocal env, seen
+        if head is not None and (state := _head_bytes(head)) != seen:
+            seen = state
+            is_git, branch, detached_at = git_state(env.cwd)
+            env = replace(env, is_git=is_git, git_branch=branch, detached_at=detached_at)
+        return replace(env, now=now())
+
+    return current
+
+
+def working_directory(root: Path, cwd: Path | None) -> Path:
+    """``cwd`` resolved, or ``root`` when it is None or outside ``root`` (a session run with
+    ``--root`` from elsewhere works in the root)."""
+    if cwd is None:
+        return root
+    where = cwd.resolve()
+    return where if where.is_relative_to(root) else root

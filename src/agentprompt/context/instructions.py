@@ -1,9 +1,12 @@
 """Project instruction files: ALLY.md, AGENTS.md and CLAUDE.md (seed 001, section 7).
 
-``ALLY.md`` is read from the working directory, as seed 001 does. ``AGENTS.md`` and
-``CLAUDE.md`` are read from every directory from the project root down to the working
+All three are read from every directory from the project root down to the working
 directory, so a subdirectory can refine the root's rules; the deeper file wins, and the
-prompt says so. Which names are read, and in which order, is the ``names`` argument.
+prompt says so. Seed 001 reads ``ALLY.md`` from the working directory only; here it is
+also read from the root above it, because that is where ``project init`` and the append
+tool write it, and an agent started in a subdirectory must not lose the project's own
+file. Run from the root (the seed's case), that is exactly the seed's file. Which names
+are read, and in which order, is the ``names`` argument.
 
 The included text is capped at ``max_bytes`` (UTF-8) in total. The budget goes first to the
 file names listed first and, within a name, to the deeper files, so the instructions that
@@ -43,7 +46,7 @@ __all__ = [
 DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = ("ALLY.md", "AGENTS.md", "CLAUDE.md")
 """The instruction files read by default, in the order the prompt shows them."""
 
-HIERARCHICAL_FILES = frozenset({"AGENTS.md", "CLAUDE.md"})
+HIERARCHICAL_FILES = frozenset({"ALLY.md", "AGENTS.md", "CLAUDE.md"})
 """Files read from every directory from the project root down to the working directory;
 any other name is read from the working directory only."""
 

@@ -3,13 +3,16 @@
 Its definition is written out by hand (the seed's custom definition: an array of
 ``{name, arguments}``). Each call runs through the same registry, in a thread of its own,
 so every call is validated and allowed by the policy exactly as a direct call would be.
-Batch may not contain batch.
+Batch may not contain batch. Ctrl-C during a batch stops its shell commands and returns
+at once.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from agentprompt.messages import ToolCall
@@ -65,13 +68,24 @@ def batch(ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
         for i, s in enumerate(specs, start=1)
     ]
 
+    inner = replace(ctx, stop=threading.Event())
+
     def run(call: ToolCall) -> ToolResult:
         if call.name == BATCH:
             return ToolResult(content="batch cannot run inside batch", is_error=True)
-        return registry.run(call, ctx)
+        return registry.run(call, inner)
 
-    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="batch") as pool:
+    pool = ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="batch")
+    try:
         results = list(pool.map(run, calls))
+    except BaseException:
+        # Ctrl-C arrives in this thread only: tell the calls to stop (a shell command is
+        # killed) and return at once instead of waiting for them.
+        assert inner.stop is not None
+        inner.stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     parts = []
     for i, (call, result) in enumerate(zip(calls, results, strict=True), start=1):
         status = "error" if result.is_error else "ok"

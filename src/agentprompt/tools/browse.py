@@ -56,9 +56,13 @@ def glob_matcher(pattern: str) -> Callable[[str], bool]:
 
 
 def _directory(ctx: ToolContext, path: str) -> tuple[Path, str]:
-    """The real directory ``path`` names and its POSIX prefix relative to the root."""
-    rel = "/".join(p for p in path.replace("\\", "/").split("/") if p not in ("", "."))
-    if not rel:
+    """The real directory ``path`` names and its POSIX prefix relative to the root; an
+    absolute path is refused by the path safety, as the file tools refuse it."""
+    given = path.replace("\\", "/")
+    rel = "/".join(p for p in given.split("/") if p not in ("", "."))
+    if given.startswith("/"):
+        rel = given  # resolve_inside names the problem
+    elif not rel:
         return Path(ctx.root).resolve(), ""
     real = resolve_inside(ctx.root, rel)
     if not real.is_dir():

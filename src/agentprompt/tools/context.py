@@ -8,6 +8,7 @@ plan and agent tools run a sub-agent by handing a :class:`DelegationRequest` to
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,9 @@ class DelegationRequest:
     """The custom agent to run (``agent`` kind; None for the general agent)."""
     read_only: bool = False
     """Whether the sub-agent may only use tools that change nothing."""
+    stop: threading.Event | None = None
+    """The calling tool's :attr:`ToolContext.stop`: when set, the sub-agent stops before
+    its next model call (Ctrl-C reached the batch it runs in)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,3 +74,6 @@ class ToolContext:
     """Runs a sub-agent and returns its final response (None: delegation unavailable)."""
     registry: ToolRegistry | None = None
     """The registry running the call (set by :meth:`ToolRegistry.run`, used by batch)."""
+    stop: threading.Event | None = None
+    """Set when the call must end early: Ctrl-C reached the batch running it in a thread,
+    where no KeyboardInterrupt arrives. A tool that runs long (the shell) polls it."""

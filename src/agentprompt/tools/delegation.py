@@ -10,6 +10,7 @@ sets the tool-context reminder that tells the model how the user may accept or r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from agentprompt.tools.context import (
     DelegationRequest,
@@ -29,7 +30,7 @@ def _delegate(ctx: ToolContext, request: DelegationRequest) -> str:
         )
     if not request.task.strip():
         raise ToolFailure("the task is empty; describe what the sub-agent should do")
-    return ctx.delegate(request)
+    return ctx.delegate(replace(request, stop=ctx.stop))
 
 
 def explore(ctx: ToolContext, task_description: str) -> str:

@@ -39,6 +39,9 @@ class ToolPolicy:
     """Whether the shell tool is offered at all (off by default)."""
     shell_timeout: float = 60.0
     """Seconds a shell command may run before it is stopped."""
+    propose_todos: bool = False
+    """Todos this agent adds are proposals, whatever status it asks for (the planner's:
+    its todos go into the main list, where only the user's answer makes them active)."""
 
     def allows(self, name: str, *, read_only: bool, runs_commands: bool = False) -> bool:
         """Whether a tool with this name and nature may be offered and run."""

@@ -15,10 +15,12 @@ from agentprompt.tools.context import ToolContext, ToolFailure
 __all__ = ["deny_proposal", "todo_add", "todo_clear", "todo_list", "todo_remove", "todo_update"]
 
 
-def _draft(item: dict[str, Any]) -> TodoDraft:
+def _draft(item: dict[str, Any], *, propose: bool = False) -> TodoDraft:
     status = item.get("status", "pending")
     if status not in STATUSES:
         raise ToolFailure(f"status {status!r} is not one of {', '.join(STATUSES)}")
+    if propose:
+        status = "proposed"
     return TodoDraft(
         content=str(item["content"]),
         status=cast(TodoStatus, status),
@@ -33,7 +35,8 @@ def todo_add(ctx: ToolContext, todos: list[dict[str, Any]]) -> str:
     Args:
         todos: The todos to add, in order.
     """
-    added = ctx.todos.add_many([_draft(item) for item in todos])
+    propose = ctx.policy.propose_todos
+    added = ctx.todos.add_many([_draft(item, propose=propose) for item in todos])
     return f"Added {len(added)} todo(s).\n{ctx.todos.render()}"
 
 
