@@ -87,8 +87,12 @@ def test_an_error_object_raises_the_matching_model_error(
 
 def test_an_error_object_carries_its_partial_reply(tmp_path: Path) -> None:
     item = {"error": "interrupted", "partial": {"text": "Half an ans"}}
+    events = load_script_model(script(tmp_path, [item])).stream(REQUEST)
+    streamed: list[str] = []
     with pytest.raises(ModelStreamInterrupted) as caught:
-        load_script_model(script(tmp_path, [item])).stream(REQUEST)
+        # As from a real client: the partial text streams, then the stream fails.
+        streamed.extend(event.text for event in events if isinstance(event, TextDelta))
+    assert "".join(streamed) == "Half an ans"
     assert caught.value.partial is not None and caught.value.partial.text == "Half an ans"
 
 

@@ -21,6 +21,7 @@ from agentprompt.llm import (
     StreamEvent,
     TextDelta,
 )
+from agentprompt.llm.errors import ModelConnectionError, ModelStreamInterrupted
 from agentprompt.messages import Message, ToolCall
 
 
@@ -263,3 +264,24 @@ def test_script_exhausted_counts_the_answers_it_really_had() -> None:
     for _ in range(2):
         with pytest.raises(ScriptExhausted, match="had only 1 answers"):
             model.execute_prompt("again")
+
+
+def test_a_scripted_error_with_a_partial_reply_streams_the_partial_text_first() -> None:
+    partial = ModelReply(text="Half of the ans", model="test")
+    model = ScriptedModel(
+        [ModelStreamInterrupted("http://x", "cut", partial=partial)], chunk_size=4
+    )
+    events = model.stream(ModelRequest(messages=(Message(role="user", content="hi"),)))
+    seen: list[str] = []
+    with pytest.raises(ModelStreamInterrupted) as caught:
+        for event in events:
+            assert isinstance(event, TextDelta)
+            seen.append(event.text)
+    assert "".join(seen) == "Half of the ans"
+    assert caught.value.partial == partial
+
+
+def test_a_scripted_error_without_a_partial_reply_raises_before_streaming() -> None:
+    model = ScriptedModel([ModelConnectionError("http://x", "connection refused")])
+    with pytest.raises(ModelConnectionError):
+        model.stream(ModelRequest(messages=(Message(role="user", content="hi"),)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.llm.base import ModelReply, ModelRequest, ReplyDone, StreamEvent, TextDelta
+from agentprompt.llm.errors import ModelError
 from agentprompt.messages import Message
 
 __all__ = ["FunctionModel", "PromptCall", "Script", "ScriptExhausted", "ScriptedModel"]
@@ -50,6 +51,12 @@ def _stream(reply: ModelReply, chunk: int) -> Iterator[StreamEvent]:
     for start in range(0, len(reply.text), chunk):
         yield TextDelta(text=reply.text[start : start + chunk])
     yield ReplyDone(reply=reply)
+
+
+def _stream_then_fail(partial: ModelReply, error: ModelError, chunk: int) -> Iterator[StreamEvent]:
+    for start in range(0, len(partial.text), chunk):
+        yield TextDelta(text=partial.text[start : start + chunk])
+    raise error
 
 
 def _prompt_request(prompt: str, mode: str, response_shape: str) -> ModelRequest:
@@ -100,9 +107,19 @@ class ScriptedModel:
         return _as_reply(self._next())
 
     def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
-        """The next scripted answer, streamed in pieces of ``chunk_size`` characters."""
+        """The next scripted answer, streamed in pieces of ``chunk_size`` characters.
+
+        A scripted :class:`~agentprompt.llm.errors.ModelError` carrying a ``partial`` reply
+        fails mid-stream as a real client's does: the partial text streams first, then the
+        error is raised from the iteration. Any other scripted error raises here, before
+        anything streams (as a refused connection does)."""
         self.requests.append(request)
-        reply = _as_reply(self._next())
+        try:
+            reply = _as_reply(self._next())
+        except ModelError as exc:
+            if exc.partial is None:
+                raise
+            return _stream_then_fail(exc.partial, exc, self._chunk)
         return _stream(reply, self._chunk)
 
     def execute_prompt(
