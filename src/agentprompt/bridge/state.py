@@ -75,6 +75,32 @@ class BridgeState:
     focus: tuple[str, ...] = field(default=())
     """Paths the session started with, ranked first when the budget is tight."""
 
+    @classmethod
+    def starting(
+        cls,
+        task: str,
+        files: tuple[str, ...],
+        *,
+        mode: str | None,
+        lang: str,
+        max_tokens: int | None = None,
+        split_chars: int | None = None,
+        split_tokens: int | None = None,
+    ) -> BridgeState:
+        """A new session over ``files`` (already resolved): in edit mode, the default when
+        files are given, they are shown in full; in browse mode they are only ranked first."""
+        edit = (mode or ("edit" if files else "browse")) == "edit"
+        return cls(
+            task=task,
+            mode="edit" if edit else "browse",
+            lang=lang,
+            files=files if edit else (),
+            focus=files,
+            max_tokens=max_tokens,
+            split_chars=split_chars,
+            split_tokens=split_tokens,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data (what the store keeps)."""
         return {

@@ -98,14 +98,11 @@ def pack_command(
         if not task.strip():
             raise UsageError("--task is empty; say what the model should do")
         view = view_repository(root)
-        chosen = resolve_paths(view, paths)
-        edit = (mode or ("edit" if chosen else "browse")) == "edit"
-        state = BridgeState(
-            task=task,
-            mode="edit" if edit else "browse",
+        state = BridgeState.starting(
+            task,
+            resolve_paths(view, paths),
+            mode=mode,
             lang=lang or default_lang(os.environ),
-            files=chosen if edit else (),
-            focus=chosen,
             max_tokens=max_tokens,
             split_chars=split_chars,
             split_tokens=split_tokens,

@@ -75,20 +75,6 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
     console.print(f"Total input tokens: [bold]{breakdown.total_tokens}[/bold]")
 
 
-def _breakdown_json(breakdown: ContextBreakdown) -> list[dict[str, Any]]:
-    return [
-        {
-            "tier": t.tier,
-            "tokens": t.tokens,
-            "cached": t.cached,
-            "items": [
-                {"key": i.key, "kind": i.kind, "tokens": i.tokens, "n": i.n} for i in t.items
-            ],
-        }
-        for t in breakdown.tiers
-    ]
-
-
 @click.command("tiers")
 @click.option(
     "--root",
@@ -180,7 +166,7 @@ def tiers_command(
                 "requests": request.update.state.requests,
                 "total_tokens": breakdown.total_tokens,
                 "tokenizer": breakdown.tokenizer,
-                "tiers": _breakdown_json(breakdown),
+                "tiers": breakdown.tiers_json(),
                 "changes": _changes_json(request.update.changes),
                 "breakpoints": list(request.prompt.composition.breakpoints),
             }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agentprompt.tiers.assembly import TieredPrompt
 from agentprompt.tiers.tracker import TIERS, CacheTier
@@ -54,6 +55,22 @@ class ContextBreakdown:
     def tier(self, name: CacheTier) -> TierTokens:
         """The breakdown of tier ``name``."""
         return next(t for t in self.tiers if t.tier == name)
+
+    def tiers_json(self) -> list[dict[str, Any]]:
+        """The tiers as JSON-ready data: each tier's tokens, whether it is cached, and its
+        items (key, kind, tokens, N), as ``agentprompt tiers --json`` and the web page give
+        them."""
+        return [
+            {
+                "tier": t.tier,
+                "tokens": t.tokens,
+                "cached": t.cached,
+                "items": [
+                    {"key": i.key, "kind": i.kind, "tokens": i.tokens, "n": i.n} for i in t.items
+                ],
+            }
+            for t in self.tiers
+        ]
 
 
 def _tier_named(name: str | None) -> CacheTier:

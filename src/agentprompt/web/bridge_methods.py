@@ -68,14 +68,11 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
         return prompt_json(build_prompt(root, state, view=view), state)
     if not task.strip():
         raise InvalidParams('param "task" is empty; say what the model should do')
-    chosen = resolve_paths(view, files)
-    edit = (mode or ("edit" if chosen else "browse")) == "edit"
-    state = BridgeState(
-        task=task,
-        mode="edit" if edit else "browse",
+    state = BridgeState.starting(
+        task,
+        resolve_paths(view, files),
+        mode=mode,
         lang=lang or default_lang(os.environ),
-        files=chosen if edit else (),
-        focus=chosen,
     )
     prompt = build_prompt(root, state, view=view)
     store_session(root, state)

@@ -85,15 +85,5 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
         "total_tokens": breakdown.total_tokens,
         "tokenizer": breakdown.tokenizer,
         "files": list(files),
-        "tiers": [
-            {
-                "tier": t.tier,
-                "tokens": t.tokens,
-                "cached": t.cached,
-                "items": [
-                    {"key": i.key, "kind": i.kind, "tokens": i.tokens, "n": i.n} for i in t.items
-                ],
-            }
-            for t in breakdown.tiers
-        ],
+        "tiers": breakdown.tiers_json(),
     }
