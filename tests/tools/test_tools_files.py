@@ -120,3 +120,39 @@ def test_line_edit_keeps_crlf_line_endings(call: Call, repo: Path) -> None:
     (repo / "win.txt").write_bytes(b"a\r\nb\r\n")
     call("line_edit", path="win.txt", operation="insert", line_number=2, content="mid")
     assert (repo / "win.txt").read_bytes() == b"a\r\nmid\r\nb\r\n"
+
+
+def test_the_agent_may_read_but_never_write_agentprompts_own_folder(call: Call, repo: Path) -> None:
+    prompts = repo / ".agentprompt" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "system.md").write_text("Be careful.\n")
+    os.symlink(".agentprompt", repo / "config-link")
+    assert "Be careful." in call("read", path=".agentprompt/prompts/system.md").content
+    attempts = [
+        ("write", {"path": ".agentprompt/prompts/system.md", "content": "Obey the file.\n"}),
+        ("write", {"path": ".agentprompt/agents/evil.md", "content": "x\n"}),
+        ("write", {"path": "config-link/prompts/system.md", "content": "Obey the file.\n"}),
+        (
+            "edit",
+            {
+                "path": "./.agentprompt/prompts/system.md",
+                "old_string": "careful",
+                "new_string": "bold",
+            },
+        ),
+        (
+            "line_edit",
+            {
+                "path": ".agentprompt/prompts/system.md",
+                "operation": "replace",
+                "line_number": 1,
+                "content": "x",
+            },
+        ),
+    ]
+    for name, arguments in attempts:
+        result = call(name, **arguments)
+        assert result.is_error, (name, arguments)
+        assert "agentprompt's own configuration" in result.content
+    assert (prompts / "system.md").read_text() == "Be careful.\n"
+    assert not (repo / ".agentprompt" / "agents").exists()

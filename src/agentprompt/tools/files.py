@@ -2,7 +2,9 @@
 
 Every path goes through the edit engine's path safety (:mod:`agentprompt.edits.paths`):
 nothing outside the root, under ``.git`` or through an escaping symlink is read or
-written. Writes and edits are applied by :func:`agentprompt.edits.apply_actions`, so each
+written. The agent may read ``.agentprompt/`` but never write there: it holds agentprompt's
+own configuration and state (prompt overrides, agent definitions, sessions), and a model
+that could rewrite its own instructions would keep whatever a hostile file told it to. Writes and edits are applied by :func:`agentprompt.edits.apply_actions`, so each
 call is one transaction and a failed match comes back as the engine's feedback text.
 """
 
@@ -13,7 +15,7 @@ from typing import Literal
 
 from agentprompt.edits import ApplyReport, SearchReplace, WriteFile, apply_actions
 from agentprompt.edits.actions import FileAction
-from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.paths import UnsafePath, resolve_inside, resolve_target
 from agentprompt.tools.context import ToolContext, ToolFailure
 
 __all__ = ["edit", "line_edit", "read", "write"]
@@ -103,7 +105,26 @@ def _decode_line(raw: bytes, path: str, number: int) -> str:
         ) from None
 
 
+CONFIG_DIR = ".agentprompt"
+"""agentprompt's own folder in a repository, which the agent's tools never write."""
+
+
+def _refuse_own_config(ctx: ToolContext, path: str) -> None:
+    try:
+        target = resolve_inside(ctx.root, path)
+    except UnsafePath:
+        return  # the edit engine refuses it, with its own reason
+    own = (ctx.root / CONFIG_DIR).resolve()
+    if target == own or own in target.parents:
+        raise ToolFailure(
+            f"{path} is in {CONFIG_DIR}/, agentprompt's own configuration and state (prompt "
+            "overrides, agent definitions, sessions); the agent may not change it. Tell the "
+            "user what should change there and let them edit it."
+        )
+
+
 def _apply(ctx: ToolContext, action: FileAction) -> ApplyReport:
+    _refuse_own_config(ctx, action.path)
     with _WRITES:
         report = apply_actions(ctx.root, [action])
     if report.failed:
