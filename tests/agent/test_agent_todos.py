@@ -257,3 +257,15 @@ def test_a_plan_not_yet_seen_or_replaced_is_not_accepted() -> None:
     todos.add("new step", status="proposed")
     assert todos.accept_seen_proposals(seen) == ()
     assert {t.status for t in todos.list()} == {"proposed"}
+
+
+def test_denying_a_plan_frees_the_todos_that_waited_for_it() -> None:
+    # Found by the property test below: a kept todo depending on a rejected one broke get().
+    todos = TodoList()
+    first = todos.add("plan step", status="proposed")
+    waiting = todos.add("after the plan", dependencies=[first.id])
+    todos.deny_proposed()
+    kept = todos.get(waiting.id)
+    assert kept.dependencies == ()
+    assert kept.status == "in_progress"
+    assert [t.id for t in todos.list()] == [waiting.id]

@@ -136,6 +136,19 @@ def replace_todo(todos: Sequence[Todo], new: Todo) -> list[Todo]:
     return out
 
 
+def forget_dependencies(todos: Sequence[Todo], gone: frozenset[str]) -> list[Todo]:
+    """``todos`` (and their subtasks) no longer depending on the todos ``gone``."""
+
+    def without(todo: Todo) -> Todo:
+        deps = tuple(d for d in todo.dependencies if d not in gone)
+        subtasks = tuple(without(s) for s in todo.subtasks)
+        if deps == todo.dependencies and subtasks == todo.subtasks:
+            return todo
+        return replace(todo, dependencies=deps, subtasks=subtasks)
+
+    return [without(t) for t in todos]
+
+
 def drop_todo(todos: Sequence[Todo], todo_id: str) -> list[Todo]:
     return [
         replace(t, subtasks=tuple(s for s in t.subtasks if s.id != todo_id))

@@ -29,6 +29,7 @@ from agentprompt.agent.todo_rules import (
     dependency_id,
     describe_update,
     drop_todo,
+    forget_dependencies,
     replace_todo,
     settle,
 )
@@ -285,12 +286,13 @@ class TodoList:
         return self.accept_proposed() if seen and self.proposed_ids() == seen else ()
 
     def deny_proposed(self) -> tuple[Todo, ...]:
-        """Remove every proposed todo (the user rejected the plan); returns them."""
+        """Remove (and return) the proposed todos, a rejected plan; their dependants stay."""
         with self._lock:
-            denied = tuple(t for t in self._todos if t.status == "proposed")
-            if denied:
-                self._todos = [t for t in self._todos if t.status != "proposed"]
-                self._record("deny", None, f"rejected {len(denied)} proposed todo(s)")
+            if not (denied := tuple(t for t in self._todos if t.status == "proposed")):
+                return denied
+            gone = frozenset(x.id for t in denied for x in (t, *t.subtasks))
+            kept = forget_dependencies([t for t in self._todos if t.status != "proposed"], gone)
+            self._commit(settle(kept), [("deny", None, f"rejected {len(denied)} proposed todo(s)")])
             return denied
 
     # rendering
