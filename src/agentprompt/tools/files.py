@@ -4,8 +4,9 @@ Every path goes through the edit engine's path safety (:mod:`agentprompt.edits.p
 nothing outside the root, under ``.git`` or through an escaping symlink is read or
 written. The agent may read ``.agentprompt/`` but never write there: it holds agentprompt's
 own configuration and state (prompt overrides, agent definitions, sessions), and a model
-that could rewrite its own instructions would keep whatever a hostile file told it to. Writes and edits are applied by :func:`agentprompt.edits.apply_actions`, so each
-call is one transaction and a failed match comes back as the engine's feedback text.
+that could rewrite its own instructions would keep whatever a hostile file told it to.
+Writes and edits are applied by :func:`agentprompt.edits.apply_actions`, so each call is
+one transaction and a failed match comes back as the engine's feedback text.
 """
 
 from __future__ import annotations
