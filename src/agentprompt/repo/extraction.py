@@ -40,6 +40,8 @@ ProgressCallback = Callable[[int, int], None]
 PARALLEL_THRESHOLD = 200
 """Fewer files than this are parsed in-process (starting workers would cost more)."""
 _CHUNK = 16
+_STORE_BATCH = 512
+"""Rows stored in one transaction during a parallel parse."""
 _NO_NAMES = content_hash(b"\n\n")
 """The names hash of a file that defines and uses nothing."""
 
@@ -157,20 +159,31 @@ def _parse_all(
             results.append(_extract_one(str(root), path))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
-        if cache is not None:
-            cache.store(row for _, row, _ in results if row is not None)
-            return _light(results)
-        return results
+        return _stored(results, cache)
     chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    pending: list[tuple[str, CacheRow | None, str | None]] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
-            if cache is not None:
-                cache.store(row for _, row, _ in chunk_result if row is not None)
-                chunk_result = _light(chunk_result)
-            results.extend(chunk_result)
+            pending.extend(chunk_result)
+            # One transaction per few hundred files: a commit per chunk cost the main
+            # process more CPU than the writes themselves.
+            if len(pending) >= _STORE_BATCH:
+                results.extend(_stored(pending, cache))
+                pending = []
             if progress is not None:
-                progress(len(results), total)
+                progress(len(results) + len(pending), total)
+    results.extend(_stored(pending, cache))
     return results
+
+
+def _stored(
+    results: list[tuple[str, CacheRow | None, str | None]], cache: SymbolCache | None
+) -> list[tuple[str, CacheRow | None, str | None]]:
+    """Store ``results``' rows in ``cache`` (when there is one) and keep their light part."""
+    if cache is None:
+        return results
+    cache.store(row for _, row, _ in results if row is not None)
+    return _light(results)
 
 
 def extract_repository(

@@ -113,7 +113,8 @@ _CPP_MARKERS = re.compile(
 )
 """What makes a ``.h`` header C++ rather than C."""
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+"""An identifier (ASCII letters only, so it is read from the bytes without decoding them)."""
 
 RESERVED_WORDS = frozenset(
     str.split(
@@ -164,26 +165,28 @@ def _not_code_query(language: str) -> Query:
     return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
 
 
-def _code_text(language: str, root: Node, source: bytes) -> str:
+def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
     """``source`` with comments and string text cut out (each cut replaced by a space)."""
     found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
     if not found:
-        return source.decode("utf-8")
+        return source
     spans = sorted((n.start_byte, n.end_byte) for n in found)
     parts: list[bytes] = []
     at = 0
     for start, end in spans:
         if start > at:
             parts.append(source[at:start])
-        at = max(at, end)
+        if end > at:
+            at = end
     parts.append(source[at:])
-    return b" ".join(parts).decode("utf-8", "replace")
+    return b" ".join(parts)
 
 
-def _references(text: str) -> tuple[str, ...]:
-    """The distinct identifiers in ``text`` (keywords and the commonest builtins left out),
+def _references(code: bytes) -> tuple[str, ...]:
+    """The distinct identifiers in ``code`` (keywords and the commonest builtins left out),
     sorted."""
-    return tuple(sorted(set(_IDENTIFIER.findall(text)) - _STOP_WORDS))
+    found = {word.decode("ascii") for word in set(_IDENTIFIER.findall(code))}
+    return tuple(sorted(found - _STOP_WORDS))
 
 
 def extract_symbols(path: str, source: bytes) -> FileSymbols:
@@ -214,7 +217,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(_code_text(language, tree.root_node, source)),
+        references=_references(_code_bytes(language, tree.root_node, source)),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
     )
