@@ -139,6 +139,8 @@ _STOP_WORDS = RESERVED_WORDS | frozenset(
     )
 )
 
+_STOP_BYTES = frozenset(word.encode("ascii") for word in _STOP_WORDS)
+
 
 _NOT_CODE = (
     "comment",
@@ -185,8 +187,12 @@ def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
 def _references(code: bytes) -> tuple[str, ...]:
     """The distinct identifiers in ``code`` (keywords and the commonest builtins left out),
     sorted."""
-    found = {word.decode("ascii") for word in set(_IDENTIFIER.findall(code))}
-    return tuple(sorted(found - _STOP_WORDS))
+    found = set(_IDENTIFIER.findall(code))
+    found.difference_update(_STOP_BYTES)
+    if not found:
+        return ()
+    # ASCII bytes sort as their text does: one decode and split instead of one per word.
+    return tuple(b" ".join(sorted(found)).decode("ascii").split(" "))
 
 
 def extract_symbols(path: str, source: bytes) -> FileSymbols:
