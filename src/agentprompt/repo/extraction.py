@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -129,13 +129,14 @@ def _light(
     """``results`` without the rows' JSON and references, once they are stored (rows the
     cache cannot hold are kept whole)."""
     return [
-        (
-            path,
-            row if row is None or not storable(path) else replace(row, refs="", data=""),
-            problem,
-        )
+        (path, row if row is None or not storable(path) else _stripped(row), problem)
         for path, row, problem in results
     ]
+
+
+def _stripped(row: CacheRow) -> CacheRow:
+    """``row`` without its JSON and references."""
+    return CacheRow(light=row.light, refs="", data="")
 
 
 def _context() -> Any:

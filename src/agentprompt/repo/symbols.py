@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -159,6 +160,9 @@ _NOT_CODE = (
 (their interpolated expressions are separate nodes, so they still count)."""
 
 
+_BYTE_RANGE = attrgetter("byte_range")
+
+
 @cache
 def _not_code_query(language: str) -> Query:
     """A query capturing every comment and string text node of ``language``."""
@@ -172,7 +176,7 @@ def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
     found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
     if not found:
         return source
-    spans = sorted((n.start_byte, n.end_byte) for n in found)
+    spans = sorted(map(_BYTE_RANGE, found))
     parts: list[bytes] = []
     at = 0
     for start, end in spans:
@@ -208,7 +212,8 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
     if language is None:
         return FileSymbols(path=path, language=None, lines=lines)
     try:
-        source.decode("utf-8")
+        if not source.isascii():  # ASCII is UTF-8: most code needs no decoding to check
+            source.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileSymbols(
             path=path,
