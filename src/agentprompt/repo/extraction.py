@@ -166,8 +166,8 @@ def _parse_all(
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
             pending.extend(chunk_result)
-            # One transaction per few hundred files: a commit per chunk cost the main
-            # process more CPU than the writes themselves.
+            # One transaction per few hundred files rather than one per chunk: fewer
+            # commits for the main process while the workers parse.
             if len(pending) >= _STORE_BATCH:
                 results.extend(_stored(pending, cache))
                 pending = []
