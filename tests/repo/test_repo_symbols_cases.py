@@ -240,3 +240,31 @@ def test_files_with_syntax_errors_in_every_language_keep_what_can_be_read() -> N
         assert found.syntax_errors, path
         names = [s.name for s in found.symbols]
         assert all(name in names for name in expected), (path, names)
+
+
+def test_calls_are_the_names_before_parentheses_in_first_seen_order() -> None:
+    found = _extract(
+        "a.js",
+        "function f() {\n"
+        "  later(1); $jq(2); obj.method_2(x); v2helper(y); 9lives(); 123();\n"
+        "  if (a) { later(); } f(); return typeof(x) + inner (z);\n"
+        "}\n",
+    )
+    # Leading digits are not part of a name (``9lives(`` calls ``lives``); keywords, the
+    # function's own name and a space before ``(`` are no calls; repeats count once.
+    assert found.symbols[0].calls == ("later", "$jq", "method_2", "v2helper", "lives")
+
+
+def test_calls_are_read_from_the_first_4_kib_of_the_body_only() -> None:
+    filler = "  x = 1;\n" * 500
+    found = _extract("a.js", f"function f() {{\n  early();\n{filler}  late();\n}}\n")
+    assert found.symbols[0].calls == ("early",)
+
+
+def test_references_in_non_ascii_text_are_the_ascii_identifier_runs() -> None:
+    # Letters outside ASCII are not identifier characters: ``éclair_x`` is used as
+    # ``clair_x`` and ``naïve_total`` as ``ve_total``; words in a non-ASCII string or
+    # comment are still cut out.
+    found = _extract("a.py", "# déjà_vu_name\nvalue = éclair_x + naïve_total\ns = 'mañana_word'\n")
+    assert found.references == ("clair_x", "value", "ve_total")
+    assert found.problem is None

@@ -63,24 +63,25 @@ def to_json(entry: FileSymbols) -> str:
         "lines": entry.lines,
         "syntax_errors": entry.syntax_errors,
         "problem": entry.problem,
+        # Tuples are written as JSON arrays as they are: no lists are built for them.
         "symbols": [
-            [
+            (
                 s.kind,
                 s.name,
                 s.line,
                 s.end_line,
                 s.signature,
-                list(s.params),
+                s.params,
                 s.returns,
                 s.parent,
                 s.depth,
-                list(s.bases),
-                list(s.markers),
-                list(s.calls),
-            ]
+                s.bases,
+                s.markers,
+                s.calls,
+            )
             for s in entry.symbols
         ],
-        "imports": [[i.module, list(i.names), i.local, i.line] for i in entry.imports],
+        "imports": [(i.module, i.names, i.local, i.line) for i in entry.imports],
     }
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 

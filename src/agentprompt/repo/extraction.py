@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,8 @@ ProgressCallback = Callable[[int, int], None]
 PARALLEL_THRESHOLD = 200
 """Fewer files than this are parsed in-process (starting workers would cost more)."""
 _CHUNK = 16
+_STORE_BATCH = 512
+"""Rows stored in one transaction during a parallel parse."""
 _NO_NAMES = content_hash(b"\n\n")
 """The names hash of a file that defines and uses nothing."""
 
@@ -127,13 +129,14 @@ def _light(
     """``results`` without the rows' JSON and references, once they are stored (rows the
     cache cannot hold are kept whole)."""
     return [
-        (
-            path,
-            row if row is None or not storable(path) else replace(row, refs="", data=""),
-            problem,
-        )
+        (path, row if row is None or not storable(path) else _stripped(row), problem)
         for path, row, problem in results
     ]
+
+
+def _stripped(row: CacheRow) -> CacheRow:
+    """``row`` without its JSON and references."""
+    return CacheRow(light=row.light, refs="", data="")
 
 
 def _context() -> Any:
@@ -157,20 +160,31 @@ def _parse_all(
             results.append(_extract_one(str(root), path))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
-        if cache is not None:
-            cache.store(row for _, row, _ in results if row is not None)
-            return _light(results)
-        return results
+        return _stored(results, cache)
     chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    pending: list[tuple[str, CacheRow | None, str | None]] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
-            if cache is not None:
-                cache.store(row for _, row, _ in chunk_result if row is not None)
-                chunk_result = _light(chunk_result)
-            results.extend(chunk_result)
+            pending.extend(chunk_result)
+            # One transaction per few hundred files rather than one per chunk: fewer
+            # commits for the main process while the workers parse.
+            if len(pending) >= _STORE_BATCH:
+                results.extend(_stored(pending, cache))
+                pending = []
             if progress is not None:
-                progress(len(results), total)
+                progress(len(results) + len(pending), total)
+    results.extend(_stored(pending, cache))
     return results
+
+
+def _stored(
+    results: list[tuple[str, CacheRow | None, str | None]], cache: SymbolCache | None
+) -> list[tuple[str, CacheRow | None, str | None]]:
+    """Store ``results``' rows in ``cache`` (when there is one) and keep their light part."""
+    if cache is None:
+        return results
+    cache.store(row for _, row, _ in results if row is not None)
+    return _light(results)
 
 
 def extract_repository(

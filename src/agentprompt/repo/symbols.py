@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -113,7 +114,8 @@ _CPP_MARKERS = re.compile(
 )
 """What makes a ``.h`` header C++ rather than C."""
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+"""An identifier (ASCII letters only, so it is read from the bytes without decoding them)."""
 
 RESERVED_WORDS = frozenset(
     str.split(
@@ -138,6 +140,8 @@ _STOP_WORDS = RESERVED_WORDS | frozenset(
     )
 )
 
+_STOP_BYTES = frozenset(word.encode("ascii") for word in _STOP_WORDS)
+
 
 _NOT_CODE = (
     "comment",
@@ -156,6 +160,9 @@ _NOT_CODE = (
 (their interpolated expressions are separate nodes, so they still count)."""
 
 
+_BYTE_RANGE = attrgetter("byte_range")
+
+
 @cache
 def _not_code_query(language: str) -> Query:
     """A query capturing every comment and string text node of ``language``."""
@@ -164,26 +171,32 @@ def _not_code_query(language: str) -> Query:
     return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
 
 
-def _code_text(language: str, root: Node, source: bytes) -> str:
+def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
     """``source`` with comments and string text cut out (each cut replaced by a space)."""
     found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
     if not found:
-        return source.decode("utf-8")
-    spans = sorted((n.start_byte, n.end_byte) for n in found)
+        return source
+    spans = sorted(map(_BYTE_RANGE, found))
     parts: list[bytes] = []
     at = 0
     for start, end in spans:
         if start > at:
             parts.append(source[at:start])
-        at = max(at, end)
+        if end > at:
+            at = end
     parts.append(source[at:])
-    return b" ".join(parts).decode("utf-8", "replace")
+    return b" ".join(parts)
 
 
-def _references(text: str) -> tuple[str, ...]:
-    """The distinct identifiers in ``text`` (keywords and the commonest builtins left out),
+def _references(code: bytes) -> tuple[str, ...]:
+    """The distinct identifiers in ``code`` (keywords and the commonest builtins left out),
     sorted."""
-    return tuple(sorted(set(_IDENTIFIER.findall(text)) - _STOP_WORDS))
+    found = set(_IDENTIFIER.findall(code))
+    found.difference_update(_STOP_BYTES)
+    if not found:
+        return ()
+    # ASCII bytes sort as their text does: one decode and split instead of one per word.
+    return tuple(b" ".join(sorted(found)).decode("ascii").split(" "))
 
 
 def extract_symbols(path: str, source: bytes) -> FileSymbols:
@@ -199,7 +212,8 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
     if language is None:
         return FileSymbols(path=path, language=None, lines=lines)
     try:
-        source.decode("utf-8")
+        if not source.isascii():  # ASCII is UTF-8: most code needs no decoding to check
+            source.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileSymbols(
             path=path,
@@ -214,7 +228,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(_code_text(language, tree.root_node, source)),
+        references=_references(_code_bytes(language, tree.root_node, source)),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
     )

@@ -59,9 +59,8 @@ _NONE_UNION = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|unde
 
 def node_text(node: Node | None) -> str:
     """The source text of ``node`` (empty for None)."""
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+    text = node.text if node is not None else None
+    return "" if text is None else text.decode("utf-8", "replace")
 
 
 def collapse(text: str) -> str:
