@@ -13,6 +13,7 @@ from agentprompt.bridge.split import (
     SplitLimit,
     join_parts,
     part_header,
+    prompt_sections,
     split_prompt,
 )
 from agentprompt.tokens import shared_counter
@@ -138,3 +139,20 @@ def test_a_part_does_not_end_with_an_opening_fence() -> None:
     assert len(parts) > 1
     assert not any(p.endswith("```\n") for p in parts[:-1])
     assert join_parts(parts, "en") == text
+
+
+def test_prompt_sections_are_the_headings_outside_fences() -> None:
+    text = "📖 mode\n\n## Task\nFix it.\n\n## src/a.py\n```python\n# a comment\nx = 1\n```\n"
+    assert prompt_sections(text) == (
+        ("", "📖 mode\n\n"),
+        ("Task", "## Task\nFix it.\n\n"),
+        ("src/a.py", "## src/a.py\n```python\n# a comment\nx = 1\n```\n"),
+    )
+
+
+@given(st.lists(st.sampled_from(["# H\n", "## F\n", "```\n", "x\n", "\n", "y"]), max_size=30))
+def test_prompt_sections_join_back_to_the_prompt(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    sections = prompt_sections(text)
+    assert "".join(part for _, part in sections) == text
+    assert all(part for _, part in sections)

@@ -172,6 +172,9 @@ def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_repl
     expect(page.get_by_role("button", name="Remove scripts/report.py")).to_be_visible()
     shot(page, "06-reply-applied")
 
+    sections = page.locator("#sections-table")
+    expect(sections).to_be_visible()
+    expect(sections).to_contain_text("scripts/report.py")
     rows = page.locator("#breakdown-table tbody tr")
     expect(rows.first).to_contain_text("L0")
     expect(page.locator("#breakdown-table")).to_contain_text("file:scripts/report.py")

@@ -154,6 +154,16 @@ def test_preview_reply_shows_actions_and_writes_nothing(
     assert (repo / "src" / "utils.ts").read_text(encoding="utf-8") == before
 
 
+def test_build_prompt_gives_tokens_per_section(rpc: Rpc) -> None:
+    prompt = rpc("build_prompt", task="Fix parseJSON.", files=["src/utils.ts"])["result"]
+    titles = [s["title"] for s in prompt["sections"]]
+    assert "src/utils.ts" in titles
+    counter = shared_counter()
+    assert sum(s["chars"] for s in prompt["sections"]) == len(prompt["text"])
+    utils = next(s for s in prompt["sections"] if s["title"] == "src/utils.ts")
+    assert utils["tokens"] > 0 and utils["tokens"] < counter.count(prompt["text"])
+
+
 def test_preview_reply_in_a_session_shows_the_next_prompt_apply_would_make(
     rpc: Rpc, repo: Path, sample_reply: str
 ) -> None:

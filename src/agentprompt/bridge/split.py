@@ -22,6 +22,7 @@ __all__ = [
     "SplitLimit",
     "join_parts",
     "part_header",
+    "prompt_sections",
     "split_prompt",
 ]
 
@@ -85,6 +86,24 @@ def _kinds(lines: Sequence[str]) -> list[str]:
         else:
             kinds.append("head" if line.startswith("#") else "")
     return kinds
+
+
+def prompt_sections(text: str) -> tuple[tuple[str, str], ...]:
+    """``text`` cut at its Markdown headings (outside fences, as split sending sees them):
+    ``(title, text)`` pairs whose texts join back to ``text``. The title is the heading's
+    words; text before the first heading has the title ``""``."""
+    lines = text.splitlines(keepends=True)
+    sections: list[tuple[str, str]] = []
+    title, start = "", 0
+    for i, kind in enumerate(_kinds(lines)):
+        if kind == "head" and i > start:
+            sections.append((title, "".join(lines[start:i])))
+            start = i
+        if kind == "head":
+            title = lines[i].lstrip("#").strip()
+    if start < len(lines):
+        sections.append((title, "".join(lines[start:])))
+    return tuple(sections)
 
 
 def _rank(lines: Sequence[str], kinds: Sequence[str], i: int) -> int:

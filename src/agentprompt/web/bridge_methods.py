@@ -17,6 +17,7 @@ from typing import Any
 from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.rounds import run_round
+from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
 from agentprompt.bridge.state import start_session as store_session
 from agentprompt.bridge.text import LANGS, default_lang
@@ -35,8 +36,9 @@ Keep = Callable[[BridgeState], None]
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
-    """A prompt as the page shows it: its parts (split as the bridge splits), each with its
-    exact token count, and the session state it was built from."""
+    """A prompt as the page shows it: its parts (split as the bridge splits) and its
+    sections (cut at its headings), each with its exact token count, and the session state
+    it was built from."""
     counter = shared_counter()
     parts = [
         {"index": i, "text": part, "tokens": counter.count(part)}
@@ -44,6 +46,10 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
     ]
     data = prompt.to_json()
     data["parts"] = parts
+    data["sections"] = [
+        {"title": title, "tokens": counter.count(part), "chars": len(part)}
+        for title, part in prompt_sections(prompt.text)
+    ]
     data["state"] = state.to_json()
     return data
 

@@ -181,9 +181,18 @@ function renderPrompt(prompt) {
     prompt.tokenizer + "), " + total + " part(s)" + (prompt.continuation ? ", asks to continue" : "") +
     (prompt.left_out.length ? "; cut to fit: " + prompt.left_out.map((f) => f.path + " (" + f.kept + ")").join(", ") : "") +
     (prompt.withheld.length ? "; withheld as likely secrets: " + prompt.withheld.map((f) => f.path).join(", ") : "");
+  renderSections(prompt.sections);
   state.files = new Set(prompt.state.files);
   setMode(prompt.state.mode);
   renderTree();
+}
+
+function renderSections(sections) {
+  // What the prompt spends, section by section (cut at its headings).
+  const rows = sections.map((s) => el("tr", {},
+    el("td", {}, s.title || "(before the first heading)"), el("td", {}, s.tokens), el("td", {}, s.chars)));
+  document.querySelector("#sections-table tbody").replaceChildren(...rows);
+  $("sections-table").hidden = sections.length === 0;
 }
 
 async function buildPrompt() {
