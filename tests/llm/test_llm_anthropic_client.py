@@ -10,6 +10,7 @@ import pytest
 from agentprompt.llm import (
     ModelConfig,
     ModelConnectionError,
+    ModelError,
     ModelHTTPError,
     ModelReply,
     ModelReplyError,
@@ -372,3 +373,12 @@ def test_a_stream_cut_off_after_the_stop_reason_is_a_whole_reply(server: Loopbac
     *_, done = make_client(config(server.url)).stream(REQUEST)
     assert isinstance(done, ReplyDone)
     assert (done.reply.text, done.reply.stop_reason) == ("All", "end_turn")
+
+
+def test_a_history_with_tool_calls_but_no_tools_is_refused_before_sending(
+    server: LoopbackServer,
+) -> None:
+    client = AnthropicClient(config(server.url))
+    with pytest.raises(ModelError, match="pass the tool definitions again"):
+        client.complete(replace(REQUEST, tools=()))
+    assert server.requests == []

@@ -41,7 +41,17 @@ Messages API requires a limit)."""
 def messages_request_body(
     request: ModelRequest, config: ModelConfig, *, stream: bool = False
 ) -> dict[str, Any]:
-    """The Messages API request body for ``request``: system, messages, tools, limits."""
+    """The Messages API request body for ``request``: system, messages, tools, limits.
+
+    The Messages API refuses a request whose history holds tool calls or results but that
+    offers no tools, so such a request raises :class:`ModelError` here, before anything is
+    sent, naming the fix."""
+    if not request.tools and any(m.tool_calls or m.role == "tool" for m in request.messages):
+        raise ModelError(
+            "this request's history holds tool calls or tool results but the request offers no "
+            "tools, which the Anthropic Messages API refuses; pass the tool definitions again "
+            "(they may go unused)"
+        )
     body: dict[str, Any] = {
         "model": request.model or config.model,
         "max_tokens": request.max_tokens or config.max_tokens or DEFAULT_MAX_TOKENS,
