@@ -107,3 +107,12 @@ def test_an_empty_summary_is_an_error_and_changes_nothing(prompts: PromptLibrary
             policy=CompactionPolicy(keep_head=1, keep_recent=2),
         )
     assert history == before
+
+
+def test_after_a_compaction_usage_must_grow_before_the_next() -> None:
+    # Still over the threshold right after a compaction (large kept messages): no second
+    # compaction until a tenth of the context has been added.
+    assert not should_compact(9000, 10_000, 80.0, after=8500)
+    assert not should_compact(9499, 10_000, 80.0, after=8500)
+    assert should_compact(9500, 10_000, 80.0, after=8500)
+    assert not should_compact(7900, 10_000, 80.0, after=5000)

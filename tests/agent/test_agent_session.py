@@ -363,6 +363,32 @@ def test_history_is_compacted_when_usage_passes_the_threshold(tmp_path: Path) ->
     assert session.used_tokens < 9000
 
 
+def test_a_history_still_full_after_compaction_is_not_compacted_every_round(
+    tmp_path: Path,
+) -> None:
+    # The kept recent message alone fills most of the context, so usage stays over the
+    # threshold after the compaction; the tool rounds that follow must not compact again
+    # (each would summarise the last summary).
+    huge = "word " * 8500
+    replies = ["one", "two", "three", "SUMMARY OF OLD", _call(id="c2"), _call(id="c3"), "done"]
+    model = ScriptedModel(replies)
+    events: list[SessionEvent] = []
+    session = _session(
+        tmp_path,
+        model,
+        events=events,
+        context_size=10_000,
+        compaction=CompactionPolicy(threshold=80, keep_head=1, keep_recent=2),
+    )
+    session.run_turn("first")
+    session.run_turn("second")
+    assert session.run_turn(huge).compacted
+    assert session.used_tokens >= 8000
+    result = session.run_turn("fourth")
+    assert result.text == "done" and model.remaining == 0
+    assert [e.text for e in events if e.kind == "compaction"] == ["SUMMARY OF OLD"]
+
+
 def test_a_summary_quoting_a_reminder_tag_stays_in_the_history(tmp_path: Path) -> None:
     # The agent read a file holding the tag (this very repository has many); the summary
     # quotes it, and the reminder filter after the next call must not take the notice.

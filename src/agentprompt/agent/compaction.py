@@ -77,9 +77,21 @@ class Compaction:
     """Tokens the summarising call used."""
 
 
-def should_compact(used_tokens: int, context_size: int, threshold: float) -> bool:
-    """Whether usage (``used_tokens`` of ``context_size``) has reached ``threshold`` percent."""
+REGROWTH_PERCENT = 10
+"""After a compaction, usage must grow by this share of the context before the next one:
+a history still over the threshold after one (its kept head and recent messages are large)
+would otherwise be compacted after every tool round, summarising the last summary."""
+
+
+def should_compact(
+    used_tokens: int, context_size: int, threshold: float, *, after: int | None = None
+) -> bool:
+    """Whether usage (``used_tokens`` of ``context_size``) has reached ``threshold`` percent
+    and, when the history was compacted before (``after``: the usage right after that),
+    has grown since by at least :data:`REGROWTH_PERCENT` of the context."""
     if context_size <= 0:
+        return False
+    if after is not None and (used_tokens - after) * 100 < REGROWTH_PERCENT * context_size:
         return False
     return used_tokens * 100 >= threshold * context_size
 

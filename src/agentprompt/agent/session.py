@@ -106,6 +106,7 @@ class AgentSession:
         """Context a tool set for the next call's tool-context reminder."""
         self.used_tokens = 0
         """Context tokens in use after the last call."""
+        self._compacted: int | None = None
         self.tool_results = ToolResultStats()
         """Sizes of the tool results so far (for the remaining tool-call estimate)."""
         self.last_request: PlacedRequest | None = None
@@ -271,8 +272,8 @@ class AgentSession:
         return limit if turn.tool_rounds >= limit else None
 
     def _maybe_compact(self, turn: TurnState) -> None:
-        policy = self.config.compaction
-        if not should_compact(self.used_tokens, self.config.context_size, policy.threshold):
+        policy, size, after = self.config.compaction, self.config.context_size, self._compacted
+        if not should_compact(self.used_tokens, size, policy.threshold, after=after):
             return
         try:
             done = compact_history(
@@ -284,7 +285,7 @@ class AgentSession:
         if done is None:
             return
         self.history = list(done.messages)
-        self.used_tokens = self.build_request().total_tokens
+        self.used_tokens = self._compacted = self.build_request().total_tokens
         turn.compacted = True
         self._emit(SessionEvent(kind="compaction", text=done.summary))
 
