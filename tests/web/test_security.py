@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from agentprompt.errors import UsageError
 from agentprompt.web import Guard, create_app
@@ -46,6 +47,14 @@ def test_wrong_host_is_refused(client: TestClient) -> None:
         answer = client.get(f"/?token={TOKEN}", headers={"host": host})
         assert answer.status_code == 403, host
         assert answer.text == "forbidden\n"
+
+
+def test_a_websocket_without_the_token_is_closed_by_the_guard(client: TestClient) -> None:
+    # The page opens no WebSocket; one attempted by another site must not pass the guard.
+    for url in ("/ws", f"/ws?token={TOKEN}x"):
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url):
+            pass
+        assert closed.value.code == 1008
 
 
 def test_localhost_with_the_port_is_admitted(client: TestClient) -> None:

@@ -70,13 +70,19 @@ class GuardedApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse or pass on one connection."""
-        if scope["type"] != "http":
+        if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
         raw_host = headers.get(b"host")
         host = raw_host.decode("latin-1") if raw_host is not None else None
         query = scope.get("query_string", b"").decode("latin-1")
+        if scope["type"] != "http":  # a WebSocket (the page opens none): the same guard
+            if self.guard.admits(host, query):
+                await self.app(scope, receive, send)
+            else:
+                await send({"type": "websocket.close", "code": 1008})
+            return
         if self.guard.admits(host, query):
 
             async def send_secured(message: Message) -> None:
