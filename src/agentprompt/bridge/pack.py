@@ -23,6 +23,7 @@ from agentprompt.bridge.screening import screen_prompt_texts
 from agentprompt.bridge.secretcache import default_secret_cache_path
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
@@ -105,8 +106,8 @@ def build_prompt(
     secret_cache: Path | None = None,
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed); ``split=False``
-    leaves the whole text as the only part. Secret scans are remembered in
-    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``)."""
+    leaves the whole text as the only part. Secret scans and token counts are remembered
+    in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``)."""
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None:
@@ -114,6 +115,7 @@ def build_prompt(
         return _finish(
             state, root, system=system, user=user, tokens=None, continuation=True, split=split
         )
+    cache = secret_cache or default_secret_cache_path(root)
     view = view or view_repository(root)
     levels = _initial_levels(state, view)
     contents, unreadable = read_contents(root, [p for p, lv in levels.items() if lv == "full"])
@@ -121,12 +123,11 @@ def build_prompt(
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]
     included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
-    screen = screen_prompt_texts(
-        included, cache_path=secret_cache or default_secret_cache_path(root)
-    )
+    screen = screen_prompt_texts(included, cache_path=cache)
     for path in screen.withheld:
         levels[path] = "path"
-    withheld = tuple(f for f in screen.findings if f.path in set(screen.withheld))
+    held = set(screen.withheld)
+    withheld = tuple(f for f in screen.findings if f.path in held)
     order = (
         rank_files(view, (*state.files, *state.focus), state.task)
         if state.max_tokens is not None
@@ -148,13 +149,16 @@ def build_prompt(
         )
         return head + render_user(state, part, root)
 
-    fitted = fit_levels(render, levels, order, blocks, state.max_tokens, counter)
+    fitted = fit_levels(
+        render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)
+    )
     user = fitted.text[len(head) :]
     return _finish(
         state,
         root,
         system=system,
         user=user,
+        text=fitted.text,
         tokens=fitted.tokens,
         left_out=fitted.left_out,
         withheld=withheld,
@@ -187,13 +191,15 @@ def _finish(
     system: str,
     user: str,
     tokens: int | None,
+    text: str | None = None,
     continuation: bool = False,
     left_out: tuple[tuple[str, Level], ...] = (),
     withheld: tuple[SecretFinding, ...] = (),
     split: bool = True,
 ) -> BridgePrompt:
     counter = shared_counter()
-    text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
+    if text is None:  # the whole prompt, unless the caller has it already
+        text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
     return BridgePrompt(
         system=system,

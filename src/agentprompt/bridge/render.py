@@ -37,6 +37,8 @@ _TICKS = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 def fence_for(content: str) -> str:
     """A backtick fence longer than any fence-like run at a line start in ``content``, so
     the content can never close it."""
+    if "```" not in content and "~~~" not in content:
+        return "```"
     longest = max((len(m.group(1)) for m in _TICKS.finditer(content)), default=0)
     return "`" * max(3, longest + 1)
 
@@ -122,8 +124,10 @@ def render_user(state: BridgeState, part: UserPart, root: Path | None = None) ->
         body = _summaries(part, summarised, lang, root) + _notes(state, part, root)
         return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
     full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
-    body = "".join(f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full)
-    body += _summaries(part, [p for p in state.files if p in summarised], lang, root)
-    body += _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else ""
-    body += _notes(state, part, root)
+    shown = set(summarised)
+    blocks = [f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full]
+    blocks.append(_summaries(part, [p for p in state.files if p in shown], lang, root))
+    blocks.append(_section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "")
+    blocks.append(_notes(state, part, root))
+    body = "".join(blocks)
     return render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
