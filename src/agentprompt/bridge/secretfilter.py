@@ -1,20 +1,23 @@
-"""Which texts detect-secrets could possibly flag, decided in one pass of its own rules.
+"""Which texts detect-secrets could possibly flag, decided quickly with its own rules.
 
 detect-secrets' ``scan_file`` reads every line with every plugin in Python, which makes a
 cold pack of a large repository take minutes. Almost every file holds nothing it could
-report, and that can be decided much faster with detect-secrets' *own* rules run over the
-whole text at once: each regex-based plugin's ``denylist``, the high-entropy plugins'
-quoted-string regex with their own entropy function and limit, and the keyword plugin's
-regexes (all of them, whatever the file type). A file with no possible hit is not scanned;
-every other file is scanned by ``scan_file`` exactly as before, so the findings are the same.
+report, and that can be decided much faster with detect-secrets' *own* rules: each
+regex-based plugin's ``denylist``, the high-entropy plugins' quoted-string regex with
+their own entropy function and limit, and the keyword plugin's regexes (all of them,
+whatever the file type). A file with no possible hit is not scanned; every other file is
+scanned by ``scan_file`` exactly as before, so the findings are the same.
 
-Why whole-text matching can only find *more* than detect-secrets' per-line matching: the
-lines it scans are the text split at ``\\n`` (after Python's universal-newline reading,
-reproduced here) with trailing whitespace stripped; none of the rules' regexes uses ``\\A``,
-``\\Z`` or ``\\B``, the ``^``/``$`` anchors are given ``re.MULTILINE`` and sit beside
-``\\s`` alternatives, and every negative lookaround rejects only word characters, dots or
-hex digits, never the whitespace or line break that follows a line in the whole text.
-So a match within a line is still a match at the same place in the whole text.
+Most regexes are run over the whole text at once. That can only find *more* than
+detect-secrets' per-line matching: the lines it scans are the text split at ``\\n`` (after
+Python's universal-newline reading, reproduced here) with trailing whitespace stripped;
+none of the rules' regexes uses ``\\A``, ``\\Z`` or ``\\B``, the ``^``/``$`` anchors are
+given ``re.MULTILINE`` and sit beside ``\\s`` alternatives, and every negative lookaround
+rejects only word characters, dots or hex digits, never the whitespace or line break that
+follows a line in the whole text. So a match within a line is still a match at the same
+place in the whole text. A regex that cannot match without certain plain words
+(:mod:`agentprompt.bridge.regexneeds`) is skipped when the text lacks them, and tried line
+by line, exactly as detect-secrets reads lines, where its rarest word occurs.
 
 Files whose lines detect-secrets rewrites before scanning go to ``scan_file`` whatever
 their text: YAML files (its YAML transformer), and files its INI transformer may parse,
@@ -33,6 +36,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
+
+from agentprompt.bridge.regexneeds import (
+    Words,
+    lacks_required,
+    required_words,
+    search_lines,
+    selective,
+)
 
 __all__ = ["may_hold_secret"]
 
@@ -57,7 +68,7 @@ class _Entropy:
 
 @dataclass(frozen=True)
 class _Keyword:
-    """The keyword plugin: its keywords as plain lowercase words (for ASCII text), the
+    """The keyword plugin: its keywords as plain lowercase words (for lowercased text), the
     same as one case-insensitive regex (for any text), and its regexes, split into those
     that begin with a keyword (tried only where one begins) and the others."""
 
@@ -71,9 +82,13 @@ class _Keyword:
 class _Rules:
     """detect-secrets' default plugins' rules, ready for whole-text matching."""
 
-    regexes: tuple[re.Pattern[str], ...]
+    regexes: tuple[tuple[re.Pattern[str], tuple[Words, ...]], ...]
+    """Each regex-based plugin's regexes, with the words each cannot match without."""
     entropy: tuple[_Entropy, ...]
     keyword: _Keyword | None
+    folded: frozenset[str]
+    """Characters that match a letter of the rules' words case-insensitively but do not
+    lowercase to it (``ſ`` matches ``s``): a text holding one is searched without words."""
     unknown: bool
     """A plugin of a kind not understood here: every text must be scanned."""
 
@@ -93,7 +108,7 @@ def _entropy_rule(plugin: Any) -> _Entropy:
     )
 
 
-_WORD = re.compile(r"[a-z]+(?:_\?[a-z]+)?")
+_WORD = re.compile(r"[a-zñ]+(?:_\?[a-zñ]+)?")
 
 
 def _keyword_rule() -> _Keyword:
@@ -106,8 +121,6 @@ def _keyword_rule() -> _Keyword:
     free = tuple(r for r in regexes.values() if not r.pattern.startswith(lead))
     words: list[str] = []
     for entry in keyword.DENYLIST:
-        if not entry.isascii() and entry.isalpha():
-            continue  # cannot occur in ASCII text, the only text searched by word
         if not _WORD.fullmatch(entry):  # not a plain word: search by regex only
             words = []
             break
@@ -123,14 +136,14 @@ def _rules() -> _Rules:
     from detect_secrets.plugins.keyword import KeywordDetector
     from detect_secrets.settings import default_settings, get_plugins
 
-    regexes: list[re.Pattern[str]] = []
+    regexes: list[tuple[re.Pattern[str], tuple[Words, ...]]] = []
     entropy: list[_Entropy] = []
     keyword: _Keyword | None = None
     unknown = False
     with default_settings():
         for plugin in get_plugins():
             if isinstance(plugin, RegexBasedDetector):
-                regexes.extend(_whole_text(regex) for regex in plugin.denylist)
+                regexes.extend((_whole_text(r), required_words(r)) for r in plugin.denylist)
             elif isinstance(plugin, HighEntropyStringsPlugin):
                 entropy.append(_entropy_rule(plugin))
             elif isinstance(plugin, KeywordDetector) and not plugin.keyword_exclude:
@@ -141,8 +154,33 @@ def _rules() -> _Rules:
         regexes=tuple(regexes),
         entropy=tuple(entropy),
         keyword=keyword,
+        folded=_folded({*"".join(w for _, needs in regexes for ws in needs for w in ws)}),
         unknown=unknown,
     )
+
+
+def _folded(letters: set[str]) -> frozenset[str]:
+    """The characters beyond ASCII that ``re.IGNORECASE`` matches to one of ``letters``
+    although their lowercase differs (asked of ``re`` itself)."""
+    letters |= {*"abcdefghijklmnopqrstuvwxyzñ"}
+    every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+    found: set[str] = set()
+    for letter in letters:
+        if letter.isalpha():
+            twins = re.compile(re.escape(letter), re.IGNORECASE).findall(every)
+            found.update(c for c in twins if c.lower() != letter)
+    return frozenset(found)
+
+
+def _lowered(rules: _Rules, text: str) -> str | None:
+    """``text`` in lower case with every character where it was, when plain word search
+    in it finds what a case-insensitive search finds; else None."""
+    if text.isascii():
+        return text.lower()
+    if any(c in text for c in rules.folded):
+        return None
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else None
 
 
 def _rewritten(name: str, text: str) -> bool:
@@ -178,17 +216,27 @@ def may_hold_secret(path: str, text: str) -> bool:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if _rewritten(PurePosixPath(path).name, text):
         return True
-    if any(regex.search(text) for regex in rules.regexes):
-        return True
+    # Lowercased text lets plain word searches rule out most regexes quickly.
+    lowered = _lowered(rules, text)
+    for regex, needs in rules.regexes:
+        if lowered is None:
+            if regex.search(text):
+                return True
+        elif lacks_required(needs, lowered):
+            continue
+        elif selective(needs):
+            if search_lines(regex, needs, text, lowered):
+                return True
+        elif regex.search(text):
+            return True
     if any(_entropy_hit(rule, text) for rule in rules.entropy):
         return True
-    return rules.keyword is not None and _keyword_hit(rules.keyword, text)
+    return rules.keyword is not None and _keyword_hit(rules.keyword, text, lowered)
 
 
-def _keyword_starts(rule: _Keyword, text: str) -> Iterator[int]:
+def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[int]:
     """Every place a keyword begins (case-insensitively), overlapping ones included."""
-    if rule.words and text.isascii():
-        lowered = text.lower()
+    if rule.words and lowered is not None:
         for word in rule.words:
             at = lowered.find(word)
             while at >= 0:
@@ -199,8 +247,8 @@ def _keyword_starts(rule: _Keyword, text: str) -> Iterator[int]:
             yield found.start()
 
 
-def _keyword_hit(rule: _Keyword, text: str) -> bool:
-    starts = sorted(set(_keyword_starts(rule, text)))
+def _keyword_hit(rule: _Keyword, text: str, lowered: str | None) -> bool:
+    starts = sorted(set(_keyword_starts(rule, text, lowered)))
     if not starts:
         return False
     if any(regex.search(text) for regex in rule.free):
