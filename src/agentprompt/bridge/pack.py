@@ -7,6 +7,7 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,11 +38,11 @@ class BridgePrompt:
 
     system: str
     """The system part (identity, modes, reply formats, split sending)."""
-    user: str
-    """The round's user part (or the continuation follow-up)."""
     text: str
     """What the user pastes: the system part and the user part on the first round, the
     user part alone afterwards (the chat already holds the system part)."""
+    user_start: int
+    """Where the user part starts in ``text``."""
     tokens: int
     """The exact token count of ``text``."""
     tokenizer: str
@@ -58,6 +59,12 @@ class BridgePrompt:
     """This is the follow-up asking the model to continue."""
     parts: tuple[str, ...] = field(default=())
     """``text`` split for sending (one part when it fits whole)."""
+
+    @cached_property
+    def user(self) -> str:
+        """The round's user part (or the continuation follow-up): the end of ``text``,
+        copied out only when asked for (a whole repository's prompt is large)."""
+        return self.text[self.user_start :]
 
     def messages(self) -> tuple[Message, ...]:
         """The prompt as API messages: the system part and the user part."""
@@ -113,7 +120,7 @@ def build_prompt(
     if state.continuation is not None:
         user = continuation_prompt(state.continuation, state.lang, root)
         return _finish(
-            state, root, system=system, user=user, tokens=None, continuation=True, split=split
+            state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
     cache = secret_cache or default_secret_cache_path(root)
     view = view or view_repository(root)
@@ -147,18 +154,17 @@ def build_prompt(
             left_out=left_out,
             withheld=withheld,
         )
-        return head + render_user(state, part, root)
+        return render_user(state, part, root, lead=head)
 
     fitted = fit_levels(
         render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)
     )
-    user = fitted.text[len(head) :]
     return _finish(
         state,
         root,
         system=system,
-        user=user,
         text=fitted.text,
+        user_start=len(head),
         tokens=fitted.tokens,
         left_out=fitted.left_out,
         withheld=withheld,
@@ -189,22 +195,20 @@ def _finish(
     root: Path,
     *,
     system: str,
-    user: str,
+    text: str,
     tokens: int | None,
-    text: str | None = None,
+    user_start: int = 0,
     continuation: bool = False,
     left_out: tuple[tuple[str, Level], ...] = (),
     withheld: tuple[SecretFinding, ...] = (),
     split: bool = True,
 ) -> BridgePrompt:
     counter = shared_counter()
-    if text is None:  # the whole prompt, unless the caller has it already
-        text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
     return BridgePrompt(
         system=system,
-        user=user,
         text=text,
+        user_start=user_start,
         tokens=tokens if tokens is not None else counter.count(text),
         tokenizer=counter.name,
         mode=state.mode,

@@ -31,6 +31,8 @@ __all__ = [
 Level = Literal["full", "summary", "path"]
 """How much of a file a prompt shows: its content, its summary, or its path in the tree."""
 
+_SLOT = "\0body\0"
+"""Stands for the edit-mode body while its frame is rendered (never in a prompt file)."""
 _TICKS = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -115,19 +117,30 @@ def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | Non
     return _section("summaries", lang, root, files=blocks.rstrip("\n")) if blocks else ""
 
 
-def render_user(state: BridgeState, part: UserPart, root: Path | None = None) -> str:
-    """The user part of the round: seed 003's browse-mode or edit-mode prompt."""
+def render_user(
+    state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
+) -> str:
+    """The user part of the round: seed 003's browse-mode or edit-mode prompt, after
+    ``lead`` (the system part on the first round: a prompt of hundreds of megabytes is
+    then built in one piece instead of being copied again to put the two together)."""
     lang = state.lang
     tree = render_tree(build_tree(part.paths, annotations=part.notes))
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     if state.mode == "browse":
         body = _summaries(part, summarised, lang, root) + _notes(state, part, root)
-        return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
+        browse = render_prompt("browse", lang, root, task=state.task, tree=tree, body=body)
+        return lead + browse + "\n"
     full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
     shown = set(summarised)
     blocks = [f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full]
     blocks.append(_summaries(part, [p for p in state.files if p in shown], lang, root))
     blocks.append(_section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "")
     blocks.append(_notes(state, part, root))
-    body = "".join(blocks)
-    return render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+    # The body can be hundreds of megabytes: the frame is rendered around a slot and the
+    # whole is joined once, rather than joining the body and copying it into the frame.
+    frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
+    if frame.count(_SLOT) != 1:
+        body = "".join(blocks)
+        return lead + render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+    before, after = frame.split(_SLOT)
+    return "".join([lead, before, *blocks, after, "\n"])
