@@ -83,7 +83,16 @@ def test_files_detect_secrets_rewrites_are_always_scanned() -> None:
 
 
 def _repository_texts() -> dict[str, str]:
-    paths = sorted(REPO.glob("src/agentprompt/**/*.py"))[::4] + sorted(REPO.glob("docs/*.md"))
+    """A varied sample of the repository's own files: code, prompts, examples, docs."""
+    paths = [
+        *sorted(REPO.glob("src/agentprompt/**/*.py"))[::4],
+        *sorted(REPO.glob("src/agentprompt/**/*.md"))[::3],
+        *sorted(REPO.glob("tests/**/*.py"))[::8],
+        *sorted(REPO.glob("examples/**/*.*")),
+        *sorted(REPO.glob("*.md")),
+        *sorted(REPO.glob("*.toml")),
+        *sorted(REPO.glob("bench/*.py")),
+    ]
     return {str(p.relative_to(REPO)): p.read_text(encoding="utf-8") for p in paths}
 
 
