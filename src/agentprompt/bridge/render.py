@@ -33,15 +33,20 @@ Level = Literal["full", "summary", "path"]
 
 _SLOT = "\0body\0"
 """Stands for the edit-mode body while its frame is rendered (never in a prompt file)."""
-_TICKS = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
+_RUNS = re.compile(r"`{3,}|~{3,}")
 
 
 def fence_for(content: str) -> str:
     """A backtick fence longer than any fence-like run at a line start in ``content``, so
     the content can never close it."""
-    if "```" not in content and "~~~" not in content:
-        return "```"
-    longest = max((len(m.group(1)) for m in _TICKS.finditer(content)), default=0)
+    longest = 0
+    # Each run of three or more backticks or tildes that only spaces or tabs precede on its
+    # line (a literal search is far faster than trying every line start of a large file).
+    for found in _RUNS.finditer(content):
+        start = found.start()
+        line = content.rfind("\n", 0, start) + 1
+        if not content[line:start].strip(" \t"):
+            longest = max(longest, found.end() - start)
     return "`" * max(3, longest + 1)
 
 
