@@ -6,8 +6,7 @@ inputs give the same bytes, so prompts are snapshot-tested.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -33,21 +32,29 @@ Level = Literal["full", "summary", "path"]
 
 _SLOT = "\0body\0"
 """Stands for the edit-mode body while its frame is rendered (never in a prompt file)."""
-_RUNS = re.compile(r"`{3,}|~{3,}")
 
 
 def fence_for(content: str) -> str:
     """A backtick fence longer than any fence-like run at a line start in ``content``, so
     the content can never close it."""
     longest = 0
-    # Each run of three or more backticks or tildes that only spaces or tabs precede on its
-    # line (a literal search is far faster than trying every line start of a large file).
-    for found in _RUNS.finditer(content):
-        start = found.start()
+    for start, end in (*_runs(content, "`"), *_runs(content, "~")):
         line = content.rfind("\n", 0, start) + 1
         if not content[line:start].strip(" \t"):
-            longest = max(longest, found.end() - start)
+            longest = max(longest, end - start)
     return "`" * max(3, longest + 1)
+
+
+def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
+    """Where each run of three or more ``mark`` characters starts and ends (found by
+    literal search, far faster on a large file than trying every line start)."""
+    at = content.find(mark * 3)
+    while at >= 0:
+        end = at + 3
+        while end < len(content) and content[end] == mark:
+            end += 1
+        yield at, end
+        at = content.find(mark * 3, end)
 
 
 def _fenced(content: str, info: str = "") -> str:
