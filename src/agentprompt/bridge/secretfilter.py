@@ -131,7 +131,7 @@ def _keyword_rule() -> _Keyword:
 
 @lru_cache(maxsize=1)
 def _rules() -> _Rules:
-    from detect_secrets.plugins.base import RegexBasedDetector
+    from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
     from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
     from detect_secrets.plugins.keyword import KeywordDetector
     from detect_secrets.settings import default_settings, get_plugins
@@ -142,7 +142,11 @@ def _rules() -> _Rules:
     unknown = False
     with default_settings():
         for plugin in get_plugins():
-            if isinstance(plugin, RegexBasedDetector):
+            if type(plugin).analyze_line is not BasePlugin.analyze_line and not isinstance(
+                plugin, (HighEntropyStringsPlugin, KeywordDetector)
+            ):
+                unknown = True  # reads lines its own way: not covered by these rules
+            elif isinstance(plugin, RegexBasedDetector):
                 regexes.extend((_whole_text(r), required_words(r)) for r in plugin.denylist)
             elif isinstance(plugin, HighEntropyStringsPlugin):
                 entropy.append(_entropy_rule(plugin))
