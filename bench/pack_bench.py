@@ -11,13 +11,18 @@ process, median of ``--runs`` runs with min and max, run in turn (one run of eac
 the next round) so a busy moment on the machine hits every row alike:
 
 1. agentprompt full: every discovered file in full (edit mode), exact ``o200k_base`` token
-   count of the whole prompt, detect-secrets scan of every file's text (remembered by
-   content in ``bench/.work/pack-cache/secrets.db``: the first run scans everything, later
-   runs only what changed; ``--cold`` clears both caches before every run).
+   count of the whole prompt, detect-secrets verdict on every file's text (files its own
+   rules cannot flag are not scanned, the rest are). Verdicts and the token counts of the
+   prompt's parts are remembered by content in ``bench/.work/pack-cache/secrets.db``, the
+   symbols in ``symbols.db`` beside it: the first run does everything, later runs only
+   what changed; ``--cold`` clears both caches before every agentprompt run.
 2. agentprompt signatures: every code file's signatures (browse mode, from the symbol
-   cache), exact token count, detect-secrets scan of the text (remembered likewise).
+   cache), exact token count, detect-secrets verdict on the text (remembered likewise).
 3. repomix full: ``repomix --output FILE`` (its defaults: token count, secretlint check).
 4. repomix compress: the same with ``--compress`` (tree-sitter signatures).
+
+Each row also shows the CPU time (user + system) of the process and its children, which
+varies much less than wall time when other jobs share the machine.
 
 The load average (``/proc/loadavg``) is printed before and after, since the machine's two
 cores may be shared.
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -98,13 +104,19 @@ def _commands(corpus: Path, out: Path) -> dict[str, list[str]]:
     }
 
 
-def _time(command: list[str]) -> tuple[float, str]:
-    start = time.perf_counter()
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _time(command: list[str]) -> tuple[float, float, str]:
+    """Wall time, CPU time (the process and its children) and what the command printed."""
+    start, cpu = time.perf_counter(), _cpu()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    took = time.perf_counter() - start
+    took, used = time.perf_counter() - start, _cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return took, done.stdout.strip()
+    return took, used, done.stdout.strip()
 
 
 def _load() -> str:
@@ -112,32 +124,48 @@ def _load() -> str:
 
 
 def _stages(corpus: Path) -> None:
-    """Where a full pack's time goes, stage by stage, in this process (the scan on a sample
-    of about 400 files, scaled to the whole corpus by characters)."""
+    """Where a cold full pack's time goes, stage by stage, in this process (CPU seconds;
+    detect-secrets on the prefilter's candidates, and token counting, fresh, without the
+    pack's caches)."""
     from agentprompt.bridge.context import read_contents, view_repository
+    from agentprompt.bridge.secretfilter import may_hold_secret
+    from agentprompt.bridge.tokencount import CachedCounter
     from agentprompt.repo.secrets import scan_texts
-    from agentprompt.tokens import shared_counter
+    from agentprompt.tokens import get_tokenizer
 
-    start = time.perf_counter()
+    def clock() -> float:
+        return time.process_time()
+
+    start = clock()
     view = view_repository(corpus, cache_path=CACHE)
-    print(f"discovery + symbols (warm cache): {time.perf_counter() - start:.2f} s")
-    start = time.perf_counter()
+    print(f"discovery + symbols (warm symbol cache): {clock() - start:.2f} s")
+    start = clock()
     contents, _ = read_contents(corpus, view.paths)
     total = sum(len(t) for t in contents.values())
-    took = time.perf_counter() - start
-    print(f"read {len(contents)} files: {took:.2f} s, {total / 1e6:.1f} M chars")
-    start = time.perf_counter()
-    tokens = shared_counter().count("".join(contents.values()))
-    print(f"exact count of all text: {time.perf_counter() - start:.2f} s, {tokens} tokens")
-    sample = sorted(contents.items())[:: max(1, len(contents) // 400)]
-    size = sum(len(t) for _, t in sample)
-    start = time.perf_counter()
-    scan_texts(sample)
-    took = time.perf_counter() - start
+    print(f"read {len(contents)} files: {clock() - start:.2f} s, {total / 1e6:.1f} M chars")
+    start = clock()
+    candidates = [(p, t) for p, t in contents.items() if may_hold_secret(p, t)]
+    size = sum(len(t) for _, t in candidates)
     print(
-        f"detect-secrets on {len(sample)} files ({size / 1e6:.1f} M chars): {took:.2f} s, "
-        f"about {took * total / size:.0f} s for the whole corpus on one core"
+        f"secret prefilter: {clock() - start:.2f} s; {len(candidates)} files "
+        f"({size / 1e6:.1f} M chars) left to scan"
     )
+    start = clock()
+    found = scan_texts(candidates)
+    flagged = sum(1 for hits in found.values() if hits)
+    print(f"detect-secrets on them: {clock() - start:.2f} s, {flagged} files with findings")
+    text = "".join(f"## {p}\n{t}\n" for p, t in contents.items())
+    start = clock()
+    tokens = get_tokenizer("o200k_base").count(text)
+    print(f"one exact count of all text: {clock() - start:.2f} s, {tokens} tokens")
+    with tempfile.TemporaryDirectory(prefix="pack-stages-") as folder:
+        counter = CachedCounter(get_tokenizer("o200k_base"), Path(folder) / "c.db", workers=1)
+        start = clock()
+        assert counter.count(text) == tokens
+        print(f"the same by parts, remembered: {clock() - start:.2f} s")
+        start = clock()
+        assert counter.count(text) == tokens
+        print(f"again, from the remembered parts: {clock() - start:.2f} s")
 
 
 def main() -> None:
@@ -161,6 +189,7 @@ def main() -> None:
         _stages(corpus)
         return
     times: dict[str, list[float]] = {}
+    cpus: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="pack-bench-") as folder:
         commands = _commands(corpus, Path(folder))
         rows = [r for r in commands if not args.only or r in args.only]
@@ -168,22 +197,33 @@ def main() -> None:
             for row in rows:
                 if args.cold and row.startswith("agentprompt"):
                     shutil.rmtree(CACHE.parent, ignore_errors=True)
-                took, said = _time(commands[row])
+                took, used, said = _time(commands[row])
                 times.setdefault(row, []).append(took)
+                cpus.setdefault(row, []).append(used)
                 size = (Path(folder) / commands[row][-1]).stat().st_size
-                print(f"run {run + 1} {row}: {took:.2f} s, output {size / 1e6:.1f} MB {said}")
+                print(
+                    f"run {run + 1} {row}: {took:.2f} s (CPU {used:.2f} s), "
+                    f"output {size / 1e6:.1f} MB {said}"
+                )
     print(f"load average after: {_load()}\n")
-    print("| row | median s | min s | max s |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| row | median s | min s | max s | median CPU s |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     medians = {row: statistics.median(t) for row, t in times.items()}
+    cpu = {row: statistics.median(t) for row, t in cpus.items()}
     for row, values in times.items():
-        print(f"| {row} | {medians[row]:.2f} | {min(values):.2f} | {max(values):.2f} |")
+        print(
+            f"| {row} | {medians[row]:.2f} | {min(values):.2f} | {max(values):.2f} "
+            f"| {cpu[row]:.2f} |"
+        )
     for ours, theirs in (
         ("agentprompt full", "repomix full"),
         ("agentprompt signatures", "repomix compress"),
     ):
         if ours in medians and theirs in medians:
-            print(f"{ours} / {theirs}: {medians[ours] / medians[theirs]:.2f}x")
+            print(
+                f"{ours} / {theirs}: {medians[ours] / medians[theirs]:.2f}x wall, "
+                f"{cpu[ours] / cpu[theirs]:.2f}x CPU"
+            )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +31,7 @@ from agentprompt.bridge.screening import screen_prompt_texts
 from agentprompt.bridge.secretcache import default_secret_cache_path
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
@@ -43,11 +45,11 @@ class BridgePrompt:
 
     system: str
     """The system part (identity, modes, reply formats, split sending)."""
-    user: str
-    """The round's user part (or the continuation follow-up)."""
     text: str
     """What the user pastes: the system part and the user part on the first round, the
     user part alone afterwards (the chat already holds the system part)."""
+    user_start: int
+    """Where the user part starts in ``text``."""
     tokens: int
     """The exact token count of ``text``."""
     tokenizer: str
@@ -64,6 +66,12 @@ class BridgePrompt:
     """This is the follow-up asking the model to continue."""
     parts: tuple[str, ...] = field(default=())
     """``text`` split for sending (one part when it fits whole)."""
+
+    @cached_property
+    def user(self) -> str:
+        """The round's user part (or the continuation follow-up): the end of ``text``,
+        copied out only when asked for (a whole repository's prompt is large)."""
+        return self.text[self.user_start :]
 
     def messages(self) -> tuple[Message, ...]:
         """The prompt as API messages: the system part and the user part."""
@@ -113,8 +121,8 @@ def build_prompt(
     overlay: Overlay | None = None,
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed); ``split=False``
-    leaves the whole text as the only part. Secret scans are remembered in
-    ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
+    leaves the whole text as the only part. Secret scans and token counts are remembered
+    in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
     texts as a reply's edits would leave them (``None``: deleted), shown instead of the
     disk's, so a dry run previews the prompt a real apply would make next."""
     counter = shared_counter()
@@ -122,8 +130,9 @@ def build_prompt(
     if state.continuation is not None:
         user = continuation_prompt(state, root)
         return _finish(
-            state, root, system=system, user=user, tokens=None, continuation=True, split=split
+            state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
+    cache = secret_cache or default_secret_cache_path(root)
     view = overlay_view(view or view_repository(root), overlay or {})
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
@@ -140,12 +149,11 @@ def build_prompt(
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]
     included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
-    screen = screen_prompt_texts(
-        included, cache_path=secret_cache or default_secret_cache_path(root)
-    )
+    screen = screen_prompt_texts(included, cache_path=cache)
     for path in screen.withheld:
         levels[path] = "path"
-    withheld = tuple(f for f in screen.findings if f.path in set(screen.withheld))
+    held = set(screen.withheld)
+    withheld = tuple(f for f in screen.findings if f.path in held)
     order = (
         rank_files(view, (*state.files, *state.focus), state.task)
         if state.max_tokens is not None
@@ -165,15 +173,17 @@ def build_prompt(
             left_out=left_out,
             withheld=withheld,
         )
-        return head + render_user(state, part, root)
+        return render_user(state, part, root, lead=head)
 
-    fitted = fit_levels(render, levels, order, blocks, state.max_tokens, counter)
-    user = fitted.text[len(head) :]
+    fitted = fit_levels(
+        render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)
+    )
     return _finish(
         state,
         root,
         system=system,
-        user=user,
+        text=fitted.text,
+        user_start=len(head),
         tokens=fitted.tokens,
         left_out=fitted.left_out,
         withheld=withheld,
@@ -204,20 +214,20 @@ def _finish(
     root: Path,
     *,
     system: str,
-    user: str,
+    text: str,
     tokens: int | None,
+    user_start: int = 0,
     continuation: bool = False,
     left_out: tuple[tuple[str, Level], ...] = (),
     withheld: tuple[SecretFinding, ...] = (),
     split: bool = True,
 ) -> BridgePrompt:
     counter = shared_counter()
-    text = (system + "\n\n" if state.rounds == 0 and not continuation else "") + user
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
     return BridgePrompt(
         system=system,
-        user=user,
         text=text,
+        user_start=user_start,
         tokens=tokens if tokens is not None else counter.count(text),
         tokenizer=counter.name,
         mode=state.mode,

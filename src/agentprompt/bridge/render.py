@@ -6,8 +6,7 @@ inputs give the same bytes, so prompts are snapshot-tested.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -31,14 +30,31 @@ __all__ = [
 Level = Literal["full", "summary", "path"]
 """How much of a file a prompt shows: its content, its summary, or its path in the tree."""
 
-_TICKS = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
+_SLOT = "\0body\0"
+"""Stands for the edit-mode body while its frame is rendered (never in a prompt file)."""
 
 
 def fence_for(content: str) -> str:
     """A backtick fence longer than any fence-like run at a line start in ``content``, so
     the content can never close it."""
-    longest = max((len(m.group(1)) for m in _TICKS.finditer(content)), default=0)
+    longest = 0
+    for start, end in (*_runs(content, "`"), *_runs(content, "~")):
+        line = content.rfind("\n", 0, start) + 1
+        if not content[line:start].strip(" \t"):
+            longest = max(longest, end - start)
     return "`" * max(3, longest + 1)
+
+
+def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
+    """Where each run of three or more ``mark`` characters starts and ends (found by
+    literal search, far faster on a large file than trying every line start)."""
+    at = content.find(mark * 3)
+    while at >= 0:
+        end = at + 3
+        while end < len(content) and content[end] == mark:
+            end += 1
+        yield at, end
+        at = content.find(mark * 3, end)
 
 
 def _fenced(content: str, info: str = "") -> str:
@@ -141,8 +157,12 @@ def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | Non
     return _section("summaries", lang, root, files=blocks.rstrip("\n")) if blocks else ""
 
 
-def render_user(state: BridgeState, part: UserPart, root: Path | None = None) -> str:
-    """The user part of the round: seed 003's browse-mode or edit-mode prompt."""
+def render_user(
+    state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
+) -> str:
+    """The user part of the round: seed 003's browse-mode or edit-mode prompt, after
+    ``lead`` (the system part on the first round: a prompt of hundreds of megabytes is
+    then built in one piece instead of being copied again to put the two together)."""
     lang = state.lang
     tree = render_tree(build_tree(part.paths, annotations=part.notes))
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
@@ -150,10 +170,19 @@ def render_user(state: BridgeState, part: UserPart, root: Path | None = None) ->
         body = _summaries(part, summarised, lang, root) + _notes(
             state, part.left_out, part.withheld, root
         )
-        return render_prompt("browse", lang, root, task=state.task, tree=tree, body=body) + "\n"
+        browse = render_prompt("browse", lang, root, task=state.task, tree=tree, body=body)
+        return lead + browse + "\n"
     full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
-    body = "".join(f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full)
-    body += _summaries(part, [p for p in state.files if p in summarised], lang, root)
-    body += _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else ""
-    body += _notes(state, part.left_out, part.withheld, root)
-    return render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+    shown = set(summarised)
+    blocks = [f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full]
+    blocks.append(_summaries(part, [p for p in state.files if p in shown], lang, root))
+    blocks.append(_section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "")
+    blocks.append(_notes(state, part.left_out, part.withheld, root))
+    # The body can be hundreds of megabytes: the frame is rendered around a slot and the
+    # whole is joined once, rather than joining the body and copying it into the frame.
+    frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
+    if frame.count(_SLOT) != 1:
+        body = "".join(blocks)
+        return lead + render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+    before, after = frame.split(_SLOT)
+    return "".join([lead, before, *blocks, after, "\n"])

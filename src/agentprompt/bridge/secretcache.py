@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from agentprompt.repo.secrets import SecretFinding
 
-__all__ = ["Scanner", "cached_scan", "default_secret_cache_path"]
+__all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache"]
 
 Scanner = Callable[[Sequence[tuple[str, str]]], dict[str, tuple[SecretFinding, ...]]]
 """Scans ``(path, text)`` pairs and returns the findings by path."""
@@ -44,14 +44,16 @@ def _key(version: str, path: str, text: str) -> str:
     return f"{version}\0{PurePosixPath(path).name}\0{digest}"
 
 
-def _open(where: Path) -> sqlite3.Connection | None:
+def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
+    """The cache database at ``where`` with ``schema``'s table, made if missing (its folder
+    git-ignored); None when it cannot be opened."""
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         marker = where.parent / ".gitignore"
         if not marker.exists():
             marker.write_text("*\n", encoding="utf-8")
         db = sqlite3.connect(where, timeout=30.0)
-        db.execute(_SCHEMA)
+        db.execute(schema)
     except (OSError, sqlite3.Error):
         return None
     return db
@@ -62,7 +64,7 @@ def cached_scan(
 ) -> dict[str, tuple[SecretFinding, ...]]:
     """The findings of every ``(path, text)``: remembered ones from the cache at ``where``,
     the rest from ``scan`` (and then remembered)."""
-    db = _open(where)
+    db = open_cache(where)
     if db is None:
         return scan(items)
     version = _version()

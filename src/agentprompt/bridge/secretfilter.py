@@ -1,0 +1,260 @@
+"""Which texts detect-secrets could possibly flag, decided quickly with its own rules.
+
+detect-secrets' ``scan_file`` reads every line with every plugin in Python, which makes a
+cold pack of a large repository take minutes. Almost every file holds nothing it could
+report, and that can be decided much faster with detect-secrets' *own* rules: each
+regex-based plugin's ``denylist``, the high-entropy plugins' quoted-string regex with
+their own entropy function and limit, and the keyword plugin's regexes (all of them,
+whatever the file type). A file with no possible hit is not scanned; every other file is
+scanned by ``scan_file`` exactly as before, so the findings are the same.
+
+Most regexes are run over the whole text at once. That can only find *more* than
+detect-secrets' per-line matching: the lines it scans are the text split at ``\\n`` (after
+Python's universal-newline reading, reproduced here) with trailing whitespace stripped;
+none of the rules' regexes uses ``\\A``, ``\\Z`` or ``\\B``, the ``^``/``$`` anchors are
+given ``re.MULTILINE`` and sit beside ``\\s`` alternatives, and every negative lookaround
+rejects only word characters, dots or hex digits, never the whitespace or line break that
+follows a line in the whole text. So a match within a line is still a match at the same
+place in the whole text. A regex that cannot match without certain plain words
+(:mod:`agentprompt.bridge.regexneeds`) is skipped when the text lacks them, and tried line
+by line, exactly as detect-secrets reads lines, where its rarest word occurs.
+
+Files whose lines detect-secrets rewrites before scanning go to ``scan_file`` whatever
+their text: YAML files (its YAML transformer), and files its INI transformer may parse,
+which adds quotes around unquoted values. That transformer is tried on every file first;
+configparser stops at the first meaningful line unless it is a ``[section]`` header. It is
+tried again with a ``[global]`` header on files of no known type when the first pass found
+nothing, and then parses only if no line at column 0 is something other than a comment,
+a section header or an option (``key = value`` / ``key: value``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Any
+
+from agentprompt.bridge.regexneeds import (
+    Words,
+    lacks_required,
+    required_words,
+    search_lines,
+    selective,
+)
+
+__all__ = ["may_hold_secret"]
+
+# The first line configparser reads as more than blank or a comment; a file can parse as
+# INI without a header only if this line is a section header.
+_FIRST_MEANINGFUL = re.compile(r"^[^\S\n]*([^#;\s][^\n]*)", re.MULTILINE)
+_SECTION = re.compile(r"\[.+\]")
+# A column-0 line that is not a comment, section header or option: configparser fails.
+_NOT_INI = re.compile(r"^[^\s#;\[][^\n=:]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Entropy:
+    """One high-entropy plugin: its quoted-string regex, a quick necessary gate, its
+    entropy function and limit."""
+
+    regex: re.Pattern[str]
+    gate: re.Pattern[str]
+    entropy: Callable[[str], float]
+    limit: float
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    """The keyword plugin: its keywords as plain lowercase words (for lowercased text), the
+    same as one case-insensitive regex (for any text), and its regexes, split into those
+    that begin with a keyword (tried only where one begins) and the others."""
+
+    words: tuple[str, ...]
+    gate: re.Pattern[str]
+    anchored: tuple[re.Pattern[str], ...]
+    free: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """detect-secrets' default plugins' rules, ready for whole-text matching."""
+
+    regexes: tuple[tuple[re.Pattern[str], tuple[Words, ...]], ...]
+    """Each regex-based plugin's regexes, with the words each cannot match without."""
+    entropy: tuple[_Entropy, ...]
+    keyword: _Keyword | None
+    folded: frozenset[str]
+    """Characters that match a letter of the rules' words case-insensitively but do not
+    lowercase to it (``ſ`` matches ``s``): a text holding one is searched without words."""
+    unknown: bool
+    """A plugin of a kind not understood here: every text must be scanned."""
+
+
+def _whole_text(regex: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile(regex.pattern, regex.flags | re.MULTILINE)
+
+
+def _entropy_rule(plugin: Any) -> _Entropy:
+    limit = float(plugin.entropy_limit)
+    # An entropy above L bits needs more than 2**L distinct characters.
+    shortest = int(2**limit) + 1
+    charset = re.escape(plugin.charset)
+    gate = re.compile(rf"(['\"])[{charset}]{{{shortest},}}\1")
+    return _Entropy(
+        regex=plugin.regex, gate=gate, entropy=plugin.calculate_shannon_entropy, limit=limit
+    )
+
+
+_WORD = re.compile(r"[a-zñ]+(?:_\?[a-zñ]+)?")
+
+
+def _keyword_rule() -> _Keyword:
+    from detect_secrets.plugins import keyword
+
+    tables = [keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, *keyword.REGEX_BY_FILETYPE.values()]
+    regexes = {regex.pattern: _whole_text(regex) for table in tables for regex in table}
+    lead = keyword.DENYLIST_REGEX
+    anchored = tuple(r for r in regexes.values() if r.pattern.startswith(lead))
+    free = tuple(r for r in regexes.values() if not r.pattern.startswith(lead))
+    words: list[str] = []
+    for entry in keyword.DENYLIST:
+        if not _WORD.fullmatch(entry):  # not a plain word: search by regex only
+            words = []
+            break
+        words.extend({entry.replace("_?", "_"), entry.replace("_?", "")})
+    gate = re.compile(f"(?=(?:{'|'.join(keyword.DENYLIST)}))", re.IGNORECASE)
+    return _Keyword(words=tuple(words), gate=gate, anchored=anchored, free=free)
+
+
+@lru_cache(maxsize=1)
+def _rules() -> _Rules:
+    from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
+    from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
+    from detect_secrets.plugins.keyword import KeywordDetector
+    from detect_secrets.settings import default_settings, get_plugins
+
+    regexes: list[tuple[re.Pattern[str], tuple[Words, ...]]] = []
+    entropy: list[_Entropy] = []
+    keyword: _Keyword | None = None
+    unknown = False
+    with default_settings():
+        for plugin in get_plugins():
+            if type(plugin).analyze_line is not BasePlugin.analyze_line and not isinstance(
+                plugin, (HighEntropyStringsPlugin, KeywordDetector)
+            ):
+                unknown = True  # reads lines its own way: not covered by these rules
+            elif isinstance(plugin, RegexBasedDetector):
+                regexes.extend((_whole_text(r), required_words(r)) for r in plugin.denylist)
+            elif isinstance(plugin, HighEntropyStringsPlugin):
+                entropy.append(_entropy_rule(plugin))
+            elif isinstance(plugin, KeywordDetector) and not plugin.keyword_exclude:
+                keyword = _keyword_rule()
+            else:
+                unknown = True
+    return _Rules(
+        regexes=tuple(regexes),
+        entropy=tuple(entropy),
+        keyword=keyword,
+        folded=_folded({*"".join(w for _, needs in regexes for ws in needs for w in ws)}),
+        unknown=unknown,
+    )
+
+
+def _folded(letters: set[str]) -> frozenset[str]:
+    """The characters beyond ASCII that ``re.IGNORECASE`` matches to one of ``letters``
+    although their lowercase differs (asked of ``re`` itself)."""
+    letters |= {*"abcdefghijklmnopqrstuvwxyzñ"}
+    every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+    found: set[str] = set()
+    for letter in letters:
+        if letter.isalpha():
+            twins = re.compile(re.escape(letter), re.IGNORECASE).findall(every)
+            found.update(c for c in twins if c.lower() != letter)
+    return frozenset(found)
+
+
+def _lowered(rules: _Rules, text: str) -> str | None:
+    """``text`` in lower case with every character where it was, when plain word search
+    in it finds what a case-insensitive search finds; else None."""
+    if text.isascii():
+        return text.lower()
+    if any(c in text for c in rules.folded):
+        return None
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else None
+
+
+def _rewritten(name: str, text: str) -> bool:
+    """Whether detect-secrets may scan lines rewritten by a transformer, not the text's own."""
+    from detect_secrets.util.filetype import FileType, determine_file_type
+
+    kind = determine_file_type(name)
+    if kind == FileType.YAML:
+        return True
+    first = _FIRST_MEANINGFUL.search(text)
+    if first is not None and _SECTION.match(first.group(1)):
+        return True
+    return kind == FileType.OTHER and _NOT_INI.search(text) is None
+
+
+def _entropy_hit(rule: _Entropy, text: str) -> bool:
+    if rule.gate.search(text) is None:
+        return False
+    for found in rule.regex.finditer(text):
+        value = found.group(2)
+        if len(value) > 2**rule.limit and rule.entropy(value) > rule.limit:
+            return True
+    return False
+
+
+def may_hold_secret(path: str, text: str) -> bool:
+    """False only when detect-secrets' ``scan_file`` (default plugins) cannot report
+    anything in ``text`` stored under ``path``'s file name; True means it must be scanned."""
+    rules = _rules()
+    if rules.unknown:
+        return True
+    if "\r" in text:  # detect-secrets reads with universal newlines
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _rewritten(PurePosixPath(path).name, text):
+        return True
+    # Lowercased text lets plain word searches rule out most regexes quickly.
+    lowered = _lowered(rules, text)
+    for regex, needs in rules.regexes:
+        if lowered is None:
+            if regex.search(text):
+                return True
+        elif lacks_required(needs, lowered):
+            continue
+        elif selective(needs):
+            if search_lines(regex, needs, text, lowered):
+                return True
+        elif regex.search(text):
+            return True
+    if any(_entropy_hit(rule, text) for rule in rules.entropy):
+        return True
+    return rules.keyword is not None and _keyword_hit(rules.keyword, text, lowered)
+
+
+def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[int]:
+    """Every place a keyword begins (case-insensitively), overlapping ones included."""
+    if rule.words and lowered is not None:
+        for word in rule.words:
+            at = lowered.find(word)
+            while at >= 0:
+                yield at
+                at = lowered.find(word, at + 1)
+    else:
+        for found in rule.gate.finditer(text):
+            yield found.start()
+
+
+def _keyword_hit(rule: _Keyword, text: str, lowered: str | None) -> bool:
+    starts = sorted(set(_keyword_starts(rule, text, lowered)))
+    if not starts:
+        return False
+    if any(regex.search(text) for regex in rule.free):
+        return True
+    return any(regex.match(text, at) for at in starts for regex in rule.anchored)
