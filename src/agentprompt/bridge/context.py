@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import Discovery, RepoFile, UnreadableFile, discover, explain_in
@@ -94,19 +95,23 @@ def view_repository(
     extraction = extract_repository(
         found, use_cache=use_cache, cache_path=cache_path, workers=workers
     )
+
+    def compute() -> NotesAndSummaries:
+        notes: dict[str, str] = {}
+        texts: dict[str, str] = {}
+        for path, entry in extraction.symbols(extraction.files).items():
+            note = file_annotation(entry)
+            if note:
+                notes[path] = note
+            if entry.language is not None:
+                texts[path] = browse_summary(entry)
+        return notes, texts
+
     try:
-        loaded = extraction.symbols(extraction.files)
+        notes, texts = remembered_view(extraction, compute)
     finally:
         if extraction.cache is not None:
             extraction.cache.close()
-    notes: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    for path, entry in loaded.items():
-        note = file_annotation(entry)
-        if note:
-            notes[path] = note
-        if entry.language is not None:
-            texts[path] = browse_summary(entry)
     return RepoView(
         discovery=found, notes=notes, summaries=texts, problems=tuple(extraction.problems)
     )

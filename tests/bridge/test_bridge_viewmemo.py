@@ -1,0 +1,62 @@
+"""The remembered view: an unchanged repository's notes and summaries come back without
+decoding any symbols, and any change to a file's content computes them again."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from agentprompt.bridge.context import view_repository
+from agentprompt.repo.cache import SymbolCache, default_cache_path
+from agentprompt.repo.extraction import Extraction
+
+
+def _refuse_symbols(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: Extraction, paths: object) -> object:
+        raise AssertionError("symbols decoded again")
+
+    monkeypatch.setattr(Extraction, "symbols", refuse)
+
+
+def test_an_unchanged_repository_reuses_its_notes_and_summaries(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = view_repository(example)
+    assert first.notes and first.summaries
+    _refuse_symbols(monkeypatch)
+    again = view_repository(example)
+    assert again.notes == first.notes
+    assert again.summaries == first.summaries
+
+
+def test_a_changed_file_is_summarised_again(example: Path) -> None:
+    first = view_repository(example)
+    utils = example / "src" / "utils.ts"
+    before = utils.stat()
+    utils.write_text(
+        utils.read_text(encoding="utf-8") + "\nexport function brandNew(x: number): number {\n"
+        "  return x;\n}\n",
+        encoding="utf-8",
+    )
+    os.utime(utils, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    again = view_repository(example)
+    assert "brandNew" in again.summaries["src/utils.ts"]
+    assert "brandNew" not in first.summaries["src/utils.ts"]
+
+
+def test_a_damaged_remembered_view_is_computed_again(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = view_repository(example)
+    cache = SymbolCache(default_cache_path(example))
+    try:
+        keys = [k for (k,) in cache._db.execute("SELECT key FROM blobs") if "bridge-view" in k]
+        assert len(keys) == 1
+        cache.remember_blob(keys[0], b"{not json")
+    finally:
+        cache.close()
+    again = view_repository(example)
+    assert again.summaries == first.summaries
+    assert again.notes == first.notes
