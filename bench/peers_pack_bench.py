@@ -1,0 +1,152 @@
+"""Side by side (issue #10): packing a whole repository into one prompt, full text,
+agentprompt against files-to-prompt and gitingest (Repomix is in ``bench/pack_bench.py``).
+
+Run: ``.venv/bin/python bench/peers_pack_bench.py [--runs N] [--package DIR...]``
+(after ``bench/peers.py``).
+
+The corpus is the map corpus (``bench/map_corpus.py``, read only; ``--package`` packs some
+of its top-level folders instead, each tool given the same ones). Each run goes through the
+rows in turn, each a fresh process writing its prompt to a temporary folder:
+
+* agentprompt full: ``pack_repository(corpus, task)`` as in ``bench/pack_bench.py`` (every
+  discovered file in full, exact ``o200k_base`` count, detect-secrets scan remembered by
+  content). Its caches live in ``bench/.work/peers/pack-cache/``, seeded once from
+  ``bench/.work/pack-cache/`` (SQLite's backup API) when that exists, so the series is warm
+  as in ``pack_bench.py``'s runs 2 to 5; ``--cold`` clears them before every run instead;
+* files-to-prompt: ``files-to-prompt PATH -o FILE`` (its defaults: ``.gitignore``
+  honoured, hidden files skipped, no token count);
+* gitingest: ``gitingest PATH -o FILE`` (its defaults: its ignore patterns,
+  files over 10 MB skipped, an estimated token count); run in a network namespace of its
+  own (``unshare -n``) when the machine allows it, so it cannot reach the network.
+
+Wall time, CPU time (user + sys of the children) and output size are reported, median, min
+and max; agentprompt over each peer as a ratio taken run by run. Results go to
+``bench/.work/peers/pack.md`` and ``.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from map_corpus import build_corpus  # noqa: E402
+from pack_bench import _PACK, CACHE, TASK, _git_corpus  # noqa: E402
+from peers import venv_python  # noqa: E402
+from peers_report import WORK, bars, cells, header, save, table  # noqa: E402
+
+OWN_CACHE = WORK / "pack-cache" / "symbols.db"
+
+
+def _seed_cache() -> None:
+    """Copy the shared pack caches once, through SQLite, so a concurrent writer is safe."""
+    if OWN_CACHE.exists() or not CACHE.exists():
+        return
+    OWN_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    for name in ("symbols.db", "secrets.db"):
+        if (CACHE.parent / name).exists():
+            with (
+                sqlite3.connect(CACHE.parent / name) as source,
+                sqlite3.connect(OWN_CACHE.parent / name) as target,
+            ):
+                source.backup(target)
+
+
+def _isolated() -> list[str]:
+    done = subprocess.run(["unshare", "-n", "true"], capture_output=True, check=False)
+    return ["unshare", "-n"] if done.returncode == 0 else []
+
+
+def commands(corpus: Path, out: Path) -> dict[str, list[str]]:
+    """Each row's command, every one given the corpus root."""
+    tools = venv_python("ingest").parent
+    python = [sys.executable, "-c", _PACK, str(corpus), TASK, "full", str(OWN_CACHE)]
+    return {
+        "agentprompt full": [*python, str(out)],
+        "files-to-prompt": [str(tools / "files-to-prompt"), str(corpus), "-o", str(out)],
+        "gitingest": [*_isolated(), str(tools / "gitingest"), str(corpus), "-o", str(out)],
+    }
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(command: list[str], out: Path) -> tuple[float, float, float]:
+    """Wall and CPU seconds of ``command``, and the MB it wrote to ``out``."""
+    cpu, start = _cpu(), time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    written = out.stat().st_size
+    out.unlink()
+    return wall, _cpu() - cpu, written / 1e6
+
+
+def main() -> None:
+    """Pack the corpus with every tool, ``--runs`` rounds, and print table and plot."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--package", nargs="*", help="Corpus folders to pack (default: all).")
+    parser.add_argument("--cold", action="store_true", help="Clear agentprompt's caches.")
+    args = parser.parse_args()
+    corpus = build_corpus()
+    _git_corpus(corpus)
+    if args.package:
+        corpus = WORK / "pack-corpus" / "-".join(args.package)
+        if not (corpus / ".git").exists():
+            shutil.rmtree(corpus, ignore_errors=True)
+            for package in args.package:
+                shutil.copytree(build_corpus() / package, corpus / package, symlinks=True)
+            _git_corpus(corpus)
+    _seed_cache()
+    results: dict[str, list[tuple[float, float, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="peers-pack-") as folder:
+        out = Path(folder) / "prompt.txt"
+        rows = commands(corpus, out)
+        for _ in range(args.runs):
+            for row, command in rows.items():
+                if args.cold and row.startswith("agentprompt"):
+                    shutil.rmtree(OWN_CACHE.parent, ignore_errors=True)
+                results.setdefault(row, []).append(_run(command, out))
+    head = header(
+        args.runs,
+        f"corpus: {corpus}; agentprompt "
+        f"{'cold' if args.cold else 'warm'} (caches in {OWN_CACHE.parent})",
+    )
+    body = []
+    for row, values in results.items():
+        walls, cpus, sizes = zip(*values, strict=True)
+        body.append([row, *cells(walls, 2), *cells(cpus, 2)[:1], f"{sizes[0]:.1f}"])
+    ours = results["agentprompt full"]
+    for peer in ("files-to-prompt", "gitingest"):
+        ratio = [a[0] / b[0] for a, b in zip(ours, results[peer], strict=True)]
+        body.append([f"ratio agentprompt full / {peer} (wall, per run)", *cells(ratio, 2), "", ""])
+    text = table(["row", "wall s median", "min", "max", "CPU s median", "output MB"], body)
+    exact = "\n".join(f"- {row}: `{' '.join(c)}`" for row, c in rows.items())
+    save("pack", f"{head}\n\n{text}\n\ncommands (last run):\n{exact}")
+    series = {
+        row: [sorted(v[0] for v in values)[len(values) // 2]] for row, values in results.items()
+    }
+    bars(
+        "pack",
+        f"Full-text pack of {corpus.name}: wall seconds (median)",
+        ["full text"],
+        series,
+        "seconds",
+    )
+
+
+if __name__ == "__main__":
+    main()
