@@ -60,6 +60,8 @@ def _copy(packages: list[str]) -> Path:
     if not (root / ".git").exists():
         shutil.rmtree(root, ignore_errors=True)
         corpus = build_corpus()
+        if packages == ["all"]:
+            packages = sorted(p.name for p in corpus.iterdir() if not p.name.startswith("."))
         for package in packages:
             shutil.copytree(corpus / package, root / package, symlinks=True)
         _git_corpus(root)
@@ -83,7 +85,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tokens", type=int, default=4096)
-    parser.add_argument("--package", nargs="+", default=["Django-5.0.6"])
+    parser.add_argument(
+        "--package", nargs="+", default=["all"], help="Corpus folders to map (default: all)."
+    )
     args = parser.parse_args()
     root = _copy(args.package)
     found = discover(root)
