@@ -17,10 +17,11 @@ new folder under the system temporary directory (outside any git repository), by
 
 A file counts as applied exactly when the result is byte-identical to 8.1.8; "silently
 wrong" counts the files a tool said it applied (exit status 0, or ``report.ok``) whose
-result differs. The counts are the same every run (the check is deterministic); time is the
-wall time of all of a tool's applications in one run (subprocess start-up included for git
-and patch), median of ``--runs`` with min and max, and agentprompt's time over each peer's
-as a ratio taken run by run. Results go to ``bench/.work/peers/diff-apply.md`` and ``.png``.
+result differs (shown in brackets per variant, and summed in the last line). The counts
+are the same every run (the check is deterministic); time is the wall time of all of a
+tool's applications in one run (subprocess start-up included for git and patch), median
+of ``--runs`` with min and max, and agentprompt's time over each peer's as a ratio taken
+run by run. Results go to ``bench/.work/peers/diff-apply.md`` and ``.png``.
 """
 
 from __future__ import annotations
@@ -107,6 +108,11 @@ def run_once(diffs: list[FileDiff]) -> tuple[dict[str, float], dict[tuple[str, s
     return seconds, counts
 
 
+def _cell(tally: list[int], total: int) -> str:
+    """``exact/total``, and how many more the tool said it applied but got wrong."""
+    return f"{tally[0]}/{total}" + (f" ({tally[1]} silently wrong)" if tally[1] else "")
+
+
 def main() -> None:
     """Build the diffs, run every tool ``--runs`` times, print and save table and plot."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -131,7 +137,7 @@ def main() -> None:
     )
     exact = table(
         ["variant", *TOOLS],
-        [[v, *(f"{counts[(v, t)][0]}/{total}" for t in TOOLS)] for v in VARIANTS]
+        [[v, *(_cell(counts[(v, t)], total) for t in TOOLS)] for v in VARIANTS]
         + [
             [
                 "silently wrong (all variants)",

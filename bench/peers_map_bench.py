@@ -4,10 +4,11 @@ universal-ctags as the reference, on the same files.
 Run: ``.venv/bin/python bench/peers_map_bench.py [--runs N] [--tokens N] [--package DIR...]``
 (after ``bench/peers.py``).
 
-The files are packages of the map corpus (``bench/map_corpus.py``; by default
-``Django-5.0.6``, 2,774 Python files: one cold run of Aider on the whole 352 MB corpus takes
-many minutes, see BENCHMARKS.md), copied to ``bench/.work/peers/map-corpus/`` (both tools
-write their caches into the repository, and the corpus itself is never modified) and
+The files are the map corpus (``bench/map_corpus.py``; 10,910 code files), or with
+``--package DIR...`` some of its top-level folders (``--package Django-5.0.6``: 2,867 code
+files, for a quick check; one cold run of Aider on the whole corpus took 97 s under load),
+copied to ``bench/.work/peers/map-corpus/`` (both tools write their caches into the
+repository, and the corpus itself is never modified) and
 committed to a git repository of their own there. The code files agentprompt discovers
 there are the list given to ctags and to Aider, so all three read the same files.
 
