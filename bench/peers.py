@@ -11,6 +11,7 @@ versions pinned in ``bench/requirements-*.txt``:
 * ``ingest/``: a venv with ``files-to-prompt`` and ``gitingest``;
 * Repomix from npm, pinned, in ``bench/.work/repomix/`` (shared with ``bench/pack_bench.py``);
 * universal-ctags and GNU ``patch`` from Debian (``apt-get install`` when missing), and git;
+* a tiktoken cache for gitingest's token count (see :data:`TIKTOKEN_CACHE`);
 * matplotlib (``bench/requirements-plot.txt``) into the interpreter running this script,
   for the plots.
 
@@ -21,6 +22,7 @@ file's text is kept in a stamp file inside the venv).
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -32,6 +34,19 @@ sys.path.insert(0, str(BENCH))
 from map_bench import _ensure_ctags  # noqa: E402
 from pack_bench import REPOMIX, REPOMIX_VERSION, _ensure_repomix  # noqa: E402
 from peers_report import WORK  # noqa: E402
+
+TIKTOKEN_CACHE = WORK / "tiktoken-cache"
+"""gitingest counts tokens with tiktoken, which downloads its tables on first use; this cache,
+seeded from the ``o200k_base`` table the project's own ``bpe-openai`` package ships (the same
+bytes: tiktoken checks their SHA-256), lets it count with no network (``TIKTOKEN_CACHE_DIR``)."""
+
+_SEED_TIKTOKEN = """
+import gzip, sys
+import tiktoken, tiktoken.load
+data = gzip.decompress(open(sys.argv[1], "rb").read())
+tiktoken.load.read_file = lambda blobpath: data
+print(len(tiktoken.get_encoding("o200k_base").encode("warm up")))
+"""
 
 VENVS = {"aider": BENCH / "requirements-aider.txt", "ingest": BENCH / "requirements-ingest.txt"}
 PLOT = BENCH / "requirements-plot.txt"
@@ -57,6 +72,19 @@ def _ensure_venv(name: str, requirements: Path) -> None:
     )
     (WORK / f"{name}-freeze.txt").write_text(frozen.stdout)
     stamp.write_text(wanted)
+
+
+def _ensure_tiktoken_cache() -> None:
+    """Let tiktoken in the ingest venv write its own cache entry from the shipped table."""
+    if TIKTOKEN_CACHE.exists() and any(TIKTOKEN_CACHE.iterdir()):
+        return
+    import bpe_openai
+
+    table = Path(bpe_openai.__file__).parent / "data" / "o200k_base.tiktoken.gz"
+    TIKTOKEN_CACHE.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(TIKTOKEN_CACHE)}
+    command = [str(venv_python("ingest")), "-c", _SEED_TIKTOKEN, str(table)]
+    subprocess.run(command, check=True, env=env, capture_output=True)
 
 
 def _ensure_plot() -> None:
@@ -90,6 +118,7 @@ def ensure_peers() -> dict[str, str]:
     WORK.mkdir(parents=True, exist_ok=True)
     for name, requirements in VENVS.items():
         _ensure_venv(name, requirements)
+    _ensure_tiktoken_cache()
     _ensure_plot()
     _ensure_repomix()
     ctags = _ensure_ctags()

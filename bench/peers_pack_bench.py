@@ -17,8 +17,10 @@ rows in turn, each a fresh process writing its prompt to a temporary folder:
 * files-to-prompt: ``files-to-prompt PATH -o FILE`` (its defaults: ``.gitignore``
   honoured, hidden files skipped, no token count);
 * gitingest: ``gitingest PATH -o FILE`` (its defaults: its ignore patterns,
-  files over 10 MB skipped, an estimated token count); run in a network namespace of its
-  own (``unshare -n``) when the machine allows it, so it cannot reach the network.
+  files over 10 MB skipped, a tiktoken ``o200k_base`` token count, from the cache
+  ``bench/peers.py`` seeds, so nothing is downloaded: the bench fails if the count is
+  missing); run in a network namespace of its own (``unshare -n``) when the machine allows
+  it, so it cannot reach the network.
 
 Wall time, CPU time (user + sys of the children) and output size are reported, median, min
 and max; agentprompt over each peer as a ratio taken run by run. Results go to
@@ -42,7 +44,7 @@ sys.path.insert(0, str(BENCH))
 
 from map_corpus import build_corpus  # noqa: E402
 from pack_bench import _PACK, CACHE, TASK, _git_corpus  # noqa: E402
-from peers import venv_python  # noqa: E402
+from peers import TIKTOKEN_CACHE, venv_python  # noqa: E402
 from peers_report import WORK, bars, cells, header, save, table  # noqa: E402
 
 OWN_CACHE = WORK / "pack-cache" / "symbols.db"
@@ -74,7 +76,15 @@ def commands(corpus: Path, out: Path) -> dict[str, list[str]]:
     return {
         "agentprompt full": [*python, str(out)],
         "files-to-prompt": [str(tools / "files-to-prompt"), str(corpus), "-o", str(out)],
-        "gitingest": [*_isolated(), str(tools / "gitingest"), str(corpus), "-o", str(out)],
+        "gitingest": [
+            "env",
+            f"TIKTOKEN_CACHE_DIR={TIKTOKEN_CACHE}",
+            *_isolated(),
+            str(tools / "gitingest"),
+            str(corpus),
+            "-o",
+            str(out),
+        ],
     }
 
 
@@ -90,6 +100,8 @@ def _run(command: list[str], out: Path) -> tuple[float, float, float]:
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{command} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    if "gitingest" in " ".join(command) and "Estimated tokens" not in done.stdout:
+        raise SystemExit(f"gitingest did not count tokens (run bench/peers.py):\n{done.stdout}")
     written = out.stat().st_size
     out.unlink()
     return wall, _cpu() - cpu, written / 1e6
