@@ -60,7 +60,7 @@ def main() -> None:
     def no_fetch(self: Any) -> None:
         self.content = {}
 
-    models.ModelInfoManager._update_cache = no_fetch  # type: ignore[method-assign]
+    models.ModelInfoManager._update_cache = no_fetch
     io = InputOutput(pretty=False, yes=True, fancy_input=False)
     model = models.Model("gpt-4o")
     repo_map = RepoMap(map_tokens=tokens, root=root, main_model=model, io=io)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -67,7 +67,7 @@ def bars(
     name: str,
     title: str,
     groups: Sequence[str],
-    series: dict[str, Sequence[float]],
+    series: Mapping[str, Sequence[float]],
     ylabel: str,
     log: bool = False,
 ) -> Path:
