@@ -1,26 +1,29 @@
-"""Side by side (issue #10): packing a whole repository into one prompt, full text,
-agentprompt against files-to-prompt and gitingest (Repomix is in ``bench/pack_bench.py``).
+"""Side by side (issue #10): packing a whole repository into one prompt, agentprompt
+against files-to-prompt, gitingest and Repomix, in the same runs.
 
-Run: ``.venv/bin/python bench/peers_pack_bench.py [--runs N] [--package DIR...]``
-(after ``bench/peers.py``).
+Run: ``.venv/bin/python bench/peers_pack_bench.py [--runs N] [--package DIR...] [--only
+ROW...] [--cold]`` (after ``bench/peers.py``).
 
 The corpus is the map corpus (``bench/map_corpus.py``, read only; ``--package`` packs some
-of its top-level folders instead, each tool given the same ones). Each run goes through the
-rows in turn, each a fresh process writing its prompt to a temporary folder:
+of its top-level folders instead, copied under ``bench/.work/peers/pack-corpus/``). Each
+tool is given the corpus root. Each run goes through the rows in turn, each a fresh process
+writing its prompt to a temporary folder:
 
 * agentprompt full: ``pack_repository(corpus, task)`` as in ``bench/pack_bench.py`` (every
   discovered file in full, exact ``o200k_base`` count, detect-secrets scan remembered by
-  content). Its caches live in ``bench/.work/peers/pack-cache/``, seeded once from
-  ``bench/.work/pack-cache/`` (SQLite's backup API) when that exists, so the series is warm
-  and one untimed run precedes the series, so every timed run is warm (as ``pack_bench.py``'s
-  runs 2 to 5); ``--cold`` clears them before every run instead;
+  content); agentprompt signatures: the same with ``signatures=True`` (browse mode). Their
+  caches live in ``bench/.work/peers/pack-cache/``, seeded once from
+  ``bench/.work/pack-cache/`` (SQLite's backup API) when that exists, and one untimed run
+  of each precedes the series, so every timed run is warm (as ``pack_bench.py``'s runs 2
+  to 5); ``--cold`` clears them before every run instead;
 * files-to-prompt: ``files-to-prompt PATH -o FILE`` (its defaults: ``.gitignore``
   honoured, hidden files skipped, no token count);
-* gitingest: ``gitingest PATH -o FILE`` (its defaults: its ignore patterns,
-  files over 10 MB skipped, a tiktoken ``o200k_base`` token count, from the cache
-  ``bench/peers.py`` seeds, so nothing is downloaded: the bench fails if the count is
-  missing); run in a network namespace of its own (``unshare -n``) when the machine allows
-  it, so it cannot reach the network.
+* gitingest: ``gitingest PATH -o FILE`` (its defaults: its ignore patterns, files over
+  10 MB skipped, a tiktoken ``o200k_base`` token count, from the cache ``bench/peers.py``
+  seeds, so nothing is downloaded: the bench fails if the count is missing); run in a
+  network namespace of its own (``unshare -n``) when the machine allows it;
+* repomix full and repomix compress: ``node repomix.cjs PATH --quiet --output FILE
+  [--compress]`` (1.18.1, as in ``bench/pack_bench.py``: token count and secretlint on).
 
 Wall time, CPU time (user + sys of the children) and output size are reported, median, min
 and max; agentprompt over each peer as a ratio taken run by run. Results go to
@@ -33,6 +36,7 @@ import argparse
 import resource
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,11 +47,18 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from map_corpus import build_corpus  # noqa: E402
-from pack_bench import _PACK, CACHE, TASK, _git_corpus  # noqa: E402
+from pack_bench import _PACK, CACHE, REPOMIX, TASK, _ensure_repomix, _git_corpus  # noqa: E402
 from peers import TIKTOKEN_CACHE, venv_python  # noqa: E402
 from peers_report import WORK, bars, cells, header, save, table  # noqa: E402
 
 OWN_CACHE = WORK / "pack-cache" / "symbols.db"
+PAIRS = [
+    ("agentprompt full", "files-to-prompt"),
+    ("agentprompt full", "gitingest"),
+    ("agentprompt full", "repomix full"),
+    ("agentprompt signatures", "repomix compress"),
+]
+"""The ratios reported: agentprompt's row over the peer's, run by run."""
 
 
 def _seed_cache() -> None:
@@ -72,9 +83,10 @@ def _isolated() -> list[str]:
 def commands(corpus: Path, out: Path) -> dict[str, list[str]]:
     """Each row's command, every one given the corpus root."""
     tools = venv_python("ingest").parent
-    python = [sys.executable, "-c", _PACK, str(corpus), TASK, "full", str(OWN_CACHE)]
+    python = [sys.executable, "-c", _PACK, str(corpus), TASK]
+    repomix = ["node", str(REPOMIX), str(corpus), "--quiet", "--output", str(out)]
     return {
-        "agentprompt full": [*python, str(out)],
+        "agentprompt full": [*python, "full", str(OWN_CACHE), str(out)],
         "files-to-prompt": [str(tools / "files-to-prompt"), str(corpus), "-o", str(out)],
         "gitingest": [
             "env",
@@ -85,6 +97,9 @@ def commands(corpus: Path, out: Path) -> dict[str, list[str]]:
             "-o",
             str(out),
         ],
+        "repomix full": repomix,
+        "agentprompt signatures": [*python, "signatures", str(OWN_CACHE), str(out)],
+        "repomix compress": [*repomix, "--compress"],
     }
 
 
@@ -113,7 +128,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--package", nargs="*", help="Corpus folders to pack (default: all).")
     parser.add_argument("--cold", action="store_true", help="Clear agentprompt's caches.")
+    parser.add_argument("--only", nargs="*", help="Rows to run (default: all).")
     args = parser.parse_args()
+    _ensure_repomix()
     corpus = build_corpus()
     _git_corpus(corpus)
     if args.package:
@@ -127,9 +144,10 @@ def main() -> None:
     results: dict[str, list[tuple[float, float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="peers-pack-") as folder:
         out = Path(folder) / "prompt.txt"
-        rows = commands(corpus, out)
-        if not args.cold:  # one untimed run, so every timed run finds the caches warm
-            _run(rows["agentprompt full"], out)
+        rows = {r: c for r, c in commands(corpus, out).items() if not args.only or r in args.only}
+        for row in rows:
+            if row.startswith("agentprompt") and not args.cold:
+                _run(rows[row], out)  # untimed, so every timed run finds the caches warm
         for _ in range(args.runs):
             for row, command in rows.items():
                 if args.cold and row.startswith("agentprompt"):
@@ -144,25 +162,19 @@ def main() -> None:
     for row, values in results.items():
         walls, cpus, sizes = zip(*values, strict=True)
         body.append([row, *cells(walls, 2), *cells(cpus, 2)[:1], f"{sizes[0]:.1f}"])
-    ours = results["agentprompt full"]
-    for peer in ("files-to-prompt", "gitingest"):
-        ratio = [a[0] / b[0] for a, b in zip(ours, results[peer], strict=True)]
-        body.append([f"ratio agentprompt full / {peer} (wall, per run)", *cells(ratio, 2), "", ""])
+    for ours, peer in PAIRS:
+        if ours in results and peer in results:
+            pairs = zip(results[ours], results[peer], strict=True)
+            ratio = [a[0] / b[0] for a, b in pairs]
+            body.append([f"ratio {ours} / {peer} (wall, per run)", *cells(ratio, 2), "", ""])
     text = table(["row", "wall s median", "min", "max", "CPU s median", "output MB"], body)
     shown = {row: " ".join(c).replace(_PACK, "PACK") for row, c in rows.items()}
     exact = "\n".join(f"- {row}: `{c}`" for row, c in shown.items())
     exact += "\n\n(PACK: the script `_PACK` of bench/pack_bench.py, run with `python -c`)"
     save("pack", f"{head}\n\n{text}\n\ncommands (last run):\n{exact}")
-    series = {
-        row: [sorted(v[0] for v in values)[len(values) // 2]] for row, values in results.items()
-    }
-    bars(
-        "pack",
-        f"Full-text pack of {corpus.name}: wall seconds (median)",
-        ["full text"],
-        series,
-        "seconds",
-    )
+    medians = [statistics.median(v[0] for v in values) for values in results.values()]
+    title = f"Pack of {corpus.name}: wall seconds (median of {args.runs})"
+    bars("pack", title, list(results), {"wall seconds": medians}, "seconds (log scale)", log=True)
 
 
 if __name__ == "__main__":
