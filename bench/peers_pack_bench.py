@@ -25,8 +25,9 @@ writing its prompt to a temporary folder:
 * repomix full and repomix compress: ``node repomix.cjs PATH --quiet --output FILE
   [--compress]`` (1.18.1, as in ``bench/pack_bench.py``: token count and secretlint on).
 
-Wall time, CPU time (user + sys of the children) and output size are reported, median, min
-and max; agentprompt over each peer as a ratio taken run by run. Results go to
+Wall time and CPU time (user + sys of the children), median, min and max, the largest peak
+memory (summed RSS of the process tree, sampled every 20 ms) and the output size are
+reported; agentprompt over each peer as a ratio taken run by run. Results go to
 ``bench/.work/peers/pack.md`` and ``.png``.
 """
 
@@ -40,12 +41,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from map_bench import _tree_rss  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 from pack_bench import _PACK, CACHE, REPOMIX, TASK, _ensure_repomix, _git_corpus  # noqa: E402
 from peers import TIKTOKEN_CACHE, venv_python  # noqa: E402
@@ -108,18 +111,33 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _run(command: list[str], out: Path) -> tuple[float, float, float]:
-    """Wall and CPU seconds of ``command``, and the MB it wrote to ``out``."""
+def _run(command: list[str], out: Path) -> tuple[float, float, float, float]:
+    """Wall and CPU seconds of ``command``, the MB it wrote to ``out``, and the peak summed
+    RSS (MB) of its process tree, sampled every 20 ms as ``bench/map_bench.py`` does."""
     cpu, start = _cpu(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    said, err = process.communicate()
     wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{command} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    if "gitingest" in " ".join(command) and "Estimated tokens" not in done.stdout:
-        raise SystemExit(f"gitingest did not count tokens (run bench/peers.py):\n{done.stdout}")
+    done.set()
+    sampler.join()
+    if process.returncode != 0:
+        raise SystemExit(f"{command} failed ({process.returncode}):\n{err[-2000:]}")
+    if "gitingest" in " ".join(command) and "Estimated tokens" not in said:
+        raise SystemExit(f"gitingest did not count tokens (run bench/peers.py):\n{said}")
     written = out.stat().st_size
     out.unlink()
-    return wall, _cpu() - cpu, written / 1e6
+    return wall, _cpu() - cpu, written / 1e6, peak / 1e6
 
 
 def main() -> None:
@@ -141,7 +159,7 @@ def main() -> None:
                 shutil.copytree(build_corpus() / package, corpus / package, symlinks=True)
             _git_corpus(corpus)
     _seed_cache()
-    results: dict[str, list[tuple[float, float, float]]] = {}
+    results: dict[str, list[tuple[float, float, float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="peers-pack-") as folder:
         out = Path(folder) / "prompt.txt"
         rows = {r: c for r, c in commands(corpus, out).items() if not args.only or r in args.only}
@@ -160,14 +178,19 @@ def main() -> None:
     )
     body = []
     for row, values in results.items():
-        walls, cpus, sizes = zip(*values, strict=True)
-        body.append([row, *cells(walls, 2), *cells(cpus, 2)[:1], f"{sizes[0]:.1f}"])
+        walls, cpus, sizes, peaks = zip(*values, strict=True)
+        body.append(
+            [row, *cells(walls, 2), *cells(cpus, 2)[:1], f"{max(peaks):.0f}", f"{sizes[0]:.1f}"]
+        )
     for ours, peer in PAIRS:
         if ours in results and peer in results:
             pairs = zip(results[ours], results[peer], strict=True)
             ratio = [a[0] / b[0] for a, b in pairs]
-            body.append([f"ratio {ours} / {peer} (wall, per run)", *cells(ratio, 2), "", ""])
-    text = table(["row", "wall s median", "min", "max", "CPU s median", "output MB"], body)
+            body.append([f"ratio {ours} / {peer} (wall, per run)", *cells(ratio, 2), "", "", ""])
+    text = table(
+        ["row", "wall s median", "min", "max", "CPU s median", "peak tree RSS MB", "output MB"],
+        body,
+    )
     shown = {row: " ".join(c).replace(_PACK, "PACK") for row, c in rows.items()}
     exact = "\n".join(f"- {row}: `{c}`" for row, c in shown.items())
     exact += "\n\n(PACK: the script `_PACK` of bench/pack_bench.py, run with `python -c`)"
