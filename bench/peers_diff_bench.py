@@ -1,0 +1,171 @@
+"""Side by side (issue #10): how many real file diffs each tool applies exactly right,
+as given and with the mistakes models make.
+
+Run: ``.venv/bin/python bench/peers_diff_bench.py [--runs N]`` (after ``bench/peers.py``).
+
+The diffs are every file changed between click 8.1.7 and 8.1.8 (``bench/peers_diffs.py``),
+each in seven variants: as given, line numbers shifted, counts wrong, bare ``@@`` headers,
+whitespace drift in context lines, prose and a fence around, and all but the bare headers
+at once. Each file diff is applied on its own, on a fresh copy of the file from 8.1.7 in a
+new folder under the system temporary directory (outside any git repository), by:
+
+* agentprompt: ``apply_reply(root, text, dialect="udiff")`` in process (the library API
+  ``agentprompt apply`` calls; interpreter start-up is not counted);
+* ``git apply PATCH`` and ``git apply --recount --ignore-whitespace PATCH``;
+* ``patch -p1 --batch --forward --no-backup-if-mismatch -r - -i PATCH`` (GNU patch's
+  default fuzz of 2) and the same with ``-F3 -l`` (more fuzz, whitespace-blind matching).
+
+A file counts as applied exactly when the result is byte-identical to 8.1.8; "silently
+wrong" counts the files a tool said it applied (exit status 0, or ``report.ok``) whose
+result differs (shown in brackets per variant, and summed in the last line). The counts
+are the same every run (the check is deterministic); time is the wall time of all of a
+tool's applications in one run (subprocess start-up included for git and patch), median
+of ``--runs`` with min and max, and agentprompt's time over each peer's as a ratio taken
+run by run. Results go to ``bench/.work/peers/diff-apply.md`` and ``.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from agentprompt.edits import apply_reply  # noqa: E402
+from peers_diffs import NEW, OLD, PACKAGE, VARIANTS, FileDiff, build_diffs  # noqa: E402
+from peers_report import bars, cells, header, save, table  # noqa: E402
+
+_PATCH = ["patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-"]
+COMMANDS = {
+    "git apply": ["git", "apply"],
+    "git apply --recount --ignore-whitespace": ["git", "apply", "--recount", "--ignore-whitespace"],
+    "patch (fuzz 2)": _PATCH,
+    "patch -F3 -l": [*_PATCH, "-F3", "-l"],
+}
+TOOLS = ["agentprompt", *COMMANDS]
+
+
+def _agentprompt(root: Path, text: str) -> bool:
+    try:
+        return apply_reply(root, text, dialect="udiff").ok
+    except Exception:  # any refusal the library raises is a failure to apply, not a crash
+        return False
+
+
+def _command(command: list[str]) -> Callable[[Path, str], bool]:
+    def run(root: Path, text: str) -> bool:
+        patch = root.parent / f"{root.name}.patch"
+        patch.write_text(text, encoding="utf-8")
+        flag = "-i" if command[0] == "patch" else ""
+        args = [*command, flag, str(patch)] if flag else [*command, str(patch)]
+        done = subprocess.run(args, cwd=root, capture_output=True)
+        return done.returncode == 0
+
+    return run
+
+
+APPLY: dict[str, Callable[[Path, str], bool]] = {
+    "agentprompt": _agentprompt,
+    **{name: _command(command) for name, command in COMMANDS.items()},
+}
+
+
+def _one(base: Path, n: int, item: FileDiff, tool: str, text: str) -> tuple[float, bool, bool]:
+    """Apply ``text`` to a fresh copy of the old file; seconds taken, claimed, exact."""
+    root = base / f"r{n}"
+    target = root / item.path
+    target.parent.mkdir(parents=True)
+    target.write_bytes(item.old)
+    start = time.perf_counter()
+    claimed = APPLY[tool](root, text)
+    took = time.perf_counter() - start
+    return took, claimed, target.exists() and target.read_bytes() == item.new
+
+
+def run_once(diffs: list[FileDiff]) -> tuple[dict[str, float], dict[tuple[str, str], list[int]]]:
+    """One round of every tool on every variant of every file: each tool's total seconds,
+    and per (variant, tool) the counts [exact, silently wrong]."""
+    seconds = dict.fromkeys(TOOLS, 0.0)
+    counts: dict[tuple[str, str], list[int]] = {}
+    with tempfile.TemporaryDirectory(prefix="peers-diff-") as folder:
+        n = 0
+        for variant, change in VARIANTS.items():
+            for item in diffs:
+                text = change(item.diff)
+                for tool in TOOLS:
+                    n += 1
+                    took, claimed, exact = _one(Path(folder), n, item, tool, text)
+                    seconds[tool] += took
+                    tally = counts.setdefault((variant, tool), [0, 0])
+                    tally[0] += exact
+                    tally[1] += claimed and not exact
+    return seconds, counts
+
+
+def _cell(tally: list[int], total: int) -> str:
+    """``exact/total``, and how many more the tool said it applied but got wrong."""
+    return f"{tally[0]}/{total}" + (f" ({tally[1]} silently wrong)" if tally[1] else "")
+
+
+def main() -> None:
+    """Build the diffs, run every tool ``--runs`` times, print and save table and plot."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    diffs = build_diffs()
+    hunks = sum(d.diff.count("\n@@") for d in diffs)
+    times: dict[str, list[float]] = {tool: [] for tool in TOOLS}
+    counts: dict[tuple[str, str], list[int]] = {}
+    for _ in range(args.runs):
+        seconds, counts_now = run_once(diffs)
+        if counts and counts_now != counts:
+            raise SystemExit(f"counts differ between runs: {counts} / {counts_now}")
+        counts = counts_now
+        for tool in TOOLS:
+            times[tool].append(seconds[tool])
+    total = len(diffs)
+    head = header(
+        args.runs,
+        f"diffs: {PACKAGE} {OLD} -> {NEW}, {total} changed files, {hunks} hunks; "
+        f"each variant applied file by file by every tool",
+    )
+    exact = table(
+        ["variant", *TOOLS],
+        [[v, *(_cell(counts[(v, t)], total) for t in TOOLS)] for v in VARIANTS]
+        + [
+            [
+                "silently wrong (all variants)",
+                *(str(sum(counts[(v, t)][1] for v in VARIANTS)) for t in TOOLS),
+            ]
+        ],
+    )
+    timing_rows = [[t, *cells(times[t])] for t in TOOLS]
+    timing_rows += [
+        [
+            f"ratio agentprompt / {t}, per run",
+            *cells([a / b for a, b in zip(times["agentprompt"], times[t], strict=True)], 2),
+        ]
+        for t in COMMANDS
+    ]
+    timing = table(
+        [f"tool: seconds for all {total * len(VARIANTS)} applications", "median", "min", "max"],
+        timing_rows,
+    )
+    save("diff-apply", f"{head}\n\n{exact}\n\n{timing}")
+    bars(
+        "diff-apply",
+        f"Files applied exactly ({PACKAGE} {OLD} -> {NEW}, {total} file diffs)",
+        list(VARIANTS),
+        {t: [counts[(v, t)][0] / total * 100 for v in VARIANTS] for t in TOOLS},
+        "% of file diffs applied exactly",
+    )
+
+
+if __name__ == "__main__":
+    main()
