@@ -71,6 +71,10 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/agent_bench.py
 	$(BIN)/python bench/tiers_bench.py
 	$(BIN)/python bench/pack_bench.py
+	$(BIN)/python bench/peers.py
+	$(BIN)/python bench/peers_diff_bench.py
+	$(BIN)/python bench/peers_map_bench.py
+	$(BIN)/python bench/peers_pack_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
