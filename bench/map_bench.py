@@ -82,10 +82,13 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def _timed(command: list[str], cwd: Path) -> tuple[float, int]:
-    """Wall seconds of ``command`` and the peak summed RSS of its process tree."""
+def run_sampled(command: list[str], cwd: Path | None = None) -> tuple[float, int, str, str, int]:
+    """Run ``command``: its wall seconds, the peak summed RSS of its process tree (bytes,
+    sampled every 20 ms), its stdout and stderr, and its exit status."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     peak = 0
     done = threading.Event()
 
@@ -97,12 +100,18 @@ def _timed(command: list[str], cwd: Path) -> tuple[float, int]:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    _, err = process.communicate()
+    said, err = process.communicate()
     elapsed = time.perf_counter() - start
     done.set()
     sampler.join()
-    if process.returncode != 0:
-        raise SystemExit(f"{command[0]} failed ({process.returncode}): {err.decode()[-2000:]}")
+    return elapsed, peak, said, err, process.returncode
+
+
+def _timed(command: list[str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds of ``command`` and the peak summed RSS of its process tree."""
+    elapsed, peak, _, err, status = run_sampled(command, cwd)
+    if status != 0:
+        raise SystemExit(f"{command[0]} failed ({status}): {err[-2000:]}")
     return elapsed, peak
 
 

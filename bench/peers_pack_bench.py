@@ -41,14 +41,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from map_bench import _tree_rss  # noqa: E402
+from map_bench import run_sampled  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 from pack_bench import _PACK, CACHE, REPOMIX, TASK, _ensure_repomix, _git_corpus  # noqa: E402
 from peers import TIKTOKEN_CACHE, venv_python  # noqa: E402
@@ -114,25 +112,10 @@ def _cpu() -> float:
 def _run(command: list[str], out: Path) -> tuple[float, float, float, float]:
     """Wall and CPU seconds of ``command``, the MB it wrote to ``out``, and the peak summed
     RSS (MB) of its process tree, sampled every 20 ms as ``bench/map_bench.py`` does."""
-    cpu, start = _cpu(), time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, _tree_rss(process.pid))
-            time.sleep(0.02)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    said, err = process.communicate()
-    wall = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    if process.returncode != 0:
-        raise SystemExit(f"{command} failed ({process.returncode}):\n{err[-2000:]}")
+    cpu = _cpu()
+    wall, peak, said, err, status = run_sampled(command)
+    if status != 0:
+        raise SystemExit(f"{command} failed ({status}):\n{err[-2000:]}")
     if "gitingest" in " ".join(command) and "Estimated tokens" not in said:
         raise SystemExit(f"gitingest did not count tokens (run bench/peers.py):\n{said}")
     written = out.stat().st_size

@@ -1,8 +1,10 @@
-"""Test-suite switches: no real model calls, and no user configuration leaking in."""
+"""Test-suite switches (no real model calls, no user configuration leaking in), and the
+bridge example repository and fake clipboard that several test folders use."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -52,3 +54,23 @@ def snapshot() -> Callable[[str, str], None]:
         assert text == expected, f"rendered text differs from snapshot {path}"
 
     return check
+
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "bridge"
+"""The bridge example: ``repo/`` and the sample ``reply.md``."""
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A fresh copy of examples/bridge/repo."""
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE / "repo", root)
+    return root
+
+
+@pytest.fixture
+def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text put on the (fake) clipboard, in order."""
+    copied: list[str] = []
+    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
+    return copied

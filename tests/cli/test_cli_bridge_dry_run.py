@@ -44,14 +44,6 @@ export const greeting = "hello";
 """
 
 
-@pytest.fixture
-def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text put on the (fake) clipboard."""
-    copied: list[str] = []
-    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
-    return copied
-
-
 def _copy(tmp_path: Path, name: str) -> Path:
     root = tmp_path / name
     shutil.copytree(EXAMPLE / "repo", root)

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from .conftest import Result
 
@@ -15,22 +12,6 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "bridge"
 Run = Callable[..., Result]
 
 REQUEST = "I need it.\n\n<<<REQUEST_FILE: src/utils.ts>>>\n"
-
-
-@pytest.fixture
-def example(tmp_path: Path) -> Path:
-    """A fresh copy of examples/bridge/repo."""
-    root = tmp_path / "example"
-    shutil.copytree(EXAMPLE / "repo", root)
-    return root
-
-
-@pytest.fixture
-def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text put on the (fake) clipboard."""
-    copied: list[str] = []
-    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
-    return copied
 
 
 def _status(run: Run, root: Path) -> dict[str, object]:

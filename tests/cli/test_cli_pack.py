@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,22 +14,6 @@ from .conftest import Result, snapshot_tree
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bridge"
 Run = Callable[..., Result]
-
-
-@pytest.fixture
-def example(tmp_path: Path) -> Path:
-    """A fresh copy of examples/bridge/repo."""
-    root = tmp_path / "example"
-    shutil.copytree(EXAMPLE / "repo", root)
-    return root
-
-
-@pytest.fixture
-def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text put on the (fake) clipboard."""
-    copied: list[str] = []
-    monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
-    return copied
 
 
 def _files(root: Path) -> dict[str, bytes]:
