@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.fixture
 def seed_003() -> str:
     """Seed 003's text (the Japanese prompt design); skips where the seeds are not present."""
