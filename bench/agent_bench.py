@@ -47,6 +47,7 @@ from agentprompt.messages import ToolCall
 from agentprompt.prefix import shared_prefix
 from agentprompt.tokens import get_tokenizer, shared_counter
 from compose_bench import machine
+from peers_report import plot_shares
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,6 +195,12 @@ def main() -> None:
         print(f"prefix share, {profile:5}: {_stats(shares, lambda v: f'{v:.2f}%')}")
     ratios = [a.share / b.share for a, b in zip(results["agent"], results["ally"], strict=True)]
     print(f"share ratio agent/ally (per run): {_stats(ratios, lambda v: f'{v:.2f}x')}")
+    plot_shares(
+        "agent-prefix",
+        f"Agent session, {args.turns} turns: byte-identical prefix share (median of {args.runs})",
+        ["byte-identical prefix with the previous request"],
+        {p: [statistics.median(r.share for r in results[p])] for p in ("agent", "ally")},
+    )
     for profile in ("agent", "ally"):
         compose = [r.compose_seconds * 1000 / r.requests for r in results[profile]]
         tokenize = [r.tokenize_seconds * 1000 / r.requests for r in results[profile]]

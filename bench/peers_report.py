@@ -96,3 +96,16 @@ def bars(
     plt.close(figure)
     print(f"(plot written to {path})")
     return path
+
+
+def plot_shares(
+    name: str, title: str, groups: Sequence[str], series: Mapping[str, Sequence[float]]
+) -> None:
+    """A bar chart of token shares (0..1) for a bench outside the peers set (the cache-prefix
+    rows of issue #10), or a note when matplotlib is not installed (``bench/peers.py``)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        print("(no plot: matplotlib is not installed; bench/peers.py installs it)")
+        return
+    bars(name, title, groups, series, "share of input tokens")

@@ -66,6 +66,7 @@ from agentprompt.tiers import (
 )
 from agentprompt.tokens import shared_counter
 from edits_bench import CORPUS_PACKAGES, build_repository
+from peers_report import plot_shares
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / ".work" / "tiers"
@@ -266,6 +267,19 @@ def main() -> None:
                 _row(f"ratio {names[rule]} / no tiers, per run", shares[f"{measure} ratio {rule}"])
             )
         print()
+    plot_shares(
+        "cache-tiers",
+        f"Cache tiers, {args.turns}-turn scripted session: share of input tokens served "
+        f"(median of {args.runs})",
+        ["explicit breakpoints", "identical prefix"],
+        {
+            names[v]: [
+                statistics.median(shares[f"served {v}"]),
+                statistics.median(shares[f"identical {v}"]),
+            ]
+            for v in VARIANTS
+        },
+    )
 
 
 if __name__ == "__main__":
