@@ -108,6 +108,38 @@ def run_once(diffs: list[FileDiff]) -> tuple[dict[str, float], dict[tuple[str, s
     return seconds, counts
 
 
+def peak_memory(item: FileDiff) -> dict[str, float] | None:
+    """Each tool's peak resident memory (MB) applying ``item``'s diff as given, as a process
+    of its own under GNU time (``%M``): agentprompt through its CLI (``agentprompt apply``,
+    interpreter included), the others as in the timed runs. One small file is applied, so
+    the figures are each tool's floor: its start-up plus one file. None when a tool does
+    not apply it exactly."""
+    cli = Path(sys.executable).parent / "agentprompt"
+    commands = {"agentprompt": [str(cli), "apply", "--root", "."], **COMMANDS}
+    peaks: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="peers-diff-mem-") as folder:
+        for n, (tool, command) in enumerate(commands.items()):
+            root = Path(folder) / f"m{n}"
+            target = root / item.path
+            target.parent.mkdir(parents=True)
+            target.write_bytes(item.old)
+            patch = Path(folder) / f"m{n}.patch"
+            patch.write_text(item.diff, encoding="utf-8")
+            if tool == "agentprompt":
+                args = [command[0], command[1], str(patch), *command[2:]]
+            elif command[0] == "patch":
+                args = [*command, "-i", str(patch)]
+            else:
+                args = [*command, str(patch)]
+            done = subprocess.run(
+                ["/usr/bin/time", "-f", "%M", *args], cwd=root, capture_output=True, text=True
+            )
+            if target.read_bytes() != item.new:
+                return None
+            peaks[tool] = int(done.stderr.strip().splitlines()[-1]) / 1024
+    return peaks
+
+
 def _cell(tally: list[int], total: int) -> str:
     """``exact/total``, and how many more the tool said it applied but got wrong."""
     return f"{tally[0]}/{total}" + (f" ({tally[1]} silently wrong)" if tally[1] else "")
@@ -157,7 +189,17 @@ def main() -> None:
         [f"tool: seconds for all {total * len(VARIANTS)} applications", "median", "min", "max"],
         timing_rows,
     )
-    save("diff-apply", f"{head}\n\n{exact}\n\n{timing}")
+    # The largest file every tool applies exactly as given.
+    for largest in sorted(diffs, key=lambda d: -len(d.old)):
+        if (peaks := peak_memory(largest)) is not None:
+            break
+    else:
+        raise SystemExit("no file diff that every tool applies, for the memory row")
+    memory = table(
+        [f"tool: peak resident memory applying {largest.path} (as given), MB", "MB"],
+        [[t, f"{peaks[t]:.1f}"] for t in TOOLS],
+    )
+    save("diff-apply", f"{head}\n\n{exact}\n\n{timing}\n\n{memory}")
     bars(
         "diff-apply",
         f"Files applied exactly ({PACKAGE} {OLD} -> {NEW}, {total} file diffs)",
