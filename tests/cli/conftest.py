@@ -11,6 +11,33 @@ import pytest
 
 from agentprompt.cli.main import main
 
+BRIDGE_EDITS = """Done.
+
+<<<FILE: src/utils.ts>>>
+export function parseJSON(str: string): unknown {
+  try {
+    return JSON.parse(str);
+  } catch {
+    return null;
+  }
+}
+<<<END>>>
+
+<<<FILE: [NEW] src/strings.ts>>>
+export const greeting = "hello";
+<<<END>>>
+
+<<<DIFF: src/index.ts>>>
+@@ -1 +1 @@
+-import { formatDate, parseJSON } from "./utils";
++import { parseJSON } from "./utils";
+<<<END>>>
+
+<<<DELETE: scripts/report.py>>>
+"""
+"""A bridge reply for examples/bridge/repo with one block of each edit kind: FILE, [NEW],
+DIFF and DELETE."""
+
 
 @dataclass(frozen=True)
 class Result:

@@ -11,37 +11,13 @@ from typing import Any
 
 import pytest
 
+from .conftest import BRIDGE_EDITS as EDITS
 from .conftest import Result, snapshot_tree
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bridge"
 Run = Callable[..., Result]
 
 REQUEST = "I need them.\n\n<<<REQUEST_FILES>>>\n- src/utils.ts\n- src/index.ts\n<<<END>>>\n"
-
-EDITS = """Done.
-
-<<<FILE: src/utils.ts>>>
-export function parseJSON(str: string): unknown {
-  try {
-    return JSON.parse(str);
-  } catch {
-    return null;
-  }
-}
-<<<END>>>
-
-<<<FILE: [NEW] src/strings.ts>>>
-export const greeting = "hello";
-<<<END>>>
-
-<<<DIFF: src/index.ts>>>
-@@ -1 +1 @@
--import { formatDate, parseJSON } from "./utils";
-+import { parseJSON } from "./utils";
-<<<END>>>
-
-<<<DELETE: scripts/report.py>>>
-"""
 
 
 def _copy(tmp_path: Path, name: str) -> Path:

@@ -10,6 +10,7 @@ import pytest
 
 from agentprompt.bridge.split import join_parts
 
+from .conftest import BRIDGE_EDITS as EDITS
 from .conftest import Result, snapshot_tree
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bridge"
@@ -33,31 +34,6 @@ REQUEST = """I need to see these first.
 - src/index.ts
 - src/missing.ts
 <<<END>>>
-"""
-
-EDITS = """Done.
-
-<<<FILE: src/utils.ts>>>
-export function parseJSON(str: string): unknown {
-  try {
-    return JSON.parse(str);
-  } catch {
-    return null;
-  }
-}
-<<<END>>>
-
-<<<FILE: [NEW] src/strings.ts>>>
-export const greeting = "hello";
-<<<END>>>
-
-<<<DIFF: src/index.ts>>>
-@@ -1 +1 @@
--import { formatDate, parseJSON } from "./utils";
-+import { parseJSON } from "./utils";
-<<<END>>>
-
-<<<DELETE: scripts/report.py>>>
 """
 
 
