@@ -3,7 +3,6 @@ its page that carries the right token and Host."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,10 @@ PORT = 8765
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A fresh copy of examples/bridge/repo."""
-    target = tmp_path / "repo"
-    shutil.copytree(EXAMPLES / "repo", target)
-    return target
+def repo(example: Path) -> Path:
+    """The repository the page serves: a fresh copy of examples/bridge/repo (the suite's
+    ``example`` fixture)."""
+    return example
 
 
 @pytest.fixture
