@@ -18,6 +18,8 @@ __all__ = [
     "declared_names",
     "decorator_markers",
     "function_parts",
+    "has_keyword",
+    "is_accessor",
     "node_text",
     "read_bases",
     "read_params",
@@ -377,3 +379,21 @@ def ruby_attributes(node: Node) -> list[str]:
         for a in (arguments.named_children if arguments is not None else ())
         if a.type == "simple_symbol"
     ]
+
+
+_KEYWORDS = {
+    word: re.compile(rb"\b" + word + rb"\b") for word in (b"async", b"static", b"abstract")
+}
+_ACCESSOR = re.compile(rb"\b(?:get|set)\s+[#\w$]+\s*$")
+
+
+def has_keyword(word: bytes, prefix: bytes) -> bool:
+    """Whether a definition's ``prefix`` (its text before the parameters) holds ``word``
+    (``async``, ``static`` or ``abstract``) as a whole word; the substring test comes first,
+    since most definitions have none of them."""
+    return word in prefix and _KEYWORDS[word].search(prefix) is not None
+
+
+def is_accessor(prefix: bytes) -> bool:
+    """Whether a JavaScript/TypeScript definition's ``prefix`` makes it a getter or setter."""
+    return _ACCESSOR.search(prefix) is not None

@@ -10,8 +10,6 @@ the code.
 
 from __future__ import annotations
 
-import re
-
 from tree_sitter import Node
 
 from agentprompt.repo.symbols import ImportEntry, SymbolEntry
@@ -25,6 +23,8 @@ from agentprompt.repo.symbols_signatures import (
     declared_names,
     decorator_markers,
     function_parts,
+    has_keyword,
+    is_accessor,
     node_text,
     read_bases,
     read_params,
@@ -195,13 +195,13 @@ def _function(
     if "declaration" in markers and parent:
         walk.declared.add(f"{parent}.{name}")
     prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
-    is_async = _has_word(b"async", _ASYNC, prefix)
+    is_async = has_keyword(b"async", prefix)
     marks = list(markers)
-    if _has_word(b"static", _STATIC, prefix) or node.type == "singleton_method":
+    if has_keyword(b"static", prefix) or node.type == "singleton_method":
         marks.append("static")
-    if _has_word(b"abstract", _ABSTRACT, prefix) or node.type == "abstract_method_signature":
+    if has_keyword(b"abstract", prefix) or node.type == "abstract_method_signature":
         marks.append("abstract")
-    is_getter = walk.language in ("javascript", "typescript", "tsx") and _ACCESSOR.search(prefix)
+    is_getter = walk.language in ("javascript", "typescript", "tsx") and is_accessor(prefix)
     if "property" in marks or is_getter:
         kind = "property"
     elif in_class:
@@ -227,18 +227,6 @@ def _function(
         markers=tuple(dict.fromkeys(marks)),
         calls=walk.calls(node, name),
     )
-
-
-_ASYNC = re.compile(rb"\basync\b")
-_STATIC = re.compile(rb"\bstatic\b")
-_ABSTRACT = re.compile(rb"\babstract\b")
-_ACCESSOR = re.compile(rb"\b(?:get|set)\s+[#\w$]+\s*$")
-
-
-def _has_word(word: bytes, pattern: re.Pattern[bytes], text: bytes) -> bool:
-    """Whether ``text`` holds ``word`` as a whole word (the substring test first: most
-    definitions have none of these keywords)."""
-    return word in text and pattern.search(text) is not None
 
 
 def _variable(
