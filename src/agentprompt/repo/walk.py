@@ -1,10 +1,11 @@
 """The scanning behind discovery: git's listing or a directory walk, the rules, the checks.
 
-:mod:`agentprompt.repo.files` is the public face; this module holds the values it shares
-with its callers and :func:`scan`, which sorts paths into files kept and exclusions with
-reasons. Symlinks: a path whose real location (every folder and the file itself resolved)
-leaves the root is out; one that resolves into ``.git`` is out; one that resolves to another
-file inside the root is kept only when that file is itself included.
+:mod:`agentprompt.repo.files` is the public face; this module holds :func:`scan`, which
+sorts paths into files kept and exclusions with reasons (the values it shares with its
+callers are in :mod:`agentprompt.repo.scan_types`, and importable from here too).
+Symlinks: a path whose real location (every folder and the file itself resolved) leaves
+the root is out; one that resolves into ``.git`` is out; one that resolves to another file
+inside the root is kept only when that file is itself included.
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from pathlib import Path
 from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
 from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
 from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
+from agentprompt.repo.scan_types import (
+    AGENTPROMPTIGNORE,
+    DiscoveryOptions,
+    Exclusion,
+    RepoFile,
+    Scan,
+    in_git_dir,
+    inside,
+)
 from agentprompt.repo.sniff import UNREADABLE, sniff
 from agentprompt.repo.sniff_memo import Remembered, sniff_stamped
 
@@ -31,71 +41,6 @@ __all__ = [
     "inside",
     "scan",
 ]
-
-AGENTPROMPTIGNORE = ".agentpromptignore"
-"""The name of the ignore files (gitignore syntax, any depth) that only agentprompt reads."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class DiscoveryOptions:
-    """What discovery leaves out besides what git (or ``.gitignore``) already ignores."""
-
-    max_file_bytes: int = 1_000_000
-    """Files larger than this many bytes are left out."""
-    include_default_excludes: bool = True
-    """Leave out lock files, minified/generated files, dependencies, venvs, build output..."""
-    extra_excludes: tuple[str, ...] = ()
-    """More gitignore-style patterns to leave out (applied after the defaults)."""
-    follow_git: bool = True
-    """Use git's view of the files when the root is inside a git work tree."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class RepoFile:
-    """A file a prompt may show."""
-
-    path: str
-    """POSIX path relative to the root."""
-    size: int
-    """Size in bytes."""
-    mtime_ns: int
-    """Modification time in nanoseconds."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Exclusion:
-    """A path left out, and the exact reason."""
-
-    path: str
-    """POSIX path relative to the root; a directory left out as a whole ends in ``/``."""
-    reason: str
-    """Why, naming the rule, its file and line where there is one."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Scan:
-    """What one scan found (see :class:`agentprompt.repo.files.Discovery`)."""
-
-    files: tuple[RepoFile, ...]
-    """Included files, sorted by path."""
-    excluded: tuple[Exclusion, ...]
-    """Exclusions, sorted by path."""
-    problems: tuple[str, ...]
-    """Files that could not be read."""
-    git: bool
-    """True when git's listing was used."""
-    sniffed: Mapping[str, Remembered]
-    """Each file's content verdict with its stamp, for a later scan to reuse."""
-
-
-def inside(root: str, real: str) -> bool:
-    """True when the resolved path ``real`` is ``root`` or below it (both resolved)."""
-    return real == root or real.startswith(root + os.sep)
-
-
-def in_git_dir(root: str, real: str) -> bool:
-    """True when the resolved path ``real`` is the root's ``.git`` or inside it."""
-    return inside(os.path.join(root, ".git"), real)
 
 
 @dataclass(frozen=True, kw_only=True)
