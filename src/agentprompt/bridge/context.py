@@ -7,7 +7,6 @@ summary, and ranking orders files when the token budget is tight.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -15,11 +14,9 @@ from pathlib import Path, PurePosixPath
 from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
-from agentprompt.repo.files import Discovery, RepoFile, UnreadableFile, discover, explain_in
-from agentprompt.repo.files import read_text as read_repo_text
+from agentprompt.repo.files import Discovery, RepoFile, discover, explain_in
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
-from agentprompt.repo.walk import in_git_dir, inside
 
 __all__ = [
     "Overlay",
@@ -27,7 +24,6 @@ __all__ = [
     "UnknownFile",
     "overlay_view",
     "rank_files",
-    "read_contents",
     "resolve_paths",
     "resolve_request",
     "view_repository",
@@ -37,7 +33,6 @@ __all__ = [
 Overlay = Mapping[str, str | None]
 """Files' texts as a reply's edits would leave them, by path (``None``: deleted): what a
 dry run previews instead of the files on disk."""
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class UnknownFile(UsageError):
@@ -194,54 +189,6 @@ def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
             raise UnknownFile(given, reason)
         chosen.append(path)
     return tuple(dict.fromkeys(chosen))
-
-
-def read_contents(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """The text of each file, and the reason for each that cannot be read.
-
-    Resolving every path again costs more than reading a whole repository, so each folder
-    is resolved once and each file opened without following a symlink; a file that is a
-    symlink itself, cannot be opened, or is not UTF-8 text goes through the repository
-    engine's own :func:`~agentprompt.repo.files.read_text` for its exact verdict."""
-    base = os.path.realpath(root)
-    folders: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    problems: dict[str, str] = {}
-    for path in paths:
-        text = _read_plain(base, folders, path)
-        if text is not None:
-            texts[path] = text
-            continue
-        try:
-            texts[path] = read_repo_text(root, path)
-        except UnreadableFile as exc:
-            problems[path] = exc.why
-    return texts, problems
-
-
-def _read_plain(base: str, folders: dict[str, str], path: str) -> str | None:
-    """The UTF-8 text of a regular file inside ``base`` (not under ``.git``), or None."""
-    folder, _, name = path.rpartition("/")
-    if not _NOFOLLOW or name in ("", ".", ".."):
-        return None
-    real_folder = folders.get(folder)
-    if real_folder is None:
-        real_folder = folders[folder] = os.path.realpath(os.path.join(base, folder))
-    real = os.path.join(real_folder, name)
-    if not inside(base, real) or in_git_dir(base, real):
-        return None
-    try:
-        handle = os.open(real, os.O_RDONLY | _NOFOLLOW)
-        with os.fdopen(handle, "rb") as stream:
-            data = stream.read()
-    except OSError:
-        return None
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
 
 
 def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:

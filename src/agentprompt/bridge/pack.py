@@ -16,7 +16,6 @@ from agentprompt.bridge.context import (
     RepoView,
     overlay_view,
     rank_files,
-    read_contents,
     view_repository,
 )
 from agentprompt.bridge.fitting import fit_levels
@@ -33,6 +32,7 @@ from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prom
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
+from agentprompt.repo.files import read_texts
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
 
@@ -136,7 +136,7 @@ def build_prompt(
     view = overlay_view(view or view_repository(root), overlay or {})
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
-    contents, unreadable = read_contents(root, [p for p in wanted if p not in (overlay or {})])
+    contents, unreadable = read_texts(root, [p for p in wanted if p not in (overlay or {})])
     if overlay:
         disk, contents = contents, {}
         for path in (p for p in wanted if p not in unreadable):

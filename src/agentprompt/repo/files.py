@@ -45,6 +45,7 @@ __all__ = [
     "explain",
     "explain_in",
     "read_text",
+    "read_texts",
 ]
 
 
@@ -211,6 +212,9 @@ def _linked_folder(root: Path, rel: str) -> str | None:
     return None
 
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 def read_text(root: Path, path: str) -> str:
     """The UTF-8 text of ``path`` (relative to ``root``); raises :class:`UnreadableFile`.
 
@@ -218,11 +222,46 @@ def read_text(root: Path, path: str) -> str:
     into ``.git`` (a folder or file swapped for a symlink since discovery) is refused.
     """
     base = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(base, path))
+    return _read_real(base, path, os.path.realpath(os.path.join(base, path)))
+
+
+def read_texts(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The text of each of ``paths`` as :func:`read_text` reads it, and the reason for each
+    that cannot be read.
+
+    Resolving every path again costs more than reading a whole repository, so each folder
+    is resolved once and each file is opened without following a symlink; a file that is a
+    symlink itself, or fails in any other way, is read by :func:`read_text` for its exact
+    verdict."""
+    base = os.path.realpath(root)
+    folders: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        if _NOFOLLOW and name not in ("", ".", ".."):
+            real_folder = folders.get(folder)
+            if real_folder is None:
+                real_folder = folders[folder] = os.path.realpath(os.path.join(base, folder))
+            try:
+                texts[path] = _read_real(base, path, os.path.join(real_folder, name))
+                continue
+            except UnreadableFile:
+                pass  # read again the careful way, for the exact reason
+        try:
+            texts[path] = read_text(root, path)
+        except UnreadableFile as exc:
+            problems[path] = exc.why
+    return texts, problems
+
+
+def _read_real(base: str, path: str, real: str) -> str:
+    """The UTF-8 text at the resolved location ``real`` of ``path``, refused outside the
+    resolved root ``base`` or inside its ``.git``."""
     if not inside(base, real) or in_git_dir(base, real):
         raise UnreadableFile(path, "it resolves outside the repository root or into .git")
     try:
-        handle = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        handle = os.open(real, os.O_RDONLY | _NOFOLLOW)
         with os.fdopen(handle, "rb") as stream:
             data = stream.read()
     except OSError as exc:

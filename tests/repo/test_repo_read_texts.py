@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge.context import read_contents
-from agentprompt.repo.files import UnreadableFile, read_text
+from agentprompt.repo.files import UnreadableFile, read_text, read_texts
 
 
 def _verdict(root: Path, path: str) -> tuple[str, str]:
@@ -19,7 +18,7 @@ def _verdict(root: Path, path: str) -> tuple[str, str]:
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
-def test_read_contents_matches_read_text_file_by_file(tmp_path: Path) -> None:
+def test_read_texts_matches_read_text_file_by_file(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "src" / "deep").mkdir(parents=True)
     (root / ".git").mkdir()
@@ -44,7 +43,7 @@ def test_read_contents_matches_read_text_file_by_file(tmp_path: Path) -> None:
         "linked/a.py",
         "missing.txt",
     ]
-    texts, problems = read_contents(root, paths)
+    texts, problems = read_texts(root, paths)
     for path in paths:
         kind, value = _verdict(root, path)
         assert (texts if kind == "text" else problems)[path] == value, path
