@@ -6,7 +6,7 @@ state and the changes its request made.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any, get_args
 
 import jsonschema
@@ -46,8 +46,8 @@ def _state_json(state: TrackerState, changes: tuple[TierChange, ...]) -> dict[st
     }
 
 
-_ITEM_FIELDS = ("key", "kind", "hash", "n", "tier", "tokens")
-_CHANGE_FIELDS = ("key", "before", "after", "reason")
+_ITEM_FIELDS = [f.name for f in fields(ItemState)]
+_CHANGE_FIELDS = [f.name for f in fields(TierChange)]
 _TIER_OR_NONE: dict[str, Any] = {"enum": [*TIERS, None]}
 _COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
 _STATE_SCHEMA: dict[str, Any] = {
@@ -59,7 +59,7 @@ _STATE_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": list(_ITEM_FIELDS),
+                "required": _ITEM_FIELDS,
                 "properties": {
                     "key": {"type": "string"},
                     "kind": {"enum": list(get_args(ItemKind))},
@@ -74,7 +74,7 @@ _STATE_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": list(_CHANGE_FIELDS),
+                "required": _CHANGE_FIELDS,
                 "properties": {
                     "key": {"type": "string"},
                     "before": _TIER_OR_NONE,
@@ -98,10 +98,11 @@ def _check(data: Any) -> None:
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "the record"
         raise CorruptTierState(f"{where}: {errors[0].message:.200}")
-    keys = [i["key"] for i in data["items"]]
-    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
-    if twice is not None:
-        raise CorruptTierState(f"the item {twice!r:.100} is stored twice")
+    seen: set[str] = set()
+    for item in data["items"]:
+        if item["key"] in seen:
+            raise CorruptTierState(f"the item {item['key']!r:.100} is stored twice")
+        seen.add(item["key"])
 
 
 def load_tracker(store: Store) -> tuple[TrackerState, tuple[TierChange, ...]]:
