@@ -128,8 +128,8 @@ def _stages(corpus: Path) -> None:
     detect-secrets on the prefilter's candidates, and token counting, fresh, without the
     pack's caches)."""
     from agentprompt.bridge.context import read_contents, view_repository
-    from agentprompt.bridge.secretfilter import may_hold_secret
     from agentprompt.bridge.tokencount import CachedCounter
+    from agentprompt.repo.secretfilter import may_hold_secret
     from agentprompt.repo.secrets import scan_texts
     from agentprompt.tokens import get_tokenizer
 

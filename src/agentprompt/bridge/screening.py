@@ -1,10 +1,10 @@
 """Secret screening of everything a bridge prompt includes, spread over the cores when much
 text is headed in (a whole repository packed at once).
 
-Each worker takes a share of the files, drops those detect-secrets' own rules cannot flag
-(:mod:`agentprompt.bridge.secretfilter`), and runs the repository engine's detect-secrets
-scan (:func:`agentprompt.repo.secrets.scan_texts`) on the rest, so the findings are exactly
-those of a full scan in one process.
+Each worker runs the repository engine's detect-secrets scan
+(:func:`agentprompt.repo.secrets.scan_texts`, which skips the texts detect-secrets' own
+rules cannot flag) on a share of the files, so the findings are exactly those of a scan in
+one process.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from agentprompt.bridge.secretcache import cached_scan
-from agentprompt.bridge.secretfilter import may_hold_secret
 from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_texts
 
 __all__ = ["PARALLEL_SCREEN_THRESHOLD", "screen_prompt_texts"]
@@ -28,11 +27,8 @@ _CHUNK = 64
 
 
 def _scan_chunk(items: Sequence[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
-    """detect-secrets' findings for one share of the files: those its own rules cannot
-    flag (:mod:`agentprompt.bridge.secretfilter`) have none, the rest are scanned."""
-    found: dict[str, tuple[SecretFinding, ...]] = {path: () for path, _ in items}
-    found.update(scan_texts([(p, t) for p, t in items if may_hold_secret(p, t)]))
-    return found
+    """detect-secrets' findings for one share of the files, in a worker."""
+    return scan_texts(items)
 
 
 def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:

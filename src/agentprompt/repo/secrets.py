@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from agentprompt.errors import AgentPromptError
+from agentprompt.repo.secretfilter import may_hold_secret
 
 __all__ = [
     "SecretFinding",
@@ -102,6 +103,15 @@ def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFindin
     return found
 
 
+def _candidates(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The texts detect-secrets' own rules could flag (all of them when detect-secrets cannot
+    be imported: the scan then says so)."""
+    try:
+        return [(path, text) for path, text in items if may_hold_secret(path, text)]
+    except ImportError:
+        return items
+
+
 def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
     """The findings in each ``(path, text)``; a path with none maps to ``()``.
 
@@ -121,7 +131,10 @@ def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, tuple[SecretFindin
                 _cache.move_to_end(key)
                 result[path] = cached
         if todo:
-            fresh = _scan_uncached(todo)
+            # Texts detect-secrets' own rules cannot flag have no findings: only the rest
+            # are scanned (see agentprompt.repo.secretfilter).
+            fresh: dict[str, tuple[SecretFinding, ...]] = {path: () for path, _ in todo}
+            fresh.update(_scan_uncached(_candidates(todo)))
             for path, hits in fresh.items():
                 result[path] = hits
                 _cache[keys[path]] = hits

@@ -16,7 +16,7 @@ given ``re.MULTILINE`` and sit beside ``\\s`` alternatives, and every negative l
 rejects only word characters, dots or hex digits, never the whitespace or line break that
 follows a line in the whole text. So a match within a line is still a match at the same
 place in the whole text. A regex that cannot match without certain plain words
-(:mod:`agentprompt.bridge.regexneeds`) is skipped when the text lacks them, and tried line
+(:mod:`agentprompt.repo.regexneeds`) is skipped when the text lacks them, and tried line
 by line, exactly as detect-secrets reads lines, where its rarest word occurs.
 
 Files whose lines detect-secrets rewrites before scanning go to ``scan_file`` whatever
@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from agentprompt.bridge.regexneeds import (
+from agentprompt.repo.regexneeds import (
     Words,
     lacks_required,
     required_words,

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.bridge.regexneeds import (
+from agentprompt.repo.regexneeds import (
     lacks_required,
     required_words,
     search_lines,
     selective,
 )
-from agentprompt.bridge.secretfilter import _rules
+from agentprompt.repo.secretfilter import _rules
 
 _PATTERNS = [regex for regex, _needs in _rules().regexes]
 
