@@ -127,8 +127,9 @@ def _stages(corpus: Path) -> None:
     """Where a cold full pack's time goes, stage by stage, in this process (CPU seconds;
     detect-secrets on the prefilter's candidates, and token counting, fresh, without the
     pack's caches)."""
-    from agentprompt.bridge.context import read_contents, view_repository
+    from agentprompt.bridge.context import view_repository
     from agentprompt.bridge.tokencount import CachedCounter
+    from agentprompt.repo.files import read_texts
     from agentprompt.repo.secretfilter import may_hold_secret
     from agentprompt.repo.secrets import scan_texts
     from agentprompt.tokens import get_tokenizer
@@ -140,7 +141,7 @@ def _stages(corpus: Path) -> None:
     view = view_repository(corpus, cache_path=CACHE)
     print(f"discovery + symbols (warm symbol cache): {clock() - start:.2f} s")
     start = clock()
-    contents, _ = read_contents(corpus, view.paths)
+    contents, _ = read_texts(corpus, view.paths)
     total = sum(len(t) for t in contents.values())
     print(f"read {len(contents)} files: {clock() - start:.2f} s, {total / 1e6:.1f} M chars")
     start = clock()
@@ -153,7 +154,10 @@ def _stages(corpus: Path) -> None:
     start = clock()
     found = scan_texts(candidates)
     flagged = sum(1 for hits in found.values() if hits)
-    print(f"detect-secrets on them: {clock() - start:.2f} s, {flagged} files with findings")
+    print(
+        f"scan_texts on them (its own prefilter again, then detect-secrets): "
+        f"{clock() - start:.2f} s, {flagged} files with findings"
+    )
     text = "".join(f"## {p}\n{t}\n" for p, t in contents.items())
     start = clock()
     tokens = get_tokenizer("o200k_base").count(text)
