@@ -15,6 +15,7 @@ from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import Discovery, RepoFile, discover, explain_in
+from agentprompt.repo.repomap import discover_remembered, remember_discovery
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
 
@@ -84,12 +85,13 @@ def view_repository(
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
     note and summary from the symbol cache (``cache_path``, default the root's own)."""
-    found = discover(root)
     if not summaries:
-        return RepoView(discovery=found)
+        return RepoView(discovery=discover(root))
+    found, loaded = discover_remembered(root, cache_path, use_cache=use_cache)
     extraction = extract_repository(
         found, use_cache=use_cache, cache_path=cache_path, workers=workers
     )
+    remember_discovery(extraction, found, loaded)
 
     def compute() -> NotesAndSummaries:
         notes: dict[str, str] = {}

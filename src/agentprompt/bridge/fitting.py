@@ -9,17 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from agentprompt.bridge.render import Level
+from agentprompt.bridge.render import Level, RenderedUser
+from agentprompt.bridge.tokencount import KeyedSpan
 from agentprompt.errors import UsageError
-from agentprompt.tokens import Tokenizer
 
 __all__ = ["BudgetTooSmall", "Fitted", "fit_levels"]
 
 _LOWER: dict[Level, Level] = {"full": "summary", "summary": "path"}
 
-Render = Callable[[Mapping[str, Level], Sequence[tuple[str, Level]]], str]
+Render = Callable[[Mapping[str, Level], Sequence[tuple[str, Level]]], RenderedUser]
 """Renders the prompt for given levels and the files cut down (with what was kept)."""
+
+
+class SpanCounter(Protocol):
+    """Counts a prompt exactly, told which spans of it keys identify
+    (:class:`~agentprompt.bridge.tokencount.CachedCounter`)."""
+
+    def count(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
 
 
 class BudgetTooSmall(UsageError):
@@ -56,7 +64,7 @@ def fit_levels(
     order: Sequence[str],
     blocks: Mapping[tuple[str, Level], str],
     budget: int | None,
-    counter: Tokenizer,
+    counter: SpanCounter,
 ) -> Fitted:
     """The prompt ``render`` makes, cut down (lowest of ``order`` first) to ``budget``.
 
@@ -64,8 +72,7 @@ def fit_levels(
     """
     current = dict(levels)
     cut: dict[str, Level] = {}
-    text = render(current, ())
-    tokens = counter.count(text)
+    text, tokens = _counted(render(current, ()), counter)
     if budget is None or tokens <= budget:
         return Fitted(text=text, tokens=tokens, levels=current, left_out=())
     estimate = tokens
@@ -77,16 +84,18 @@ def fit_levels(
         estimate -= counter.count(before) - counter.count(after)
         if estimate > budget:
             continue
-        text = render(current, _left_out(cut, order))
-        tokens = counter.count(text)
+        text, tokens = _counted(render(current, _left_out(cut, order)), counter)
         estimate = tokens
         if tokens <= budget:
             return Fitted(text=text, tokens=tokens, levels=current, left_out=_left_out(cut, order))
-    text = render(current, _left_out(cut, order))
-    tokens = counter.count(text)
+    text, tokens = _counted(render(current, _left_out(cut, order)), counter)
     if tokens <= budget:
         return Fitted(text=text, tokens=tokens, levels=current, left_out=_left_out(cut, order))
     raise BudgetTooSmall(budget, tokens)
+
+
+def _counted(rendered: RenderedUser, counter: SpanCounter) -> tuple[str, int]:
+    return rendered.text, counter.count(rendered.text, rendered.spans)
 
 
 def _steps(

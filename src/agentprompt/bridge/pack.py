@@ -21,19 +21,22 @@ from agentprompt.bridge.context import (
 from agentprompt.bridge.fitting import fit_levels
 from agentprompt.bridge.render import (
     Level,
+    RenderedUser,
     UserPart,
     continuation_prompt,
     render_system,
-    render_user,
+    render_user_keyed,
 )
 from agentprompt.bridge.screening import screen_prompt_texts
 from agentprompt.bridge.secretcache import default_secret_cache_path
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.textfacts import text_facts
 from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
 from agentprompt.repo.files import read_texts
 from agentprompt.repo.secrets import SecretFinding
+from agentprompt.repo.sniff_memo import SniffStamp
 from agentprompt.tokens import shared_counter
 
 __all__ = ["BridgePrompt", "build_prompt", "pack_repository", "split_limit"]
@@ -136,7 +139,10 @@ def build_prompt(
     view = overlay_view(view or view_repository(root), overlay or {})
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
-    contents, unreadable = read_texts(root, [p for p in wanted if p not in (overlay or {})])
+    stamps: dict[str, SniffStamp] = {}
+    contents, unreadable = read_texts(
+        root, [p for p in wanted if p not in (overlay or {})], stamps=stamps
+    )
     if overlay:
         disk, contents = contents, {}
         for path in (p for p in wanted if p not in unreadable):
@@ -149,7 +155,10 @@ def build_prompt(
         levels[path] = "summary" if path in view.summaries else "path"
     included = [(p, contents[p]) for p in contents]
     included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
-    screen = screen_prompt_texts(included, cache_path=cache)
+    before = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}
+    facts = text_facts(contents, before, stamps, cache)
+    digests = {p: f.digest for p, f in facts.items()}
+    screen = screen_prompt_texts(included, cache_path=cache, digests=digests)
     for path in screen.withheld:
         levels[path] = "path"
     held = set(screen.withheld)
@@ -163,7 +172,7 @@ def build_prompt(
     blocks.update({(p, "summary"): t for p, t in view.summaries.items()})
     head = system + "\n\n" if state.rounds == 0 else ""
 
-    def render(current: Any, left_out: Any) -> str:
+    def render(current: Any, left_out: Any) -> RenderedUser:
         part = UserPart(
             paths=view.paths,
             notes=view.notes,
@@ -172,8 +181,10 @@ def build_prompt(
             summaries=view.summaries,
             left_out=left_out,
             withheld=withheld,
+            fences={p: f.fence for p, f in facts.items()},
+            digests=digests,
         )
-        return render_user(state, part, root, lead=head)
+        return render_user_keyed(state, part, root, lead=head)
 
     fitted = fit_levels(
         render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)

@@ -6,8 +6,9 @@ inputs give the same bytes, so prompts are snapshot-tested.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -20,11 +21,13 @@ from agentprompt.repo.tree import build_tree, render_tree
 
 __all__ = [
     "Level",
+    "RenderedUser",
     "UserPart",
     "continuation_prompt",
     "fence_for",
     "render_system",
     "render_user",
+    "render_user_keyed",
 ]
 
 Level = Literal["full", "summary", "path"]
@@ -57,8 +60,8 @@ def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
         at = content.find(mark * 3, end)
 
 
-def _fenced(content: str, info: str = "") -> str:
-    fence = fence_for(content)
+def _fenced(content: str, info: str = "", fence: str | None = None) -> str:
+    fence = fence or fence_for(content)
     body = content if content.endswith("\n") or not content else content + "\n"
     return f"{fence}{info}\n{body}{fence}\n"
 
@@ -124,6 +127,20 @@ class UserPart:
     """Files the budget cut down, with what was kept of them."""
     withheld: Sequence[SecretFinding] = ()
     """Likely secrets that kept a file's text out."""
+    fences: Mapping[str, str] = field(default_factory=dict)
+    """:func:`fence_for` of contents already known, by path (the others are worked out)."""
+    digests: Mapping[str, str] = field(default_factory=dict)
+    """Contents' digests (:func:`~agentprompt.bridge.secretcache.text_digest`), by path:
+    each such file's block in the prompt is given a key for remembered token counts."""
+
+
+@dataclass(frozen=True)
+class RenderedUser:
+    """A user part, with the spans of it that keys identify (see
+    :data:`~agentprompt.bridge.tokencount.KeyedSpan`)."""
+
+    text: str
+    spans: tuple[tuple[int, int, str], ...] = ()
 
 
 def _section(base: str, lang: str, root: Path | None, **values: object) -> str:
@@ -163,6 +180,45 @@ def render_user(
     """The user part of the round: seed 003's browse-mode or edit-mode prompt, after
     ``lead`` (the system part on the first round: a prompt of hundreds of megabytes is
     then built in one piece instead of being copied again to put the two together)."""
+    return render_user_keyed(state, part, root, lead=lead).text
+
+
+def _block_key(path: str, info: str, fence: str, digest: str, joined: bool) -> str:
+    """The key of a file's block from ``## path`` to its closing fence (and, ``joined``,
+    the line break that starts the next block): all that decides its text."""
+    described = "\0".join(("block1", path, info, fence, digest, "+" if joined else ""))
+    return hashlib.blake2b(described.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def _file_blocks(
+    part: UserPart, full: Sequence[str], at: int
+) -> tuple[list[str], tuple[tuple[int, int, str], ...]]:
+    """Edit mode's ``## path`` blocks, as pieces to join, the first starting at offset
+    ``at`` of the prompt, with a key for each block whose content's digest is known. A
+    file's content is one piece of its own, so it is copied once, by the final join."""
+    pieces: list[str] = []
+    spans: list[tuple[int, int, str]] = []
+    for number, path in enumerate(full):
+        content = part.contents[path]
+        info = _info(path)
+        fence = part.fences.get(path) or fence_for(content)
+        lead = f"\n## {path}\n{fence}{info}\n"
+        close = f"{fence}\n" if content.endswith("\n") or not content else f"\n{fence}\n"
+        size = len(lead) + len(content) + len(close)
+        digest = part.digests.get(path)
+        if digest is not None:
+            joined = number + 1 < len(full)
+            end = at + size + (1 if joined else 0)
+            spans.append((at + 1, end, _block_key(path, info, fence, digest, joined)))
+        pieces += (lead, content, close)
+        at += size
+    return pieces, tuple(spans)
+
+
+def render_user_keyed(
+    state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
+) -> RenderedUser:
+    """:func:`render_user`, with the spans of each file block whose digest is known."""
     lang = state.lang
     tree = render_tree(build_tree(part.paths, annotations=part.notes))
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
@@ -171,18 +227,22 @@ def render_user(
             state, part.left_out, part.withheld, root
         )
         browse = render_prompt("browse", lang, root, task=state.task, tree=tree, body=body)
-        return lead + browse + "\n"
+        return RenderedUser(text=lead + browse + "\n")
     full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
     shown = set(summarised)
-    blocks = [f"\n## {p}\n{_fenced(part.contents[p], _info(p))}" for p in full]
-    blocks.append(_summaries(part, [p for p in state.files if p in shown], lang, root))
-    blocks.append(_section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "")
-    blocks.append(_notes(state, part.left_out, part.withheld, root))
+    rest = [
+        _summaries(part, [p for p in state.files if p in shown], lang, root),
+        _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
+        _notes(state, part.left_out, part.withheld, root),
+    ]
     # The body can be hundreds of megabytes: the frame is rendered around a slot and the
     # whole is joined once, rather than joining the body and copying it into the frame.
     frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
     if frame.count(_SLOT) != 1:
-        body = "".join(blocks)
-        return lead + render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+        body = "".join([*_file_blocks(part, full, 0)[0], *rest])
+        return RenderedUser(
+            text=lead + render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+        )
     before, after = frame.split(_SLOT)
-    return "".join([lead, before, *blocks, after, "\n"])
+    blocks, spans = _file_blocks(part, full, len(lead) + len(before))
+    return RenderedUser(text="".join([lead, before, *blocks, *rest, after, "\n"]), spans=spans)

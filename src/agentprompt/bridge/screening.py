@@ -12,7 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -53,15 +53,17 @@ def screen_prompt_texts(
     *,
     workers: int | None = None,
     cache_path: Path | None = None,
+    digests: Mapping[str, str] | None = None,
 ) -> SecretScreen:
     """Which ``(path, text)`` pairs may go into the prompt; a path with a likely secret is
     withheld (see :func:`agentprompt.repo.secrets.screen_texts`). With ``cache_path``, scans
-    are remembered there (:mod:`agentprompt.bridge.secretcache`)."""
+    are remembered there (:mod:`agentprompt.bridge.secretcache`), keyed by the texts'
+    digests (those in ``digests`` are not worked out again)."""
     count = workers if workers is not None else (os.cpu_count() or 1)
     if cache_path is None:
         found = _scan(items, count)
     else:
-        found = cached_scan(items, lambda todo: _scan(todo, count), cache_path)
+        found = cached_scan(items, lambda todo: _scan(todo, count), cache_path, digests)
     allowed: list[str] = []
     withheld: list[str] = []
     findings: list[SecretFinding] = []

@@ -12,13 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 from agentprompt.repo.secrets import SecretFinding
 
-__all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache"]
+__all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache", "text_digest"]
 
 Scanner = Callable[[Sequence[tuple[str, str]]], dict[str, tuple[SecretFinding, ...]]]
 """Scans ``(path, text)`` pairs and returns the findings by path."""
@@ -38,8 +38,13 @@ def _version() -> str:
         return "unknown"
 
 
-def _key(version: str, path: str, text: str) -> str:
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+def text_digest(text: str) -> str:
+    """The BLAKE2 digest (20 bytes, in hex) of ``text``'s UTF-8 form: what remembered scans
+    and counts are keyed by."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def _key(version: str, path: str, digest: str) -> str:
     # detect-secrets reads the file type from the name, so the name is part of the key.
     return f"{version}\0{PurePosixPath(path).name}\0{digest}"
 
@@ -60,15 +65,23 @@ def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
 
 
 def cached_scan(
-    items: Sequence[tuple[str, str]], scan: Scanner, where: Path
+    items: Sequence[tuple[str, str]],
+    scan: Scanner,
+    where: Path,
+    digests: Mapping[str, str] | None = None,
 ) -> dict[str, tuple[SecretFinding, ...]]:
     """The findings of every ``(path, text)``: remembered ones from the cache at ``where``,
-    the rest from ``scan`` (and then remembered)."""
+    the rest from ``scan`` (and then remembered). ``digests``: texts' :func:`text_digest`
+    already known, by path (the others are worked out)."""
     db = open_cache(where)
     if db is None:
         return scan(items)
     version = _version()
-    keys = {path: _key(version, path, text) for path, text in items}
+    known_digests = digests or {}
+    keys = {
+        path: _key(version, path, known_digests.get(path) or text_digest(text))
+        for path, text in items
+    }
     found: dict[str, tuple[SecretFinding, ...]] = {}
     try:
         known: dict[str, str] = {}

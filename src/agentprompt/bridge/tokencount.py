@@ -30,7 +30,7 @@ from pathlib import Path
 from agentprompt.bridge.secretcache import open_cache
 from agentprompt.tokens import EXACT_ENCODINGS, Tokenizer, get_tokenizer
 
-__all__ = ["CachedCounter", "is_piece_boundary", "split_for_count"]
+__all__ = ["CachedCounter", "KeyedSpan", "is_piece_boundary", "split_for_count"]
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS counts (key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)"
 _HEADING = re.compile(r"\n(?=#{1,6} )")
@@ -59,6 +59,11 @@ def split_for_count(text: str) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
 
 
+KeyedSpan = tuple[int, int, str]
+"""``(start, end, key)``: ``text[start:end]`` is identified by ``key`` (equal keys, equal
+texts), so its remembered count can be used without reading it."""
+
+
 def _count_chunk(job: tuple[str, list[str]]) -> list[int]:
     """Count parts in a worker."""
     encoding, parts = job
@@ -85,30 +90,57 @@ class CachedCounter:
         """As exact as the base tokenizer."""
         return self._base.exact
 
-    def count(self, text: str) -> int:
-        """The exact token count of ``text``."""
+    def count(self, text: str, known: Sequence[KeyedSpan] = ()) -> int:
+        """The exact token count of ``text``. ``known``: spans of ``text`` whose content is
+        already identified by a key (see :data:`KeyedSpan`), so their text is neither cut
+        nor digested; a span that does not start and end on piece boundaries is ignored."""
+        keys: list[str] = []
+        pending: dict[str, str | tuple[int, int]] = {}
+        at = 0
+        for start, end, ident in sorted(known):
+            if start < at or not (is_piece_boundary(text, start) and is_piece_boundary(text, end)):
+                continue
+            self._cut(text, at, start, keys, pending)
+            key = f"{self._base.name}\0span\0{ident}"
+            keys.append(key)
+            pending.setdefault(key, (start, end))
+            at = end
+        self._cut(text, at, len(text), keys, pending)
+        if len(keys) == 1 and not known:
+            return self._base.count(text)  # nothing to cut: no use remembering it
+        remembered = self._recall(set(keys))
+        todo = {k: v for k, v in pending.items() if k not in remembered}
+        parts = [v if isinstance(v, str) else text[v[0] : v[1]] for v in todo.values()]
+        learned = dict(zip(todo, self._count_all(parts), strict=True))
+        self._remember(learned)
+        remembered.update(learned)
+        return sum(remembered[k] for k in keys)
+
+    def _cut(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        keys: list[str],
+        pending: dict[str, str | tuple[int, int]],
+    ) -> None:
+        """Cut ``text[start:end]`` before each heading, and add each part's key (by digest)
+        to ``keys`` and its text to ``pending``."""
+        if end <= start:
+            return
         # Cut and digest the UTF-8 bytes: a compact copy, and no copy of the parts (a
         # text of a few hundred megabytes is stored four bytes a character in Python).
-        data = text.encode("utf-8", "surrogatepass")
+        whole = text if (start, end) == (0, len(text)) else text[start:end]
+        data = whole.encode("utf-8", "surrogatepass")
         cuts = [m.end() for m in _HEADING_BYTES.finditer(data)]
-        if not cuts:
-            return self._base.count(text)
         view = memoryview(data)
-        spans = [(a, b) for a, b in itertools.pairwise([0, *cuts, len(data)]) if b > a]
-        keys = [self._key(view[a:b]) for a, b in spans]
-        known = self._recall(set(keys))
-        todo: dict[str, str] = {}
-        for key, (a, b) in zip(keys, spans, strict=True):
-            if key not in known and key not in todo:
-                todo[key] = str(view[a:b], "utf-8", "surrogatepass")
-        fresh = self._count_all(list(todo.values()))
-        learned = dict(zip(todo, fresh, strict=True))
-        self._remember(learned)
-        known.update(learned)
-        return sum(known[k] for k in keys)
-
-    def _key(self, data: memoryview) -> str:
-        return f"{self._base.name}\0{hashlib.blake2b(data, digest_size=20).hexdigest()}"
+        for a, b in itertools.pairwise([0, *cuts, len(data)]):
+            if b > a:
+                piece = view[a:b]
+                key = f"{self._base.name}\0{hashlib.blake2b(piece, digest_size=20).hexdigest()}"
+                keys.append(key)
+                if key not in pending:
+                    pending[key] = str(piece, "utf-8", "surrogatepass")
 
     def _count_all(self, parts: Sequence[str]) -> list[int]:
         size = sum(len(p) for p in parts)

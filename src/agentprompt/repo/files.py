@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.repo.gitcmd import run_git
-from agentprompt.repo.sniff_memo import Remembered
+from agentprompt.repo.sniff_memo import Remembered, SniffStamp
 from agentprompt.repo.walk import (
     AGENTPROMPTIGNORE,
     DiscoveryOptions,
@@ -225,14 +225,18 @@ def read_text(root: Path, path: str) -> str:
     return _read_real(base, path, os.path.realpath(os.path.join(base, path)))
 
 
-def read_texts(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+def read_texts(
+    root: Path, paths: Iterable[str], *, stamps: dict[str, SniffStamp] | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
     """The text of each of ``paths`` as :func:`read_text` reads it, and the reason for each
     that cannot be read.
 
     Resolving every path again costs more than reading a whole repository, so each folder
     is resolved once and each file is opened without following a symlink; a file that is a
     symlink itself, or fails in any other way, is read by :func:`read_text` for its exact
-    verdict."""
+    verdict. ``stamps``, when given, receives the (size, mtime_ns, ctime_ns, inode) of each
+    file opened directly, taken *after* reading: equal to a stamp taken before reading
+    (discovery's), it says the text read is the text that stamp describes."""
     base = os.path.realpath(root)
     folders: dict[str, str] = {}
     texts: dict[str, str] = {}
@@ -244,7 +248,7 @@ def read_texts(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[s
             if real_folder is None:
                 real_folder = folders[folder] = os.path.realpath(os.path.join(base, folder))
             try:
-                texts[path] = _read_real(base, path, os.path.join(real_folder, name))
+                texts[path] = _read_real(base, path, os.path.join(real_folder, name), stamps)
                 continue
             except UnreadableFile:
                 pass  # read again the careful way, for the exact reason
@@ -255,15 +259,19 @@ def read_texts(root: Path, paths: Iterable[str]) -> tuple[dict[str, str], dict[s
     return texts, problems
 
 
-def _read_real(base: str, path: str, real: str) -> str:
+def _read_real(base: str, path: str, real: str, stamps: dict[str, SniffStamp] | None = None) -> str:
     """The UTF-8 text at the resolved location ``real`` of ``path``, refused outside the
-    resolved root ``base`` or inside its ``.git``."""
+    resolved root ``base`` or inside its ``.git``; with ``stamps``, the file's stamp after
+    reading is put there."""
     if not inside(base, real) or in_git_dir(base, real):
         raise UnreadableFile(path, "it resolves outside the repository root or into .git")
     try:
         handle = os.open(real, os.O_RDONLY | _NOFOLLOW)
         with os.fdopen(handle, "rb") as stream:
             data = stream.read()
+            if stamps is not None:
+                st = os.fstat(stream.fileno())
+                stamps[path] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or type(exc).__name__) from None
     if b"\0" in data:

@@ -19,11 +19,20 @@ from agentprompt.repo.files import Discovery, discover
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction
-from agentprompt.repo.sniff_memo import load_verdicts, save_verdicts, verdicts_path
+from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
 from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
 from agentprompt.tokens import shared_counter
 
-__all__ = ["MapOptions", "RankedFile", "RepoMap", "annotate_files", "build_map", "map_json"]
+__all__ = [
+    "MapOptions",
+    "RankedFile",
+    "RepoMap",
+    "annotate_files",
+    "build_map",
+    "discover_remembered",
+    "map_json",
+    "remember_discovery",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +103,27 @@ class RepoMap:
     """Focus and in-context paths that name no code file of the repository (no effect)."""
 
 
+def discover_remembered(
+    root: Path, cache_path: Path | None, *, use_cache: bool = True
+) -> tuple[Discovery, dict[str, Remembered] | None]:
+    """Discovery of ``root`` reusing the content verdicts kept next to its symbol cache
+    (``cache_path``, default the root's own), so an unchanged file's head is not read
+    again; also returns what was loaded, for :func:`remember_discovery`."""
+    if not use_cache:
+        return discover(root), None
+    loaded = load_verdicts(verdicts_path(cache_path or default_cache_path(root.resolve())))
+    return discover(root, known=loaded), loaded
+
+
+def remember_discovery(
+    extraction: Extraction, found: Discovery, loaded: Mapping[str, Remembered] | None
+) -> None:
+    """Keep ``found``'s content verdicts next to the extraction's symbol cache, when they
+    changed since ``loaded``."""
+    if extraction.cache is not None and found.sniffed:
+        save_verdicts(verdicts_path(extraction.cache.path), found.sniffed, loaded=loaded)
+
+
 def build_map(
     root: Path,
     options: MapOptions | None = None,
@@ -106,14 +136,8 @@ def build_map(
     loaded = None
     if discovery is not None:
         found = discovery
-    elif options.use_cache:
-        # Discovery reuses the content verdicts of the last map of this root, kept next
-        # to the symbol cache, so an unchanged file's head is not read again.
-        where = verdicts_path(options.cache_path or default_cache_path(root.resolve()))
-        loaded = load_verdicts(where)
-        found = discover(root, known=loaded)
     else:
-        found = discover(root)
+        found, loaded = discover_remembered(root, options.cache_path, use_cache=options.use_cache)
     extraction = extract_repository(
         found,
         cache_path=options.cache_path,
@@ -121,8 +145,7 @@ def build_map(
         workers=options.workers,
         progress=progress,
     )
-    if extraction.cache is not None and found.sniffed:
-        save_verdicts(verdicts_path(extraction.cache.path), found.sniffed, loaded=loaded)
+    remember_discovery(extraction, found, loaded)
     try:
         return _rank_and_fit(found, extraction, options)
     finally:
