@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Literal
 
 from agentprompt.bridge.state import BridgeState
@@ -70,7 +70,9 @@ def _info(path: str) -> str:
     language = language_for_path(path)
     if language is not None:
         return language
-    return PurePosixPath(path).suffix.lstrip(".")
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")  # the name's suffix, as PurePosixPath.suffix reads it
+    return name[dot + 1 :] if 0 < dot < len(name) - 1 else ""
 
 
 _SPLIT_HEADINGS = {"ja": "## 分割送信の対応", "en": "## Split prompts"}

@@ -14,7 +14,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from agentprompt.repo.secrets import SecretFinding
 
@@ -46,7 +46,7 @@ def text_digest(text: str) -> str:
 
 def _key(version: str, path: str, digest: str) -> str:
     # detect-secrets reads the file type from the name, so the name is part of the key.
-    return f"{version}\0{PurePosixPath(path).name}\0{digest}"
+    return f"{version}\0{path.rpartition('/')[2]}\0{digest}"
 
 
 def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
@@ -62,6 +62,12 @@ def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
     except (OSError, sqlite3.Error):
         return None
     return db
+
+
+def _findings(path: str, stored: str) -> tuple[SecretFinding, ...]:
+    return tuple(
+        SecretFinding(path=path, line=line, kind=kind) for line, kind in json.loads(stored)
+    )
 
 
 def cached_scan(
@@ -97,9 +103,7 @@ def cached_scan(
             if hit is None:
                 todo.append((path, text))
             else:
-                found[path] = tuple(
-                    SecretFinding(path=path, line=line, kind=kind) for line, kind in json.loads(hit)
-                )
+                found[path] = () if hit == "[]" else _findings(path, hit)
         fresh = scan(todo) if todo else {}
         found.update(fresh)
         with db:
