@@ -7,76 +7,7 @@ This module is the public API; everything else may change between versions.
 import typing as _typing
 
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
-from agentprompt.budget import BudgetExceeded, Cut, FitResult, fit
-from agentprompt.composition import (
-    Composition,
-    PlacedSection,
-    assemble,
-    compose,
-)
-from agentprompt.context.environment import Environment, find_project_root, read_environment
 from agentprompt.errors import AgentPromptError, UsageError
-from agentprompt.llm import (
-    ClientPromptExecutor,
-    FunctionModel,
-    ModelClient,
-    ModelReply,
-    ModelRequest,
-    ModelRequestsBlocked,
-    PromptExecutor,
-    ReplyDone,
-    ScriptedModel,
-    ScriptExhausted,
-    StreamEvent,
-    TextDelta,
-    Usage,
-    model_requests,
-)
-from agentprompt.messages import (
-    CacheControl,
-    ContentPart,
-    ImagePart,
-    Message,
-    MessageFormatError,
-    TextPart,
-    ToolCall,
-    ToolDefinition,
-)
-from agentprompt.prefix import SharedPrefix, shared_prefix
-from agentprompt.profiles import InspectReport, InspectRequest, inspect_profile
-from agentprompt.prompts.loader import (
-    InvalidPromptFile,
-    MissingVariables,
-    PromptFileMissing,
-    PromptLibrary,
-    PromptSource,
-    PromptTemplate,
-    build_system_prompt,
-    load_extra_prompt,
-    load_skill,
-    load_system_prompt,
-)
-from agentprompt.sections import (
-    HistorySlot,
-    InvalidSection,
-    Profile,
-    Section,
-    SectionSpec,
-    Stability,
-)
-from agentprompt.store import SessionRecord, Store, StoreError
-from agentprompt.tokens import (
-    BpeTokenizer,
-    CountCache,
-    EstimatingTokenizer,
-    Tokenizer,
-    UnknownEncoding,
-    encoding_for_model,
-    get_tokenizer,
-    shared_counter,
-    tokenizer_for_model,
-)
-from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text
 
 __version__ = "0.1.0"
 
@@ -94,6 +25,14 @@ if _typing.TYPE_CHECKING:
         build_prompt,
         pack_repository,
     )
+    from agentprompt.budget import BudgetExceeded, Cut, FitResult, fit
+    from agentprompt.composition import (
+        Composition,
+        PlacedSection,
+        assemble,
+        compose,
+    )
+    from agentprompt.context.environment import Environment, find_project_root, read_environment
     from agentprompt.edits import (
         ApplyOptions,
         ApplyReport,
@@ -107,9 +46,47 @@ if _typing.TYPE_CHECKING:
         recover,
     )
     from agentprompt.llm import (
+        ClientPromptExecutor,
+        FunctionModel,
+        ModelClient,
         ModelError,
+        ModelReply,
+        ModelRequest,
+        ModelRequestsBlocked,
+        PromptExecutor,
+        ReplyDone,
+        ScriptedModel,
+        ScriptExhausted,
+        StreamEvent,
+        TextDelta,
+        Usage,
         make_client,
+        model_requests,
         resolve_model_config,
+    )
+    from agentprompt.messages import (
+        CacheControl,
+        ContentPart,
+        ImagePart,
+        Message,
+        MessageFormatError,
+        TextPart,
+        ToolCall,
+        ToolDefinition,
+    )
+    from agentprompt.prefix import SharedPrefix, shared_prefix
+    from agentprompt.profiles import InspectReport, InspectRequest, inspect_profile
+    from agentprompt.prompts.loader import (
+        InvalidPromptFile,
+        MissingVariables,
+        PromptFileMissing,
+        PromptLibrary,
+        PromptSource,
+        PromptTemplate,
+        build_system_prompt,
+        load_extra_prompt,
+        load_skill,
+        load_system_prompt,
     )
     from agentprompt.repo import (
         Discovery,
@@ -125,10 +102,30 @@ if _typing.TYPE_CHECKING:
         render_tree,
         select_files,
     )
+    from agentprompt.sections import (
+        HistorySlot,
+        InvalidSection,
+        Profile,
+        Section,
+        SectionSpec,
+        Stability,
+    )
+    from agentprompt.store import SessionRecord, Store, StoreError
     from agentprompt.tiers import (
         TopicDetector,
         get_commit_message,
         get_context_breakdown,
+    )
+    from agentprompt.tokens import (
+        BpeTokenizer,
+        CountCache,
+        EstimatingTokenizer,
+        Tokenizer,
+        UnknownEncoding,
+        encoding_for_model,
+        get_tokenizer,
+        shared_counter,
+        tokenizer_for_model,
     )
     from agentprompt.tools import (
         ToolRegistry,
@@ -136,6 +133,7 @@ if _typing.TYPE_CHECKING:
         default_registry,
         tool_from_function,
     )
+    from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text
     from agentprompt.workflow import (
         ComposeInput,
         RuntimeStore,
@@ -148,6 +146,77 @@ if _typing.TYPE_CHECKING:
 # The engines and runtimes load on first use, so that importing agentprompt (and starting
 # the CLI) does not pay for all of them.
 _LAZY = {
+    "BudgetExceeded": "agentprompt.budget",
+    "Cut": "agentprompt.budget",
+    "FitResult": "agentprompt.budget",
+    "fit": "agentprompt.budget",
+    "Composition": "agentprompt.composition",
+    "PlacedSection": "agentprompt.composition",
+    "assemble": "agentprompt.composition",
+    "compose": "agentprompt.composition",
+    "Environment": "agentprompt.context.environment",
+    "find_project_root": "agentprompt.context.environment",
+    "read_environment": "agentprompt.context.environment",
+    "ClientPromptExecutor": "agentprompt.llm",
+    "FunctionModel": "agentprompt.llm",
+    "ModelClient": "agentprompt.llm",
+    "ModelReply": "agentprompt.llm",
+    "ModelRequest": "agentprompt.llm",
+    "ModelRequestsBlocked": "agentprompt.llm",
+    "PromptExecutor": "agentprompt.llm",
+    "ReplyDone": "agentprompt.llm",
+    "ScriptedModel": "agentprompt.llm",
+    "ScriptExhausted": "agentprompt.llm",
+    "StreamEvent": "agentprompt.llm",
+    "TextDelta": "agentprompt.llm",
+    "Usage": "agentprompt.llm",
+    "model_requests": "agentprompt.llm",
+    "CacheControl": "agentprompt.messages",
+    "ContentPart": "agentprompt.messages",
+    "ImagePart": "agentprompt.messages",
+    "Message": "agentprompt.messages",
+    "MessageFormatError": "agentprompt.messages",
+    "TextPart": "agentprompt.messages",
+    "ToolCall": "agentprompt.messages",
+    "ToolDefinition": "agentprompt.messages",
+    "SharedPrefix": "agentprompt.prefix",
+    "shared_prefix": "agentprompt.prefix",
+    "InspectReport": "agentprompt.profiles",
+    "InspectRequest": "agentprompt.profiles",
+    "inspect_profile": "agentprompt.profiles",
+    "InvalidPromptFile": "agentprompt.prompts.loader",
+    "MissingVariables": "agentprompt.prompts.loader",
+    "PromptFileMissing": "agentprompt.prompts.loader",
+    "PromptLibrary": "agentprompt.prompts.loader",
+    "PromptSource": "agentprompt.prompts.loader",
+    "PromptTemplate": "agentprompt.prompts.loader",
+    "build_system_prompt": "agentprompt.prompts.loader",
+    "load_extra_prompt": "agentprompt.prompts.loader",
+    "load_skill": "agentprompt.prompts.loader",
+    "load_system_prompt": "agentprompt.prompts.loader",
+    "HistorySlot": "agentprompt.sections",
+    "InvalidSection": "agentprompt.sections",
+    "Profile": "agentprompt.sections",
+    "Section": "agentprompt.sections",
+    "SectionSpec": "agentprompt.sections",
+    "Stability": "agentprompt.sections",
+    "SessionRecord": "agentprompt.store",
+    "Store": "agentprompt.store",
+    "StoreError": "agentprompt.store",
+    "BpeTokenizer": "agentprompt.tokens",
+    "CountCache": "agentprompt.tokens",
+    "EstimatingTokenizer": "agentprompt.tokens",
+    "Tokenizer": "agentprompt.tokens",
+    "UnknownEncoding": "agentprompt.tokens",
+    "encoding_for_model": "agentprompt.tokens",
+    "get_tokenizer": "agentprompt.tokens",
+    "shared_counter": "agentprompt.tokens",
+    "tokenizer_for_model": "agentprompt.tokens",
+    "from_anthropic": "agentprompt.wire",
+    "from_openai": "agentprompt.wire",
+    "to_anthropic": "agentprompt.wire",
+    "to_openai": "agentprompt.wire",
+    "to_text": "agentprompt.wire",
     "AgentSession": "agentprompt.agent",
     "TodoList": "agentprompt.agent",
     "agent_system_prompt": "agentprompt.agent",
