@@ -29,7 +29,7 @@ from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.plan import FileChange, Plan, plan_actions
-from agentprompt.edits.wording import check_lang
+from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -290,8 +290,9 @@ def apply_reply(
     nothing is written, and the feedback asks for that block again.
     """
     options = options or ApplyOptions()
-    check_lang(options.lang)
-    parsed = parse_reply(reply, dialect)
+    with speaking(options.lang):
+        # A block the parser drops is explained in the feedback, in the apply's language.
+        parsed = parse_reply(reply, dialect)
     lost = [d for d in parsed.diagnostics if d.severity == "error"]
     hold = bool(lost) and not options.partial
     report = apply_actions(

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
-from agentprompt.edits.reasons import reason
+from agentprompt.edits.reasons import listed, reason
 from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
@@ -229,7 +229,7 @@ def _missing_failure(
     number: int, old: tuple[str, ...], missing: Missing, *, end_of_file: bool = False, first: bool
 ) -> HunkFailure:
     if missing.ambiguous:
-        where = ", ".join(str(c + 1) for c in missing.candidates)
+        where = listed([str(c + 1) for c in missing.candidates])
         return HunkFailure(
             hunk=number,
             reason=reason("ambiguous", count=len(missing.candidates), where=where),

@@ -14,7 +14,7 @@ from functools import cache
 from agentprompt.edits.wording import current_lang, localized_name, punctuation
 from agentprompt.prompts.loader import PACKAGED_DIR, PromptTemplate, parse_prompt_file
 
-__all__ = ["joined_reasons", "reason"]
+__all__ = ["joined_reasons", "listed", "reason"]
 
 
 @cache
@@ -35,3 +35,8 @@ def reason(name: str, /, **values: object) -> str:
 def joined_reasons(reasons: list[str]) -> str:
     """Several reasons given as one, joined as the current language joins clauses."""
     return punctuation(current_lang()).join.join(reasons)
+
+
+def listed(items: list[str]) -> str:
+    """Items (line numbers) listed in a reason, as the current language lists them."""
+    return punctuation(current_lang()).items.join(items)
