@@ -172,3 +172,20 @@ def test_an_unknown_language_is_refused_before_anything_is_written(tmp_path: Pat
     with pytest.raises(UnknownEditLanguage, match=r"'fr'.*en, ja"):
         apply_reply(root, reply, options=ApplyOptions(lang="fr"))
     assert (root / "b.py").read_text() == "B = 1\n"
+
+
+def test_a_refused_path_and_a_binary_file_are_explained_in_japanese(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    (root / "logo.bin").write_bytes(b"\x89PNG\0\0")
+    reply = "<<<DELETE: ../secret.txt>>>\n\n<<<FILE: logo.bin>>>\nx\n<<<END>>>\n"
+    report = apply_reply(root, reply, "bridge", ApplyOptions(lang="ja"))
+    assert [f.reason for f in report.failed] == [
+        "パス '../secret.txt' は受け付けられません: '..' は使えません。"
+        "ルートの内側のパスを指定してください",
+        "logo.bin: バイナリファイルです（NUL バイトを含みます）。テキストとして編集できません",
+    ]
+    assert [p for p in _english_phrases() if p in report.feedback] == []
+    english = apply_reply(root, reply, "bridge")
+    assert english.failed[0].reason == (
+        "refused path '../secret.txt': '..' is not allowed; give a path inside the root"
+    )
