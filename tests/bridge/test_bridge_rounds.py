@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agentprompt.bridge.context import view_repository
-from agentprompt.bridge.rounds import advance
-from agentprompt.bridge.state import BridgeState, InvalidBridgeState
+from agentprompt.bridge.rounds import advance, reply_options
+from agentprompt.bridge.state import BridgeState, InvalidBridgeState, load_session
+from agentprompt.cli.main import main
 from agentprompt.edits.actions import Continue, Diagnostic, SwitchMode
 from agentprompt.edits.apply import AppliedAction, ApplyReport
 
@@ -103,3 +106,67 @@ def test_a_reply_cut_off_mid_block_asks_to_continue_and_keeps_what_is_owed(
     fresh = _advance(example, replace(start, continuation=None), report)
     assert fresh.continuation == ()
     assert fresh.feedback == "send it again"
+
+
+FAILING_DIFF = """I made parseJSON safe.
+
+<<<DIFF: src/utils.ts>>>
+@@ -9,3 +9,7 @@
+ export function parseJSON(input: string): unknown {
+-  return JSON.parse(input);
++  try {
++    return JSON.parse(input);
++  } catch {
++    return null;
++  }
+ }
+<<<END>>>
+"""
+"""A reply whose hunk quotes ``parseJSON(input)``: the file says ``parseJSON(str)``."""
+
+
+def _apply_in_session(
+    root: Path, lang: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, Any]]:
+    """``agentprompt pack`` in ``lang`` then ``agentprompt apply --json`` of FAILING_DIFF,
+    in-process: the exit status and the printed report."""
+    main(["pack", "src/utils.ts", "--root", str(root), "--task", "parseJSON", "--lang", lang])
+    reply = root.parent / "reply.md"
+    reply.write_text(FAILING_DIFF, encoding="utf-8")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:
+        main(["apply", str(reply), "--root", str(root), "--json"])
+    return int(done.value.code or 0), json.loads(capsys.readouterr().out)
+
+
+def test_a_reply_is_applied_with_the_session_language() -> None:
+    assert reply_options(BridgeState(task="t", lang="ja"), partial=True).lang == "ja"
+    assert reply_options(None, dry_run=True).lang == "en"
+
+
+def test_a_japanese_session_quotes_japanese_feedback_in_the_next_prompt(
+    example: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = _apply_in_session(example, "ja", capsys)
+    assert code == 1
+    opening = (
+        "ブロック 1（パッチ: `src/utils.ts`、返答の 3 行目から）は適用されませんでした。"
+        "理由: ハンク 1: 引用された行がファイル内に見つかりませんでした。"
+    )
+    text = data["bridge"]["prompt"]["text"]
+    assert "## 前回の変更の結果\n前回の返答の変更ブロックのうち" in text
+    assert opening in text
+    assert "引用された行 `export function parseJSON(input: string): unknown {` は、" in text
+    assert "was not applied" not in text and "Block 1" not in text
+    assert load_session(example)[1].feedback == data["feedback"]
+    assert opening in data["feedback"]
+
+
+def test_an_english_session_keeps_english_feedback(
+    example: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = _apply_in_session(example, "en", capsys)
+    assert code == 1
+    text = data["bridge"]["prompt"]["text"]
+    assert "Block 1 (a patch of `src/utils.ts`, starting at line 3 of your reply)" in text
+    assert "ブロック" not in text

@@ -16,9 +16,9 @@ from agentprompt.bridge.context import RepoView, overlay_view, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.requests import resolve_requests
 from agentprompt.bridge.state import BridgeState
-from agentprompt.edits.apply import ApplyReport
+from agentprompt.edits.apply import ApplyOptions, ApplyReport
 
-__all__ = ["Round", "advance", "run_round"]
+__all__ = ["Round", "advance", "reply_options", "run_round"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,6 +33,16 @@ class Round:
     """Files the reply asked for that are now in context."""
     missing: tuple[tuple[str, str], ...] = ()
     """Files the reply asked for that cannot be shown, with the reason."""
+
+
+def reply_options(
+    state: BridgeState | None, *, dry_run: bool = False, partial: bool = False
+) -> ApplyOptions:
+    """How to apply a reply in ``state``'s session (``None``: no session, the engine's
+    defaults): the edit engine words its feedback in the session's language, because the
+    next prompt quotes that feedback in the middle of the session's prompt."""
+    lang = state.lang if state is not None else ApplyOptions().lang
+    return ApplyOptions(dry_run=dry_run, partial=partial, lang=lang)
 
 
 def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | None:

@@ -14,10 +14,11 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.bridge.rounds import reply_options
 from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
-from agentprompt.edits.apply import ApplyOptions, ApplyReport, apply_reply
+from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, WriteFailed, recover
 from agentprompt.errors import UsageError
@@ -149,7 +150,9 @@ def apply_command(
     session = bridge_session(root)
     text = read_reply(reply)
     try:
-        report = apply_reply(root, text, dialect, ApplyOptions(dry_run=dry_run, partial=partial))
+        state = session[1] if session is not None else None
+        options = reply_options(state, dry_run=dry_run, partial=partial)
+        report = apply_reply(root, text, dialect, options)
     except WriteFailed as exc:
         if as_json:
             failed = ApplyReport(dry_run=dry_run).to_json()

@@ -29,6 +29,7 @@ from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.plan import FileChange, Plan, plan_actions
+from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -58,6 +59,9 @@ class ApplyOptions:
     """Compute and report everything, including the diff, but write nothing."""
     partial: bool = False
     """Write the actions that matched even when others failed."""
+    lang: str = "en"
+    """The language of the feedback and the reasons (``en`` or ``ja``): a bridge session
+    passes its own, so a Japanese prompt quotes Japanese feedback."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -202,6 +206,7 @@ def apply_actions(
     refused a write (every file is restored before it is raised).
     """
     options = options or ApplyOptions()
+    check_lang(options.lang)
     root = Path(root)
     if not root.is_dir():
         raise NotADirectoryRoot(root)
@@ -212,11 +217,11 @@ def apply_actions(
             for i, a in enumerate(actions)
             if not isinstance(a, RequestFiles | SwitchMode | Continue)
         ]
-        plan = plan_actions(root, file_actions)
+        plan = plan_actions(root, file_actions, lang=options.lang)
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
         # here (a broken prompt override, say) leaves the files untouched.
-        failed, summary = _failures(root, plan, lands)
+        failed, summary = _failures(root, plan, lands, options.lang)
         diff = render_diff(plan.changes) if lands else ""
         written = False
         if lands and not options.dry_run:
@@ -250,13 +255,16 @@ def _read_back(change: FileChange) -> str | None:
     return None if after is None else after.decode("utf-8-sig", errors="replace")
 
 
-def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, ...], str]:
+def _failures(
+    root: Path, plan: Plan, lands: bool, lang: str
+) -> tuple[tuple[FailedAction, ...], str]:
     """Each failed action with its feedback, and the feedback for the whole reply."""
     if not plan.failed:
         return (), ""
     library = PromptLibrary(root)
     feedback = [
-        block_feedback(o, plan.outcomes, written=lands, library=library) for o in plan.failed
+        block_feedback(o, plan.outcomes, written=lands, library=library, lang=lang)
+        for o in plan.failed
     ]
     failed = tuple(
         FailedAction(
@@ -269,7 +277,7 @@ def _failures(root: Path, plan: Plan, lands: bool) -> tuple[tuple[FailedAction, 
         )
         for o, text in zip(plan.failed, feedback, strict=True)
     )
-    summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library)
+    summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library, lang=lang)
     return failed, summary
 
 
@@ -282,7 +290,9 @@ def apply_reply(
     nothing is written, and the feedback asks for that block again.
     """
     options = options or ApplyOptions()
-    parsed = parse_reply(reply, dialect)
+    with speaking(options.lang):
+        # A block the parser drops is explained in the feedback, in the apply's language.
+        parsed = parse_reply(reply, dialect)
     lost = [d for d in parsed.diagnostics if d.severity == "error"]
     hold = bool(lost) and not options.partial
     report = apply_actions(
@@ -295,7 +305,8 @@ def apply_reply(
     if lost:
         library = PromptLibrary(root)
         notes = "\n".join(
-            lost_feedback(d.line, d.message, written=not hold, library=library) for d in lost
+            lost_feedback(d.line, d.message, written=not hold, library=library, lang=options.lang)
+            for d in lost
         )
         feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
         report = replace(report, feedback=feedback, lost=len(lost))

@@ -2,7 +2,8 @@
 
 Every sentence comes from a prompt file under ``edits/`` (``feedback.md`` for one failed
 block, ``feedback_summary.md`` for the reply, and the small ``feedback_*.md`` pieces they are
-built from), so a project can reword any of it.
+built from), so a project can reword any of it. Each is worded in the language asked for
+(:mod:`~agentprompt.edits.wording`): ``feedback_ja.md`` beside ``feedback.md``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.plan import ActionOutcome
+from agentprompt.edits.wording import punctuation, render_in
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -31,14 +33,29 @@ MAX_REGIONS = 6
 _SCAN_LIMIT = 5000
 """Files longer than this are not scanned line by line for a nearest line."""
 
-_KINDS = {
-    "write": "a whole-file write",
-    "patch": "a patch",
-    "edit": "an EDIT/REPL edit",
-    "replace": "a SEARCH/REPLACE edit",
-    "delete": "a delete",
-    "move": "a move",
-}
+_KINDS = frozenset({"write", "patch", "edit", "replace", "delete", "move"})
+"""The action kinds worded by ``edits/feedback_kind_<kind>.md``."""
+
+
+class _Words:
+    """The feedback's prompt files in one language, from one project's prompt library."""
+
+    def __init__(self, library: PromptLibrary | None, lang: str) -> None:
+        self.library = library or PromptLibrary()
+        self.lang = lang
+        self.marks = punctuation(lang)
+
+    def render(self, base: str, /, **values: object) -> str:
+        """``edits/<base>`` in this language with ``values`` filled in."""
+        return render_in(self.library, f"edits/{base}", self.lang, **values)
+
+    def line(self, base: str, /, **values: object) -> str:
+        """``edits/<base>`` as one stripped phrase, for a sentence around it."""
+        return self.render(base, **values).strip()
+
+    def kind(self, kind: str) -> str:
+        """What an action of ``kind`` is, as the feedback names it."""
+        return self.line(f"feedback_kind_{kind}") if kind in _KINDS else kind
 
 
 def closest_lines(
@@ -57,7 +74,7 @@ def closest_lines(
 
 
 def _differs(
-    library: PromptLibrary, lines: Sequence[str], quoted: Sequence[str], region: tuple[int, int]
+    words: _Words, lines: Sequence[str], quoted: Sequence[str], region: tuple[int, int]
 ) -> str:
     """Name the first quoted line the region holds differently (``lineX6`` against
     ``line6``), or nothing."""
@@ -67,8 +84,8 @@ def _differs(
             continue
         found = most_similar(lines, line, floor=0.6, start=region[0], end=region[1])
         if found is not None and lines[found[0]] != line:
-            return library.render(
-                "edits/feedback_differs",
+            return words.render(
+                "feedback_differs",
                 quoted=line.strip(),
                 number=found[0] + 1,
                 actual=lines[found[0]].strip(),
@@ -76,29 +93,45 @@ def _differs(
     return ""
 
 
-def _regions(failure: HunkFailure, many: bool) -> list[tuple[str, tuple[int, int] | None]]:
+def _where(words: _Words, hunk: int | None, place: tuple[int, int] | None) -> str:
+    """What quoted lines are for (hunk ``hunk``, candidate ``place[0]`` of ``place[1]``),
+    after a space, or nothing when neither is given."""
+    if hunk is not None and place is not None:
+        text = words.line("feedback_where_hunk_place", hunk=hunk, place=place[0], count=place[1])
+    elif hunk is not None:
+        text = words.line("feedback_where_hunk", hunk=hunk)
+    elif place is not None:
+        text = words.line("feedback_where_place", place=place[0], count=place[1])
+    else:
+        return ""
+    return f" {text}"
+
+
+def _regions(
+    failure: HunkFailure, many: bool, words: _Words
+) -> list[tuple[str, tuple[int, int] | None]]:
     """The places to quote for one failure, each with what it is for."""
-    label = f" for hunk {failure.hunk + 1}" if many else ""
+    hunk = failure.hunk + 1 if many else None
     if failure.candidates:
         n = len(failure.expected) or 1
         count = len(failure.candidates)
         return [
-            (f"{label} (place {k + 1} of {count})", (c - 1, c - 1 + n))
+            (_where(words, hunk, (k + 1, count)), (c - 1, c - 1 + n))
             for k, c in enumerate(failure.candidates)
         ]
-    return [(label, failure.closest)]
+    return [(_where(words, hunk, None), failure.closest)]
 
 
-def _closest_text(outcome: ActionOutcome, library: PromptLibrary) -> str:
+def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
     path = outcome.path
     if not outcome.hunk_failures or not outcome.file_lines:
-        return library.render("edits/feedback_unchanged", path=path)
+        return words.render("feedback_unchanged", path=path)
     lines = outcome.file_lines
     many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
     parts: list[str] = []
     shown = 0
     for failure in outcome.hunk_failures:
-        for what, region in _regions(failure, many):
+        for what, region in _regions(failure, many, words):
             if shown == MAX_REGIONS:
                 break
             excerpt = closest_lines(lines, failure.expected, region)
@@ -107,47 +140,46 @@ def _closest_text(outcome: ActionOutcome, library: PromptLibrary) -> str:
             shown += 1
             width = len(str(excerpt[-1][0]))
             text = "\n".join(f"{n:>{width}} | {line}" for n, line in excerpt)
-            parts.append(
-                library.render("edits/feedback_closest", path=path, what=what, excerpt=text)
-            )
+            parts.append(words.render("feedback_closest", path=path, what=what, excerpt=text))
             if not failure.candidates and not failure.settled:
                 differs = _differs(
-                    library, lines, failure.expected, (excerpt[0][0] - 1, excerpt[-1][0])
+                    words, lines, failure.expected, (excerpt[0][0] - 1, excerpt[-1][0])
                 )
                 if differs:
                     parts.append(differs)
     if not parts:
-        return library.render("edits/feedback_nothing_close", path=path)
+        return words.render("feedback_nothing_close", path=path)
     return "\n\n".join(parts)
 
 
-def _numbers(outcomes: Sequence[ActionOutcome], capital: bool = True) -> str:
-    numbers = ", ".join(str(o.action.block + 1) for o in outcomes)
-    word = "Blocks" if len(outcomes) > 1 else "Block"
-    return f"{word if capital else word.lower()} {numbers}"
+def _numbers(outcomes: Sequence[ActionOutcome], words: _Words, capital: bool = True) -> str:
+    """The blocks' numbers with their noun (``Blocks 1, 3``; ``block 2`` within a sentence)."""
+    numbers = words.marks.items.join(str(o.action.block + 1) for o in outcomes)
+    name = "feedback_blocks" if len(outcomes) > 1 else "feedback_block"
+    text = words.line(name, numbers=numbers)
+    return text if capital else text[:1].lower() + text[1:]
 
 
 def _others(
     outcome: ActionOutcome,
     all_outcomes: Sequence[ActionOutcome],
     written: bool,
-    library: PromptLibrary,
+    words: _Words,
 ) -> str:
     rest = [o for o in all_outcomes if o is not outcome]
     ok = [o for o in rest if o.ok]
     bad = [o for o in rest if not o.ok]
     parts = []
     if ok and written:
-        parts.append(
-            library.render("edits/feedback_others_applied", blocks=_numbers(ok, capital=False))
-        )
+        blocks = _numbers(ok, words, capital=False)
+        parts.append(words.render("feedback_others_applied", blocks=blocks))
     elif ok:
-        parts.append(library.render("edits/feedback_others_held", blocks=_numbers(ok)))
+        parts.append(words.render("feedback_others_held", blocks=_numbers(ok, words)))
     if bad:
-        parts.append(library.render("edits/feedback_others_failed", blocks=_numbers(bad)))
+        parts.append(words.render("feedback_others_failed", blocks=_numbers(bad, words)))
     if not rest:
-        parts.append(library.render("edits/feedback_others_none"))
-    return " ".join(part.strip() for part in parts)
+        parts.append(words.render("feedback_others_none"))
+    return words.marks.sentences.join(part.strip() for part in parts)
 
 
 def block_feedback(
@@ -157,47 +189,68 @@ def block_feedback(
     written: bool,
     library: PromptLibrary | None = None,
     alone: bool = True,
+    lang: str = "en",
 ) -> str:
-    """The feedback text for one failed block (``written``: the blocks that matched land).
+    """The feedback text for one failed block (``written``: the blocks that matched land),
+    worded in ``lang``.
 
     ``alone=False`` leaves out what became of the other blocks and what to resend: in a
     reply's feedback with several failed blocks that is said once, after all of them.
     """
-    library = library or PromptLibrary()
+    return _block_text(outcome, all_outcomes, written, _Words(library, lang), alone=alone)
+
+
+def _block_text(
+    outcome: ActionOutcome,
+    all_outcomes: Sequence[ActionOutcome],
+    written: bool,
+    words: _Words,
+    *,
+    alone: bool,
+) -> str:
     reason = outcome.reason.strip()
-    if reason and not reason.endswith("."):
-        reason += "."
+    if reason and not reason.endswith((".", words.marks.stop)):
+        reason += words.marks.stop
     if outcome.settled or not alone:
         resend = ""
     elif written:
-        resend = library.render("edits/feedback_resend")
+        resend = words.render("feedback_resend")
     else:
-        resend = library.render("edits/feedback_resend_all")
-    text = library.render(
-        "edits/feedback",
+        resend = words.render("feedback_resend_all")
+    text = words.render(
+        "feedback",
         block=outcome.action.block + 1,
-        kind=_KINDS.get(outcome.action.kind, outcome.action.kind),
+        kind=words.kind(outcome.action.kind),
         path=outcome.path,
         line=outcome.action.line,
         reason=reason,
-        closest=_closest_text(outcome, library),
-        others=_others(outcome, all_outcomes, written, library) if alone else "",
+        closest=_closest_text(outcome, words),
+        others=_others(outcome, all_outcomes, written, words) if alone else "",
         resend=resend.strip(),
     )
     return text.strip()
 
 
 def summary_feedback(
-    feedback: Sequence[str], total: int, *, written: bool, library: PromptLibrary | None = None
+    feedback: Sequence[str],
+    total: int,
+    *,
+    written: bool,
+    library: PromptLibrary | None = None,
+    lang: str = "en",
 ) -> str:
-    """The feedback for a whole reply: a heading, then each failed block's text."""
-    library = library or PromptLibrary()
-    name = "edits/feedback_outcome_written" if written else "edits/feedback_outcome_held"
-    return library.render(
-        "edits/feedback_summary",
+    """The feedback for a whole reply: a heading, then each failed block's text (the
+    heading worded in ``lang``)."""
+    return _summary_text(feedback, total, written, _Words(library, lang))
+
+
+def _summary_text(feedback: Sequence[str], total: int, written: bool, words: _Words) -> str:
+    name = "feedback_outcome_written" if written else "feedback_outcome_held"
+    return words.render(
+        "feedback_summary",
         failed=len(feedback),
         total=total,
-        outcome=library.render(name).strip(),
+        outcome=words.line(name),
         blocks="\n\n".join(text.strip() for text in feedback),
     )
 
@@ -208,36 +261,37 @@ def reply_feedback(
     *,
     written: bool,
     library: PromptLibrary | None = None,
+    lang: str = "en",
 ) -> str:
-    """The feedback for a whole reply with ``failed`` blocks: with one, that block's full
-    text; with several, each block's own part, then once what became of the blocks that
-    matched and how to resend (said per block, it would repeat for every one)."""
-    library = library or PromptLibrary()
+    """The feedback for a whole reply with ``failed`` blocks, worded in ``lang``: with one,
+    that block's full text; with several, each block's own part, then once what became of
+    the blocks that matched and how to resend (said per block, it would repeat for every
+    one)."""
+    words = _Words(library, lang)
     alone = len(failed) == 1
-    texts = [
-        block_feedback(o, all_outcomes, written=written, library=library, alone=alone)
-        for o in failed
-    ]
+    texts = [_block_text(o, all_outcomes, written, words, alone=alone) for o in failed]
     if not alone:
         ok = [o for o in all_outcomes if o.ok]
         closing = []
         if ok and written:
-            blocks = _numbers(ok, capital=False)
-            closing.append(library.render("edits/feedback_others_applied", blocks=blocks))
+            blocks = _numbers(ok, words, capital=False)
+            closing.append(words.render("feedback_others_applied", blocks=blocks))
         elif ok:
-            closing.append(library.render("edits/feedback_others_held", blocks=_numbers(ok)))
+            closing.append(words.render("feedback_others_held", blocks=_numbers(ok, words)))
         if not all(o.settled for o in failed):
-            closing.append(library.render("edits/feedback_resend_many"))
+            closing.append(words.render("feedback_resend_many"))
         if closing:
-            once = " ".join(part.strip() for part in closing)
-            summary = summary_feedback(texts, len(all_outcomes), written=written, library=library)
+            once = words.marks.sentences.join(part.strip() for part in closing)
+            summary = _summary_text(texts, len(all_outcomes), written, words)
             return f"{summary}\n\n{once}"
-    return summary_feedback(texts, len(all_outcomes), written=written, library=library)
+    return _summary_text(texts, len(all_outcomes), written, words)
 
 
-def lost_feedback(line: int, message: str, *, written: bool, library: PromptLibrary) -> str:
-    """The feedback for a block the parser could not read, and what became of the others."""
-    others = library.render(
-        "edits/feedback_lost_written" if written else "edits/feedback_lost_held"
-    ).strip()
-    return library.render("edits/feedback_lost", line=line, message=message, others=others)
+def lost_feedback(
+    line: int, message: str, *, written: bool, library: PromptLibrary, lang: str = "en"
+) -> str:
+    """The feedback for a block the parser could not read, and what became of the others,
+    worded in ``lang``."""
+    words = _Words(library, lang)
+    others = words.line("feedback_lost_written" if written else "feedback_lost_held")
+    return words.render("feedback_lost", line=line, message=message, others=others)

@@ -111,9 +111,10 @@ def only_occurrence(text: str, needle: str) -> int | None:
 
 
 def refuse_link(root: Path, path: str, what: str) -> None:
-    """A symlink is never deleted or moved by an edit: that would act on its target."""
+    """A symlink is never deleted or moved by an edit: that would act on its target
+    (``what``: ``deleted`` or ``moved``)."""
     if is_symlink(root, path):
-        raise Refused(reason("symlink", path=path, what=what))
+        raise Refused(reason("symlink", path=path, what=reason(f"what_{what}")))
 
 
 def check_expected(current: TextFile, expected: str) -> None:
@@ -149,4 +150,4 @@ def check_encodable(action: FileAction) -> None:
     try:
         "".join(texts).encode("utf-8")
     except UnicodeEncodeError:
-        raise Refused("the new content holds characters that cannot be written as UTF-8") from None
+        raise Refused(reason("not_encodable")) from None

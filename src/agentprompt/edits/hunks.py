@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
-from agentprompt.edits.reasons import reason
+from agentprompt.edits.reasons import listed, reason
 from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
@@ -229,7 +229,7 @@ def _missing_failure(
     number: int, old: tuple[str, ...], missing: Missing, *, end_of_file: bool = False, first: bool
 ) -> HunkFailure:
     if missing.ambiguous:
-        where = ", ".join(str(c + 1) for c in missing.candidates)
+        where = listed([str(c + 1) for c in missing.candidates])
         return HunkFailure(
             hunk=number,
             reason=reason("ambiguous", count=len(missing.candidates), where=where),
@@ -240,9 +240,9 @@ def _missing_failure(
     if end_of_file:
         why = reason("end_of_file")
     elif first:
-        why = "its lines were not found in the file"
+        why = reason("not_found")
     else:
-        why = "its lines were not found in the file (at or after the previous hunk)"
+        why = reason("not_found_after")
     return HunkFailure(hunk=number, reason=why, expected=old, closest=missing.closest)
 
 
@@ -310,8 +310,9 @@ def apply_hunks(
                 failures.append(
                     replace(
                         failure,
-                        reason=f"part {k + 1} of {len(parts)} after splitting the hunk at its "
-                        f"context lines: {failure.reason}",
+                        reason=reason(
+                            "split_part", part=k + 1, parts=len(parts), reason=failure.reason
+                        ),
                     )
                 )
                 break

@@ -44,13 +44,22 @@ TEMP_EXTRA = len(".x.agentprompt-0123456789abcdef.tmp") - 1
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
+def _why(name: str, /, **values: object) -> str:
+    """The reason ``edits/reason_<name>.md``: a refused path of an edit is part of its
+    feedback, so it is worded in the language of the apply in progress (English elsewhere)."""
+    # Imported here: checking a path that is safe needs no prompt loader.
+    from agentprompt.edits.reasons import reason
+
+    return reason(name, **values)
+
+
 class UnsafePath(EditError):
     """A path that could leave the root or damage the repository; it is refused."""
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
         self.reason = reason
-        super().__init__(f"refused path {path!r}: {reason}")
+        super().__init__(_why("unsafe_path", path=repr(path), reason=reason))
 
 
 def _realpath(path: str, cache: dict[str, str] | None) -> str:
@@ -70,15 +79,9 @@ def _check_lengths(path: str, parts: list[str]) -> None:
     """Refuse names no file system holds, before anything is created on the way."""
     for part in parts[:-1]:
         if len(part.encode("utf-8")) > NAME_LIMIT:
-            raise PathTooLong(
-                path, f"a directory name is longer than {NAME_LIMIT} bytes ({part[:40]}...)"
-            )
+            raise PathTooLong(path, _why("path_dir_name_long", limit=NAME_LIMIT, name=part[:40]))
     if len(parts[-1].encode("utf-8")) + TEMP_EXTRA > NAME_LIMIT:
-        raise PathTooLong(
-            path,
-            f"the file name is too long (at most {NAME_LIMIT - TEMP_EXTRA} bytes, so that the "
-            "applier's temporary copy beside it fits)",
-        )
+        raise PathTooLong(path, _why("path_name_long", limit=NAME_LIMIT - TEMP_EXTRA))
 
 
 def _real_child(parent: str, key: str, name: str, cache: dict[str, str] | None) -> str:
@@ -120,26 +123,26 @@ def _resolve(
 ) -> tuple[str, os.stat_result | None]:
     """The checked real path, and its ``lstat`` when that was taken on the way."""
     if not path or not path.strip():
-        raise UnsafePath(path, "the path is empty")
+        raise UnsafePath(path, _why("path_empty"))
     if "\0" in path:
-        raise UnsafePath(path, "the path holds a NUL byte")
+        raise UnsafePath(path, _why("path_nul"))
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        raise UnsafePath(path, "the path holds characters no file name can hold") from None
+        raise UnsafePath(path, _why("path_unencodable")) from None
     posix = path.replace("\\", "/")
     if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":" and posix[0].isalpha()):
-        raise UnsafePath(path, "absolute paths are not allowed; give a path relative to the root")
+        raise UnsafePath(path, _why("path_absolute"))
     parts = [p for p in posix.split("/") if p not in ("", ".")]
     if not parts:
-        raise UnsafePath(path, "the path names the root itself, not a file")
+        raise UnsafePath(path, _why("path_root"))
     if ".." in parts:
-        raise UnsafePath(path, "'..' is not allowed; give a path inside the root")
+        raise UnsafePath(path, _why("path_parent"))
     if _may_name_git(posix) and any(_is_git(p) for p in parts):
-        raise UnsafePath(path, "files under .git/ are never changed")
+        raise UnsafePath(path, _why("path_git"))
     _check_lengths(path, parts)
     if TEMP_NAME.match(parts[-1]):
-        raise UnsafePath(path, "the name is one the applier uses for its temporary files")
+        raise UnsafePath(path, _why("path_temp"))
     real_root = _realpath(str(root), cache)
     parent = cache.get("\0" + "/".join(parts[:-1])) if cache is not None else None
     if parent is None:
@@ -155,17 +158,17 @@ def _resolve(
         real = os.path.realpath(real)
         info = None
     if len(os.fsencode(real)) + TEMP_EXTRA >= PATH_LIMIT:
-        raise PathTooLong(path, f"the full path is too long (at most {PATH_LIMIT} bytes)")
+        raise PathTooLong(path, _why("path_too_long", limit=PATH_LIMIT))
     prefix = real_root.rstrip(os.sep) + os.sep
     if real == real_root:
-        raise UnsafePath(path, "the path resolves to the root itself, not a file")
+        raise UnsafePath(path, _why("path_resolves_root"))
     if not real.startswith(prefix):
-        raise UnsafePath(path, "a symlink on the way leads outside the root")
+        raise UnsafePath(path, _why("path_link_outside"))
     inner = real[len(prefix) :].split(os.sep)
     if _may_name_git(real[len(prefix) :]) and any(_is_git(p) for p in inner):
-        raise UnsafePath(path, "a symlink on the way leads into .git/")
+        raise UnsafePath(path, _why("path_link_git"))
     if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
-        raise UnsafePath(path, "the applier's journal directory is not editable")
+        raise UnsafePath(path, _why("path_journal"))
     return real, info
 
 
@@ -200,7 +203,7 @@ def check_target(real: Path, path: str) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except NotADirectoryError:
-        raise UnsafePath(path, "a part of the path is a file, not a directory") from None
+        raise UnsafePath(path, _why("path_file_in_way")) from None
     return _regular(info, path)
 
 
@@ -210,11 +213,11 @@ def _regular(info: os.stat_result, path: str) -> os.stat_result:
     if stat.S_ISREG(mode):
         return info
     if stat.S_ISDIR(mode):
-        raise UnsafePath(path, "it is a directory, not a file")
+        raise UnsafePath(path, _why("path_directory"))
     if stat.S_ISFIFO(mode):
-        raise UnsafePath(path, "it is a FIFO (named pipe), not a regular file")
+        raise UnsafePath(path, _why("path_fifo"))
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        raise UnsafePath(path, "it is a device file, not a regular file")
+        raise UnsafePath(path, _why("path_device"))
     if stat.S_ISSOCK(mode):
-        raise UnsafePath(path, "it is a socket, not a regular file")
-    raise UnsafePath(path, "it is not a regular file")
+        raise UnsafePath(path, _why("path_socket"))
+    raise UnsafePath(path, _why("path_special"))

@@ -37,7 +37,7 @@ from agentprompt.edits.guards import (
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.paths import resolve_target
-from agentprompt.edits.reasons import reason
+from agentprompt.edits.reasons import joined_reasons, reason
 from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import (
     TextFile,
@@ -47,6 +47,7 @@ from agentprompt.edits.textfile import (
     join_lines,
     split_lines,
 )
+from agentprompt.edits.wording import speaking
 
 __all__ = ["ActionOutcome", "FileChange", "Plan", "plan_actions"]
 
@@ -155,7 +156,7 @@ class _View:
             try:
                 before = _read(real, info.st_size)
             except OSError as exc:
-                raise EditError(f"cannot read {path}: {exc.strerror}") from None
+                raise EditError(reason("cannot_read", path=path, error=exc.strerror)) from None
             text = decode_text(before, path)
         entry = _File(path=rel, real=real, before=before, mode=mode, original=text, current=text)
         self.files[str(real)] = entry
@@ -210,11 +211,13 @@ _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
 def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     current = entry.current
     if current is None and any(h.old_lines for h in hunks_action.hunks):
-        raise Refused("the file does not exist; create it with the whole content instead")
+        raise Refused(reason("patch_no_file"))
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
     if outcome.failures:
-        parts = "; ".join(f"hunk {f.hunk + 1}: {f.reason}" for f in outcome.failures)
+        parts = joined_reasons(
+            [reason("hunk", hunk=f.hunk + 1, reason=f.reason) for f in outcome.failures]
+        )
         raise Refused(parts, outcome.failures, lines)
     new, final = apply_edits(lines, current.final_newline if current else True, outcome.edits)
     return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
@@ -231,7 +234,7 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         lines = [*current.lines, *replace_lines]
         return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
-        raise Refused("the file does not exist; an empty search section creates a new file")
+        raise Refused(reason("search_no_file"))
     search_lines, _ = split_lines(action.search)
     outcome = apply_hunks(
         current.lines,
@@ -254,8 +257,9 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
 
 
 def _require(entry: _File, what: str) -> TextFile:
+    """The file's text; refused when it does not exist (``what``: ``deleted`` or ``moved``)."""
     if entry.current is None:
-        raise Refused(f"the file does not exist, so it cannot be {what}")
+        raise Refused(reason("no_file", what=reason(f"what_{what}")))
     return entry.current
 
 
@@ -303,7 +307,7 @@ def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
         entry.current, entry.edits = content, None
         return
     if target.current is not None:
-        raise Refused(f"cannot move to {to}: that file already exists")
+        raise Refused(reason("move_exists", to=to))
     _check_no_clash(view, target)
     target.current, target.edits = content, None
     if target.before is None:
@@ -323,17 +327,21 @@ def _check_no_clash(view: _View, entry: _File) -> None:
         if other.path.casefold() == folded:
             raise Refused(reason("case_reply", other=other.path))
         if other.path.startswith(entry.path + "/"):
-            raise Refused(
-                f"{other.path} is also written by this reply, so {entry.path} is a directory"
-            )
+            raise Refused(reason("clash_parent", other=other.path, path=entry.path))
         if entry.path.startswith(other.path + "/"):
-            raise Refused(
-                f"{other.path} is a file written by this reply, so it cannot be a directory"
-            )
+            raise Refused(reason("clash_child", other=other.path))
 
 
-def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
-    """Run ``actions`` (each with its index) over an in-memory view of the files under ``root``."""
+def plan_actions(
+    root: Path, actions: Sequence[tuple[int, FileAction]], *, lang: str = "en"
+) -> Plan:
+    """Run ``actions`` (each with its index) over an in-memory view of the files under
+    ``root``; the reasons of those that fail are worded in ``lang``."""
+    with speaking(lang):
+        return _plan(root, actions)
+
+
+def _plan(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
     view = _View(
         root=root,
         edit_blocks=any(
@@ -350,7 +358,7 @@ def plan_actions(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
             for real, (current, edits) in view.touched.items():
                 view.files[real].current, view.files[real].edits = current, edits
             if isinstance(exc, OSError):
-                exc = Refused(f"cannot access {action.path}: {exc.strerror or exc}")
+                exc = Refused(reason("cannot_access", path=action.path, error=exc.strerror or exc))
             failed = exc if isinstance(exc, Refused) else Refused(str(exc))
             outcomes.append(
                 ActionOutcome(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import EditError
+from agentprompt.edits.reasons import reason
 
 __all__ = [
     "NotText",
@@ -78,15 +79,13 @@ def join_lines(lines: tuple[str, ...] | list[str], final_newline: bool) -> str:
 def decode_text(data: bytes, path: str) -> TextFile:
     """The text of a file's bytes; binary or non-UTF-8 content raises :class:`NotText`."""
     if data.find(b"\0", 0, BINARY_SNIFF_BYTES) != -1:
-        raise NotText(path, "is a binary file (it holds NUL bytes); it cannot be edited as text")
+        raise NotText(path, reason("binary"))
     bom = data.startswith(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NotText(
-            path,
-            f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); only "
-            "UTF-8 files can be edited, so convert it to UTF-8 or edit it by hand",
+            path, reason("not_utf8", byte=f"0x{data[exc.start]:02x}", offset=exc.start)
         ) from None
     crlf = text.count("\r\n") if "\r" in text else 0
     total = text.count("\n")

@@ -16,12 +16,12 @@ from typing import Any
 
 from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
-from agentprompt.bridge.rounds import run_round
+from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
 from agentprompt.bridge.state import start_session as store_session
 from agentprompt.bridge.text import LANGS, default_lang
-from agentprompt.edits.apply import ApplyOptions, ApplyReport, apply_reply
+from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.edits.journal import WriteFailed
 from agentprompt.errors import UsageError
@@ -130,9 +130,9 @@ def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any
     files shown as the reply's edits would leave them), not saved."""
     reply, dialect = _reply_params(params, "preview_reply")
     session = find_session(root)
-    report = apply_reply(
-        root, reply, dialect, ApplyOptions(dry_run=True, partial=flag(params, "partial"))
-    )
+    state = session[1] if session is not None else None
+    options = reply_options(state, dry_run=True, partial=flag(params, "partial"))
+    report = apply_reply(root, reply, dialect, options)
     _check_not_empty(report)
     data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
     if session is not None:
@@ -147,7 +147,9 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     reply, dialect = _reply_params(params, "apply_reply")
     session = find_session(root)
     try:
-        report = apply_reply(root, reply, dialect, ApplyOptions(partial=flag(params, "partial")))
+        state = session[1] if session is not None else None
+        options = reply_options(state, partial=flag(params, "partial"))
+        report = apply_reply(root, reply, dialect, options)
     except WriteFailed as exc:
         return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
     _check_not_empty(report)

@@ -34,7 +34,7 @@ from agentprompt.edits.dialects.base import (
     note,
     opens_fence,
 )
-from agentprompt.edits.dialects.bridge_actions import NAME, build_action
+from agentprompt.edits.dialects.bridge_actions import NAME, build_action, lost_message
 
 __all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
 
@@ -156,12 +156,12 @@ class _Reader:
             return None
         if self.last_end is not None:
             return self._ended(lines)
-        what = "that file" if self.kind in ("FILE", "DIFF") else "the block"
+        marker = f"<<<{self.kind}{': ' + self.arg if self.arg else ''}>>>"
+        what = "file" if self.kind in ("FILE", "DIFF") else "block"
         cut = note(
             "error",
             "truncated",
-            f"The reply was cut off inside the <<<{self.kind}{': ' + self.arg if self.arg else ''}"
-            f">>> block (no '<<<END>>>'); it was dropped. Send {what} again.",
+            lost_message(f"truncated_{what}", marker=marker),
             line=self.start + 1,
             block=self.state.take_block(),
             dialect=NAME,
@@ -190,16 +190,15 @@ class _Reader:
         self, lines: Sequence[str], stop: int, where: str, *, bounded: bool
     ) -> BlockOutcome:
         """A block with no ``<<<END>>>`` that stops at line ``stop`` (``where`` says what is
-        there). Unless the code block around it ``bounded`` it, a file's content cannot be told
-        from the prose after it, so FILE and DIFF are dropped; a list keeps its items."""
+        there). Unless the code block around it ``bounded`` it (then it stops at the next
+        marker), a file's content cannot be told from the prose after it, so FILE and DIFF are
+        dropped; a list keeps its items."""
         at = self.start + 1
         if self.kind in ("FILE", "DIFF") and not bounded:
             lost = note(
                 "error",
                 "missing-end",
-                f"The <<<{self.kind}: {self.arg}>>> block at line {at} has no '<<<END>>>' before "
-                f"{where}; it was dropped because its content cannot be told from the text "
-                "after it. Send it again, closed by '<<<END>>>'.",
+                lost_message("missing_end", marker=f"<<<{self.kind}: {self.arg}>>>", line=at),
                 line=at,
                 block=self.state.take_block(),
                 dialect=NAME,

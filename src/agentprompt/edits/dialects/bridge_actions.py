@@ -28,7 +28,7 @@ from agentprompt.edits.dialects.base import (
 from agentprompt.edits.dialects.hunk_text import parse_hunks
 from agentprompt.edits.dialects.udiff_files import GIT_HEADERS
 
-__all__ = ["NAME", "build_action"]
+__all__ = ["NAME", "build_action", "lost_message"]
 
 NAME = "bridge"
 """The bridge dialect's registry name."""
@@ -113,6 +113,16 @@ def _diff_rows(body: Sequence[str], first: int) -> tuple[list[str], int]:
     return rows, first + skipped
 
 
+def lost_message(name: str, /, **values: object) -> str:
+    """Why a block was dropped, from ``edits/reason_lost_<name>.md``: it reaches the model in
+    the apply's feedback, so it is worded as the engine's reasons are, in the language of the
+    apply in progress."""
+    # Imported here: a reply that loses no block is parsed without the prompt loader.
+    from agentprompt.edits.reasons import reason
+
+    return reason(f"lost_{name}", **values)
+
+
 def build_action(
     kind: str, arg: str, body: Sequence[str], line: int, block: int
 ) -> tuple[Action | None, list[Diagnostic]]:
@@ -128,7 +138,7 @@ def build_action(
         new = kind == "FILE" and _NEW.match(arg) is not None
         path = clean_path(_NEW.sub("", arg)) if kind == "FILE" else clean_path(arg)
         if not path:
-            return fail("missing-path", f"The <<<{kind}>>> marker names no file.")
+            return fail("missing-path", lost_message("no_path", marker=f"<<<{kind}>>>"))
         if kind == "DELETE":
             return DeleteFile(path=path, dialect=NAME, line=line, block=block), notes
         if kind == "REQUEST_FILE":
@@ -159,17 +169,17 @@ def build_action(
         hunks, found = parse_hunks(rows, first, dialect=NAME, block=block)
         notes.extend(found)
         if not hunks:
-            return fail("empty-patch", f"The <<<DIFF: {path}>>> block holds no hunks.")
+            return fail("empty-patch", lost_message("empty_patch", marker=f"<<<DIFF: {path}>>>"))
         return PatchFile(path=path, hunks=tuple(hunks), dialect=NAME, line=line, block=block), notes
     if kind == "REQUEST_FILES":
         paths = _items(body)
         if not paths:
-            return fail("empty-request", "The <<<REQUEST_FILES>>> block lists no files.")
+            return fail("empty-request", lost_message("empty_request"))
         return RequestFiles(paths=paths, dialect=NAME, line=line, block=block), notes
     if kind == "SWITCH_MODE":
         mode = arg.strip().lower()
         if not mode:
-            return fail("missing-mode", "The <<<SWITCH_MODE>>> marker names no mode.")
+            return fail("missing-mode", lost_message("no_mode"))
         return SwitchMode(
             mode=mode,
             paths=_targets(body),
