@@ -21,9 +21,10 @@ place in the whole text. A regex that cannot match without certain plain words
 (:mod:`agentprompt.repo.regexneeds`) is skipped when the text lacks them, and tried line
 by line, exactly as detect-secrets reads lines, where its rarest word occurs.
 
-Files whose lines detect-secrets rewrites before scanning go to ``scan_file`` whatever
-their text: YAML files (its YAML transformer), and files its INI transformer may parse,
-which adds quotes around unquoted values. That transformer is tried on every file first;
+Files whose lines detect-secrets may rewrite before scanning (:func:`may_be_rewritten`)
+are always scanned, whatever their own lines, and the scan asks its transformers for the
+rewritten lines: YAML files (its YAML transformer), and files its INI transformer may
+parse, which adds quotes around unquoted values. That transformer is tried on every file first;
 configparser stops at the first meaningful line unless it is a ``[section]`` header. It is
 tried again with a ``[global]`` header on files of no known type when the first pass found
 nothing, and then parses only if no line at column 0 is something other than a comment,
@@ -47,7 +48,7 @@ from agentprompt.repo.regexneeds import (
     selective,
 )
 
-__all__ = ["candidate_lines", "may_hold_secret"]
+__all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
 # The first line configparser reads as more than blank or a comment; a file can parse as
 # INI without a header only if this line is a section header.
@@ -202,33 +203,35 @@ def _rewritten(name: str, text: str) -> bool:
     return kind == FileType.OTHER and _NOT_INI.search(text) is None
 
 
-def _prepared(path: str, text: str) -> tuple[_Rules, str, str | None] | None:
-    """The rules, ``text`` as detect-secrets reads it (universal newlines) and in lower
-    case; None when ``scan_file`` must read the whole file (see the module docstring)."""
-    rules = _rules()
-    if rules.unknown:
-        return None
-    if "\r" in text:  # detect-secrets reads with universal newlines
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if _rewritten(PurePosixPath(path).name, text):
-        return None
-    # Lowercased text lets plain word searches rule out most regexes quickly.
-    return rules, text, _lowered(rules, text)
+def _as_read(text: str) -> str:
+    """``text`` with the line breaks detect-secrets reads (universal newlines)."""
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def may_be_rewritten(path: str, text: str) -> bool:
+    """Whether detect-secrets' transformers may scan rewritten lines, not the text's own
+    (YAML, INI), so that they must be asked (see the module docstring)."""
+    return _rewritten(PurePosixPath(path).name, _as_read(text))
 
 
 def may_hold_secret(path: str, text: str) -> bool:
     """False only when detect-secrets' ``scan_file`` (default plugins) cannot report
     anything in ``text`` stored under ``path``'s file name; True means it must be scanned."""
-    prepared = _prepared(path, text)
-    if prepared is None:
+    rules = _rules()
+    if rules.unknown or may_be_rewritten(path, text):
         return True
-    return next(_spans(*prepared), None) is not None
+    text = _as_read(text)
+    return next(_spans(rules, text, _lowered(rules, text)), None) is not None
 
 
 def candidate_lines(path: str, text: str) -> frozenset[int] | None:
-    """The 1-based numbers of the lines of ``text`` (as detect-secrets numbers them) that
-    ``scan_file`` could report anything on; it reports nothing elsewhere. None when it must
-    read the whole file: its lines are rewritten, or the rules do not cover the text.
+    """The 1-based numbers of the lines of ``text`` (as detect-secrets reads and numbers
+    them) that ``scan_file`` could report anything on when it reads the text's own lines;
+    it reports nothing on the others. None when the rules do not cover detect-secrets'
+    plugins (it must read every line). Lines a transformer rewrites are another matter
+    (:func:`may_be_rewritten`).
 
     Why no flagged line is missed: a rule matching within a line at offset ``p`` also
     matches the whole text at ``p`` (module docstring). ``finditer`` tries every offset it
@@ -236,11 +239,13 @@ def candidate_lines(path: str, text: str) -> frozenset[int] | None:
     ``p`` lies inside a match it reported; either way the line of ``p`` lies between that
     match's first and last line, all of which are candidates. The keyword regexes that
     begin with a keyword are tried at every place a keyword begins, and a line-by-line
-    search tries every line holding the words a rule needs."""
-    prepared = _prepared(path, text)
-    if prepared is None or prepared[2] is None:
-        return None  # characters that fold to the rules' letters: no word gate
-    return _line_numbers(prepared[1], _spans(*prepared))
+    search tries every line holding the words a rule needs. A text with characters that
+    fold to the rules' letters gets no word gates: every regex runs over all of it."""
+    rules = _rules()
+    if rules.unknown:
+        return None
+    text = _as_read(text)
+    return _line_numbers(text, _spans(rules, text, _lowered(rules, text)))
 
 
 def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:

@@ -11,11 +11,15 @@ of the text's lines, so the filters see what they see in ``scan_file``.
 
 The rest of ``scan_file`` is kept as follows. Its file-name filters run on the file name,
 except ``is_invalid_file``, which asks whether the file exists: there is no file here, and
-in ``scan_file`` there always was one. Its second pass (eager transformers) only reads
-files that may parse as INI, and its first pass rewrites YAML and INI lines; the caller
-sends such files to ``scan_file`` instead. A text that would not read back unchanged from
-a UTF-8 file in the locale's encoding (lone surrogates, a non-UTF-8 locale) is not scanned
-here either (:meth:`LineScanner.scan` returns None).
+in ``scan_file`` there always was one. Where its transformers may rewrite the lines (YAML,
+INI: the caller says so), they are asked, over the text in memory, exactly when
+``scan_file`` asks them: a non-eager transformer's lines replace the text's own in the
+first pass, and the eager transformers' lines are read in a second pass when the first
+found nothing; those lines are all read, by detect-secrets' own loop. Elsewhere the
+transformers give no lines, so the first pass reads the text's own candidate lines and
+there is no second pass. A text that would not read back unchanged from a UTF-8 file in
+the locale's encoding (lone surrogates, a non-UTF-8 locale) is not scanned here
+(:meth:`LineScanner.scan` returns None).
 
 The loop calls detect-secrets' private helpers, so it runs only with the version it was
 written against (:data:`SUPPORTED_VERSION`); with another version, or when a helper cannot
@@ -52,6 +56,8 @@ class _Helpers:
     code_snippet: Callable[..., Any]
     plugins: Callable[[], list[Any]]
     settings: Callable[[], Any]
+    transformed: Callable[..., list[str] | None]
+    scan_lines: Callable[..., Iterator[Any]]
 
 
 def _helpers() -> _Helpers | None:
@@ -59,8 +65,13 @@ def _helpers() -> _Helpers | None:
     and all of them import."""
     try:
         from detect_secrets.__version__ import VERSION
-        from detect_secrets.core.scan import _is_filtered_out, _scan_line
+        from detect_secrets.core.scan import (
+            _is_filtered_out,
+            _process_line_based_plugins,
+            _scan_line,
+        )
         from detect_secrets.settings import default_settings, get_plugins
+        from detect_secrets.transformers import get_transformed_file
         from detect_secrets.util.code_snippet import get_code_snippet
     except ImportError:
         return None
@@ -72,6 +83,8 @@ def _helpers() -> _Helpers | None:
         code_snippet=get_code_snippet,
         plugins=get_plugins,
         settings=default_settings,
+        transformed=get_transformed_file,
+        scan_lines=_process_line_based_plugins,
     )
 
 
@@ -95,10 +108,17 @@ class LineScanner:
     def __init__(self, helpers: _Helpers) -> None:
         self._helpers = helpers
 
-    def scan(self, name: str, text: str, numbers: Collection[int]) -> tuple[Finding, ...] | None:
+    def scan(
+        self, name: str, text: str, numbers: Collection[int], *, rewritten: bool
+    ) -> tuple[Finding, ...] | None:
         """What ``scan_file`` reports for ``text`` in a file called ``name``, provided every
-        line it could report on is in ``numbers``; None when this text must go to
-        ``scan_file`` (see :func:`read_lines`)."""
+        one of the text's own lines it could report on is in ``numbers``, and that its
+        transformers rewrite no lines unless ``rewritten``; None when this text must go to
+        ``scan_file`` (see :func:`read_lines`).
+
+        Like ``scan_file``: the first pass reads the lines a (non-eager) transformer gives,
+        else the text's own; only if it finds nothing, the eager transformers are asked
+        and the lines they give are read too."""
         lines = read_lines(text)
         if lines is None:
             return None
@@ -107,15 +127,32 @@ class LineScanner:
             required_filter_parameters=["filename"], filename=name
         ):
             return ()
-        found: list[Finding] = []
-        for number in sorted(numbers):
-            if 1 <= number <= len(lines):
-                found.extend(self._scan_line(name, lines, number))
-        return tuple(found)
+        rewrite = self._transformed(name, text, eager=False) if rewritten else None
+        if rewrite:
+            found = self._scan_all(name, rewrite)
+        else:
+            found = [hit for n in sorted(numbers) for hit in self._scan_line(name, lines, n)]
+        if found or not rewritten:
+            return tuple(found)
+        eager = self._transformed(name, text, eager=True)
+        return tuple(self._scan_all(name, eager)) if eager else ()
+
+    def _transformed(self, name: str, text: str, *, eager: bool) -> list[str] | None:
+        """The lines detect-secrets' (eager) transformers make of the file, if any does."""
+        file = io.StringIO(text, newline=None)
+        file.name = name
+        return self._helpers.transformed(file, use_eager_transformers=eager)
+
+    def _scan_all(self, name: str, lines: list[str]) -> list[Finding]:
+        """``scan_file``'s pass over every one of ``lines`` (by detect-secrets itself)."""
+        secrets = self._helpers.scan_lines(lines=list(enumerate(lines, start=1)), filename=name)
+        return [(int(s.line_number), str(s.type)) for s in secrets]
 
     def _scan_line(self, name: str, lines: list[str], number: int) -> Iterator[Finding]:
         """The body of ``_process_line_based_plugins``' loop for line ``number``."""
         helpers = self._helpers
+        if not 1 <= number <= len(lines):
+            return
         line = lines[number - 1].rstrip()
         snippet = helpers.code_snippet(lines=lines, line_number=number)
         if helpers.is_filtered_out(

@@ -6,10 +6,12 @@ detect-secrets' default plugins and filters, and with the findings of its public
 shell scripts and ``.npmrc`` are read too). detect-secrets' own rules first say which
 lines it could flag (:mod:`agentprompt.repo.secretfilter`): a text with none is not
 scanned, and in the others its per-line loop reads only those lines, in memory
-(:mod:`agentprompt.repo.secretlines`). Texts whose lines detect-secrets rewrites (YAML,
-INI), or that the rules do not cover, go to ``scan_file`` itself: the exact text is
-written to a private temporary file with the same file name (detect-secrets reads the
-file type from it), scanned, and deleted. No baseline is written and nothing is verified
+(:mod:`agentprompt.repo.secretlines`; where its transformers may rewrite the lines, as
+in YAML and INI files, they are asked too). Only when the rules do not cover its plugins,
+or the installed detect-secrets is not the version that loop was written for, does
+``scan_file`` itself read the texts: the exact text is written to a private temporary file
+with the same file name (detect-secrets reads the file type from it), scanned, and
+deleted. No baseline is written and nothing is verified
 over the network. A finding names the file, the line and the kind of secret, never the
 secret itself. Results are remembered per (path, content) for the life of the process, so
 a file offered again in a later round is not scanned twice.
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agentprompt.errors import AgentPromptError
-from agentprompt.repo.secretfilter import candidate_lines
+from agentprompt.repo.secretfilter import candidate_lines, may_be_rewritten
 from agentprompt.repo.secretlines import line_scanner
 
 __all__ = [
@@ -114,45 +116,64 @@ def _file_name(path: str) -> str:
     return PurePosixPath(path).name or "file"
 
 
-def _plan(path: str, text: str) -> frozenset[int] | None:
-    """The lines detect-secrets could flag in the text, or None when ``scan_file`` must read
-    the whole file (also when detect-secrets cannot be imported: the scan then says so)."""
+@dataclass(frozen=True, kw_only=True)
+class _LinePlan:
+    """What detect-secrets must read of one text."""
+
+    path: str
+    text: str
+    lines: frozenset[int]
+    """The text's own lines it could flag."""
+    rewritten: bool
+    """Whether its transformers may rewrite the lines (they must then be asked)."""
+
+
+def _plan(path: str, text: str) -> _LinePlan | None:
+    """What detect-secrets must read of the text, or None when ``scan_file`` must read the
+    whole file (also when detect-secrets cannot be imported: the scan then says so)."""
     try:
-        return candidate_lines(path, text)
+        lines = candidate_lines(path, text)
+        if lines is None:
+            return None
+        return _LinePlan(path=path, text=text, lines=lines, rewritten=may_be_rewritten(path, text))
     except ImportError:
         return None
 
 
 def _scan_lines(
-    items: list[tuple[str, str, frozenset[int]]],
+    plans: list[_LinePlan],
 ) -> tuple[dict[str, tuple[SecretFinding, ...]], list[tuple[str, str]]]:
     """detect-secrets' per-line loop over each text's candidate lines: the findings, and the
     texts it cannot scan that way (all of them when its version is not the supported one)."""
     found: dict[str, tuple[SecretFinding, ...]] = {}
     left: list[tuple[str, str]] = []
     with line_scanner() as scanner:
-        for path, text, numbers in items:
-            hits = None if scanner is None else scanner.scan(_file_name(path), text, numbers)
+        for plan in plans:
+            hits = None
+            if scanner is not None:
+                name = _file_name(plan.path)
+                hits = scanner.scan(name, plan.text, plan.lines, rewritten=plan.rewritten)
             if hits is None:
-                left.append((path, text))
+                left.append((plan.path, plan.text))
             else:
-                found[path] = _findings(path, hits)
+                found[plan.path] = _findings(plan.path, hits)
     return found, left
 
 
 def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
-    """The findings in each text: none where detect-secrets' rules cannot flag a line,
-    its per-line loop over the lines they can flag, and ``scan_file`` where the lines are
-    rewritten, the rules do not cover the text, or the line scan is unavailable."""
+    """The findings in each text: none where detect-secrets' rules cannot flag a line and
+    no transformer may rewrite the lines, else its own loop over the lines it could flag
+    (and any rewritten lines); ``scan_file`` where the rules do not cover the text or the
+    line scan is unavailable."""
     found: dict[str, tuple[SecretFinding, ...]] = {path: () for path, _ in items}
     whole: list[tuple[str, str]] = []
-    by_line: list[tuple[str, str, frozenset[int]]] = []
+    by_line: list[_LinePlan] = []
     for path, text in items:
-        numbers = _plan(path, text)
-        if numbers is None:
+        plan = _plan(path, text)
+        if plan is None:
             whole.append((path, text))
-        elif numbers:
-            by_line.append((path, text, numbers))
+        elif plan.lines or plan.rewritten:
+            by_line.append(plan)
     if by_line:
         scanned, left = _scan_lines(by_line)
         found.update(scanned)
