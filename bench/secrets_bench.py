@@ -9,7 +9,9 @@ most ``--workers`` processes. Prints every file where they differ; exits 1 if an
 
 ``--time N``: CPU seconds (``time.process_time``, this process) of the whole-file path
 (the prefilter, then ``scan_file`` on every file it lets through: ``scan_texts`` before
-line scanning) and of ``scan_texts`` now, interleaved, N pairs, caches cleared each time.
+line scanning) and of ``scan_texts`` now, interleaved, N pairs, caches cleared each time;
+then the two parts of ``scan_texts`` apart: the rules' pass that names the candidate lines,
+and detect-secrets on those lines (and on the lines its transformers rewrite).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from agentprompt.repo import secrets
 from agentprompt.repo.files import discover, read_texts
-from agentprompt.repo.secretfilter import candidate_lines, may_be_rewritten, may_hold_secret
+from agentprompt.repo.secretfilter import may_hold_secret
 from agentprompt.repo.secrets import SecretFinding, scan_texts
 
 CORPUS = Path(__file__).resolve().parent / ".corpus"
@@ -85,19 +87,8 @@ def _cpu(scan: Callable[[list[tuple[str, str]]], Found], items: list[tuple[str, 
 
 
 def timing(items: list[tuple[str, str]], pairs: int) -> None:
-    """CPU of the whole-file path and of the line scan, interleaved."""
-    start = time.process_time()
-    plans = [(candidate_lines(p, t), may_be_rewritten(p, t)) for p, t in items]
-    took = time.process_time() - start
-    scanned = [lines for lines, rewritten in plans if lines or rewritten]
-    rewritten = sum(1 for lines, rewritten in plans if rewritten)
-    whole = sum(1 for lines, _ in plans if lines is None)
-    count = sum(len(lines) for lines in scanned if lines)
-    print(
-        f"candidate lines: {took:.2f} CPU-s; {len(scanned)} files scanned line by line "
-        f"({count} candidate lines; {rewritten} files whose lines transformers may "
-        f"rewrite), {whole} files whole by scan_file"
-    )
+    """CPU of the whole-file path and of the line scan, interleaved; then the line scan's
+    two parts on their own: the rules' pass and detect-secrets on what it leaves."""
     for run in range(pairs):
         old = _cpu(_whole_file_path, items)
         new = _cpu(scan_texts, items)
@@ -105,6 +96,20 @@ def timing(items: list[tuple[str, str]], pairs: int) -> None:
             f"pair {run + 1}: whole-file {old:.2f} CPU-s, line scan {new:.2f} CPU-s "
             f"(load {_load()})"
         )
+    start = time.process_time()
+    plans = [secrets._plan(path, text) for path, text in items]
+    took = time.process_time() - start
+    todo = [plan for plan in plans if plan is not None and (plan.lines or plan.rewritten)]
+    start = time.process_time()
+    _found, left = secrets._scan_lines(todo)
+    scan = time.process_time() - start
+    print(
+        f"the rules' pass (candidate lines): {took:.2f} CPU-s; detect-secrets on "
+        f"{len(todo)} files: {scan:.2f} CPU-s ({sum(len(p.lines) for p in todo)} candidate "
+        f"lines; {sum(p.rewritten for p in todo)} files whose lines transformers may "
+        f"rewrite, read as they say; {len(left)} files left to scan_file, "
+        f"{sum(plan is None for plan in plans)} not covered by the rules)"
+    )
 
 
 def main() -> None:
