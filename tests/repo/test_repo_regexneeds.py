@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from agentprompt.repo.regexneeds import (
     lacks_required,
+    matching_lines,
     required_words,
-    search_lines,
     selective,
 )
 from agentprompt.repo.secretfilter import _rules
@@ -74,17 +74,29 @@ def test_per_line_matches_are_always_found(index: int, parts: list[str]) -> None
     text = "".join(parts)
     needs = required_words(regex)
     lowered = text.lower()
-    by_line = any(regex.search(line.rstrip()) for line in text.split("\n"))
+    by_line = {n for n, line in enumerate(text.split("\n")) if regex.search(line.rstrip())}
     if by_line:
         assert not lacks_required(needs, lowered)
-        if selective(needs):
-            assert search_lines(regex, needs, text, lowered)
+    if selective(needs):
+        found = {
+            text.count("\n", 0, start) for start, _ in matching_lines(regex, needs, text, lowered)
+        }
+        assert by_line <= found
 
 
-def test_search_lines_reads_lines_as_detect_secrets_does() -> None:
+def test_matching_lines_reads_lines_as_detect_secrets_does() -> None:
     regex = re.compile(r"(?<=\W)api_?key\s*=\s*(\w{8})$", re.IGNORECASE | re.MULTILINE)
     needs = required_words(regex)
     assert selective(needs)
     text = "first line\nAPI_KEY = abcdefgh   \nthird"
-    assert search_lines(regex, needs, text, text.lower())  # trailing spaces stripped
-    assert not search_lines(regex, needs, "API_KEY = abc\nx", "api_key = abc\nx")
+    # trailing spaces stripped: the line's span ends before them
+    assert list(matching_lines(regex, needs, text, text.lower())) == [(11, 29)]
+    assert not list(matching_lines(regex, needs, "API_KEY = abc\nx", "api_key = abc\nx"))
+
+
+def test_matching_lines_names_every_matching_line_once() -> None:
+    regex = re.compile(r"key=\d+", re.IGNORECASE)
+    needs = required_words(regex)
+    text = "key=1 KEY=2\nnone\nkey=3\nkey=x"
+    found = list(matching_lines(regex, needs, text, text.lower()))
+    assert [text[start:stop] for start, stop in found] == ["key=1 KEY=2", "key=3"]

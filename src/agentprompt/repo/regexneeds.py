@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["Words", "lacks_required", "required_words", "search_lines", "selective"]
+__all__ = ["Words", "lacks_required", "matching_lines", "required_words", "selective"]
 
 _parser: Any = importlib.import_module("re._parser")
 
@@ -80,27 +80,30 @@ def _best(needs: list[Words]) -> Words | None:
     return max(needs, key=lambda words: (min(len(w) for w in words), -len(words)))
 
 
-def search_lines(regex: re.Pattern[str], needs: tuple[Words, ...], text: str, lowered: str) -> bool:
-    """Whether ``regex`` matches within one line of ``text`` (its trailing whitespace
-    stripped, as detect-secrets reads lines), trying only lines that hold a word of the
-    most selective of ``needs`` (``lowered`` is ``text`` in lower case, same length)."""
+def matching_lines(
+    regex: re.Pattern[str], needs: tuple[Words, ...], text: str, lowered: str
+) -> Iterator[tuple[int, int]]:
+    """The ``(start, stop)`` offsets in ``text`` of each line ``regex`` matches within
+    (its trailing whitespace stripped, as detect-secrets reads lines), in order, trying
+    only lines that hold a word of the most selective of ``needs`` (``lowered`` is
+    ``text`` in lower case, same length). A generator, so a caller asking only whether
+    any line matches stops at the first."""
     words = _best(list(needs))
     if words is None:
-        raise ValueError("search_lines needs at least one required word")
-    tried: set[int] = set()
+        raise ValueError("matching_lines needs at least one required word")
+    starts: set[int] = set()
     for word in words:
         at = lowered.find(word)
         while at >= 0:
             start = lowered.rfind("\n", 0, at) + 1
+            starts.add(start)
             end = lowered.find("\n", at)
-            end = len(text) if end < 0 else end
-            if start not in tried:
-                tried.add(start)
-                stop = start + len(text[start:end].rstrip())
-                if regex.search(text, start, stop):
-                    return True
-            at = lowered.find(word, end)
-    return False
+            at = -1 if end < 0 else lowered.find(word, end)
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        stop = start + len(text[start : len(text) if end < 0 else end].rstrip())
+        if regex.search(text, start, stop):
+            yield start, stop
 
 
 def selective(needs: tuple[Words, ...], shortest: int = 3) -> bool:

@@ -5,8 +5,10 @@ cold pack of a large repository take minutes. Almost every file holds nothing it
 report, and that can be decided much faster with detect-secrets' *own* rules: each
 regex-based plugin's ``denylist``, the high-entropy plugins' quoted-string regex with
 their own entropy function and limit, and the keyword plugin's regexes (all of them,
-whatever the file type). A file with no possible hit is not scanned; every other file is
-scanned by ``scan_file`` exactly as before, so the findings are the same.
+whatever the file type). A file with no possible hit is not scanned at all
+(:func:`may_hold_secret`), and in the others the same rules name the lines detect-secrets
+could flag (:func:`candidate_lines`), so that it reads only those
+(:mod:`agentprompt.repo.secretlines`) and reports what ``scan_file`` reports.
 
 Most regexes are run over the whole text at once. That can only find *more* than
 detect-secrets' per-line matching: the lines it scans are the text split at ``\\n`` (after
@@ -19,9 +21,10 @@ place in the whole text. A regex that cannot match without certain plain words
 (:mod:`agentprompt.repo.regexneeds`) is skipped when the text lacks them, and tried line
 by line, exactly as detect-secrets reads lines, where its rarest word occurs.
 
-Files whose lines detect-secrets rewrites before scanning go to ``scan_file`` whatever
-their text: YAML files (its YAML transformer), and files its INI transformer may parse,
-which adds quotes around unquoted values. That transformer is tried on every file first;
+Files whose lines detect-secrets may rewrite before scanning (:func:`may_be_rewritten`)
+are always scanned, whatever their own lines, and the scan asks its transformers for the
+rewritten lines: YAML files (its YAML transformer), and files its INI transformer may
+parse, which adds quotes around unquoted values. That transformer is tried on every file first;
 configparser stops at the first meaningful line unless it is a ``[section]`` header. It is
 tried again with a ``[global]`` header on files of no known type when the first pass found
 nothing, and then parses only if no line at column 0 is something other than a comment,
@@ -31,7 +34,7 @@ a section header or an option (``key = value`` / ``key: value``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -40,12 +43,12 @@ from typing import Any
 from agentprompt.repo.regexneeds import (
     Words,
     lacks_required,
+    matching_lines,
     required_words,
-    search_lines,
     selective,
 )
 
-__all__ = ["may_hold_secret"]
+__all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
 # The first line configparser reads as more than blank or a comment; a file can parse as
 # INI without a header only if this line is a section header.
@@ -200,42 +203,95 @@ def _rewritten(name: str, text: str) -> bool:
     return kind == FileType.OTHER and _NOT_INI.search(text) is None
 
 
-def _entropy_hit(rule: _Entropy, text: str) -> bool:
-    if rule.gate.search(text) is None:
-        return False
-    for found in rule.regex.finditer(text):
-        value = found.group(2)
-        if len(value) > 2**rule.limit and rule.entropy(value) > rule.limit:
-            return True
-    return False
+def _as_read(text: str) -> str:
+    """``text`` with the line breaks detect-secrets reads (universal newlines)."""
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def may_be_rewritten(path: str, text: str) -> bool:
+    """Whether detect-secrets' transformers may scan rewritten lines, not the text's own
+    (YAML, INI), so that they must be asked (see the module docstring)."""
+    return _rewritten(PurePosixPath(path).name, _as_read(text))
 
 
 def may_hold_secret(path: str, text: str) -> bool:
     """False only when detect-secrets' ``scan_file`` (default plugins) cannot report
     anything in ``text`` stored under ``path``'s file name; True means it must be scanned."""
     rules = _rules()
+    if rules.unknown or may_be_rewritten(path, text):
+        return True
+    text = _as_read(text)
+    return next(_spans(rules, text, _lowered(rules, text)), None) is not None
+
+
+def candidate_lines(path: str, text: str) -> frozenset[int] | None:
+    """The 1-based numbers of the lines of ``text`` (as detect-secrets reads and numbers
+    them) that ``scan_file`` could report anything on when it reads the text's own lines;
+    it reports nothing on the others. None when the rules do not cover detect-secrets'
+    plugins (it must read every line). Lines a transformer rewrites are another matter
+    (:func:`may_be_rewritten`).
+
+    Why no flagged line is missed: a rule matching within a line at offset ``p`` also
+    matches the whole text at ``p`` (module docstring). ``finditer`` tries every offset it
+    has not stepped over, so either it tries ``p`` and reports a match starting there, or
+    ``p`` lies inside a match it reported; either way the line of ``p`` lies between that
+    match's first and last line, all of which are candidates. The keyword regexes that
+    begin with a keyword are tried at every place a keyword begins, and a line-by-line
+    search tries every line holding the words a rule needs. A text with characters that
+    fold to the rules' letters gets no word gates: every regex runs over all of it."""
+    rules = _rules()
     if rules.unknown:
-        return True
-    if "\r" in text:  # detect-secrets reads with universal newlines
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if _rewritten(PurePosixPath(path).name, text):
-        return True
-    # Lowercased text lets plain word searches rule out most regexes quickly.
-    lowered = _lowered(rules, text)
+        return None
+    text = _as_read(text)
+    return _line_numbers(text, _spans(rules, text, _lowered(rules, text)))
+
+
+def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the rules' matches in ``text`` that hold every
+    offset at which detect-secrets' per-line matching could match (none means the text
+    holds nothing it reports); lazily, so asking for the first is quick."""
     for regex, needs in rules.regexes:
         if lowered is None:
-            if regex.search(text):
-                return True
+            yield from (found.span() for found in regex.finditer(text))
         elif lacks_required(needs, lowered):
             continue
         elif selective(needs):
-            if search_lines(regex, needs, text, lowered):
-                return True
-        elif regex.search(text):
-            return True
-    if any(_entropy_hit(rule, text) for rule in rules.entropy):
-        return True
-    return rules.keyword is not None and _keyword_hit(rules.keyword, text, lowered)
+            yield from matching_lines(regex, needs, text, lowered)
+        else:
+            yield from (found.span() for found in regex.finditer(text))
+    for rule in rules.entropy:
+        yield from _entropy_spans(rule, text)
+    if rules.keyword is not None:
+        yield from _keyword_spans(rules.keyword, text, lowered)
+
+
+def _line_numbers(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[int]:
+    """The 1-based numbers of the lines the spans touch, first to last line of each, found
+    by counting line breaks between sorted offsets (C speed, one pass over the text)."""
+    pairs = [(start, max(start, end - 1)) for start, end in spans]
+    line_of: dict[int, int] = {}
+    line, at = 1, 0
+    for offset in sorted({offset for pair in pairs for offset in pair}):
+        line += text.count("\n", at, offset)
+        at = offset
+        line_of[offset] = line
+    numbers: set[int] = set()
+    for first, last in pairs:
+        numbers.update(range(line_of[first], line_of[last] + 1))
+    return frozenset(numbers)
+
+
+def _entropy_spans(rule: _Entropy, text: str) -> Iterator[tuple[int, int]]:
+    """The quoted strings (one line each: the charsets hold no line break) whose entropy
+    is over the plugin's limit; the plugin's per-line ``findall`` finds exactly these."""
+    if rule.gate.search(text) is None:
+        return
+    for found in rule.regex.finditer(text):
+        value = found.group(2)
+        if len(value) > 2**rule.limit and rule.entropy(value) > rule.limit:
+            yield found.span()
 
 
 def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[int]:
@@ -251,10 +307,16 @@ def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[
             yield found.start()
 
 
-def _keyword_hit(rule: _Keyword, text: str, lowered: str | None) -> bool:
+def _keyword_spans(rule: _Keyword, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:
+    """The keyword regexes' matches: every match of those that need not begin with a
+    keyword, and a match at each keyword start of those that must (none without one)."""
     starts = sorted(set(_keyword_starts(rule, text, lowered)))
     if not starts:
-        return False
-    if any(regex.search(text) for regex in rule.free):
-        return True
-    return any(regex.match(text, at) for at in starts for regex in rule.anchored)
+        return
+    for regex in rule.free:
+        yield from (found.span() for found in regex.finditer(text))
+    for at in starts:
+        for regex in rule.anchored:
+            found = regex.match(text, at)
+            if found is not None:
+                yield found.span()

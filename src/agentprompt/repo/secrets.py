@@ -1,13 +1,20 @@
 """Secrets in content headed into a prompt, found with detect-secrets before the model sees it.
 
 Only text about to be included is scanned (never the whole repository), with
-detect-secrets' public ``scan_file`` (both of its passes, so unquoted ``KEY=value`` lines
-in ``.env`` files, shell scripts and ``.npmrc`` are read too) and its default plugins and
-filters. The exact text read is written to a private temporary file with the same file name
-(detect-secrets reads the file type from it), scanned, and deleted; no baseline is written
-and nothing is verified over the network. A finding names the file, the line and the
-kind of secret, never the secret itself. Results are remembered per (path, content) for the
-life of the process, so a file offered again in a later round is not scanned twice.
+detect-secrets' default plugins and filters, and with the findings of its public
+``scan_file`` (both of its passes, so unquoted ``KEY=value`` lines in ``.env`` files,
+shell scripts and ``.npmrc`` are read too). detect-secrets' own rules first say which
+lines it could flag (:mod:`agentprompt.repo.secretfilter`): a text with none is not
+scanned, and in the others its per-line loop reads only those lines, in memory
+(:mod:`agentprompt.repo.secretlines`; where its transformers may rewrite the lines, as
+in YAML and INI files, they are asked too). Only when the rules do not cover its plugins,
+or the installed detect-secrets is not the version that loop was written for, does
+``scan_file`` itself read the texts: the exact text is written to a private temporary file
+with the same file name (detect-secrets reads the file type from it), scanned, and
+deleted. No baseline is written and nothing is verified
+over the network. A finding names the file, the line and the kind of secret, never the
+secret itself. Results are remembered per (path, content) for the life of the process, so
+a file offered again in a later round is not scanned twice.
 """
 
 from __future__ import annotations
@@ -19,10 +26,10 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from agentprompt.errors import AgentPromptError
-from agentprompt.repo.secretfilter import may_hold_secret
+from agentprompt.repo.secretfilter import candidate_lines, may_be_rewritten
+from agentprompt.repo.secretlines import line_scanner
 
 __all__ = [
     "SecretFinding",
@@ -74,7 +81,13 @@ def _key(path: str, text: str) -> tuple[str, str]:
     return (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass")).hexdigest())
 
 
-def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
+def _findings(path: str, found: Iterable[tuple[int, str]]) -> tuple[SecretFinding, ...]:
+    """One finding per line and kind, in line order."""
+    where = sorted(set(found))
+    return tuple(SecretFinding(path=path, line=line, kind=kind) for line, kind in where)
+
+
+def _scan_whole_files(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' own file scan (``scan_file``, both its passes) of each text, written
     to a temporary file that keeps the original file name, so the file type is read the same."""
     try:
@@ -85,31 +98,88 @@ def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFindin
             f"detect-secrets cannot be imported ({exc}); reinstall agentprompt's dependencies"
         ) from None
     found: dict[str, tuple[SecretFinding, ...]] = {}
+    if not items:
+        return found
     with tempfile.TemporaryDirectory(prefix="agentprompt-scan-") as folder, default_settings():
         for number, (path, text) in enumerate(items):
             place = Path(folder) / str(number)
             place.mkdir()
-            copy = place / (PurePosixPath(path).name or "file")
+            copy = place / _file_name(path)
             copy.write_bytes(text.encode("utf-8", "surrogatepass"))
-            seen: set[tuple[int, str]] = set()
-            hits: list[SecretFinding] = []
-            secret: Any
-            for secret in scan_file(str(copy)):
-                where = (int(secret.line_number), str(secret.type))
-                if where not in seen:
-                    seen.add(where)
-                    hits.append(SecretFinding(path=path, line=where[0], kind=where[1]))
-            found[path] = tuple(sorted(hits, key=lambda h: (h.line, h.kind)))
+            hits = [(int(s.line_number), str(s.type)) for s in scan_file(str(copy))]
+            found[path] = _findings(path, hits)
     return found
 
 
-def _candidates(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The texts detect-secrets' own rules could flag (all of them when detect-secrets cannot
-    be imported: the scan then says so)."""
+def _file_name(path: str) -> str:
+    """The name detect-secrets sees: the file's own (it reads the file type from it)."""
+    return PurePosixPath(path).name or "file"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _LinePlan:
+    """What detect-secrets must read of one text."""
+
+    path: str
+    text: str
+    lines: frozenset[int]
+    """The text's own lines it could flag."""
+    rewritten: bool
+    """Whether its transformers may rewrite the lines (they must then be asked)."""
+
+
+def _plan(path: str, text: str) -> _LinePlan | None:
+    """What detect-secrets must read of the text, or None when ``scan_file`` must read the
+    whole file (also when detect-secrets cannot be imported: the scan then says so)."""
     try:
-        return [(path, text) for path, text in items if may_hold_secret(path, text)]
+        lines = candidate_lines(path, text)
+        if lines is None:
+            return None
+        return _LinePlan(path=path, text=text, lines=lines, rewritten=may_be_rewritten(path, text))
     except ImportError:
-        return items
+        return None
+
+
+def _scan_lines(
+    plans: list[_LinePlan],
+) -> tuple[dict[str, tuple[SecretFinding, ...]], list[tuple[str, str]]]:
+    """detect-secrets' per-line loop over each text's candidate lines: the findings, and the
+    texts it cannot scan that way (all of them when its version is not the supported one)."""
+    found: dict[str, tuple[SecretFinding, ...]] = {}
+    left: list[tuple[str, str]] = []
+    with line_scanner() as scanner:
+        for plan in plans:
+            hits = None
+            if scanner is not None:
+                name = _file_name(plan.path)
+                hits = scanner.scan(name, plan.text, plan.lines, rewritten=plan.rewritten)
+            if hits is None:
+                left.append((plan.path, plan.text))
+            else:
+                found[plan.path] = _findings(plan.path, hits)
+    return found, left
+
+
+def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
+    """The findings in each text: none where detect-secrets' rules cannot flag a line and
+    no transformer may rewrite the lines, else its own loop over the lines it could flag
+    (and any rewritten lines); ``scan_file`` where the rules do not cover the text or the
+    line scan is unavailable."""
+    found: dict[str, tuple[SecretFinding, ...]] = {path: () for path, _ in items}
+    whole: list[tuple[str, str]] = []
+    by_line: list[_LinePlan] = []
+    for path, text in items:
+        plan = _plan(path, text)
+        if plan is None:
+            whole.append((path, text))
+        elif plan.lines or plan.rewritten:
+            by_line.append(plan)
+    if by_line:
+        scanned, left = _scan_lines(by_line)
+        found.update(scanned)
+        whole.extend(left)
+    found.update(_scan_whole_files(whole))
+    return found
 
 
 def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
@@ -131,11 +201,7 @@ def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, tuple[SecretFindin
                 _cache.move_to_end(key)
                 result[path] = cached
         if todo:
-            # Texts detect-secrets' own rules cannot flag have no findings: only the rest
-            # are scanned (see agentprompt.repo.secretfilter).
-            fresh: dict[str, tuple[SecretFinding, ...]] = {path: () for path, _ in todo}
-            fresh.update(_scan_uncached(_candidates(todo)))
-            for path, hits in fresh.items():
+            for path, hits in _scan_uncached(todo).items():
                 result[path] = hits
                 _cache[keys[path]] = hits
             while len(_cache) > _CACHE_ENTRIES:

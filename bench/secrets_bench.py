@@ -1,0 +1,134 @@
+"""Secret scan, line by line: the same findings as detect-secrets' whole-file scan, for less CPU.
+
+Reads every file discovery keeps in the corpus (``bench/.corpus``, built by
+``bench/map_corpus.py``) as the pack reads it (``repo.files.read_texts``), then:
+
+``--check``: the findings of ``scan_texts`` (detect-secrets only on the lines its rules
+could flag) against plain ``scan_file`` on every whole file (no prefilter at all), in at
+most ``--workers`` processes. Prints every file where they differ; exits 1 if any does.
+
+``--time N``: CPU seconds (``time.process_time``, this process) of the whole-file path
+(the prefilter, then ``scan_file`` on every file it lets through: ``scan_texts`` before
+line scanning) and of ``scan_texts`` now, interleaved, N pairs, caches cleared each time;
+then the two parts of ``scan_texts`` apart: the rules' pass that names the candidate lines,
+and detect-secrets on those lines (and on the lines its transformers rewrite).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from agentprompt.repo import secrets
+from agentprompt.repo.files import discover, read_texts
+from agentprompt.repo.secretfilter import may_hold_secret
+from agentprompt.repo.secrets import SecretFinding, scan_texts
+
+CORPUS = Path(__file__).resolve().parent / ".corpus"
+
+Found = dict[str, tuple[SecretFinding, ...]]
+
+
+def corpus_texts(corpus: Path) -> list[tuple[str, str]]:
+    """Every file discovery keeps, read as the pack reads it."""
+    found = discover(corpus)
+    texts, _problems = read_texts(found.root, [f.path for f in found.files])
+    return sorted(texts.items())
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _compare(chunk: list[tuple[str, str]]) -> list[str]:
+    """The files of ``chunk`` where the line scan and ``scan_file`` disagree."""
+    new = scan_texts(chunk)
+    old = secrets._scan_whole_files(chunk)
+    return [
+        f"{path}: line scan {[f.describe() for f in new[path]]} "
+        f"!= scan_file {[f.describe() for f in old[path]]}"
+        for path, _ in chunk
+        if new[path] != old[path]
+    ]
+
+
+def check(items: list[tuple[str, str]], workers: int) -> int:
+    """Compare the two scans on every file; the number of files that differ."""
+    chunks = [items[i : i + 200] for i in range(0, len(items), 200)]
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        differing = [line for lines in pool.imap_unordered(_compare, chunks) for line in lines]
+    for line in differing:
+        print(line)
+    flagged = sum(1 for hits in scan_texts(items).values() if hits)
+    print(
+        f"checked {len(items)} files in {time.perf_counter() - start:.0f} s wall "
+        f"({workers} processes): {len(differing)} differ, {flagged} files with findings"
+    )
+    return len(differing)
+
+
+def _whole_file_path(items: list[tuple[str, str]]) -> Found:
+    """``scan_texts`` before line scanning: the prefilter, then ``scan_file`` per file."""
+    found: Found = {path: () for path, _ in items}
+    found.update(secrets._scan_whole_files([(p, t) for p, t in items if may_hold_secret(p, t)]))
+    return found
+
+
+def _cpu(scan: Callable[[list[tuple[str, str]]], Found], items: list[tuple[str, str]]) -> float:
+    secrets._cache.clear()
+    start = time.process_time()
+    scan(items)
+    return time.process_time() - start
+
+
+def timing(items: list[tuple[str, str]], pairs: int) -> None:
+    """CPU of the whole-file path and of the line scan, interleaved; then the line scan's
+    two parts on their own: the rules' pass and detect-secrets on what it leaves."""
+    for run in range(pairs):
+        old = _cpu(_whole_file_path, items)
+        new = _cpu(scan_texts, items)
+        print(
+            f"pair {run + 1}: whole-file {old:.2f} CPU-s, line scan {new:.2f} CPU-s "
+            f"(load {_load()})"
+        )
+    start = time.process_time()
+    plans = [secrets._plan(path, text) for path, text in items]
+    took = time.process_time() - start
+    todo = [plan for plan in plans if plan is not None and (plan.lines or plan.rewritten)]
+    start = time.process_time()
+    _found, left = secrets._scan_lines(todo)
+    scan = time.process_time() - start
+    print(
+        f"the rules' pass (candidate lines): {took:.2f} CPU-s; detect-secrets on "
+        f"{len(todo)} files: {scan:.2f} CPU-s ({sum(len(p.lines) for p in todo)} candidate "
+        f"lines; {sum(p.rewritten for p in todo)} files whose lines transformers may "
+        f"rewrite, read as they say; {len(left)} files left to scan_file, "
+        f"{sum(plan is None for plan in plans)} not covered by the rules)"
+    )
+
+
+def main() -> None:
+    """Read the corpus, then check and/or time."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="Compare with scan_file, every file.")
+    parser.add_argument("--time", type=int, default=0, metavar="N", help="N interleaved pairs.")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args()
+    print(f"load average before: {_load()}")
+    items = corpus_texts(args.corpus)
+    print(f"{len(items)} files, {sum(len(t) for _, t in items) / 1e6:.1f} M characters")
+    differing = check(items, args.workers) if args.check else 0
+    if args.time:
+        timing(items, args.time)
+    print(f"load average after: {_load()}")
+    sys.exit(1 if differing else 0)
+
+
+if __name__ == "__main__":
+    main()
