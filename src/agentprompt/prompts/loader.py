@@ -193,6 +193,12 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
     )
 
 
+_PARSED: dict[tuple[str, Path], tuple[tuple[int, int, int, int], PromptTemplate]] = {}
+"""Parsed prompt files, shared by every library of the process, each with the stamp (size,
+modification and change time, inode) it was parsed at: a file is parsed again only when
+it changed, however many libraries load it (the edit engine makes one per apply)."""
+
+
 def user_prompt_dir() -> Path:
     """The user's prompt directory: ``$AGENTPROMPT_CONFIG_DIR/prompts`` or the platform's."""
     base = os.environ.get("AGENTPROMPT_CONFIG_DIR")
@@ -210,7 +216,6 @@ class PromptLibrary:
     def __init__(self, root: Path | None = None, *, user_dir: Path | None = None) -> None:
         self.root = (root or find_project_root()).resolve()
         self.user_dir = user_dir if user_dir is not None else user_prompt_dir()
-        self._cache: dict[Path, tuple[tuple[int, int, int, int], PromptTemplate]] = {}
 
     def search_dirs(self) -> list[tuple[str, Path]]:
         """The prompt directories in lookup order, each with its origin name."""
@@ -249,7 +254,7 @@ class PromptLibrary:
         try:
             stat = path.stat()
             key = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
-            cached = self._cache.get(path)
+            cached = _PARSED.get((name, path))
             if cached and cached[0] == key:
                 return cached[1]
             raw = path.read_bytes()
@@ -262,7 +267,7 @@ class PromptLibrary:
                 path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
             ) from None
         template = parse_prompt_file(name, path, text)
-        self._cache[path] = (key, template)
+        _PARSED[(name, path)] = (key, template)
         return template
 
     def render(self, name: str, /, **values: object) -> str:
