@@ -87,7 +87,12 @@ def run_sampled(command: list[str], cwd: Path | None = None) -> tuple[float, int
     sampled every 20 ms), its stdout and stderr, and its exit status."""
     start = time.perf_counter()
     process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",  # ctags quotes source lines, some not UTF-8
     )
     peak = 0
     done = threading.Event()
