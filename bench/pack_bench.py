@@ -16,6 +16,9 @@ the next round) so a busy moment on the machine hits every row alike:
    prompt's parts are remembered by content in ``bench/.work/pack-cache/secrets.db``, the
    symbols in ``symbols.db`` beside it: the first run does everything, later runs only
    what changed; ``--cold`` clears both caches before every agentprompt run.
+   **agentprompt full, one file changed** is the same after a comment was appended to one
+   file (``EDITED``); the file is put back and the caches warmed again, untimed, after each
+   such run.
 2. agentprompt signatures: every code file's signatures (browse mode, from the symbol
    cache), exact token count, detect-secrets verdict on the text (remembered likewise).
 3. repomix full: ``repomix --output FILE`` (its defaults: token count, secretlint check).
@@ -52,6 +55,9 @@ TOOLS = BENCH / ".work" / "repomix"
 REPOMIX = TOOLS / "node_modules" / "repomix" / "bin" / "repomix.cjs"
 CACHE = BENCH / ".work" / "pack-cache" / "symbols.db"
 TASK = "Review the whole repository."
+EDITED = "Django-5.0.6/Django-5.0.6/django/utils/text.py"
+"""The file the "one file changed" row appends a comment to."""
+CHANGED = "agentprompt full, one file changed"
 
 _PACK = """
 import sys
@@ -98,6 +104,7 @@ def _commands(corpus: Path, out: Path) -> dict[str, list[str]]:
     node = ["node", str(REPOMIX), str(corpus), "--quiet"]
     return {
         "agentprompt full": [*python, "full", str(CACHE), str(out / "full.md")],
+        CHANGED: [*python, "full", str(CACHE), str(out / "full.md")],
         "agentprompt signatures": [*python, "signatures", str(CACHE), str(out / "sig.md")],
         "repomix full": [*node, "--output", str(out / "repomix.xml")],
         "repomix compress": [*node, "--compress", "--output", str(out / "repomix-c.xml")],
@@ -201,7 +208,16 @@ def main() -> None:
             for row in rows:
                 if args.cold and row.startswith("agentprompt"):
                     shutil.rmtree(CACHE.parent, ignore_errors=True)
-                took, used, said = _time(commands[row])
+                edited = corpus / EDITED
+                original = edited.read_bytes()
+                if row == CHANGED:
+                    edited.write_bytes(original + f"\n# pack bench, run {run + 1}\n".encode())
+                try:
+                    took, used, said = _time(commands[row])
+                finally:
+                    if row == CHANGED:
+                        edited.write_bytes(original)
+                        _time(commands["agentprompt full"])  # warm again, untimed
                 times.setdefault(row, []).append(took)
                 cpus.setdefault(row, []).append(used)
                 size = (Path(folder) / commands[row][-1]).stat().st_size

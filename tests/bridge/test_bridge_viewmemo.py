@@ -60,3 +60,33 @@ def test_a_damaged_remembered_view_is_computed_again(
     again = view_repository(example)
     assert again.summaries == first.summaries
     assert again.notes == first.notes
+
+
+def test_only_the_changed_file_is_summarised_again(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = view_repository(example)
+    asked: list[str] = []
+    decode = Extraction.symbols
+
+    def recording(self: Extraction, paths: object) -> object:
+        wanted = list(paths)  # type: ignore[call-overload]
+        asked.extend(wanted)
+        return decode(self, wanted)
+
+    monkeypatch.setattr(Extraction, "symbols", recording)
+    index = example / "src" / "index.ts"
+    before = index.stat()
+    index.write_text(index.read_text(encoding="utf-8") + "\n// touched\n", encoding="utf-8")
+    os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    again = view_repository(example)
+    assert asked == ["src/index.ts"]
+    assert again.summaries == first.summaries
+    assert again.notes == first.notes
+    gone = example / "scripts" / "report.py"
+    gone.unlink()
+    asked.clear()
+    after = view_repository(example)
+    assert asked == []
+    assert "scripts/report.py" not in after.summaries
+    assert after.summaries["src/utils.ts"] == first.summaries["src/utils.ts"]

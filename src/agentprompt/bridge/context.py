@@ -93,10 +93,10 @@ def view_repository(
     )
     remember_discovery(extraction, found, loaded)
 
-    def compute() -> NotesAndSummaries:
+    def compute(paths: Iterable[str]) -> NotesAndSummaries:
         notes: dict[str, str] = {}
         texts: dict[str, str] = {}
-        for path, entry in extraction.symbols(extraction.files).items():
+        for path, entry in extraction.symbols(paths).items():
             note = file_annotation(entry)
             if note:
                 notes[path] = note

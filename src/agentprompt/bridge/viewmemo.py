@@ -1,11 +1,12 @@
-"""The bridge's notes and summaries of a whole repository, remembered while nothing changed.
+"""The bridge's notes and summaries of a whole repository, remembered file by file.
 
 Packing a large repository needs every code file's seed 003 note (``exports: ...``) and its
 browse-mode summary. Both are computed from the full symbols in the symbol cache, and
 decoding those for ten thousand files costs more than everything else a warm pack does.
-They depend only on the files' contents, so the finished notes and summaries are kept as
-one blob in the symbol cache, under a key made of every code file's path and content hash:
-any change to any file gives another key, and the view is computed again.
+They depend only on each file's content, so the finished notes and summaries are kept, with
+each file's content hash, as one blob in the symbol cache: a later view decodes the symbols
+of the changed files only, and the blob is rewritten when anything changed. The blob's key
+names the code that makes notes and summaries, so another version never reads it.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import contextlib
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import agentprompt
 from agentprompt.repo import symbolmap, symbols
 from agentprompt.repo.extraction import Extraction
 
-__all__ = ["NotesAndSummaries", "remembered_view"]
+__all__ = ["Computer", "NotesAndSummaries", "remembered_view"]
 
 NotesAndSummaries = tuple[dict[str, str], dict[str, str]]
 """Notes by path, and summaries by path."""
@@ -39,34 +40,65 @@ def _code_stamp() -> str:
 
 
 def _key(extraction: Extraction) -> str | None:
-    """The blob key for this extraction's files, or None when some results live only in
-    memory (files the cache cannot hold), which the key could not vouch for."""
-    if extraction.cache is None or extraction.memory:
+    """The blob key, or None without a usable cache."""
+    if extraction.cache is None:
         return None
-    digest = hashlib.blake2b(digest_size=20)
-    for path in sorted(extraction.files):
-        row = extraction.files[path]
-        digest.update(f"{path}\0{row.hash}\0{row.language or ''}\n".encode("utf-8", "replace"))
-    return f"bridge-view/{_code_stamp()}/{digest.hexdigest()}"
+    return f"bridge-view/{_code_stamp()}"
 
 
-def remembered_view(
-    extraction: Extraction, compute: Callable[[], NotesAndSummaries]
-) -> NotesAndSummaries:
-    """The notes and summaries of ``extraction``'s files: from the cache when it holds them
-    for exactly these contents, else ``compute()``'d and remembered."""
+Computer = Callable[[Iterable[str]], NotesAndSummaries]
+"""Computes the notes and summaries of the given paths (from their symbols)."""
+
+_Entries = dict[str, list[str | None]]
+"""By path: the content hash, the note (or None) and the summary (or None)."""
+
+
+def _load(blob: bytes | None) -> _Entries:
+    if blob is None:
+        return {}
+    try:
+        entries = json.loads(blob)
+    except (ValueError, TypeError):
+        return {}  # a damaged blob: everything is computed again and the blob replaced
+    if not isinstance(entries, dict):
+        return {}
+    return {
+        path: entry
+        for path, entry in entries.items()
+        if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+    }
+
+
+def remembered_view(extraction: Extraction, compute: Computer) -> NotesAndSummaries:
+    """The notes and summaries of ``extraction``'s files: remembered ones for files whose
+    content hash is unchanged, ``compute``'d (and remembered) for the others."""
     key = _key(extraction)
     cache = extraction.cache
     if key is None or cache is None:
-        return compute()
-    blob = cache.blob(key)
-    if blob is not None:
-        try:
-            notes, summaries = json.loads(blob)
-            if isinstance(notes, dict) and isinstance(summaries, dict):
-                return notes, summaries
-        except (ValueError, TypeError):
-            pass  # a damaged blob: computed again and replaced below
-    notes, summaries = compute()
-    cache.remember_blob(key, json.dumps([notes, summaries], ensure_ascii=False).encode())
+        return compute(extraction.files)
+    entries = _load(cache.blob(key))
+    notes: dict[str, str] = {}
+    summaries: dict[str, str] = {}
+    todo: list[str] = []
+    for path, row in extraction.files.items():
+        entry = entries.get(path)
+        if path in extraction.memory or entry is None or entry[0] != row.hash:
+            todo.append(path)
+            continue
+        note, summary = entry[1], entry[2]
+        if isinstance(note, str):
+            notes[path] = note
+        if isinstance(summary, str):
+            summaries[path] = summary
+    if todo:
+        fresh_notes, fresh_summaries = compute(todo)
+        notes.update(fresh_notes)
+        summaries.update(fresh_summaries)
+    if todo or len(entries) != len(extraction.files):
+        kept = {
+            path: [row.hash, notes.get(path), summaries.get(path)]
+            for path, row in extraction.files.items()
+            if path not in extraction.memory
+        }
+        cache.remember_blob(key, json.dumps(kept, ensure_ascii=False).encode())
     return notes, summaries
