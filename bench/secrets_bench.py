@@ -12,18 +12,27 @@ most ``--workers`` processes. Prints every file where they differ; exits 1 if an
 line scanning) and of ``scan_texts`` now, interleaved, N pairs, caches cleared each time;
 then the two parts of ``scan_texts`` apart: the rules' pass that names the candidate lines,
 and detect-secrets on those lines (and on the lines its transformers rewrite).
+
+``--against REV --rounds N``: CPU seconds of the rules' pass alone (``candidate_lines`` on
+every file) with ``repo/secretfilter.py`` as it is at git revision ``REV`` and as it is
+now, interleaved in one process, N rounds; and whether the candidate lines now are a
+subset of those at ``REV``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
-from agentprompt.repo import secrets
+from agentprompt.repo import secretfilter, secrets
 from agentprompt.repo.files import discover, read_texts
 from agentprompt.repo.secretfilter import may_hold_secret
 from agentprompt.repo.secrets import SecretFinding, scan_texts
@@ -112,11 +121,56 @@ def timing(items: list[tuple[str, str]], pairs: int) -> None:
     )
 
 
+def _module_at(revision: str) -> ModuleType:
+    """``repo/secretfilter.py`` as it is at a git revision, loaded as its own module."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(
+        ["git", "show", f"{revision}:src/agentprompt/repo/secretfilter.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    with tempfile.TemporaryDirectory(prefix="secretfilter-") as folder:
+        path = Path(folder) / "secretfilter_then.py"
+        path.write_text(source, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location("secretfilter_then", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+    return module
+
+
+def against(items: list[tuple[str, str]], revision: str, rounds: int) -> None:
+    """The rules' pass at ``revision`` and now, interleaved, in this process."""
+    then = _module_at(revision)
+    for module in (then, secretfilter):
+        module._rules()  # built once per process, not timed
+    for run in range(rounds):
+        took: list[float] = []
+        lines: list[list[frozenset[int] | None]] = []
+        for module in (then, secretfilter):
+            start = time.process_time()
+            lines.append([module.candidate_lines(path, text) for path, text in items])
+            took.append(time.process_time() - start)
+        pairs = zip(lines[0], lines[1], strict=True)
+        subset = all(old is None or (new is not None and new <= old) for old, new in pairs)
+        counts = [sum(len(found or ()) for found in side) for side in lines]
+        print(
+            f"round {run + 1}: rules' pass at {revision} {took[0]:.2f} CPU-s "
+            f"({counts[0]} candidate lines), now {took[1]:.2f} CPU-s ({counts[1]}; "
+            f"{'a subset' if subset else 'NOT a subset'}) (load {_load()})"
+        )
+
+
 def main() -> None:
     """Read the corpus, then check and/or time."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="Compare with scan_file, every file.")
     parser.add_argument("--time", type=int, default=0, metavar="N", help="N interleaved pairs.")
+    parser.add_argument("--against", metavar="REV", help="A/B the rules' pass with REV's.")
+    parser.add_argument("--rounds", type=int, default=2, help="Rounds of --against.")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
@@ -126,6 +180,8 @@ def main() -> None:
     differing = check(items, args.workers) if args.check else 0
     if args.time:
         timing(items, args.time)
+    if args.against:
+        against(items, args.against, args.rounds)
     print(f"load average after: {_load()}")
     sys.exit(1 if differing else 0)
 

@@ -16,7 +16,7 @@ from agentprompt.repo.regexneeds import (
 )
 from agentprompt.repo.secretfilter import _rules
 
-_PATTERNS = [regex for regex, _needs in _rules().regexes]
+_PATTERNS = [rule.regex for rule in _rules().regexes]
 
 
 def test_words_are_read_from_the_parse_tree() -> None:

@@ -19,7 +19,9 @@ rejects only word characters, dots or hex digits, never the whitespace or line b
 follows a line in the whole text. So a match within a line is still a match at the same
 place in the whole text. A regex that cannot match without certain plain words
 (:mod:`agentprompt.repo.regexneeds`) is skipped when the text lacks them, and tried line
-by line, exactly as detect-secrets reads lines, where its rarest word occurs.
+by line, exactly as detect-secrets reads lines, where its rarest word occurs. The
+costliest regexes have quicker necessary gates (:mod:`agentprompt.repo.secretgates`) and
+are tried only on the lines where those hit.
 
 Files whose lines detect-secrets may rewrite before scanning (:func:`may_be_rewritten`)
 are always scanned, whatever their own lines, and the scan asks its transformers for the
@@ -47,6 +49,7 @@ from agentprompt.repo.regexneeds import (
     required_words,
     selective,
 )
+from agentprompt.repo.secretgates import Gate, gate_for, gated_lines
 
 __all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
@@ -64,7 +67,7 @@ class _Entropy:
     entropy function and limit."""
 
     regex: re.Pattern[str]
-    gate: re.Pattern[str]
+    gates: tuple[re.Pattern[str], ...]
     entropy: Callable[[str], float]
     limit: float
 
@@ -76,17 +79,38 @@ class _Keyword:
     that begin with a keyword (tried only where one begins) and the others."""
 
     words: tuple[str, ...]
+    cores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    """A few short words, each with the keywords that hold it and where: every keyword
+    holds one, so finding the cores finds the keywords (empty: find each keyword)."""
     gate: re.Pattern[str]
     anchored: tuple[re.Pattern[str], ...]
     free: tuple[re.Pattern[str], ...]
 
 
 @dataclass(frozen=True)
+class _Regex:
+    """One regex-based plugin's regex, with what a text needs for it to match."""
+
+    regex: re.Pattern[str]
+    needs: tuple[Words, ...]
+    """Sets of words: the text holds one of each, or the regex cannot match."""
+    selective: bool
+    """Whether its rarest word is worth a line-by-line search."""
+    gate: Gate | None
+    """A quick necessary gate (:mod:`agentprompt.repo.secretgates`), if one was written."""
+
+
+def _regex_rule(regex: re.Pattern[str]) -> _Regex:
+    needs = required_words(regex)
+    return _Regex(regex=regex, needs=needs, selective=selective(needs), gate=gate_for(regex))
+
+
+@dataclass(frozen=True)
 class _Rules:
     """detect-secrets' default plugins' rules, ready for whole-text matching."""
 
-    regexes: tuple[tuple[re.Pattern[str], tuple[Words, ...]], ...]
-    """Each regex-based plugin's regexes, with the words each cannot match without."""
+    regexes: tuple[_Regex, ...]
+    """Each regex-based plugin's regexes."""
     entropy: tuple[_Entropy, ...]
     keyword: _Keyword | None
     folded: frozenset[str]
@@ -105,9 +129,10 @@ def _entropy_rule(plugin: Any) -> _Entropy:
     # An entropy above L bits needs more than 2**L distinct characters.
     shortest = int(2**limit) + 1
     charset = re.escape(plugin.charset)
-    gate = re.compile(rf"(['\"])[{charset}]{{{shortest},}}\1")
+    # One gate per quote: a pattern that begins with a literal is searched at C speed.
+    gates = tuple(re.compile(rf"{quote}[{charset}]{{{shortest},}}{quote}") for quote in "'\"")
     return _Entropy(
-        regex=plugin.regex, gate=gate, entropy=plugin.calculate_shannon_entropy, limit=limit
+        regex=plugin.regex, gates=gates, entropy=plugin.calculate_shannon_entropy, limit=limit
     )
 
 
@@ -129,7 +154,25 @@ def _keyword_rule() -> _Keyword:
             break
         words.extend({entry.replace("_?", "_"), entry.replace("_?", "")})
     gate = re.compile(f"(?=(?:{'|'.join(keyword.DENYLIST)}))", re.IGNORECASE)
-    return _Keyword(words=tuple(words), gate=gate, anchored=anchored, free=free)
+    return _Keyword(
+        words=tuple(words), cores=_cores(words), gate=gate, anchored=anchored, free=free
+    )
+
+
+# Short words the keywords are made of; fewer text passes than one per keyword.
+_CORES = ("key", "pass", "pwd", "secret", "contrase")
+
+
+def _cores(words: list[str]) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Each core with the keywords holding it (a keyword goes to its first core) and the
+    offset of the core in each; empty when some keyword holds no core."""
+    holders: dict[str, list[tuple[str, int]]] = {core: [] for core in _CORES}
+    for word in dict.fromkeys(words):
+        core = next((core for core in _CORES if core in word), None)
+        if core is None:
+            return ()
+        holders[core].append((word, word.index(core)))
+    return tuple((core, tuple(held)) for core, held in holders.items() if held)
 
 
 @lru_cache(maxsize=1)
@@ -139,7 +182,7 @@ def _rules() -> _Rules:
     from detect_secrets.plugins.keyword import KeywordDetector
     from detect_secrets.settings import default_settings, get_plugins
 
-    regexes: list[tuple[re.Pattern[str], tuple[Words, ...]]] = []
+    regexes: list[_Regex] = []
     entropy: list[_Entropy] = []
     keyword: _Keyword | None = None
     unknown = False
@@ -150,7 +193,7 @@ def _rules() -> _Rules:
             ):
                 unknown = True  # reads lines its own way: not covered by these rules
             elif isinstance(plugin, RegexBasedDetector):
-                regexes.extend((_whole_text(r), required_words(r)) for r in plugin.denylist)
+                regexes.extend(_regex_rule(_whole_text(r)) for r in plugin.denylist)
             elif isinstance(plugin, HighEntropyStringsPlugin):
                 entropy.append(_entropy_rule(plugin))
             elif isinstance(plugin, KeywordDetector) and not plugin.keyword_exclude:
@@ -161,7 +204,7 @@ def _rules() -> _Rules:
         regexes=tuple(regexes),
         entropy=tuple(entropy),
         keyword=keyword,
-        folded=_folded({*"".join(w for _, needs in regexes for ws in needs for w in ws)}),
+        folded=_folded({*"".join(w for rule in regexes for ws in rule.needs for w in ws)}),
         unknown=unknown,
     )
 
@@ -237,10 +280,11 @@ def candidate_lines(path: str, text: str) -> frozenset[int] | None:
     matches the whole text at ``p`` (module docstring). ``finditer`` tries every offset it
     has not stepped over, so either it tries ``p`` and reports a match starting there, or
     ``p`` lies inside a match it reported; either way the line of ``p`` lies between that
-    match's first and last line, all of which are candidates. The keyword regexes that
-    begin with a keyword are tried at every place a keyword begins, and a line-by-line
-    search tries every line holding the words a rule needs. A text with characters that
-    fold to the rules' letters gets no word gates: every regex runs over all of it."""
+    match's first and last line, all of which are candidates. The keyword regexes are
+    tried on every line where a keyword begins, a line-by-line search tries every line
+    holding the words a rule needs, and a gated rule every line holding a hit of its gate
+    (:mod:`agentprompt.repo.secretgates`). A text with characters that fold to the rules'
+    letters gets no word gates nor lowered gates: those regexes run over all of it."""
     rules = _rules()
     if rules.unknown:
         return None
@@ -252,19 +296,34 @@ def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int,
     """The ``(start, end)`` offsets of the rules' matches in ``text`` that hold every
     offset at which detect-secrets' per-line matching could match (none means the text
     holds nothing it reports); lazily, so asking for the first is quick."""
-    for regex, needs in rules.regexes:
-        if lowered is None:
-            yield from (found.span() for found in regex.finditer(text))
-        elif lacks_required(needs, lowered):
+    gated: dict[tuple[re.Pattern[str], ...], list[tuple[int, int]]] = {}  # once per gate
+    for rule in rules.regexes:
+        gate = rule.gate
+        if gate is not None and (lowered is not None or not gate.lowered):
+            if gate.patterns not in gated:
+                hay = text if lowered is None else lowered
+                gated[gate.patterns] = gated_lines(gate, text, hay)
+            yield from _lines_matching(rule.regex, text, gated[gate.patterns])
+        elif lowered is not None and lacks_required(rule.needs, lowered):
             continue
-        elif selective(needs):
-            yield from matching_lines(regex, needs, text, lowered)
+        elif lowered is not None and rule.selective:
+            yield from matching_lines(rule.regex, rule.needs, text, lowered)
         else:
-            yield from (found.span() for found in regex.finditer(text))
-    for rule in rules.entropy:
-        yield from _entropy_spans(rule, text)
+            yield from (found.span() for found in rule.regex.finditer(text))
+    for entropy in rules.entropy:
+        yield from _entropy_spans(entropy, text)
     if rules.keyword is not None:
         yield from _keyword_spans(rules.keyword, text, lowered)
+
+
+def _lines_matching(
+    regex: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """The lines (``(start, stop)`` offsets) that ``regex`` matches within, as
+    detect-secrets matches a line: the search sees no further than the line's stop."""
+    for start, stop in lines:
+        if regex.search(text, start, stop) is not None:
+            yield start, stop
 
 
 def _line_numbers(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[int]:
@@ -286,7 +345,7 @@ def _line_numbers(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[int]
 def _entropy_spans(rule: _Entropy, text: str) -> Iterator[tuple[int, int]]:
     """The quoted strings (one line each: the charsets hold no line break) whose entropy
     is over the plugin's limit; the plugin's per-line ``findall`` finds exactly these."""
-    if rule.gate.search(text) is None:
+    if all(gate.search(text) is None for gate in rule.gates):
         return
     for found in rule.regex.finditer(text):
         value = found.group(2)
@@ -295,8 +354,18 @@ def _entropy_spans(rule: _Entropy, text: str) -> Iterator[tuple[int, int]]:
 
 
 def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[int]:
-    """Every place a keyword begins (case-insensitively), overlapping ones included."""
-    if rule.words and lowered is not None:
+    """Every place a keyword begins (case-insensitively), overlapping ones included. A
+    keyword at ``s`` holding its core at offset ``o`` puts the core at ``s + o``, so
+    checking every core hit for the keywords that hold it finds every keyword."""
+    if rule.cores and lowered is not None:
+        for core, held in rule.cores:
+            at = lowered.find(core)
+            while at >= 0:
+                for word, offset in held:
+                    if at >= offset and lowered.startswith(word, at - offset):
+                        yield at - offset
+                at = lowered.find(core, at + 1)
+    elif rule.words and lowered is not None:
         for word in rule.words:
             at = lowered.find(word)
             while at >= 0:
@@ -308,15 +377,22 @@ def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[
 
 
 def _keyword_spans(rule: _Keyword, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:
-    """The keyword regexes' matches: every match of those that need not begin with a
-    keyword, and a match at each keyword start of those that must (none without one)."""
-    starts = sorted(set(_keyword_starts(rule, text, lowered)))
-    if not starts:
-        return
-    for regex in rule.free:
-        yield from (found.span() for found in regex.finditer(text))
-    for at in starts:
+    """The keyword regexes' matches within the lines holding a keyword start: a match
+    at each start of those that must begin with a keyword, and any match of the others,
+    each of which ends in a keyword (so a line it matches within holds a keyword start).
+    Each is searched no further than the line's stop, as detect-secrets reads the line."""
+    lines: list[tuple[int, int]] = []
+    end = stop = -1
+    for at in sorted(set(_keyword_starts(rule, text, lowered))):
+        if at > end:
+            begin = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            stop = begin + len(text[begin:end].rstrip())
+            lines.append((begin, stop))
         for regex in rule.anchored:
-            found = regex.match(text, at)
+            found = regex.match(text, at, stop)
             if found is not None:
                 yield found.span()
+    for regex in rule.free:
+        yield from _lines_matching(regex, text, lines)
