@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import locale
+import re
 import sys
 from pathlib import Path
 
@@ -263,3 +264,17 @@ def test_mixed_texts_find_what_scan_file_finds(
 ) -> None:
     text = ending.join(lines) + (ending if tail else "")
     assert _scan_texts(name, text) == _scan_file(tmp_path_factory.mktemp("oracle"), name, text)
+
+
+def test_folded_letters_are_those_re_matches_case_insensitively() -> None:
+    from agentprompt.repo.secretfilter import _folded
+
+    letters = {"k", "s", "i", "ß", "1"}
+    every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+    expected: set[str] = set()
+    for letter in {*letters, *"abcdefghijklmnopqrstuvwxyzñ"}:
+        if letter.isalpha():
+            twins = re.compile(re.escape(letter), re.IGNORECASE).findall(every)
+            expected.update(c for c in twins if c.lower() != letter)
+    assert _folded(set(letters)) == expected
+    assert {"ſ", "ı", "İ"} <= expected

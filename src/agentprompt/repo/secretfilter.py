@@ -212,13 +212,16 @@ def _rules() -> _Rules:
 def _folded(letters: set[str]) -> frozenset[str]:
     """The characters beyond ASCII that ``re.IGNORECASE`` matches to one of ``letters``
     although their lowercase differs (asked of ``re`` itself)."""
-    letters |= {*"abcdefghijklmnopqrstuvwxyzñ"}
+    letters = {c for c in letters | {*"abcdefghijklmnopqrstuvwxyzñ"} if c.isalpha()}
     every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+    # One pass over every character for any of the letters, then each candidate is asked
+    # of each letter's own pattern (a few dozen candidates instead of a pass per letter).
+    anyone = re.compile(f"[{''.join(map(re.escape, sorted(letters)))}]", re.IGNORECASE)
+    candidates = set(anyone.findall(every))
     found: set[str] = set()
     for letter in letters:
-        if letter.isalpha():
-            twins = re.compile(re.escape(letter), re.IGNORECASE).findall(every)
-            found.update(c for c in twins if c.lower() != letter)
+        own = re.compile(re.escape(letter), re.IGNORECASE)
+        found.update(c for c in candidates if own.fullmatch(c) and c.lower() != letter)
     return frozenset(found)
 
 
