@@ -60,10 +60,16 @@ def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
         at = content.find(mark * 3, end)
 
 
-def _fenced(content: str, info: str = "", fence: str | None = None) -> str:
-    fence = fence or fence_for(content)
-    body = content if content.endswith("\n") or not content else content + "\n"
-    return f"{fence}{info}\n{body}{fence}\n"
+def _frame(content: str, info: str, fence: str) -> tuple[str, str]:
+    """What goes before and after ``content`` to fence it (the closing fence on a line of
+    its own)."""
+    close = f"{fence}\n" if content.endswith("\n") or not content else f"\n{fence}\n"
+    return f"{fence}{info}\n", close
+
+
+def _fenced(content: str, info: str = "") -> str:
+    opening, close = _frame(content, info, fence_for(content))
+    return opening + content + close
 
 
 def _info(path: str) -> str:
@@ -204,8 +210,8 @@ def _file_blocks(
         content = part.contents[path]
         info = _info(path)
         fence = part.fences.get(path) or fence_for(content)
-        lead = f"\n## {path}\n{fence}{info}\n"
-        close = f"{fence}\n" if content.endswith("\n") or not content else f"\n{fence}\n"
+        opening, close = _frame(content, info, fence)
+        lead = f"\n## {path}\n{opening}"
         size = len(lead) + len(content) + len(close)
         digest = part.digests.get(path)
         if digest is not None:

@@ -39,13 +39,6 @@ def _code_stamp() -> str:
     return digest.hexdigest()
 
 
-def _key(extraction: Extraction) -> str | None:
-    """The blob key, or None without a usable cache."""
-    if extraction.cache is None:
-        return None
-    return f"bridge-view/{_code_stamp()}"
-
-
 Computer = Callable[[Iterable[str]], NotesAndSummaries]
 """Computes the notes and summaries of the given paths (from their symbols)."""
 
@@ -72,10 +65,10 @@ def _load(blob: bytes | None) -> _Entries:
 def remembered_view(extraction: Extraction, compute: Computer) -> NotesAndSummaries:
     """The notes and summaries of ``extraction``'s files: remembered ones for files whose
     content hash is unchanged, ``compute``'d (and remembered) for the others."""
-    key = _key(extraction)
     cache = extraction.cache
-    if key is None or cache is None:
+    if cache is None:
         return compute(extraction.files)
+    key = f"bridge-view/{_code_stamp()}"
     entries = _load(cache.blob(key))
     notes: dict[str, str] = {}
     summaries: dict[str, str] = {}
