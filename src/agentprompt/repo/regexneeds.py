@@ -19,7 +19,16 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["Words", "lacks_required", "matching_lines", "required_words", "selective"]
+__all__ = [
+    "Words",
+    "lacks_required",
+    "line_around",
+    "lines_matching",
+    "matching_lines",
+    "required_words",
+    "selective",
+    "whole_text",
+]
 
 _parser: Any = importlib.import_module("re._parser")
 
@@ -91,19 +100,40 @@ def matching_lines(
     words = _best(list(needs))
     if words is None:
         raise ValueError("matching_lines needs at least one required word")
-    starts: set[int] = set()
+    lines: set[tuple[int, int]] = set()
     for word in words:
         at = lowered.find(word)
         while at >= 0:
-            start = lowered.rfind("\n", 0, at) + 1
-            starts.add(start)
-            end = lowered.find("\n", at)
-            at = -1 if end < 0 else lowered.find(word, end)
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        stop = start + len(text[start : len(text) if end < 0 else end].rstrip())
-        if regex.search(text, start, stop):
+            start, stop, end = line_around(text, at)
+            lines.add((start, stop))
+            at = lowered.find(word, end)
+    yield from lines_matching(regex, text, sorted(lines))
+
+
+def lines_matching(
+    regex: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """The lines (``(start, stop)`` offsets) that ``regex`` matches within, as
+    detect-secrets matches a line: the search sees no further than the line's stop."""
+    for start, stop in lines:
+        if regex.search(text, start, stop) is not None:
             yield start, stop
+
+
+def whole_text(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """``regex`` with ``^`` and ``$`` matching at every line, for matching a whole text
+    where detect-secrets matches line by line."""
+    return re.compile(regex.pattern, regex.flags | re.MULTILINE)
+
+
+def line_around(text: str, at: int) -> tuple[int, int, int]:
+    """The line of ``text`` holding offset ``at``, as detect-secrets reads lines: where it
+    starts, where it stops (before its trailing whitespace) and where it ends (its line
+    break, or the end of the text)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    return start, start + len(text[start:end].rstrip()), end
 
 
 def selective(needs: tuple[Words, ...], shortest: int = 3) -> bool:

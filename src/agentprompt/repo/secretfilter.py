@@ -5,10 +5,10 @@ cold pack of a large repository take minutes. Almost every file holds nothing it
 report, and that can be decided much faster with detect-secrets' *own* rules: each
 regex-based plugin's ``denylist``, the high-entropy plugins' quoted-string regex with
 their own entropy function and limit, and the keyword plugin's regexes (all of them,
-whatever the file type). A file with no possible hit is not scanned at all
-(:func:`may_hold_secret`), and in the others the same rules name the lines detect-secrets
-could flag (:func:`candidate_lines`), so that it reads only those
-(:mod:`agentprompt.repo.secretlines`) and reports what ``scan_file`` reports.
+whatever the file type; :mod:`agentprompt.repo.secretkeyword`). A file with no possible
+hit is not scanned at all (:func:`may_hold_secret`), and in the others the same rules
+name the lines detect-secrets could flag (:func:`candidate_lines`), so that it reads only
+those (:mod:`agentprompt.repo.secretlines`) and reports what ``scan_file`` reports.
 
 Most regexes are run over the whole text at once. That can only find *more* than
 detect-secrets' per-line matching: the lines it scans are the text split at ``\\n`` (after
@@ -45,11 +45,14 @@ from typing import Any
 from agentprompt.repo.regexneeds import (
     Words,
     lacks_required,
+    lines_matching,
     matching_lines,
     required_words,
     selective,
+    whole_text,
 )
 from agentprompt.repo.secretgates import Gate, gate_for, gated_lines
+from agentprompt.repo.secretkeyword import Keyword, keyword_rule, keyword_spans
 
 __all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
@@ -70,21 +73,6 @@ class _Entropy:
     gates: tuple[re.Pattern[str], ...]
     entropy: Callable[[str], float]
     limit: float
-
-
-@dataclass(frozen=True)
-class _Keyword:
-    """The keyword plugin: its keywords as plain lowercase words (for lowercased text), the
-    same as one case-insensitive regex (for any text), and its regexes, split into those
-    that begin with a keyword (tried only where one begins) and the others."""
-
-    words: tuple[str, ...]
-    cores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
-    """A few short words, each with the keywords that hold it and where: every keyword
-    holds one, so finding the cores finds the keywords (empty: find each keyword)."""
-    gate: re.Pattern[str]
-    anchored: tuple[re.Pattern[str], ...]
-    free: tuple[re.Pattern[str], ...]
 
 
 @dataclass(frozen=True)
@@ -112,16 +100,12 @@ class _Rules:
     regexes: tuple[_Regex, ...]
     """Each regex-based plugin's regexes."""
     entropy: tuple[_Entropy, ...]
-    keyword: _Keyword | None
+    keyword: Keyword | None
     folded: frozenset[str]
     """Characters that match a letter of the rules' words case-insensitively but do not
     lowercase to it (``ſ`` matches ``s``): a text holding one is searched without words."""
     unknown: bool
     """A plugin of a kind not understood here: every text must be scanned."""
-
-
-def _whole_text(regex: re.Pattern[str]) -> re.Pattern[str]:
-    return re.compile(regex.pattern, regex.flags | re.MULTILINE)
 
 
 def _entropy_rule(plugin: Any) -> _Entropy:
@@ -136,45 +120,6 @@ def _entropy_rule(plugin: Any) -> _Entropy:
     )
 
 
-_WORD = re.compile(r"[a-zñ]+(?:_\?[a-zñ]+)?")
-
-
-def _keyword_rule() -> _Keyword:
-    from detect_secrets.plugins import keyword
-
-    tables = [keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, *keyword.REGEX_BY_FILETYPE.values()]
-    regexes = {regex.pattern: _whole_text(regex) for table in tables for regex in table}
-    lead = keyword.DENYLIST_REGEX
-    anchored = tuple(r for r in regexes.values() if r.pattern.startswith(lead))
-    free = tuple(r for r in regexes.values() if not r.pattern.startswith(lead))
-    words: list[str] = []
-    for entry in keyword.DENYLIST:
-        if not _WORD.fullmatch(entry):  # not a plain word: search by regex only
-            words = []
-            break
-        words.extend({entry.replace("_?", "_"), entry.replace("_?", "")})
-    gate = re.compile(f"(?=(?:{'|'.join(keyword.DENYLIST)}))", re.IGNORECASE)
-    return _Keyword(
-        words=tuple(words), cores=_cores(words), gate=gate, anchored=anchored, free=free
-    )
-
-
-# Short words the keywords are made of; fewer text passes than one per keyword.
-_CORES = ("key", "pass", "pwd", "secret", "contrase")
-
-
-def _cores(words: list[str]) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
-    """Each core with the keywords holding it (a keyword goes to its first core) and the
-    offset of the core in each; empty when some keyword holds no core."""
-    holders: dict[str, list[tuple[str, int]]] = {core: [] for core in _CORES}
-    for word in dict.fromkeys(words):
-        core = next((core for core in _CORES if core in word), None)
-        if core is None:
-            return ()
-        holders[core].append((word, word.index(core)))
-    return tuple((core, tuple(held)) for core, held in holders.items() if held)
-
-
 @lru_cache(maxsize=1)
 def _rules() -> _Rules:
     from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
@@ -184,7 +129,7 @@ def _rules() -> _Rules:
 
     regexes: list[_Regex] = []
     entropy: list[_Entropy] = []
-    keyword: _Keyword | None = None
+    keyword: Keyword | None = None
     unknown = False
     with default_settings():
         for plugin in get_plugins():
@@ -193,11 +138,11 @@ def _rules() -> _Rules:
             ):
                 unknown = True  # reads lines its own way: not covered by these rules
             elif isinstance(plugin, RegexBasedDetector):
-                regexes.extend(_regex_rule(_whole_text(r)) for r in plugin.denylist)
+                regexes.extend(_regex_rule(whole_text(r)) for r in plugin.denylist)
             elif isinstance(plugin, HighEntropyStringsPlugin):
                 entropy.append(_entropy_rule(plugin))
             elif isinstance(plugin, KeywordDetector) and not plugin.keyword_exclude:
-                keyword = _keyword_rule()
+                keyword = keyword_rule()
             else:
                 unknown = True
     return _Rules(
@@ -306,7 +251,7 @@ def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int,
             if gate.patterns not in gated:
                 hay = text if lowered is None else lowered
                 gated[gate.patterns] = gated_lines(gate, text, hay)
-            yield from _lines_matching(rule.regex, text, gated[gate.patterns])
+            yield from lines_matching(rule.regex, text, gated[gate.patterns])
         elif lowered is not None and lacks_required(rule.needs, lowered):
             continue
         elif lowered is not None and rule.selective:
@@ -316,17 +261,7 @@ def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int,
     for entropy in rules.entropy:
         yield from _entropy_spans(entropy, text)
     if rules.keyword is not None:
-        yield from _keyword_spans(rules.keyword, text, lowered)
-
-
-def _lines_matching(
-    regex: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
-) -> Iterator[tuple[int, int]]:
-    """The lines (``(start, stop)`` offsets) that ``regex`` matches within, as
-    detect-secrets matches a line: the search sees no further than the line's stop."""
-    for start, stop in lines:
-        if regex.search(text, start, stop) is not None:
-            yield start, stop
+        yield from keyword_spans(rules.keyword, text, lowered)
 
 
 def _line_numbers(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[int]:
@@ -354,48 +289,3 @@ def _entropy_spans(rule: _Entropy, text: str) -> Iterator[tuple[int, int]]:
         value = found.group(2)
         if len(value) > 2**rule.limit and rule.entropy(value) > rule.limit:
             yield found.span()
-
-
-def _keyword_starts(rule: _Keyword, text: str, lowered: str | None) -> Iterator[int]:
-    """Every place a keyword begins (case-insensitively), overlapping ones included. A
-    keyword at ``s`` holding its core at offset ``o`` puts the core at ``s + o``, so
-    checking every core hit for the keywords that hold it finds every keyword."""
-    if rule.cores and lowered is not None:
-        for core, held in rule.cores:
-            at = lowered.find(core)
-            while at >= 0:
-                for word, offset in held:
-                    if at >= offset and lowered.startswith(word, at - offset):
-                        yield at - offset
-                at = lowered.find(core, at + 1)
-    elif rule.words and lowered is not None:
-        for word in rule.words:
-            at = lowered.find(word)
-            while at >= 0:
-                yield at
-                at = lowered.find(word, at + 1)
-    else:
-        for found in rule.gate.finditer(text):
-            yield found.start()
-
-
-def _keyword_spans(rule: _Keyword, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:
-    """The keyword regexes' matches within the lines holding a keyword start: a match
-    at each start of those that must begin with a keyword, and any match of the others,
-    each of which ends in a keyword (so a line it matches within holds a keyword start).
-    Each is searched no further than the line's stop, as detect-secrets reads the line."""
-    lines: list[tuple[int, int]] = []
-    end = stop = -1
-    for at in sorted(set(_keyword_starts(rule, text, lowered))):
-        if at > end:
-            begin = text.rfind("\n", 0, at) + 1
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            stop = begin + len(text[begin:end].rstrip())
-            lines.append((begin, stop))
-        for regex in rule.anchored:
-            found = regex.match(text, at, stop)
-            if found is not None:
-                yield found.span()
-    for regex in rule.free:
-        yield from _lines_matching(regex, text, lines)

@@ -24,6 +24,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from agentprompt.repo.regexneeds import line_around
+
 __all__ = ["Gate", "digest", "gate_for", "gated_lines"]
 
 
@@ -141,9 +143,7 @@ def gated_lines(gate: Gate, text: str, lowered: str) -> list[tuple[int, int]]:
     for pattern in gate.patterns:
         at = 0
         while (hit := pattern.search(hay, at)) is not None:
-            start = hay.rfind("\n", 0, hit.start()) + 1
-            end = hay.find("\n", hit.end())
-            end = len(hay) if end < 0 else end
-            lines.add((start, start + len(text[start:end].rstrip())))
+            start, stop, end = line_around(text, hit.start())
+            lines.add((start, stop))
             at = end + 1
     return sorted(lines)
