@@ -268,3 +268,65 @@ def test_references_in_non_ascii_text_are_the_ascii_identifier_runs() -> None:
     found = _extract("a.py", "# déjà_vu_name\nvalue = éclair_x + naïve_total\ns = 'mañana_word'\n")
     assert found.references == ("clair_x", "value", "ve_total")
     assert found.problem is None
+
+
+def test_python_lexer_reads_quotes_and_hashes_in_order() -> None:
+    # A ``#`` inside a string is no comment, and a quote inside a comment opens nothing:
+    # the code after each is still read.
+    found = _extract(
+        "a.py",
+        "colour = '#fff'; after_hash = 1\n"
+        "# it's a comment with an_apostrophe\n"
+        'after_comment = "it\'s" + word_one\n'
+        'doc = """a "quoted" in_docstring \\""" still_doc"""\n'
+        "tail_name = rb'\\'' + br\"x\"\n",
+    )
+    assert {"colour", "after_hash", "after_comment", "word_one", "tail_name"} <= set(
+        found.references
+    )
+    assert not {"fff", "an_apostrophe", "in_docstring", "still_doc"} & set(found.references)
+
+
+def test_python_f_string_fields_are_code_and_doubled_braces_are_not() -> None:
+    found = _extract(
+        "a.py",
+        "a = f'{field_one} {{not_field}} {call_two(x, \"quoted_word\")}'\n"
+        'b = rf"{field_three}" + Fr"{field_four}"\n'
+        "c = '{plain_format}'.format(1)\n"
+        "def elf(): return 'elf'\n"
+        "d = elf'{not_prefix}'\n",
+    )
+    refs = set(found.references)
+    assert {"field_one", "call_two", "field_three", "field_four"} <= refs
+    assert not {"not_field", "quoted_word", "plain_format", "not_prefix"} & refs
+
+
+def test_python_unterminated_strings_end_where_the_parser_ends_them() -> None:
+    # A one-line string left open is read as code (its line only); an open triple-quoted
+    # string runs to the end of the file.
+    found = _extract("a.py", "x = 'open_line\nnext_line = 1\ny = '''open_block\nlost_name\n")
+    refs = set(found.references)
+    assert {"open_line", "next_line"} <= refs
+    assert not {"open_block", "lost_name"} & refs
+
+
+def test_javascript_lexer_skips_regex_literals_comments_and_strings() -> None:
+    # The regex literal holds ``/*`` and a quote: neither may swallow the code after it.
+    found = _extract(
+        "a.js",
+        "const trimmed = path.replace(/\\/*$/, '');\n"
+        "const quote = text.match(/['\"]/g); afterRegex();\n"
+        "/* blockWord */ const ratio = total / count / scale;\n"
+        "// it's lineWord\n"
+        "const s = 'single_word' + \"double_word\" + `tmpl_word ${subst_name}`;\n",
+    )
+    refs = set(found.references)
+    assert {"trimmed", "replace", "quote", "match", "afterRegex", "ratio", "total"} <= refs
+    assert {"count", "scale", "subst_name"} <= refs
+    assert not {"blockWord", "lineWord", "single_word", "double_word", "tmpl_word"} & refs
+
+
+def test_typescript_uses_the_same_lexer() -> None:
+    found = _extract("a.ts", "const a: string = 'typed_word'; // noteWord\nuseIt(a);\n")
+    assert "useIt" in found.references
+    assert not {"typed_word", "noteWord"} & set(found.references)

@@ -9,8 +9,10 @@ without a grammar yield an entry with no symbols.
 Definitions come from a walk of the syntax tree that visits only the places definitions
 live (module level, class bodies, namespaces); identifiers and calls are read lexically
 from the source text, which is what keeps extraction fast on large repositories. Comments
-and the text of string literals are cut out first (one tree-sitter query finds them), so a
-name mentioned in a docstring or a log message is no reference.
+and the text of string literals are cut out first, so a name mentioned in a docstring or a
+log message is no reference: for Python, JavaScript and TypeScript by a lexer (regular
+expressions run in C, three times faster than visiting every node of the tree), for the
+other languages by a tree-sitter query.
 """
 
 from __future__ import annotations
@@ -160,6 +162,85 @@ _NOT_CODE = (
 (their interpolated expressions are separate nodes, so they still count)."""
 
 
+_STRING_BODIES = (
+    (b'"""', rb'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'),
+    (b"'''", rb"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"),
+    (b'"', rb'[^"\\\n]*(?:\\.[^"\\\n]*)*"'),
+    (b"'", rb"[^'\\\n]*(?:\\.[^'\\\n]*)*'"),
+)
+"""Python's string literals by opening quote: what follows the quote up to the closing one
+(a triple-quoted string may span lines and runs to the end when unterminated; a one-line
+string must close on its line)."""
+_PYTHON_PROSE = re.compile(
+    b"|".join((rb"#[^\n]*", *(quote + body for quote, body in _STRING_BODIES))), re.DOTALL
+)
+"""Python's comments and string literals, read left to right: whichever starts first takes
+the text up to its end, so a ``#`` inside a string or a quote inside a comment is theirs.
+A string's prefix letters (``rb``, ``f``) stay behind as code; they are too short to be
+identifiers. An unterminated one-line string is no string (its line is read as code)."""
+
+
+def _after_f_prefix(quote: bytes) -> bytes:
+    """A check, made just after ``quote``, that it opens an f-string (``f``, ``fr``, ``rf``
+    in either case, not the end of a longer word). Matching from the quote rather than from
+    the prefix lets the search skip from quote to quote, not from letter to letter."""
+    checks = (
+        rb"(?<=[^A-Za-z0-9_]" + prefix + quote + b")"
+        for prefix in (rb"[fF]", rb"[fF][rR]", rb"[rR][fF]")
+    )
+    return b"(?:" + b"|".join(checks) + b")"
+
+
+_PYTHON_FSTRING = re.compile(
+    b"|".join(quote + _after_f_prefix(quote) + body for quote, body in _STRING_BODIES),
+    re.DOTALL,
+)
+"""An f-string: its ``{...}`` fields are code (tree-sitter's ``interpolation`` nodes)."""
+_FIELD = re.compile(rb"(?<!\{)\{(?!\{)([^{}]*)\}")
+"""A replacement field of an f-string (``{{`` is a literal brace)."""
+_SCRIPT_PROSE = re.compile(
+    b"|".join(
+        (
+            rb"//[^\n]*",
+            rb"/\*.*?(?:\*/|\Z)",
+            *(quote + body for quote, body in _STRING_BODIES[2:]),
+            rb"`[^`\\]*(?:\\.[^`\\]*)*(?:`|\Z)",
+            # A regular expression literal where an expression starts (after an operator or
+            # an opening bracket): its quotes and ``/*`` must not open strings or comments.
+            rb"(?<=[(,=:\[!&|?{};])[ \t]*/(?![*/])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/",
+        )
+    ),
+    re.DOTALL,
+)
+"""JavaScript's and TypeScript's comments, string and template literals and regular
+expression literals, read left to right like :data:`_PYTHON_PROSE`."""
+_SUBSTITUTION = re.compile(rb"\$\{([^{}]*)\}")
+"""A template literal's ``${...}``: code (tree-sitter's ``template_substitution``)."""
+
+
+def _lexed_code(language: str, source: bytes) -> bytes | None:
+    """``source`` with comments and string text cut out by a lexer (each cut replaced by a
+    space, the code inside f-string fields and template substitutions kept), or None when
+    ``language`` has no lexer here."""
+    if language == "python":
+        prose = _PYTHON_PROSE
+        fields = [
+            field
+            for literal in _PYTHON_FSTRING.findall(source)
+            if b"{" in literal
+            for field in _FIELD.findall(literal)
+        ]
+    elif language in ("javascript", "typescript"):
+        prose = _SCRIPT_PROSE
+        fields = _SUBSTITUTION.findall(source) if b"${" in source else []
+    else:
+        return None
+    code = prose.sub(b" ", source)
+    if not fields:
+        return code
+    return b" ".join((code, *(prose.sub(b" ", field) for field in fields)))
+
+
 _BYTE_RANGE = attrgetter("byte_range")
 
 
@@ -223,12 +304,15 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         )
     tree = parser_for(language).parse(source)
     symbols, imports = walk_tree(language, tree.root_node, source)
+    code = _lexed_code(language, source)
+    if code is None:
+        code = _code_bytes(language, tree.root_node, source)
     return FileSymbols(
         path=path,
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(_code_bytes(language, tree.root_node, source)),
+        references=_references(code),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
     )
