@@ -41,13 +41,14 @@ __all__ = [
     "to_json",
 ]
 
-CACHE_VERSION = 16
+CACHE_VERSION = 17
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _FILES_TABLE = (
     "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
     " mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, language TEXT, defs TEXT NOT NULL,"
-    " members TEXT NOT NULL, names_hash TEXT NOT NULL, refs TEXT NOT NULL, data TEXT NOT NULL)"
+    " members TEXT NOT NULL, names_hash TEXT NOT NULL, detailed INTEGER NOT NULL,"
+    " refs TEXT NOT NULL, data TEXT NOT NULL)"
 )
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -153,7 +154,8 @@ class SymbolCache:
         """Every cached file's light row, by path."""
         try:
             rows = self._db.execute(
-                "SELECT path, size, mtime_ns, hash, language, defs, members, names_hash FROM files"
+                "SELECT path, size, mtime_ns, hash, language, defs, members, names_hash, detailed"
+                " FROM files"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             self._recover(exc)
@@ -168,12 +170,13 @@ class SymbolCache:
                 defs_text=r[5],
                 members_text=r[6],
                 names_hash=r[7],
+                detailed=bool(r[8]),
             )
             for r in rows
         }
 
     def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
-        """The full extraction results of ``paths`` that are cached."""
+        """The full extraction results of ``paths`` that are cached with details."""
         wanted = [p for p in dict.fromkeys(paths) if storable(p)]
         found: dict[str, FileSymbols] = {}
         try:
@@ -181,7 +184,8 @@ class SymbolCache:
                 chunk = wanted[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 for path, data, refs in self._db.execute(
-                    f"SELECT path, data, refs FROM files WHERE path IN ({marks})", chunk
+                    f"SELECT path, data, refs FROM files WHERE detailed AND path IN ({marks})",
+                    chunk,
                 ):
                     try:
                         found[path] = from_json(data, tuple(refs.split()))
@@ -295,8 +299,8 @@ class SymbolCache:
             with _transaction(self._db):
                 self._db.executemany(
                     "INSERT OR REPLACE INTO files "
-                    "(path, size, mtime_ns, hash, language, defs, members, names_hash, refs, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "(path, size, mtime_ns, hash, language, defs, members, names_hash, detailed,"
+                    " refs, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     batch,
                 )
         except sqlite3.DatabaseError as exc:

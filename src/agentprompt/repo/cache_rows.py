@@ -43,6 +43,8 @@ class CachedFile:
     """Names it defines inside classes (methods, properties), space-separated."""
     names_hash: str
     """Hash of the names it defines and uses: equal hashes mean an equal reference graph."""
+    detailed: bool = True
+    """Whether the full symbols are stored too (see :attr:`FileSymbols.detailed`)."""
 
     @cached_property
     def defs(self) -> tuple[str, ...]:
@@ -129,7 +131,8 @@ class CacheRow:
     refs: str
     """The identifiers it uses, space-separated (empty once stored, to travel light)."""
     data: str
-    """The full :class:`FileSymbols` as :func:`to_json` text (empty once stored)."""
+    """The full :class:`FileSymbols` as :func:`to_json` text (empty once stored, and for a
+    file extracted without details)."""
 
     def values(self) -> tuple[Any, ...]:
         """The row's columns in the ``files`` table's order."""
@@ -143,6 +146,7 @@ class CacheRow:
             f.defs_text,
             f.members_text,
             f.names_hash,
+            int(f.detailed),
             self.refs,
             self.data,
         )
@@ -167,8 +171,9 @@ def row_for(entry: FileSymbols, size: int, mtime_ns: int, digest: str) -> CacheR
         defs_text=top,
         members_text=inner,
         names_hash=names,
+        detailed=entry.detailed,
     )
-    return CacheRow(light=light, refs=refs, data=to_json(entry))
+    return CacheRow(light=light, refs=refs, data=to_json(entry) if entry.detailed else "")
 
 
 def _linkable(name: str) -> bool:

@@ -4,6 +4,11 @@
 mtime first, content hash when those moved), parses only what changed, spreads a cold
 parse over every core in chunks, and stores the results. Files that cannot be read, are
 not UTF-8 or are binary are reported once each and skipped.
+
+A map ranks every file but shows a few, so it extracts without details
+(``details=False``: names and references only, the costly half of the walk skipped);
+:meth:`Extraction.symbols` extracts the files it is asked for again, with details, the
+first time they are wanted, and stores them.
 """
 
 from __future__ import annotations
@@ -62,8 +67,8 @@ class Extraction:
     problems: tuple[str, ...]
     """Files that were skipped, each with the reason (reported once)."""
     memory: dict[str, tuple[str, str]]
-    """Full results (JSON, references) of files parsed without a cache (or whose names
-    cannot be cache keys), by path."""
+    """Results (JSON, references) of files parsed without a cache (or whose names cannot be
+    cache keys), by path; the JSON is empty for a file extracted without details."""
     previous: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
     """What the cache held before this run for files parsed again or gone: (names hash,
     defs, members, references) by path, so a remembered graph can be updated."""
@@ -78,19 +83,40 @@ class Extraction:
         return {p: found.get(p, ()) for p in self.files}
 
     def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
-        """The full extraction results of ``paths`` (those that could be read)."""
-        wanted = [p for p in paths if p in self.files]
+        """The full extraction results of ``paths`` (those that could be read); files
+        extracted without details are extracted again, with them, and stored."""
+        wanted = [p for p in dict.fromkeys(paths) if p in self.files]
         found = self.cache.symbols(wanted) if self.cache is not None else {}
         for path in wanted:
             if path in self.memory:
                 data, refs = self.memory[path]
-                found[path] = from_json(data, tuple(refs.split()))
+                if data:
+                    found[path] = from_json(data, tuple(refs.split()))
             elif self.files[path].language is None:
                 found[path] = FileSymbols(path=path, language=None)
+        missing = [p for p in wanted if p not in found]
+        if missing:
+            found.update(self._detailed(missing))
+        return found
+
+    def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
+        """``paths`` extracted again with details (kept in the cache or in memory)."""
+        rows = _parse_all(self.root, paths, os.cpu_count() or 1, None, None, details=True)
+        found: dict[str, FileSymbols] = {}
+        for path, row, _problem in rows:
+            if row is None:
+                continue  # unreadable now: reported when it was first skipped
+            found[path] = from_json(row.data, tuple(row.refs.split()))
+            if self.cache is None or not storable(path):
+                self.memory[path] = (row.data, row.refs)
+        if self.cache is not None:
+            self.cache.store(row for _, row, _ in rows if row is not None)
         return found
 
 
-def _extract_one(root: str, path: str) -> tuple[str, CacheRow | None, str | None]:
+def _extract_one(
+    root: str, path: str, details: bool = True
+) -> tuple[str, CacheRow | None, str | None]:
     """Read and parse one file: (path, cache row, problem).
 
     The file is stat-ed before and after it is read; when it changed meanwhile the row gets
@@ -106,7 +132,7 @@ def _extract_one(root: str, path: str) -> tuple[str, CacheRow | None, str | None
     except OSError as exc:
         return path, None, f"{path}: cannot be read ({exc.strerror or type(exc).__name__})"
     try:
-        entry = extract_symbols(path, data)
+        entry = extract_symbols(path, data, details=details)
     except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:
         return path, None, f"{path}: could not be parsed ({type(exc).__name__})"
     if entry.problem is not None:
@@ -117,10 +143,10 @@ def _extract_one(root: str, path: str) -> tuple[str, CacheRow | None, str | None
 
 
 def _extract_chunk(
-    root: str, paths: Sequence[str]
+    root: str, paths: Sequence[str], details: bool
 ) -> list[tuple[str, CacheRow | None, str | None]]:
     """Parse ``paths`` in a worker process."""
-    return [_extract_one(root, p) for p in paths]
+    return [_extract_one(root, p, details) for p in paths]
 
 
 def _light(
@@ -150,6 +176,8 @@ def _parse_all(
     workers: int,
     progress: ProgressCallback | None,
     cache: SymbolCache | None,
+    *,
+    details: bool,
 ) -> list[tuple[str, CacheRow | None, str | None]]:
     """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
     for the database lock), and only their light part is kept."""
@@ -157,14 +185,16 @@ def _parse_all(
     results: list[tuple[str, CacheRow | None, str | None]] = []
     if workers <= 1 or total < PARALLEL_THRESHOLD:
         for i, path in enumerate(paths):
-            results.append(_extract_one(str(root), path))
+            results.append(_extract_one(str(root), path, details))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
         return _stored(results, cache)
     chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
     pending: list[tuple[str, CacheRow | None, str | None]] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        for chunk_result in pool.map(_extract_chunk, [str(root)] * len(chunks), chunks):
+        for chunk_result in pool.map(
+            _extract_chunk, [str(root)] * len(chunks), chunks, [details] * len(chunks)
+        ):
             pending.extend(chunk_result)
             # One transaction per few hundred files rather than one per chunk: fewer
             # commits for the main process while the workers parse.
@@ -194,8 +224,13 @@ def extract_repository(
     use_cache: bool = True,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
+    details: bool = True,
 ) -> Extraction:
-    """Extraction results for every code file of ``discovery``, parsing only what changed."""
+    """Extraction results for every code file of ``discovery``, parsing only what changed.
+
+    With ``details=False`` files are parsed for their names and references only, and a
+    cached row without details is as good as one with them (see the module's docstring).
+    """
     root = discovery.root
     code = [f for f in discovery.files if language_for_path(f.path) is not None]
     problems: list[str] = []
@@ -213,13 +248,15 @@ def extract_repository(
     known = cache.entries() if cache is not None else {}
     files: dict[str, CachedFile] = {}
     maybe: list[str] = []
+    to_parse: list[str] = []
     for item in code:
         row = known.get(item.path)
-        if row is not None and row.size == item.size and row.mtime_ns == item.mtime_ns:
+        if row is not None and details and not row.detailed:
+            to_parse.append(item.path)  # parsed again for its details
+        elif row is not None and row.size == item.size and row.mtime_ns == item.mtime_ns:
             files[item.path] = row
         else:
             maybe.append(item.path)
-    to_parse: list[str] = []
     touched: list[tuple[int, int, str]] = []
     for path in maybe:
         row = known.get(path)
@@ -243,6 +280,7 @@ def extract_repository(
                 defs_text=row.defs_text,
                 members_text=row.members_text,
                 names_hash=row.names_hash,
+                detailed=row.detailed,
             )
         else:
             to_parse.append(path)
@@ -268,7 +306,7 @@ def extract_repository(
         previous = cache.names_of(
             [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
         )
-    results = _parse_all(root, to_parse, count, progress, cache)
+    results = _parse_all(root, to_parse, count, progress, cache, details=details)
     memory: dict[str, tuple[str, str]] = {}
     for path, made, problem in results:
         if problem is not None:

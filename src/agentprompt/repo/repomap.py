@@ -144,6 +144,7 @@ def build_map(
         use_cache=options.use_cache,
         workers=options.workers,
         progress=progress,
+        details=False,
     )
     remember_discovery(extraction, found, loaded)
     try:

@@ -108,6 +108,10 @@ class FileSymbols:
     """True when the parser had to recover from errors (the symbols are what it could read)."""
     problem: str | None = None
     """Why the file could not be read, when it could not (it then has no symbols)."""
+    detailed: bool = True
+    """False when only the names were read (``details=False``): each definition's kind,
+    name, lines, parent and depth are there, its signature, calls, bases and markers and
+    the file's imports are not."""
 
 
 _CPP_MARKERS = re.compile(
@@ -280,8 +284,13 @@ def _references(code: bytes) -> tuple[str, ...]:
     return tuple(b" ".join(sorted(found)).decode("ascii").split(" "))
 
 
-def extract_symbols(path: str, source: bytes) -> FileSymbols:
-    """Definitions, imports and references of the file at ``path`` with content ``source``."""
+def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSymbols:
+    """Definitions, imports and references of the file at ``path`` with content ``source``.
+
+    With ``details=False`` only what ranking reads is extracted: the definitions' names and
+    places (the same ones, in the same order) and the references; see
+    :attr:`FileSymbols.detailed`.
+    """
     from agentprompt.repo.symbols_walk import walk_tree
 
     language = language_for_path(path)
@@ -303,7 +312,7 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
             problem=f"not UTF-8 text (byte {exc.start} cannot be decoded)",
         )
     tree = parser_for(language).parse(source)
-    symbols, imports = walk_tree(language, tree.root_node, source)
+    symbols, imports = walk_tree(language, tree.root_node, source, names_only=not details)
     code = _lexed_code(language, source)
     if code is None:
         code = _code_bytes(language, tree.root_node, source)
@@ -315,4 +324,5 @@ def extract_symbols(path: str, source: bytes) -> FileSymbols:
         references=_references(code),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
+        detailed=details,
     )
