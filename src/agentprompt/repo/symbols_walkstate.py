@@ -47,6 +47,9 @@ class WalkState:
     """Definitions found so far, in source order."""
     imports: list[ImportEntry] = field(default_factory=list)
     """Imports found so far."""
+    names_only: bool = False
+    """Whether only each definition's kind, name, lines, parent and depth are wanted (and no
+    imports): the walk's steps then skip what costs and only fills those in."""
     declared: set[str] = field(default_factory=set)
     """Qualified names of methods declared in a class body (C++), whose out-of-class
     definitions are then not listed a second time."""
