@@ -165,3 +165,58 @@ def test_an_unusable_cache_location_means_parsing_without_it(project: Path) -> N
     assert found.cache is None
     assert any("cannot be used" in w for w in found.warnings)
     assert found.symbols(["pkg/sample.py"])["pkg/sample.py"].symbols
+
+
+def test_without_details_only_names_are_stored_and_the_rows_say_so(project: Path) -> None:
+    found = _extract(project, details=False)
+    assert found.parsed == 3
+    assert not any(f.detailed for p, f in found.files.items() if f.language is not None)
+    cache = SymbolCache(default_cache_path(project))
+    try:
+        assert cache.symbols(["pkg/sample.py"]) == {}  # no full symbols stored
+        assert not cache.entries()["pkg/sample.py"].detailed
+    finally:
+        cache.close()
+    # Names only: the same names as a full extraction, so the same reference graph.
+    full = extract_symbols("pkg/sample.py", (project / "pkg" / "sample.py").read_bytes())
+    light = extract_symbols(
+        "pkg/sample.py", (project / "pkg" / "sample.py").read_bytes(), details=False
+    )
+    assert not light.detailed and light.imports == ()
+    assert [(s.kind, s.qualname, s.line) for s in light.symbols] == [
+        (s.kind, s.qualname, s.line) for s in full.symbols
+    ]
+    assert light.references == full.references
+
+
+def test_symbols_wanted_from_a_row_without_details_are_extracted_and_stored(
+    project: Path,
+) -> None:
+    found = extract_repository(discover(project), details=False)
+    try:
+        got = found.symbols(["pkg/sample.py"])["pkg/sample.py"]
+    finally:
+        assert found.cache is not None
+        found.cache.close()
+    fresh = extract_symbols("pkg/sample.py", (project / "pkg" / "sample.py").read_bytes())
+    assert got == fresh and got.detailed
+    cache = SymbolCache(default_cache_path(project))
+    try:
+        assert cache.entries()["pkg/sample.py"].detailed
+        assert not cache.entries()["pkg/sample.ts"].detailed
+        assert cache.symbols(["pkg/sample.py"])["pkg/sample.py"] == fresh
+    finally:
+        cache.close()
+    # A run without details parses nothing more; one that wants details parses the rest.
+    assert _extract(project, details=False).parsed == 0
+    assert _extract(project).parsed == 2
+    assert _extract(project).parsed == 0
+
+
+def test_without_a_cache_symbols_are_extracted_with_details_on_demand(project: Path) -> None:
+    found = extract_repository(discover(project), use_cache=False, details=False)
+    got = found.symbols(["pkg/sample.ts", "README.md"])
+    fresh = extract_symbols("pkg/sample.ts", (project / "pkg" / "sample.ts").read_bytes())
+    assert got["pkg/sample.ts"] == fresh
+    assert got["README.md"].language is None
+    assert not (project / ".agentprompt").exists()

@@ -279,3 +279,41 @@ def test_known_calls_keeps_only_calls_to_defined_names_and_the_same_object_other
     trimmed = known_calls(symbols, frozenset({"f", "g"}))
     assert trimmed.symbols[0].calls == ("g",)
     assert known_calls(trimmed, frozenset({"f", "g"})) is trimmed
+
+
+def _chain_of_modules(root: Path, count: int) -> None:
+    """``count`` modules, each defining a function and calling the one before it."""
+    pkg = root / "pkg"
+    pkg.mkdir(parents=True)
+    for i in range(count):
+        call = f"    return step_{i - 1}(x) + 1\n" if i else "    return x\n"
+        (pkg / f"m{i}.py").write_text(
+            (f"from pkg.m{i - 1} import step_{i - 1}\n\n" if i else "")
+            + f"def step_{i}(x: int, scale: float = 1.0) -> int:\n{call}"
+        )
+
+
+def test_a_cold_map_details_only_the_files_it_looked_at(tmp_path: Path) -> None:
+    # Ranking reads names; only the files the fitting looked at are parsed for signatures,
+    # and the map is what a fully detailed cache gives.
+    root = tmp_path / "many"
+    _chain_of_modules(root, 60)
+    result = build_map(root, MapOptions(tokens=200))
+    cache_rows = extract_repository(discover(root), details=False)
+    assert cache_rows.cache is not None
+    detailed = {p for p, f in cache_rows.cache.entries().items() if f.detailed}
+    cache_rows.cache.close()
+    assert {f.path for f in result.files} <= detailed
+    assert 0 < len(detailed) < 60
+    fresh = build_map(root, _options(tokens=200))
+    assert result.text == fresh.text
+    assert build_map(root, MapOptions(tokens=200)).text == result.text  # warm
+
+
+def test_notes_after_a_map_are_those_of_a_full_extraction(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    _chain_of_modules(root, 40)
+    build_map(root, MapOptions(tokens=200))
+    notes = annotate_files(root, discover(root))
+    assert notes == annotate_files(root, discover(root), use_cache=False)
+    assert notes["pkg/m5.py"] == "exports: step_5"
