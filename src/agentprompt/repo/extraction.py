@@ -17,8 +17,8 @@ import multiprocessing
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from agentprompt.repo.files import Discovery
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
-__all__ = ["Extraction", "ProgressCallback", "extract_repository"]
+__all__ = ["Extraction", "HeadStart", "ProgressCallback", "extract_repository", "start_parsing"]
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while files are parsed."""
@@ -170,6 +170,39 @@ def _context() -> Any:
     return multiprocessing.get_context(method)
 
 
+Result = tuple[str, CacheRow | None, str | None]
+"""One file's extraction: (path, cache row, problem)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeadStart:
+    """A parse without details begun before discovery finished (see :func:`start_parsing`):
+    the worker pool, and each chunk of paths already handed to it."""
+
+    pool: ProcessPoolExecutor
+    """The workers, which the extraction goes on using."""
+    begun: tuple[tuple[tuple[str, ...], Future[list[Result]]], ...]
+    """Each chunk handed out, with its coming results."""
+
+    def close(self) -> None:
+        """Stop the workers (chunks not yet parsed are dropped)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def start_parsing(root: Path, paths: Sequence[str], workers: int) -> HeadStart | None:
+    """Start parsing ``paths`` (names only, as a map wants) while the caller still works out
+    which files are in: a first map of a repository then uses the core that discovery
+    leaves idle. None when there are too few paths or cores for workers to pay off.
+    :func:`extract_repository` uses the results of the files discovery kept whose size and
+    mtime are still those the parse saw, and drops the rest."""
+    if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
+        return None
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+    chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
+    begun = tuple((chunk, pool.submit(_extract_chunk, str(root), chunk, False)) for chunk in chunks)
+    return HeadStart(pool=pool, begun=begun)
+
+
 def _parse_all(
     root: Path,
     paths: list[str],
@@ -178,24 +211,42 @@ def _parse_all(
     cache: SymbolCache | None,
     *,
     details: bool,
-) -> list[tuple[str, CacheRow | None, str | None]]:
+    head: HeadStart | None = None,
+    stamps: Mapping[str, tuple[int, int]] | None = None,
+) -> list[Result]:
     """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
-    for the database lock), and only their light part is kept."""
+    for the database lock), and only their light part is kept. With ``head``, the results
+    it already has are used for the paths whose ``stamps`` (size, mtime) they match."""
     total = len(paths)
-    results: list[tuple[str, CacheRow | None, str | None]] = []
-    if workers <= 1 or total < PARALLEL_THRESHOLD:
+    results: list[Result] = []
+    if head is None and (workers <= 1 or total < PARALLEL_THRESHOLD):
         for i, path in enumerate(paths):
             results.append(_extract_one(str(root), path, details))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
         return _stored(results, cache)
-    chunks = [paths[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
-    pending: list[tuple[str, CacheRow | None, str | None]] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        for chunk_result in pool.map(
-            _extract_chunk, [str(root)] * len(chunks), chunks, [details] * len(chunks)
-        ):
-            pending.extend(chunk_result)
+    if head is None:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+        head = HeadStart(pool=pool, begun=())
+    wanted = set(paths)
+    handed = {path for chunk, _ in head.begun for path in chunk}
+    rest = [p for p in paths if p not in handed]
+    later = tuple(
+        (chunk, head.pool.submit(_extract_chunk, str(root), chunk, details))
+        for chunk in (tuple(rest[i : i + _CHUNK]) for i in range(0, len(rest), _CHUNK))
+    )
+    again: list[str] = []
+    pending: list[Result] = []
+    try:
+        for _chunk, coming in (*head.begun, *later):
+            for result in coming.result():
+                path, row = result[0], result[1]
+                if path not in wanted:
+                    continue  # guessed wrong: discovery left it out
+                if _stale(row, (stamps or {}).get(path)):
+                    again.append(path)  # changed since it was parsed
+                    continue
+                pending.append(result)
             # One transaction per few hundred files rather than one per chunk: fewer
             # commits for the main process while the workers parse.
             if len(pending) >= _STORE_BATCH:
@@ -203,8 +254,18 @@ def _parse_all(
                 pending = []
             if progress is not None:
                 progress(len(results) + len(pending), total)
+    finally:
+        head.close()
     results.extend(_stored(pending, cache))
+    if again:
+        results.extend(_parse_all(root, again, 1, None, cache, details=details))
     return results
+
+
+def _stale(row: CacheRow | None, stamp: tuple[int, int] | None) -> bool:
+    """Whether ``row`` was made from another version of its file than the one discovery saw
+    (size and mtime ``stamp``)."""
+    return row is not None and stamp is not None and (row.light.size, row.light.mtime_ns) != stamp
 
 
 def _stored(
@@ -225,12 +286,18 @@ def extract_repository(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     details: bool = True,
+    head: HeadStart | None = None,
 ) -> Extraction:
     """Extraction results for every code file of ``discovery``, parsing only what changed.
 
     With ``details=False`` files are parsed for their names and references only, and a
     cached row without details is as good as one with them (see the module's docstring).
+    ``head``: a parse :func:`start_parsing` began before ``discovery`` was made; its
+    workers are stopped when this returns.
     """
+    if head is not None and details:
+        head.close()  # it parsed without details
+        head = None
     root = discovery.root
     code = [f for f in discovery.files if language_for_path(f.path) is not None]
     problems: list[str] = []
@@ -306,7 +373,20 @@ def extract_repository(
         previous = cache.names_of(
             [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
         )
-    results = _parse_all(root, to_parse, count, progress, cache, details=details)
+    try:
+        results = _parse_all(
+            root,
+            to_parse,
+            count,
+            progress,
+            cache,
+            details=details,
+            head=head,
+            stamps={f.path: (f.size, f.mtime_ns) for f in code},
+        )
+    finally:
+        if head is not None:
+            head.close()
     memory: dict[str, tuple[str, str]] = {}
     for path, made, problem in results:
         if problem is not None:

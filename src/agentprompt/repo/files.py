@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentprompt.errors import AgentPromptError
-from agentprompt.repo.gitcmd import run_git
+from agentprompt.repo.gitcmd import GitListing, run_git
 from agentprompt.repo.sniff_memo import Remembered, SniffStamp
 from agentprompt.repo.walk import (
     AGENTPROMPTIGNORE,
@@ -100,16 +100,18 @@ def discover(
     options: DiscoveryOptions | None = None,
     *,
     known: Mapping[str, Remembered] | None = None,
+    listing: GitListing | None = None,
 ) -> Discovery:
     """The files under ``root`` a prompt may show, and the reason for every one left out.
 
     ``known``: content verdicts of an earlier discovery of the same root
     (:attr:`Discovery.sniffed`); files whose size, times and inode are unchanged are not
-    read again. Raises :class:`NotADirectory` when ``root`` is not a directory.
+    read again. ``listing``: git's listing of the resolved root, when the caller already
+    has it. Raises :class:`NotADirectory` when ``root`` is not a directory.
     """
     options = options or DiscoveryOptions()
     resolved = _resolve_root(root)
-    found = scan(resolved, options, known)
+    found = scan(resolved, options, known, listing)
     return Discovery(
         root=resolved,
         files=found.files,

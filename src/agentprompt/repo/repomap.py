@@ -8,19 +8,28 @@ and all, still fits. :func:`annotate_files` gives ``tree --annotate`` its per-fi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agentprompt.repo.cache import default_cache_path
-from agentprompt.repo.extraction import Extraction, ProgressCallback, extract_repository
-from agentprompt.repo.files import Discovery, discover
+from agentprompt.repo.extraction import (
+    Extraction,
+    HeadStart,
+    ProgressCallback,
+    extract_repository,
+    start_parsing,
+)
+from agentprompt.repo.files import Discovery, DiscoveryOptions, discover
+from agentprompt.repo.gitcmd import GitListing, git_listing
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction
 from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
 from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.repo.walk import likely_kept
 from agentprompt.tokens import shared_counter
 
 __all__ = [
@@ -104,15 +113,20 @@ class RepoMap:
 
 
 def discover_remembered(
-    root: Path, cache_path: Path | None, *, use_cache: bool = True
+    root: Path,
+    cache_path: Path | None,
+    *,
+    use_cache: bool = True,
+    listing: GitListing | None = None,
 ) -> tuple[Discovery, dict[str, Remembered] | None]:
     """Discovery of ``root`` reusing the content verdicts kept next to its symbol cache
     (``cache_path``, default the root's own), so an unchanged file's head is not read
-    again; also returns what was loaded, for :func:`remember_discovery`."""
+    again, and git's ``listing`` when the caller has it; also returns what was loaded,
+    for :func:`remember_discovery`."""
     if not use_cache:
-        return discover(root), None
+        return discover(root, listing=listing), None
     loaded = load_verdicts(verdicts_path(cache_path or default_cache_path(root.resolve())))
-    return discover(root, known=loaded), loaded
+    return discover(root, known=loaded, listing=listing), loaded
 
 
 def remember_discovery(
@@ -134,24 +148,54 @@ def build_map(
     """The repository map of ``root`` for ``options`` (see :class:`MapOptions`)."""
     options = options or MapOptions()
     loaded = None
-    if discovery is not None:
-        found = discovery
-    else:
-        found, loaded = discover_remembered(root, options.cache_path, use_cache=options.use_cache)
-    extraction = extract_repository(
-        found,
-        cache_path=options.cache_path,
-        use_cache=options.use_cache,
-        workers=options.workers,
-        progress=progress,
-        details=False,
-    )
+    head = None
+    try:
+        if discovery is not None:
+            found = discovery
+        else:
+            listing, head = _head_start(root, options)
+            found, loaded = discover_remembered(
+                root, options.cache_path, use_cache=options.use_cache, listing=listing
+            )
+        extraction = extract_repository(
+            found,
+            cache_path=options.cache_path,
+            use_cache=options.use_cache,
+            workers=options.workers,
+            progress=progress,
+            details=False,
+            head=head,
+        )
+    finally:
+        if head is not None:
+            head.close()
     remember_discovery(extraction, found, loaded)
     try:
         return _rank_and_fit(found, extraction, options)
     finally:
         if extraction.cache is not None:
             extraction.cache.close()
+
+
+def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, HeadStart | None]:
+    """For a first map of a git work tree (no symbol cache yet), git's listing and a parse
+    of the code files it lists begun while discovery runs (see
+    :func:`~agentprompt.repo.extraction.start_parsing`); (None, None) otherwise: with a
+    cache, most files need no parse and guessing would waste the workers' time."""
+    try:
+        resolved = root.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None, None
+    if not resolved.is_dir():
+        return None, None
+    if options.use_cache and (options.cache_path or default_cache_path(resolved)).exists():
+        return None, None
+    listing = git_listing(resolved)
+    if listing is None:
+        return None, None
+    code = [n for n in listing.names if language_for_path(n) is not None]
+    guess = likely_kept(resolved, code, DiscoveryOptions())
+    return listing, start_parsing(resolved, guess, options.workers or os.cpu_count() or 1)
 
 
 def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:

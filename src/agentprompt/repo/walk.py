@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
 from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
-from agentprompt.repo.ignore import Rule, RuleSet, parse_rules
+from agentprompt.repo.ignore import InvalidIgnorePattern, Rule, RuleSet, parse_rules
 from agentprompt.repo.scan_types import (
     AGENTPROMPTIGNORE,
     DiscoveryOptions,
@@ -320,13 +320,20 @@ class _Walk:
 
 
 def scan(
-    root: Path, options: DiscoveryOptions, known: Mapping[str, Remembered] | None = None
+    root: Path,
+    options: DiscoveryOptions,
+    known: Mapping[str, Remembered] | None = None,
+    listing: GitListing | None = None,
 ) -> Scan:
     """Scan the resolved folder ``root`` (see :func:`agentprompt.repo.files.discover`),
-    reusing the content verdicts in ``known`` of files whose stamp has not changed."""
+    reusing the content verdicts in ``known`` of files whose stamp has not changed, and
+    ``listing`` (git's, when the caller already asked git for it)."""
     walk = _Walk(root=root, options=options)
     policy = _policy_rules(root, options, walk.problems, tracked=True)
-    listing = git_listing(root) if options.follow_git else None
+    if not options.follow_git:
+        listing = None
+    elif listing is None:
+        listing = git_listing(root)
     if listing is not None and not listing.names and root_ignored(root):
         # The root itself is ignored by the enclosing work tree, so git's view of it is
         # empty; the folder the caller named is walked instead.
@@ -345,3 +352,21 @@ def scan(
         git=listing is not None,
         sniffed=sniffed,
     )
+
+
+def likely_kept(root: Path, names: Iterable[str], options: DiscoveryOptions) -> list[str]:
+    """Those of ``names`` (git's listing of the resolved ``root``) that the root's rules do
+    not leave out by their path: a cheap guess, before :func:`scan` runs, at which files it
+    will keep (nested ignore files, sizes and contents are not looked at, and a file git
+    does not track is judged by the tracked files' rules). Empty when the rules are
+    unusable (:func:`scan` then says why)."""
+    try:
+        policy = _policy_rules(root, options, [], tracked=True)
+    except InvalidIgnorePattern:
+        return []
+    kept = []
+    for name in names:
+        rule, _folder = policy.decide(name)
+        if rule is None or not rule.excludes:
+            kept.append(name)
+    return kept

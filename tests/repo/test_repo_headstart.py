@@ -1,0 +1,86 @@
+"""A first map of a git work tree starts parsing before discovery ends: the result is the
+one a parse after discovery gives, files discovery leaves out are not kept, and a file that
+changed after it was parsed is parsed again."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo import extraction as extraction_module
+from agentprompt.repo.cache import SymbolCache, default_cache_path
+from agentprompt.repo.extraction import extract_repository, start_parsing
+from agentprompt.repo.files import discover
+from agentprompt.repo.repomap import MapOptions, build_map
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(extraction_module, "PARALLEL_THRESHOLD", 2)
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "dist").mkdir()
+    for i in range(12):
+        (root / "src" / f"m{i}.py").write_text(
+            f"def step_{i}(x: int) -> int:\n    return step_{max(i - 1, 0)}(x)\n"
+        )
+    (root / "dist" / "bundle.js").write_text("function step_3() {}\n")  # default exclusion
+    (root / "src" / "skipped.py").write_text("def hidden_one(): pass\n")
+    (root / ".agentpromptignore").write_text("src/skipped.py\n")
+    (root / "ignored.py").write_text("def ignored_one(): pass\n")
+    (root / ".gitignore").write_text("ignored.py\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def _cached_paths(root: Path) -> set[str]:
+    cache = SymbolCache(default_cache_path(root))
+    try:
+        return set(cache.entries())
+    finally:
+        cache.close()
+
+
+def test_a_first_map_with_a_head_start_is_the_map_without_one(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    begun: list[int] = []
+    real_start = extraction_module.start_parsing
+
+    def counting(root: Path, paths: list[str], workers: int) -> object:
+        begun.append(len(paths))
+        return real_start(root, paths, workers)
+
+    monkeypatch.setattr("agentprompt.repo.repomap.start_parsing", counting)
+    first = build_map(repo, MapOptions(tokens=300, workers=2))
+    assert begun == [12]  # the modules: not dist/, the root ignore file's nor git's
+    assert first.parsed == 12
+    assert _cached_paths(repo) == {f"src/m{i}.py" for i in range(12)}
+    assert "hidden_one" not in first.text and "bundle" not in first.text
+    # The same map as a parse after discovery (the discovery given, so no head start).
+    other = repo.parent / "other"
+    subprocess.run(["cp", "-a", str(repo), str(other)], check=True)
+    plain = build_map(other, MapOptions(tokens=300, workers=2), discovery=discover(other))
+    assert plain.text == first.text.replace(str(repo), str(other))
+    # With a cache there is no head start: only changed files are parsed.
+    assert build_map(repo, MapOptions(tokens=300, workers=2)).parsed == 0
+    assert begun == [12]
+
+
+def test_a_file_changed_after_its_head_start_parse_is_parsed_again(repo: Path) -> None:
+    paths = [f"src/m{i}.py" for i in range(12)]
+    head = start_parsing(repo.resolve(), paths, 2)
+    assert head is not None
+    for _chunk, coming in head.begun:
+        coming.result()  # every file parsed before the change
+    (repo / "src" / "m4.py").write_text("def renamed_step(x: int) -> int:\n    return x + 100\n")
+    found = extract_repository(discover(repo), details=False, head=head, workers=2)
+    try:
+        assert found.files["src/m4.py"].defs == ("renamed_step",)
+        assert found.files["src/m5.py"].defs == ("step_5",)
+        assert found.parsed == 12
+    finally:
+        assert found.cache is not None
+        found.cache.close()
