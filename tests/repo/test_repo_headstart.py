@@ -81,6 +81,12 @@ def test_a_file_changed_after_its_head_start_parse_is_parsed_again(repo: Path) -
         assert found.files["src/m4.py"].defs == ("renamed_step",)
         assert found.files["src/m5.py"].defs == ("step_5",)
         assert found.parsed == 12
+        # The workers stay for details: the files the map shows are extracted by them.
+        assert found.workers is head.pool
+        detailed = found.symbols(["src/m4.py", "src/m5.py", "src/m6.py"])
+        assert [s.signature for s in detailed["src/m5.py"].symbols] == ["(x: int) -> int"]
+        assert [s.name for s in detailed["src/m4.py"].symbols] == ["renamed_step"]
     finally:
+        head.close()
         assert found.cache is not None
         found.cache.close()

@@ -74,6 +74,9 @@ class Extraction:
     defs, members, references) by path, so a remembered graph can be updated."""
     warnings: tuple[str, ...] = ()
     """What went wrong with the cache (rebuilt, unusable): the run went on without it."""
+    workers: ProcessPoolExecutor | None = None
+    """Parse workers still running (a head start's), which extract the files
+    :meth:`symbols` wants details of in parallel."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
@@ -101,7 +104,18 @@ class Extraction:
 
     def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
         """``paths`` extracted again with details (kept in the cache or in memory)."""
-        rows = _parse_all(self.root, paths, os.cpu_count() or 1, None, None, details=True)
+        if self.workers is not None and len(paths) > 1:
+            # A few large files, most often: small chunks, so both workers get some.
+            rows = [
+                row
+                for coming in [
+                    self.workers.submit(_extract_chunk, str(self.root), paths[i : i + 2], True)
+                    for i in range(0, len(paths), 2)
+                ]
+                for row in coming.result()
+            ]
+        else:
+            rows = _parse_all(self.root, paths, os.cpu_count() or 1, None, None, details=True)
         found: dict[str, FileSymbols] = {}
         for path, row, _problem in rows:
             if row is None:
@@ -225,6 +239,7 @@ def _parse_all(
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
         return _stored(results, cache)
+    own = head is None
     if head is None:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
         head = HeadStart(pool=pool, begun=())
@@ -255,7 +270,8 @@ def _parse_all(
             if progress is not None:
                 progress(len(results) + len(pending), total)
     finally:
-        head.close()
+        if own:
+            head.close()
     results.extend(_stored(pending, cache))
     if again:
         results.extend(_parse_all(root, again, 1, None, cache, details=details))
@@ -293,7 +309,7 @@ def extract_repository(
     With ``details=False`` files are parsed for their names and references only, and a
     cached row without details is as good as one with them (see the module's docstring).
     ``head``: a parse :func:`start_parsing` began before ``discovery`` was made; its
-    workers are stopped when this returns.
+    workers stay for :meth:`Extraction.symbols` until the caller closes it.
     """
     if head is not None and details:
         head.close()  # it parsed without details
@@ -373,20 +389,16 @@ def extract_repository(
         previous = cache.names_of(
             [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
         )
-    try:
-        results = _parse_all(
-            root,
-            to_parse,
-            count,
-            progress,
-            cache,
-            details=details,
-            head=head,
-            stamps={f.path: (f.size, f.mtime_ns) for f in code},
-        )
-    finally:
-        if head is not None:
-            head.close()
+    results = _parse_all(
+        root,
+        to_parse,
+        count,
+        progress,
+        cache,
+        details=details,
+        head=head,
+        stamps={f.path: (f.size, f.mtime_ns) for f in code},
+    )
     memory: dict[str, tuple[str, str]] = {}
     for path, made, problem in results:
         if problem is not None:
@@ -410,4 +422,5 @@ def extract_repository(
         memory=memory,
         previous=previous,
         warnings=tuple(warnings),
+        workers=head.pool if head is not None else None,
     )

@@ -171,17 +171,17 @@ def build_map(
             details=False,
             head=head,
         )
+        if tokenizer is not None:
+            tokenizer.join()
+        remember_discovery(extraction, found, loaded)
+        try:
+            return _rank_and_fit(found, extraction, options)
+        finally:
+            if extraction.cache is not None:
+                extraction.cache.close()
     finally:
         if head is not None:
             head.close()
-        if tokenizer is not None:
-            tokenizer.join()
-    remember_discovery(extraction, found, loaded)
-    try:
-        return _rank_and_fit(found, extraction, options)
-    finally:
-        if extraction.cache is not None:
-            extraction.cache.close()
 
 
 def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, HeadStart | None]:
