@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.rank_pagerank import pagerank
@@ -245,69 +246,128 @@ def build_graph(
     class ``x`` is. Links stay within one language family (a TypeScript ``User`` says
     nothing of a PHP ``User``), and links to tests weigh :data:`TEST_WEIGHT`.
     """
-    definers: dict[str, list[str]] = {}
-    top_level: dict[str, set[str]] = {}
-    for path, names in defs.items():
-        for name in set(names):
-            definers.setdefault(name, []).append(path)
-            top_level.setdefault(name, set()).add(path)
-    for path, names in (members or {}).items():
-        for name in set(names):
-            if path not in top_level.get(name, ()):
-                definers.setdefault(name, []).append(path)
-    boost = set(mentioned)
-    # Per language family: each name's links to that family's files, and its strong ones.
-    links: dict[str | None, dict[str, list[tuple[str, float]]]] = {}
-    strong_links: dict[str | None, dict[str, list[str]]] = {}
-    for name, targets in definers.items():
-        tops = top_level.get(name, set())
-        weight = name_weight(name, len(targets), bool(tops), boost)
-        if not weight:
-            continue
-        for t in targets:
-            family = link_family(t)
-            share = (weight if t in tops else weight * MEMBER_WEIGHT) * target_weight(t)
-            links.setdefault(family, {}).setdefault(name, []).append((t, share))
-            if t in tops:
-                strong_links.setdefault(family, {}).setdefault(name, []).append(t)
+    definers, top_counts = _definers(defs, members or {})
+    families = _family_links(definers, top_counts, frozenset(mentioned))
     # Only names with few definers can have users worth counting (see other_users).
     defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
-    linkable = {family: set(names) for family, names in links.items()}
     edges: dict[str, dict[str, float]] = {}
-    referrers: dict[str, int] = {}
-    users: Counter[str] = Counter()
+    used: list[set[str]] = []
+    referred: list[set[str]] = []
+    nowhere = _FamilyLinks()
     for source, idents in refs.items():
         hits = defined.intersection(idents)
         if not hits:
             continue
-        users.update(hits)
-        out: dict[str, float] = {}
-        get = out.get
-        strong: set[str] = set()
-        family = link_family(source)
-        family_links = links.get(family, {})
-        family_strong = strong_links.get(family, {})
-        for ident in linkable.get(family, set()).intersection(hits):
-            for target, weight in family_links[ident]:
-                out[target] = get(target, 0.0) + weight
-            strong.update(family_strong.get(ident, ()))
-        out.pop(source, None)
-        strong.discard(source)
-        for target in strong:
-            referrers[target] = referrers.get(target, 0) + 1
+        used.append(hits)
+        out, strong = families.get(link_family(source), nowhere).links(source, hits)
+        referred.append(strong)
         if len(out) > MAX_LINKS:
             out = strongest_links(out)
         if out:
             edges[source] = out
-    nodes = tuple(sorted(set(defs) | set(refs)))
     return ReferenceGraph(
-        nodes=nodes,
+        nodes=tuple(sorted(set(defs) | set(refs))),
         edges=edges,
-        name_users=dict(users),
+        name_users=dict(Counter(chain.from_iterable(used))),
         definers={k: tuple(v) for k, v in definers.items()},
-        top_counts={k: len(v) for k, v in top_level.items()},
-        referrers=referrers,
+        top_counts=top_counts,
+        referrers=dict(Counter(chain.from_iterable(referred))),
     )
+
+
+def _definers(
+    defs: Mapping[str, Iterable[str]], members: Mapping[str, Iterable[str]]
+) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Each name's definers (those defining it at module level first) and, for names some
+    file defines at module level, how many do."""
+    definers: dict[str, list[str]] = {}
+    tops: dict[str, set[str]] = {}
+    for path, names in defs.items():
+        found = tops[path] = set(names)
+        for name in found:
+            definers.setdefault(name, []).append(path)
+    top_counts = {name: len(paths) for name, paths in definers.items()}
+    for path, names in members.items():
+        for name in set(names).difference(tops.get(path, ())):
+            definers.setdefault(name, []).append(path)
+    return definers, top_counts
+
+
+class _FamilyLinks:
+    """The links names make toward one language family's files, arranged so that most of
+    a file's links are counted by C code: a name linking to one file alone (most names)
+    stands for a (file, weight) pair, and a file's pairs are counted at once."""
+
+    def __init__(self) -> None:
+        self.linkable: set[str] = set()
+        """Every name linking to some file of the family."""
+        self.pairs: list[tuple[str, float]] = []
+        """The (file, weight) pairs of the names linking to one file alone."""
+        self.pair_of: dict[str, int] = {}
+        """For each name linking to one file alone: its pair's index in :attr:`pairs`."""
+        self.multiple: dict[str, list[tuple[str, float]]] = {}
+        """The names linking to several files: each file with its weight."""
+        self.strong: dict[str, tuple[str, ...]] = {}
+        """For each linkable name: the files defining it at module level."""
+        self._index: dict[tuple[str, float], int] = {}
+
+    def add(self, name: str, links: list[tuple[str, float]], strong: tuple[str, ...]) -> None:
+        """Record that ``name`` links to ``links`` (``strong``: the module-level ones)."""
+        self.linkable.add(name)
+        self.strong[name] = strong
+        if len(links) > 1:
+            self.multiple[name] = links
+            return
+        pair = links[0]
+        at = self._index.get(pair)
+        if at is None:
+            at = self._index[pair] = len(self.pairs)
+            self.pairs.append(pair)
+        self.pair_of[name] = at
+
+    def links(self, source: str, hits: set[str]) -> tuple[dict[str, float], set[str]]:
+        """The weighted links of ``source``, which uses the defined names ``hits``, and the
+        files it uses a module-level name of (itself left out of both)."""
+        linked = self.linkable.intersection(hits)
+        out: dict[str, float] = {}
+        get = out.get
+        pairs = self.pairs
+        for at, count in Counter(map(self.pair_of.get, linked)).items():
+            if at is not None:
+                target, weight = pairs[at]
+                out[target] = get(target, 0.0) + weight * count
+        for name in self.multiple.keys() & linked:
+            for target, weight in self.multiple[name]:
+                out[target] = get(target, 0.0) + weight
+        strong = set(chain.from_iterable(map(self.strong.__getitem__, linked)))
+        out.pop(source, None)
+        strong.discard(source)
+        return out, strong
+
+
+def _family_links(
+    definers: Mapping[str, list[str]], top_counts: Mapping[str, int], boost: frozenset[str]
+) -> dict[str | None, _FamilyLinks]:
+    """Per language family: the links each name makes to that family's files."""
+    families: dict[str | None, _FamilyLinks] = {}
+    for name, targets in definers.items():
+        top_count = top_counts.get(name, 0)
+        weight = name_weight(name, len(targets), bool(top_count), boost)
+        if not weight:
+            continue
+        by_family: dict[str | None, list[tuple[str, float]]] = {}
+        strong: dict[str | None, list[str]] = {}
+        for i, target in enumerate(targets):
+            family = link_family(target)
+            share = (weight if i < top_count else weight * MEMBER_WEIGHT) * target_weight(target)
+            by_family.setdefault(family, []).append((target, share))
+            if i < top_count:
+                strong.setdefault(family, []).append(target)
+        for family, links in by_family.items():
+            if family not in families:
+                families[family] = _FamilyLinks()
+            families[family].add(name, links, tuple(strong.get(family, ())))
+    return families
 
 
 def task_mentions(task: str) -> tuple[set[str], set[str]]:
