@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from itertools import chain
 
 from agentprompt.repo.extraction import Extraction
 from agentprompt.repo.rank import RankSummary
@@ -196,8 +197,11 @@ def fit_map(
 
 def defined_names(extraction: Extraction) -> frozenset[str]:
     """Every name some repository file defines (module level or in a class)."""
-    names: set[str] = set()
-    for item in extraction.files.values():
-        names.update(item.defs_text.split())
-        names.update(item.members_text.split())
-    return frozenset(names)
+    # The ranking has usually split every file's names already (they are cached).
+    files = extraction.files.values()
+    return frozenset(
+        chain(
+            chain.from_iterable(item.defs for item in files),
+            chain.from_iterable(item.members for item in files),
+        )
+    )
