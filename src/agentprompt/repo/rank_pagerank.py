@@ -17,7 +17,7 @@ from operator import itemgetter, mul, sub
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentprompt.repo.rank import ReferenceGraph
+    from agentprompt.repo.rank_graph import ReferenceGraph
 
 __all__ = ["pagerank"]
 
