@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
@@ -176,7 +176,7 @@ def build_graph(
         if not hits:
             continue
         used.append(hits)
-        out, strong = families.get(link_family(source), nowhere).links(source, hits)
+        out, strong = families.get(link_family(source), nowhere).links_of(source, hits)
         referred.append(strong)
         if len(out) > MAX_LINKS:
             out = strongest_links(out)
@@ -199,63 +199,49 @@ def _definers(
     file defines at module level, how many do."""
     definers: dict[str, list[str]] = {}
     tops: dict[str, set[str]] = {}
+    get = definers.get
     for path, names in defs.items():
         found = tops[path] = set(names)
         for name in found:
-            definers.setdefault(name, []).append(path)
+            paths = get(name)
+            if paths is None:
+                definers[name] = [path]
+            else:
+                paths.append(path)
     top_counts = {name: len(paths) for name, paths in definers.items()}
     for path, names in members.items():
         for name in set(names).difference(tops.get(path, ())):
-            definers.setdefault(name, []).append(path)
+            paths = get(name)
+            if paths is None:
+                definers[name] = [path]
+            else:
+                paths.append(path)
     return definers, top_counts
 
 
 class _FamilyLinks:
-    """The links names make toward one language family's files, arranged so that most of
-    a file's links are counted by C code: a name linking to one file alone (most names)
-    stands for a (file, weight) pair, and a file's pairs are counted at once."""
+    """The links names make toward one language family's files."""
 
     def __init__(self) -> None:
-        self.linkable: set[str] = set()
-        """Every name linking to some file of the family."""
-        self.pairs: list[tuple[str, float]] = []
-        """The (file, weight) pairs of the names linking to one file alone."""
-        self.pair_of: dict[str, int] = {}
-        """For each name linking to one file alone: its pair's index in :attr:`pairs`."""
-        self.multiple: dict[str, list[tuple[str, float]]] = {}
-        """The names linking to several files: each file with its weight."""
-        self.strong: dict[str, tuple[str, ...]] = {}
-        """For each linkable name: the files defining it at module level."""
-        self._index: dict[tuple[str, float], int] = {}
+        self.links: dict[str, list[tuple[str, float]]] = {}
+        """For each name linking to some file of the family: each file and its weight."""
+        self.strong: dict[str, Sequence[str]] = {}
+        """For each linking name: the files defining it at module level."""
 
-    def add(self, name: str, links: list[tuple[str, float]], strong: tuple[str, ...]) -> None:
+    def add(self, name: str, links: list[tuple[str, float]], strong: Sequence[str]) -> None:
         """Record that ``name`` links to ``links`` (``strong``: the module-level ones)."""
-        self.linkable.add(name)
+        self.links[name] = links
         self.strong[name] = strong
-        if len(links) > 1:
-            self.multiple[name] = links
-            return
-        pair = links[0]
-        at = self._index.get(pair)
-        if at is None:
-            at = self._index[pair] = len(self.pairs)
-            self.pairs.append(pair)
-        self.pair_of[name] = at
 
-    def links(self, source: str, hits: set[str]) -> tuple[dict[str, float], set[str]]:
+    def links_of(self, source: str, hits: set[str]) -> tuple[dict[str, float], set[str]]:
         """The weighted links of ``source``, which uses the defined names ``hits``, and the
         files it uses a module-level name of (itself left out of both)."""
-        linked = self.linkable.intersection(hits)
+        linked = self.links.keys() & hits
         out: dict[str, float] = {}
         get = out.get
-        pairs = self.pairs
-        for at, count in Counter(map(self.pair_of.get, linked)).items():
-            if at is not None:
-                target, weight = pairs[at]
-                out[target] = get(target, 0.0) + weight * count
-        for name in self.multiple.keys() & linked:
-            for target, weight in self.multiple[name]:
-                out[target] = get(target, 0.0) + weight
+        # One flat loop over every (file, weight) the names give: no loop per name.
+        for target, weight in chain.from_iterable(map(self.links.__getitem__, linked)):
+            out[target] = get(target, 0.0) + weight
         strong = set(chain.from_iterable(map(self.strong.__getitem__, linked)))
         out.pop(source, None)
         strong.discard(source)
@@ -271,6 +257,15 @@ def _family_links(
         top_count = top_counts.get(name, 0)
         weight = name_weight(name, len(targets), bool(top_count), boost)
         if not weight:
+            continue
+        if len(targets) == 1:  # most names: a shortcut for the loop below
+            target = targets[0]
+            family = link_family(target)
+            links_of = families.get(family)
+            if links_of is None:
+                links_of = families[family] = _FamilyLinks()
+            share = (weight if top_count else weight * MEMBER_WEIGHT) * target_weight(target)
+            links_of.add(name, [(target, share)], targets if top_count else ())
             continue
         by_family: dict[str | None, list[tuple[str, float]]] = {}
         strong: dict[str | None, list[str]] = {}

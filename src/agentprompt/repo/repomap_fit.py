@@ -13,6 +13,7 @@ from itertools import chain
 
 from agentprompt.repo.extraction import Extraction
 from agentprompt.repo.rank import RankSummary
+from agentprompt.repo.repomap_rank import paused_collection
 from agentprompt.repo.resolve import ImportResolver
 from agentprompt.repo.symbolmap import MapFile, is_test_path, render_map
 from agentprompt.repo.symbols import FileSymbols
@@ -145,6 +146,17 @@ def fit_map(
     budget: int,
 ) -> tuple[str, int, dict[str, MapFile]]:
     """The largest prefix of ranked entries whose map fits ``budget``."""
+    with paused_collection():
+        return _fit(ranked_paths, extraction, summary, counter, budget)
+
+
+def _fit(
+    ranked_paths: list[str],
+    extraction: Extraction,
+    summary: RankSummary,
+    counter: Tokenizer,
+    budget: int,
+) -> tuple[str, int, dict[str, MapFile]]:
     resolver = ImportResolver.for_paths(extraction.files)
     defined = defined_names(extraction)
     ranks = summary.ranks

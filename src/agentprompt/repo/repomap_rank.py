@@ -8,7 +8,9 @@ builds it from scratch otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import gc
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 from agentprompt.repo.cache import SymbolCache, content_hash
 from agentprompt.repo.extraction import Extraction
@@ -25,7 +27,7 @@ from agentprompt.repo.rank import (
 )
 from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
 
-__all__ = ["rank_extraction"]
+__all__ = ["paused_collection", "rank_extraction"]
 
 MAX_UPDATED = 200
 """More changed files than this and the reference graph is built anew rather than updated."""
@@ -41,6 +43,29 @@ def rank_extraction(
     """The ranking of ``extraction``'s files toward ``focus`` files (root-relative paths),
     ``mentions`` and what ``task`` names; remembered in the cache for an unchanged reference
     graph, and computed by updating the remembered graph when only a few files changed."""
+    with paused_collection():
+        return _rank(extraction, focus, mentions, task)
+
+
+@contextmanager
+def paused_collection() -> Iterator[None]:
+    """Pause Python's cycle collector for the block, as ranking and fitting a large
+    repository allocate hundreds of thousands of containers (links, definers, entries) that
+    form no cycles: each collection the allocations trigger walks them and the extraction
+    for nothing, about a fifth of a cold ranking's time. Reference counting still frees
+    everything, and a collector the caller had disabled stays disabled."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rank(
+    extraction: Extraction, focus: tuple[str, ...], mentions: Iterable[str], task: str | None
+) -> RankSummary:
     files = extraction.files
     named_paths: set[str] = set()
     words: set[str] = set(mentions)
