@@ -106,12 +106,14 @@ class RankSummary:
 def summarize(graph: ReferenceGraph, ranks: Mapping[str, float]) -> RankSummary:
     """The parts of ``graph`` and its ``ranks`` a map needs."""
     others = {}
-    definers, top_counts = graph.definers, graph.top_counts
-    # Only a name some file uses can have other users.
+    definers, top_counts = graph.definers.get, graph.top_counts.get
+    # Only a name some file uses can have other users, and only one used by twice as many
+    # files as define it (see others_count): most names are passed over without a call.
     for name, users in graph.name_users.items():
-        count = others_count(len(definers.get(name, ())), top_counts.get(name, 0), users)
-        if count:
-            others[name] = count
+        count = len(definers(name, ()))
+        if users >= 2 * count > 0:
+            others[name] = others_count(count, top_counts(name, 0), users)
+    others = {name: count for name, count in others.items() if count}
     return RankSummary(ranks=dict(ranks), referrers=dict(graph.referrers), other_users=others)
 
 
