@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = ["pagerank"]
 
+Puller = Callable[[list[float]], tuple[float, ...]]
+"""The ranks of a fed file's linkers, from the list of every fed file's rank."""
+
 
 def pagerank(
     graph: ReferenceGraph,
@@ -42,10 +45,9 @@ def pagerank(
     n = len(nodes)
     if n == 0:
         return {}
-    layout = _Layout.of(graph, damping)
-    jump = _shares(nodes, personal)
+    layout = _Layout.of(graph)
     begun = _beginning(nodes, start)
-    problem = _problem(layout, jump, 1.0 / n, begun)
+    problem = _problem(graph, layout, damping, _shares(nodes, personal), begun)
     settings = _Settings(damping=damping, tolerance=tolerance * n, max_iterations=max_iterations)
     fed_ranks, follower_ranks = _iterate(
         problem,
@@ -67,77 +69,67 @@ class _Layout:
     """Files no file links to: those that link first, then those that do not (isolated)."""
     linking: int
     """How many of :attr:`followers` link to other files."""
-    incoming: dict[str, list[tuple[str, float]]]
-    """For each fed file: its linkers and the damped share of their rank it gets."""
+    totals: dict[str, float]
+    """For each file that links: the summed weight of its links (more than 0)."""
     sinks: list[str]
     """Fed files that link nowhere (their rank jumps)."""
 
     @classmethod
-    def of(cls, graph: ReferenceGraph, damping: float) -> _Layout:
-        """The layout of ``graph``'s nodes, with every link's damped share."""
-        incoming: dict[str, list[tuple[str, float]]] = {}
-        linking: set[str] = set()
-        for source, out in graph.edges.items():
-            total = float(sum(out.values()))
-            if total <= 0:
-                continue
-            linking.add(source)
-            scale = damping / total
-            for target, weight in out.items():
-                incoming.setdefault(target, []).append((source, scale * weight))
+    def of(cls, graph: ReferenceGraph) -> _Layout:
+        """The layout of ``graph``'s nodes."""
+        edges = graph.edges
+        totals = {s: float(sum(out.values())) for s, out in edges.items()}
+        totals = {s: total for s, total in totals.items() if total > 0}
+        linked = set().union(*map(edges.__getitem__, totals))
         nodes = graph.nodes
-        only = [node for node in nodes if node in linking and node not in incoming]
-        isolated = [node for node in nodes if node not in linking and node not in incoming]
-        fed = [node for node in nodes if node in incoming]
+        only = [node for node in nodes if node in totals and node not in linked]
+        isolated = [node for node in nodes if node not in totals and node not in linked]
+        fed = [node for node in nodes if node in linked]
         return cls(
             fed=fed,
             followers=[*only, *isolated],
             linking=len(only),
-            incoming=incoming,
-            sinks=[node for node in fed if node not in linking],
+            totals=totals,
+            sinks=[node for node in fed if node not in totals],
         )
 
 
 def _problem(
-    layout: _Layout, jump: Mapping[str, float], uniform: float, begun: Mapping[str, float] | None
+    graph: ReferenceGraph,
+    layout: _Layout,
+    damping: float,
+    jump: Mapping[str, float],
+    begun: Mapping[str, float] | None,
 ) -> _Problem:
     """The iteration's arrays for ``layout``, these ``jump`` shares and ``begun`` start."""
+    uniform = 1.0 / len(graph.nodes)
     index = {node: a for a, node in enumerate(layout.fed)}
-    position = index.get
     follower_jump = _pick(jump, layout.followers, uniform)
     follower_start = follower_jump if begun is None else _pick(begun, layout.followers, 0.0)
     only = layout.followers[: layout.linking]
     only_jump = dict(zip(only, follower_jump, strict=False))
     only_start = dict(zip(only, follower_start, strict=False))
-    # Every fed file pulls from two linkers at least (padded with a slot past the last fed
-    # file that always holds 0.0), so each one's rank is fetched as a tuple in one call.
-    padding = len(layout.fed)
-    linkers: list[Puller] = []
-    shares: list[list[float]] = []
-    carried: list[float] = []
-    first: list[float] = []
-    for node in layout.fed:
-        inner: list[int] = []
-        inner_shares: list[float] = []
-        carry = begin = 0.0
-        for source, share in layout.incoming[node]:
-            at = position(source)
-            if at is None:
-                carry += only_jump[source] * share
-                begin += only_start[source] * share
-            else:
-                inner.append(at)
-                inner_shares.append(share)
-        while len(inner) < 2:
-            inner.append(padding)
-            inner_shares.append(0.0)
-        linkers.append(itemgetter(*inner))
-        shares.append(inner_shares)
-        carried.append(carry)
-        first.append(begin)
+    inner: list[list[int]] = [[] for _ in layout.fed]
+    shares: list[list[float]] = [[] for _ in layout.fed]
+    carried = [0.0] * len(layout.fed)
+    first = [0.0] * len(layout.fed)
+    for source, total in layout.totals.items():
+        scale = damping / total
+        at = index.get(source)
+        if at is None:  # a follower: its pull is carried (see _Problem.carried)
+            unit, begin = only_jump[source], only_start[source]
+            for target, weight in graph.edges[source].items():
+                t = index[target]
+                carried[t] += unit * (scale * weight)
+                first[t] += begin * (scale * weight)
+        else:
+            for target, weight in graph.edges[source].items():
+                t = index[target]
+                inner[t].append(at)
+                shares[t].append(scale * weight)
     return _Problem(
         jump=_pick(jump, layout.fed, uniform),
-        linkers=linkers,
+        linkers=_pullers(inner, shares, len(layout.fed)),
         shares=shares,
         carried=carried,
         first=first,
@@ -146,6 +138,19 @@ def _problem(
         follower_start=follower_start,
         linking=layout.linking,
     )
+
+
+def _pullers(inner: list[list[int]], shares: list[list[float]], padding: int) -> list[Puller]:
+    """Each fed file's linkers as one itemgetter. Every fed file pulls from two linkers at
+    least (padded with ``padding``, a slot past the last fed file that always holds 0.0,
+    with share 0.0), so that each getter returns a tuple."""
+    pullers: list[Puller] = []
+    for linkers, weights in zip(inner, shares, strict=True):
+        while len(linkers) < 2:
+            linkers.append(padding)
+            weights.append(0.0)
+        pullers.append(itemgetter(*linkers))
+    return pullers
 
 
 def _shares(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> dict[str, float]:
@@ -180,10 +185,6 @@ def _pick(values: Mapping[str, float], nodes: list[str], default: float) -> list
         return [default] * len(nodes)
     get = values.get
     return [get(node, 0.0) for node in nodes]
-
-
-Puller = Callable[[list[float]], tuple[float, ...]]
-"""The ranks of a fed file's linkers, from the list of every fed file's rank."""
 
 
 @dataclass(frozen=True, kw_only=True)
