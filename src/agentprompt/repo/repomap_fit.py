@@ -209,11 +209,7 @@ def _fit(
 
 def defined_names(extraction: Extraction) -> frozenset[str]:
     """Every name some repository file defines (module level or in a class)."""
-    # The ranking has usually split every file's names already (they are cached).
+    # One split of all the names' text: no loop per file or per name in Python.
     files = extraction.files.values()
-    return frozenset(
-        chain(
-            chain.from_iterable(item.defs for item in files),
-            chain.from_iterable(item.members for item in files),
-        )
-    )
+    texts = chain((item.defs_text for item in files), (item.members_text for item in files))
+    return frozenset(" ".join(texts).split())

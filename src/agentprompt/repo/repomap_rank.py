@@ -73,11 +73,10 @@ def _rank(
         task_paths, task_words = task_mentions(task)
         named_paths |= task_paths
         words |= task_words
-    defs: dict[str, tuple[str, ...]] = {}
-    members: dict[str, tuple[str, ...]] = {}
+    defs: dict[str, list[str]] = {}
+    members: dict[str, list[str]] = {}
     if words:
-        defs = {p: f.defs for p, f in files.items()}
-        members = {p: f.members for p, f in files.items()}
+        defs, members = _names(extraction)
     definers = definers_of(words, defs, members)
     personal = personalization(
         files,
@@ -106,8 +105,7 @@ def _rank(
             cache.remember(key, summary.to_json())
             return summary
     if not words:
-        defs = {p: f.defs for p, f in files.items()}
-        members = {p: f.members for p, f in files.items()}
+        defs, members = _names(extraction)
     graph = build_graph(defs, extraction.references(), boosted, members)
     ranks = pagerank(graph, personal)
     summary = summarize(graph, ranks)
@@ -154,6 +152,16 @@ def _updated_state(
         return {p: refs for p, refs in cache.users_of(names).items() if p in files}
 
     return update_state(state, changed, users_of, files, personal)
+
+
+def _names(extraction: Extraction) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The names each file defines at module level and in classes, split from the rows'
+    text directly: the rows' cached tuples cost a locked property access per file."""
+    files = extraction.files.items()
+    return (
+        {p: f.defs_text.split() for p, f in files},
+        {p: f.members_text.split() for p, f in files},
+    )
 
 
 def _file_names(row: tuple[str, str, str, str]) -> FileNames:
