@@ -1,26 +1,35 @@
 """Which files and definitions matter most: a reference graph ranked by personalised PageRank.
 
-A file links to another when it uses an identifier the other defines. Identifiers defined
-in many files say little about where a use points, so their weight is spread thin (and
-those defined in more than :data:`MAX_DEFINERS` files are ignored); private names weigh
-less, and identifiers the task mentions weigh more. PageRank over that graph, with its
-random jumps biased toward the focus files, the files a task names and the files defining
-the identifiers it mentions, orders files by how central they are to the task.
+A file links to another when it uses an identifier the other defines (see
+:mod:`agentprompt.repo.rank_graph`). PageRank over that graph, with its random jumps biased
+toward the focus files, the files a task names and the files defining the identifiers it
+mentions, orders files by how central they are to the task.
 """
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
-from collections import Counter
-from collections.abc import Container, Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.rank_graph import (
+    MAX_DEFINERS,
+    MAX_LINKS,
+    MAX_MEMBER_DEFINERS,
+    MEMBER_WEIGHT,
+    MENTION_BOOST,
+    PRIVATE_WEIGHT,
+    TEST_WEIGHT,
+    ReferenceGraph,
+    build_graph,
+    link_family,
+    name_weight,
+    others_count,
+    strongest_links,
+    target_weight,
+)
 from agentprompt.repo.rank_pagerank import pagerank
-from agentprompt.repo.symbolmap import is_test_path
 
 __all__ = [
     "MAX_DEFINERS",
@@ -45,31 +54,6 @@ __all__ = [
     "task_mentions",
 ]
 
-MAX_DEFINERS = 6
-"""Identifiers defined in more files than this are not used as links."""
-
-MAX_MEMBER_DEFINERS = 2
-"""Class-member names (methods, properties) link only when at most this many files define
-them: ``x.name`` says little about which class ``x`` is."""
-
-MAX_LINKS = 48
-"""Each file keeps only its strongest links to this many other files."""
-
-MENTION_BOOST = 10.0
-"""Links through a name the task mentions weigh this many times more."""
-
-PRIVATE_WEIGHT = 0.1
-"""Links through a private name (``_helper``) weigh this fraction of a public one's."""
-
-MEMBER_WEIGHT = 0.1
-"""Links through a class member's name weigh this fraction of a module-level name's."""
-
-TEST_WEIGHT = 0.1
-"""Links to (and jumps toward) test files and fixtures weigh this fraction of others': a
-test uses much, but is rarely what a task needs to see."""
-
-_FAMILIES = {"cpp": "c", "typescript": "javascript", "tsx": "javascript"}
-
 _MIN_STEM = 4
 _TASK_STOP_WORDS = frozenset(
     str.split(
@@ -88,75 +72,8 @@ _TASK_STOP_WORDS = frozenset(
 )
 """Common English words of a task text: they name no file or identifier worth ranking
 toward, even when some class happens to define a ``make`` or a ``files``."""
-_TIE = 1e-9
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _PATHISH = re.compile(r"[\w./\\-]+\.\w+|[\w-]+/[\w./-]+")
-
-
-@dataclass(frozen=True, kw_only=True)
-class ReferenceGraph:
-    """Files, the weighted links between them, and how often each name is used elsewhere."""
-
-    nodes: tuple[str, ...]
-    """Every file path in the graph."""
-    edges: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    """``edges[a][b]``: how strongly file ``a`` refers to definitions in file ``b``."""
-    name_users: Mapping[str, int] = field(default_factory=dict)
-    """For each defined name: how many files use it (definers included)."""
-    definers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """For each defined name: the files that define it, those defining it at module level
-    first."""
-    top_counts: Mapping[str, int] = field(default_factory=dict)
-    """For each defined name: how many of its definers define it at module level."""
-
-    referrers: Mapping[str, int] = field(default_factory=dict)
-    """For each file: how many other files use a module-level name it defines."""
-
-    def other_users(self, name: str) -> int:
-        """How many files use ``name`` beyond those defining it, shared evenly among its
-        definers (0 for names defined in more than :data:`MAX_DEFINERS` files, or in more
-        than :data:`MAX_MEMBER_DEFINERS` when only classes define it)."""
-        return others_count(
-            len(self.definers.get(name, ())),
-            self.top_counts.get(name, 0),
-            self.name_users.get(name, 0),
-        )
-
-
-def others_count(definers: int, top_count: int, users: int) -> int:
-    """Users of a name beyond its ``definers`` files (``top_count`` of them at module
-    level), shared evenly among them; 0 when the name has too many definers to say."""
-    limit = MAX_DEFINERS if top_count else MAX_MEMBER_DEFINERS
-    if definers == 0 or definers > limit:
-        return 0
-    return max(0, users - definers) // definers
-
-
-def name_weight(name: str, definers: int, top_level: bool, boost: Container[str]) -> float:
-    """How much one use of ``name`` links toward each of its ``definers`` files (some of
-    them at module level when ``top_level``); 0 when too many files define it to say which
-    one is meant. Mentioned names (``boost``) weigh more, private ones less."""
-    if definers > (MAX_DEFINERS if top_level else MAX_MEMBER_DEFINERS):
-        return 0.0
-    weight = 1.0 / definers
-    if name in boost:
-        weight *= MENTION_BOOST
-    if name.startswith("_"):
-        weight *= PRIVATE_WEIGHT
-    return weight
-
-
-@cache
-def link_family(path: str) -> str | None:
-    """The language family links stay within: C with C++, JavaScript with TypeScript."""
-    language = language_for_path(path)
-    return _FAMILIES.get(language, language) if language is not None else None
-
-
-@cache
-def target_weight(path: str) -> float:
-    """How much a link to ``path`` counts: :data:`TEST_WEIGHT` for tests, else 1."""
-    return TEST_WEIGHT if is_test_path(path) else 1.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,12 +106,14 @@ class RankSummary:
 def summarize(graph: ReferenceGraph, ranks: Mapping[str, float]) -> RankSummary:
     """The parts of ``graph`` and its ``ranks`` a map needs."""
     others = {}
-    definers, top_counts = graph.definers, graph.top_counts
-    # Only a name some file uses can have other users.
+    definers, top_counts = graph.definers.get, graph.top_counts.get
+    # Only a name some file uses can have other users, and only one used by twice as many
+    # files as define it (see others_count): most names are passed over without a call.
     for name, users in graph.name_users.items():
-        count = others_count(len(definers.get(name, ())), top_counts.get(name, 0), users)
-        if count:
-            others[name] = count
+        count = len(definers(name, ()))
+        if users >= 2 * count > 0:
+            others[name] = others_count(count, top_counts(name, 0), users)
+    others = {name: count for name, count in others.items() if count}
     return RankSummary(ranks=dict(ranks), referrers=dict(graph.referrers), other_users=others)
 
 
@@ -211,103 +130,6 @@ def definers_of(
             for name in wanted.intersection(names):
                 found.setdefault(name, []).append(path)
     return {name: tuple(dict.fromkeys(paths)) for name, paths in found.items()}
-
-
-def _link_order(item: tuple[str, float]) -> tuple[float, str]:
-    """Stronger first; equal weights (to the last few bits, which depend on the order they
-    were summed in) by path, so the links kept never depend on hashing order."""
-    return -round(item[1], 9), item[0]
-
-
-def strongest_links(out: Mapping[str, float]) -> dict[str, float]:
-    """The :data:`MAX_LINKS` strongest of one file's links (all when there are no more)."""
-    if len(out) <= MAX_LINKS:
-        return dict(out)
-    cut = heapq.nlargest(MAX_LINKS, out.values())[-1]
-    kept = {t: w for t, w in out.items() if w > cut + _TIE}
-    near = sorted(
-        ((t, w) for t, w in out.items() if cut - _TIE <= w <= cut + _TIE), key=_link_order
-    )
-    kept.update(near[: MAX_LINKS - len(kept)])
-    return kept
-
-
-def build_graph(
-    defs: Mapping[str, Iterable[str]],
-    refs: Mapping[str, Iterable[str]],
-    mentioned: Iterable[str] = (),
-    members: Mapping[str, Iterable[str]] | None = None,
-) -> ReferenceGraph:
-    """The reference graph of files defining ``defs[path]`` and using ``refs[path]``.
-
-    ``members`` are names defined inside classes (methods, properties): a use of one is a
-    weak link (a tenth of a module-level name's), since ``x.name`` rarely says which
-    class ``x`` is. Links stay within one language family (a TypeScript ``User`` says
-    nothing of a PHP ``User``), and links to tests weigh :data:`TEST_WEIGHT`.
-    """
-    definers: dict[str, list[str]] = {}
-    top_level: dict[str, set[str]] = {}
-    for path, names in defs.items():
-        for name in set(names):
-            definers.setdefault(name, []).append(path)
-            top_level.setdefault(name, set()).add(path)
-    for path, names in (members or {}).items():
-        for name in set(names):
-            if path not in top_level.get(name, ()):
-                definers.setdefault(name, []).append(path)
-    boost = set(mentioned)
-    # Per language family: each name's links to that family's files, and its strong ones.
-    links: dict[str | None, dict[str, list[tuple[str, float]]]] = {}
-    strong_links: dict[str | None, dict[str, list[str]]] = {}
-    for name, targets in definers.items():
-        tops = top_level.get(name, set())
-        weight = name_weight(name, len(targets), bool(tops), boost)
-        if not weight:
-            continue
-        for t in targets:
-            family = link_family(t)
-            share = (weight if t in tops else weight * MEMBER_WEIGHT) * target_weight(t)
-            links.setdefault(family, {}).setdefault(name, []).append((t, share))
-            if t in tops:
-                strong_links.setdefault(family, {}).setdefault(name, []).append(t)
-    # Only names with few definers can have users worth counting (see other_users).
-    defined = {name for name, targets in definers.items() if len(targets) <= MAX_DEFINERS}
-    linkable = {family: set(names) for family, names in links.items()}
-    edges: dict[str, dict[str, float]] = {}
-    referrers: dict[str, int] = {}
-    users: Counter[str] = Counter()
-    for source, idents in refs.items():
-        hits = defined.intersection(idents)
-        if not hits:
-            continue
-        users.update(hits)
-        out: dict[str, float] = {}
-        get = out.get
-        strong: set[str] = set()
-        family = link_family(source)
-        family_links = links.get(family, {})
-        family_strong = strong_links.get(family, {})
-        for ident in linkable.get(family, set()).intersection(hits):
-            for target, weight in family_links[ident]:
-                out[target] = get(target, 0.0) + weight
-            strong.update(family_strong.get(ident, ()))
-        out.pop(source, None)
-        strong.discard(source)
-        for target in strong:
-            referrers[target] = referrers.get(target, 0) + 1
-        if len(out) > MAX_LINKS:
-            out = strongest_links(out)
-        if out:
-            edges[source] = out
-    nodes = tuple(sorted(set(defs) | set(refs)))
-    return ReferenceGraph(
-        nodes=nodes,
-        edges=edges,
-        name_users=dict(users),
-        definers={k: tuple(v) for k, v in definers.items()},
-        top_counts={k: len(v) for k, v in top_level.items()},
-        referrers=referrers,
-    )
 
 
 def task_mentions(task: str) -> tuple[set[str], set[str]]:

@@ -1,22 +1,28 @@
 """Personalised PageRank over a reference graph (pull form, pure Python).
 
-Each iteration pulls every file's new rank from the files linking to it; random jumps and
-the rank of files that link nowhere go to the personalisation weights. Files that neither
-link nor are linked to (files of languages without a grammar, say) stay out of the
-iteration and are filled in from its last step.
+Each iteration pulls every linked-to file's new rank from the files linking to it, one
+C-level sum of products per file; random jumps and the rank of files that link nowhere go
+to the personalisation weights. A file no file links to has, after the first step, only its
+share of that step's jumps, so those files (files of languages without a grammar, and files
+that only link, such as most tests) stay out of the iteration: their pull on the files they
+link to is one fixed vector scaled by the previous step's jump mass, and their ranks are
+filled in from the last step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from operator import sub
+from operator import itemgetter, mul, sub
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentprompt.repo.rank import ReferenceGraph
+    from agentprompt.repo.rank_graph import ReferenceGraph
 
 __all__ = ["pagerank"]
+
+Puller = Callable[[list[float]], tuple[float, ...]]
+"""The ranks of a fed file's linkers, from the list of every fed file's rank."""
 
 
 def pagerank(
@@ -39,39 +45,112 @@ def pagerank(
     n = len(nodes)
     if n == 0:
         return {}
-    totals = {s: float(sum(out.values())) for s, out in graph.edges.items()}
-    sources = [s for s, total in totals.items() if total > 0]
-    linking = set(sources)
-    linked = linking.union(*map(graph.edges.__getitem__, sources))
-    # Only files that link or are linked to take part in the iteration (see _iterate).
-    active = [node for node in nodes if node in linked]
-    isolated = [node for node in nodes if node not in linked]
-    position = {node: a for a, node in enumerate(active)}.__getitem__
-    flows = []
-    for source in sources:
-        out = graph.edges[source]
-        scale = damping / totals[source]
-        flows.append(
-            (position(source), list(map(position, out)), list(map(scale.__mul__, out.values())))
-        )
-    jump = _shares(nodes, personal)
-    problem = _Problem(
-        jump=_pick(jump, active, 1.0 / n),
-        flows=flows,
-        sinks=[position(node) for node in active if node not in linking],
-        isolated_jump=_pick(jump, isolated, 1.0 / n),
-    )
+    layout = _Layout.of(graph)
     begun = _beginning(nodes, start)
+    problem = _problem(graph, layout, damping, _shares(nodes, personal), begun)
     settings = _Settings(damping=damping, tolerance=tolerance * n, max_iterations=max_iterations)
-    active_ranks, isolated_ranks = _iterate(
+    fed_ranks, follower_ranks = _iterate(
         problem,
-        list(problem.jump) if begun is None else _pick(begun, active, 0.0),
-        list(problem.isolated_jump) if begun is None else _pick(begun, isolated, 0.0),
+        list(problem.jump) if begun is None else _pick(begun, layout.fed, 0.0),
         settings,
     )
-    found = dict(zip(active, active_ranks, strict=True))
-    found.update(zip(isolated, isolated_ranks, strict=True))
+    found = dict(zip(layout.fed, fed_ranks, strict=True))
+    found.update(zip(layout.followers, follower_ranks, strict=True))
     return {node: found[node] for node in nodes}
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Layout:
+    """Which files the iteration computes one by one and which follow the jumps alone."""
+
+    fed: list[str]
+    """Files some file links to, in node order: their rank is pulled every step."""
+    followers: list[str]
+    """Files no file links to: those that link first, then those that do not (isolated)."""
+    linking: int
+    """How many of :attr:`followers` link to other files."""
+    totals: dict[str, float]
+    """For each file that links: the summed weight of its links (more than 0)."""
+    sinks: list[str]
+    """Fed files that link nowhere (their rank jumps)."""
+
+    @classmethod
+    def of(cls, graph: ReferenceGraph) -> _Layout:
+        """The layout of ``graph``'s nodes."""
+        edges = graph.edges
+        totals = {s: float(sum(out.values())) for s, out in edges.items()}
+        totals = {s: total for s, total in totals.items() if total > 0}
+        linked = set().union(*map(edges.__getitem__, totals))
+        nodes = graph.nodes
+        only = [node for node in nodes if node in totals and node not in linked]
+        isolated = [node for node in nodes if node not in totals and node not in linked]
+        fed = [node for node in nodes if node in linked]
+        return cls(
+            fed=fed,
+            followers=[*only, *isolated],
+            linking=len(only),
+            totals=totals,
+            sinks=[node for node in fed if node not in totals],
+        )
+
+
+def _problem(
+    graph: ReferenceGraph,
+    layout: _Layout,
+    damping: float,
+    jump: Mapping[str, float],
+    begun: Mapping[str, float] | None,
+) -> _Problem:
+    """The iteration's arrays for ``layout``, these ``jump`` shares and ``begun`` start."""
+    uniform = 1.0 / len(graph.nodes)
+    index = {node: a for a, node in enumerate(layout.fed)}
+    follower_jump = _pick(jump, layout.followers, uniform)
+    follower_start = follower_jump if begun is None else _pick(begun, layout.followers, 0.0)
+    only = layout.followers[: layout.linking]
+    only_jump = dict(zip(only, follower_jump, strict=False))
+    only_start = dict(zip(only, follower_start, strict=False))
+    inner: list[list[int]] = [[] for _ in layout.fed]
+    shares: list[list[float]] = [[] for _ in layout.fed]
+    carried = [0.0] * len(layout.fed)
+    first = [0.0] * len(layout.fed)
+    for source, total in layout.totals.items():
+        scale = damping / total
+        at = index.get(source)
+        if at is None:  # a follower: its pull is carried (see _Problem.carried)
+            unit, begin = only_jump[source], only_start[source]
+            for target, weight in graph.edges[source].items():
+                t = index[target]
+                carried[t] += unit * (scale * weight)
+                first[t] += begin * (scale * weight)
+        else:
+            for target, weight in graph.edges[source].items():
+                t = index[target]
+                inner[t].append(at)
+                shares[t].append(scale * weight)
+    return _Problem(
+        jump=_pick(jump, layout.fed, uniform),
+        linkers=_pullers(inner, shares, len(layout.fed)),
+        shares=shares,
+        carried=carried,
+        first=first,
+        sinks=[index[node] for node in layout.sinks],
+        follower_jump=follower_jump,
+        follower_start=follower_start,
+        linking=layout.linking,
+    )
+
+
+def _pullers(inner: list[list[int]], shares: list[list[float]], padding: int) -> list[Puller]:
+    """Each fed file's linkers as one itemgetter. Every fed file pulls from two linkers at
+    least (padded with ``padding``, a slot past the last fed file that always holds 0.0,
+    with share 0.0), so that each getter returns a tuple."""
+    pullers: list[Puller] = []
+    for linkers, weights in zip(inner, shares, strict=True):
+        while len(linkers) < 2:
+            linkers.append(padding)
+            weights.append(0.0)
+        pullers.append(itemgetter(*linkers))
+    return pullers
 
 
 def _shares(nodes: tuple[str, ...], personal: Mapping[str, float] | None) -> dict[str, float]:
@@ -111,13 +190,23 @@ def _pick(values: Mapping[str, float], nodes: list[str], default: float) -> list
 @dataclass(frozen=True, kw_only=True)
 class _Problem:
     jump: list[float]
-    """The jump weight of each file that links or is linked to."""
-    flows: list[tuple[int, list[int], list[float]]]
-    """Each linking file's targets and the damped share of its rank each gets."""
+    """The jump share of each fed file."""
+    linkers: list[Puller]
+    """For each fed file: the ranks of the fed files linking to it."""
+    shares: list[list[float]]
+    """For each fed file: the damped share of each of :attr:`linkers`' rank it gets."""
+    carried: list[float]
+    """For each fed file: the pull of the files that only link, per unit of jump mass."""
+    first: list[float]
+    """For each fed file: the pull of the files that only link, from their start ranks."""
     sinks: list[int]
-    """The linked-to files that link nowhere (their rank jumps)."""
-    isolated_jump: list[float]
-    """The jump weight of each file that neither links nor is linked to."""
+    """The fed files that link nowhere (their rank jumps)."""
+    follower_jump: list[float]
+    """The jump share of each follower (see :attr:`_Layout.followers`)."""
+    follower_start: list[float]
+    """The rank each follower starts from."""
+    linking: int
+    """How many followers link (the rest are isolated: their rank jumps)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,41 +220,46 @@ class _Settings:
 
 
 def _iterate(
-    problem: _Problem, begun: list[float], begun_isolated: list[float], settings: _Settings
+    problem: _Problem, begun: list[float], settings: _Settings
 ) -> tuple[list[float], list[float]]:
-    """Power iteration from ``begun`` over the files that link or are linked to.
+    """Power iteration from ``begun`` (fed files) and the followers' start ranks.
 
-    An isolated file's rank after every step is ``base * jump`` (``base``: that step's jump
-    and dangling mass), so the isolated files (files of languages without a grammar, say)
-    are carried as one sum and filled in from the last step: the same iteration, less work.
+    A follower's rank after every step is ``base * jump`` (``base``: that step's jump and
+    dangling mass), so the followers are carried as sums and filled in from the last step:
+    the same iteration as over every file, less work.
     """
     damping = settings.damping
-    flows, sinks, jump = problem.flows, problem.sinks, problem.jump
-    isolated_jump = sum(problem.isolated_jump)
-    rank = begun
-    isolated_sum = sum(begun_isolated)
+    jump, sinks = problem.jump, problem.sinks
+    linkers, shares = problem.linkers, problem.shares
+    follower_jump = problem.follower_jump
+    isolated_jump = sum(follower_jump[problem.linking :])
+    follower_total = sum(follower_jump)
+    rank = [*begun, 0.0]  # the padding slot (see _problem)
+    isolated_sum = sum(problem.follower_start[problem.linking :])
+    carried, scale = problem.first, 1.0
     base = None
-    for step in range(settings.max_iterations):
+    for _ in range(settings.max_iterations):
         dangling = sum(map(rank.__getitem__, sinks)) + isolated_sum
-        base = 1.0 - damping + damping * dangling
-        new = [base * j for j in jump]
-        for i, to, shares in flows:
-            share = rank[i]
-            for t, w in zip(to, shares, strict=True):
-                new[t] += share * w
-        isolated_new = base * isolated_jump
-        if step == 0:
+        previous, base = base, 1.0 - damping + damping * dangling
+        new = [
+            base * j + scale * c + sum(map(mul, pull(rank), w))
+            for j, c, pull, w in zip(jump, carried, linkers, shares, strict=True)
+        ]
+        new.append(0.0)
+        if previous is None:
             moved = sum(
                 abs(base * j - r)
-                for j, r in zip(problem.isolated_jump, begun_isolated, strict=True)
+                for j, r in zip(follower_jump, problem.follower_start, strict=True)
             )
         else:
-            moved = abs(isolated_new - isolated_sum)
+            moved = abs(base - previous) * follower_total
         delta = sum(map(abs, map(sub, new, rank))) + moved
         rank = new
-        isolated_sum = isolated_new
+        isolated_sum = base * isolated_jump
+        carried, scale = problem.carried, base
         if delta < settings.tolerance:
             break
+    del rank[-1]
     if base is None:
-        return rank, begun_isolated
-    return rank, [base * j for j in problem.isolated_jump]
+        return rank, list(problem.follower_start)
+    return rank, [base * j for j in follower_jump]

@@ -33,25 +33,31 @@ from agentprompt.repo.rank import (
 
 __all__ = ["FileNames", "GraphState", "definers_entry", "state_from_graph", "update_state"]
 
-_FORMAT = 4
+_FORMAT = 5
 
 Definers = tuple[tuple[str, ...], int]
 """A name's definers: the files defining it (module level first) and how many of them
 define it at module level."""
 
 
-def definers_entry(value: str | None) -> Definers | None:
-    """A name's definers from their stored text (``count NUL path NUL path...``), read only
-    when an update looks at the name (most names are never looked at)."""
+Stored = tuple[int | str, ...]
+"""A name's definers as stored: how many define it at module level, then the files
+defining it (module level first). Kept flat so that :mod:`marshal` writes each path, an
+object shared with the rest of the state, as a back-reference rather than again."""
+
+
+def definers_entry(value: Stored | None) -> Definers | None:
+    """A name's definers from their stored form, read only when an update looks at the
+    name (most names are never looked at)."""
     if value is None:
         return None
-    count, *paths = value.split("\0")
-    return tuple(paths), int(count)
+    count, *paths = value
+    return tuple(map(str, paths)), int(count)
 
 
-def _stored(paths: tuple[str, ...], top_count: int) -> str:
-    """The text :func:`definers_entry` reads."""
-    return "\0".join((str(top_count), *paths))
+def _stored(paths: tuple[str, ...], top_count: int) -> Stored:
+    """The form :func:`definers_entry` reads."""
+    return (top_count, *paths)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,8 +82,8 @@ class GraphState:
     """The mentioned names whose links were strengthened (sorted)."""
     names: dict[str, str]
     """The names hash of every file the graph was built from, by path."""
-    definers: dict[str, str]
-    """Every defined name's definers, as text (see :func:`definers_entry`)."""
+    definers: dict[str, Stored]
+    """Every defined name's definers, as stored (see :func:`definers_entry`)."""
     edges: dict[str, dict[str, float]]
     """Each file's links, as :attr:`ReferenceGraph.edges`."""
     users: dict[str, int]
@@ -139,13 +145,13 @@ def state_from_graph(
     boost: Iterable[str],
 ) -> GraphState:
     """The state of a graph built from scratch over files with these ``names`` hashes."""
+    top_counts = graph.top_counts.get
     return GraphState(
         boost=tuple(sorted(boost)),
         names=dict(names),
-        definers={
-            n: _stored(paths, graph.top_counts.get(n, 0)) for n, paths in graph.definers.items()
-        },
-        edges={s: dict(out) for s, out in graph.edges.items()},
+        definers={n: (top_counts(n, 0), *paths) for n, paths in graph.definers.items()},
+        # The graph is not kept: its links are shared with the state, not copied.
+        edges={s: out if isinstance(out, dict) else dict(out) for s, out in graph.edges.items()},
         users=dict(graph.name_users),
         referrers=dict(graph.referrers),
         other_users=dict(other_users),
@@ -190,7 +196,7 @@ def _row(
 
 
 def _patch_definers(
-    definers: dict[str, str], path: str, old: FileNames | None, new: FileNames | None
+    definers: dict[str, Stored], path: str, old: FileNames | None, new: FileNames | None
 ) -> None:
     """Move ``path`` in ``definers`` from its ``old`` names to its ``new`` ones."""
     for name in {*(old.defs if old else ()), *(old.members if old else ())}:
