@@ -90,3 +90,28 @@ def test_a_file_changed_after_its_head_start_parse_is_parsed_again(repo: Path) -
         head.close()
         assert found.cache is not None
         found.cache.close()
+
+
+def test_prefetched_details_are_used_and_kept(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = [f"src/m{i}.py" for i in range(12)]
+    head = start_parsing(repo.resolve(), paths, 2)
+    assert head is not None
+    found = extract_repository(discover(repo), details=False, head=head, workers=2)
+    try:
+        found.prefetch(["src/m1.py", "src/m2.py", "README.none"])
+        assert set(found.coming) == {"src/m1.py", "src/m2.py"}
+        for coming in set(found.coming.values()):
+            coming.result()
+
+        def no_parse(*_args: object, **_kwargs: object) -> object:
+            raise AssertionError("a prefetched file was parsed again")
+
+        monkeypatch.setattr(extraction_module, "_parse_all", no_parse)
+        got = found.symbols(["src/m2.py"])
+        assert [s.signature for s in got["src/m2.py"].symbols] == ["(x: int) -> int"]
+        assert found.coming == {}  # m1 was done too: kept, though not asked for yet
+        assert found.symbols(["src/m1.py"])["src/m1.py"].symbols[0].name == "step_1"
+    finally:
+        head.close()
+        assert found.cache is not None
+        found.cache.close()

@@ -51,6 +51,10 @@ _NO_NAMES = content_hash(b"\n\n")
 """The names hash of a file that defines and uses nothing."""
 
 
+Result = tuple[str, CacheRow | None, str | None]
+"""One file's extraction: (path, cache row, problem)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Extraction:
     """The cached extraction state of every code file in a repository."""
@@ -77,6 +81,8 @@ class Extraction:
     workers: ProcessPoolExecutor | None = None
     """Parse workers still running (a head start's), which extract the files
     :meth:`symbols` wants details of in parallel."""
+    coming: dict[str, Future[list[Result]]] = field(default_factory=dict)
+    """Files handed to :attr:`workers` for their details (see :meth:`prefetch`)."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
@@ -102,25 +108,48 @@ class Extraction:
             found.update(self._detailed(missing))
         return found
 
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Hand ``paths`` that have no details yet to the workers (when a head start left
+        some), so that :meth:`symbols` finds them extracted: ranking names the files a map
+        will show while the workers would otherwise be idle."""
+        if self.workers is None:
+            return
+        todo = [
+            p
+            for p in dict.fromkeys(paths)
+            if p in self.files
+            and not self.files[p].detailed
+            and self.files[p].language is not None
+            and p not in self.coming
+        ]
+        if todo:
+            # One task, so one worker: the other core stays with the ranking going on.
+            coming = self.workers.submit(_extract_chunk, str(self.root), todo, True)
+            self.coming.update(dict.fromkeys(todo, coming))
+
     def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
         """``paths`` extracted again with details (kept in the cache or in memory)."""
-        if self.workers is not None and len(paths) > 1:
-            # A few large files, most often: small chunks, so both workers get some.
-            rows = [
-                row
-                for coming in [
-                    self.workers.submit(_extract_chunk, str(self.root), paths[i : i + 2], True)
-                    for i in range(0, len(paths), 2)
-                ]
-                for row in coming.result()
-            ]
-        else:
-            rows = _parse_all(self.root, paths, os.cpu_count() or 1, None, None, details=True)
+        self.prefetch(paths)
+        needed = {self.coming[p] for p in paths if p in self.coming}
+        rows: list[Result] = []
+        for coming in dict.fromkeys(self.coming.values()):
+            if coming in needed or coming.done():  # a prefetched file done is kept, asked or not
+                rows.extend(coming.result())
+        for path, _row, _problem in rows:
+            self.coming.pop(path, None)
+        done = {path for path, _row, _problem in rows}
+        missing = [p for p in paths if p not in done]
+        if missing:
+            rows.extend(
+                _parse_all(self.root, missing, os.cpu_count() or 1, None, None, details=True)
+            )
+        asked = set(paths)
         found: dict[str, FileSymbols] = {}
         for path, row, _problem in rows:
             if row is None:
                 continue  # unreadable now: reported when it was first skipped
-            found[path] = from_json(row.data, tuple(row.refs.split()))
+            if path in asked:
+                found[path] = from_json(row.data, tuple(row.refs.split()))
             if self.cache is None or not storable(path):
                 self.memory[path] = (row.data, row.refs)
         if self.cache is not None:
@@ -182,10 +211,6 @@ def _stripped(row: CacheRow) -> CacheRow:
 def _context() -> Any:
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     return multiprocessing.get_context(method)
-
-
-Result = tuple[str, CacheRow | None, str | None]
-"""One file's extraction: (path, cache row, problem)."""
 
 
 @dataclass(frozen=True, kw_only=True)

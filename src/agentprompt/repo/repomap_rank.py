@@ -9,6 +9,7 @@ builds it from scratch otherwise.
 from __future__ import annotations
 
 import gc
+import heapq
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
@@ -28,6 +29,10 @@ from agentprompt.repo.rank import (
 from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
 
 __all__ = ["paused_collection", "rank_extraction"]
+
+PREFETCH = 40
+"""How many of the top-ranked files a first map extracts with details ahead of fitting
+(the fitting's first look takes 32)."""
 
 MAX_UPDATED = 200
 """More changed files than this and the reference graph is built anew rather than updated."""
@@ -107,7 +112,15 @@ def _rank(
     if not words:
         defs, members = _names(extraction)
     graph = build_graph(defs, extraction.references(), boosted, members)
+    if extraction.workers is not None:
+        # The files a map will show are extracted with details by the idle workers while
+        # the ranking goes on: first a guess (the files most others refer to), then the
+        # top of the ranking itself.
+        referred = graph.referrers
+        extraction.prefetch(heapq.nlargest(PREFETCH // 2, referred, key=lambda p: referred[p]))
     ranks = pagerank(graph, personal)
+    if extraction.workers is not None:
+        extraction.prefetch(heapq.nlargest(PREFETCH, ranks, key=lambda p: ranks[p]))
     summary = summarize(graph, ranks)
     if cache is not None:
         cache.remember(key, summary.to_json())
