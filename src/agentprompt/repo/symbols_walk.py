@@ -27,7 +27,7 @@ from agentprompt.repo.symbols_signatures import (
     declarator_name,
     declared_names,
     decorator_markers,
-    function_parts,
+    function_name,
     has_keyword,
     is_accessor,
     node_text,
@@ -35,6 +35,7 @@ from agentprompt.repo.symbols_signatures import (
     read_params,
     read_returns,
     ruby_attributes,
+    signature_nodes,
 )
 from agentprompt.repo.symbols_walkstate import WalkState
 
@@ -196,7 +197,7 @@ def _function(
     in_class: bool,
     markers: tuple[str, ...],
 ) -> None:
-    name, params_node, returns_node, owner = function_parts(walk.language, node)
+    name, owner, holder = function_name(walk.language, node)
     if not name:
         return
     if owner and not parent:
@@ -224,7 +225,8 @@ def _function(
         marks.append("static")
     if has_keyword(b"abstract", prefix) or node.type == "abstract_method_signature":
         marks.append("abstract")
-    params = read_params(params_node)
+    params_node, returns_node = signature_nodes(walk.language, node, holder)
+    params = read_params(walk.language, params_node)
     returns = read_returns(returns_node)
     signature = collapse(node_text(params_node))
     if returns:
@@ -345,7 +347,7 @@ def _arrow(
         parent,
         depth,
         signature=signature,
-        params=read_params(params)
+        params=read_params(walk.language, params)
         if params is not None and params.type != "identifier"
         else ((node_text(params),) if params else ()),
         returns=returns,
