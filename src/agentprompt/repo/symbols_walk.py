@@ -18,7 +18,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from agentprompt.repo.symbols import ImportEntry, SymbolEntry
-from agentprompt.repo.symbols_grammars import GRAMMARS
+from agentprompt.repo.symbols_grammars import GRAMMARS, node_roles
 from agentprompt.repo.symbols_imports import read_imports
 from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
@@ -41,6 +41,9 @@ from agentprompt.repo.symbols_walkstate import WalkState
 
 __all__ = ["walk_tree"]
 
+_NO_IMPORTS: frozenset[int] = frozenset()
+"""The import node types looked for in class bodies and by a names-only walk: none."""
+
 
 def walk_tree(
     language: str, root: Node, source: bytes, *, names_only: bool = False
@@ -53,7 +56,13 @@ def walk_tree(
     grammar = GRAMMARS.get(language)
     if grammar is None:
         return (), ()
-    walk = WalkState(language=language, grammar=grammar, source=source, names_only=names_only)
+    walk = WalkState(
+        language=language,
+        grammar=grammar,
+        roles=node_roles(language),
+        source=source,
+        names_only=names_only,
+    )
     _visit(walk, root, None, 0, False, ())
     if root.has_error:
         walk.symbols.sort(key=lambda s: s.line)  # recovery may find definitions out of order
@@ -68,24 +77,26 @@ def _visit(
     in_class: bool,
     markers: tuple[str, ...],
 ) -> None:
-    grammar = walk.grammar
+    roles = walk.roles.inside_class if in_class else walk.roles.outside_class
+    imports = _NO_IMPORTS if in_class or walk.names_only else walk.roles.imports
     for child in node.named_children:
-        kind = child.type
-        if kind == "comment":
-            continue
-        if kind in grammar.imports and not in_class and not walk.names_only:
+        kind = child.kind_id
+        if kind in imports:
             walk.imports.extend(read_imports(walk.language, child))
-        if kind in grammar.wrappers:
+        role = roles.get(kind)
+        if role is None:
+            continue
+        if role == "wrapper":
             _wrapper(walk, child, parent, depth, in_class, markers)
-        elif kind in grammar.classes:
+        elif role == "class":
             _class(walk, child, parent, depth, markers)
-        elif kind in grammar.functions:
+        elif role == "function":
             _function(walk, child, parent, depth, in_class, markers)
-        elif in_class and kind in grammar.members:
+        elif role == "member":
             _member(walk, child, parent, depth)
-        elif not in_class and kind in grammar.variables:
+        elif role == "variable":
             _variable(walk, child, parent, depth, markers)
-        elif in_class and kind in grammar.bodies:
+        else:
             _visit(walk, child, parent, depth, in_class, markers)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from agentprompt.repo.symbols import RESERVED_WORDS, ImportEntry, SymbolEntry
-from agentprompt.repo.symbols_grammars import Grammar
+from agentprompt.repo.symbols_grammars import Grammar, NodeRoles
 
 __all__ = ["WalkState", "line_span"]
 
@@ -49,6 +49,8 @@ class WalkState:
     """The language being read."""
     grammar: Grammar
     """Its grammar table."""
+    roles: NodeRoles
+    """The grammar table by node kind id."""
     source: bytes
     """The file's bytes."""
     symbols: list[SymbolEntry] = field(default_factory=list)
