@@ -311,7 +311,7 @@ def declared_names(node: Node) -> list[tuple[str, Node]]:
     """Names declared by a variable or member declaration, with the node holding each value."""
     kind = node.type
     if kind == "expression_statement":
-        inner = node.named_children[0] if node.named_children else None
+        inner = node.named_child(0) if node.named_child_count else None
         if inner is None or inner.type != "assignment":
             return []
         left = inner.child_by_field_name("left")

@@ -43,6 +43,12 @@ __all__ = ["walk_tree"]
 
 _NO_IMPORTS: frozenset[int] = frozenset()
 """The import node types looked for in class bodies and by a names-only walk: none."""
+_FIELDS = frozenset(
+    {"property_signature", "public_field_definition", "field_definition", "property_declaration"}
+)
+"""Class members declaring one named field (PHP's ``property_declaration`` may declare
+several)."""
+_OPTIONAL = ("optional",)
 
 
 def walk_tree(
@@ -259,13 +265,14 @@ def _function(
 def _variable(
     walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
-    if node.type == "assignment_expression":
+    kind = node.type
+    if kind == "assignment_expression":
         _commonjs_export(walk, node, parent, depth, markers)
         return
-    if node.type == "type_definition":
+    if kind == "type_definition":
         _typedef(walk, node, parent, depth, markers)
         return
-    if node.type == "declaration":
+    if kind == "declaration":
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
             "function_declarator",
@@ -368,11 +375,12 @@ def _arrow(
 
 
 def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None:
-    if node.type == "call":
+    kind = node.type
+    if kind == "call":
         for name in ruby_attributes(node):
             walk.add(node, "property", name, parent, depth)
         return
-    if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
+    if walk.language in ("cpp", "c") and kind in ("field_declaration", "declaration"):
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
             "function_declarator",
@@ -388,38 +396,28 @@ def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None
         for part in node.children_by_field_name("declarator"):
             walk.add(node, "property", node_text(declarator_name(part)), parent, depth)
         return
-    if (
-        node.type
-        in (
-            "property_signature",
-            "public_field_definition",
-            "field_definition",
-            "property_declaration",
-        )
-        and walk.language != "php"
-    ):
+    if kind in _FIELDS and walk.language != "php":
         name = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
-        optional = (
-            b"?" in walk.source[node.start_byte : node.end_byte].split(b":")[0].split(b"=")[0]
-        )
         value = node.child_by_field_name("value")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, (), in_class=True)
-            return
-        walk.add(node, "property", name, parent, depth, markers=("optional",) if optional else ())
+        elif walk.names_only:
+            walk.add(node, "property", name, parent, depth)
+        else:
+            text = walk.source[node.start_byte : node.end_byte]
+            optional = b"?" in text.split(b":", 1)[0].split(b"=", 1)[0]
+            walk.add(node, "property", name, parent, depth, markers=_OPTIONAL if optional else ())
         return
-    if node.type == "field_declaration" and walk.language in ("go", "rust"):
+    if kind == "field_declaration" and walk.language in ("go", "rust"):
         for i, part in enumerate(node.children):
             if node.field_name_for_child(i) == "name":
                 walk.add(node, "property", node_text(part), parent, depth)
         return
-    if node.type == "property_declaration" and walk.language == "php":
+    if kind == "property_declaration" and walk.language == "php":
         declared_type = node.child_by_field_name("type")
         optional = declared_type is not None and declared_type.type == "optional_type"
         for name, _holder in declared_names(node):
-            walk.add(
-                node, "property", name, parent, depth, markers=("optional",) if optional else ()
-            )
+            walk.add(node, "property", name, parent, depth, markers=_OPTIONAL if optional else ())
         return
     for name, _holder in declared_names(node):
         walk.add(node, "property", name, parent, depth)

@@ -29,6 +29,7 @@ _NOT_CALLS = frozenset(
     b"isinstance issubclass getattr setattr hasattr range enumerate zip sorted dict set tuple "
     b"min max sum any all repr type iter next map filter bool float bytes".split()
 )
+_NOT_CALLS_BACKWARDS = frozenset(word[::-1] for word in _NOT_CALLS)
 _MAX_CALLS = 12
 _CALL_SCAN_BYTES = 4096
 
@@ -119,18 +120,17 @@ class WalkState:
             self.backwards, size - min(body.end_byte, start + _CALL_SCAN_BYTES), size - start
         )
         found.reverse()
-        calls: list[str] = []
-        # Repeats dropped first (in C, first-seen order kept): most calls are of a few names.
-        for backwards in dict.fromkeys(found):
-            match = backwards[::-1]
-            if match in _NOT_CALLS:
-                continue
-            name = match.decode("ascii")
-            if name != own:
-                calls.append(name)
-                if len(calls) >= _MAX_CALLS:
-                    break
-        return tuple(calls)
+        # Repeats (first-seen order kept) and keywords dropped while still reversed: most
+        # bodies call a few names many times, and only the names kept need turning round.
+        kept = [m for m in dict.fromkeys(found) if m not in _NOT_CALLS_BACKWARDS]
+        if not kept:
+            return ()
+        # The first 13 (one may be the definition's own name) joined last to first: the
+        # joined text turned round is then each name forwards, in first-seen order.
+        names = b" ".join(kept[_MAX_CALLS::-1])[::-1].decode("ascii").split(" ")
+        if own in names:
+            names.remove(own)
+        return tuple(names[:_MAX_CALLS])
 
 
 def line_span(node: Node) -> tuple[int, int]:
