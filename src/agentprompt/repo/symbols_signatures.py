@@ -195,11 +195,13 @@ def read_params(language: str, node: Node | None) -> tuple[str, ...]:
         kind = child.type
         if kind in _NOT_PARAMS or node.field_name_for_named_child(index) == "type":
             continue  # the type of a C# ``params T[] values`` is no parameter
-        names = [n for n in _param_names(language, child) if n not in _SKIP_PARAMS]
-        if not names:
-            continue
         if kind == "identifier":  # a bare name (the commonest parameter) has no marks
-            found.extend(names)
+            name = node_text(child).lstrip("$")
+            if name not in _SKIP_PARAMS:
+                found.append(name)
+            continue
+        names = [n for n in _param_names(language, child, kind) if n not in _SKIP_PARAMS]
+        if not names:
             continue
         before, after = _param_marks(kind, child)
         for name in names:
@@ -260,8 +262,10 @@ def _destructured(language: str, node: Node) -> str:
     return braces[0] + ",".join(names) + braces[1]
 
 
-def _param_names(language: str, node: Node) -> list[str]:
-    kind = node.type
+def _param_names(language: str, node: Node, kind: str = "") -> list[str]:
+    """The names a parameter node declares; ``kind`` is its type when the caller has it
+    (reading ``Node.type`` makes a new string each time)."""
+    kind = kind or node.type
     if kind in ("identifier", "name", "variable_name"):
         return [node_text(node).lstrip("$")]
     if kind in _DESTRUCTURED:
@@ -307,9 +311,10 @@ def read_returns(node: Node | None) -> str | None:
     return text
 
 
-def declared_names(node: Node) -> list[tuple[str, Node]]:
-    """Names declared by a variable or member declaration, with the node holding each value."""
-    kind = node.type
+def declared_names(node: Node, kind: str = "") -> list[tuple[str, Node]]:
+    """Names declared by a variable or member declaration, with the node holding each value;
+    ``kind`` is its type when the caller has it."""
+    kind = kind or node.type
     if kind == "expression_statement":
         inner = node.named_child(0) if node.named_child_count else None
         if inner is None or inner.type != "assignment":

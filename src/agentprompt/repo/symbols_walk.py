@@ -285,7 +285,7 @@ def _variable(
         for part in node.children_by_field_name("declarator"):
             walk.add(node, "variable", node_text(declarator_name(part)), parent, depth)
         return
-    for name, holder in declared_names(node):
+    for name, holder in declared_names(node, kind):
         value = holder.child_by_field_name("value") or holder.child_by_field_name("right")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, markers)
@@ -416,8 +416,8 @@ def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None
     if kind == "property_declaration" and walk.language == "php":
         declared_type = node.child_by_field_name("type")
         optional = declared_type is not None and declared_type.type == "optional_type"
-        for name, _holder in declared_names(node):
+        for name, _holder in declared_names(node, kind):
             walk.add(node, "property", name, parent, depth, markers=_OPTIONAL if optional else ())
         return
-    for name, _holder in declared_names(node):
+    for name, _holder in declared_names(node, kind):
         walk.add(node, "property", name, parent, depth)

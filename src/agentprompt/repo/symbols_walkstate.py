@@ -15,7 +15,7 @@ from tree_sitter import Node
 from agentprompt.repo.symbols import RESERVED_WORDS, ImportEntry, SymbolEntry
 from agentprompt.repo.symbols_grammars import Grammar, NodeRoles
 
-__all__ = ["WalkState", "line_span"]
+__all__ = ["WalkState"]
 
 _CALL_REVERSED = re.compile(rb"\(([A-Za-z0-9_$]*[A-Za-z_$])")
 """A call read backwards: ``(`` and the name before it, reversed. In forward text a call is
@@ -89,9 +89,16 @@ class WalkState:
         entry = _new(SymbolEntry)
         values = entry.__dict__
         values.update(_ENTRY_DEFAULTS)
-        line, last = line_span(node)
-        values["kind"], values["name"], values["line"], values["end_line"] = kind, name, line, last
-        values["parent"], values["depth"] = parent, depth
+        first = node.start_point[0]
+        row, column = node.end_point  # a trailing newline ends the line before
+        last = row if column == 0 and row > first else row + 1
+        values["kind"], values["name"], values["parent"], values["depth"] = (
+            kind,
+            name,
+            parent,
+            depth,
+        )
+        values["line"], values["end_line"] = first + 1, last
         # A value that is its field's default is already there (names-only: all of them).
         if signature:
             values["signature"] = signature
@@ -131,11 +138,3 @@ class WalkState:
         if own in names:
             names.remove(own)
         return tuple(names[:_MAX_CALLS])
-
-
-def line_span(node: Node) -> tuple[int, int]:
-    """The first and last line ``node`` covers (1-based); a trailing newline ends the line
-    before."""
-    first = node.start_point[0]
-    row, column = node.end_point
-    return first + 1, (row if column == 0 and row > first else row + 1)
