@@ -334,33 +334,37 @@ def declared_names(node: Node, kind: str = "") -> list[tuple[str, Node]]:
         ]
     found: list[tuple[str, Node]] = []
     for child in node.named_children:
-        if child.type in (
-            "variable_declarator",
-            "init_declarator",
-            "const_spec",
-            "var_spec",
-            "const_element",
-            "property_element",
-            "variable_declaration",
-            "var_spec_list",
-        ):
-            if child.type in ("variable_declaration", "var_spec_list"):
-                found.extend(declared_names(child))
-                continue
+        child_kind = child.type
+        if child_kind in ("variable_declaration", "var_spec_list"):
+            found.extend(declared_names(child, child_kind))
+        elif child_kind in _DECLARATORS:
             for i, part in enumerate(child.children):
                 if (
                     child.field_name_for_child(i) in ("name", "declarator")
                     and part.type in NAME_TYPES
                 ):
                     found.append((node_text(part).lstrip("$"), child))
-            if child.type in ("const_element",) and child.named_children:
-                found.append((node_text(child.named_children[0]), child))
-        elif child.type in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
+            if child_kind == "const_element" and child.named_child_count:
+                found.append((node_text(child.named_child(0)), child))
+        elif child_kind in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
             "name",
             "declarator",
         ):
             found.append((node_text(child), node))
     return found
+
+
+_DECLARATORS = frozenset(
+    {
+        "variable_declarator",
+        "init_declarator",
+        "const_spec",
+        "var_spec",
+        "const_element",
+        "property_element",
+    }
+)
+"""Nodes declaring one variable each (the name in their ``name`` or ``declarator``)."""
 
 
 def _index(parent: Node, child: Node) -> int:
