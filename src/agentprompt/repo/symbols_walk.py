@@ -20,6 +20,7 @@ from tree_sitter import Node
 from agentprompt.repo.symbols import ImportEntry, SymbolEntry
 from agentprompt.repo.symbols_grammars import GRAMMARS, node_roles
 from agentprompt.repo.symbols_imports import read_imports
+from agentprompt.repo.symbols_params import read_params
 from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
@@ -32,7 +33,6 @@ from agentprompt.repo.symbols_signatures import (
     is_accessor,
     node_text,
     read_bases,
-    read_params,
     read_returns,
     ruby_attributes,
     signature_nodes,
@@ -223,7 +223,8 @@ def _function(
         parent, depth, in_class = owner, depth + 1, True
     if "declaration" in markers and parent:
         walk.declared.add(f"{parent}.{name}")
-    prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
+    start = node.start_byte
+    prefix = walk.source[start : start + 200].split(b"(", 1)[0]
     is_async = has_keyword(b"async", prefix)
     is_getter = walk.language in ("javascript", "typescript", "tsx") and is_accessor(prefix)
     if "property" in markers or is_getter:
