@@ -92,12 +92,12 @@ def _visit(
         role = roles.get(kind)
         if role is None:
             continue
-        if role == "wrapper":
+        if role == "function":  # the commonest first
+            _function(walk, child, parent, depth, in_class, markers)
+        elif role == "wrapper":
             _wrapper(walk, child, parent, depth, in_class, markers)
         elif role == "class":
             _class(walk, child, parent, depth, markers)
-        elif role == "function":
-            _function(walk, child, parent, depth, in_class, markers)
         elif role == "member":
             _member(walk, child, parent, depth)
         elif role == "variable":
@@ -291,7 +291,9 @@ def _variable(
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, markers)
         else:
-            spec = holder if holder.type in ("const_spec", "var_spec") else node
+            # Only Go's grammar has specs (a grouped declaration spans them all).
+            go_spec = walk.language == "go" and holder.type in ("const_spec", "var_spec")
+            spec = holder if go_spec else node
             walk.add(spec, "variable", name, parent, depth, markers=markers)
 
 
