@@ -128,17 +128,19 @@ def check(parsed: list[Parsed], reference: Path) -> bool:
 def timing(parsed: list[Parsed], rounds: int, full_only: bool) -> None:
     """Print the median CPU seconds of the full and the names-only walk, interleaved."""
     full: list[float] = []
-    names: list[float] = [0.0]
+    names: list[float] = []
     for _ in range(rounds):
         full.append(_walk_all(parsed, names_only=False))
         if not full_only:
             names.append(_walk_all(parsed, names_only=True))
-    names = names[1:] or names
-    print(
-        f"{len(parsed)} files: full walk {statistics.median(full):.3f} CPU-s "
-        f"({' '.join(f'{t:.3f}' for t in full)}), names-only {statistics.median(names):.3f} "
-        f"CPU-s ({' '.join(f'{t:.3f}' for t in names)})"
-    )
+    print(f"{len(parsed)} files: full walk {_seconds(full)}", end="")
+    print(f", names-only {_seconds(names)}" if names else "")
+
+
+def _seconds(times: list[float]) -> str:
+    """The median of ``times`` and each of them."""
+    each = " ".join(f"{t:.3f}" for t in times)
+    return f"{statistics.median(times):.3f} CPU-s ({each})"
 
 
 def main() -> None:

@@ -84,3 +84,25 @@ def test_names_only_walk_reads_no_signatures_calls_bases_or_imports() -> None:
         == ("", (), None, (), (), ())
         for s in names
     )
+
+
+def test_walk_entries_equal_entries_made_by_the_constructor() -> None:
+    # The walk fills new entries' fields directly (no __post_init__ may be skipped).
+    assert not hasattr(SymbolEntry, "__post_init__")
+    source = b"class A(B):\n    async def run(self, x=1) -> int:\n        return go(x)\n"
+    root = parser_for("python").parse(source).root_node
+    full, _imports = walk_tree("python", root, source)
+    assert full == tuple(SymbolEntry(**vars(s)) for s in full)
+    assert full[1] == SymbolEntry(
+        kind="async method",
+        name="run",
+        line=2,
+        end_line=3,
+        signature="(self, x=1) -> int",
+        params=("x?",),
+        returns="int",
+        parent="A",
+        depth=1,
+        calls=("go",),
+    )
+    assert full[0].bases == ("B",)

@@ -8,8 +8,18 @@ decorators, namespaces, error-recovery nodes), and that are class bodies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import Literal
 
-__all__ = ["GRAMMARS", "Grammar"]
+from agentprompt.repo.languages import tree_sitter_language
+
+__all__ = ["GRAMMARS", "Grammar", "NodeRoles", "Role", "node_roles"]
+
+Role = Literal["wrapper", "class", "function", "member", "variable", "body"]
+"""What the walk does with a child node of a given type: look inside a wrapper with the same
+parent; read a class, function, member (in class bodies) or variable (outside them); look
+inside a class body's part. Strings, not an Enum: the walk compares one per child, and an
+Enum member's lookup costs six times a string comparison."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,6 +40,64 @@ class Grammar:
     """Nodes to look inside with the same parent."""
     bodies: frozenset[str] = frozenset()
     """Class-body nodes to look inside."""
+
+    def roles(self, in_class: bool) -> dict[str, Role]:
+        """Each node type's role in class bodies or outside them (comments have none);
+        where a type is in several sets, wrappers come first, then classes, functions,
+        members or variables, bodies."""
+        ordered: list[tuple[frozenset[str], Role]] = [
+            (self.wrappers, "wrapper"),
+            (self.classes, "class"),
+            (self.functions, "function"),
+        ]
+        if in_class:
+            ordered += [(self.members, "member"), (self.bodies, "body")]
+        else:
+            ordered.append((self.variables, "variable"))
+        roles: dict[str, Role] = {}
+        for kinds, role in reversed(ordered):
+            roles.update(dict.fromkeys(kinds, role))
+        roles.pop("comment", None)
+        return roles
+
+
+@dataclass(frozen=True, kw_only=True)
+class NodeRoles:
+    """A grammar's roles by node kind id (``Node.kind_id``), which the walk looks up for
+    every child of every place definitions live: one dictionary lookup on a number, instead
+    of making the type's name (``Node.type`` builds a new string) and up to six set tests."""
+
+    outside_class: dict[int, Role]
+    """Each kind's role outside class bodies."""
+    inside_class: dict[int, Role]
+    """Each kind's role in class bodies."""
+    imports: frozenset[int]
+    """The kinds that may hold an import."""
+
+
+@cache
+def node_roles(language: str) -> NodeRoles:
+    """The roles of ``language``'s node kinds, by id (``language`` has a grammar)."""
+    grammar = GRAMMARS[language]
+    tree_sitter = tree_sitter_language(language)
+    # A kind id's type name is what ``Node.type`` gives for a node of that id; several ids
+    # may share a name (aliases, anonymous twins), and each gets its role. Error-recovery
+    # nodes have an id of their own, past the grammar's.
+    ids = [*range(tree_sitter.node_kind_count), _ERROR_ID]
+    names = {i: tree_sitter.node_kind_for_id(i) for i in ids}
+
+    def by_id(roles: dict[str, Role]) -> dict[int, Role]:
+        return {i: roles[name] for i, name in names.items() if name in roles}
+
+    return NodeRoles(
+        outside_class=by_id(grammar.roles(False)),
+        inside_class=by_id(grammar.roles(True)),
+        imports=frozenset(i for i, name in names.items() if name in grammar.imports),
+    )
+
+
+_ERROR_ID = 0xFFFF
+"""The kind id of tree-sitter's ``ERROR`` nodes in every grammar (``ts_builtin_sym_error``)."""
 
 
 def _fs(*names: str) -> frozenset[str]:

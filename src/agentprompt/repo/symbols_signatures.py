@@ -7,8 +7,11 @@ and node types the official grammars use for the same idea.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from tree_sitter import Node
+
+from agentprompt.repo.languages import tree_sitter_language
 
 __all__ = [
     "FUNCTION_VALUES",
@@ -17,17 +20,17 @@ __all__ = [
     "declarator_name",
     "declared_names",
     "decorator_markers",
-    "function_parts",
+    "function_name",
     "has_keyword",
     "is_accessor",
     "node_text",
+    "present_fields",
     "read_bases",
-    "read_params",
     "read_returns",
     "ruby_attributes",
+    "signature_nodes",
 ]
 
-_SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
 NAME_TYPES = frozenset(
     {
         "identifier",
@@ -42,15 +45,6 @@ NAME_TYPES = frozenset(
         "operator_name",
         "private_property_identifier",
         "namespace_identifier",
-    }
-)
-_OPTIONAL_PARAMS = frozenset(
-    {
-        "default_parameter",
-        "typed_default_parameter",
-        "optional_parameter",
-        "assignment_pattern",
-        "optional_parameter_declaration",
     }
 )
 _OPTIONAL_RETURN = re.compile(
@@ -133,8 +127,9 @@ def _owner_name(owner: str) -> str:
     return owner.rsplit("::", 1)[-1].strip()
 
 
-def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | None, str | None]:
-    """Name, parameters node, return-type node and owning type (for out-of-class methods)."""
+def function_name(language: str, node: Node) -> tuple[str, str | None, Node]:
+    """Name and owning type (for out-of-class methods) of a function node, and the node
+    whose ``parameters`` field holds its parameters (:func:`signature_nodes`)."""
     if language in ("c", "cpp"):
         # The innermost function declarator names the function: in
         # ``void (*signal(int, handler))(int)`` the outer one is the returned pointer's.
@@ -145,123 +140,38 @@ def function_parts(language: str, node: Node) -> tuple[str, Node | None, Node | 
                 found = declarator
             declarator = _inner_declarator(declarator)
         if found is None:
-            return "", None, None, None
+            return "", None, node
         name = node_text(found.child_by_field_name("declarator"))
-        declarator = found
-        owner = None
         if "::" in name:
             owner, name = name.rsplit("::", 1)
-            owner = _owner_name(owner)
-        return (
-            name,
-            declarator.child_by_field_name("parameters"),
-            node.child_by_field_name("type"),
-            owner,
-        )
+            return name, _owner_name(owner), found
+        return name, None, found
     name = node_text(node.child_by_field_name("name"))
-    params = node.child_by_field_name("parameters")
-    returns = None
-    for field_name in ("return_type", "result", "returns", "type"):
-        returns = node.child_by_field_name(field_name)
-        if returns is not None:
-            break
-    owner = None
     if language == "go" and node.type == "method_declaration":
         receiver = node.child_by_field_name("receiver")
         declared = receiver.named_children[0] if receiver and receiver.named_children else None
         kind = declared.child_by_field_name("type") if declared is not None else None
-        owner = node_text(kind).lstrip("*").split("[")[0].strip() or None
-    return name, params, returns, owner
+        return name, node_text(kind).lstrip("*").split("[")[0].strip() or None, node
+    return name, None, node
 
 
-def read_params(node: Node | None) -> tuple[str, ...]:
-    """Parameter names of a parameter-list node, marked ``?`` optional or ``*``/``**``/
-    ``...``/``&`` variadic; receivers (``self``, ``this``) left out."""
-    if node is None:
-        return ()
-    found: list[str] = []
-    for index, child in enumerate(node.children):
-        kind = child.type
-        if not child.is_named or node.field_name_for_child(index) == "type":
-            continue  # punctuation, or the type of a C# ``params T[] values``
-        if kind in ("comment", "self_parameter", "attribute_item"):
-            continue
-        names = _param_names(child)
-        text = node_text(child)
-        for name in names:
-            if name in _SKIP_PARAMS:
-                continue
-            if kind in ("list_splat_pattern", "splat_parameter") or (
-                text.startswith("*") and not text.startswith("**")
-            ):
-                name = f"*{name}"
-            elif kind in ("dictionary_splat_pattern", "hash_splat_parameter") or text.startswith(
-                "**"
-            ):
-                name = f"**{name}"
-            elif "variadic" in kind or kind == "spread_parameter" or "..." in text.split(":")[0]:
-                name = f"...{name}"
-            elif kind == "block_parameter":
-                name = f"&{name}"
-            elif (
-                kind in _OPTIONAL_PARAMS
-                or child.child_by_field_name("default_value") is not None
-                or (kind == "parameter" and "=" in text)
-                or (kind == "required_parameter" and child.child_by_field_name("value"))
-                or (kind == "keyword_parameter" and child.child_by_field_name("value"))
-                or kind == "optional_parameter"
-            ):
-                name = f"{name}?"
-            found.append(name)
-    return tuple(found)
+@cache
+def present_fields(language: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` less the field names ``language``'s grammar has no field for: a node never
+    has those, so trying them in turn is wasted work."""
+    grammar = tree_sitter_language(language)
+    return tuple(name for name in names if grammar.field_id_for_name(name) is not None)
 
 
-_DESTRUCTURED = frozenset({"object_pattern", "array_pattern"})
-
-
-def _destructured(node: Node) -> str:
-    """A destructured parameter as its names: ``{title,onClose}`` or ``[first,rest]``."""
-    names: list[str] = []
-    for child in node.named_children:
-        kind = child.type
-        if kind in ("shorthand_property_identifier_pattern", "identifier"):
-            names.append(node_text(child))
-        elif kind == "pair_pattern":
-            value = child.child_by_field_name("value")
-            names.extend(_param_names(value) if value is not None else [])
-        elif kind in ("object_assignment_pattern", "assignment_pattern"):
-            left = child.child_by_field_name("left")
-            names.extend(_param_names(left) if left is not None else [])
-        elif kind == "rest_pattern":
-            names.extend(f"...{n}" for n in _param_names(child))
-        elif kind in _DESTRUCTURED:
-            names.append(_destructured(child))
-    braces = "{}" if node.type == "object_pattern" else "[]"
-    return braces[0] + ",".join(names) + braces[1]
-
-
-def _param_names(node: Node) -> list[str]:
-    if node.type in ("identifier", "name", "variable_name"):
-        return [node_text(node).lstrip("$")]
-    if node.type in _DESTRUCTURED:
-        return [_destructured(node)]
-    names = [
-        node_text(c).lstrip("$")
-        for i, c in enumerate(node.children)
-        if c.is_named and node.field_name_for_child(i) == "name" and c.type in NAME_TYPES
-    ]
-    if names:
-        return names
-    for field_name in ("pattern", "declarator", "name", "left"):
-        inner = node.child_by_field_name(field_name)
-        if inner is not None:
-            return _param_names(inner)
-    for child in node.named_children:
-        if child.type in ("identifier", "variable_name"):
-            return [node_text(child).lstrip("$")]
-        if child.type == "variable_declarator":
-            return _param_names(child)
-    return []
+def signature_nodes(language: str, node: Node, holder: Node) -> tuple[Node | None, Node | None]:
+    """The parameters node and the return-type node of the function ``node``, whose
+    parameters ``holder`` holds (from :func:`function_name`)."""
+    params = holder.child_by_field_name("parameters")
+    for field_name in present_fields(language, ("return_type", "result", "returns", "type")):
+        returns = node.child_by_field_name(field_name)
+        if returns is not None:
+            return params, returns
+    return params, None
 
 
 def read_returns(node: Node | None) -> str | None:
@@ -285,11 +195,12 @@ def read_returns(node: Node | None) -> str | None:
     return text
 
 
-def declared_names(node: Node) -> list[tuple[str, Node]]:
-    """Names declared by a variable or member declaration, with the node holding each value."""
-    kind = node.type
+def declared_names(node: Node, kind: str = "") -> list[tuple[str, Node]]:
+    """Names declared by a variable or member declaration, with the node holding each value;
+    ``kind`` is its type when the caller has it."""
+    kind = kind or node.type
     if kind == "expression_statement":
-        inner = node.named_children[0] if node.named_children else None
+        inner = node.named_child(0) if node.named_child_count else None
         if inner is None or inner.type != "assignment":
             return []
         left = inner.child_by_field_name("left")
@@ -307,33 +218,37 @@ def declared_names(node: Node) -> list[tuple[str, Node]]:
         ]
     found: list[tuple[str, Node]] = []
     for child in node.named_children:
-        if child.type in (
-            "variable_declarator",
-            "init_declarator",
-            "const_spec",
-            "var_spec",
-            "const_element",
-            "property_element",
-            "variable_declaration",
-            "var_spec_list",
-        ):
-            if child.type in ("variable_declaration", "var_spec_list"):
-                found.extend(declared_names(child))
-                continue
+        child_kind = child.type
+        if child_kind in ("variable_declaration", "var_spec_list"):
+            found.extend(declared_names(child, child_kind))
+        elif child_kind in _DECLARATORS:
             for i, part in enumerate(child.children):
                 if (
                     child.field_name_for_child(i) in ("name", "declarator")
                     and part.type in NAME_TYPES
                 ):
                     found.append((node_text(part).lstrip("$"), child))
-            if child.type in ("const_element",) and child.named_children:
-                found.append((node_text(child.named_children[0]), child))
-        elif child.type in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
+            if child_kind == "const_element" and child.named_child_count:
+                found.append((node_text(child.named_child(0)), child))
+        elif child_kind in NAME_TYPES and node.field_name_for_child(_index(node, child)) in (
             "name",
             "declarator",
         ):
             found.append((node_text(child), node))
     return found
+
+
+_DECLARATORS = frozenset(
+    {
+        "variable_declarator",
+        "init_declarator",
+        "const_spec",
+        "var_spec",
+        "const_element",
+        "property_element",
+    }
+)
+"""Nodes declaring one variable each (the name in their ``name`` or ``declarator``)."""
 
 
 def _index(parent: Node, child: Node) -> int:

@@ -18,8 +18,9 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from agentprompt.repo.symbols import ImportEntry, SymbolEntry
-from agentprompt.repo.symbols_grammars import GRAMMARS
+from agentprompt.repo.symbols_grammars import GRAMMARS, node_roles
 from agentprompt.repo.symbols_imports import read_imports
+from agentprompt.repo.symbols_params import read_params
 from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
@@ -27,18 +28,27 @@ from agentprompt.repo.symbols_signatures import (
     declarator_name,
     declared_names,
     decorator_markers,
-    function_parts,
+    function_name,
     has_keyword,
     is_accessor,
     node_text,
     read_bases,
-    read_params,
     read_returns,
     ruby_attributes,
+    signature_nodes,
 )
 from agentprompt.repo.symbols_walkstate import WalkState
 
 __all__ = ["walk_tree"]
+
+_NO_IMPORTS: frozenset[int] = frozenset()
+"""The import node types looked for in class bodies and by a names-only walk: none."""
+_FIELDS = frozenset(
+    {"property_signature", "public_field_definition", "field_definition", "property_declaration"}
+)
+"""Class members declaring one named field (PHP's ``property_declaration`` may declare
+several)."""
+_OPTIONAL = ("optional",)
 
 
 def walk_tree(
@@ -52,7 +62,13 @@ def walk_tree(
     grammar = GRAMMARS.get(language)
     if grammar is None:
         return (), ()
-    walk = WalkState(language=language, grammar=grammar, source=source, names_only=names_only)
+    walk = WalkState(
+        language=language,
+        grammar=grammar,
+        roles=node_roles(language),
+        source=source,
+        names_only=names_only,
+    )
     _visit(walk, root, None, 0, False, ())
     if root.has_error:
         walk.symbols.sort(key=lambda s: s.line)  # recovery may find definitions out of order
@@ -67,24 +83,26 @@ def _visit(
     in_class: bool,
     markers: tuple[str, ...],
 ) -> None:
-    grammar = walk.grammar
+    roles = walk.roles.inside_class if in_class else walk.roles.outside_class
+    imports = _NO_IMPORTS if in_class or walk.names_only else walk.roles.imports
     for child in node.named_children:
-        kind = child.type
-        if kind == "comment":
-            continue
-        if kind in grammar.imports and not in_class and not walk.names_only:
+        kind = child.kind_id
+        if kind in imports:
             walk.imports.extend(read_imports(walk.language, child))
-        if kind in grammar.wrappers:
-            _wrapper(walk, child, parent, depth, in_class, markers)
-        elif kind in grammar.classes:
-            _class(walk, child, parent, depth, markers)
-        elif kind in grammar.functions:
+        role = roles.get(kind)
+        if role is None:
+            continue
+        if role == "function":  # the commonest first
             _function(walk, child, parent, depth, in_class, markers)
-        elif in_class and kind in grammar.members:
+        elif role == "wrapper":
+            _wrapper(walk, child, parent, depth, in_class, markers)
+        elif role == "class":
+            _class(walk, child, parent, depth, markers)
+        elif role == "member":
             _member(walk, child, parent, depth)
-        elif not in_class and kind in grammar.variables:
+        elif role == "variable":
             _variable(walk, child, parent, depth, markers)
-        elif in_class and kind in grammar.bodies:
+        else:
             _visit(walk, child, parent, depth, in_class, markers)
 
 
@@ -196,7 +214,7 @@ def _function(
     in_class: bool,
     markers: tuple[str, ...],
 ) -> None:
-    name, params_node, returns_node, owner = function_parts(walk.language, node)
+    name, owner, holder = function_name(walk.language, node)
     if not name:
         return
     if owner and not parent:
@@ -205,7 +223,8 @@ def _function(
         parent, depth, in_class = owner, depth + 1, True
     if "declaration" in markers and parent:
         walk.declared.add(f"{parent}.{name}")
-    prefix = walk.source[node.start_byte : node.start_byte + 200].split(b"(", 1)[0]
+    start = node.start_byte
+    prefix = walk.source[start : start + 200].split(b"(", 1)[0]
     is_async = has_keyword(b"async", prefix)
     is_getter = walk.language in ("javascript", "typescript", "tsx") and is_accessor(prefix)
     if "property" in markers or is_getter:
@@ -224,7 +243,8 @@ def _function(
         marks.append("static")
     if has_keyword(b"abstract", prefix) or node.type == "abstract_method_signature":
         marks.append("abstract")
-    params = read_params(params_node)
+    params_node, returns_node = signature_nodes(walk.language, node, holder)
+    params = read_params(walk.language, params_node)
     returns = read_returns(returns_node)
     signature = collapse(node_text(params_node))
     if returns:
@@ -246,13 +266,14 @@ def _function(
 def _variable(
     walk: WalkState, node: Node, parent: str | None, depth: int, markers: tuple[str, ...]
 ) -> None:
-    if node.type == "assignment_expression":
+    kind = node.type
+    if kind == "assignment_expression":
         _commonjs_export(walk, node, parent, depth, markers)
         return
-    if node.type == "type_definition":
+    if kind == "type_definition":
         _typedef(walk, node, parent, depth, markers)
         return
-    if node.type == "declaration":
+    if kind == "declaration":
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
             "function_declarator",
@@ -265,12 +286,14 @@ def _variable(
         for part in node.children_by_field_name("declarator"):
             walk.add(node, "variable", node_text(declarator_name(part)), parent, depth)
         return
-    for name, holder in declared_names(node):
+    for name, holder in declared_names(node, kind):
         value = holder.child_by_field_name("value") or holder.child_by_field_name("right")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, markers)
         else:
-            spec = holder if holder.type in ("const_spec", "var_spec") else node
+            # Only Go's grammar has specs (a grouped declaration spans them all).
+            go_spec = walk.language == "go" and holder.type in ("const_spec", "var_spec")
+            spec = holder if go_spec else node
             walk.add(spec, "variable", name, parent, depth, markers=markers)
 
 
@@ -345,7 +368,7 @@ def _arrow(
         parent,
         depth,
         signature=signature,
-        params=read_params(params)
+        params=read_params(walk.language, params)
         if params is not None and params.type != "identifier"
         else ((node_text(params),) if params else ()),
         returns=returns,
@@ -355,11 +378,12 @@ def _arrow(
 
 
 def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None:
-    if node.type == "call":
+    kind = node.type
+    if kind == "call":
         for name in ruby_attributes(node):
             walk.add(node, "property", name, parent, depth)
         return
-    if walk.language in ("cpp", "c") and node.type in ("field_declaration", "declaration"):
+    if walk.language in ("cpp", "c") and kind in ("field_declaration", "declaration"):
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in (
             "function_declarator",
@@ -375,38 +399,28 @@ def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None
         for part in node.children_by_field_name("declarator"):
             walk.add(node, "property", node_text(declarator_name(part)), parent, depth)
         return
-    if (
-        node.type
-        in (
-            "property_signature",
-            "public_field_definition",
-            "field_definition",
-            "property_declaration",
-        )
-        and walk.language != "php"
-    ):
+    if kind in _FIELDS and walk.language != "php":
         name = node_text(node.child_by_field_name("name") or node.child_by_field_name("property"))
-        optional = (
-            b"?" in walk.source[node.start_byte : node.end_byte].split(b":")[0].split(b"=")[0]
-        )
         value = node.child_by_field_name("value")
         if value is not None and value.type in FUNCTION_VALUES:
             _arrow(walk, node, value, name, parent, depth, (), in_class=True)
-            return
-        walk.add(node, "property", name, parent, depth, markers=("optional",) if optional else ())
+        elif walk.names_only:
+            walk.add(node, "property", name, parent, depth)
+        else:
+            text = walk.source[node.start_byte : node.end_byte]
+            optional = b"?" in text.split(b":", 1)[0].split(b"=", 1)[0]
+            walk.add(node, "property", name, parent, depth, markers=_OPTIONAL if optional else ())
         return
-    if node.type == "field_declaration" and walk.language in ("go", "rust"):
+    if kind == "field_declaration" and walk.language in ("go", "rust"):
         for i, part in enumerate(node.children):
             if node.field_name_for_child(i) == "name":
                 walk.add(node, "property", node_text(part), parent, depth)
         return
-    if node.type == "property_declaration" and walk.language == "php":
+    if kind == "property_declaration" and walk.language == "php":
         declared_type = node.child_by_field_name("type")
         optional = declared_type is not None and declared_type.type == "optional_type"
-        for name, _holder in declared_names(node):
-            walk.add(
-                node, "property", name, parent, depth, markers=("optional",) if optional else ()
-            )
+        for name, _holder in declared_names(node, kind):
+            walk.add(node, "property", name, parent, depth, markers=_OPTIONAL if optional else ())
         return
-    for name, _holder in declared_names(node):
+    for name, _holder in declared_names(node, kind):
         walk.add(node, "property", name, parent, depth)
