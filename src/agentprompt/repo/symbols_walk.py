@@ -227,12 +227,7 @@ def _function(
     prefix = walk.source[start : start + 200].split(b"(", 1)[0]
     is_async = has_keyword(b"async", prefix)
     is_getter = walk.language in ("javascript", "typescript", "tsx") and is_accessor(prefix)
-    if "property" in markers or is_getter:
-        kind = "property"
-    elif in_class:
-        kind = "async method" if is_async else "method"
-    else:
-        kind = "async function" if is_async else "function"
+    kind = "property" if "property" in markers or is_getter else _callable(in_class, is_async)
     if walk.names_only:
         walk.add(node, kind, name, parent, depth)
         return
@@ -348,10 +343,7 @@ def _arrow(
     in_class: bool = False,
 ) -> None:
     is_async = walk.source[value.start_byte : value.start_byte + 5] == b"async"
-    if in_class:
-        kind = "async method" if is_async else "method"
-    else:
-        kind = "async function" if is_async else "function"
+    kind = _callable(in_class, is_async)
     if walk.names_only:
         walk.add(node, kind, name, parent, depth)
         return
@@ -424,3 +416,10 @@ def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None
         return
     for name, _holder in declared_names(node, kind):
         walk.add(node, "property", name, parent, depth)
+
+
+def _callable(in_class: bool, is_async: bool) -> str:
+    """The kind of a function or method definition."""
+    if in_class:
+        return "async method" if is_async else "method"
+    return "async function" if is_async else "function"
