@@ -49,9 +49,9 @@ def test_a_first_map_with_a_head_start_is_the_map_without_one(
     begun: list[int] = []
     real_start = extraction_module.start_parsing
 
-    def counting(root: Path, paths: list[str], workers: int) -> object:
+    def counting(root: Path, paths: list[str], workers: int, max_bytes: int) -> object:
         begun.append(len(paths))
-        return real_start(root, paths, workers)
+        return real_start(root, paths, workers, max_bytes)
 
     monkeypatch.setattr("agentprompt.repo.repomap.start_parsing", counting)
     first = build_map(repo, MapOptions(tokens=300, workers=2))
@@ -115,3 +115,30 @@ def test_prefetched_details_are_used_and_kept(repo: Path, monkeypatch: pytest.Mo
         head.close()
         assert found.cache is not None
         found.cache.close()
+
+
+def test_a_head_start_reads_only_plain_files_and_discovery_decides_the_rest(
+    repo: Path, tmp_path: Path
+) -> None:
+    # A link to a device would never end and one to a file outside the root must not be
+    # read: the head start skips every symlink; discovery then keeps the link to a kept
+    # file, which is parsed after it, and leaves the others out.
+    outside = tmp_path / "outside.py"
+    outside.write_text("def secret_elsewhere(): pass\n")
+    (repo / "endless.py").symlink_to("/dev/zero")
+    (repo / "elsewhere.py").symlink_to(outside)
+    (repo / "alias.py").symlink_to(repo / "src" / "m3.py")
+    (repo / "huge.py").write_text("x = 1\n" * 200_000)  # over the size cap
+    head = start_parsing(repo.resolve(), ["endless.py", "elsewhere.py", "alias.py", "huge.py"], 2)
+    assert head is not None
+    try:
+        for _chunk, coming in head.begun:
+            assert coming.result(timeout=60) == []
+    finally:
+        head.close()
+    result = build_map(repo, MapOptions(tokens=300, workers=2))
+    assert "secret_elsewhere" not in result.text
+    assert result.parsed == 13  # the twelve modules and the link to one of them
+    cached = _cached_paths(repo)
+    assert "alias.py" in cached
+    assert not {"endless.py", "elsewhere.py", "huge.py"} & cached

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sqlite3
+import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -228,18 +229,40 @@ class HeadStart:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def start_parsing(root: Path, paths: Sequence[str], workers: int) -> HeadStart | None:
+def start_parsing(
+    root: Path, paths: Sequence[str], workers: int, max_bytes: int = 1_000_000
+) -> HeadStart | None:
     """Start parsing ``paths`` (names only, as a map wants) while the caller still works out
     which files are in: a first map of a repository then uses the core that discovery
     leaves idle. None when there are too few paths or cores for workers to pay off.
     :func:`extract_repository` uses the results of the files discovery kept whose size and
-    mtime are still those the parse saw, and drops the rest."""
+    mtime are still those the parse saw, and drops the rest.
+
+    Discovery has not vetted these paths yet, so only regular files (not symlinks, devices
+    or pipes) of at most ``max_bytes`` are read; the others are left to the parse that
+    follows discovery, if discovery keeps them."""
     if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
-    begun = tuple((chunk, pool.submit(_extract_chunk, str(root), chunk, False)) for chunk in chunks)
+    begun = tuple(
+        (chunk, pool.submit(_guessed_chunk, str(root), chunk, max_bytes)) for chunk in chunks
+    )
     return HeadStart(pool=pool, begun=begun)
+
+
+def _guessed_chunk(root: str, paths: Sequence[str], max_bytes: int) -> list[Result]:
+    """Parse (names only) those of ``paths`` that are plain files of at most ``max_bytes``,
+    in a worker process; the others get no result."""
+    results = []
+    for path in paths:
+        try:
+            found = os.lstat(os.path.join(root, path))
+        except OSError:
+            continue
+        if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
+            results.append(_extract_one(root, path, False))
+    return results
 
 
 def _parse_all(
@@ -275,17 +298,15 @@ def _parse_all(
         (chunk, head.pool.submit(_extract_chunk, str(root), chunk, details))
         for chunk in (tuple(rest[i : i + _CHUNK]) for i in range(0, len(rest), _CHUNK))
     )
-    again: list[str] = []
+    done: set[str] = set()
     pending: list[Result] = []
     try:
         for _chunk, coming in (*head.begun, *later):
             for result in coming.result():
                 path, row = result[0], result[1]
-                if path not in wanted:
-                    continue  # guessed wrong: discovery left it out
-                if _stale(row, (stamps or {}).get(path)):
-                    again.append(path)  # changed since it was parsed
-                    continue
+                if path not in wanted or _stale(row, (stamps or {}).get(path)):
+                    continue  # guessed wrong (discovery left it out), or changed since
+                done.add(path)
                 pending.append(result)
             # One transaction per few hundred files rather than one per chunk: fewer
             # commits for the main process while the workers parse.
@@ -298,8 +319,9 @@ def _parse_all(
         if own:
             head.close()
     results.extend(_stored(pending, cache))
+    again = [p for p in paths if p not in done]  # changed, or not a plain file when guessed
     if again:
-        results.extend(_parse_all(root, again, 1, None, cache, details=details))
+        results.extend(_parse_all(root, again, workers, None, cache, details=details))
     return results
 
 

@@ -201,8 +201,10 @@ def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, Hea
     if listing is None:
         return None, None
     code = [n for n in listing.names if language_for_path(n) is not None]
-    guess = likely_kept(resolved, code, DiscoveryOptions())
-    return listing, start_parsing(resolved, guess, options.workers or os.cpu_count() or 1)
+    rules = DiscoveryOptions()
+    guess = likely_kept(resolved, code, rules)
+    workers = options.workers or os.cpu_count() or 1
+    return listing, start_parsing(resolved, guess, workers, rules.max_file_bytes)
 
 
 def _load_tokenizer_meanwhile(model: str | None) -> threading.Thread:
