@@ -239,25 +239,32 @@ def start_parsing(
     mtime are still those the parse saw, and drops the rest.
 
     Discovery has not vetted these paths yet, so only regular files (not symlinks, devices
-    or pipes) of at most ``max_bytes`` are read; the others are left to the parse that
-    follows discovery, if discovery keeps them."""
+    or pipes, nor files in a folder reached through a link) of at most ``max_bytes`` are
+    read; the others are left to the parse that follows discovery, if discovery keeps them."""
     if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
-    begun = tuple(
-        (chunk, pool.submit(_guessed_chunk, str(root), chunk, max_bytes)) for chunk in chunks
-    )
+    real = os.path.realpath(root)  # the folders' own real paths are compared with it
+    begun = tuple((chunk, pool.submit(_guessed_chunk, real, chunk, max_bytes)) for chunk in chunks)
     return HeadStart(pool=pool, begun=begun)
 
 
 def _guessed_chunk(root: str, paths: Sequence[str], max_bytes: int) -> list[Result]:
     """Parse (names only) those of ``paths`` that are plain files of at most ``max_bytes``,
-    in a worker process; the others get no result."""
+    in a worker process; the others get no result. A path whose folder is reached through
+    a link (it may lead out of the resolved ``root``) is left to discovery too."""
     results = []
+    folders: dict[str, bool] = {}
     for path in paths:
+        full = os.path.join(root, path)
+        folder = os.path.dirname(full)
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder) == folder
+        if not folders[folder]:
+            continue
         try:
-            found = os.lstat(os.path.join(root, path))
+            found = os.lstat(full)
         except OSError:
             continue
         if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:

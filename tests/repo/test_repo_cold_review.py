@@ -1,0 +1,42 @@
+"""Review of the map's cold path: a head start reads nothing outside the root."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo import extraction as extraction_module
+from agentprompt.repo.extraction import start_parsing
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(extraction_module, "PARALLEL_THRESHOLD", 2)
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    for i in range(6):
+        (root / "src" / f"m{i}.py").write_text(
+            f"def step_{i}(x: int) -> int:\n    return step_{max(i - 1, 0)}(x)\n"
+        )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def test_a_head_start_reads_no_file_through_a_folder_link_leading_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    # git still lists lib/a.py (tracked before lib became a link to a folder outside the
+    # root); the file at the end of the path is a plain one, but it is not in the root.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.py").write_text("def secret_elsewhere(): pass\n")
+    (repo / "lib").symlink_to(outside)
+    head = start_parsing(repo.resolve(), ["lib/a.py", "src/m1.py"], 2)
+    assert head is not None
+    try:
+        read = [path for _chunk, coming in head.begun for path, *_ in coming.result(timeout=60)]
+    finally:
+        head.close()
+    assert read == ["src/m1.py"]
