@@ -1,14 +1,17 @@
-"""Review of the map's cold path: a head start reads nothing outside the root."""
+"""Review of the map's cold path: a head start reads nothing outside the root, and a map
+asked to use one process starts no worker processes when the fitting wants details."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agentprompt.repo import extraction as extraction_module
 from agentprompt.repo.extraction import start_parsing
+from agentprompt.repo.repomap import MapOptions, build_map
 
 
 @pytest.fixture
@@ -40,3 +43,19 @@ def test_a_head_start_reads_no_file_through_a_folder_link_leading_out(
     finally:
         head.close()
     assert read == ["src/m1.py"]
+
+
+def test_a_map_with_one_worker_starts_no_processes_for_details(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[Any] = []
+    real = extraction_module.ProcessPoolExecutor
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        started.append(kwargs.get("max_workers"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(extraction_module, "ProcessPoolExecutor", counting)
+    result = build_map(repo, MapOptions(tokens=4000, workers=1))
+    assert "step_5" in result.text
+    assert started == []

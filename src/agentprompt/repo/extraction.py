@@ -84,6 +84,9 @@ class Extraction:
     :meth:`symbols` wants details of in parallel."""
     coming: dict[str, Future[list[Result]]] = field(default_factory=dict)
     """Files handed to :attr:`workers` for their details (see :meth:`prefetch`)."""
+    processes: int | None = None
+    """How many processes a parse for details may use (None: every core), as the caller
+    asked of the extraction."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
@@ -128,6 +131,9 @@ class Extraction:
             coming = self.workers.submit(_extract_chunk, str(self.root), todo, True)
             self.coming.update(dict.fromkeys(todo, coming))
 
+    def _processes(self) -> int:
+        return self.processes if self.processes is not None else (os.cpu_count() or 1)
+
     def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
         """``paths`` extracted again with details (kept in the cache or in memory)."""
         self.prefetch(paths)
@@ -141,9 +147,7 @@ class Extraction:
         done = {path for path, _row, _problem in rows}
         missing = [p for p in paths if p not in done]
         if missing:
-            rows.extend(
-                _parse_all(self.root, missing, os.cpu_count() or 1, None, None, details=True)
-            )
+            rows.extend(_parse_all(self.root, missing, self._processes(), None, None, details=True))
         asked = set(paths)
         found: dict[str, FileSymbols] = {}
         for path, row, _problem in rows:
@@ -477,4 +481,5 @@ def extract_repository(
         previous=previous,
         warnings=tuple(warnings),
         workers=head.pool if head is not None else None,
+        processes=count,
     )
