@@ -1,5 +1,6 @@
 """Review of the map's cold path: a head start reads nothing outside the root, and a map
-asked to use one process starts no worker processes when the fitting wants details."""
+asked to use one process starts no worker processes when the fitting wants details, and
+details wanted at once are spread over a head start's workers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import pytest
 
 from agentprompt.repo import extraction as extraction_module
-from agentprompt.repo.extraction import start_parsing
+from agentprompt.repo.extraction import extract_repository, start_parsing
+from agentprompt.repo.files import discover
 from agentprompt.repo.repomap import MapOptions, build_map
 
 
@@ -59,3 +61,27 @@ def test_a_map_with_one_worker_starts_no_processes_for_details(
     result = build_map(repo, MapOptions(tokens=4000, workers=1))
     assert "step_5" in result.text
     assert started == []
+
+
+def test_details_wanted_now_are_spread_over_the_workers(repo: Path) -> None:
+    paths = [f"src/m{i}.py" for i in range(6)]
+    head = start_parsing(repo.resolve(), paths, 2)
+    assert head is not None
+    found = extract_repository(discover(repo), details=False, head=head, workers=2)
+    tasks: list[int] = []
+    real_submit = head.pool.submit
+
+    def recording(fn: Any, *args: Any) -> Any:
+        tasks.append(len(args[1]))
+        return real_submit(fn, *args)
+
+    try:
+        head.pool.submit = recording  # type: ignore[method-assign]
+        got = found.symbols(paths)
+        assert [s.signature for s in got["src/m5.py"].symbols] == ["(x: int) -> int"]
+        # Not one task for one worker while the other idles and the map waits.
+        assert tasks == [2, 2, 2]
+    finally:
+        head.close()
+        assert found.cache is not None
+        found.cache.close()

@@ -136,7 +136,9 @@ class Extraction:
 
     def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
         """``paths`` extracted again with details (kept in the cache or in memory)."""
-        self.prefetch(paths)
+        # Wanted now, while this process waits: two files a task, so every worker gets some.
+        for start in range(0, len(paths), 2):
+            self.prefetch(paths[start : start + 2])
         needed = {self.coming[p] for p in paths if p in self.coming}
         rows: list[Result] = []
         for coming in dict.fromkeys(self.coming.values()):
