@@ -1,6 +1,7 @@
 """Review of the map's cold path: a head start reads nothing outside the root, and a map
 asked to use one process starts no worker processes when the fitting wants details, and
-details wanted at once are spread over a head start's workers."""
+details wanted at once are spread over a head start's workers; JSX text is not read as
+strings."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from agentprompt.repo import extraction as extraction_module
 from agentprompt.repo.extraction import extract_repository, start_parsing
 from agentprompt.repo.files import discover
 from agentprompt.repo.repomap import MapOptions, build_map
+from agentprompt.repo.symbols import extract_symbols
 
 
 @pytest.fixture
@@ -85,3 +87,12 @@ def test_details_wanted_now_are_spread_over_the_workers(repo: Path) -> None:
         head.close()
         assert found.cache is not None
         found.cache.close()
+
+
+def test_jsx_text_with_apostrophes_cuts_no_code() -> None:
+    source = (
+        b"export const A = () => <p>Don't <Button onClick={save}>Won't</Button></p>;\n"
+        b"const B = () => <>It's {render(item)} isn't it</>;\n"
+    )
+    found = extract_symbols("src/a.jsx", source, details=False)
+    assert {"Button", "save", "render", "item"} <= set(found.references)
