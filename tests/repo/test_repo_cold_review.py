@@ -63,6 +63,10 @@ def test_a_map_with_one_worker_starts_no_processes_for_details(
     result = build_map(repo, MapOptions(tokens=4000, workers=1))
     assert "step_5" in result.text
     assert started == []
+    # No more than one (a parse after discovery takes 0 as one): no head start either.
+    other = build_map(repo, MapOptions(tokens=4000, workers=0, use_cache=False))
+    assert other.text == result.text
+    assert started == []
 
 
 def test_details_wanted_now_are_spread_over_the_workers(repo: Path) -> None:
