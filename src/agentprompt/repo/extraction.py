@@ -84,6 +84,9 @@ class Extraction:
     :meth:`symbols` wants details of in parallel."""
     coming: dict[str, Future[list[Result]]] = field(default_factory=dict)
     """Files handed to :attr:`workers` for their details (see :meth:`prefetch`)."""
+    processes: int | None = None
+    """How many processes a parse for details may use (None: every core), as the caller
+    asked of the extraction."""
 
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
@@ -128,9 +131,14 @@ class Extraction:
             coming = self.workers.submit(_extract_chunk, str(self.root), todo, True)
             self.coming.update(dict.fromkeys(todo, coming))
 
+    def _processes(self) -> int:
+        return self.processes if self.processes is not None else (os.cpu_count() or 1)
+
     def _detailed(self, paths: list[str]) -> dict[str, FileSymbols]:
         """``paths`` extracted again with details (kept in the cache or in memory)."""
-        self.prefetch(paths)
+        # Wanted now, while this process waits: two files a task, so every worker gets some.
+        for start in range(0, len(paths), 2):
+            self.prefetch(paths[start : start + 2])
         needed = {self.coming[p] for p in paths if p in self.coming}
         rows: list[Result] = []
         for coming in dict.fromkeys(self.coming.values()):
@@ -141,9 +149,7 @@ class Extraction:
         done = {path for path, _row, _problem in rows}
         missing = [p for p in paths if p not in done]
         if missing:
-            rows.extend(
-                _parse_all(self.root, missing, os.cpu_count() or 1, None, None, details=True)
-            )
+            rows.extend(_parse_all(self.root, missing, self._processes(), None, None, details=True))
         asked = set(paths)
         found: dict[str, FileSymbols] = {}
         for path, row, _problem in rows:
@@ -239,25 +245,32 @@ def start_parsing(
     mtime are still those the parse saw, and drops the rest.
 
     Discovery has not vetted these paths yet, so only regular files (not symlinks, devices
-    or pipes) of at most ``max_bytes`` are read; the others are left to the parse that
-    follows discovery, if discovery keeps them."""
+    or pipes, nor files in a folder reached through a link) of at most ``max_bytes`` are
+    read; the others are left to the parse that follows discovery, if discovery keeps them."""
     if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
-    begun = tuple(
-        (chunk, pool.submit(_guessed_chunk, str(root), chunk, max_bytes)) for chunk in chunks
-    )
+    real = os.path.realpath(root)  # the folders' own real paths are compared with it
+    begun = tuple((chunk, pool.submit(_guessed_chunk, real, chunk, max_bytes)) for chunk in chunks)
     return HeadStart(pool=pool, begun=begun)
 
 
 def _guessed_chunk(root: str, paths: Sequence[str], max_bytes: int) -> list[Result]:
     """Parse (names only) those of ``paths`` that are plain files of at most ``max_bytes``,
-    in a worker process; the others get no result."""
+    in a worker process; the others get no result. A path whose folder is reached through
+    a link (it may lead out of the resolved ``root``) is left to discovery too."""
     results = []
+    folders: dict[str, bool] = {}
     for path in paths:
+        full = os.path.join(root, path)
+        folder = os.path.dirname(full)
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder) == folder
+        if not folders[folder]:
+            continue
         try:
-            found = os.lstat(os.path.join(root, path))
+            found = os.lstat(full)
         except OSError:
             continue
         if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
@@ -470,4 +483,5 @@ def extract_repository(
         previous=previous,
         warnings=tuple(warnings),
         workers=head.pool if head is not None else None,
+        processes=count,
     )

@@ -203,7 +203,7 @@ def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, Hea
     code = [n for n in listing.names if language_for_path(n) is not None]
     rules = DiscoveryOptions()
     guess = likely_kept(resolved, code, rules)
-    workers = options.workers or os.cpu_count() or 1
+    workers = options.workers if options.workers is not None else (os.cpu_count() or 1)
     return listing, start_parsing(resolved, guess, workers, rules.max_file_bytes)
 
 

@@ -235,6 +235,10 @@ def _lexed_code(language: str, source: bytes) -> bytes | None:
             for field in _FIELD.findall(literal)
         ]
     elif language in ("javascript", "typescript"):
+        if language == "javascript" and (b"</" in source or b"/>" in source):
+            # JSX, perhaps (every element ends in one of these): its text is no string, so
+            # the apostrophe of "Don't" would cut the code after it; the tree reads it.
+            return None
         prose = _SCRIPT_PROSE
         fields = _SUBSTITUTION.findall(source) if b"${" in source else []
     else:
