@@ -169,19 +169,21 @@ _NOT_CODE = (
 _STRING_BODIES = (
     (b'"""', rb'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'),
     (b"'''", rb"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"),
-    (b'"', rb'[^"\\\n]*(?:\\.[^"\\\n]*)*"'),
-    (b"'", rb"[^'\\\n]*(?:\\.[^'\\\n]*)*'"),
+    (b'"', rb'[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|(?=\n)|\Z)'),
+    (b"'", rb"[^'\\\n]*(?:\\.[^'\\\n]*)*(?:'|(?=\n)|\Z)"),
 )
-"""Python's string literals by opening quote: what follows the quote up to the closing one
-(a triple-quoted string may span lines and runs to the end when unterminated; a one-line
-string must close on its line)."""
+"""Python's string literals by opening quote: what follows the quote up to the closing one.
+A triple-quoted string may span lines; an unterminated string of either kind runs to the
+end of the file or, for a one-line string, of its line. Taking that text rather than
+failing keeps the lexer linear: a line of unmatched quotes is read once, not once per
+quote."""
 _PYTHON_PROSE = re.compile(
     b"|".join((rb"#[^\n]*", *(quote + body for quote, body in _STRING_BODIES))), re.DOTALL
 )
 """Python's comments and string literals, read left to right: whichever starts first takes
 the text up to its end, so a ``#`` inside a string or a quote inside a comment is theirs.
 A string's prefix letters (``rb``, ``f``) stay behind as code; they are too short to be
-identifiers. An unterminated one-line string is no string (its line is read as code)."""
+identifiers."""
 
 
 def _after_f_prefix(quote: bytes) -> bytes:
@@ -211,7 +213,9 @@ _SCRIPT_PROSE = re.compile(
             rb"`[^`\\]*(?:\\.[^`\\]*)*(?:`|\Z)",
             # A regular expression literal where an expression starts (after an operator or
             # an opening bracket): its quotes and ``/*`` must not open strings or comments.
-            rb"(?<=[(,=:\[!&|?{};])[ \t]*/(?![*/])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/",
+            # At most 1,000 parts: an unterminated one costs a bounded look, not a line's.
+            rb"(?<=[(,=:\[!&|?{};])[ \t]*/(?![*/])"
+            rb"(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.){0,1000}\]){1,1000}/",
         )
     ),
     re.DOTALL,
