@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agentprompt.repo import extraction as extraction_module
+from agentprompt.repo import parse_workers
 from agentprompt.repo.extraction import extract_repository, start_parsing
 from agentprompt.repo.files import discover
 from agentprompt.repo.repomap import MapOptions, build_map
@@ -20,7 +20,7 @@ from agentprompt.repo.symbols import extract_symbols
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(extraction_module, "PARALLEL_THRESHOLD", 2)
+    monkeypatch.setattr(parse_workers, "PARALLEL_THRESHOLD", 2)
     root = tmp_path / "repo"
     (root / "src").mkdir(parents=True)
     for i in range(6):
@@ -53,13 +53,13 @@ def test_a_map_with_one_worker_starts_no_processes_for_details(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[Any] = []
-    real = extraction_module.ProcessPoolExecutor
+    real = parse_workers.ProcessPoolExecutor
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         started.append(kwargs.get("max_workers"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(extraction_module, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(parse_workers, "ProcessPoolExecutor", counting)
     result = build_map(repo, MapOptions(tokens=4000, workers=1))
     assert "step_5" in result.text
     assert started == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.repo import extraction as extraction_module
+from agentprompt.repo import parse_workers
 from agentprompt.repo.cache import SymbolCache, default_cache_path
 from agentprompt.repo.extraction import extract_repository, start_parsing
 from agentprompt.repo.files import discover
@@ -18,7 +19,7 @@ from agentprompt.repo.repomap import MapOptions, build_map
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(extraction_module, "PARALLEL_THRESHOLD", 2)
+    monkeypatch.setattr(parse_workers, "PARALLEL_THRESHOLD", 2)
     root = tmp_path / "repo"
     (root / "src").mkdir(parents=True)
     (root / "dist").mkdir()
@@ -106,7 +107,7 @@ def test_prefetched_details_are_used_and_kept(repo: Path, monkeypatch: pytest.Mo
         def no_parse(*_args: object, **_kwargs: object) -> object:
             raise AssertionError("a prefetched file was parsed again")
 
-        monkeypatch.setattr(extraction_module, "_parse_all", no_parse)
+        monkeypatch.setattr(extraction_module, "parse_all", no_parse)
         got = found.symbols(["src/m2.py"])
         assert [s.signature for s in got["src/m2.py"].symbols] == ["(x: int) -> int"]
         assert found.coming == {}  # m1 was done too: kept, though not asked for yet

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import extraction as extraction_module
+from agentprompt.repo import parse_workers
 from agentprompt.repo.cache import SymbolCache, default_cache_path
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import discover
@@ -115,11 +115,11 @@ def test_a_file_changing_while_read_is_parsed_again(
         Path(path).write_text("def main(): pass\n\n\ndef added(): pass\n")
         return io.BytesIO(data)
 
-    monkeypatch.setattr(extraction_module, "open", read_then_edit, raising=False)
+    monkeypatch.setattr(parse_workers, "open", read_then_edit, raising=False)
     first = extract_repository(discover(root), workers=1)
     assert first.cache is not None
     first.cache.close()
-    monkeypatch.delattr(extraction_module, "open")
+    monkeypatch.delattr(parse_workers, "open")
     again = extract_repository(discover(root), workers=1)
     assert again.cache is not None
     again.cache.close()

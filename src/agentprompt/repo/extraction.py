@@ -1,9 +1,10 @@
 """Extraction of a whole repository through the cache, in parallel when there is much to do.
 
 :func:`extract_repository` compares each discovered file with its cached row (size and
-mtime first, content hash when those moved), parses only what changed, spreads a cold
-parse over every core in chunks, and stores the results. Files that cannot be read, are
-not UTF-8 or are binary are reported once each and skipped.
+mtime first, content hash when those moved), parses only what changed (over every core in
+chunks when there is much: :mod:`agentprompt.repo.parse_workers`), and stores the results.
+Files that cannot be read, are not UTF-8 or are binary are reported once each and
+skipped.
 
 A map ranks every file but shows a few, so it extracts without details
 (``details=False``: names and references only, the costly half of the walk skipped);
@@ -13,47 +14,37 @@ first time they are wanted, and stores them.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sqlite3
-import stat
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agentprompt.repo.cache import (
     CachedFile,
-    CacheRow,
     SymbolCache,
     content_hash,
     default_cache_path,
     from_json,
-    row_for,
     storable,
 )
 from agentprompt.repo.files import Discovery
 from agentprompt.repo.languages import language_for_path
-from agentprompt.repo.symbols import FileSymbols, extract_symbols
+from agentprompt.repo.parse_workers import (
+    HeadStart,
+    ProgressCallback,
+    Result,
+    extract_chunk,
+    parse_all,
+    start_parsing,
+)
+from agentprompt.repo.symbols import FileSymbols
 
 __all__ = ["Extraction", "HeadStart", "ProgressCallback", "extract_repository", "start_parsing"]
 
-ProgressCallback = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` while files are parsed."""
-
-PARALLEL_THRESHOLD = 200
-"""Fewer files than this are parsed in-process (starting workers would cost more)."""
-_CHUNK = 16
-_STORE_BATCH = 512
-"""Rows stored in one transaction during a parallel parse."""
 _NO_NAMES = content_hash(b"\n\n")
 """The names hash of a file that defines and uses nothing."""
-
-
-Result = tuple[str, CacheRow | None, str | None]
-"""One file's extraction: (path, cache row, problem)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,7 +119,7 @@ class Extraction:
         ]
         if todo:
             # One task, so one worker: the other core stays with the ranking going on.
-            coming = self.workers.submit(_extract_chunk, str(self.root), todo, True)
+            coming = self.workers.submit(extract_chunk, str(self.root), todo, True)
             self.coming.update(dict.fromkeys(todo, coming))
 
     def _processes(self) -> int:
@@ -149,7 +140,7 @@ class Extraction:
         done = {path for path, _row, _problem in rows}
         missing = [p for p in paths if p not in done]
         if missing:
-            rows.extend(_parse_all(self.root, missing, self._processes(), None, None, details=True))
+            rows.extend(parse_all(self.root, missing, self._processes(), None, None, details=True))
         asked = set(paths)
         found: dict[str, FileSymbols] = {}
         for path, row, _problem in rows:
@@ -162,196 +153,6 @@ class Extraction:
         if self.cache is not None:
             self.cache.store(row for _, row, _ in rows if row is not None)
         return found
-
-
-def _extract_one(
-    root: str, path: str, details: bool = True
-) -> tuple[str, CacheRow | None, str | None]:
-    """Read and parse one file: (path, cache row, problem).
-
-    The file is stat-ed before and after it is read; when it changed meanwhile the row gets
-    an impossible mtime (-1), so the next run parses it again. Any failure of the parser on
-    one file (a recursion limit on absurd nesting, say) is that file's problem, not the run's.
-    """
-    full = os.path.join(root, path)
-    try:
-        before = os.stat(full)
-        with open(full, "rb") as handle:
-            data = handle.read()
-        after = os.stat(full)
-    except OSError as exc:
-        return path, None, f"{path}: cannot be read ({exc.strerror or type(exc).__name__})"
-    try:
-        entry = extract_symbols(path, data, details=details)
-    except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:
-        return path, None, f"{path}: could not be parsed ({type(exc).__name__})"
-    if entry.problem is not None:
-        return path, None, f"{path}: {entry.problem}"
-    steady = (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns)
-    mtime = after.st_mtime_ns if steady and after.st_size == len(data) else -1
-    return path, row_for(entry, after.st_size, mtime, content_hash(data)), None
-
-
-def _extract_chunk(
-    root: str, paths: Sequence[str], details: bool
-) -> list[tuple[str, CacheRow | None, str | None]]:
-    """Parse ``paths`` in a worker process."""
-    return [_extract_one(root, p, details) for p in paths]
-
-
-def _light(
-    results: list[tuple[str, CacheRow | None, str | None]],
-) -> list[tuple[str, CacheRow | None, str | None]]:
-    """``results`` without the rows' JSON and references, once they are stored (rows the
-    cache cannot hold are kept whole)."""
-    return [
-        (path, row if row is None or not storable(path) else _stripped(row), problem)
-        for path, row, problem in results
-    ]
-
-
-def _stripped(row: CacheRow) -> CacheRow:
-    """``row`` without its JSON and references."""
-    return CacheRow(light=row.light, refs="", data="")
-
-
-def _context() -> Any:
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method)
-
-
-@dataclass(frozen=True, kw_only=True)
-class HeadStart:
-    """A parse without details begun before discovery finished (see :func:`start_parsing`):
-    the worker pool, and each chunk of paths already handed to it."""
-
-    pool: ProcessPoolExecutor
-    """The workers, which the extraction goes on using."""
-    begun: tuple[tuple[tuple[str, ...], Future[list[Result]]], ...]
-    """Each chunk handed out, with its coming results."""
-
-    def close(self) -> None:
-        """Stop the workers (chunks not yet parsed are dropped)."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def start_parsing(
-    root: Path, paths: Sequence[str], workers: int, max_bytes: int = 1_000_000
-) -> HeadStart | None:
-    """Start parsing ``paths`` (names only, as a map wants) while the caller still works out
-    which files are in: a first map of a repository then uses the core that discovery
-    leaves idle. None when there are too few paths or cores for workers to pay off.
-    :func:`extract_repository` uses the results of the files discovery kept whose size and
-    mtime are still those the parse saw, and drops the rest.
-
-    Discovery has not vetted these paths yet, so only regular files (not symlinks, devices
-    or pipes, nor files in a folder reached through a link) of at most ``max_bytes`` are
-    read; the others are left to the parse that follows discovery, if discovery keeps them."""
-    if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
-        return None
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
-    chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
-    real = os.path.realpath(root)  # the folders' own real paths are compared with it
-    begun = tuple((chunk, pool.submit(_guessed_chunk, real, chunk, max_bytes)) for chunk in chunks)
-    return HeadStart(pool=pool, begun=begun)
-
-
-def _guessed_chunk(root: str, paths: Sequence[str], max_bytes: int) -> list[Result]:
-    """Parse (names only) those of ``paths`` that are plain files of at most ``max_bytes``,
-    in a worker process; the others get no result. A path whose folder is reached through
-    a link (it may lead out of the resolved ``root``) is left to discovery too."""
-    results = []
-    folders: dict[str, bool] = {}
-    for path in paths:
-        full = os.path.join(root, path)
-        folder = os.path.dirname(full)
-        if folder not in folders:
-            folders[folder] = os.path.realpath(folder) == folder
-        if not folders[folder]:
-            continue
-        try:
-            found = os.lstat(full)
-        except OSError:
-            continue
-        if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
-            results.append(_extract_one(root, path, False))
-    return results
-
-
-def _parse_all(
-    root: Path,
-    paths: list[str],
-    workers: int,
-    progress: ProgressCallback | None,
-    cache: SymbolCache | None,
-    *,
-    details: bool,
-    head: HeadStart | None = None,
-    stamps: Mapping[str, tuple[int, int]] | None = None,
-) -> list[Result]:
-    """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
-    for the database lock), and only their light part is kept. With ``head``, the results
-    it already has are used for the paths whose ``stamps`` (size, mtime) they match."""
-    total = len(paths)
-    results: list[Result] = []
-    if head is None and (workers <= 1 or total < PARALLEL_THRESHOLD):
-        for i, path in enumerate(paths):
-            results.append(_extract_one(str(root), path, details))
-            if progress is not None and (i % 50 == 0 or i + 1 == total):
-                progress(i + 1, total)
-        return _stored(results, cache)
-    own = head is None
-    if head is None:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
-        head = HeadStart(pool=pool, begun=())
-    wanted = set(paths)
-    handed = {path for chunk, _ in head.begun for path in chunk}
-    rest = [p for p in paths if p not in handed]
-    later = tuple(
-        (chunk, head.pool.submit(_extract_chunk, str(root), chunk, details))
-        for chunk in (tuple(rest[i : i + _CHUNK]) for i in range(0, len(rest), _CHUNK))
-    )
-    done: set[str] = set()
-    pending: list[Result] = []
-    try:
-        for _chunk, coming in (*head.begun, *later):
-            for result in coming.result():
-                path, row = result[0], result[1]
-                if path not in wanted or _stale(row, (stamps or {}).get(path)):
-                    continue  # guessed wrong (discovery left it out), or changed since
-                done.add(path)
-                pending.append(result)
-            # One transaction per few hundred files rather than one per chunk: fewer
-            # commits for the main process while the workers parse.
-            if len(pending) >= _STORE_BATCH:
-                results.extend(_stored(pending, cache))
-                pending = []
-            if progress is not None:
-                progress(len(results) + len(pending), total)
-    finally:
-        if own:
-            head.close()
-    results.extend(_stored(pending, cache))
-    again = [p for p in paths if p not in done]  # changed, or not a plain file when guessed
-    if again:
-        results.extend(_parse_all(root, again, workers, None, cache, details=details))
-    return results
-
-
-def _stale(row: CacheRow | None, stamp: tuple[int, int] | None) -> bool:
-    """Whether ``row`` was made from another version of its file than the one discovery saw
-    (size and mtime ``stamp``)."""
-    return row is not None and stamp is not None and (row.light.size, row.light.mtime_ns) != stamp
-
-
-def _stored(
-    results: list[tuple[str, CacheRow | None, str | None]], cache: SymbolCache | None
-) -> list[tuple[str, CacheRow | None, str | None]]:
-    """Store ``results``' rows in ``cache`` (when there is one) and keep their light part."""
-    if cache is None:
-        return results
-    cache.store(row for _, row, _ in results if row is not None)
-    return _light(results)
 
 
 def extract_repository(
@@ -449,7 +250,7 @@ def extract_repository(
         previous = cache.names_of(
             [*(p for p in to_parse if p in known), *(p for p in known if p not in current)]
         )
-    results = _parse_all(
+    results = parse_all(
         root,
         to_parse,
         count,
