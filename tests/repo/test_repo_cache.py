@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.cache import SymbolCache, default_cache_path, from_json, to_json
+from agentprompt.repo.cache import CacheRow, SymbolCache, default_cache_path, from_json, to_json
 from agentprompt.repo.extraction import Extraction, extract_repository
 from agentprompt.repo.files import RepoFile, discover
+from agentprompt.repo.repomap import MapOptions, build_map
 from agentprompt.repo.symbols import extract_symbols
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -88,6 +91,25 @@ def test_a_corrupt_cache_is_rebuilt_with_a_warning(project: Path) -> None:
     assert any("rebuilt" in w for w in found.warnings)
     assert Path(f"{db}.damaged").exists()
     assert _extract(project).parsed == 0
+
+
+def test_a_cache_locked_while_details_are_stored_is_reported(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _extract(project, details=False)  # rows without details: the map's fitting stores some
+    stored = SymbolCache.store
+
+    def locked(self: SymbolCache, rows: Iterable[CacheRow]) -> None:
+        rows = list(rows)
+        if any(row.light.detailed for row in rows):
+            self._recover(sqlite3.OperationalError("database is locked"))
+        else:
+            stored(self, rows)
+
+    monkeypatch.setattr(SymbolCache, "store", locked)
+    found = build_map(project, MapOptions(tokens=400))
+    assert "sample" in found.text
+    assert [w for w in found.warnings if "stayed locked by another process" in w]
 
 
 def test_without_the_cache_nothing_is_written(project: Path) -> None:

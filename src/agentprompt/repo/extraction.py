@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,6 +79,12 @@ class Extraction:
     """How many processes a parse for details may use (None: every core), as the caller
     asked of the extraction."""
 
+    def all_warnings(self) -> tuple[str, ...]:
+        """:attr:`warnings`, and what went wrong with the cache since (storing the rows
+        extracted for details, remembering a ranking), which the run went on without."""
+        late = self.cache.warning if self.cache is not None else None
+        return self.warnings if late is None or late in self.warnings else (*self.warnings, late)
+
     def references(self) -> dict[str, tuple[str, ...]]:
         """The identifiers every extracted file uses, by path."""
         found = self.cache.references() if self.cache is not None else {}
@@ -118,8 +124,11 @@ class Extraction:
             and p not in self.coming
         ]
         if todo:
-            # One task, so one worker: the other core stays with the ranking going on.
-            coming = self.workers.submit(extract_chunk, str(self.root), todo, True)
+            try:
+                # One task, so one worker: the other core stays with the ranking going on.
+                coming = self.workers.submit(extract_chunk, str(self.root), todo, True)
+            except BrokenExecutor:
+                return  # a worker died: :meth:`symbols` parses what it wants itself
             self.coming.update(dict.fromkeys(todo, coming))
 
     def _processes(self) -> int:
@@ -134,7 +143,10 @@ class Extraction:
         rows: list[Result] = []
         for coming in dict.fromkeys(self.coming.values()):
             if coming in needed or coming.done():  # a prefetched file done is kept, asked or not
-                rows.extend(coming.result())
+                try:
+                    rows.extend(coming.result())
+                except BrokenExecutor:
+                    continue  # lost with a worker that died: parsed below when asked for
         for path, _row, _problem in rows:
             self.coming.pop(path, None)
         done = {path for path, _row, _problem in rows}

@@ -9,12 +9,13 @@ parsing; this module only parses.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from agentprompt.repo.symbols import extract_symbols
 
 __all__ = [
     "PARALLEL_THRESHOLD",
+    "WORKER_LOST",
     "HeadStart",
     "ProgressCallback",
     "Result",
@@ -44,6 +46,9 @@ _STORE_BATCH = 512
 
 Result = tuple[str, CacheRow | None, str | None]
 """One file's extraction: (path, cache row, problem)."""
+
+WORKER_LOST = "not parsed: the parser's process died while reading it (killed, or crashed on it)"
+"""The problem of a file that took its parse worker down each time it was read."""
 
 
 def extract_one(
@@ -170,10 +175,16 @@ def parse_all(
     details: bool,
     head: HeadStart | None = None,
     stamps: Mapping[str, tuple[int, int]] | None = None,
+    retry: bool = True,
 ) -> list[Result]:
     """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
     for the database lock), and only their light part is kept. With ``head``, the results
-    it already has are used for the paths whose ``stamps`` (size, mtime) they match."""
+    it already has are used for the paths whose ``stamps`` (size, mtime) they match.
+
+    A worker that dies (the system killed it, say) breaks the pool, and the results not yet
+    in are lost with it: those files are parsed again (new workers, or this process for a
+    few). When that parse breaks too (``retry`` False), a file kills its worker: the rest
+    are parsed one by one to find it (see :func:`_one_by_one`)."""
     total = len(paths)
     results: list[Result] = []
     if head is None and (workers <= 1 or total < PARALLEL_THRESHOLD):
@@ -189,15 +200,24 @@ def parse_all(
     wanted = set(paths)
     handed = {path for chunk, _ in head.begun for path in chunk}
     rest = [p for p in paths if p not in handed]
-    later = tuple(
-        (chunk, head.pool.submit(extract_chunk, str(root), chunk, details))
-        for chunk in (tuple(rest[i : i + _CHUNK]) for i in range(0, len(rest), _CHUNK))
-    )
+    later: list[tuple[tuple[str, ...], Future[list[Result]]]] = []
+    broken = False
+    try:
+        for i in range(0, len(rest), _CHUNK):
+            chunk = tuple(rest[i : i + _CHUNK])
+            later.append((chunk, head.pool.submit(extract_chunk, str(root), chunk, details)))
+    except BrokenExecutor:
+        broken = True  # a head start's worker died: what was not handed out is parsed below
     done: set[str] = set()
     pending: list[Result] = []
     try:
         for _chunk, coming in (*head.begun, *later):
-            for result in coming.result():
+            try:
+                parsed = coming.result()
+            except BrokenExecutor:
+                broken = True  # this chunk's results died with a worker: parsed again below
+                continue
+            for result in parsed:
                 path, row = result[0], result[1]
                 if path not in wanted or _stale(row, (stamps or {}).get(path)):
                     continue  # guessed wrong (discovery left it out), or changed since
@@ -214,10 +234,44 @@ def parse_all(
         if own:
             head.close()
     results.extend(_stored(pending, cache))
-    again = [p for p in paths if p not in done]  # changed, or not a plain file when guessed
+    # Changed since guessed, not a plain file when guessed, or lost with a worker.
+    again = [p for p in paths if p not in done]
+    if broken and not retry:
+        return [*results, *_one_by_one(root, again, cache, details)]
     if again:
-        results.extend(parse_all(root, again, workers, None, cache, details=details))
+        results.extend(
+            parse_all(root, again, workers, None, cache, details=details, retry=not broken)
+        )
     return results
+
+
+def _one_by_one(
+    root: Path, paths: list[str], cache: SymbolCache | None, details: bool
+) -> list[Result]:
+    """Parse ``paths`` in order, one a task, in a single worker: when it dies, the file it
+    was reading (the first whose result is missing, as results come back in order) is
+    reported as :data:`WORKER_LOST` and a new worker takes the files after it."""
+    results: list[Result] = []
+    todo = paths
+    while todo:
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=_context())
+        try:
+            coming: list[Future[Result]] = []
+            with contextlib.suppress(BrokenExecutor):  # it may die before all are handed in
+                for path in todo:
+                    coming.append(pool.submit(extract_one, str(root), path, details))
+            rest = todo[len(coming) :]
+            for at, future in enumerate(coming):
+                try:
+                    results.append(future.result())
+                except BrokenExecutor:
+                    results.append((todo[at], None, f"{todo[at]}: {WORKER_LOST}"))
+                    rest = todo[at + 1 :]
+                    break
+            todo = rest
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return _stored(results, cache)
 
 
 def _stale(row: CacheRow | None, stamp: tuple[int, int] | None) -> bool:

@@ -254,7 +254,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         omitted=len(ranked_paths) - len(ranked),
         parsed=extraction.parsed,
         problems=(*_skipped(found), *extraction.problems),
-        warnings=extraction.warnings,
+        warnings=extraction.all_warnings(),
         ranks=ranks,
         unknown_focus=tuple(
             p
