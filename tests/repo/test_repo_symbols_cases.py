@@ -43,6 +43,29 @@ def test_references_keep_template_substitutions_in_javascript() -> None:
     assert "helperThree" not in found.references
 
 
+def test_fields_count_only_inside_f_strings_and_template_literals() -> None:
+    # A field-like brace in a comment, a plain string or a docstring is prose: in the last
+    # one a ``:"F"`` looks like the opening of an f-string to a search for f-strings alone.
+    found = _extract(
+        "a.py",
+        "# {comment_field} and f'{comment_fstring}'\n"
+        'def f():\n    """{{ when|date:"F" }}{% doc_word %}"""\n'
+        "    return '{plain_field}' + f'{real_field}' + rf\"{raw_field}\"\n",
+    )
+    refs = set(found.references)
+    assert {"real_field", "raw_field"} <= refs
+    assert not {"comment_field", "comment_fstring", "doc_word", "plain_field"} & refs
+    found = _extract(
+        "a.ts",
+        "/** console.log(`${docNumber}`) */\n"
+        "// `${lineNumber}`\n"
+        "const a = '${plainNumber}' + `${realNumber}`;\n",
+    )
+    refs = set(found.references)
+    assert "realNumber" in refs
+    assert not {"docNumber", "lineNumber", "plainNumber"} & refs
+
+
 def test_python_definitions_and_imports_under_conditions_are_read() -> None:
     found = _extract(
         "a.py",

@@ -177,13 +177,6 @@ A triple-quoted string may span lines; an unterminated string of either kind run
 end of the file or, for a one-line string, of its line. Taking that text rather than
 failing keeps the lexer linear: a line of unmatched quotes is read once, not once per
 quote."""
-_PYTHON_PROSE = re.compile(
-    b"|".join((rb"#[^\n]*", *(quote + body for quote, body in _STRING_BODIES))), re.DOTALL
-)
-"""Python's comments and string literals, read left to right: whichever starts first takes
-the text up to its end, so a ``#`` inside a string or a quote inside a comment is theirs.
-A string's prefix letters (``rb``, ``f``) stay behind as code; they are too short to be
-identifiers."""
 
 
 def _after_f_prefix(quote: bytes) -> bytes:
@@ -197,11 +190,25 @@ def _after_f_prefix(quote: bytes) -> bytes:
     return b"(?:" + b"|".join(checks) + b")"
 
 
-_PYTHON_FSTRING = re.compile(
-    b"|".join(quote + _after_f_prefix(quote) + body for quote, body in _STRING_BODIES),
+_PYTHON_PROSE = re.compile(
+    b"|".join(
+        (
+            rb"#[^\n]*",
+            # An f-string's text is captured: its {...} fields are code.
+            *(
+                quote + _after_f_prefix(quote) + b"(" + body + b")"
+                for quote, body in _STRING_BODIES
+            ),
+            *(quote + body for quote, body in _STRING_BODIES),
+        )
+    ),
     re.DOTALL,
 )
-"""An f-string: its ``{...}`` fields are code (tree-sitter's ``interpolation`` nodes)."""
+"""Python's comments and string literals, read left to right: whichever starts first takes
+the text up to its end, so a ``#`` inside a string or a quote inside a comment is theirs.
+A string's prefix letters (``rb``, ``f``) stay behind as code; they are too short to be
+identifiers. An f-string's text is a group, whose replacement fields are code
+(tree-sitter's ``interpolation`` nodes)."""
 _FIELD = re.compile(rb"(?<!\{)\{(?!\{)([^{}]*)\}")
 """A replacement field of an f-string (``{{`` is a literal brace)."""
 _SCRIPT_PROSE = re.compile(
@@ -210,7 +217,7 @@ _SCRIPT_PROSE = re.compile(
             rb"//[^\n]*",
             rb"/\*.*?(?:\*/|\Z)",
             *(quote + body for quote, body in _STRING_BODIES[2:]),
-            rb"`[^`\\]*(?:\\.[^`\\]*)*(?:`|\Z)",
+            rb"`([^`\\]*(?:\\.[^`\\]*)*)(?:`|\Z)",  # its text a group: ${...} is code
             # A regular expression literal where an expression starts (after an operator or
             # an opening bracket): its quotes and ``/*`` must not open strings or comments.
             # At most 1,000 parts: an unterminated one costs a bounded look, not a line's.
@@ -231,26 +238,30 @@ def _lexed_code(language: str, source: bytes) -> bytes | None:
     space, the code inside f-string fields and template substitutions kept), or None when
     ``language`` has no lexer here."""
     if language == "python":
-        prose = _PYTHON_PROSE
-        fields = [
-            field
-            for literal in _PYTHON_FSTRING.findall(source)
-            if b"{" in literal
-            for field in _FIELD.findall(literal)
-        ]
+        prose, fields = _PYTHON_PROSE, _FIELD
     elif language in ("javascript", "typescript"):
         if language == "javascript" and (b"</" in source or b"/>" in source):
             # JSX, perhaps (every element ends in one of these): its text is no string, so
             # the apostrophe of "Don't" would cut the code after it; the tree reads it.
             return None
-        prose = _SCRIPT_PROSE
-        fields = _SUBSTITUTION.findall(source) if b"${" in source else []
+        prose, fields = _SCRIPT_PROSE, _SUBSTITUTION
     else:
         return None
-    code = prose.sub(b" ", source)
-    if not fields:
+    # One pass: the code between the literals and comments, and the texts of the f-strings
+    # or template literals (their groups; None for any other match).
+    parts = prose.split(source)
+    step = prose.groups + 1
+    code = b" ".join(parts[::step])
+    inside = [
+        field
+        for group in range(1, step)
+        for text in parts[group::step]
+        if text and b"{" in text
+        for field in fields.findall(text)
+    ]
+    if not inside:
         return code
-    return b" ".join((code, *(prose.sub(b" ", field) for field in fields)))
+    return b" ".join((code, *(prose.sub(b" ", field) for field in inside)))
 
 
 _BYTE_RANGE = attrgetter("byte_range")
