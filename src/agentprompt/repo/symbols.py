@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from agentprompt.repo.languages import language_for_path, parser_for, tree_sitter_language
+from agentprompt.repo.symbols_skeleton import masked_text, skeleton
 
 __all__ = [
     "KINDS",
@@ -110,8 +111,8 @@ class FileSymbols:
     """Why the file could not be read, when it could not (it then has no symbols)."""
     detailed: bool = True
     """False when only the names were read (``details=False``): each definition's kind,
-    name, lines, parent and depth are there, its signature, calls, bases and markers and
-    the file's imports are not."""
+    name, lines, parent and depth are there (a Python function's last line is its
+    header's), its signature, calls, bases and markers and the file's imports are not."""
 
 
 _CPP_MARKERS = re.compile(
@@ -191,7 +192,8 @@ def _after_f_prefix(quote: bytes) -> bytes:
 
 
 _PYTHON_PROSE = re.compile(
-    b"|".join(
+    b"("
+    + b"|".join(
         (
             rb"#[^\n]*",
             # An f-string's text is captured: its {...} fields are code.
@@ -201,14 +203,16 @@ _PYTHON_PROSE = re.compile(
             ),
             *(quote + body for quote, body in _STRING_BODIES),
         )
-    ),
+    )
+    + b")",
     re.DOTALL,
 )
 """Python's comments and string literals, read left to right: whichever starts first takes
 the text up to its end, so a ``#`` inside a string or a quote inside a comment is theirs.
 A string's prefix letters (``rb``, ``f``) stay behind as code; they are too short to be
-identifiers. An f-string's text is a group, whose replacement fields are code
-(tree-sitter's ``interpolation`` nodes)."""
+identifiers. The whole match is the first group (what a skeleton masks); an f-string's text
+is a further group, whose replacement fields are code (tree-sitter's ``interpolation``
+nodes)."""
 _FIELD = re.compile(rb"(?<!\{)\{(?!\{)([^{}]*)\}")
 """A replacement field of an f-string (``{{`` is a literal brace)."""
 _SCRIPT_PROSE = re.compile(
@@ -233,18 +237,23 @@ _SUBSTITUTION = re.compile(rb"\$\{([^{}]*)\}")
 """A template literal's ``${...}``: code (tree-sitter's ``template_substitution``)."""
 
 
-def _lexed_code(language: str, source: bytes) -> bytes | None:
+_Lexed = tuple[bytes, list[bytes], int]
+"""A lexed file: its code (comments and string text cut out, the code of f-string fields
+and template substitutions added), the parts its ``re.split`` gave and the parts per match."""
+
+
+def _lexed_code(language: str, source: bytes) -> _Lexed | None:
     """``source`` with comments and string text cut out by a lexer (each cut replaced by a
-    space, the code inside f-string fields and template substitutions kept), or None when
-    ``language`` has no lexer here."""
+    space, the code inside f-string fields and template substitutions kept), with the parts
+    that were cut from (see :data:`_Lexed`); None when ``language`` has no lexer here."""
     if language == "python":
-        prose, fields = _PYTHON_PROSE, _FIELD
+        prose, fields, first = _PYTHON_PROSE, _FIELD, 2  # group 1 is the whole match
     elif language in ("javascript", "typescript"):
         if language == "javascript" and (b"</" in source or b"/>" in source):
             # JSX, perhaps (every element ends in one of these): its text is no string, so
             # the apostrophe of "Don't" would cut the code after it; the tree reads it.
             return None
-        prose, fields = _SCRIPT_PROSE, _SUBSTITUTION
+        prose, fields, first = _SCRIPT_PROSE, _SUBSTITUTION, 1
     else:
         return None
     # One pass: the code between the literals and comments, and the texts of the f-strings
@@ -254,14 +263,14 @@ def _lexed_code(language: str, source: bytes) -> bytes | None:
     code = b" ".join(parts[::step])
     inside = [
         field
-        for group in range(1, step)
+        for group in range(first, step)
         for text in parts[group::step]
         if text and b"{" in text
         for field in fields.findall(text)
     ]
-    if not inside:
-        return code
-    return b" ".join((code, *(prose.sub(b" ", field) for field in inside)))
+    if inside:
+        code = b" ".join((code, *(prose.sub(b" ", field) for field in inside)))
+    return code, parts, step
 
 
 _BYTE_RANGE = attrgetter("byte_range")
@@ -308,7 +317,9 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
 
     With ``details=False`` only what ranking reads is extracted: the definitions' names and
     places (the same ones, in the same order) and the references; see
-    :attr:`FileSymbols.detailed`.
+    :attr:`FileSymbols.detailed`. A Python file is then parsed without its function bodies
+    (:mod:`agentprompt.repo.symbols_skeleton`), so a function's ``end_line`` is its
+    header's last line and ``syntax_errors`` says nothing of what is inside a body.
     """
     from agentprompt.repo.symbols_walk import walk_tree
 
@@ -330,11 +341,12 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
             lines=lines,
             problem=f"not UTF-8 text (byte {exc.start} cannot be decoded)",
         )
-    tree = parser_for(language).parse(source)
-    symbols, imports = walk_tree(language, tree.root_node, source, names_only=not details)
-    code = _lexed_code(language, source)
-    if code is None:
-        code = _code_bytes(language, tree.root_node, source)
+    lexed = _lexed_code(language, source)
+    tree, parsed = _parsed(
+        language, source, lexed if language == "python" and not details else None
+    )
+    symbols, imports = walk_tree(language, tree.root_node, parsed, names_only=not details)
+    code = lexed[0] if lexed is not None else _code_bytes(language, tree.root_node, source)
     return FileSymbols(
         path=path,
         language=language,
@@ -345,3 +357,18 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
         syntax_errors=tree.root_node.has_error,
         detailed=details,
     )
+
+
+def _parsed(language: str, source: bytes, lexed: _Lexed | None) -> tuple[Tree, bytes]:
+    """The syntax tree of ``source`` and the bytes it was made from: with ``lexed`` (a
+    Python file read for its names only), its skeleton's when that parses cleanly (see
+    :mod:`agentprompt.repo.symbols_skeleton`), else the whole file's."""
+    parser = parser_for(language)
+    if lexed is not None:
+        masked = masked_text(lexed[1], lexed[2])
+        if masked is not None:
+            bare = skeleton(source, masked)
+            tree = parser.parse(bare)
+            if bare is source or not tree.root_node.has_error:
+                return tree, bare
+    return parser.parse(source), source

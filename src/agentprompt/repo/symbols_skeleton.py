@@ -1,0 +1,81 @@
+"""A Python file's skeleton, for a parse that wants only the names it defines.
+
+A map reads every file for the names defined at module level and in classes (see
+:func:`agentprompt.repo.symbols.extract_symbols` with ``details=False``). None of those is
+defined inside a function's body, and bodies are most of a Python file's text, so the
+names-only parse reads the file with every function body blanked out: about a quarter of
+tree-sitter's work.
+
+A body is found on the file's text with its strings and comments masked (each of their
+bytes a mark, line breaks kept), so a quote, a ``#`` or a ``def`` inside a string or a
+comment is never read as code. The body of a ``def`` whose header ends its line is every
+following line that is indented deeper than the ``def``, blank, or begins inside a string
+or a comment (a line of a multi-line string, whatever its indentation, or a comment, which
+Python lets stand at any indentation). Each body becomes as many empty lines (an empty
+block to tree-sitter), so every line keeps its number. Where the guess is wrong (a bracket
+continuation outdented inside a body, say), the skeleton does not parse cleanly and the
+caller parses the file whole instead.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import chain, zip_longest
+
+__all__ = ["masked_text", "skeleton"]
+
+_MASK = bytes(b if b in (0x00, 0x0A) else 0x01 for b in range(256))
+"""Every byte the mark 0x01, except line breaks (and NUL, the separator
+:func:`masked_text` uses)."""
+
+
+def _nested(inner: bytes) -> bytes:
+    """A bracketed group ``( ... )`` that may hold groups matched by ``inner``."""
+    return rb"\((?:[^()]++|" + inner + rb")*+\)"
+
+
+_PARAMETERS = _nested(_nested(rb"\([^()]*+\)"))
+"""A parameter list, with brackets nested three deep (defaults such as ``f(g(x))``)."""
+
+_BODY = re.compile(
+    rb"^([ \t]*)(?:async[ \t]+)?def[ \t]+\w+[ \t]*(?:\[[^\]\n]*+\])?[ \t]*"
+    + _PARAMETERS
+    + rb"[^:\n]*+:[ \t]*+(?:\x01++)?\n"
+    + rb"((?:[ \t]*+\n|[ \t]*+\x01[^\n]*+(?:\n|\Z)|\1[ \t]+[^\n]*+(?:\n|\Z))*+)",
+    re.MULTILINE,
+)
+"""A ``def`` whose header ends its line, but for a comment (group 1: its indentation), and
+its body (group 2): the lines after it that are blank, begin in a string or a comment, or
+are indented deeper."""
+
+
+def masked_text(parts: list[bytes], step: int) -> bytes | None:
+    """The file whose ``re.split`` by a pattern of strings and comments (the whole match as
+    its first group, ``step`` parts per match) gave ``parts``, with the strings and comments
+    masked; None when a part holds a NUL byte (the mask cannot tell the parts apart)."""
+    code = parts[::step]
+    prose = parts[1::step]
+    if not prose:
+        return parts[0]  # no string, no comment
+    masked = b"\0".join(prose).translate(_MASK).split(b"\0")
+    if len(masked) != len(prose) or any(b"\0" in piece for piece in code):
+        return None
+    return b"".join(chain.from_iterable(zip_longest(code, masked, fillvalue=b"")))
+
+
+def skeleton(source: bytes, masked: bytes) -> bytes:
+    """``source`` with the body of every function blanked (see the module's docstring),
+    its bodies found in ``masked`` (the same text with strings and comments masked)."""
+    pieces: list[bytes] = []
+    at = 0
+    for found in _BODY.finditer(masked):
+        start, end = found.span(2)
+        if start == end:
+            continue
+        pieces.append(source[at:start])
+        pieces.append(b"\n" * masked.count(b"\n", start, end))
+        at = end
+    if not pieces:
+        return source
+    pieces.append(source[at:])
+    return b"".join(pieces)

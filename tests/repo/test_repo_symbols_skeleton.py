@@ -1,0 +1,228 @@
+"""A Python file read for its names only is parsed as a skeleton (function bodies blanked):
+the names, kinds, parents and lines found are the whole file's, on tricky layouts and on
+this project's own sources; a skeleton that does not parse cleanly is not used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentprompt.repo import symbols as symbols_module
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
+from agentprompt.repo.symbols_skeleton import masked_text, skeleton
+
+SOURCES = Path(__file__).parents[2] / "src" / "agentprompt"
+FIXTURES = Path(__file__).parent / "fixtures"
+
+TRICKY: dict[str, str] = {
+    # Two methods whose multi-line strings begin their lines at column 0 and whose closing
+    # lines go on with code: read by indentation alone, each body would end there, and the
+    # quotes left behind would pair with each other, hiding every definition between them
+    # in a string that parses cleanly.
+    "column_zero_strings.py": (
+        "class PageTests(Base):\n"
+        '    scheme = "https"\n'
+        "\n"
+        "    def test_index(self):\n"
+        '        "The index renders"\n'
+        '        page = self.get("/index")\n'
+        '        expected = """<?xml version="1.0"?>\n'
+        "<index>\n"
+        "<item>%s/one</item>\n"
+        "</index>\n"
+        '""" % (\n'
+        "            self.base,\n"
+        "        )\n"
+        "        self.check(page, expected)\n"
+        "\n"
+        "    def test_section(self):\n"
+        '        "A section renders"\n'
+        '        page = self.get("/section")\n'
+        "        expected = (\n"
+        "            '<?xml version=\"1.0\"?>\\n'\n"
+        '            "<items>%s</items>"\n'
+        "        ) % (self.base,)\n"
+        "        self.check(page, expected)\n"
+        "\n"
+        "\n"
+        "class DetectionTests(Base):\n"
+        '    extra = {"scheme": "https"}\n'
+        "\n"
+        "    def test_index_detected(self):\n"
+        '        "The index renders with the detected scheme"\n'
+        '        page = self.get("/index", **self.extra)\n'
+        '        expected = """<?xml version="1.0"?>\n'
+        "<index>\n"
+        "<item>%s/one</item>\n"
+        "</index>\n"
+        '""" % (\n'
+        "            self.base,\n"
+        "        )\n"
+        "        self.check(page, expected)\n"
+        "\n"
+        "    def test_section_detected(self):\n"
+        '        "A section renders with the detected scheme"\n'
+        '        page = self.get("/section", **self.extra)\n'
+        "        expected = (\n"
+        "            '<?xml version=\"1.0\"?>\\n'\n"
+        '            "<items>%s</items>"\n'
+        "        ) % (self.base,)\n"
+        "        self.check(page, expected)\n"
+    ),
+    "comments.py": (
+        "def f():\n"
+        "    x = 1\n"
+        "# a comment at column 0, inside the body\n"
+        "    return x\n"
+        "class K:\n"
+        "    def g(self):\n"
+        "        y = 2\n"
+        "    # at the def's own indentation, still inside\n"
+        "        return y  # def fake(): pass\n"
+        "    def h(self): return 1\n"
+    ),
+    "headers.py": (
+        "import functools\n"
+        "@functools.cache\n"
+        "async def fetch(\n"
+        "    url: str,\n"
+        '    sep: str = ")",\n'
+        "    hook=lambda r: (r, dict(a=(1, 2))),\n"
+        ") -> dict[str, int]:  # trailing comment\n"
+        "    def inner():\n"
+        "        class Hidden: pass\n"
+        "    return {}\n"
+        "def typed[T](x: T) -> T:\n"
+        "    return x\n"
+        "def one_line(): return [\n"
+        "    1]\n"
+        "x = 1\n"
+    ),
+    "tabs.py": "class T:\n\tdef a(self):\n\t\treturn 1\n\tdef b(self):\n\t\treturn 2\n",
+    "nested_strings.py": (
+        "def f():\n"
+        '    s = \'"""\'  # a quote of quotes\n'
+        '    t = "it\'s"\n'
+        "    u = '''\n"
+        "def g():\n"
+        "'''\n"
+        "    return s\n"
+        "def h(): pass\n"
+        'X = """\n'
+        "def in_a_string():\n"
+        '    pass\n"""\n'
+        "def last():\n"
+        "    return X\n"
+    ),
+    # An outdented bracket continuation ends the body too early: the skeleton does not parse
+    # and the whole file is parsed instead.
+    "outdented.py": "def f():\n    x = [\n1, 2]\n    return x\ndef g():\n    pass\n",
+    "no_trailing_newline.py": "def f():\n    return 1\ndef g():\n    return 2",
+}
+
+
+def _names(found: FileSymbols) -> list[tuple[object, ...]]:
+    return [(s.kind, s.name, s.parent, s.depth, s.line) for s in found.symbols]
+
+
+def _same_names(name: str, source: bytes) -> None:
+    full = extract_symbols(name, source)
+    light = extract_symbols(name, source, details=False)
+    assert _names(light) == _names(full)
+    assert light.references == full.references
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_names_only_on_a_skeleton_are_the_whole_files(name: str) -> None:
+    _same_names(name, TRICKY[name].encode())
+
+
+def test_strings_at_column_zero_keep_the_definitions_after_them() -> None:
+    source = TRICKY["column_zero_strings.py"].encode()
+    found = extract_symbols("column_zero_strings.py", source, details=False)
+    assert [s.qualname for s in found.symbols] == [
+        "PageTests",
+        "PageTests.scheme",
+        "PageTests.test_index",
+        "PageTests.test_section",
+        "DetectionTests",
+        "DetectionTests.extra",
+        "DetectionTests.test_index_detected",
+        "DetectionTests.test_section_detected",
+    ]
+    assert _skeleton_of(source) != source  # from a skeleton, not the whole file
+
+
+@pytest.mark.parametrize(
+    "path", sorted(SOURCES.rglob("*.py")), ids=lambda p: p.relative_to(SOURCES).as_posix()
+)
+def test_names_only_on_this_projects_sources_are_the_whole_files(path: Path) -> None:
+    _same_names(path.name, path.read_bytes())
+
+
+@pytest.mark.parametrize("name", ["sample.py", "broken.py"])
+def test_names_only_on_the_python_fixtures_are_the_whole_files(name: str) -> None:
+    _same_names(name, (FIXTURES / name).read_bytes())
+
+
+def _skeleton_of(source: bytes) -> bytes:
+    lexed = symbols_module._lexed_code("python", source)
+    assert lexed is not None
+    masked = masked_text(lexed[1], lexed[2])
+    assert masked is not None and len(masked) == len(source)
+    return skeleton(source, masked)
+
+
+def test_bodies_become_empty_lines_and_every_line_keeps_its_number() -> None:
+    source = TRICKY["comments.py"].encode()
+    bare = _skeleton_of(source)
+    assert bare.count(b"\n") == source.count(b"\n")
+    assert bare.splitlines() == [
+        b"def f():",
+        b"",
+        b"",
+        b"",
+        b"class K:",
+        b"    def g(self):",
+        b"",
+        b"",
+        b"",
+        b"    def h(self): return 1",
+    ]
+
+
+def test_a_def_inside_a_string_or_a_comment_is_not_read_as_code() -> None:
+    source = TRICKY["nested_strings.py"].encode()
+    bare = _skeleton_of(source)
+    # The module-level string keeps its text; f's body, strings and all, is blank.
+    assert b'X = """\ndef in_a_string():\n    pass\n"""\n' in bare
+    assert bare.startswith(b"def f():\n\n\n\n\n\n\ndef h(): pass\n")
+
+
+def test_a_skeleton_that_does_not_parse_cleanly_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed: list[bytes] = []
+    real = symbols_module._parsed
+
+    def watching(language: str, source: bytes, lexed: object) -> object:
+        tree, used = real(language, source, lexed)  # type: ignore[arg-type]
+        parsed.append(used)
+        return tree, used
+
+    monkeypatch.setattr(symbols_module, "_parsed", watching)
+    source = TRICKY["outdented.py"].encode()
+    found = extract_symbols("outdented.py", source, details=False)
+    assert parsed == [source]  # the whole file, not its skeleton
+    assert [s.name for s in found.symbols] == ["f", "g"]
+    assert not found.syntax_errors
+    parsed.clear()
+    extract_symbols("headers.py", TRICKY["headers.py"].encode(), details=False)
+    assert parsed and parsed[0] != TRICKY["headers.py"].encode()  # a skeleton was used
+
+
+def test_a_file_without_strings_or_comments_has_a_skeleton_too() -> None:
+    source = b"def f():\n    return 1\n"
+    assert _skeleton_of(source) == b"def f():\n\n"
+    assert _skeleton_of(b"") == b""
