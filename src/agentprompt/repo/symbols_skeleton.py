@@ -39,27 +39,29 @@ def _nested(inner: bytes) -> bytes:
 _PARAMETERS = _nested(_nested(rb"\([^()]*+\)"))
 """A parameter list, with brackets nested three deep (defaults such as ``f(g(x))``)."""
 
-_LINE_END = rb"[^\n\\]*+(?:\\(?:\r\n|[\s\S])[^\n\\]*+)*+(?:\n|\Z)"
-"""The rest of a logical line: a backslash (code's, as the mask hides those of strings and
-comments) joins the next line to it, whatever that line's indentation."""
+_LINE_END = rb"[^\n]*+(?:(?:(?<=\\)|(?<=\\\r))\n[^\n]*+)*+(?:\n|\Z)"
+"""The rest of a logical line: a line ending in a backslash (code's, as the mask hides
+those of strings and comments) goes on with the next line, whatever its indentation. The
+backslash is looked for behind the line's end, so each line is read once."""
 
 _BODY = re.compile(
     rb"^([ \t]*)(?:async[ \t]+)?def[ \t]+\w+[ \t]*(?:\[[^\]\n]*+\])?[ \t]*"
     + _PARAMETERS
     + rb"[^:\n]*+:[ \t]*+(?:#[^\n]*+)?\r?\n"
-    + rb"((?:[ \t]*+\r?\n|[ \t]*+[\x01#]"
+    + rb"((?:\1[ \t]+"
     + _LINE_END
-    + rb"|\1[ \t]+"
+    + rb"|[ \t]*+\r?\n|[ \t]*+[\x01#]"
     + _LINE_END
     + rb")*+)",
     re.MULTILINE,
 )
 """A ``def`` whose header ends its line, but for a comment (group 1: its indentation), and
-its body (group 2): the lines after it that are blank, begin inside a string or with a
-comment, or are indented deeper, each with the lines a backslash joins to it. A line that
-begins with a string's opening quote is judged by its indentation: it may be a statement
-after the body (``"doc"; X = 1``). A header ending in a string is no header here: a
-multi-line string opened there would lose its closing quote to the blanked body."""
+its body (group 2): the lines after it that are indented deeper (the commonest, so tried
+first), blank, or begin inside a string or with a comment, each with the lines a backslash
+joins to it. A line that begins with a string's opening quote is judged by its
+indentation: it may be a statement after the body (``"doc"; X = 1``). A header ending in a
+string is no header here: a multi-line string opened there would lose its closing quote
+to the blanked body."""
 
 
 def masked_text(parts: list[bytes], step: int) -> bytes | None:
