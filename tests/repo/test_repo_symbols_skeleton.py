@@ -274,3 +274,13 @@ def test_the_mask_tells_a_string_opened_from_a_string_continued() -> None:
     lexed = symbols_module._lexed_code("python", b'x = """a\nb""" # c\n')
     assert lexed is not None
     assert masked_text(lexed[1], lexed[2]) == b"x = \x02\x01\x01\x01\n\x01\x01\x01\x01 #\x01\x01\n"
+
+
+def test_a_backslash_before_windows_line_breaks_continues_a_string() -> None:
+    # Python reads '\' + \<CR><LF>b' as one string; a lexer that escaped only the \r ended
+    # it at the line break, so b'#' opened a string at column 0 and the body ended there.
+    source = b"def k():\r\n    if x:\r\n        '\\' + \\\r\nb'#'\r\n    z = 1\r\n"
+    compile(source, "continued.py", "exec")
+    _same_names("continued.py", source)
+    found = extract_symbols("continued.py", b"x = 'abc\\\r\nname_inside'\r\n")
+    assert found.references == ()
