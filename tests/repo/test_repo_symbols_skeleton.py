@@ -144,6 +144,16 @@ TRICKY: dict[str, str] = {
         "  2\n"
         "    Z = 1\n"
     ),
+    # Indented otherwise than its def (tabs for spaces, a form feed), a line deeper in the
+    # body ends what the regular expression reads as the body; cut there, the skeleton
+    # would begin the def's block at that line, and the next line of the body (w, z) would
+    # dedent out of the def into the class.
+    "mixed_tabs_and_spaces.py": (
+        "class A:\n\tdef f(self):\n\t    if x:\n" + " " * 17 + "y = 1\n\t    w = 3\n\tB = 1\n"
+    ),
+    "form_feed_indent.py": (
+        "class A:\n    def f(self):\n        if x:\n\f            y = 2\n        z = 3\n    B = 1\n"
+    ),
 }
 CRLF = {f"crlf_{name}": text.replace("\n", "\r\n") for name, text in TRICKY.items()}
 """Every tricky layout again with Windows line breaks."""
@@ -284,3 +294,11 @@ def test_a_backslash_before_windows_line_breaks_continues_a_string() -> None:
     _same_names("continued.py", source)
     found = extract_symbols("continued.py", b"x = 'abc\\\r\nname_inside'\r\n")
     assert found.references == ()
+
+
+def test_a_form_feed_line_between_functions_is_blank() -> None:
+    source = b"def f():\n    return 1\n\f\ndef g():\n    return 2\n"
+    assert _skeleton_of(source) == b"def f():\n\n\ndef g():\n\n"
+    # A deeper line indented otherwise than its def leaves that def's body whole.
+    source = TRICKY["mixed_tabs_and_spaces.py"].encode()
+    assert _skeleton_of(source) == source

@@ -16,7 +16,9 @@ Python lets stand at any indentation), each with the lines a backslash joins to 
 body becomes as many empty lines (an empty block to tree-sitter), so every line keeps its
 number. Where the guess is wrong (a bracket
 continuation outdented inside a body, say), the skeleton does not parse cleanly and the
-caller parses the file whole instead.
+caller parses the file whole instead; a body whose first line after it is indented
+otherwise than its ``def`` (tabs for spaces, a form feed) is kept whole, as that line may
+still be in the body.
 """
 
 from __future__ import annotations
@@ -50,15 +52,15 @@ _BODY = re.compile(
     + rb"[^:\n]*+:[ \t]*+(?:#[^\n]*+)?\r?\n"
     + rb"((?:\1[ \t]+"
     + _LINE_END
-    + rb"|[ \t]*+\r?\n|[ \t]*+[\x01#]"
+    + rb"|[ \t\f]*+\r?\n|[ \t]*+[\x01#]"
     + _LINE_END
     + rb")*+)",
     re.MULTILINE,
 )
 """A ``def`` whose header ends its line, but for a comment (group 1: its indentation), and
 its body (group 2): the lines after it that are indented deeper (the commonest, so tried
-first), blank, or begin inside a string or with a comment, each with the lines a backslash
-joins to it. A line that begins with a string's opening quote is judged by its
+first), blank (form feeds too), or begin inside a string or with a comment, each with the
+lines a backslash joins to it. A line that begins with a string's opening quote is judged by its
 indentation: it may be a statement after the body (``"doc"; X = 1``). A header ending in a
 string is no header here: a multi-line string opened there would lose its closing quote
 to the blanked body."""
@@ -81,6 +83,17 @@ def masked_text(parts: list[bytes], step: int) -> bytes | None:
     return b"".join(chain.from_iterable(zip_longest(code, masked, fillvalue=b"")))
 
 
+def _outside(masked: bytes, at: int, indent: bytes) -> bool:
+    """Whether the line at ``at``, where a body was found to end, is surely no deeper than
+    its ``def`` (indented by ``indent``): its indentation is a beginning of the def's. A
+    line indented otherwise (tabs where the def has spaces, a form feed) may still be in
+    the body to Python and to tree-sitter; a skeleton cut there could make it the first
+    line of the def's block, and a later line of the body a dedent out of the def."""
+    head = masked[at : at + len(indent) + 1]
+    width = len(head) - len(head.lstrip(b" \t\f"))
+    return width <= len(indent) and indent.startswith(head[:width])
+
+
 def skeleton(source: bytes, masked: bytes) -> bytes:
     """``source`` with the body of every function blanked (see the module's docstring),
     its bodies found in ``masked`` (the same text with strings and comments masked). A
@@ -92,7 +105,7 @@ def skeleton(source: bytes, masked: bytes) -> bytes:
     at = 0
     for found in _BODY.finditer(masked):
         start, end = found.span(2)
-        if start == end:
+        if start == end or not _outside(masked, end, found.group(1)):
             continue
         pieces.append(source[at:start])
         pieces.append(b"\n" * masked.count(b"\n", start, end))
