@@ -83,6 +83,9 @@ def masked_text(parts: list[bytes], step: int) -> bytes | None:
     return b"".join(chain.from_iterable(zip_longest(code, masked, fillvalue=b"")))
 
 
+_INDENTS = (b" ", b"\t", b"\f")
+
+
 def _outside(masked: bytes, at: int, indent: bytes) -> bool:
     """Whether the line at ``at``, where a body was found to end, is surely no deeper than
     its ``def`` (indented by ``indent``): its indentation is a beginning of the def's. A
@@ -99,13 +102,20 @@ def skeleton(source: bytes, masked: bytes) -> bytes:
     its bodies found in ``masked`` (the same text with strings and comments masked). A
     file with a carriage return that is no ``\\r\\n`` in its code is returned unchanged:
     tree-sitter may end a line there, the regular expression does not."""
-    if masked.count(b"\r") != masked.count(b"\r\n"):
+    if b"\r" in masked and masked.count(b"\r") != masked.count(b"\r\n"):
         return source
     pieces: list[bytes] = []
     at = 0
     for found in _BODY.finditer(masked):
         start, end = found.span(2)
-        if start == end or not _outside(masked, end, found.group(1)):
+        if start == end:
+            continue
+        indent = found.group(1)
+        # The commonest ends, a line at the def's own indentation, are checked here.
+        after = masked[end + len(indent) : end + len(indent) + 1]
+        if not (masked.startswith(indent, end) and after not in _INDENTS) and not _outside(
+            masked, end, indent
+        ):
             continue
         pieces.append(source[at:start])
         pieces.append(b"\n" * masked.count(b"\n", start, end))
