@@ -119,7 +119,44 @@ TRICKY: dict[str, str] = {
     # and the whole file is parsed instead.
     "outdented.py": "def f():\n    x = [\n1, 2]\n    return x\ndef g():\n    pass\n",
     "no_trailing_newline.py": "def f():\n    return 1\ndef g():\n    return 2",
+    # A line that opens a string at the def's indentation is a statement after the body,
+    # whatever follows the string on its line.
+    "string_statements.py": (
+        "def f():\n"
+        "    pass\n"
+        '""; X = 1\n'
+        "class A:\n"
+        "    def g(self):\n"
+        "        pass\n"
+        '    "doc"; y = 1\n'
+    ),
+    # A one-line def whose docstring spans lines: blanking the lines after the header would
+    # take the string's closing quotes, and the quotes in the comment below would close it.
+    "one_line_multiline_docstring.py": 'def f(): """doc\nmore"""\nX = 1\nY = 1  # """\n',
+    # A backslash joins the next line to the body, even at column 0.
+    "backslash_continuation.py": (
+        "def f():\n"
+        "    x = \\\n"
+        "Y = 3\n"
+        "class K:\n"
+        "    def g(self):\n"
+        "        return 1 + \\\n"
+        "  2\n"
+        "    Z = 1\n"
+    ),
+    # Indented otherwise than its def (tabs for spaces, a form feed), a line deeper in the
+    # body ends what the regular expression reads as the body; cut there, the skeleton
+    # would begin the def's block at that line, and the next line of the body (w, z) would
+    # dedent out of the def into the class.
+    "mixed_tabs_and_spaces.py": (
+        "class A:\n\tdef f(self):\n\t    if x:\n" + " " * 17 + "y = 1\n\t    w = 3\n\tB = 1\n"
+    ),
+    "form_feed_indent.py": (
+        "class A:\n    def f(self):\n        if x:\n\f            y = 2\n        z = 3\n    B = 1\n"
+    ),
 }
+CRLF = {f"crlf_{name}": text.replace("\n", "\r\n") for name, text in TRICKY.items()}
+"""Every tricky layout again with Windows line breaks."""
 
 
 def _names(found: FileSymbols) -> list[tuple[object, ...]]:
@@ -133,9 +170,9 @@ def _same_names(name: str, source: bytes) -> None:
     assert light.references == full.references
 
 
-@pytest.mark.parametrize("name", sorted(TRICKY))
+@pytest.mark.parametrize("name", sorted(TRICKY | CRLF))
 def test_names_only_on_a_skeleton_are_the_whole_files(name: str) -> None:
-    _same_names(name, TRICKY[name].encode())
+    _same_names(name, (TRICKY | CRLF)[name].encode())
 
 
 def test_strings_at_column_zero_keep_the_definitions_after_them() -> None:
@@ -226,3 +263,42 @@ def test_a_file_without_strings_or_comments_has_a_skeleton_too() -> None:
     source = b"def f():\n    return 1\n"
     assert _skeleton_of(source) == b"def f():\n\n"
     assert _skeleton_of(b"") == b""
+
+
+def test_windows_line_breaks_still_blank_bodies() -> None:
+    source = TRICKY["comments.py"].replace("\n", "\r\n").encode()
+    bare = _skeleton_of(source)
+    assert bare.count(b"\n") == source.count(b"\n")
+    assert b"return" not in bare.replace(b"def h(self): return 1", b"")
+
+
+def test_a_lone_carriage_return_in_code_leaves_the_file_whole() -> None:
+    # tree-sitter may end a line at a lone \r; the body's lines are read by \n alone.
+    source = b"def f():\n    x = 1\r    y = 2\ndef g():\n    pass\n"
+    assert _skeleton_of(source) is source
+    # In a string or a comment it is no line break to either.
+    assert _skeleton_of(b"def f():\n    x = '\r'  # \r\n") == b"def f():\n\n"
+
+
+def test_the_mask_tells_a_string_opened_from_a_string_continued() -> None:
+    lexed = symbols_module._lexed_code("python", b'x = """a\nb""" # c\n')
+    assert lexed is not None
+    assert masked_text(lexed[1], lexed[2]) == b"x = \x02\x01\x01\x01\n\x01\x01\x01\x01 #\x01\x01\n"
+
+
+def test_a_backslash_before_windows_line_breaks_continues_a_string() -> None:
+    # Python reads '\' + \<CR><LF>b' as one string; a lexer that escaped only the \r ended
+    # it at the line break, so b'#' opened a string at column 0 and the body ended there.
+    source = b"def k():\r\n    if x:\r\n        '\\' + \\\r\nb'#'\r\n    z = 1\r\n"
+    compile(source, "continued.py", "exec")
+    _same_names("continued.py", source)
+    found = extract_symbols("continued.py", b"x = 'abc\\\r\nname_inside'\r\n")
+    assert found.references == ()
+
+
+def test_a_form_feed_line_between_functions_is_blank() -> None:
+    source = b"def f():\n    return 1\n\f\ndef g():\n    return 2\n"
+    assert _skeleton_of(source) == b"def f():\n\n\ndef g():\n\n"
+    # A deeper line indented otherwise than its def leaves that def's body whole.
+    source = TRICKY["mixed_tabs_and_spaces.py"].encode()
+    assert _skeleton_of(source) == source

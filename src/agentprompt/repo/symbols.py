@@ -168,16 +168,17 @@ _NOT_CODE = (
 
 
 _STRING_BODIES = (
-    (b'"""', rb'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'),
-    (b"'''", rb"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"),
-    (b'"', rb'[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|(?=\n)|\Z)'),
-    (b"'", rb"[^'\\\n]*(?:\\.[^'\\\n]*)*(?:'|(?=\n)|\Z)"),
+    (b'"""', rb'[^"\\]*(?:(?:\\(?:\r\n|.)|"(?!""))[^"\\]*)*(?:"""|\Z)'),
+    (b"'''", rb"[^'\\]*(?:(?:\\(?:\r\n|.)|'(?!''))[^'\\]*)*(?:'''|\Z)"),
+    (b'"', rb'[^"\\\n]*(?:\\(?:\r\n|.)[^"\\\n]*)*(?:"|(?=\n)|\Z)'),
+    (b"'", rb"[^'\\\n]*(?:\\(?:\r\n|.)[^'\\\n]*)*(?:'|(?=\n)|\Z)"),
 )
 """Python's string literals by opening quote: what follows the quote up to the closing one.
 A triple-quoted string may span lines; an unterminated string of either kind runs to the
-end of the file or, for a one-line string, of its line. Taking that text rather than
-failing keeps the lexer linear: a line of unmatched quotes is read once, not once per
-quote."""
+end of the file or, for a one-line string, of its line. A backslash escapes a whole
+``\\r\\n`` (a line continuation inside the string, as Python reads it). Taking that text
+rather than failing keeps the lexer linear: a line of unmatched quotes is read once, not
+once per quote."""
 
 
 def _after_f_prefix(quote: bytes) -> bytes:

@@ -7,14 +7,18 @@ names-only parse reads the file with every function body blanked out: about a qu
 tree-sitter's work.
 
 A body is found on the file's text with its strings and comments masked (each of their
-bytes a mark, line breaks kept), so a quote, a ``#`` or a ``def`` inside a string or a
-comment is never read as code. The body of a ``def`` whose header ends its line is every
-following line that is indented deeper than the ``def``, blank, or begins inside a string
-or a comment (a line of a multi-line string, whatever its indentation, or a comment, which
-Python lets stand at any indentation). Each body becomes as many empty lines (an empty
-block to tree-sitter), so every line keeps its number. Where the guess is wrong (a bracket
+bytes a mark, line breaks kept; a string's opening quote has a mark of its own and a
+comment keeps its ``#``), so a quote, a ``#`` or a ``def`` inside a string or a comment is
+never read as code. The body of a ``def`` whose header ends its line (but for a comment) is
+every following line that is indented deeper than the ``def``, blank, begins inside a
+string (a line of a multi-line string, whatever its indentation) or with a comment (which
+Python lets stand at any indentation), each with the lines a backslash joins to it. Each
+body becomes as many empty lines (an empty block to tree-sitter), so every line keeps its
+number. Where the guess is wrong (a bracket
 continuation outdented inside a body, say), the skeleton does not parse cleanly and the
-caller parses the file whole instead.
+caller parses the file whole instead; a body whose first line after it is indented
+otherwise than its ``def`` (tabs for spaces, a form feed) is kept whole, as that line may
+still be in the body.
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from itertools import chain, zip_longest
 
 __all__ = ["masked_text", "skeleton"]
 
-_MASK = bytes(b if b in (0x00, 0x0A) else 0x01 for b in range(256))
-"""Every byte the mark 0x01, except line breaks (and NUL, the separator
-:func:`masked_text` uses)."""
+_MASK = bytes(b if b in (0x00, 0x0A, 0x23) else 0x01 for b in range(256))
+"""Every byte the mark 0x01, except line breaks, ``#`` (so a comment begins with one) and
+NUL (the separator :func:`masked_text` uses)."""
 
 
 def _nested(inner: bytes) -> bytes:
@@ -37,16 +41,29 @@ def _nested(inner: bytes) -> bytes:
 _PARAMETERS = _nested(_nested(rb"\([^()]*+\)"))
 """A parameter list, with brackets nested three deep (defaults such as ``f(g(x))``)."""
 
+_LINE_END = rb"[^\n]*+(?:(?:(?<=\\)|(?<=\\\r))\n[^\n]*+)*+(?:\n|\Z)"
+"""The rest of a logical line: a line ending in a backslash (code's, as the mask hides
+those of strings and comments) goes on with the next line, whatever its indentation. The
+backslash is looked for behind the line's end, so each line is read once."""
+
 _BODY = re.compile(
     rb"^([ \t]*)(?:async[ \t]+)?def[ \t]+\w+[ \t]*(?:\[[^\]\n]*+\])?[ \t]*"
     + _PARAMETERS
-    + rb"[^:\n]*+:[ \t]*+(?:\x01++)?\n"
-    + rb"((?:[ \t]*+\n|[ \t]*+\x01[^\n]*+(?:\n|\Z)|\1[ \t]+[^\n]*+(?:\n|\Z))*+)",
+    + rb"[^:\n]*+:[ \t]*+(?:#[^\n]*+)?\r?\n"
+    + rb"((?:\1[ \t]+"
+    + _LINE_END
+    + rb"|[ \t\f]*+\r?\n|[ \t]*+[\x01#]"
+    + _LINE_END
+    + rb")*+)",
     re.MULTILINE,
 )
 """A ``def`` whose header ends its line, but for a comment (group 1: its indentation), and
-its body (group 2): the lines after it that are blank, begin in a string or a comment, or
-are indented deeper."""
+its body (group 2): the lines after it that are indented deeper (the commonest, so tried
+first), blank (form feeds too), or begin inside a string or with a comment, each with the
+lines a backslash joins to it. A line that begins with a string's opening quote is judged by its
+indentation: it may be a statement after the body (``"doc"; X = 1``). A header ending in a
+string is no header here: a multi-line string opened there would lose its closing quote
+to the blanked body."""
 
 
 def masked_text(parts: list[bytes], step: int) -> bytes | None:
@@ -57,20 +74,48 @@ def masked_text(parts: list[bytes], step: int) -> bytes | None:
     prose = parts[1::step]
     if not prose:
         return parts[0]  # no string, no comment
-    masked = b"\0".join(prose).translate(_MASK).split(b"\0")
+    # Each string's first byte (its quote) becomes 0x02, so a line that opens a string is
+    # told from one that begins inside a string.
+    joined = (b"\0" + b"\0".join(prose)).translate(_MASK).replace(b"\0\x01", b"\0\x02")
+    masked = joined[1:].split(b"\0")
     if len(masked) != len(prose) or any(b"\0" in piece for piece in code):
         return None
     return b"".join(chain.from_iterable(zip_longest(code, masked, fillvalue=b"")))
 
 
+_INDENTS = (b" ", b"\t", b"\f")
+
+
+def _outside(masked: bytes, at: int, indent: bytes) -> bool:
+    """Whether the line at ``at``, where a body was found to end, is surely no deeper than
+    its ``def`` (indented by ``indent``): its indentation is a beginning of the def's. A
+    line indented otherwise (tabs where the def has spaces, a form feed) may still be in
+    the body to Python and to tree-sitter; a skeleton cut there could make it the first
+    line of the def's block, and a later line of the body a dedent out of the def."""
+    head = masked[at : at + len(indent) + 1]
+    width = len(head) - len(head.lstrip(b" \t\f"))
+    return width <= len(indent) and indent.startswith(head[:width])
+
+
 def skeleton(source: bytes, masked: bytes) -> bytes:
     """``source`` with the body of every function blanked (see the module's docstring),
-    its bodies found in ``masked`` (the same text with strings and comments masked)."""
+    its bodies found in ``masked`` (the same text with strings and comments masked). A
+    file with a carriage return that is no ``\\r\\n`` in its code is returned unchanged:
+    tree-sitter may end a line there, the regular expression does not."""
+    if b"\r" in masked and masked.count(b"\r") != masked.count(b"\r\n"):
+        return source
     pieces: list[bytes] = []
     at = 0
     for found in _BODY.finditer(masked):
         start, end = found.span(2)
         if start == end:
+            continue
+        indent = found.group(1)
+        # The commonest ends, a line at the def's own indentation, are checked here.
+        after = masked[end + len(indent) : end + len(indent) + 1]
+        if not (masked.startswith(indent, end) and after not in _INDENTS) and not _outside(
+            masked, end, indent
+        ):
             continue
         pieces.append(source[at:start])
         pieces.append(b"\n" * masked.count(b"\n", start, end))
