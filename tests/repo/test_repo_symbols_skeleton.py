@@ -15,17 +15,15 @@ from agentprompt.repo.symbols_skeleton import masked_text, skeleton
 SOURCES = Path(__file__).parents[2] / "src" / "agentprompt"
 FIXTURES = Path(__file__).parent / "fixtures"
 
-TRICKY: dict[str, str] = {
-    # Two methods whose multi-line strings begin their lines at column 0 and whose closing
-    # lines go on with code: read by indentation alone, each body would end there, and the
-    # quotes left behind would pair with each other, hiding every definition between them
-    # in a string that parses cleanly.
-    "column_zero_strings.py": (
-        "class PageTests(Base):\n"
-        '    scheme = "https"\n'
+
+def _page_tests(name: str, attribute: str, suffix: str) -> str:
+    """A test class whose first method's multi-line string begins its lines at column 0
+    and whose closing line goes on with code."""
+    return (
+        f"class {name}(Base):\n"
+        f"    {attribute}\n"
         "\n"
-        "    def test_index(self):\n"
-        '        "The index renders"\n'
+        f"    def test_index{suffix}(self):\n"
         '        page = self.get("/index")\n'
         '        expected = """<?xml version="1.0"?>\n'
         "<index>\n"
@@ -36,39 +34,25 @@ TRICKY: dict[str, str] = {
         "        )\n"
         "        self.check(page, expected)\n"
         "\n"
-        "    def test_section(self):\n"
+        f"    def test_section{suffix}(self):\n"
         '        "A section renders"\n'
-        '        page = self.get("/section")\n'
         "        expected = (\n"
         "            '<?xml version=\"1.0\"?>\\n'\n"
         '            "<items>%s</items>"\n'
         "        ) % (self.base,)\n"
         "        self.check(page, expected)\n"
-        "\n"
-        "\n"
-        "class DetectionTests(Base):\n"
-        '    extra = {"scheme": "https"}\n'
-        "\n"
-        "    def test_index_detected(self):\n"
-        '        "The index renders with the detected scheme"\n'
-        '        page = self.get("/index", **self.extra)\n'
-        '        expected = """<?xml version="1.0"?>\n'
-        "<index>\n"
-        "<item>%s/one</item>\n"
-        "</index>\n"
-        '""" % (\n'
-        "            self.base,\n"
-        "        )\n"
-        "        self.check(page, expected)\n"
-        "\n"
-        "    def test_section_detected(self):\n"
-        '        "A section renders with the detected scheme"\n'
-        '        page = self.get("/section", **self.extra)\n'
-        "        expected = (\n"
-        "            '<?xml version=\"1.0\"?>\\n'\n"
-        '            "<items>%s</items>"\n'
-        "        ) % (self.base,)\n"
-        "        self.check(page, expected)\n"
+    )
+
+
+TRICKY: dict[str, str] = {
+    # Two methods whose multi-line strings begin their lines at column 0 and whose closing
+    # lines go on with code: read by indentation alone, each body would end there, and the
+    # quotes left behind would pair with each other, hiding every definition between them
+    # in a string that parses cleanly.
+    "column_zero_strings.py": (
+        _page_tests("PageTests", 'scheme = "https"', "")
+        + "\n\n"
+        + _page_tests("DetectionTests", 'extra = {"scheme": "https"}', "_detected")
     ),
     "comments.py": (
         "def f():\n"
