@@ -46,7 +46,14 @@ sys.path.insert(0, str(BENCH))
 
 from agentprompt.repo.files import discover  # noqa: E402
 from agentprompt.repo.languages import language_for_path  # noqa: E402
-from map_bench import AGENTPROMPT, EDITED, _ensure_ctags, _git_corpus, _timed  # noqa: E402
+from map_bench import (  # noqa: E402
+    AGENTPROMPT,
+    EDITED,
+    _ensure_ctags,
+    _git_corpus,
+    _timed,
+    compile_bytecode,
+)
 from map_corpus import build_corpus  # noqa: E402
 from peers import venv_python  # noqa: E402
 from peers_report import WORK, bars, cells, header, save, table  # noqa: E402
@@ -90,6 +97,7 @@ def main() -> None:
         "--package", nargs="+", default=["all"], help="Corpus folders to map (default: all)."
     )
     args = parser.parse_args()
+    compile_bytecode()  # as map_bench.py does: the bytecode a wheel's install would have
     root = _copy(args.package)
     found = discover(root)
     code = [f.path for f in found.files if language_for_path(f.path) is not None]
