@@ -46,10 +46,9 @@ def _paths(listing: str | None) -> list[Path]:
 def _skeleton_refused(source: bytes) -> bool:
     """Whether ``source`` has a skeleton that the names-only parse did not use."""
     lexed = _lexed_code("python", source)
-    if lexed is None:
+    if lexed is None or b"\0" in source:
         return False
-    masked = masked_text(lexed[1], lexed[2])
-    if masked is None or skeleton(source, masked) is source:
+    if skeleton(source, masked_text(lexed[1], lexed[2])) is source:
         return False
     return _parsed("python", source, lexed)[1] is source
 

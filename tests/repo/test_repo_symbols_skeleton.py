@@ -191,7 +191,7 @@ def _skeleton_of(source: bytes) -> bytes:
     lexed = symbols_module._lexed_code("python", source)
     assert lexed is not None
     masked = masked_text(lexed[1], lexed[2])
-    assert masked is not None and len(masked) == len(source)
+    assert len(masked) == len(source)
     return skeleton(source, masked)
 
 

@@ -365,11 +365,9 @@ def _parsed(language: str, source: bytes, lexed: _Lexed | None) -> tuple[Tree, b
     Python file read for its names only), its skeleton's when that parses cleanly (see
     :mod:`agentprompt.repo.symbols_skeleton`), else the whole file's."""
     parser = parser_for(language)
-    if lexed is not None:
-        masked = masked_text(lexed[1], lexed[2])
-        if masked is not None:
-            bare = skeleton(source, masked)
-            tree = parser.parse(bare)
-            if bare is source or not tree.root_node.has_error:
-                return tree, bare
+    if lexed is not None and b"\0" not in source:  # the mask separates its parts with NUL
+        bare = skeleton(source, masked_text(lexed[1], lexed[2]))
+        tree = parser.parse(bare)
+        if bare is source or not tree.root_node.has_error:
+            return tree, bare
     return parser.parse(source), source

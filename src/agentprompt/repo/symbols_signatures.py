@@ -16,6 +16,7 @@ from agentprompt.repo.languages import tree_sitter_language
 __all__ = [
     "FUNCTION_VALUES",
     "NAME_TYPES",
+    "chained_declarator",
     "collapse",
     "declarator_name",
     "declared_names",
@@ -113,6 +114,16 @@ def declarator_name(node: Node | None) -> Node | None:
     while node is not None and node.type not in NAME_TYPES:
         node = _inner_declarator(node)
     return node
+
+
+def chained_declarator(node: Node, ends: tuple[str, ...]) -> Node | None:
+    """The first node, down a C or C++ declaration's chain of ``declarator`` fields, whose
+    type is one of ``ends`` (a prototype's ``function_declarator``, or the declared name);
+    None when the chain ends first."""
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in ends:
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator
 
 
 _TEMPLATE_ARGS = re.compile(r"<[^<>]*>")

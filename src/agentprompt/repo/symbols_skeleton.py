@@ -66,10 +66,10 @@ string is no header here: a multi-line string opened there would lose its closin
 to the blanked body."""
 
 
-def masked_text(parts: list[bytes], step: int) -> bytes | None:
+def masked_text(parts: list[bytes], step: int) -> bytes:
     """The file whose ``re.split`` by a pattern of strings and comments (the whole match as
     its first group, ``step`` parts per match) gave ``parts``, with the strings and comments
-    masked; None when a part holds a NUL byte (the mask cannot tell the parts apart)."""
+    masked. The file must hold no NUL byte: the mask separates the parts with one."""
     code = parts[::step]
     prose = parts[1::step]
     if not prose:
@@ -78,8 +78,6 @@ def masked_text(parts: list[bytes], step: int) -> bytes | None:
     # told from one that begins inside a string.
     joined = (b"\0" + b"\0".join(prose)).translate(_MASK).replace(b"\0\x01", b"\0\x02")
     masked = joined[1:].split(b"\0")
-    if len(masked) != len(prose) or any(b"\0" in piece for piece in code):
-        return None
     return b"".join(chain.from_iterable(zip_longest(code, masked, fillvalue=b"")))
 
 
@@ -92,6 +90,9 @@ def _outside(masked: bytes, at: int, indent: bytes) -> bool:
     line indented otherwise (tabs where the def has spaces, a form feed) may still be in
     the body to Python and to tree-sitter; a skeleton cut there could make it the first
     line of the def's block, and a later line of the body a dedent out of the def."""
+    after = masked[at + len(indent) : at + len(indent) + 1]
+    if masked.startswith(indent, at) and after not in _INDENTS:
+        return True  # the commonest end: a line at the def's own indentation
     head = masked[at : at + len(indent) + 1]
     width = len(head) - len(head.lstrip(b" \t\f"))
     return width <= len(indent) and indent.startswith(head[:width])
@@ -110,12 +111,7 @@ def skeleton(source: bytes, masked: bytes) -> bytes:
         start, end = found.span(2)
         if start == end:
             continue
-        indent = found.group(1)
-        # The commonest ends, a line at the def's own indentation, are checked here.
-        after = masked[end + len(indent) : end + len(indent) + 1]
-        if not (masked.startswith(indent, end) and after not in _INDENTS) and not _outside(
-            masked, end, indent
-        ):
+        if not _outside(masked, end, found.group(1)):
             continue
         pieces.append(source[at:start])
         pieces.append(b"\n" * masked.count(b"\n", start, end))

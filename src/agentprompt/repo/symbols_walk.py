@@ -24,6 +24,7 @@ from agentprompt.repo.symbols_params import read_params
 from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
+    chained_declarator,
     collapse,
     declarator_name,
     declared_names,
@@ -269,12 +270,7 @@ def _variable(
         _typedef(walk, node, parent, depth, markers)
         return
     if kind == "declaration":
-        declarator = node.child_by_field_name("declarator")
-        while declarator is not None and declarator.type not in (
-            "function_declarator",
-            "identifier",
-        ):
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = chained_declarator(node, ("function_declarator", "identifier"))
         if declarator is not None and declarator.type == "function_declarator":
             _function(walk, node, parent, depth, False, (*markers, "declaration"))
             return
@@ -376,13 +372,9 @@ def _member(walk: WalkState, node: Node, parent: str | None, depth: int) -> None
             walk.add(node, "property", name, parent, depth)
         return
     if walk.language in ("cpp", "c") and kind in ("field_declaration", "declaration"):
-        declarator = node.child_by_field_name("declarator")
-        while declarator is not None and declarator.type not in (
-            "function_declarator",
-            "field_identifier",
-            "identifier",
-        ):
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = chained_declarator(
+            node, ("function_declarator", "field_identifier", "identifier")
+        )
         if declarator is not None and declarator.type == "function_declarator":
             _function(walk, node, parent, depth, True, ("declaration",))
             return
