@@ -5,7 +5,7 @@ strings."""
 
 from __future__ import annotations
 
-import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +19,8 @@ from agentprompt.repo.symbols import extract_symbols
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(parse_workers, "PARALLEL_THRESHOLD", 2)
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    for i in range(6):
-        (root / "src" / f"m{i}.py").write_text(
-            f"def step_{i}(x: int) -> int:\n    return step_{max(i - 1, 0)}(x)\n"
-        )
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root
+def repo(chain_repo: Callable[[int], Path]) -> Path:
+    return chain_repo(6)
 
 
 def test_a_head_start_reads_no_file_through_a_folder_link_leading_out(

@@ -5,12 +5,12 @@ changed after it was parsed is parsed again."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from agentprompt.repo import extraction as extraction_module
-from agentprompt.repo import parse_workers
 from agentprompt.repo.cache import SymbolCache, default_cache_path
 from agentprompt.repo.extraction import extract_repository, start_parsing
 from agentprompt.repo.files import discover
@@ -18,21 +18,14 @@ from agentprompt.repo.repomap import MapOptions, build_map
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(parse_workers, "PARALLEL_THRESHOLD", 2)
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
+def repo(chain_repo: Callable[[int], Path]) -> Path:
+    root = chain_repo(12)
     (root / "dist").mkdir()
-    for i in range(12):
-        (root / "src" / f"m{i}.py").write_text(
-            f"def step_{i}(x: int) -> int:\n    return step_{max(i - 1, 0)}(x)\n"
-        )
     (root / "dist" / "bundle.js").write_text("function step_3() {}\n")  # default exclusion
     (root / "src" / "skipped.py").write_text("def hidden_one(): pass\n")
     (root / ".agentpromptignore").write_text("src/skipped.py\n")
     (root / "ignored.py").write_text("def ignored_one(): pass\n")
     (root / ".gitignore").write_text("ignored.py\n")
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
 
 

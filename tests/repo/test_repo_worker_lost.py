@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,16 +23,8 @@ MAIN = os.getpid()
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(parse_workers, "PARALLEL_THRESHOLD", 2)
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    for i in range(40):
-        (root / "src" / f"m{i:02}.py").write_text(
-            f"def step_{i}(x: int) -> int:\n    return step_{max(i - 1, 0)}(x)\n"
-        )
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root
+def repo(chain_repo: Callable[[int, int], Path]) -> Path:
+    return chain_repo(40, 2)
 
 
 _REAL = parse_workers.extract_one
