@@ -12,6 +12,7 @@ from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
 from agentprompt.repo.repomap import MapOptions, rank_repository, ranking_json
+from agentprompt.repo.task_rank import RankReason
 
 __all__ = ["rank_command", "read_task"]
 
@@ -38,6 +39,14 @@ def read_task(task: str | None, task_file: str | None) -> str:
             f"the task in {source} is not UTF-8 text (byte {exc.start}); "
             "save it as UTF-8 and try again"
         ) from exc
+
+
+def _reason_text(reason: RankReason) -> str:
+    if reason.signal == "graph":
+        return "graph"
+    if reason.signal == "test":
+        return f"test file ×{reason.weight:g}"
+    return f"{reason.signal}: {reason.detail}"
 
 
 @click.command("rank")
@@ -102,13 +111,10 @@ def rank_command(
     table = Table(box=None, pad_edge=False, show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
-    table.add_column("file")
+    table.add_column("file", no_wrap=True)
     table.add_column("why")
     for position, item in enumerate(shown, 1):
-        why = "; ".join(
-            f"{r.signal} {r.detail}" if r.signal != "test" else "test file"
-            for r in item.reasons[:3]
-        )
+        why = "; ".join(_reason_text(r) for r in item.reasons)
         table.add_row(str(position), f"{item.score:.3f}", printable(item.path), printable(why))
     console.print(table)
     err_console.print(

@@ -37,6 +37,11 @@ PREFETCH = 40
 """How many of the top-ranked files a first map extracts with details ahead of fitting
 (the fitting's first look takes 32)."""
 
+TASK_TOLERANCE = 1e-6
+"""PageRank's tolerance for a task's graph step: its ranks only add a fifth of a score
+(:data:`~agentprompt.repo.task_rank.GRAPH_WEIGHT`), so forty fewer iterations over a large
+graph cost nothing a ranking shows."""
+
 MAX_UPDATED = 200
 """More changed files than this and the reference graph is built anew rather than updated."""
 
@@ -68,9 +73,9 @@ def rank_task_extraction(
     documents = [
         FileDocument(
             path=path,
-            defs=row.defs,
-            members=row.members,
-            uses=frozenset(uses.get(path, ())),
+            defs=tuple(row.defs_text.split()),
+            members=tuple(row.members_text.split()),
+            uses=uses.get(path, ()),
             is_test=is_test_path(path),
         )
         for path, row in extraction.files.items()
@@ -114,6 +119,7 @@ def _rank(
     seeds: Mapping[str, float] | None,
 ) -> RankSummary:
     files = extraction.files
+    tolerance = 1e-10 if seeds is None else TASK_TOLERANCE
     named_paths: set[str] = set()
     words: set[str] = set(mentions) if seeds is None else set()
     if task and seeds is None:
@@ -148,7 +154,7 @@ def _rank(
         except (ValueError, KeyError, TypeError):
             pass
     if cache is not None:
-        state = _updated_state(extraction, cache, state_key, personal)
+        state = _updated_state(extraction, cache, state_key, personal, tolerance)
         if state is not None:
             cache.remember_blob(state_key, state.to_bytes())
             summary = state.summary()
@@ -163,7 +169,7 @@ def _rank(
         # top of the ranking itself.
         referred = graph.referrers
         extraction.prefetch(heapq.nlargest(PREFETCH // 2, referred, key=lambda p: referred[p]))
-    ranks = pagerank(graph, personal)
+    ranks = pagerank(graph, personal, tolerance=tolerance)
     if extraction.workers is not None:
         extraction.prefetch(heapq.nlargest(PREFETCH, ranks, key=lambda p: ranks[p]))
     summary = summarize(graph, ranks)
@@ -176,7 +182,11 @@ def _rank(
 
 
 def _updated_state(
-    extraction: Extraction, cache: SymbolCache, key: str, personal: Mapping[str, float]
+    extraction: Extraction,
+    cache: SymbolCache,
+    key: str,
+    personal: Mapping[str, float],
+    tolerance: float,
 ) -> GraphState | None:
     """The remembered graph under ``key`` updated for the files whose names changed, or
     None when there is none or it cannot be updated (then the graph is built anew)."""
@@ -209,7 +219,7 @@ def _updated_state(
     def users_of(names: set[str]) -> dict[str, tuple[str, ...]]:
         return {p: refs for p, refs in cache.users_of(names).items() if p in files}
 
-    return update_state(state, changed, users_of, files, personal)
+    return update_state(state, changed, users_of, files, personal, tolerance=tolerance)
 
 
 def _names(extraction: Extraction) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -25,7 +25,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -97,7 +97,7 @@ _STOP = frozenset(
         "aren about over under out off now again because while without within between "
         "through some other each every here there one two more most less still even after "
         "before same such self cls none true false return def class import pass else elif "
-        "try except raise lambda yield print http https www com org html make makes made "
+        "try except raise lambda yield print www com org html make makes made "
         "making add adds added fix fixes fixed change changes changed update updates "
         "updated remove removes removed new old please sure instead already right wrong "
         "first last expected actual result behavior behaviour example following happen "
@@ -122,7 +122,7 @@ class FileDocument:
     """Names it defines at module level."""
     members: tuple[str, ...] = ()
     """Names it defines inside classes (methods, properties)."""
-    uses: frozenset[str] = frozenset()
+    uses: Collection[str] = ()
     """Identifiers it uses."""
     is_test: bool = False
     """Whether it is a test file or fixture."""
@@ -292,8 +292,11 @@ def _lexical(task: str, docs: Mapping[str, FileDocument]) -> list[tuple[str, flo
         for names, _ in parts:
             vocabulary.update(names)
     wanted = set(query)
+    # Only identifiers that hold a task term's letters can hold the term: one regular
+    # expression over every identifier finds those, and only they are split.
+    holds = re.compile("|".join(map(re.escape, sorted(wanted, key=len, reverse=True))), re.I)
     matching = {}
-    for name in vocabulary:
+    for name in filter(holds.search, vocabulary):
         hit = wanted.intersection(split_identifier(name))
         if hit:
             matching[name] = tuple(sorted(hit))
@@ -345,38 +348,41 @@ def _path_names(path: str) -> tuple[str, ...]:
     return tuple(part for part in re.split(r"[/.\-\s]+", path) if part)
 
 
-def _suffixes(paths: Iterable[str]) -> dict[str, list[str]]:
-    """Every trailing run of path parts (``cli.py``, ``app/cli.py`` …) with its files."""
-    found: dict[str, list[str]] = {}
-    for path in paths:
-        parts = path.split("/")
+class _PathIndex:
+    """Files by their last path part, to find the files a path written in a task means."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.by_name: dict[str, list[str]] = {}
+        for path in paths:
+            self.by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+
+    def ending(self, parts: list[str]) -> list[str]:
+        """The files whose path ends with ``parts``."""
+        tail = "/" + "/".join(parts)
+        return [p for p in self.by_name.get(parts[-1], ()) if ("/" + p).endswith(tail)]
+
+    def match(self, written: str) -> list[str]:
+        """The files a path as written in a task may mean: the longest trailing part of it
+        that names files of the repository (``/usr/lib/x/site-packages/app/cli.py`` means
+        ``src/app/cli.py``); nothing for a bare name that many files share."""
+        parts = [p for p in written.replace("\\", "/").split("/") if p not in ("", ".")]
         for i in range(len(parts)):
-            found.setdefault("/".join(parts[i:]), []).append(path)
-    return found
-
-
-def _match_path(written: str, suffixes: Mapping[str, list[str]]) -> list[str]:
-    """The files a path as written in a task may mean: the longest trailing part of it
-    that names files of the repository (``/usr/lib/x/site-packages/app/cli.py`` means
-    ``src/app/cli.py``); nothing for a bare name that many files share."""
-    parts = [p for p in written.replace("\\", "/").split("/") if p not in ("", ".")]
-    for i in range(len(parts)):
-        hit = suffixes.get("/".join(parts[i:]))
-        if hit:
-            return hit if len(hit) <= MAX_DEFINERS else []
-    return []
+            hit = self.ending(parts[i:])
+            if hit:
+                return hit if len(hit) <= MAX_DEFINERS else []
+        return []
 
 
 def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str, str, str, float]]:
     """(path, signal, detail, weight) for each exact mention of a file in ``task``."""
-    suffixes = _suffixes(docs)
+    index = _PathIndex(docs)
     found: list[tuple[str, str, str, float]] = []
     traced: set[str] = set()
     for frame in _TRACE.finditer(task):
         written = frame.group("file") or frame.group("file2") or ""
         line = frame.group("line") or frame.group("line2")
         function = frame.group("func") or frame.group("func2")
-        hit = _match_path(written, suffixes)
+        hit = index.match(written)
         detail = f"{written}:{line}" + (f" in {function}" if function else "")
         for path in hit:
             found.append((path, "trace", detail, TRACE_FRAME / len(hit)))
@@ -385,19 +391,18 @@ def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str
         written = match.group(0).strip(".")
         if written in traced or not written:
             continue
-        hit = _match_path(written, suffixes)
+        hit = index.match(written)
         for path in hit:
             found.append((path, "path", written, MENTION_PATH / len(hit)))
-    modules = {p.rsplit(".", 1)[0]: p for p in docs if p.endswith(".py")}
-    packages = {p.removesuffix("/__init__.py"): p for p in docs if p.endswith("/__init__.py")}
-    module_suffixes = _suffixes([*modules, *packages])
     for match in _DOTTED.finditer(task):
         names = match.group(0).split(".")
         for end in range(len(names), 1, -1):
-            meant = module_suffixes.get("/".join(names[:end]))
+            module = names[: end - 1]
+            meant = index.ending([*module, names[end - 1] + ".py"]) or index.ending(
+                [*module, names[end - 1], "__init__.py"]
+            )
             if meant and len(meant) <= MAX_DEFINERS:
-                for module in meant:
-                    path = modules.get(module) or packages[module]
+                for path in meant:
                     found.append((path, "module", match.group(0), MENTION_MODULE / len(meant)))
                 break
     definers: dict[str, list[str]] = {}
