@@ -115,7 +115,9 @@ def _ac(request: InspectRequest) -> list[Part]:
     from agentprompt.tiers.policy import track
     from agentprompt.tiers.tracker import TrackerState
 
-    context = repository_context(request.root, history=request.history, user=request.task)
+    context = repository_context(
+        request.root, history=request.history, user=request.task, task=request.task
+    )
     previous = TrackerState()
     store_path = default_store_path(request.root.resolve())
     if store_path.exists():

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.llm import ScriptedModel
+from agentprompt.llm import FunctionModel, ScriptedModel
+from agentprompt.llm.base import ModelRequest
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.files import DiscoveryOptions
 from agentprompt.repo.select import SelectionOptions
@@ -293,3 +294,46 @@ def test_refusal_reasons_come_from_the_refusals_prompt_file(root: Path) -> None:
     override.write_text("missing: is not in this repository\n", encoding="utf-8")
     result = run(root, ScriptedModel([done("nope.py")]))
     assert result.rejected[0].reason == "is not in this repository"
+
+
+def test_a_large_repository_shows_the_files_most_relevant_to_the_request(tmp_path: Path) -> None:
+    base = tmp_path / "big"
+    (base / "pkg").mkdir(parents=True)
+    for i in range(30):
+        (base / "pkg" / f"module_{i:02}.py").write_text(
+            f"def unrelated_{i}() -> int:\n    return {i}\n"
+        )
+    (base / "pkg" / "invoices.py").write_text(
+        "def render_invoice_total(lines: list[int]) -> int:\n    return sum(lines)\n"
+    )
+    seen: list[str] = []
+
+    def answer(request: ModelRequest) -> dict[str, object]:
+        seen.append(str(request.messages[-1].content))
+        return done("pkg/invoices.py")
+
+    result = select_files(
+        FunctionModel(answer),
+        "render_invoice_total adds the lines twice",
+        base,
+        SelectionOptions(tree_files=5),
+        discovery_options=WALK,
+        prompts=PromptLibrary(base),
+    )
+    assert [s.path for s in result.selected] == ["pkg/invoices.py"]
+    tree = seen[0].split("## Directory Tree", 1)[1]
+    assert "invoices.py" in tree
+    assert sum(1 for line in tree.splitlines() if line.strip().startswith("module_")) == 4
+    assert "26 more files are not listed: the tree shows the 5 files most relevant" in tree
+
+
+def test_a_small_repository_shows_every_file(root: Path) -> None:
+    seen: list[str] = []
+
+    def answer(request: ModelRequest) -> dict[str, object]:
+        seen.append(str(request.messages[-1].content))
+        return done()
+
+    run(root, FunctionModel(answer))  # type: ignore[arg-type]
+    assert "more files are not listed" not in seen[0]
+    assert "guide.md" in seen[0]

@@ -204,3 +204,16 @@ def test_rebound_host_name_is_refused(browser: Browser, page_url: str) -> None:
     answer = tab.goto(rebound)
     assert answer is not None and answer.status == 403
     tab.close()
+
+
+def test_files_ranked_for_the_task_can_be_added(page: Page) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Rank files for the task").click()
+    ranked = page.locator("#ranked li")
+    expect(ranked.first).to_contain_text("src/utils.ts")
+    expect(ranked.first).to_contain_text("definition: parseJSON")
+    expect(page.locator("#rank-status")).to_contain_text("most relevant to the task first")
+    shot(page, "08-ranked")
+    ranked.first.get_by_role("button", name="Add src/utils.ts").click()
+    expect(page.get_by_role("radio", name="edit")).to_be_checked()
+    expect(page.get_by_role("button", name="Remove src/utils.ts").first).to_be_visible()

@@ -282,3 +282,28 @@ def test_apply_reply_whose_write_fails_says_so(
     result = rpc("apply_reply", reply=sample_reply)["result"]
     assert result["ok"] is False and result["written"] is False
     assert "disk full" in result["error"]
+
+
+def test_rank_files_orders_files_by_relevance_with_reasons(rpc: Rpc) -> None:
+    answer = rpc("rank_files", task="parseJSON throws on invalid input", top=3)
+    result = answer["result"]
+    assert result["files"][0]["path"] == "src/utils.ts"
+    assert result["files"][0]["rank"] == 1
+    assert {r["signal"] for r in result["files"][0]["reasons"]} >= {"definition"}
+    assert len(result["files"]) == 3
+    assert result["total"] >= 3
+
+
+def test_rank_files_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
+    before = sorted(p.name for p in repo.rglob("*"))
+    for params in (
+        {"task": "   "},
+        {"task": 3},
+        {"task": "x", "top": 0},
+        {"task": "x", "what": 1},
+        {},
+    ):
+        error = rpc("rank_files", **params)["error"]
+        assert error["code"] == -32602
+    assert "is empty" in rpc("rank_files", task=" ")["error"]["message"]
+    assert sorted(p.name for p in repo.rglob("*")) == before

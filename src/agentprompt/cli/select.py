@@ -165,6 +165,13 @@ def _print_result(result: FileSelection) -> None:
     show_default=True,
     help="Times the model is asked at most.",
 )
+@click.option(
+    "--tree-files",
+    type=click.IntRange(min=1),
+    default=SelectionOptions().tree_files,
+    show_default=True,
+    help="Past this many choosable files, the tree shows the ones most relevant to the task.",
+)
 @model_options
 @max_file_bytes_option
 @no_git_option
@@ -180,6 +187,7 @@ def select_command(
     allow_secrets: bool,
     max_tokens: int,
     max_rounds: int,
+    tree_files: int,
     model_opts: ModelOptions,
     max_file_bytes: int,
     no_git: bool,
@@ -196,6 +204,7 @@ def select_command(
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
         model=_tokenizer_model(model_opts.model),
+        tree_files=tree_files,
     )
     executor = resolve_model(
         model_opts.model,

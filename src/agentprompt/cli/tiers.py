@@ -152,7 +152,9 @@ def tiers_command(
     if store_path.exists():  # a damaged state is refused before anything is built or written
         with Store(store_path) as store:
             previous, _ = load_tracker(store)
-    context = repository_context(base, files=files, user=task, map_tokens=map_tokens, model=model)
+    context = repository_context(
+        base, files=files, user=task, task=task, map_tokens=map_tokens, model=model
+    )
     policy = TierPolicy(rule="ripple" if rule == "ripple" else "threshold")
     request = tiered_request(
         context, previous, counter=shared_counter(model), root=base, policy=policy

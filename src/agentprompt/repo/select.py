@@ -77,6 +77,10 @@ class SelectionOptions:
     """Load files that hold a likely secret instead of withholding them."""
     model: str | None = None
     """The model whose tokenizer counts the budget (default ``o200k_base``)."""
+    tree_files: int = 400
+    """A repository with more files the model may choose than this is shown as a tree of
+    the ones most relevant to the request (task-aware ranking), with a note of how many
+    more there are."""
 
 
 def _option(options: SelectionOptions | Mapping[str, Any], *names: str) -> Any:

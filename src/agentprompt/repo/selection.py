@@ -30,6 +30,7 @@ from agentprompt.repo.files import (
     explain_in,
     read_text,
 )
+from agentprompt.repo.repomap import rank_repository
 from agentprompt.repo.secrets import SecretFinding, scan_text
 from agentprompt.repo.select import SelectionOptions, ask_llm_for_files, build_constraints_section
 from agentprompt.repo.tree import build_tree, render_tree
@@ -286,6 +287,28 @@ def _directory(root: Path, directory: str) -> str:
     return normal
 
 
+def _tree_for(
+    found: Discovery,
+    user_request: str,
+    choosable: list[str],
+    options: SelectionOptions,
+    prompts: PromptLibrary,
+) -> str:
+    """The directory tree the model is shown: every file it may choose, or, past
+    ``options.tree_files`` of them, the most relevant to ``user_request`` with a note."""
+    if len(choosable) <= options.tree_files or not user_request.strip():
+        return render_tree(build_tree(choosable))
+    ranking = rank_repository(found.root, user_request, discovery=found).ranking
+    allowed = set(choosable)
+    ranked = [p for p in ranking.order() if p in allowed]
+    ranked += sorted(allowed.difference(ranked))
+    shown = ranked[: options.tree_files]
+    note = prompts.render(
+        "repo/file_select_tree_cut", shown=len(shown), hidden=len(choosable) - len(shown)
+    )
+    return render_tree(build_tree(shown)).rstrip("\n") + "\n" + note
+
+
 def select_files(
     llm_agent: PromptExecutor,
     user_request: str,
@@ -324,11 +347,11 @@ def select_files(
     )
     for path in options.include:
         state.offer(path, 0, forced=True)
-    # The model is shown only the files it may choose: the tree stays small in a large
-    # repository, and the constraints section still states the rules.
-    tree = render_tree(
-        build_tree(f.path for f in found.files if state.constraint_broken(f.path) is None)
-    )
+    # The model is shown only the files it may choose, and in a large repository only the
+    # most relevant of them: the tree stays small, and the constraints section still
+    # states the rules.
+    choosable = [f.path for f in found.files if state.constraint_broken(f.path) is None]
+    tree = _tree_for(found, user_request, choosable, options, state.prompts)
     loaded = tuple(s.path for s in state.selected if s.forced)
     constraints = build_constraints_section(dataclasses.replace(options, include=loaded))
     rounds, done, reason, stopped = 0, False, "", ""

@@ -60,6 +60,7 @@ def repository_context(
     files: Sequence[str] = (),
     history: Sequence[Message] = (),
     user: str = "",
+    task: str | None = None,
     map_tokens: int = DEFAULT_MAP_TOKENS,
     model: str | None = None,
     counter: Tokenizer | None = None,
@@ -69,7 +70,9 @@ def repository_context(
     map entry per file not in context, the full text of ``files``, and ``history``.
 
     Files are ordered by path (so a tier's text does not move when ranks shift), history by
-    age. A file in ``files`` has no map entry in any tier.
+    age. A file in ``files`` has no map entry in any tier. With ``task`` the map shows the
+    files most relevant to it (task-aware ranking); over a session, pass the session's task
+    rather than each message, so the map's entries, and the tiers holding them, stay put.
     """
     root = root.resolve()
     counter = counter or shared_counter(model)
@@ -77,7 +80,13 @@ def repository_context(
     texts = {p: _read_file(root, p) for p in paths}
     repo_map = build_map(
         root,
-        MapOptions(tokens=map_tokens, in_context=tuple(paths), model=model, use_cache=use_cache),
+        MapOptions(
+            tokens=map_tokens,
+            in_context=tuple(paths),
+            task=task if task and task.strip() else None,
+            model=model,
+            use_cache=use_cache,
+        ),
     )
     shown = sorted((f for f in repo_map.files if f.path not in texts), key=lambda f: f.path)
     parts = render_parts([f.entry for f in shown])

@@ -24,6 +24,7 @@ from agentprompt.web.context_methods import (
     get_context_breakdown_method,
     get_prompt_snippets_method,
     get_tree_method,
+    rank_files_method,
 )
 from agentprompt.web.rpc import Method, handle_rpc
 from agentprompt.web.security import Guard, GuardedApp
@@ -43,6 +44,7 @@ def rpc_methods(root: Path) -> dict[str, Method]:
         "get_prompt_snippets": get_prompt_snippets_method,
         "get_tree": get_tree_method,
         "preview_reply": preview_reply_method,
+        "rank_files": rank_files_method,
     }
     return {name: partial(method, root) for name, method in table.items()}
 

@@ -1,5 +1,6 @@
 """The page's read-only methods: the snippets in force, the file tree with token counts,
-and the context breakdown per cache tier. None of them writes anything."""
+the files ranked by their relevance to a task, and the context breakdown per cache tier.
+None of them changes a file of the repository (the symbol cache may be refreshed)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 from agentprompt.bridge.state import find_session
 from agentprompt.repo.files import discover
+from agentprompt.repo.repomap import rank_repository, ranking_json
+from agentprompt.repo.task_rank import InvalidTask
 from agentprompt.repo.tree import build_tree, count_file_tokens, tree_to_dict
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import get_context_breakdown
@@ -19,8 +22,14 @@ from agentprompt.tiers.snippets import load_prompt_snippets
 from agentprompt.tiers.tracker import TrackerState
 from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, safe_paths, text, text_list
+from agentprompt.web.rpc import InvalidParams
 
-__all__ = ["get_context_breakdown_method", "get_prompt_snippets_method", "get_tree_method"]
+__all__ = [
+    "get_context_breakdown_method",
+    "get_prompt_snippets_method",
+    "get_tree_method",
+    "rank_files_method",
+]
 
 
 def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,6 +45,22 @@ def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[st
         ],
         "problems": list(found.problems),
     }
+
+
+def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``rank_files``: the files most relevant to ``task`` (``top`` of them, default 15),
+    each with its score and the reasons, as ``agentprompt rank --json`` gives them."""
+    check_unknown(params, ("task", "top"), "rank_files")
+    task = text(params, "task", required=True)
+    assert task is not None
+    top = params.get("top", 15)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidParams('param "top" must be a whole number of files, 1 or more')
+    try:
+        result = rank_repository(root, task)
+    except InvalidTask as exc:
+        raise InvalidParams(f'param "task": {exc}') from None
+    return ranking_json(result, top)
 
 
 def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,7 +103,7 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
         with Store(store_path) as store:
             previous, _ = load_tracker(store)
     counter = shared_counter()
-    context = repository_context(root, files=files, user=task, counter=counter)
+    context = repository_context(root, files=files, user=task, task=task, counter=counter)
     request = tiered_request(context, previous, counter=counter, root=root)
     breakdown = get_context_breakdown(request.prompt, counter=counter)
     return {

@@ -114,6 +114,37 @@ function fileItem(node) {
   return item;
 }
 
+function rankedItem(file) {
+  // A ranked file: its path, score and reasons, with the same Add/Remove as the tree's.
+  const node = { path: file.path, name: file.path, tokens: tokensOf(file.path) };
+  const item = fileItem(node);
+  item.classList.add("ranked");
+  const why = file.reasons.map((r) => r.signal === "graph" ? "graph" :
+    r.signal === "test" ? "test file" : r.signal + ": " + r.detail).join("; ");
+  item.insertBefore(el("span", { className: "score" }, file.score.toFixed(3) + " "), item.firstChild);
+  item.append(" ", el("span", { className: "why" }, why));
+  return item;
+}
+
+function tokensOf(path) {
+  const found = tree && tree.files.find((f) => f.path === path);
+  return found ? found.tokens : null;
+}
+
+let ranked = null;
+
+function renderRanked() {
+  if (!ranked) return;
+  $("ranked").replaceChildren(...ranked.files.map(rankedItem));
+}
+
+async function rankFiles() {
+  ranked = await rpc("rank_files", { task: $("task").value, top: 15 });
+  renderRanked();
+  $("rank-status").textContent = ranked.files.length + " of " + ranked.total +
+    " files, most relevant to the task first.";
+}
+
 function treeItems(node) {
   const items = [];
   for (const child of node.children || []) {
@@ -132,6 +163,7 @@ function treeItems(node) {
 let tree = null;
 
 function renderTree() {
+  renderRanked();
   if (!tree) return;
   $("tree").replaceChildren(...treeItems(tree.tree));
   $("tree-total").textContent = "(" + tree.tokens + " tokens, " + tree.tokenizer + ")";
@@ -302,6 +334,7 @@ function start() {
     radio.addEventListener("change", () => setMode(radio.value));
   }
   $("build").addEventListener("click", () => guarded(buildPrompt));
+  $("rank-files").addEventListener("click", () => guarded(rankFiles));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));
   $("reply-text").addEventListener("input", () => { $("apply").disabled = true; });
