@@ -195,15 +195,13 @@ def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
 
 def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:
     """Every file of the view, most relevant first: ``first`` in its order, then the rest
-    by the repository map's rank (files the task names weigh more)."""
-    from agentprompt.repo.repomap import MapOptions, build_map
+    by their relevance to ``task`` (see :func:`~agentprompt.repo.repomap.rank_repository`)."""
+    from agentprompt.repo.repomap import MapOptions, rank_repository
 
     leading = list(dict.fromkeys(first))
-    ranked = build_map(
-        view.root,
-        MapOptions(tokens=256, focus=tuple(leading), task=task),
-        discovery=view.discovery,
-    ).ranks
+    ranked = rank_repository(
+        view.root, task, MapOptions(focus=tuple(leading)), discovery=view.discovery
+    ).ranking.scores()
     rest = sorted(
         (p for p in view.paths if p not in set(leading)), key=lambda p: (-ranked.get(p, 0.0), p)
     )

@@ -117,6 +117,7 @@ def rank_command(
         why = "; ".join(_reason_text(r) for r in item.reasons)
         table.add_row(str(position), f"{item.score:.3f}", printable(item.path), printable(why))
     console.print(table)
+    sys.stdout.flush()
     err_console.print(
         f"{len(shown)} of {len(result.ranking.files)} files shown, {result.parsed} parsed",
         markup=False,
