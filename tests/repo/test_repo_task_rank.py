@@ -177,3 +177,14 @@ def test_a_task_that_cannot_be_ranked_for_is_refused(task: str, words: str) -> N
         check_task(task)
     with pytest.raises(InvalidTask):
         rank_for_task(task, DOCS)
+
+
+def test_names_whose_lower_case_is_longer_do_not_upset_the_term_search() -> None:
+    docs = (
+        FileDocument(path="src/tr.py", defs=("İSTANBUL_SAATİ", "load_config")),
+        FileDocument(path="src/other.py", defs=("parse_config",)),
+    )
+    ranking = _rank("parse_config reads the wrong file", docs)
+    assert ranking.order()[0] == "src/other.py"
+    assert "parse" in _signals(ranking, "src/other.py")["lexical"]
+    assert "config" in _signals(ranking, "src/tr.py")["lexical"]

@@ -285,18 +285,15 @@ def _lexical(task: str, docs: Mapping[str, FileDocument]) -> list[tuple[str, flo
         )
         for path, doc in docs.items()
     }
-    # Each distinct identifier is split once; a file's identifiers that hold a task term are
-    # then found by one set intersection per field.
+    # Each distinct identifier that holds a task term's letters is split once. Those are
+    # found by one scan of all the identifiers joined, not one call per identifier; a file's
+    # identifiers holding a task term are then found by one set intersection per field.
     vocabulary: set[str] = set()
     for parts in fields.values():
-        for names, _ in parts:
-            vocabulary.update(names)
+        vocabulary.update(*(names for names, _ in parts))
     wanted = set(query)
-    # Only identifiers that hold a task term's letters can hold the term: one regular
-    # expression over every identifier finds those, and only they are split.
-    holds = re.compile("|".join(map(re.escape, sorted(wanted, key=len, reverse=True))), re.I)
     matching = {}
-    for name in filter(holds.search, vocabulary):
+    for name in _holding(vocabulary, wanted):
         hit = wanted.intersection(split_identifier(name))
         if hit:
             matching[name] = tuple(sorted(hit))
@@ -317,6 +314,25 @@ def _lexical(task: str, docs: Mapping[str, FileDocument]) -> list[tuple[str, flo
         if counts:
             frequencies[path] = counts
     return _bm25(query, frequencies, lengths)
+
+
+def _holding(names: Iterable[str], terms: Iterable[str]) -> set[str]:
+    """The ``names`` in which one of ``terms`` (lower-case) occurs, whatever the case."""
+    text = "\n".join(names)
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer: name by name
+        wanted = tuple(terms)
+        return {n for n in text.split("\n") if any(t in n.lower() for t in wanted)}
+    found = set()
+    for term in terms:
+        start = lowered.find(term)
+        while start >= 0:
+            begin = lowered.rfind("\n", 0, start) + 1
+            end = lowered.find("\n", start)
+            end = len(text) if end < 0 else end
+            found.add(text[begin:end])
+            start = lowered.find(term, end)
+    return found
 
 
 def _bm25(
@@ -343,9 +359,9 @@ def _bm25(
     return [(path, score / best, terms) for path, score, terms in found]
 
 
-def _path_names(path: str) -> tuple[str, ...]:
+def _path_names(path: str) -> list[str]:
     """The names in a path's parts (``src/app/cli_tools.py`` gives src, app, cli_tools)."""
-    return tuple(part for part in re.split(r"[/.\-\s]+", path) if part)
+    return path.replace("/", " ").replace(".", " ").replace("-", " ").split()
 
 
 class _PathIndex:
