@@ -170,6 +170,7 @@ def test_a_task_title_about_tests_is_recognised() -> None:
         ("x" * (MAX_TASK_CHARS + 1), "limit"),
         ("fix\0this", "binary"),
         ("\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f", "binary"),
+        ("fix caf\udce9 parsing", "undecodable"),
     ],
 )
 def test_a_task_that_cannot_be_ranked_for_is_refused(task: str, words: str) -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -87,6 +86,9 @@ _TRACE = re.compile(
     r"""|(?P<file2>[\w./\\-]+\.\w{1,6}):(?P<line2>\d+)(?::\d+)?(?::\ in\ (?P<func2>\w+))?""",
     re.VERBOSE,
 )
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+"""A lone surrogate: bytes that were not UTF-8, as Python keeps them from a command line."""
 _TEST_WORDS = frozenset(("test", "tests", "testing", "fixture", "fixtures", "unittest"))
 _STOP = frozenset(
     str.split(
@@ -185,8 +187,9 @@ def check_task(task: str) -> str:
         )
     if not task.strip():
         raise InvalidTask("the task is empty; describe what should change")
-    controls = sum(1 for ch in task if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
-    if "\0" in task or controls > max(8, len(task) // 100) or "\ufffd" in task[:4096]:
+    controls = len(_CONTROL.findall(task))
+    undecodable = _SURROGATE.search(task) is not None or "\ufffd" in task[:4096]
+    if "\0" in task or controls > max(8, len(task) // 100) or undecodable:
         raise InvalidTask("the task is binary or undecodable text; give the task as UTF-8 text")
     return task
 
