@@ -189,3 +189,18 @@ def test_names_whose_lower_case_is_longer_do_not_upset_the_term_search() -> None
     assert ranking.order()[0] == "src/other.py"
     assert "parse" in _signals(ranking, "src/other.py")["lexical"]
     assert "config" in _signals(ranking, "src/tr.py")["lexical"]
+
+
+def test_one_reason_per_signal_with_the_matches_listed_once() -> None:
+    task = (
+        "See src/shop/cart.py and again src/shop/cart.py, also shop/cart.py; "
+        "Cart, add_item, cart_total and checkout all misbehave"
+    )
+    found = next(f for f in _rank(task).files if f.path == "src/shop/cart.py")
+    signals = [r.signal for r in found.reasons]
+    assert len(signals) == len(set(signals))
+    by_signal = {r.signal: r for r in found.reasons}
+    assert by_signal["path"].detail == "src/shop/cart.py, shop/cart.py"
+    assert by_signal["path"].weight == pytest.approx(3.0)
+    assert by_signal["definition"].detail.endswith(", +1")
+    assert found.score == pytest.approx(sum(r.weight for r in found.reasons))

@@ -71,6 +71,8 @@ GRAPH_WEIGHT = 0.2
 """How much the graph step's rank (scaled to the best file's) adds to a file's score."""
 GRAPH_SEEDS = 30
 """How many of the best files seed the graph step's random jumps."""
+MAX_DETAILS = 3
+"""A reason lists at most this many matches (paths, names, frames), then how many more."""
 TEST_FACTOR = 0.3
 """A test file's score is multiplied by this for a task that is not about tests."""
 
@@ -257,13 +259,30 @@ def rank_for_task(
                     scores[path] = scores.get(path, 0.0) + weight * factor(path)
     files = []
     for path in docs:
-        reasons = sorted(parts.get(path, ()), key=lambda r: (-r.weight, r.signal))
+        reasons = _merged(parts.get(path, ()))
         shrink = factor(path)
         if reasons and shrink != 1.0:
             reasons.append(RankReason(signal="test", detail="a test file", weight=shrink))
         files.append(RelevantFile(path=path, score=scores.get(path, 0.0), reasons=tuple(reasons)))
     files.sort(key=lambda f: (-f.score, f.path))
     return TaskRanking(task=task, files=tuple(files), about_tests=about_tests)
+
+
+def _merged(reasons: Iterable[RankReason]) -> list[RankReason]:
+    """One reason per signal (weights added, details listed once each, at most
+    :data:`MAX_DETAILS` of them), strongest first."""
+    by_signal: dict[str, list[RankReason]] = {}
+    for reason in reasons:
+        by_signal.setdefault(reason.signal, []).append(reason)
+    merged = []
+    for signal, found in by_signal.items():
+        details = list(dict.fromkeys(r.detail for r in found))
+        detail = ", ".join(details[:MAX_DETAILS])
+        if len(details) > MAX_DETAILS:
+            detail += f", +{len(details) - MAX_DETAILS}"
+        weight = sum(r.weight for r in found)
+        merged.append(RankReason(signal=signal, detail=detail, weight=weight))
+    return sorted(merged, key=lambda r: (-r.weight, r.signal))
 
 
 def _task_terms(task: str) -> Counter[str]:
