@@ -399,16 +399,17 @@ class _PathIndex:
         tail = "/" + "/".join(parts)
         return [p for p in self.by_name.get(parts[-1], ()) if ("/" + p).endswith(tail)]
 
-    def match(self, written: str) -> list[str]:
-        """The files a path as written in a task may mean: the longest trailing part of it
-        that names files of the repository (``/usr/lib/x/site-packages/app/cli.py`` means
-        ``src/app/cli.py``); nothing for a bare name that many files share."""
+    def match(self, written: str) -> tuple[list[str], str]:
+        """The files a path as written in a task may mean, and the part of it that matched:
+        the longest trailing part that names files of the repository
+        (``/usr/lib/x/site-packages/app/cli.py`` means ``src/app/cli.py`` by ``app/cli.py``);
+        nothing for a bare name that many files share."""
         parts = [p for p in written.replace("\\", "/").split("/") if p not in ("", ".")]
         for i in range(len(parts)):
             hit = self.ending(parts[i:])
             if hit:
-                return hit if len(hit) <= MAX_DEFINERS else []
-        return []
+                return (hit if len(hit) <= MAX_DEFINERS else []), "/".join(parts[i:])
+        return [], ""
 
 
 def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str, str, str, float]]:
@@ -420,8 +421,8 @@ def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str
         written = frame.group("file") or frame.group("file2") or ""
         line = frame.group("line") or frame.group("line2")
         function = frame.group("func") or frame.group("func2")
-        hit = index.match(written)
-        detail = f"{written}:{line}" + (f" in {function}" if function else "")
+        hit, matched = index.match(written)
+        detail = f"{matched}:{line}" + (f" in {function}" if function else "")
         for path in hit:
             found.append((path, "trace", detail, TRACE_FRAME / len(hit)))
         traced.add(written)
@@ -429,9 +430,9 @@ def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str
         written = match.group(0).strip(".")
         if written in traced or not written:
             continue
-        hit = index.match(written)
+        hit, matched = index.match(written)
         for path in hit:
-            found.append((path, "path", written, MENTION_PATH / len(hit)))
+            found.append((path, "path", matched, MENTION_PATH / len(hit)))
     for match in _DOTTED.finditer(task):
         names = match.group(0).split(".")
         for end in range(len(names), 1, -1):
