@@ -130,3 +130,20 @@ def test_map_empty_task_is_refused(run: Callable[..., Result], repo: Path) -> No
     assert result.code == 2
     assert "the task is empty" in result.err
     assert snapshot_tree(repo) == before
+
+
+def test_map_task_shows_the_definitions_the_task_names_first(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    helpers = "\n".join(
+        f"def helper_{i}(value: int) -> int:\n    return value\n" for i in range(40)
+    )
+    (repo / "src" / "app" / "big.py").write_text(
+        helpers + "\n\ndef parse_certificate(path: str) -> str:\n    return path\n"
+    )
+    used = ", ".join(f"helper_{i}" for i in range(12))
+    (repo / "src" / "app" / "user.py").write_text(f"from app.big import {used}\n\n{used}\n")
+    task = "parse_certificate fails on a path with spaces"
+    result = run("map", "--root", str(repo), "--task", task, "--tokens", "120", "--no-cache")
+    assert result.code == 0, result.err
+    assert "f parse_certificate(path)->str" in result.out

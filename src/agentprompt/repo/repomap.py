@@ -302,7 +302,8 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         (p for p in extraction.files if p not in excluded), key=lambda p: (-ranks.get(p, 0.0), p)
     )
     counter = shared_counter(options.model)
-    text, tokens, shown = fit_map(ranked_paths, extraction, summary, counter, options.tokens)
+    terms = relevance.terms if relevance is not None else frozenset()
+    text, tokens, shown = fit_map(ranked_paths, extraction, summary, counter, options.tokens, terms)
     ranked = tuple(
         RankedFile(
             path=path,

@@ -17,6 +17,7 @@ from agentprompt.repo.repomap_rank import paused_collection
 from agentprompt.repo.resolve import ImportResolver
 from agentprompt.repo.symbolmap import MapFile, is_test_path, render_map
 from agentprompt.repo.symbols import FileSymbols
+from agentprompt.repo.task_rank import split_identifier
 from agentprompt.tokens import Tokenizer
 
 __all__ = [
@@ -27,6 +28,9 @@ __all__ = [
     "map_file",
     "select_entries",
 ]
+
+TASK_TERM_WEIGHT = 4.0
+"""How many times more a definition whose name holds a task's term weighs in its file."""
 
 _FIRST_PROBE = 32
 _UNREAD_WEIGHT = 0.5
@@ -50,9 +54,16 @@ def _name_weight(name: str) -> float:
 
 
 def map_entries(
-    path: str, symbols: FileSymbols, rank: float, summary: RankSummary
+    path: str,
+    symbols: FileSymbols,
+    rank: float,
+    summary: RankSummary,
+    terms: frozenset[str] = frozenset(),
 ) -> list[tuple[float, str, int]]:
-    """Ranked entries of one file: (score, path, symbol index or -1 for the header)."""
+    """Ranked entries of one file: (score, path, symbol index or -1 for the header); a
+    definition whose name holds one of a task's ``terms`` (see
+    :func:`~agentprompt.repo.task_rank.split_identifier`) weighs :data:`TASK_TERM_WEIGHT`
+    times more, so a file's definitions the task speaks of are shown first."""
     if symbols.language is None:
         # A file no grammar reads is a bare path: after the code files of its rank.
         return [(rank * _UNREAD_WEIGHT, path, -1)]
@@ -63,6 +74,7 @@ def map_entries(
         math.log2(2 + summary.other_users.get(s.name, 0))
         * _KIND_WEIGHTS[s.kind]
         * _name_weight(s.name)
+        * (TASK_TERM_WEIGHT if terms and terms.intersection(split_identifier(s.name)) else 1.0)
         for s in symbols.symbols
     ]
     top = max(weights)
@@ -144,10 +156,12 @@ def fit_map(
     summary: RankSummary,
     counter: Tokenizer,
     budget: int,
+    terms: frozenset[str] = frozenset(),
 ) -> tuple[str, int, dict[str, MapFile]]:
-    """The largest prefix of ranked entries whose map fits ``budget``."""
+    """The largest prefix of ranked entries whose map fits ``budget`` (definitions holding
+    a task's ``terms`` first within their file, see :func:`map_entries`)."""
     with paused_collection():
-        return _fit(ranked_paths, extraction, summary, counter, budget)
+        return _fit(ranked_paths, extraction, summary, counter, budget, terms)
 
 
 def _fit(
@@ -156,6 +170,7 @@ def _fit(
     summary: RankSummary,
     counter: Tokenizer,
     budget: int,
+    terms: frozenset[str],
 ) -> tuple[str, int, dict[str, MapFile]]:
     resolver = ImportResolver.for_paths(extraction.files)
     defined = defined_names(extraction)
@@ -186,7 +201,9 @@ def _fit(
         entries: list[tuple[float, str, int]] = []
         for path in ranked_paths[:window]:
             if path in loaded:
-                entries.extend(map_entries(path, loaded[path], ranks.get(path, 0.0), summary))
+                entries.extend(
+                    map_entries(path, loaded[path], ranks.get(path, 0.0), summary, terms)
+                )
         complete = window >= len(ranked_paths)
         floor = 0.0 if complete else ranks.get(ranked_paths[window], 0.0) * 1.001
         entries.sort(key=lambda e: (-e[0], e[1], e[2]))

@@ -166,6 +166,8 @@ class TaskRanking:
     """Every file, most relevant first (ties by path)."""
     about_tests: bool
     """Whether the task is about tests (then tests are not demoted)."""
+    terms: frozenset[str] = frozenset()
+    """The task's terms, as :func:`split_identifier` gives them for its identifiers."""
 
     def scores(self) -> dict[str, float]:
         """Each file's score, by path."""
@@ -265,7 +267,8 @@ def rank_for_task(
             reasons.append(RankReason(signal="test", detail="a test file", weight=shrink))
         files.append(RelevantFile(path=path, score=scores.get(path, 0.0), reasons=tuple(reasons)))
     files.sort(key=lambda f: (-f.score, f.path))
-    return TaskRanking(task=task, files=tuple(files), about_tests=about_tests)
+    query = frozenset(_task_terms(task))
+    return TaskRanking(task=task, files=tuple(files), about_tests=about_tests, terms=query)
 
 
 def _merged(reasons: Iterable[RankReason]) -> list[RankReason]:
