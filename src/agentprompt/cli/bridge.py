@@ -22,6 +22,7 @@ from agentprompt.bridge.state import (
     save_state,
 )
 from agentprompt.bridge.text import render_prompt
+from agentprompt.cli.options import root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
@@ -32,17 +33,7 @@ __all__ = [
     "deliver",
     "finish_round",
     "part_command",
-    "root_option",
 ]
-
-root_option = click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository root.",
-)
-"""The ``--root`` option of the bridge commands."""
 
 
 def _check_root(root: Path) -> Path:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from agentprompt.cli.options import root_option
 from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -16,13 +17,7 @@ __all__ = ["map_command"]
 
 
 @click.command("map")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="Repository root.",
-)
+@root_option
 @click.option(
     "--tokens",
     type=click.IntRange(min=1),

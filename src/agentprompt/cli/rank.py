@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from agentprompt.cli.options import root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -57,13 +58,7 @@ def _reason_text(reason: RankReason) -> str:
     metavar="FILE",
     help="Read the task from FILE ('-' for standard input) instead of --task.",
 )
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="Repository root.",
-)
+@root_option
 @click.option(
     "--top",
     type=click.IntRange(min=0),
