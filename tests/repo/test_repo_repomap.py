@@ -187,7 +187,9 @@ def test_files_no_grammar_reads_are_listed_without_symbols(tmp_path: Path) -> No
     assert set(entries) == {"app/Main.kt", "build.sh"}
     assert entries["app/Main.kt"]["language"] is None
     assert entries["app/Main.kt"]["symbols"] == []
-    assert "app/Main.kt:" in result.text.splitlines()
+    # Files with nothing to show but their path are listed per folder, not a line each.
+    assert "app/: Main.kt" in result.text.splitlines()
+    assert "./: build.sh" in result.text.splitlines()
 
 
 def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Path) -> None:
@@ -197,8 +199,8 @@ def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Pa
     (root / "z_tool.py").write_text("def tool(): pass\n")
     full = build_map(root, MapOptions(use_cache=False))
     tighter = build_map(root, MapOptions(use_cache=False, tokens=full.tokens - 1))
-    assert "a_notes.txt:" in full.text
-    assert "a_notes.txt:" not in tighter.text
+    assert "./: a_notes.txt" in full.text
+    assert "a_notes.txt" not in tighter.text
     assert "f tool():1" in tighter.text
 
 
@@ -317,3 +319,20 @@ def test_notes_after_a_map_are_those_of_a_full_extraction(tmp_path: Path) -> Non
     notes = annotate_files(root, discover(root))
     assert notes == annotate_files(root, discover(root), use_cache=False)
     assert notes["pkg/m5.py"] == "exports: step_5"
+
+
+def test_folder_listings_keep_the_budget_exact(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "listed", count=12)
+    for folder in ("assets", "docs", "docs/api"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for i in range(9):
+            (root / folder / f"item_{i}.txt").write_text(f"text {i}\n")
+    counter = shared_counter(None)
+    whole = build_map(root, MapOptions(tokens=100_000, use_cache=False))
+    assert "assets/: item_0.txt,item_1.txt,item_2.txt,item_3.txt,item_4.txt,item_5.txt,+3" in (
+        whole.text.splitlines()
+    )
+    assert not any(line.startswith("docs/item_") for line in whole.text.splitlines())
+    for budget in range(40, whole.tokens + 20, 17):
+        fitted = build_map(root, MapOptions(tokens=budget, use_cache=False))
+        assert fitted.tokens == counter.count(fitted.text) <= budget

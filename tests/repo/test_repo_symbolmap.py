@@ -240,3 +240,32 @@ def test_a_question_mark_on_a_method_is_always_part_of_its_name() -> None:
     assert "m valid?:2" in text
     assert "m compute():2" in text
     assert "p size?:3" in text
+
+
+def _plain(path: str) -> MapFile:
+    return MapFile(symbols=FileSymbols(path=path, language=None))
+
+
+def test_files_without_symbols_are_listed_per_folder_not_a_line_each() -> None:
+    code = extract_symbols("src/app.py", b"def run():\n    pass\n")
+    assets = [_plain(f"assets/{name}") for name in ("a.png", "b.svg", "c.svg", "d.css")]
+    more = [_plain(f"assets/e{i}.svg") for i in range(4)]
+    text = render_map([MapFile(symbols=code), *assets, *more, _plain("LICENSE")])
+    lines = text.splitlines()
+    assert "assets/: a.png,b.svg,c.svg,d.css,e0.svg,e1.svg,+2" in lines
+    assert "./: LICENSE" in lines
+    assert not any(line.startswith("assets/e") for line in lines)
+    assert "D/: a,b=files in D/ without symbols" in text
+    # After the code files' blocks, folders in path order.
+    assert lines[-2:] == ["./: LICENSE", "assets/: a.png,b.svg,c.svg,d.css,e0.svg,e1.svg,+2"]
+
+
+def test_a_folder_listing_is_one_block_keyed_by_the_folder() -> None:
+    parts = render_parts([_plain("docs/a.rst"), _plain("docs/b.rst")])
+    assert parts.blocks == (("docs/", "docs/: a.rst,b.rst\n"),)
+
+
+def test_a_code_file_with_imports_keeps_its_own_block() -> None:
+    entry = extract_symbols("pkg/__init__.py", b"from .core import run\n")
+    text = render_map([MapFile(symbols=entry, local_imports=("pkg/core.py",))])
+    assert "pkg/__init__.py:\ni→ pkg/core.py\n" in text
