@@ -321,6 +321,22 @@ def test_notes_after_a_map_are_those_of_a_full_extraction(tmp_path: Path) -> Non
     assert notes["pkg/m5.py"] == "exports: step_5"
 
 
+def test_tree_notes_say_main_entry_only_of_real_entry_points(tmp_path: Path) -> None:
+    root = tmp_path / "entries"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "index.rst").write_text("Welcome\n=======\n")
+    (root / "server.key").write_text("not a key, just text\n")
+    (root / "server.py").write_text("def serve():\n    pass\n")
+    (root / "report.py").write_text(
+        "def run():\n    pass\n\nif __name__ == '__main__':\n    run()\n"
+    )
+    notes = annotate_files(root, discover(root), use_cache=False)
+    assert "docs/index.rst" not in notes
+    assert "server.key" not in notes
+    assert notes["server.py"] == "exports: serve"
+    assert notes["report.py"] == "main entry"
+
+
 def test_folder_listings_keep_the_budget_exact(tmp_path: Path) -> None:
     root = _many_files(tmp_path / "listed", count=12)
     for folder in ("assets", "docs", "docs/api"):

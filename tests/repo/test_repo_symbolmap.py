@@ -10,8 +10,10 @@ from agentprompt.repo.symbolmap import (
     MapFile,
     browse_summary,
     file_annotation,
+    is_entry_point,
     is_test_path,
     legend_groups,
+    needs_text_for_entry,
     render_map,
     render_parts,
 )
@@ -269,3 +271,44 @@ def test_a_code_file_with_imports_keeps_its_own_block() -> None:
     entry = extract_symbols("pkg/__init__.py", b"from .core import run\n")
     text = render_map([MapFile(symbols=entry, local_imports=("pkg/core.py",))])
     assert "pkg/__init__.py:\ni→ pkg/core.py\n" in text
+
+
+def _entry(path: str, source: bytes) -> FileSymbols:
+    return extract_symbols(path, source)
+
+
+def test_only_real_entry_points_are_noted_as_main_entry() -> None:
+    plain = b"x = 1\n"
+    assert file_annotation(FileSymbols(path="server.key", language=None)) is None
+    assert file_annotation(FileSymbols(path="docs/index.rst", language=None)) is None
+    assert file_annotation(FileSymbols(path="main.txt", language=None)) is None
+    assert file_annotation(_entry("src/app.py", b"def make_app():\n    pass\n")) == (
+        "exports: make_app"
+    )
+    assert file_annotation(_entry("cli.py", plain)) is None
+    assert file_annotation(_entry("pkg/__main__.py", plain)) == "main entry"
+    assert file_annotation(_entry("main.py", plain)) == "main entry"
+    assert file_annotation(_entry("web/index.js", plain)) == "main entry"
+    assert file_annotation(_entry("cmd/tool/main.go", b"package main\n\nfunc main() {}\n")) == (
+        "main entry"
+    )
+    assert file_annotation(_entry("cmd/serve.go", b"package main\n\nfunc main() {}\n")) == (
+        "main entry"
+    )
+    java = b"class Tool {\n  public static void main(String[] args) {}\n}\n"
+    assert file_annotation(_entry("src/Tool.java", java)) == "main entry"
+
+
+def test_a_main_guard_makes_an_entry_point_when_the_text_is_given() -> None:
+    source = 'import sys\n\ndef run():\n    pass\n\nif __name__ == "__main__":\n    run()\n'
+    entry = _entry("tools/report.py", source.encode())
+    assert needs_text_for_entry(entry)
+    assert file_annotation(entry) == "exports: run"
+    assert file_annotation(entry, source) == "main entry"
+    logger = _entry("lib/log.py", b"import logging\nlog = logging.getLogger(__name__)\n")
+    assert needs_text_for_entry(logger)
+    assert not is_entry_point(logger, "import logging\nlog = logging.getLogger(__name__)\n")
+    ruby = "def run\nend\n\nrun if __FILE__ == $0\n"
+    assert is_entry_point(_entry("bin/x.rb", ruby.encode()), ruby)
+    ruby = "def run\nend\n\nif __FILE__ == $PROGRAM_NAME\n  run\nend\n"
+    assert is_entry_point(_entry("bin/x.rb", ruby.encode()), ruby)

@@ -15,7 +15,7 @@ from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import Discovery, RepoFile, discover, explain_in
-from agentprompt.repo.repomap import discover_remembered, remember_discovery
+from agentprompt.repo.repomap import discover_remembered, file_note, remember_discovery
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
 
@@ -97,7 +97,7 @@ def view_repository(
         notes: dict[str, str] = {}
         texts: dict[str, str] = {}
         for path, entry in extraction.symbols(paths).items():
-            note = file_annotation(entry)
+            note = file_note(found.root, entry)
             if note:
                 notes[path] = note
             if entry.language is not None:
@@ -131,7 +131,7 @@ def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
         entry = extract_symbols(path, text.encode("utf-8"))
         if entry.problem is not None:
             continue
-        note = file_annotation(entry)
+        note = file_annotation(entry, text)
         if note:
             notes[path] = note
         if entry.language is not None:

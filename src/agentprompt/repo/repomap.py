@@ -24,13 +24,25 @@ from agentprompt.repo.extraction import (
     extract_repository,
     start_parsing,
 )
-from agentprompt.repo.files import Discovery, DiscoveryOptions, discover
+from agentprompt.repo.files import (
+    Discovery,
+    DiscoveryOptions,
+    UnreadableFile,
+    discover,
+    read_text,
+)
 from agentprompt.repo.gitcmd import GitListing, git_listing
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction, rank_task_extraction
 from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
-from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.repo.symbolmap import (
+    MapFile,
+    file_annotation,
+    is_test_path,
+    needs_text_for_entry,
+)
+from agentprompt.repo.symbols import FileSymbols
 from agentprompt.repo.task_rank import RankReason, TaskRanking, check_task
 from agentprompt.repo.walk import likely_kept
 from agentprompt.tokens import shared_counter
@@ -43,6 +55,7 @@ __all__ = [
     "annotate_files",
     "build_map",
     "discover_remembered",
+    "file_note",
     "map_json",
     "rank_repository",
     "ranking_json",
@@ -448,7 +461,18 @@ def annotate_files(
             extraction.cache.close()
     notes: dict[str, str] = {}
     for path, symbols in loaded.items():
-        note = file_annotation(symbols)
+        note = file_note(discovery.root, symbols)
         if note:
             notes[path] = note
     return notes
+
+
+def file_note(root: Path, entry: FileSymbols) -> str | None:
+    """:func:`~agentprompt.repo.symbolmap.file_annotation` of ``entry``, reading the file's
+    text (under ``root``) only when the entry-point rule needs it (a Python file that uses
+    ``__name__``, say); an unreadable file is judged without its text."""
+    text = None
+    if needs_text_for_entry(entry):
+        with contextlib.suppress(UnreadableFile):
+            text = read_text(root, entry.path)
+    return file_annotation(entry, text)

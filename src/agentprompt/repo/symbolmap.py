@@ -36,8 +36,10 @@ __all__ = [
     "MapParts",
     "browse_summary",
     "file_annotation",
+    "is_entry_point",
     "is_test_path",
     "legend_groups",
+    "needs_text_for_entry",
     "render_map",
     "render_parts",
 ]
@@ -423,9 +425,60 @@ def render_map(files: Sequence[MapFile], *, legend: bool = True) -> str:
     return parts.text if legend else parts.text.removeprefix(parts.legend)
 
 
-_MAIN_NAMES = frozenset({"index", "main", "__main__", "app", "cli", "server", "program", "Program"})
 _EXPORTING = frozenset({"javascript", "typescript", "tsx"})
 _MAX_ANNOTATION_NAMES = 3
+_INDEX_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "php"})
+"""Languages whose ``index.*`` file is what runs (a package's or a site's entry)."""
+_MAIN_GUARDS: dict[str, tuple[str, re.Pattern[str]]] = {
+    "python": (
+        "__name__",
+        re.compile(
+            r"""^if\s+(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*:""",
+            re.MULTILINE,
+        ),
+    ),
+    "ruby": (
+        "__FILE__",
+        re.compile(
+            r"\bif\s+(?:__FILE__\s*==\s*\$(?:0|PROGRAM_NAME)|\$(?:0|PROGRAM_NAME)\s*==\s*__FILE__)"
+        ),
+    ),
+}
+"""Per language: the identifier a script's run-as-a-program guard uses (a cheap hint, read
+from the file's references) and the guard itself, looked for in the text."""
+
+
+def needs_text_for_entry(entry: FileSymbols) -> bool:
+    """Whether :func:`is_entry_point` needs ``entry``'s text to decide: a Python or Ruby
+    file that is not an entry point by its name or symbols, and whose references hold the
+    identifier of a run-as-a-program guard (``__name__``, ``__FILE__``)."""
+    guard = _MAIN_GUARDS.get(entry.language or "")
+    return guard is not None and guard[0] in entry.references and not is_entry_point(entry)
+
+
+def is_entry_point(entry: FileSymbols, text: str | None = None) -> bool:
+    """Whether the file is where a program starts: a code file named ``__main__.*`` or
+    ``main.*``, an ``index.*`` of JavaScript, TypeScript or PHP, C#'s ``Program.cs``, a
+    file defining a module-level ``main`` function (Go's ``func main``, C's, Rust's, a
+    Python ``def main``) or a static ``main`` method (Java, C#), or one whose ``text`` holds
+    a run-as-a-program guard (``if __name__ == "__main__":``, Ruby's ``if __FILE__ ==
+    $0``). A file no grammar reads (documents, data, keys, images) never is."""
+    if entry.language is None:
+        return False
+    stem = PurePosixPath(entry.path).stem
+    if stem in ("main", "__main__") or (stem == "index" and entry.language in _INDEX_LANGUAGES):
+        return True
+    if stem == "Program" and entry.language == "csharp":
+        return True
+    for symbol in entry.symbols:
+        if symbol.name.lower() != "main":
+            continue
+        if symbol.depth == 0 and symbol.kind.endswith("function") and symbol.name == "main":
+            return True
+        if symbol.kind.endswith("method") and "static" in symbol.markers:
+            return True
+    guard = _MAIN_GUARDS.get(entry.language)
+    return text is not None and guard is not None and guard[1].search(text) is not None
 
 
 def _module_name(module: str) -> str:
@@ -435,14 +488,13 @@ def _module_name(module: str) -> str:
     return name or module
 
 
-def file_annotation(entry: FileSymbols) -> str | None:
+def file_annotation(entry: FileSymbols, text: str | None = None) -> str | None:
     """Seed 003's note after a file in the tree: ``exports: a, b, ...`` or
-    ``main entry, imports: utils`` (None when there is nothing to say)."""
-    stem = PurePosixPath(entry.path).stem
+    ``main entry, imports: utils`` (None when there is nothing to say). ``main entry`` is
+    said of real entry points only (:func:`is_entry_point`; pass the file's ``text`` when
+    :func:`needs_text_for_entry` says the rule needs it)."""
     top = [s for s in entry.symbols if s.depth == 0]
-    is_main = stem in _MAIN_NAMES or any(
-        s.name == "main" and s.kind.endswith("function") for s in top
-    )
+    is_main = is_entry_point(entry, text)
     if entry.language in _EXPORTING:
         exported = [s.name for s in top if "exported" in s.markers]
     else:
