@@ -35,6 +35,7 @@ from agentprompt.repo.gitcmd import GitListing, git_listing
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction, rank_task_extraction
+from agentprompt.repo.sniff import is_generated_verdict
 from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
 from agentprompt.repo.symbolmap import (
     MapFile,
@@ -86,6 +87,8 @@ class MapOptions:
     """Keep extraction results in ``<root>/.agentprompt/cache/symbols.db``."""
     cache_path: Path | None = None
     """Another place for the cache database."""
+    discovery: DiscoveryOptions = field(default_factory=DiscoveryOptions)
+    """Which files discovery keeps (e.g. ``include_generated``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,15 +146,16 @@ def discover_remembered(
     *,
     use_cache: bool = True,
     listing: GitListing | None = None,
+    options: DiscoveryOptions | None = None,
 ) -> tuple[Discovery, dict[str, Remembered] | None]:
-    """Discovery of ``root`` reusing the content verdicts kept next to its symbol cache
-    (``cache_path``, default the root's own), so an unchanged file's head is not read
-    again, and git's ``listing`` when the caller has it; also returns what was loaded,
-    for :func:`remember_discovery`."""
+    """Discovery of ``root`` (with ``options``) reusing the content verdicts kept next to
+    its symbol cache (``cache_path``, default the root's own), so an unchanged file's head
+    is not read again, and git's ``listing`` when the caller has it; also returns what was
+    loaded, for :func:`remember_discovery`."""
     if not use_cache:
-        return discover(root, listing=listing), None
+        return discover(root, options, listing=listing), None
     loaded = load_verdicts(verdicts_path(cache_path or default_cache_path(root.resolve())))
-    return discover(root, known=loaded, listing=listing), loaded
+    return discover(root, options, known=loaded, listing=listing), loaded
 
 
 def remember_discovery(
@@ -239,7 +243,11 @@ def _extracted(
             if head is not None:
                 tokenizer = _load_tokenizer_meanwhile(options.model)
             found, loaded = discover_remembered(
-                root, options.cache_path, use_cache=options.use_cache, listing=listing
+                root,
+                options.cache_path,
+                use_cache=options.use_cache,
+                listing=listing,
+                options=options.discovery,
             )
         extraction = extract_repository(
             found,
@@ -280,7 +288,7 @@ def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, Hea
     if listing is None:
         return None, None
     code = [n for n in listing.names if language_for_path(n) is not None]
-    rules = DiscoveryOptions()
+    rules = options.discovery
     guess = likely_kept(resolved, code, rules)
     workers = options.workers if options.workers is not None else (os.cpu_count() or 1)
     return listing, start_parsing(resolved, guess, workers, rules.max_file_bytes)
@@ -351,12 +359,16 @@ _CONTENT_REASONS = ("UTF-8", "binary", "size cap", "read")
 
 
 def _skipped(found: Discovery) -> list[str]:
-    """Code files discovery left out for their content (encoding, size, binary, unreadable)."""
+    """Code files discovery left out for their content (encoding, size, binary, unreadable),
+    and files of any type it left out as generated or minified by their content."""
     skipped = [
         f"{item.path}: {item.reason}"
         for item in found.excluded
-        if language_for_path(item.path) is not None
-        and any(word in item.reason for word in _CONTENT_REASONS)
+        if is_generated_verdict(item.reason)
+        or (
+            language_for_path(item.path) is not None
+            and any(word in item.reason for word in _CONTENT_REASONS)
+        )
     ]
     return [*skipped, *found.problems]
 
