@@ -44,3 +44,26 @@ def test_map_reports_generated_files_and_keeps_them_on_request(run: Run, repo: P
     assert "assets/: logo.svg" in kept.out
     assert "vendor.min.js" in kept.out
 
+
+def test_pack_leaves_generated_files_out_in_every_mode(run: Run, repo: Path) -> None:
+    _with_generated(repo)
+    for args in ((), ("--mode", "edit", "src")):
+        done = run("pack", *args, "--root", str(repo), "--task", "Tidy up", "--lang", "en")
+        assert done.code == 0, done.err
+        assert "logo.svg" not in done.out
+        assert "M0 0L10 10" not in done.out
+        assert "left out: 2 generated or minified (--include-generated keeps them)" in done.err
+
+
+def test_pack_includes_generated_files_on_request_for_the_whole_session(
+    run: Run, repo: Path
+) -> None:
+    _with_generated(repo)
+    done = run(
+        "pack", "--root", str(repo), "--task", "Tidy up", "--lang", "en", "--include-generated"
+    )
+    assert done.code == 0, done.err
+    assert "logo.svg" in done.out
+    assert "generated" not in done.err
+    again = run("pack", "--root", str(repo))
+    assert "logo.svg" in again.out

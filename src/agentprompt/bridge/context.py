@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
-from agentprompt.repo.files import Discovery, RepoFile, discover, explain_in
+from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
 from agentprompt.repo.repomap import discover_remembered, file_note, remember_discovery
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
@@ -82,12 +82,15 @@ def view_repository(
     use_cache: bool = True,
     cache_path: Path | None = None,
     workers: int | None = None,
+    include_generated: bool = False,
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
-    note and summary from the symbol cache (``cache_path``, default the root's own)."""
+    note and summary from the symbol cache (``cache_path``, default the root's own).
+    Generated and minified files are left out unless ``include_generated``."""
+    options = DiscoveryOptions(include_generated=include_generated)
     if not summaries:
-        return RepoView(discovery=discover(root))
-    found, loaded = discover_remembered(root, cache_path, use_cache=use_cache)
+        return RepoView(discovery=discover(root, options))
+    found, loaded = discover_remembered(root, cache_path, use_cache=use_cache, options=options)
     extraction = extract_repository(
         found, use_cache=use_cache, cache_path=cache_path, workers=workers
     )
