@@ -10,7 +10,13 @@ import pytest
 from agentprompt.repo import repomap_fit
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import discover
-from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
+from agentprompt.repo.repomap import (
+    MapOptions,
+    annotate_files,
+    build_map,
+    declared_entry_points,
+    map_json,
+)
 from agentprompt.repo.repomap_rank import rank_extraction
 from agentprompt.repo.resolve import ImportResolver
 from agentprompt.repo.symbolmap import render_map
@@ -352,3 +358,30 @@ def test_folder_listings_keep_the_budget_exact(tmp_path: Path) -> None:
     for budget in range(40, whole.tokens + 20, 17):
         fitted = build_map(root, MapOptions(tokens=budget, use_cache=False))
         assert fitted.tokens == counter.count(fitted.text) <= budget
+
+
+def test_files_a_manifest_declares_as_programs_are_main_entries(tmp_path: Path) -> None:
+    root = tmp_path / "declared"
+    (root / "src" / "tool").mkdir(parents=True)
+    (root / "web" / "lib").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.console:run"\n'
+    )
+    (root / "src" / "tool" / "console.py").write_text("def run():\n    pass\n")
+    (root / "src" / "tool" / "other.py").write_text("def helper():\n    pass\n")
+    (root / "web" / "package.json").write_text('{"main": "./lib/app", "bin": {"w": "cli"}}')
+    (root / "web" / "lib" / "app.js").write_text("export function start() {}\n")
+    (root / "web" / "cli").write_text("#!/usr/bin/env node\nrequire('./lib/app');\n")
+    (root / "web" / "README.md").write_text("# web\n")
+    found = discover(root)
+    assert declared_entry_points(root, [f.path for f in found.files]) == {
+        "src/tool/console.py",
+        "web/lib/app.js",
+        "web/cli",
+    }
+    notes = annotate_files(root, found, use_cache=False)
+    assert notes["src/tool/console.py"] == "main entry"
+    assert notes["src/tool/other.py"] == "exports: helper"
+    assert notes["web/lib/app.js"] == "main entry"
+    assert notes["web/cli"] == "main entry"
+    assert "web/README.md" not in notes

@@ -15,7 +15,12 @@ from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
-from agentprompt.repo.repomap import discover_remembered, file_note, remember_discovery
+from agentprompt.repo.repomap import (
+    declared_entry_points,
+    discover_remembered,
+    file_note,
+    remember_discovery,
+)
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
 
@@ -61,6 +66,9 @@ class RepoView:
     """Files that could not be parsed, each with the reason."""
     listed: tuple[str, ...] | None = None
     """The files when they differ from the discovery's (an overlay's new and deleted files)."""
+    entry_points: frozenset[str] = frozenset()
+    """Files a project manifest names as programs (``pyproject.toml`` scripts,
+    ``package.json`` ``main``/``bin``): their note says ``main entry``."""
 
     @property
     def root(self) -> Path:
@@ -107,13 +115,25 @@ def view_repository(
                 texts[path] = browse_summary(entry)
         return notes, texts
 
+    declared = declared_entry_points(found.root, [f.path for f in found.files])
     try:
         notes, texts = remembered_view(extraction, compute)
+        # Remembered notes depend on each file's content only; what the manifests declare
+        # is applied afterwards, to the few files they name.
+        if declared:
+            for path, entry in extraction.symbols(sorted(declared)).items():
+                note = file_annotation(entry, declared=True)
+                if note:
+                    notes[path] = note
     finally:
         if extraction.cache is not None:
             extraction.cache.close()
     return RepoView(
-        discovery=found, notes=notes, summaries=texts, problems=tuple(extraction.problems)
+        discovery=found,
+        notes=notes,
+        summaries=texts,
+        problems=tuple(extraction.problems),
+        entry_points=declared,
     )
 
 
@@ -134,7 +154,7 @@ def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
         entry = extract_symbols(path, text.encode("utf-8"))
         if entry.problem is not None:
             continue
-        note = file_annotation(entry, text)
+        note = file_annotation(entry, text, declared=path in view.entry_points)
         if note:
             notes[path] = note
         if entry.language is not None:

@@ -456,13 +456,17 @@ def needs_text_for_entry(entry: FileSymbols) -> bool:
     return guard is not None and guard[0] in entry.references and not is_entry_point(entry)
 
 
-def is_entry_point(entry: FileSymbols, text: str | None = None) -> bool:
+def is_entry_point(entry: FileSymbols, text: str | None = None, *, declared: bool = False) -> bool:
     """Whether the file is where a program starts: a code file named ``__main__.*`` or
     ``main.*``, an ``index.*`` of JavaScript, TypeScript or PHP, C#'s ``Program.cs``, a
     file defining a module-level ``main`` function (Go's ``func main``, C's, Rust's, a
     Python ``def main``) or a static ``main`` method (Java, C#), or one whose ``text`` holds
     a run-as-a-program guard (``if __name__ == "__main__":``, Ruby's ``if __FILE__ ==
-    $0``). A file no grammar reads (documents, data, keys, images) never is."""
+    $0``), or one a project manifest ``declared`` as its program (a script with no
+    suffix included). Any other file no grammar reads (documents, data, keys, images)
+    never is."""
+    if declared and (entry.language is not None or not PurePosixPath(entry.path).suffix):
+        return True
     if entry.language is None:
         return False
     stem = PurePosixPath(entry.path).stem
@@ -488,13 +492,16 @@ def _module_name(module: str) -> str:
     return name or module
 
 
-def file_annotation(entry: FileSymbols, text: str | None = None) -> str | None:
+def file_annotation(
+    entry: FileSymbols, text: str | None = None, *, declared: bool = False
+) -> str | None:
     """Seed 003's note after a file in the tree: ``exports: a, b, ...`` or
     ``main entry, imports: utils`` (None when there is nothing to say). ``main entry`` is
     said of real entry points only (:func:`is_entry_point`; pass the file's ``text`` when
-    :func:`needs_text_for_entry` says the rule needs it)."""
+    :func:`needs_text_for_entry` says the rule needs it, and ``declared`` for a file a
+    project manifest names as a program)."""
     top = [s for s in entry.symbols if s.depth == 0]
-    is_main = is_entry_point(entry, text)
+    is_main = is_entry_point(entry, text, declared=declared)
     if entry.language in _EXPORTING:
         exported = [s.name for s in top if "exported" in s.markers]
     else:
