@@ -90,3 +90,15 @@ def test_only_the_changed_file_is_summarised_again(
     assert asked == []
     assert "scripts/report.py" not in after.summaries
     assert after.summaries["src/utils.ts"] == first.summaries["src/utils.ts"]
+
+
+def test_a_file_a_manifest_declares_is_a_main_entry_in_every_view(tmp_path: Path) -> None:
+    root = tmp_path / "declared"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "app.js").write_text("export function start() {}\n")
+    (root / "package.json").write_text('{"name": "x"}\n')
+    assert view_repository(root).notes["lib/app.js"] == "exports: start"
+    # The manifest changes, the file does not: its remembered note must not be reused as is.
+    (root / "package.json").write_text('{"name": "x", "main": "lib/app.js"}\n')
+    assert view_repository(root).notes["lib/app.js"] == "main entry"
+    assert view_repository(root).notes["lib/app.js"] == "main entry"

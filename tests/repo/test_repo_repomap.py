@@ -10,7 +10,13 @@ import pytest
 from agentprompt.repo import repomap_fit
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.files import discover
-from agentprompt.repo.repomap import MapOptions, annotate_files, build_map, map_json
+from agentprompt.repo.repomap import (
+    MapOptions,
+    annotate_files,
+    build_map,
+    declared_entry_points,
+    map_json,
+)
 from agentprompt.repo.repomap_rank import rank_extraction
 from agentprompt.repo.resolve import ImportResolver
 from agentprompt.repo.symbolmap import render_map
@@ -187,7 +193,9 @@ def test_files_no_grammar_reads_are_listed_without_symbols(tmp_path: Path) -> No
     assert set(entries) == {"app/Main.kt", "build.sh"}
     assert entries["app/Main.kt"]["language"] is None
     assert entries["app/Main.kt"]["symbols"] == []
-    assert "app/Main.kt:" in result.text.splitlines()
+    # Files with nothing to show but their path are listed per folder, not a line each.
+    assert "app/: Main.kt" in result.text.splitlines()
+    assert "./: build.sh" in result.text.splitlines()
 
 
 def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Path) -> None:
@@ -197,8 +205,8 @@ def test_files_no_grammar_reads_come_after_code_files_of_equal_rank(tmp_path: Pa
     (root / "z_tool.py").write_text("def tool(): pass\n")
     full = build_map(root, MapOptions(use_cache=False))
     tighter = build_map(root, MapOptions(use_cache=False, tokens=full.tokens - 1))
-    assert "a_notes.txt:" in full.text
-    assert "a_notes.txt:" not in tighter.text
+    assert "./: a_notes.txt" in full.text
+    assert "a_notes.txt" not in tighter.text
     assert "f tool():1" in tighter.text
 
 
@@ -317,3 +325,63 @@ def test_notes_after_a_map_are_those_of_a_full_extraction(tmp_path: Path) -> Non
     notes = annotate_files(root, discover(root))
     assert notes == annotate_files(root, discover(root), use_cache=False)
     assert notes["pkg/m5.py"] == "exports: step_5"
+
+
+def test_tree_notes_say_main_entry_only_of_real_entry_points(tmp_path: Path) -> None:
+    root = tmp_path / "entries"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "index.rst").write_text("Welcome\n=======\n")
+    (root / "server.key").write_text("not a key, just text\n")
+    (root / "server.py").write_text("def serve():\n    pass\n")
+    (root / "report.py").write_text(
+        "def run():\n    pass\n\nif __name__ == '__main__':\n    run()\n"
+    )
+    notes = annotate_files(root, discover(root), use_cache=False)
+    assert "docs/index.rst" not in notes
+    assert "server.key" not in notes
+    assert notes["server.py"] == "exports: serve"
+    assert notes["report.py"] == "main entry"
+
+
+def test_folder_listings_keep_the_budget_exact(tmp_path: Path) -> None:
+    root = _many_files(tmp_path / "listed", count=12)
+    for folder in ("assets", "docs", "docs/api"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for i in range(9):
+            (root / folder / f"item_{i}.txt").write_text(f"text {i}\n")
+    counter = shared_counter(None)
+    whole = build_map(root, MapOptions(tokens=100_000, use_cache=False))
+    assert "assets/: item_0.txt,item_1.txt,item_2.txt,item_3.txt,item_4.txt,item_5.txt,+3" in (
+        whole.text.splitlines()
+    )
+    assert not any(line.startswith("docs/item_") for line in whole.text.splitlines())
+    for budget in range(40, whole.tokens + 20, 17):
+        fitted = build_map(root, MapOptions(tokens=budget, use_cache=False))
+        assert fitted.tokens == counter.count(fitted.text) <= budget
+
+
+def test_files_a_manifest_declares_as_programs_are_main_entries(tmp_path: Path) -> None:
+    root = tmp_path / "declared"
+    (root / "src" / "tool").mkdir(parents=True)
+    (root / "web" / "lib").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.console:run"\n'
+    )
+    (root / "src" / "tool" / "console.py").write_text("def run():\n    pass\n")
+    (root / "src" / "tool" / "other.py").write_text("def helper():\n    pass\n")
+    (root / "web" / "package.json").write_text('{"main": "./lib/app", "bin": {"w": "cli"}}')
+    (root / "web" / "lib" / "app.js").write_text("export function start() {}\n")
+    (root / "web" / "cli").write_text("#!/usr/bin/env node\nrequire('./lib/app');\n")
+    (root / "web" / "README.md").write_text("# web\n")
+    found = discover(root)
+    assert declared_entry_points(root, [f.path for f in found.files]) == {
+        "src/tool/console.py",
+        "web/lib/app.js",
+        "web/cli",
+    }
+    notes = annotate_files(root, found, use_cache=False)
+    assert notes["src/tool/console.py"] == "main entry"
+    assert notes["src/tool/other.py"] == "exports: helper"
+    assert notes["web/lib/app.js"] == "main entry"
+    assert notes["web/cli"] == "main entry"
+    assert "web/README.md" not in notes

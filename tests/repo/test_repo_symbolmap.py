@@ -10,8 +10,10 @@ from agentprompt.repo.symbolmap import (
     MapFile,
     browse_summary,
     file_annotation,
+    is_entry_point,
     is_test_path,
     legend_groups,
+    needs_text_for_entry,
     render_map,
     render_parts,
 )
@@ -240,3 +242,73 @@ def test_a_question_mark_on_a_method_is_always_part_of_its_name() -> None:
     assert "m valid?:2" in text
     assert "m compute():2" in text
     assert "p size?:3" in text
+
+
+def _plain(path: str) -> MapFile:
+    return MapFile(symbols=FileSymbols(path=path, language=None))
+
+
+def test_files_without_symbols_are_listed_per_folder_not_a_line_each() -> None:
+    code = extract_symbols("src/app.py", b"def run():\n    pass\n")
+    assets = [_plain(f"assets/{name}") for name in ("a.png", "b.svg", "c.svg", "d.css")]
+    more = [_plain(f"assets/e{i}.svg") for i in range(4)]
+    text = render_map([MapFile(symbols=code), *assets, *more, _plain("LICENSE")])
+    lines = text.splitlines()
+    assert "assets/: a.png,b.svg,c.svg,d.css,e0.svg,e1.svg,+2" in lines
+    assert "./: LICENSE" in lines
+    assert not any(line.startswith("assets/e") for line in lines)
+    assert "D/: a,b=files in D/ without symbols" in text
+    # After the code files' blocks, folders in path order.
+    assert lines[-2:] == ["./: LICENSE", "assets/: a.png,b.svg,c.svg,d.css,e0.svg,e1.svg,+2"]
+
+
+def test_a_folder_listing_is_one_block_keyed_by_the_folder() -> None:
+    parts = render_parts([_plain("docs/a.rst"), _plain("docs/b.rst")])
+    assert parts.blocks == (("docs/", "docs/: a.rst,b.rst\n"),)
+
+
+def test_a_code_file_with_imports_keeps_its_own_block() -> None:
+    entry = extract_symbols("pkg/__init__.py", b"from .core import run\n")
+    text = render_map([MapFile(symbols=entry, local_imports=("pkg/core.py",))])
+    assert "pkg/__init__.py:\ni→ pkg/core.py\n" in text
+
+
+def _entry(path: str, source: bytes) -> FileSymbols:
+    return extract_symbols(path, source)
+
+
+def test_only_real_entry_points_are_noted_as_main_entry() -> None:
+    plain = b"x = 1\n"
+    assert file_annotation(FileSymbols(path="server.key", language=None)) is None
+    assert file_annotation(FileSymbols(path="docs/index.rst", language=None)) is None
+    assert file_annotation(FileSymbols(path="main.txt", language=None)) is None
+    assert file_annotation(_entry("src/app.py", b"def make_app():\n    pass\n")) == (
+        "exports: make_app"
+    )
+    assert file_annotation(_entry("cli.py", plain)) is None
+    assert file_annotation(_entry("pkg/__main__.py", plain)) == "main entry"
+    assert file_annotation(_entry("main.py", plain)) == "main entry"
+    assert file_annotation(_entry("web/index.js", plain)) == "main entry"
+    assert file_annotation(_entry("cmd/tool/main.go", b"package main\n\nfunc main() {}\n")) == (
+        "main entry"
+    )
+    assert file_annotation(_entry("cmd/serve.go", b"package main\n\nfunc main() {}\n")) == (
+        "main entry"
+    )
+    java = b"class Tool {\n  public static void main(String[] args) {}\n}\n"
+    assert file_annotation(_entry("src/Tool.java", java)) == "main entry"
+
+
+def test_a_main_guard_makes_an_entry_point_when_the_text_is_given() -> None:
+    source = 'import sys\n\ndef run():\n    pass\n\nif __name__ == "__main__":\n    run()\n'
+    entry = _entry("tools/report.py", source.encode())
+    assert needs_text_for_entry(entry)
+    assert file_annotation(entry) == "exports: run"
+    assert file_annotation(entry, source) == "main entry"
+    logger = _entry("lib/log.py", b"import logging\nlog = logging.getLogger(__name__)\n")
+    assert needs_text_for_entry(logger)
+    assert not is_entry_point(logger, "import logging\nlog = logging.getLogger(__name__)\n")
+    ruby = "def run\nend\n\nrun if __FILE__ == $0\n"
+    assert is_entry_point(_entry("bin/x.rb", ruby.encode()), ruby)
+    ruby = "def run\nend\n\nif __FILE__ == $PROGRAM_NAME\n  run\nend\n"
+    assert is_entry_point(_entry("bin/x.rb", ruby.encode()), ruby)

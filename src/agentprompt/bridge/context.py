@@ -14,8 +14,13 @@ from pathlib import Path, PurePosixPath
 from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.extraction import extract_repository
-from agentprompt.repo.files import Discovery, RepoFile, discover, explain_in
-from agentprompt.repo.repomap import discover_remembered, remember_discovery
+from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
+from agentprompt.repo.repomap import (
+    declared_entry_points,
+    discover_remembered,
+    file_note,
+    remember_discovery,
+)
 from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
 
@@ -61,6 +66,9 @@ class RepoView:
     """Files that could not be parsed, each with the reason."""
     listed: tuple[str, ...] | None = None
     """The files when they differ from the discovery's (an overlay's new and deleted files)."""
+    entry_points: frozenset[str] = frozenset()
+    """Files a project manifest names as programs (``pyproject.toml`` scripts,
+    ``package.json`` ``main``/``bin``): their note says ``main entry``."""
 
     @property
     def root(self) -> Path:
@@ -82,12 +90,15 @@ def view_repository(
     use_cache: bool = True,
     cache_path: Path | None = None,
     workers: int | None = None,
+    include_generated: bool = False,
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
-    note and summary from the symbol cache (``cache_path``, default the root's own)."""
+    note and summary from the symbol cache (``cache_path``, default the root's own).
+    Generated and minified files are left out unless ``include_generated``."""
+    options = DiscoveryOptions(include_generated=include_generated)
     if not summaries:
-        return RepoView(discovery=discover(root))
-    found, loaded = discover_remembered(root, cache_path, use_cache=use_cache)
+        return RepoView(discovery=discover(root, options))
+    found, loaded = discover_remembered(root, cache_path, use_cache=use_cache, options=options)
     extraction = extract_repository(
         found, use_cache=use_cache, cache_path=cache_path, workers=workers
     )
@@ -97,20 +108,32 @@ def view_repository(
         notes: dict[str, str] = {}
         texts: dict[str, str] = {}
         for path, entry in extraction.symbols(paths).items():
-            note = file_annotation(entry)
+            note = file_note(found.root, entry)
             if note:
                 notes[path] = note
             if entry.language is not None:
                 texts[path] = browse_summary(entry)
         return notes, texts
 
+    declared = declared_entry_points(found.root, [f.path for f in found.files])
     try:
         notes, texts = remembered_view(extraction, compute)
+        # Remembered notes depend on each file's content only; what the manifests declare
+        # is applied afterwards, to the few files they name.
+        if declared:
+            for path, entry in extraction.symbols(sorted(declared)).items():
+                note = file_annotation(entry, declared=True)
+                if note:
+                    notes[path] = note
     finally:
         if extraction.cache is not None:
             extraction.cache.close()
     return RepoView(
-        discovery=found, notes=notes, summaries=texts, problems=tuple(extraction.problems)
+        discovery=found,
+        notes=notes,
+        summaries=texts,
+        problems=tuple(extraction.problems),
+        entry_points=declared,
     )
 
 
@@ -131,7 +154,7 @@ def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:
         entry = extract_symbols(path, text.encode("utf-8"))
         if entry.problem is not None:
             continue
-        note = file_annotation(entry)
+        note = file_annotation(entry, text, declared=path in view.entry_points)
         if note:
             notes[path] = note
         if entry.language is not None:

@@ -136,7 +136,9 @@ def build_prompt(
             state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
     cache = secret_cache or default_secret_cache_path(root)
-    view = overlay_view(view or view_repository(root), overlay or {})
+    view = overlay_view(
+        view or view_repository(root, include_generated=state.include_generated), overlay or {}
+    )
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
@@ -209,13 +211,21 @@ def pack_repository(
     signatures: bool = False,
     lang: str = "en",
     cache_path: Path | None = None,
+    include_generated: bool = False,
 ) -> BridgePrompt:
     """The whole repository in one first-round prompt, with exact token count and secret
     scanning: every file in full (edit mode), or with ``signatures`` every code file's
-    summary (browse mode). No session is involved."""
-    view = view_repository(root, cache_path=cache_path)
+    summary (browse mode); generated and minified files only with ``include_generated``.
+    No session is involved."""
+    view = view_repository(root, cache_path=cache_path, include_generated=include_generated)
     mode: Literal["browse", "edit"] = "browse" if signatures else "edit"
-    state = BridgeState(task=task, lang=lang, mode=mode, files=() if signatures else view.paths)
+    state = BridgeState(
+        task=task,
+        lang=lang,
+        mode=mode,
+        files=() if signatures else view.paths,
+        include_generated=include_generated,
+    )
     secrets = cache_path.parent / "secrets.db" if cache_path is not None else None
     return build_prompt(root, state, view=view, split=False, secret_cache=secrets)
 

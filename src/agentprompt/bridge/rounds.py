@@ -117,7 +117,7 @@ def run_round(
     # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
     # leave them, so it is the prompt a real apply would make.
     overlay = report.planned if report.dry_run else {}
-    view = overlay_view(view_repository(root), overlay)
+    view = overlay_view(view_repository(root, include_generated=state.include_generated), overlay)
     new, added = advance(state, report, view, root)
     if keep is not None:
         keep(new)

@@ -74,6 +74,8 @@ class BridgeState:
     """The split limit in tokens."""
     focus: tuple[str, ...] = field(default=())
     """Paths the session started with, ranked first when the budget is tight."""
+    include_generated: bool = False
+    """Show generated and minified files too (discovery leaves them out by default)."""
 
     @classmethod
     def starting(
@@ -86,6 +88,7 @@ class BridgeState:
         max_tokens: int | None = None,
         split_chars: int | None = None,
         split_tokens: int | None = None,
+        include_generated: bool = False,
     ) -> BridgeState:
         """A new session over ``files`` (already resolved): in edit mode, the default when
         files are given, they are shown in full; in browse mode they are only ranked first."""
@@ -99,6 +102,7 @@ class BridgeState:
             max_tokens=max_tokens,
             split_chars=split_chars,
             split_tokens=split_tokens,
+            include_generated=include_generated,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -116,6 +120,7 @@ class BridgeState:
             "split_chars": self.split_chars,
             "split_tokens": self.split_tokens,
             "focus": list(self.focus),
+            "include_generated": self.include_generated,
         }
 
     @classmethod
@@ -139,6 +144,7 @@ class BridgeState:
                 split_chars=_optional_int(data.get("split_chars")),
                 split_tokens=_optional_int(data.get("split_tokens")),
                 focus=tuple(str(p) for p in data.get("focus", ())),
+                include_generated=bool(data.get("include_generated", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidBridgeState(

@@ -10,7 +10,9 @@ import click
 from agentprompt.cli.options import root_option
 from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
+from agentprompt.cli.tree import include_generated_option
 from agentprompt.errors import UsageError
+from agentprompt.repo.files import DiscoveryOptions
 from agentprompt.repo.repomap import MapOptions, build_map, map_json
 
 __all__ = ["map_command"]
@@ -38,6 +40,7 @@ __all__ = ["map_command"]
 @click.option(
     "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
 )
+@include_generated_option
 @click.option("--json", "as_json", is_flag=True, help="Print the map and its files as JSON.")
 def map_command(
     root: Path,
@@ -48,6 +51,7 @@ def map_command(
     in_context: tuple[str, ...],
     model: str | None,
     no_cache: bool,
+    include_generated: bool,
     as_json: bool,
 ) -> None:
     """Print the repository's symbol map: definitions ranked by how much they matter."""
@@ -61,6 +65,7 @@ def map_command(
         in_context=in_context,
         model=model,
         use_cache=not no_cache,
+        discovery=DiscoveryOptions(include_generated=include_generated),
     )
     # One delayed bar for every phase: a spinner while files are found and compared, a
     # count once parsing starts.

@@ -17,6 +17,7 @@ from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.cli.bridge import deliver, part_command
 from agentprompt.cli.options import root_option
 from agentprompt.cli.output import err_console, print_json
+from agentprompt.cli.tree import generated_summary, include_generated_option
 from agentprompt.errors import UsageError
 from agentprompt.wire import to_anthropic, to_openai
 
@@ -61,6 +62,7 @@ __all__ = ["pack_command"]
     default="text",
     help="Pasteable text, JSON, or OpenAI/Anthropic messages.",
 )
+@include_generated_option
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 def pack_command(
     paths: tuple[str, ...],
@@ -74,13 +76,15 @@ def pack_command(
     copy: bool,
     part: int | None,
     fmt: str,
+    include_generated: bool,
     as_json: bool,
 ) -> None:
     """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
     show in full, in edit mode).
 
-    On a session in progress, --lang, --max-tokens and --split-chars/--split-tokens given
-    here are stored for the session: the next apply's prompt uses them too. The round does
+    On a session in progress, --lang, --max-tokens, --split-chars/--split-tokens and
+    --include-generated given here are stored for the session: the next apply's prompt uses
+    them too. The round does
     not move, so running pack twice prints the same prompt."""
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
@@ -98,7 +102,7 @@ def pack_command(
     if task is not None:
         if not task.strip():
             raise UsageError("--task is empty; say what the model should do")
-        view = view_repository(root)
+        view = view_repository(root, include_generated=include_generated)
         state = BridgeState.starting(
             task,
             resolve_paths(view, paths),
@@ -107,6 +111,7 @@ def pack_command(
             max_tokens=max_tokens,
             split_chars=split_chars,
             split_tokens=split_tokens,
+            include_generated=include_generated,
         )
     else:
         if paths or mode:
@@ -122,8 +127,9 @@ def pack_command(
             state,
             lang=lang or state.lang,
             max_tokens=max_tokens if max_tokens is not None else state.max_tokens,
+            include_generated=include_generated or state.include_generated,
         )
-        view = view_repository(root)
+        view = view_repository(root, include_generated=state.include_generated)
     prompt = build_prompt(root, state, view=view)
     if part is not None and not 1 <= part <= len(prompt.parts):
         raise UsageError(
@@ -153,9 +159,11 @@ def pack_command(
                 markup=False,
                 highlight=False,
             )
-    err_console.print(
+    summary = (
         f"{state.mode} mode, {prompt.tokens} tokens ({prompt.tokenizer}), "
-        f"{len(prompt.parts)} part(s)",
-        markup=False,
-        highlight=False,
+        f"{len(prompt.parts)} part(s)"
     )
+    generated = generated_summary(view.discovery)
+    if generated:
+        summary += f"; left out: {generated}"
+    err_console.print(summary, markup=False, highlight=False)

@@ -9,11 +9,25 @@ import click
 
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
-from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discover, explain
+from agentprompt.repo.files import (
+    Discovery,
+    DiscoveryOptions,
+    RepoFile,
+    discover,
+    explain,
+    is_generated_reason,
+)
 from agentprompt.repo.tree import build_tree, count_file_tokens, render_tree, tree_to_dict
 from agentprompt.tokens import shared_counter
 
-__all__ = ["discovery_options", "max_file_bytes_option", "no_git_option", "tree_command"]
+__all__ = [
+    "discovery_options",
+    "generated_summary",
+    "include_generated_option",
+    "max_file_bytes_option",
+    "no_git_option",
+    "tree_command",
+]
 
 _CHUNK = 200
 
@@ -33,8 +47,23 @@ no_git_option = click.option(
 """``--no-git``: discovery walks the folder instead of asking git (``tree`` and ``select``)."""
 
 
+include_generated_option = click.option(
+    "--include-generated",
+    is_flag=True,
+    help="Keep generated and minified files (*.min.js, source maps, files with a generator's "
+    "header or very long lines).",
+)
+"""``--include-generated``: discovery keeps generated and minified files (``tree``, ``map``,
+``pack``)."""
+
+
 def discovery_options(
-    max_file_bytes: int, no_default_excludes: bool, excludes: tuple[str, ...], no_git: bool
+    max_file_bytes: int,
+    no_default_excludes: bool,
+    excludes: tuple[str, ...],
+    no_git: bool,
+    *,
+    include_generated: bool = False,
 ) -> DiscoveryOptions:
     """The discovery options the ``tree`` and ``select`` flags describe."""
     return DiscoveryOptions(
@@ -42,7 +71,17 @@ def discovery_options(
         include_default_excludes=not no_default_excludes,
         extra_excludes=excludes,
         follow_git=not no_git,
+        include_generated=include_generated,
     )
+
+
+def generated_summary(found: Discovery) -> str:
+    """``N generated or minified (--include-generated keeps them)`` for the files ``found``
+    left out as generated, or ``""`` when there are none."""
+    count = sum(1 for e in found.excluded if is_generated_reason(e.reason))
+    if not count:
+        return ""
+    return f"{count} generated or minified (--include-generated keeps them)"
 
 
 def _explain(root: Path, path: str, options: DiscoveryOptions, as_json: bool) -> None:
@@ -110,6 +149,7 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
 )
 @max_file_bytes_option
 @click.option("--no-default-excludes", is_flag=True, help="Keep lock files, build output, venvs...")
+@include_generated_option
 @no_git_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def tree_command(
@@ -121,11 +161,14 @@ def tree_command(
     excludes: tuple[str, ...],
     max_file_bytes: int,
     no_default_excludes: bool,
+    include_generated: bool,
     no_git: bool,
     as_json: bool,
 ) -> None:
-    """Show the directory tree of the files a prompt may show (seed 000's directoryTree)."""
-    options = discovery_options(max_file_bytes, no_default_excludes, excludes, no_git)
+    """Show the directory tree of the files a prompt may show."""
+    options = discovery_options(
+        max_file_bytes, no_default_excludes, excludes, no_git, include_generated=include_generated
+    )
     if explain_path is not None:
         _explain(root, explain_path, options, as_json)
         return
@@ -160,5 +203,9 @@ def tree_command(
     summary = f"{len(found.files)} files"
     if counts is not None:
         summary += f", {tree.tokens} tokens ({shared_counter(model).name})"
-    summary += f"; {len(found.excluded)} left out (see --explain PATH or --json)"
+    summary += f"; {len(found.excluded)} left out"
+    generated = generated_summary(found)
+    if generated:
+        summary += f", {generated}"
+    summary += " (see --explain PATH or --json)"
     err_console.print(summary, markup=False, highlight=False)

@@ -52,6 +52,7 @@ if _typing.TYPE_CHECKING:
         MapParts,
         browse_summary,
         file_annotation,
+        is_entry_point,
         render_map,
         render_parts,
     )
@@ -112,6 +113,7 @@ _LAZY = {
     "MapParts": "agentprompt.repo.symbolmap",
     "browse_summary": "agentprompt.repo.symbolmap",
     "file_annotation": "agentprompt.repo.symbolmap",
+    "is_entry_point": "agentprompt.repo.symbolmap",
     "render_map": "agentprompt.repo.symbolmap",
     "render_parts": "agentprompt.repo.symbolmap",
     "FileSymbols": "agentprompt.repo.symbols",
@@ -176,6 +178,7 @@ __all__ = [
     "explain_in",
     "extract_symbols",
     "file_annotation",
+    "is_entry_point",
     "language_for_path",
     "map_json",
     "normalize_response",

@@ -10,7 +10,13 @@ someone committed, an untracked ``build/lib/x.py`` is output. Outside git both a
 
 from __future__ import annotations
 
-__all__ = ["BINARY_SUFFIXES", "DEFAULT_EXCLUDES", "UNTRACKED_DEFAULT_EXCLUDES"]
+__all__ = [
+    "BINARY_SUFFIXES",
+    "DEFAULT_EXCLUDES",
+    "GENERATED_EXCLUDES",
+    "GENERATED_SOURCE",
+    "UNTRACKED_DEFAULT_EXCLUDES",
+]
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     # version control and tool state
@@ -47,14 +53,7 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "pubspec.lock",
     "Podfile.lock",
     "packages.lock.json",
-    # minified and generated files
-    "*.min.js",
-    "*.min.mjs",
-    "*.min.css",
-    "*.map",
-    "*_pb2.py",
-    "*_pb2_grpc.py",
-    "*.pb.go",
+    # compiled files
     "*.pyc",
     "*.pyo",
     # operating-system litter
@@ -62,6 +61,20 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "Thumbs.db",
 )
 """Patterns left out of every listing (tracked or not); see the README."""
+
+GENERATED_EXCLUDES: tuple[str, ...] = (
+    "*.min.*",
+    "*.map",
+    "*_pb2.py",
+    "*_pb2_grpc.py",
+    "*.pb.go",
+)
+"""Names of minified and generated files: left out with the default exclusions unless
+generated files are asked for (the files whose content shows it are found by
+:mod:`agentprompt.repo.sniff`)."""
+
+GENERATED_SOURCE = "default exclusion of generated files"
+"""How a rule of :data:`GENERATED_EXCLUDES` is named in an exclusion's reason."""
 
 UNTRACKED_DEFAULT_EXCLUDES: tuple[str, ...] = (
     # caches

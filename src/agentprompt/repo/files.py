@@ -9,8 +9,9 @@ see :mod:`agentprompt.repo.defaults`), the caller's extra patterns and
 ``.agentpromptignore`` files (gitignore syntax, any depth; a ``!`` line there can re-include
 a default exclusion) are applied, followed by the per-file checks: paths resolving outside
 the root or into ``.git``, symlinks to files that are not included themselves, the size
-cap, binary content, generated-file headers and minified scripts (reading at most the first
-8 KiB of a file).
+cap, binary content, and generated or minified files (by name, by a generator's header or by
+very long lines, reading at most the first 8 KiB of a file; kept on request with
+``DiscoveryOptions(include_generated=True)``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from agentprompt.repo.walk import (
     RepoFile,
     in_git_dir,
     inside,
+    is_generated_reason,
     scan,
 )
 
@@ -44,6 +46,7 @@ __all__ = [
     "discover",
     "explain",
     "explain_in",
+    "is_generated_reason",
     "read_text",
     "read_texts",
 ]

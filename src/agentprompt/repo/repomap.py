@@ -9,9 +9,12 @@ and all, still fits. :func:`annotate_files` gives ``tree --annotate`` its per-fi
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import posixpath
 import threading
-from collections.abc import Iterator, Mapping
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,13 +27,26 @@ from agentprompt.repo.extraction import (
     extract_repository,
     start_parsing,
 )
-from agentprompt.repo.files import Discovery, DiscoveryOptions, discover
+from agentprompt.repo.files import (
+    Discovery,
+    DiscoveryOptions,
+    UnreadableFile,
+    discover,
+    read_text,
+)
 from agentprompt.repo.gitcmd import GitListing, git_listing
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
 from agentprompt.repo.repomap_rank import rank_extraction, rank_task_extraction
+from agentprompt.repo.sniff import is_generated_verdict
 from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
-from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.repo.symbolmap import (
+    MapFile,
+    file_annotation,
+    is_test_path,
+    needs_text_for_entry,
+)
+from agentprompt.repo.symbols import FileSymbols
 from agentprompt.repo.task_rank import RankReason, TaskRanking, check_task
 from agentprompt.repo.walk import likely_kept
 from agentprompt.tokens import shared_counter
@@ -42,7 +58,9 @@ __all__ = [
     "RepositoryRanking",
     "annotate_files",
     "build_map",
+    "declared_entry_points",
     "discover_remembered",
+    "file_note",
     "map_json",
     "rank_repository",
     "ranking_json",
@@ -73,6 +91,8 @@ class MapOptions:
     """Keep extraction results in ``<root>/.agentprompt/cache/symbols.db``."""
     cache_path: Path | None = None
     """Another place for the cache database."""
+    discovery: DiscoveryOptions = field(default_factory=DiscoveryOptions)
+    """Which files discovery keeps (e.g. ``include_generated``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,15 +150,16 @@ def discover_remembered(
     *,
     use_cache: bool = True,
     listing: GitListing | None = None,
+    options: DiscoveryOptions | None = None,
 ) -> tuple[Discovery, dict[str, Remembered] | None]:
-    """Discovery of ``root`` reusing the content verdicts kept next to its symbol cache
-    (``cache_path``, default the root's own), so an unchanged file's head is not read
-    again, and git's ``listing`` when the caller has it; also returns what was loaded,
-    for :func:`remember_discovery`."""
+    """Discovery of ``root`` (with ``options``) reusing the content verdicts kept next to
+    its symbol cache (``cache_path``, default the root's own), so an unchanged file's head
+    is not read again, and git's ``listing`` when the caller has it; also returns what was
+    loaded, for :func:`remember_discovery`."""
     if not use_cache:
-        return discover(root, listing=listing), None
+        return discover(root, options, listing=listing), None
     loaded = load_verdicts(verdicts_path(cache_path or default_cache_path(root.resolve())))
-    return discover(root, known=loaded, listing=listing), loaded
+    return discover(root, options, known=loaded, listing=listing), loaded
 
 
 def remember_discovery(
@@ -226,7 +247,11 @@ def _extracted(
             if head is not None:
                 tokenizer = _load_tokenizer_meanwhile(options.model)
             found, loaded = discover_remembered(
-                root, options.cache_path, use_cache=options.use_cache, listing=listing
+                root,
+                options.cache_path,
+                use_cache=options.use_cache,
+                listing=listing,
+                options=options.discovery,
             )
         extraction = extract_repository(
             found,
@@ -267,7 +292,7 @@ def _head_start(root: Path, options: MapOptions) -> tuple[GitListing | None, Hea
     if listing is None:
         return None, None
     code = [n for n in listing.names if language_for_path(n) is not None]
-    rules = DiscoveryOptions()
+    rules = options.discovery
     guess = likely_kept(resolved, code, rules)
     workers = options.workers if options.workers is not None else (os.cpu_count() or 1)
     return listing, start_parsing(resolved, guess, workers, rules.max_file_bytes)
@@ -339,12 +364,16 @@ _CONTENT_REASONS = ("UTF-8", "binary", "size cap", "read")
 
 
 def _skipped(found: Discovery) -> list[str]:
-    """Code files discovery left out for their content (encoding, size, binary, unreadable)."""
+    """Code files discovery left out for their content (encoding, size, binary, unreadable),
+    and files of any type it left out as generated or minified by their content."""
     skipped = [
         f"{item.path}: {item.reason}"
         for item in found.excluded
-        if language_for_path(item.path) is not None
-        and any(word in item.reason for word in _CONTENT_REASONS)
+        if is_generated_verdict(item.reason)
+        or (
+            language_for_path(item.path) is not None
+            and any(word in item.reason for word in _CONTENT_REASONS)
+        )
     ]
     return [*skipped, *found.problems]
 
@@ -447,9 +476,88 @@ def annotate_files(
     finally:
         if extraction.cache is not None:
             extraction.cache.close()
+    declared = declared_entry_points(discovery.root, [f.path for f in discovery.files])
     notes: dict[str, str] = {}
     for path, symbols in loaded.items():
-        note = file_annotation(symbols)
+        note = file_note(discovery.root, symbols, declared=path in declared)
         if note:
             notes[path] = note
     return notes
+
+
+def file_note(root: Path, entry: FileSymbols, *, declared: bool = False) -> str | None:
+    """:func:`~agentprompt.repo.symbolmap.file_annotation` of ``entry``, reading the file's
+    text (under ``root``) only when the entry-point rule needs it (a Python file that uses
+    ``__name__``, say); an unreadable file is judged without its text. ``declared``: a
+    project manifest names the file as a program (:func:`declared_entry_points`)."""
+    text = None
+    if not declared and needs_text_for_entry(entry):
+        with contextlib.suppress(UnreadableFile):
+            text = read_text(root, entry.path)
+    return file_annotation(entry, text, declared=declared)
+
+
+def declared_entry_points(root: Path, paths: Sequence[str]) -> frozenset[str]:
+    """Those of ``paths`` that a project manifest among them names as a program: a
+    ``pyproject.toml``'s ``[project.scripts]``/``[project.gui-scripts]`` (and Poetry's
+    ``[tool.poetry.scripts]``) modules, a ``package.json``'s ``main`` and ``bin``. A manifest
+    that cannot be read or parsed names nothing."""
+    known = set(paths)
+    found: set[str] = set()
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        base = folder + "/" if folder else ""
+        if name == "pyproject.toml":
+            found.update(_python_scripts(root, path, base, known))
+        elif name == "package.json":
+            found.update(_package_programs(root, path, base, known))
+    return frozenset(found)
+
+
+def _python_scripts(root: Path, path: str, base: str, known: set[str]) -> list[str]:
+    try:
+        data = tomllib.loads(read_text(root, path))
+    except (UnreadableFile, tomllib.TOMLDecodeError):
+        return []
+    project = data.get("project")
+    poetry = data.get("tool", {}).get("poetry") if isinstance(data.get("tool"), dict) else None
+    tables = [
+        project.get("scripts") if isinstance(project, dict) else None,
+        project.get("gui-scripts") if isinstance(project, dict) else None,
+        poetry.get("scripts") if isinstance(poetry, dict) else None,
+    ]
+    found = []
+    for table in tables:
+        if not isinstance(table, dict):
+            continue
+        for target in table.values():
+            if not isinstance(target, str):
+                continue
+            module = target.partition(":")[0].strip().replace(".", "/")
+            for prefix in ("", "src/"):
+                for candidate in (f"{module}.py", f"{module}/__init__.py"):
+                    if base + prefix + candidate in known:
+                        found.append(base + prefix + candidate)
+    return found
+
+
+def _package_programs(root: Path, path: str, base: str, known: set[str]) -> list[str]:
+    try:
+        data = json.loads(read_text(root, path))
+    except (UnreadableFile, ValueError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    named: list[object] = [data.get("main")]
+    programs = data.get("bin")
+    named.extend(programs.values() if isinstance(programs, dict) else [programs])
+    found = []
+    for target in named:
+        if not isinstance(target, str):
+            continue
+        clean = posixpath.normpath(target.strip()).removeprefix("./")
+        for candidate in (clean, f"{clean}.js", f"{clean}/index.js"):
+            if base + candidate in known:
+                found.append(base + candidate)
+                break
+    return found

@@ -38,6 +38,9 @@ class DiscoveryOptions:
     """More gitignore-style patterns to leave out (applied after the defaults)."""
     follow_git: bool = True
     """Use git's view of the files when the root is inside a git work tree."""
+    include_generated: bool = False
+    """Keep generated and minified files (``*.min.js``, source maps, files with a generator's
+    header or very long lines), which are left out by default."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -29,7 +29,7 @@ __all__ = [
     "verdicts_path",
 ]
 
-MEMO_VERSION = 1
+MEMO_VERSION = 2
 """Bumped whenever :func:`~agentprompt.repo.sniff.sniff` changes its verdicts."""
 
 SniffStamp = tuple[int, int, int, int]

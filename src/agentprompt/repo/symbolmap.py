@@ -19,8 +19,9 @@ Rendering is pure: it takes :class:`MapFile` values and returns text.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import PurePosixPath
@@ -35,8 +36,10 @@ __all__ = [
     "MapParts",
     "browse_summary",
     "file_annotation",
+    "is_entry_point",
     "is_test_path",
     "legend_groups",
+    "needs_text_for_entry",
     "render_map",
     "render_parts",
 ]
@@ -252,6 +255,7 @@ def _file_block(writer: _Writer, entry: MapFile) -> None:
             previous = (symbol.qualname, symbol.kind)
             if parent is None and symbol.parent and indent == 0:
                 symbol = _qualified(symbol)
+                writer.used.add(_QUALIFIED)
             writer.symbol(symbol, entry.symbol_refs.get(i, 0), indent)
             if symbol.kind == "class":
                 emit(symbols[i].qualname, indent + 1)
@@ -299,7 +303,8 @@ class MapParts:
     legend: str
     """The legend lines (notation used, path aliases), each ending in a newline."""
     blocks: tuple[tuple[str, str], ...]
-    """(path, block text) per file, in the order given; each block ends in a newline."""
+    """(path, block text) per file, in the order given, then (folder path ending in ``/``,
+    or ``./``, line) per folder of files listed without symbols; each ends in a newline."""
 
     @property
     def text(self) -> str:
@@ -308,17 +313,32 @@ class MapParts:
 
 
 def render_parts(files: Sequence[MapFile]) -> MapParts:
-    """The legend and per-file blocks of the map of ``files`` (aliases shared by all)."""
-    alias_paths = [f.path for f in files] + [p for f in files for p in f.local_imports]
+    """The legend and per-file blocks of the map of ``files`` (aliases shared by all).
+
+    A file with nothing to show but its path (no symbols, imports or references: a text,
+    data or image file, an empty module) gets no block of its own: such files are listed
+    per folder after the other blocks (``docs/: index.rst,usage.rst,+3``), one block per
+    folder, keyed by the folder's path (``./`` for the root)."""
+    blocks = [f for f in files if not _without_symbols(f)]
+    listed = _listed_by_folder(f.path for f in files if _without_symbols(f))
+    alias_paths = [f.path for f in blocks] + [p for f in blocks for p in f.local_imports]
+    alias_paths += [folder for folder in listed if folder != "./"]
     aliases = _aliases(alias_paths)
     writer = _Writer(aliases=aliases)
     spans: list[tuple[str, int, int]] = []
-    for entry in files:
+    for entry in blocks:
         first = len(writer.lines)
         _file_block(writer, entry)
+        _mark_param_notation(writer, entry)
         spans.append((entry.path, first, len(writer.lines)))
+    for folder, names in listed.items():
+        first = len(writer.lines)
+        _folder_line(writer, folder, names)
+        spans.append((folder, first, len(writer.lines)))
     if not writer.lines:
         return MapParts(legend="", blocks=())
+    if any(line.startswith('"') for line in writer.lines):
+        writer.used.add(_ESCAPED)
     used_aliases = sorted(
         (alias, prefix) for prefix, alias in aliases if any(alias in line for line in writer.lines)
     )
@@ -329,10 +349,74 @@ def render_parts(files: Sequence[MapFile]) -> MapParts:
             head.append("# " + " ".join(items))
     if used_aliases:
         head.append("# " + " ".join(f"{alias}={prefix}" for alias, prefix in used_aliases))
-    blocks = tuple(
+    rendered = tuple(
         (path, "".join(line + "\n" for line in writer.lines[a:b])) for path, a, b in spans
     )
-    return MapParts(legend="".join(line + "\n" for line in head), blocks=blocks)
+    return MapParts(legend="".join(line + "\n" for line in head), blocks=rendered)
+
+
+_QUALIFIED = "C.x"
+_ESCAPED = '"P"'
+_LISTED = "D/: a,b"
+_MAX_LISTED = 6
+_VARIADIC = "*a/**k/...a/&b"
+_VARIADIC_MARKS = ("*", "...", "&")
+_DESTRUCTURED = "{a,b}"
+
+
+def _without_symbols(entry: MapFile) -> bool:
+    """Whether ``entry``'s block would be its path alone (nothing defined, imported or
+    referred to): such files are listed per folder instead."""
+    symbols = entry.symbols
+    return (
+        not symbols.symbols
+        and not symbols.imports
+        and not entry.local_imports
+        and not entry.external_imports
+        and not entry.file_refs
+    )
+
+
+def _listed_by_folder(paths: Iterable[str]) -> dict[str, list[str]]:
+    """File names by folder (``a/b/``, or ``./`` for the root), folders in path order."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        found.setdefault(folder + "/" if folder else "./", []).append(name)
+    return dict(sorted(found.items()))
+
+
+def _folder_line(writer: _Writer, folder: str, names: Sequence[str]) -> None:
+    """Write one folder's files without symbols: ``folder/: a,b,+N`` (the first names in
+    path order; a name holding a comma is quoted so the list stays readable)."""
+    shown = [
+        json.dumps(n) if "," in n and display_name(n) == n else display_name(n)
+        for n in names[:_MAX_LISTED]
+    ]
+    if len(names) > _MAX_LISTED:
+        shown.append(f"+{len(names) - _MAX_LISTED}")
+        writer.used.add("+N")
+    where = folder if folder == "./" else writer.path(folder)
+    writer.lines.append(f"{where}: {','.join(shown)}")
+    writer.used.add(_LISTED)
+
+
+def _mark_param_notation(writer: _Writer, entry: MapFile) -> None:
+    """Note the parameter marks (variadic, block, destructured) the shown signatures use,
+    so the legend explains them."""
+    symbols = entry.symbols.symbols
+    if is_test_path(entry.path) and symbols:
+        return  # a test file is summarised as counts, without signatures
+    shown = entry.shown if entry.shown is not None else range(len(symbols))
+    for i in shown:
+        symbol = symbols[i]
+        if not symbol.signature or symbol.kind == "property":
+            continue
+        for param in symbol.params:
+            if param.startswith(_VARIADIC_MARKS):
+                writer.used.add(_VARIADIC)
+            elif param.startswith(("{", "[")):
+                writer.used.add(_DESTRUCTURED)
 
 
 def render_map(files: Sequence[MapFile], *, legend: bool = True) -> str:
@@ -341,9 +425,64 @@ def render_map(files: Sequence[MapFile], *, legend: bool = True) -> str:
     return parts.text if legend else parts.text.removeprefix(parts.legend)
 
 
-_MAIN_NAMES = frozenset({"index", "main", "__main__", "app", "cli", "server", "program", "Program"})
 _EXPORTING = frozenset({"javascript", "typescript", "tsx"})
 _MAX_ANNOTATION_NAMES = 3
+_INDEX_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "php"})
+"""Languages whose ``index.*`` file is what runs (a package's or a site's entry)."""
+_MAIN_GUARDS: dict[str, tuple[str, re.Pattern[str]]] = {
+    "python": (
+        "__name__",
+        re.compile(
+            r"""^if\s+(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*:""",
+            re.MULTILINE,
+        ),
+    ),
+    "ruby": (
+        "__FILE__",
+        re.compile(
+            r"\bif\s+(?:__FILE__\s*==\s*\$(?:0|PROGRAM_NAME)|\$(?:0|PROGRAM_NAME)\s*==\s*__FILE__)"
+        ),
+    ),
+}
+"""Per language: the identifier a script's run-as-a-program guard uses (a cheap hint, read
+from the file's references) and the guard itself, looked for in the text."""
+
+
+def needs_text_for_entry(entry: FileSymbols) -> bool:
+    """Whether :func:`is_entry_point` needs ``entry``'s text to decide: a Python or Ruby
+    file that is not an entry point by its name or symbols, and whose references hold the
+    identifier of a run-as-a-program guard (``__name__``, ``__FILE__``)."""
+    guard = _MAIN_GUARDS.get(entry.language or "")
+    return guard is not None and guard[0] in entry.references and not is_entry_point(entry)
+
+
+def is_entry_point(entry: FileSymbols, text: str | None = None, *, declared: bool = False) -> bool:
+    """Whether the file is where a program starts: a code file named ``__main__.*`` or
+    ``main.*``, an ``index.*`` of JavaScript, TypeScript or PHP, C#'s ``Program.cs``, a
+    file defining a module-level ``main`` function (Go's ``func main``, C's, Rust's, a
+    Python ``def main``) or a static ``main`` method (Java, C#), or one whose ``text`` holds
+    a run-as-a-program guard (``if __name__ == "__main__":``, Ruby's ``if __FILE__ ==
+    $0``), or one a project manifest ``declared`` as its program (a script with no
+    suffix included). Any other file no grammar reads (documents, data, keys, images)
+    never is."""
+    if declared and (entry.language is not None or not PurePosixPath(entry.path).suffix):
+        return True
+    if entry.language is None:
+        return False
+    stem = PurePosixPath(entry.path).stem
+    if stem in ("main", "__main__") or (stem == "index" and entry.language in _INDEX_LANGUAGES):
+        return True
+    if stem == "Program" and entry.language == "csharp":
+        return True
+    for symbol in entry.symbols:
+        if symbol.name.lower() != "main":
+            continue
+        if symbol.depth == 0 and symbol.kind.endswith("function") and symbol.name == "main":
+            return True
+        if symbol.kind.endswith("method") and "static" in symbol.markers:
+            return True
+    guard = _MAIN_GUARDS.get(entry.language)
+    return text is not None and guard is not None and guard[1].search(text) is not None
 
 
 def _module_name(module: str) -> str:
@@ -353,14 +492,16 @@ def _module_name(module: str) -> str:
     return name or module
 
 
-def file_annotation(entry: FileSymbols) -> str | None:
+def file_annotation(
+    entry: FileSymbols, text: str | None = None, *, declared: bool = False
+) -> str | None:
     """Seed 003's note after a file in the tree: ``exports: a, b, ...`` or
-    ``main entry, imports: utils`` (None when there is nothing to say)."""
-    stem = PurePosixPath(entry.path).stem
+    ``main entry, imports: utils`` (None when there is nothing to say). ``main entry`` is
+    said of real entry points only (:func:`is_entry_point`; pass the file's ``text`` when
+    :func:`needs_text_for_entry` says the rule needs it, and ``declared`` for a file a
+    project manifest names as a program)."""
     top = [s for s in entry.symbols if s.depth == 0]
-    is_main = stem in _MAIN_NAMES or any(
-        s.name == "main" and s.kind.endswith("function") for s in top
-    )
+    is_main = is_entry_point(entry, text, declared=declared)
     if entry.language in _EXPORTING:
         exported = [s.name for s in top if "exported" in s.markers]
     else:

@@ -16,7 +16,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentprompt.repo.defaults import BINARY_SUFFIXES, DEFAULT_EXCLUDES, UNTRACKED_DEFAULT_EXCLUDES
+from agentprompt.repo.defaults import (
+    BINARY_SUFFIXES,
+    DEFAULT_EXCLUDES,
+    GENERATED_EXCLUDES,
+    GENERATED_SOURCE,
+    UNTRACKED_DEFAULT_EXCLUDES,
+)
 from agentprompt.repo.gitcmd import GitListing, git_listing, root_ignored
 from agentprompt.repo.ignore import InvalidIgnorePattern, Rule, RuleSet, parse_rules
 from agentprompt.repo.scan_types import (
@@ -28,7 +34,7 @@ from agentprompt.repo.scan_types import (
     in_git_dir,
     inside,
 )
-from agentprompt.repo.sniff import UNREADABLE, sniff
+from agentprompt.repo.sniff import UNREADABLE, is_generated_verdict, sniff
 from agentprompt.repo.sniff_memo import Remembered, sniff_stamped
 
 __all__ = [
@@ -39,6 +45,7 @@ __all__ = [
     "Scan",
     "in_git_dir",
     "inside",
+    "is_generated_reason",
     "scan",
 ]
 
@@ -74,6 +81,8 @@ def _policy_rules(
     rules: list[Rule] = []
     if options.include_default_excludes:
         rules += parse_rules(DEFAULT_EXCLUDES, source="default exclusion", numbered=False)
+        if not options.include_generated:
+            rules += parse_rules(GENERATED_EXCLUDES, source=GENERATED_SOURCE, numbered=False)
         if not tracked:
             rules += parse_rules(
                 UNTRACKED_DEFAULT_EXCLUDES, source="default exclusion", numbered=False
@@ -84,6 +93,12 @@ def _policy_rules(
         found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems if tracked else [])
         base = base.extended(found.rules)
     return base
+
+
+def is_generated_reason(reason: str) -> bool:
+    """Whether an exclusion's ``reason`` is that the file is generated or minified (by its
+    name or its content): what :attr:`DiscoveryOptions.include_generated` keeps."""
+    return is_generated_verdict(reason) or reason.startswith(f"excluded by {GENERATED_SOURCE} ")
 
 
 def _sniff(path: str) -> str | None:
@@ -285,8 +300,10 @@ class _Walk:
         self, known: Mapping[str, Remembered]
     ) -> tuple[list[RepoFile], dict[str, Remembered]]:
         """Read the head of each candidate (unless ``known`` holds its verdict): binary,
-        non-UTF-8 and generated files are out; then keep a symlink inside the root only when
-        its target file is included. Also returns the verdicts to remember."""
+        non-UTF-8 files are out; then keep a symlink inside the root only when
+        its target file is included. Generated and minified files are out too, unless the
+        options keep them (their verdicts are remembered either way). Also returns the
+        verdicts to remember."""
         plain = [c for c in self.candidates if c.alias_of is None]
         verdicts, remembered = sniff_stamped(
             str(self.root),
@@ -295,8 +312,9 @@ class _Walk:
             read=_sniff,
         )
         files = []
+        keep_generated = self.options.include_generated
         for cand, verdict in zip(plain, verdicts, strict=True):
-            if verdict is None:
+            if verdict is None or (keep_generated and is_generated_verdict(verdict)):
                 files.append(RepoFile(path=cand.path, size=cand.size, mtime_ns=cand.mtime_ns))
                 continue
             if verdict.startswith(UNREADABLE):
