@@ -26,6 +26,7 @@ COMMANDS = {
     "pack": "agentprompt.cli.pack:pack_command",
     "parse": "agentprompt.cli.parse:parse_command",
     "project": "agentprompt.cli.project:project_group",
+    "rank": "agentprompt.cli.rank:rank_command",
     "prompts": "agentprompt.cli.prompts:prompts_group",
     "run": "agentprompt.cli.chat:run_command",
     "select": "agentprompt.cli.select:select_command",

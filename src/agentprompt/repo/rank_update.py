@@ -228,9 +228,12 @@ def update_state(
     refs_of_users: Callable[[set[str]], Mapping[str, tuple[str, ...]]],
     nodes: Iterable[str],
     personal: Mapping[str, float],
+    *,
+    tolerance: float = 1e-10,
 ) -> GraphState:
     """``state`` after the files in ``changed`` went from their old names to their new ones
-    (None: absent), with PageRank recomputed from the previous ranks.
+    (None: absent), with PageRank recomputed from the previous ranks (to ``tolerance``, see
+    :func:`~agentprompt.repo.rank_pagerank.pagerank`).
 
     ``refs_of_users(names)`` gives the current identifiers of every file that uses one of
     ``names``. The result equals a graph built from scratch over the new names, up to the
@@ -304,7 +307,7 @@ def update_state(
         else:
             names[path] = new.names_hash
     graph = ReferenceGraph(nodes=tuple(sorted(nodes)), edges=edges)
-    ranks = pagerank(graph, personal, start=state.ranks)
+    ranks = pagerank(graph, personal, start=state.ranks, tolerance=tolerance)
     return GraphState(
         boost=state.boost,
         names=names,

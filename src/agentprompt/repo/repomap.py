@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +28,10 @@ from agentprompt.repo.files import Discovery, DiscoveryOptions, discover
 from agentprompt.repo.gitcmd import GitListing, git_listing
 from agentprompt.repo.languages import language_for_path
 from agentprompt.repo.repomap_fit import fit_map
-from agentprompt.repo.repomap_rank import rank_extraction
+from agentprompt.repo.repomap_rank import rank_extraction, rank_task_extraction
 from agentprompt.repo.sniff_memo import Remembered, load_verdicts, save_verdicts, verdicts_path
 from agentprompt.repo.symbolmap import MapFile, file_annotation, is_test_path
+from agentprompt.repo.task_rank import RankReason, TaskRanking, check_task
 from agentprompt.repo.walk import likely_kept
 from agentprompt.tokens import shared_counter
 
@@ -38,10 +39,14 @@ __all__ = [
     "MapOptions",
     "RankedFile",
     "RepoMap",
+    "RepositoryRanking",
     "annotate_files",
     "build_map",
     "discover_remembered",
     "map_json",
+    "rank_repository",
+    "ranking_json",
+    "reason_json",
     "remember_discovery",
 ]
 
@@ -79,11 +84,13 @@ class RankedFile:
     language: str | None
     """The language it was read as."""
     rank: float
-    """Its personalised PageRank."""
+    """Its relevance to the task when there is one, else its personalised PageRank."""
     file_refs: int
     """How many other files refer to it."""
     entry: MapFile
     """What the map renders for it."""
+    reasons: tuple[RankReason, ...] = ()
+    """Why it ranks where it does for the task (empty without a task)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +116,10 @@ class RepoMap:
     warnings: tuple[str, ...] = ()
     """What went wrong with the symbol cache (the map was still built)."""
     ranks: Mapping[str, float] = field(default_factory=dict)
-    """Every code file's rank."""
+    """Every code file's rank (its relevance to the task when there is one)."""
+    relevance: TaskRanking | None = None
+    """Every code file ordered by its relevance to the task, with the reasons (None
+    without a task)."""
     unknown_focus: tuple[str, ...] = ()
     """Focus and in-context paths that name no code file of the repository (no effect)."""
 
@@ -149,6 +159,62 @@ def build_map(
 ) -> RepoMap:
     """The repository map of ``root`` for ``options`` (see :class:`MapOptions`)."""
     options = options or MapOptions()
+    if options.task is not None:
+        check_task(options.task)
+    with _extracted(root, options, discovery, progress) as (found, extraction):
+        return _rank_and_fit(found, extraction, options)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepositoryRanking:
+    """Every code file of a repository ordered by its relevance to a task."""
+
+    ranking: TaskRanking
+    """The files, most relevant first, each with its score and reasons."""
+    parsed: int
+    """Files parsed in this run (the rest came from the cache)."""
+    problems: tuple[str, ...] = ()
+    """Files skipped, each with the reason."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong with the symbol cache (the ranking was still made)."""
+
+
+def rank_repository(
+    root: Path,
+    task: str,
+    options: MapOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
+) -> RepositoryRanking:
+    """Every code file of ``root`` ordered by its relevance to ``task``, with the reasons;
+    ``options`` say which cache, workers and focus files to use (its budget and task are
+    not used). Raises :class:`~agentprompt.repo.task_rank.InvalidTask` for a task that
+    cannot be ranked for, before anything is read."""
+    check_task(task)
+    options = options or MapOptions()
+    with _extracted(root, options, discovery, progress) as (found, extraction):
+        focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
+        ranking, _summary = rank_task_extraction(
+            extraction, " ".join((task, *options.mentions)), focus=focus
+        )
+        return RepositoryRanking(
+            ranking=ranking,
+            parsed=extraction.parsed,
+            problems=(*_skipped(found), *extraction.problems),
+            warnings=extraction.all_warnings(),
+        )
+
+
+@contextlib.contextmanager
+def _extracted(
+    root: Path,
+    options: MapOptions,
+    discovery: Discovery | None,
+    progress: ProgressCallback | None,
+) -> Iterator[tuple[Discovery, Extraction]]:
+    """``root``'s discovery (``discovery`` when given) and its extraction without details,
+    through the symbol cache, which is closed when the block ends."""
     loaded = None
     head = None
     tokenizer = None
@@ -175,7 +241,7 @@ def build_map(
             tokenizer.join()
         remember_discovery(extraction, found, loaded)
         try:
-            return _rank_and_fit(found, extraction, options)
+            yield found, extraction
         finally:
             if extraction.cache is not None:
                 extraction.cache.close()
@@ -222,13 +288,15 @@ def _load_tokenizer_meanwhile(model: str | None) -> threading.Thread:
 
 
 def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
-    summary = rank_extraction(
-        extraction,
-        focus=tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context)),
-        mentions=options.mentions,
-        task=options.task,
-    )
+    focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
+    relevance = None
+    if options.task is not None:
+        task = " ".join((options.task, *options.mentions))
+        relevance, summary = rank_task_extraction(extraction, task, focus=focus)
+    else:
+        summary = rank_extraction(extraction, focus=focus, mentions=options.mentions)
     ranks = summary.ranks
+    reasons = {f.path: f.reasons for f in relevance.files} if relevance is not None else {}
     excluded = {_relative(found.root, p) for p in options.in_context}
     ranked_paths = sorted(
         (p for p in extraction.files if p not in excluded), key=lambda p: (-ranks.get(p, 0.0), p)
@@ -242,6 +310,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
             rank=ranks.get(path, 0.0),
             file_refs=summary.referrers.get(path, 0),
             entry=entry,
+            reasons=reasons.get(path, ()),
         )
         for path, entry in sorted(shown.items())
     )
@@ -256,6 +325,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         problems=(*_skipped(found), *extraction.problems),
         warnings=extraction.all_warnings(),
         ranks=ranks,
+        relevance=relevance,
         unknown_focus=tuple(
             p
             for p in (*options.focus, *options.in_context)
@@ -307,6 +377,7 @@ def map_json(result: RepoMap) -> dict[str, Any]:
                 "path": item.path,
                 "language": item.language,
                 "rank": item.rank,
+                "reasons": [reason_json(r) for r in item.reasons],
                 "symbols": [
                     {
                         "kind": s.kind,
@@ -333,6 +404,33 @@ def map_json(result: RepoMap) -> dict[str, Any]:
         "budget": result.budget,
         "tokenizer": result.tokenizer,
         "omitted": result.omitted,
+        "problems": list(result.problems),
+        "warnings": list(result.warnings),
+    }
+
+
+def reason_json(reason: RankReason) -> dict[str, Any]:
+    """The JSON form of one reason behind a file's rank."""
+    return {"signal": reason.signal, "detail": reason.detail, "weight": round(reason.weight, 6)}
+
+
+def ranking_json(result: RepositoryRanking, top: int | None = None) -> dict[str, Any]:
+    """The JSON form of a ranking: the ``top`` files (every file when None) with their
+    position, score and reasons, and how many files were ranked."""
+    files = result.ranking.files if top is None else result.ranking.files[:top]
+    return {
+        "files": [
+            {
+                "rank": position,
+                "path": item.path,
+                "score": round(item.score, 6),
+                "reasons": [reason_json(r) for r in item.reasons],
+            }
+            for position, item in enumerate(files, 1)
+        ],
+        "total": len(result.ranking.files),
+        "about_tests": result.ranking.about_tests,
+        "parsed": result.parsed,
         "problems": list(result.problems),
         "warnings": list(result.warnings),
     }

@@ -12,6 +12,7 @@ import gc
 import heapq
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 
 from agentprompt.repo.cache import SymbolCache, content_hash
 from agentprompt.repo.extraction import Extraction
@@ -27,12 +28,19 @@ from agentprompt.repo.rank import (
     task_mentions,
 )
 from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
+from agentprompt.repo.symbolmap import is_test_path
+from agentprompt.repo.task_rank import FileDocument, TaskRanking, rank_for_task
 
-__all__ = ["paused_collection", "rank_extraction"]
+__all__ = ["paused_collection", "rank_extraction", "rank_task_extraction"]
 
 PREFETCH = 40
 """How many of the top-ranked files a first map extracts with details ahead of fitting
 (the fitting's first look takes 32)."""
+
+TASK_TOLERANCE = 1e-6
+"""PageRank's tolerance for a task's graph step: its ranks only add a fifth of a score
+(:data:`~agentprompt.repo.task_rank.GRAPH_WEIGHT`), so forty fewer iterations over a large
+graph cost nothing a ranking shows."""
 
 MAX_UPDATED = 200
 """More changed files than this and the reference graph is built anew rather than updated."""
@@ -44,12 +52,47 @@ def rank_extraction(
     focus: tuple[str, ...] = (),
     mentions: Iterable[str] = (),
     task: str | None = None,
+    seeds: Mapping[str, float] | None = None,
 ) -> RankSummary:
     """The ranking of ``extraction``'s files toward ``focus`` files (root-relative paths),
-    ``mentions`` and what ``task`` names; remembered in the cache for an unchanged reference
-    graph, and computed by updating the remembered graph when only a few files changed."""
+    ``mentions`` and what ``task`` names, or toward ``seeds`` (jump weights by path) when
+    given; remembered in the cache for an unchanged reference graph, and computed by
+    updating the remembered graph when only a few files changed."""
     with paused_collection():
-        return _rank(extraction, focus, mentions, task)
+        return _rank(extraction, focus, mentions, task, seeds)
+
+
+def rank_task_extraction(
+    extraction: Extraction, task: str, *, focus: tuple[str, ...] = ()
+) -> tuple[TaskRanking, RankSummary]:
+    """``extraction``'s files ordered by their relevance to ``task`` (see
+    :func:`~agentprompt.repo.task_rank.rank_for_task`), its graph step served by the
+    remembered reference graph, and the summary a map needs with those scores as ranks.
+    ``focus`` files seed the graph step too."""
+    uses = extraction.references()
+    documents = [
+        FileDocument(
+            path=path,
+            defs=tuple(row.defs_text.split()),
+            members=tuple(row.members_text.split()),
+            uses=uses.get(path, ()),
+            is_test=is_test_path(path),
+        )
+        for path, row in extraction.files.items()
+    ]
+    summaries: list[RankSummary] = []
+
+    def propagate(seeds: Mapping[str, float]) -> Mapping[str, float]:
+        jumps = dict(seeds)
+        for path in focus:
+            jumps[path] = jumps.get(path, 0.0) + 1.0
+        summaries.append(rank_extraction(extraction, seeds=jumps))
+        return summaries[-1].ranks
+
+    with paused_collection():
+        ranking = rank_for_task(task, documents, propagate=propagate)
+    summary = summaries[-1] if summaries else rank_extraction(extraction, focus=focus)
+    return ranking, replace(summary, ranks=ranking.scores())
 
 
 @contextmanager
@@ -69,12 +112,17 @@ def paused_collection() -> Iterator[None]:
 
 
 def _rank(
-    extraction: Extraction, focus: tuple[str, ...], mentions: Iterable[str], task: str | None
+    extraction: Extraction,
+    focus: tuple[str, ...],
+    mentions: Iterable[str],
+    task: str | None,
+    seeds: Mapping[str, float] | None,
 ) -> RankSummary:
     files = extraction.files
+    tolerance = 1e-10 if seeds is None else TASK_TOLERANCE
     named_paths: set[str] = set()
-    words: set[str] = set(mentions)
-    if task:
+    words: set[str] = set(mentions) if seeds is None else set()
+    if task and seeds is None:
         task_paths, task_words = task_mentions(task)
         named_paths |= task_paths
         words |= task_words
@@ -83,13 +131,16 @@ def _rank(
     if words:
         defs, members = _names(extraction)
     definers = definers_of(words, defs, members)
-    personal = personalization(
-        files,
-        focus=focus,
-        named_paths=named_paths,
-        mentioned=words,
-        definers=definers,
-    )
+    if seeds is not None:
+        personal = {path: weight for path, weight in seeds.items() if path in files}
+    else:
+        personal = personalization(
+            files,
+            focus=focus,
+            named_paths=named_paths,
+            mentioned=words,
+            definers=definers,
+        )
     boosted = sorted(definers)
     material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
     material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
@@ -103,7 +154,7 @@ def _rank(
         except (ValueError, KeyError, TypeError):
             pass
     if cache is not None:
-        state = _updated_state(extraction, cache, state_key, personal)
+        state = _updated_state(extraction, cache, state_key, personal, tolerance)
         if state is not None:
             cache.remember_blob(state_key, state.to_bytes())
             summary = state.summary()
@@ -118,7 +169,7 @@ def _rank(
         # top of the ranking itself.
         referred = graph.referrers
         extraction.prefetch(heapq.nlargest(PREFETCH // 2, referred, key=lambda p: referred[p]))
-    ranks = pagerank(graph, personal)
+    ranks = pagerank(graph, personal, tolerance=tolerance)
     if extraction.workers is not None:
         extraction.prefetch(heapq.nlargest(PREFETCH, ranks, key=lambda p: ranks[p]))
     summary = summarize(graph, ranks)
@@ -131,7 +182,11 @@ def _rank(
 
 
 def _updated_state(
-    extraction: Extraction, cache: SymbolCache, key: str, personal: Mapping[str, float]
+    extraction: Extraction,
+    cache: SymbolCache,
+    key: str,
+    personal: Mapping[str, float],
+    tolerance: float,
 ) -> GraphState | None:
     """The remembered graph under ``key`` updated for the files whose names changed, or
     None when there is none or it cannot be updated (then the graph is built anew)."""
@@ -164,7 +219,7 @@ def _updated_state(
     def users_of(names: set[str]) -> dict[str, tuple[str, ...]]:
         return {p: refs for p, refs in cache.users_of(names).items() if p in files}
 
-    return update_state(state, changed, users_of, files, personal)
+    return update_state(state, changed, users_of, files, personal, tolerance=tolerance)
 
 
 def _names(extraction: Extraction) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -90,8 +90,11 @@ class MapFile:
 
 def is_test_path(path: str) -> bool:
     """Whether ``path`` looks like a test file (a test directory or a test file name)."""
-    parts = PurePosixPath(path).parts
-    return bool(_TEST_NAME.search(parts[-1])) or any(p in _TEST_DIRS for p in parts[:-1])
+    # A plain split: ranking asks this of every file of a repository.
+    parts = [p for p in path.split("/") if p and p != "."]
+    return bool(parts) and (
+        bool(_TEST_NAME.search(parts[-1])) or any(p in _TEST_DIRS for p in parts[:-1])
+    )
 
 
 @cache

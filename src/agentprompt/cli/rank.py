@@ -1,0 +1,123 @@
+"""``agentprompt rank``: the repository's files ordered by their relevance to a task."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from agentprompt.cli.output import console, err_console, print_json, printable
+from agentprompt.cli.progress import scan_progress
+from agentprompt.errors import UsageError
+from agentprompt.repo.repomap import MapOptions, rank_repository, ranking_json
+from agentprompt.repo.task_rank import RankReason
+
+__all__ = ["rank_command", "read_task"]
+
+
+def read_task(task: str | None, task_file: str | None) -> str:
+    """The task text from ``--task`` or ``--task-file`` (``-`` for standard input)."""
+    if (task is None) == (task_file is None):
+        raise UsageError("give the task with --task TEXT or --task-file FILE (one of them)")
+    if task is not None:
+        return task
+    assert task_file is not None
+    source = "standard input" if task_file == "-" else task_file
+    try:
+        data = sys.stdin.buffer.read() if task_file == "-" else Path(task_file).read_bytes()
+    except OSError as exc:
+        raise UsageError(
+            f"--task-file {task_file} cannot be read ({exc.strerror or exc}); "
+            "give a readable text file"
+        ) from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"the task in {source} is not UTF-8 text (byte {exc.start}); "
+            "save it as UTF-8 and try again"
+        ) from exc
+
+
+def _reason_text(reason: RankReason) -> str:
+    if reason.signal == "graph":
+        return "graph"
+    if reason.signal == "test":
+        return f"test file ×{reason.weight:g}"
+    return f"{reason.signal}: {reason.detail}"
+
+
+@click.command("rank")
+@click.option("--task", default=None, help="The task text (a bug report, a request).")
+@click.option(
+    "--task-file",
+    default=None,
+    metavar="FILE",
+    help="Read the task from FILE ('-' for standard input) instead of --task.",
+)
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Repository root.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="How many files to list (0: every file).",
+)
+@click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
+@click.option(
+    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
+def rank_command(
+    task: str | None,
+    task_file: str | None,
+    root: Path,
+    top: int,
+    focus: tuple[str, ...],
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    """Rank the repository's files by their relevance to a task, with the reasons.
+
+    Signals: lexical (the task's terms in each file's path, definitions and identifiers),
+    path and module mentions, identifiers the task names that a file defines, stack-trace
+    frames, and the reference graph around those hits. Tests rank lower unless the task
+    is about tests.
+    """
+    text = read_task(task, task_file)
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
+    options = MapOptions(focus=focus, use_cache=not no_cache)
+    with scan_progress("ranking files", None) as bar:
+        result = rank_repository(
+            root, text, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        )
+    for warning in result.warnings:
+        err_console.print(f"agentprompt: warning: {warning}", markup=False)
+    for problem in result.problems:
+        err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    if as_json:
+        print_json(ranking_json(result, top or None))
+        return
+    shown = result.ranking.files[: top or None]
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("file", no_wrap=True)
+    table.add_column("why")
+    for position, item in enumerate(shown, 1):
+        why = "; ".join(_reason_text(r) for r in item.reasons)
+        table.add_row(str(position), f"{item.score:.3f}", printable(item.path), printable(why))
+    console.print(table)
+    err_console.print(
+        f"{len(shown)} of {len(result.ranking.files)} files shown, {result.parsed} parsed",
+        markup=False,
+    )
