@@ -294,8 +294,8 @@ def agentprompt_rank(agentprompt: Path, task: Task, task_file: Path) -> Ranking:
         files = tuple(f["path"] for f in ranked)
     except (ValueError, KeyError, TypeError) as error:
         return Ranking(error=f"output is not the rank JSON ({error!r}): {done.stdout[:300]}")
-    if said.get("problems"):
-        print(f"  {task.instance_id}: agentprompt reported {len(said['problems'])} problems")
+    for problem in said.get("problems", []):
+        print(f"  {task.instance_id}: agentprompt reported: {problem}")
     return Ranking(files=files)
 
 
