@@ -154,11 +154,17 @@ def _rank(
         except (ValueError, KeyError, TypeError):
             pass
     if cache is not None:
-        state = _updated_state(extraction, cache, state_key, personal, tolerance)
-        if state is not None:
-            cache.remember_blob(state_key, state.to_bytes())
+        updated = _updated_state(extraction, cache, state_key, personal, tolerance)
+        if updated is not None:
+            state, moved = updated
             summary = state.summary()
-            cache.remember(key, summary.to_json())
+            # A task's jump weights rarely come again: its ranking is not remembered, and
+            # the graph is stored again only when files changed (its ranks are merely where
+            # the next iteration starts).
+            if moved or seeds is None:
+                cache.remember_blob(state_key, state.to_bytes())
+            if seeds is None:
+                cache.remember(key, summary.to_json())
             return summary
     if not words:
         defs, members = _names(extraction)
@@ -187,9 +193,10 @@ def _updated_state(
     key: str,
     personal: Mapping[str, float],
     tolerance: float,
-) -> GraphState | None:
-    """The remembered graph under ``key`` updated for the files whose names changed, or
-    None when there is none or it cannot be updated (then the graph is built anew)."""
+) -> tuple[GraphState, bool] | None:
+    """The remembered graph under ``key`` updated for the files whose names changed, and
+    whether any had; None when there is none or it cannot be updated (then the graph is
+    built anew)."""
     data = cache.blob(key)
     state = GraphState.from_bytes(data) if data is not None else None
     if state is None:
@@ -219,7 +226,8 @@ def _updated_state(
     def users_of(names: set[str]) -> dict[str, tuple[str, ...]]:
         return {p: refs for p, refs in cache.users_of(names).items() if p in files}
 
-    return update_state(state, changed, users_of, files, personal, tolerance=tolerance)
+    updated = update_state(state, changed, users_of, files, personal, tolerance=tolerance)
+    return updated, bool(changed)
 
 
 def _names(extraction: Extraction) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
