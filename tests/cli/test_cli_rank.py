@@ -147,3 +147,15 @@ def test_map_task_shows_the_definitions_the_task_names_first(
     result = run("map", "--root", str(repo), "--task", task, "--tokens", "120", "--no-cache")
     assert result.code == 0, result.err
     assert "f parse_certificate(path)->str" in result.out
+
+
+def test_the_lexical_index_is_remembered_and_rebuilt_when_names_change(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    root = _web_repo(repo)
+    first = json.loads(run("rank", "--root", str(root), "--task", TASK, "--json").out)
+    assert first["files"][0]["path"] == "src/app/serving.py"
+    (root / "src" / "app" / "colors.py").write_text("def run_server_with_certificate() -> None:\n")
+    task = "run_server_with_certificate is missing"
+    second = json.loads(run("rank", "--root", str(root), "--task", task, "--json").out)
+    assert second["files"][0]["path"] == "src/app/colors.py"

@@ -10,6 +10,7 @@ from agentprompt.repo.task_rank import (
     MAX_TASK_CHARS,
     FileDocument,
     InvalidTask,
+    LexicalIndex,
     TaskRanking,
     check_task,
     rank_for_task,
@@ -204,3 +205,19 @@ def test_one_reason_per_signal_with_the_matches_listed_once() -> None:
     assert by_signal["path"].weight == pytest.approx(3.0)
     assert by_signal["definition"].detail.endswith(", +1")
     assert found.score == pytest.approx(sum(r.weight for r in found.reasons))
+
+
+def test_an_index_ranks_as_its_documents_do_and_survives_bytes() -> None:
+    index = LexicalIndex.build(DOCS)
+    again = LexicalIndex.from_bytes(index.to_bytes())
+    assert again == index
+    task = "The cart total is wrong after apply_coupon; see shop.product"
+    assert rank_for_task(task, index) == rank_for_task(task, DOCS)
+    assert index.definers("Cart") == ["src/shop/cart.py"]
+    assert sorted(index.definers("price")) == ["src/shop/product.py"]
+
+
+def test_damaged_index_bytes_are_not_used() -> None:
+    data = LexicalIndex.build(DOCS).to_bytes()
+    assert LexicalIndex.from_bytes(data[: len(data) // 2]) is None
+    assert LexicalIndex.from_bytes(b"not an index") is None

@@ -29,9 +29,15 @@ from agentprompt.repo.rank import (
 )
 from agentprompt.repo.rank_update import FileNames, GraphState, state_from_graph, update_state
 from agentprompt.repo.symbolmap import is_test_path
-from agentprompt.repo.task_rank import FileDocument, TaskRanking, rank_for_task
+from agentprompt.repo.task_rank import (
+    INDEX_VERSION,
+    FileDocument,
+    LexicalIndex,
+    TaskRanking,
+    rank_for_task,
+)
 
-__all__ = ["paused_collection", "rank_extraction", "rank_task_extraction"]
+__all__ = ["lexical_index", "paused_collection", "rank_extraction", "rank_task_extraction"]
 
 PREFETCH = 40
 """How many of the top-ranked files a first map extracts with details ahead of fitting
@@ -69,17 +75,6 @@ def rank_task_extraction(
     :func:`~agentprompt.repo.task_rank.rank_for_task`), its graph step served by the
     remembered reference graph, and the summary a map needs with those scores as ranks.
     ``focus`` files seed the graph step too."""
-    uses = extraction.references()
-    documents = [
-        FileDocument(
-            path=path,
-            defs=tuple(row.defs_text.split()),
-            members=tuple(row.members_text.split()),
-            uses=uses.get(path, ()),
-            is_test=is_test_path(path),
-        )
-        for path, row in extraction.files.items()
-    ]
     summaries: list[RankSummary] = []
 
     def propagate(seeds: Mapping[str, float]) -> Mapping[str, float]:
@@ -90,9 +85,42 @@ def rank_task_extraction(
         return summaries[-1].ranks
 
     with paused_collection():
-        ranking = rank_for_task(task, documents, propagate=propagate)
+        index = lexical_index(extraction)
+        ranking = rank_for_task(task, index, propagate=propagate)
     summary = summaries[-1] if summaries else rank_extraction(extraction, focus=focus)
     return ranking, replace(summary, ranks=ranking.scores())
+
+
+def lexical_index(extraction: Extraction) -> LexicalIndex:
+    """The lexical index of ``extraction``'s files, remembered in the symbol cache while
+    no file's names change (then it is built again from the cached names)."""
+    files = extraction.files
+    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
+    stamp = content_hash(f"{material}\n{INDEX_VERSION}".encode("utf-8", "surrogatepass")).encode()
+    cache = extraction.cache
+    data = cache.blob(_INDEX_KEY) if cache is not None else None
+    if data is not None and data.startswith(stamp + b"\0"):
+        remembered = LexicalIndex.from_bytes(data[len(stamp) + 1 :])
+        if remembered is not None:
+            return remembered
+    uses = extraction.references()
+    index = LexicalIndex.build(
+        FileDocument(
+            path=path,
+            defs=tuple(row.defs_text.split()),
+            members=tuple(row.members_text.split()),
+            uses=uses.get(path, ()),
+            is_test=is_test_path(path),
+        )
+        for path, row in files.items()
+    )
+    if cache is not None:
+        cache.remember_blob(_INDEX_KEY, stamp + b"\0" + index.to_bytes())
+    return index
+
+
+_INDEX_KEY = "lexical-index"
+"""Where the lexical index is remembered (one at a time, stamped with what it indexes)."""
 
 
 @contextmanager

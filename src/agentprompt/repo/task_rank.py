@@ -21,6 +21,7 @@ is passed in (see :data:`Propagate`), so the pipeline can serve it from a rememb
 from __future__ import annotations
 
 import heapq
+import marshal
 import math
 import re
 from collections import Counter
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_TASK_CHARS",
     "FileDocument",
     "InvalidTask",
+    "LexicalIndex",
     "Propagate",
     "RankReason",
     "RelevantFile",
@@ -55,6 +57,8 @@ MEMBER_WEIGHT = 1.0
 """How much a term of a name a file defines inside a class counts."""
 USE_WEIGHT = 0.5
 """How much a term of an identifier a file uses counts."""
+FIELD_WEIGHTS = (PATH_WEIGHT, DEFINITION_WEIGHT, MEMBER_WEIGHT, USE_WEIGHT)
+"""The weights of a file's fields, in :attr:`LexicalIndex.postings`' order."""
 
 MENTION_PATH = 1.0
 """Score of a file whose path the task names (shared among the files it could mean)."""
@@ -178,6 +182,99 @@ class TaskRanking:
         return [f.path for f in self.files]
 
 
+@dataclass(frozen=True, kw_only=True)
+class LexicalIndex:
+    """Which files hold each identifier, field by field: what the lexical and definition
+    signals read, built once from :class:`FileDocument` values and storable as bytes, so
+    a repository whose names did not change is not read again for a new task."""
+
+    paths: tuple[str, ...]
+    """Every file's path; a file is its number in this tuple."""
+    tests: frozenset[int]
+    """The numbers of test files."""
+    lengths: tuple[float, ...]
+    """Each file's weighted count of names (BM25's document length)."""
+    postings: tuple[Mapping[str, str], ...]
+    """For each field (path parts, module-level definitions, class members, identifiers
+    used): each name with the numbers of the files holding it, space-separated."""
+    vocabulary: str
+    """Every name of every field, one a line (searched for a task's terms)."""
+
+    @classmethod
+    def build(cls, documents: Iterable[FileDocument]) -> LexicalIndex:
+        """The index of ``documents``."""
+        paths: list[str] = []
+        tests: set[int] = set()
+        lengths: list[float] = []
+        tables: tuple[dict[str, list[str]], ...] = ({}, {}, {}, {})
+        for number, doc in enumerate(documents):
+            paths.append(doc.path)
+            if doc.is_test:
+                tests.add(number)
+            tag = str(number)
+            fields = (_path_names(doc.path), doc.defs, doc.members, doc.uses)
+            length = 0.0
+            for table, names, weight in zip(tables, fields, FIELD_WEIGHTS, strict=True):
+                length += weight * len(names)
+                for name in set(names):
+                    found = table.get(name)
+                    if found is None:
+                        table[name] = [tag]
+                    else:
+                        found.append(tag)
+            lengths.append(length)
+        postings = tuple({name: " ".join(tags) for name, tags in t.items()} for t in tables)
+        every: set[str] = set()
+        every.update(*postings)
+        return cls(
+            paths=tuple(paths),
+            tests=frozenset(tests),
+            lengths=tuple(lengths),
+            postings=postings,
+            vocabulary="\n".join(sorted(every)),
+        )
+
+    def definers(self, name: str) -> list[str]:
+        """The files defining ``name`` at module level or in a class."""
+        numbers = f"{self.postings[1].get(name, '')} {self.postings[2].get(name, '')}".split()
+        return [self.paths[int(n)] for n in dict.fromkeys(numbers)]
+
+    def to_bytes(self) -> bytes:
+        """The index as bytes (see :meth:`from_bytes`)."""
+        return marshal.dumps(
+            (
+                INDEX_VERSION,
+                self.paths,
+                tuple(sorted(self.tests)),
+                self.lengths,
+                tuple(dict(t) for t in self.postings),
+                self.vocabulary,
+            )
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> LexicalIndex | None:
+        """The index :meth:`to_bytes` wrote, or None for bytes of another version or
+        damaged ones (then the index is built again)."""
+        try:
+            version, paths, tests, lengths, postings, vocabulary = marshal.loads(data)
+        except (ValueError, EOFError, TypeError):
+            return None
+        if version != INDEX_VERSION or len(postings) != len(FIELD_WEIGHTS):
+            return None
+        return cls(
+            paths=paths,
+            tests=frozenset(tests),
+            lengths=lengths,
+            postings=postings,
+            vocabulary=vocabulary,
+        )
+
+
+INDEX_VERSION = 1
+"""Changes whenever :class:`LexicalIndex`'s bytes or what it holds change."""
+
+
 Propagate = Callable[[Mapping[str, float]], Mapping[str, float]]
 """The graph step: personalised PageRank of every file for the given jump weights."""
 
@@ -222,31 +319,33 @@ def task_about_tests(task: str) -> bool:
 
 def rank_for_task(
     task: str,
-    documents: Iterable[FileDocument],
+    documents: LexicalIndex | Iterable[FileDocument],
     *,
     propagate: Propagate | None = None,
 ) -> TaskRanking:
-    """Every file of ``documents`` ordered by its relevance to ``task``, with the reasons.
+    """Every file of ``documents`` (or of an index of them, see :class:`LexicalIndex`)
+    ordered by its relevance to ``task``, with the reasons.
 
     ``propagate`` is the graph step (omitted: no graph signal). Raises :class:`InvalidTask`
     for a task that cannot be ranked for (see :func:`check_task`).
     """
     check_task(task)
-    docs = {d.path: d for d in documents}
+    index = documents if isinstance(documents, LexicalIndex) else LexicalIndex.build(documents)
+    tests = {index.paths[i] for i in index.tests}
     about_tests = task_about_tests(task)
     parts: dict[str, list[RankReason]] = {}
 
     def add(path: str, signal: str, detail: str, weight: float) -> None:
         parts.setdefault(path, []).append(RankReason(signal=signal, detail=detail, weight=weight))
 
-    for path, weight, terms in _lexical(task, docs):
+    for path, weight, terms in _lexical(task, index):
         add(path, "lexical", ", ".join(terms), weight)
-    for path, signal, detail, weight in _mentions(task, docs):
+    for path, signal, detail, weight in _mentions(task, index):
         add(path, signal, detail, weight)
 
     def factor(path: str) -> float:
         exempt = any(r.signal in ("path", "trace") for r in parts.get(path, ()))
-        return TEST_FACTOR if docs[path].is_test and not about_tests and not exempt else 1.0
+        return TEST_FACTOR if path in tests and not about_tests and not exempt else 1.0
 
     scores = {p: sum(r.weight for r in reasons) * factor(p) for p, reasons in parts.items()}
     if propagate is not None and scores:
@@ -254,13 +353,14 @@ def rank_for_task(
         ranks = propagate(seeds)
         best = max(ranks.values(), default=0.0)
         if best > 0:
+            known = set(index.paths)
             for path, rank in ranks.items():
-                if path in docs and rank > 0:
+                if path in known and rank > 0:
                     weight = GRAPH_WEIGHT * rank / best
                     add(path, "graph", "near the files above in the reference graph", weight)
                     scores[path] = scores.get(path, 0.0) + weight * factor(path)
     files = []
-    for path in docs:
+    for path in index.paths:
         reasons = _merged(parts.get(path, ()))
         shrink = factor(path)
         if reasons and shrink != 1.0:
@@ -295,55 +395,38 @@ def _task_terms(task: str) -> Counter[str]:
     return terms
 
 
-def _lexical(task: str, docs: Mapping[str, FileDocument]) -> list[tuple[str, float, list[str]]]:
+def _lexical(task: str, index: LexicalIndex) -> list[tuple[str, float, list[str]]]:
     """BM25 of every file that shares a term with the task: (path, score scaled to the best
     file's, its strongest terms)."""
     query = _task_terms(task)
-    if not query or not docs:
+    if not query or not index.paths:
         return []
-    fields = {
-        path: (
-            (_path_names(path), PATH_WEIGHT),
-            (doc.defs, DEFINITION_WEIGHT),
-            (doc.members, MEMBER_WEIGHT),
-            (doc.uses, USE_WEIGHT),
-        )
-        for path, doc in docs.items()
-    }
-    # Each distinct identifier that holds a task term's letters is split once. Those are
-    # found by one scan of all the identifiers joined, not one call per identifier; a file's
-    # identifiers holding a task term are then found by one set intersection per field.
-    vocabulary: set[str] = set()
-    for parts in fields.values():
-        vocabulary.update(*(names for names, _ in parts))
     wanted = set(query)
     matching = {}
-    for name in _holding(vocabulary, wanted):
+    for name in _holding(index.vocabulary, wanted):
         hit = wanted.intersection(split_identifier(name))
         if hit:
             matching[name] = tuple(sorted(hit))
-    matched = set(matching)
+    # A term counts once per field of a file: a file using forty ``print_*`` helpers is not
+    # forty times about printing.
+    found: dict[tuple[str, int], set[str]] = {}
+    for field, postings in enumerate(index.postings):
+        for name in [n for n in matching if n in postings]:
+            terms = matching[name]
+            for number in postings[name].split():
+                found.setdefault((number, field), set()).update(terms)
     frequencies: dict[str, dict[str, float]] = {}
-    lengths: dict[str, float] = {}
-    for path, parts in fields.items():
-        counts: dict[str, float] = {}
-        length = 0.0
-        for names, weight in parts:
-            length += weight * len(names)
-            # A term counts once per field: a file using forty ``print_*`` helpers is not
-            # forty times about printing.
-            terms = {t for name in matched.intersection(names) for t in matching[name]}
-            for term in terms:
-                counts[term] = counts.get(term, 0.0) + weight
-        lengths[path] = length
-        if counts:
-            frequencies[path] = counts
+    for (number, field), held in found.items():
+        counts = frequencies.setdefault(index.paths[int(number)], {})
+        for term in held:
+            counts[term] = counts.get(term, 0.0) + FIELD_WEIGHTS[field]
+    lengths = dict(zip(index.paths, index.lengths, strict=True))
     return _bm25(query, frequencies, lengths)
 
 
-def _holding(names: Iterable[str], terms: Iterable[str]) -> set[str]:
-    """The ``names`` in which one of ``terms`` (lower-case) occurs, whatever the case."""
-    text = "\n".join(names)
+def _holding(text: str, terms: Iterable[str]) -> set[str]:
+    """The names of ``text`` (one a line) in which one of ``terms`` (lower-case) occurs,
+    whatever the case."""
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: name by name
         wanted = tuple(terms)
@@ -415,16 +498,16 @@ class _PathIndex:
         return [], ""
 
 
-def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str, str, str, float]]:
+def _mentions(task: str, index: LexicalIndex) -> Iterable[tuple[str, str, str, float]]:
     """(path, signal, detail, weight) for each exact mention of a file in ``task``."""
-    index = _PathIndex(docs)
+    paths = _PathIndex(index.paths)
     found: list[tuple[str, str, str, float]] = []
     traced: set[str] = set()
     for frame in _TRACE.finditer(task):
         written = frame.group("file") or frame.group("file2") or ""
         line = frame.group("line") or frame.group("line2")
         function = frame.group("func") or frame.group("func2")
-        hit, matched = index.match(written)
+        hit, matched = paths.match(written)
         detail = f"{matched}:{line}" + (f" in {function}" if function else "")
         for path in hit:
             found.append((path, "trace", detail, TRACE_FRAME / len(hit)))
@@ -433,27 +516,24 @@ def _mentions(task: str, docs: Mapping[str, FileDocument]) -> Iterable[tuple[str
         written = match.group(0).strip(".")
         if written in traced or not written:
             continue
-        hit, matched = index.match(written)
+        hit, matched = paths.match(written)
         for path in hit:
             found.append((path, "path", matched, MENTION_PATH / len(hit)))
     for match in _DOTTED.finditer(task):
         names = match.group(0).split(".")
         for end in range(len(names), 1, -1):
             module = names[: end - 1]
-            meant = index.ending([*module, names[end - 1] + ".py"]) or index.ending(
+            meant = paths.ending([*module, names[end - 1] + ".py"]) or paths.ending(
                 [*module, names[end - 1], "__init__.py"]
             )
             if meant and len(meant) <= MAX_DEFINERS:
                 for path in meant:
                     found.append((path, "module", match.group(0), MENTION_MODULE / len(meant)))
                 break
-    definers: dict[str, list[str]] = {}
     written_names = {w for w in _IDENT.findall(task) if len(w) > 2 and w.lower() not in _STOP}
-    for path, doc in docs.items():
-        for name in written_names.intersection(doc.defs) | written_names.intersection(doc.members):
-            definers.setdefault(name, []).append(path)
-    for name, paths in definers.items():
-        if len(paths) <= MAX_DEFINERS:
-            for path in paths:
-                found.append((path, "definition", name, MENTION_DEFINITION / len(paths)))
+    for name in sorted(written_names):
+        definers = index.definers(name)
+        if 0 < len(definers) <= MAX_DEFINERS:
+            for path in definers:
+                found.append((path, "definition", name, MENTION_DEFINITION / len(definers)))
     return found
