@@ -234,7 +234,7 @@ def test_php_group_use_function_use_and_variadics() -> None:
 
 def test_csharp_params_arrays_and_java_varargs() -> None:
     cs = _extract("A.cs", "class T { public T(params int[] values) {} }\n")
-    assert _described(cs) == ["class T", "method T.T(values)"]
+    assert _described(cs) == ["class T", "method T.T(...values)"]
     java = _extract("A.java", "class T { void f(int a, String... rest) {} }\n")
     assert _described(java) == ["class T", "method T.f(a,...rest)"]
 

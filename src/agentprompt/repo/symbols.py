@@ -55,7 +55,8 @@ class SymbolEntry:
     signature: str = ""
     """Parameters and return type as written, whitespace collapsed (empty for non-callables)."""
     params: tuple[str, ...] = ()
-    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one."""
+    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one
+    (``...`` alone: C's unnamed one); Python's bare ``*`` and ``/`` separators are kept."""
     returns: str | None = None
     """The declared return type, ``?T`` when it may be absent (None if not declared)."""
     parent: str | None = None
@@ -67,7 +68,8 @@ class SymbolEntry:
     markers: tuple[str, ...] = ()
     """Extra facts: ``optional``, ``static``, ``abstract``, ``exported``, ``decorated``."""
     calls: tuple[str, ...] = ()
-    """Names its body calls, first-seen order (read from the first 4 KiB of the body)."""
+    """Names its body calls, first-seen order (read from the code of the first 4 KiB of
+    the body: never from a comment or string, nor a nested ``def name(``)."""
 
     @property
     def qualname(self) -> str:
@@ -285,21 +287,30 @@ def _not_code_query(language: str) -> Query:
     return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
 
 
-def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
-    """``source`` with comments and string text cut out (each cut replaced by a space)."""
+def _prose_spans(language: str, root: Node) -> list[tuple[int, int]]:
+    """The byte ranges of every comment and string text in the tree, in order (they may
+    nest: a comment inside a string's interpolation)."""
     found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
-    if not found:
+    return sorted(map(_BYTE_RANGE, found))
+
+
+def _code_bytes(source: bytes, spans: list[tuple[int, int]], *, blank: bool = False) -> bytes:
+    """``source`` with the ``spans`` (from :func:`_prose_spans`) cut out, each cut replaced
+    by a space, or with ``blank`` by as many spaces as it held (so every byte of code
+    keeps its offset)."""
+    if not spans:
         return source
-    spans = sorted(map(_BYTE_RANGE, found))
     parts: list[bytes] = []
     at = 0
     for start, end in spans:
         if start > at:
             parts.append(source[at:start])
         if end > at:
+            if blank:
+                parts.append(b" " * (end - max(start, at)))
             at = end
     parts.append(source[at:])
-    return b" ".join(parts)
+    return b"".join(parts) if blank else b" ".join(parts)
 
 
 def _references(code: bytes) -> tuple[str, ...]:
@@ -346,8 +357,20 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
     tree, parsed = _parsed(
         language, source, lexed if language == "python" and not details else None
     )
-    symbols, imports = walk_tree(language, tree.root_node, parsed, names_only=not details)
-    code = lexed[0] if lexed is not None else _code_bytes(language, tree.root_node, source)
+    spans = None if lexed is not None else _prose_spans(language, tree.root_node)
+    # Calls are read where the code is, so a docstring's ``init_db()`` is none.
+    blanked = None
+    if details:
+        if spans is not None:
+            blanked = _code_bytes(source, spans, blank=True)
+        elif lexed is not None and language == "python" and b"\0" not in source:
+            blanked = masked_text(lexed[1], lexed[2])
+        else:
+            blanked = _code_bytes(source, _prose_spans(language, tree.root_node), blank=True)
+    symbols, imports = walk_tree(
+        language, tree.root_node, parsed, names_only=not details, code=blanked
+    )
+    code = lexed[0] if lexed is not None else _code_bytes(source, spans or [])
     return FileSymbols(
         path=path,
         language=language,
