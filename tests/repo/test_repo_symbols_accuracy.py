@@ -1,7 +1,9 @@
-"""The map's parameters, calls and kinds say what the code says, checked on small sources."""
+"""The map's parameters, calls, kinds and reference counts say what the code says, checked
+on small sources."""
 
 from __future__ import annotations
 
+from agentprompt.repo.rank_graph import build_graph
 from agentprompt.repo.symbolmap import MapFile, render_map
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry, extract_symbols
 
@@ -112,3 +114,49 @@ def test_a_property_decorator_followed_by_a_comment_makes_a_property() -> None:
     )
     assert [s.kind for s in found.symbols if s.name == "name"] == ["property", "property"]
     assert "  p name:3" in render_map([MapFile(symbols=found)])
+
+
+def _users(files: dict[str, str], name: str) -> int:
+    """How many other files the map says use ``name`` (its ``←N``)."""
+    found = [_extract(path, text) for path, text in files.items()]
+    graph = build_graph(
+        {f.path: [s.name for s in f.symbols if s.depth == 0] for f in found},
+        {f.path: f.references for f in found},
+    )
+    return graph.other_users(name)
+
+
+def test_short_names_a_file_imports_are_references() -> None:
+    files = {
+        "pkg/globals.py": "g = LocalProxy()\nT = TypeVar('T')\n",
+        "pkg/app.py": "from .globals import g\n\ndef run():\n    g.user = 1\n",
+        "pkg/ctx.py": "from .globals import (\n    T,\n    g,\n)\n\ndef push(x: T):\n    g.x = x\n",
+        "pkg/loops.py": "def total(items):\n    g = 0\n    for i in items:\n        g += i\n",
+    }
+    assert _users(files, "g") == 2
+    assert _users(files, "T") == 1
+    assert "g" in _extract("pkg/app.py", files["pkg/app.py"]).references
+    # A local's short name, bound by no import, is no reference; nor is a JS parameter.
+    assert "i" not in _extract("pkg/loops.py", files["pkg/loops.py"]).references
+    view = _extract("view.js", "import { g, h } from './state';\nexport function v(i) { h(i); }\n")
+    assert {"g", "h"} <= set(view.references)
+    assert "i" not in view.references
+
+
+def test_a_builtin_is_no_reference_to_a_module_variable_of_its_name() -> None:
+    files = {
+        "req/compat.py": "bytes = bytes\nstr = str\nbasestring = (str, bytes)\n",
+        "req/utils.py": "from .compat import (\n    basestring,\n    bytes,\n)\n\n"
+        "def to_native(s):\n    return isinstance(s, bytes)\n",
+        "req/models.py": "def body(data):\n    return bytes(data), type(data)\n",
+        "req/auth.py": "import bytes_tools\n\ndef sign(key):\n    return bytes(key)\n",
+    }
+    assert _users(files, "bytes") == 1
+    assert "bytes" not in _extract("req/models.py", files["req/models.py"]).references
+    assert "type" not in _extract("req/models.py", files["req/models.py"]).references
+    # A file that imports ``*`` may have the name from there: it stays a reference.
+    star = _extract("req/star.py", "from .compat import *\n\nx = bytes(1)\n")
+    assert "bytes" in star.references
+    # A file defining a name of a builtin's (a method ``filter``) keeps its uses.
+    own = _extract("q.py", "class Q:\n    def filter(self):\n        return self.filter\n")
+    assert "filter" in own.references

@@ -17,6 +17,7 @@ other languages by a tree-sitter query.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -104,7 +105,8 @@ class FileSymbols:
     imports: tuple[ImportEntry, ...] = ()
     """Imports in source order."""
     references: tuple[str, ...] = ()
-    """Distinct identifiers the file uses (three characters or longer), sorted."""
+    """Distinct identifiers the file uses, sorted (keywords and the commonest builtins
+    left out, and in Python a builtin's name unless the file defines or imports it)."""
     lines: int = 0
     """Number of lines in the file."""
     syntax_errors: bool = False
@@ -123,8 +125,9 @@ _CPP_MARKERS = re.compile(
 )
 """What makes a ``.h`` header C++ rather than C."""
 
-_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
-"""An identifier (ASCII letters only, so it is read from the bytes without decoding them)."""
+_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+"""An identifier (ASCII letters only, so it is read from the bytes without decoding them),
+however short: a module's ``g`` or ``T`` is used as much as a long name."""
 
 RESERVED_WORDS = frozenset(
     str.split(
@@ -145,7 +148,8 @@ _STOP_WORDS = RESERVED_WORDS | frozenset(
         "struct enum impl pub mut use crate func chan nil end begin unless elsif then namespace "
         "using include define char double long short unsigned signed sizeof auto template "
         "typename virtual override readonly declare keyof infer goto extern inline volatile "
-        "register int str float bool print len require module exports console"
+        "register int str float bool print len require module exports console "
+        "in is or as do fn go"
     )
 )
 
@@ -313,15 +317,61 @@ def _code_bytes(source: bytes, spans: list[tuple[int, int]], *, blank: bool = Fa
     return b"".join(parts) if blank else b" ".join(parts)
 
 
-def _references(code: bytes) -> tuple[str, ...]:
-    """The distinct identifiers in ``code`` (keywords and the commonest builtins left out),
-    sorted."""
+_PYTHON_BUILTINS = frozenset(name.encode("ascii") for name in dir(builtins)) - _STOP_BYTES
+"""Python's builtin names (those not dropped from every file's references anyway)."""
+
+_SHORT = 3
+"""Names shorter than this (``g``, ``T``, ``pi``) are also a loop's counter or a
+throwaway local in countless files: they count as references only where bound."""
+
+_IMPORT_LIST = rb"((?:\([^)]*\)|\{[^}]{0,4000}\}|[^\n;\\({]|\\\r?\n)*)"
+"""The text after ``import`` to the statement's end: a bracketed or braced list (of one
+statement) read across lines, with the lines a backslash joins to it."""
+_IMPORTED = {
+    # ``import re`` binds a module, no name another file defines.
+    "python": re.compile(rb"(?<![\w.])from[ \t]+[\w.]+[ \t]+import[ \t]*" + _IMPORT_LIST),
+    "script": re.compile(rb"(?<![\w.$])import[ \t]*" + _IMPORT_LIST),
+}
+"""What the import statements of Python and of JavaScript or TypeScript bring in."""
+
+
+def _references(language: str, code: bytes, symbols: tuple[SymbolEntry, ...]) -> tuple[str, ...]:
+    """The distinct identifiers in ``code``, sorted: keywords and the commonest builtins
+    left out, and names a file uses without binding them (see :func:`_unbound`)."""
     found = set(_IDENTIFIER.findall(code))
     found.difference_update(_STOP_BYTES)
+    short = {name for name in found if len(name) < _SHORT}
+    if language == "python":
+        found -= _unbound(language, code, short | (found & _PYTHON_BUILTINS), symbols)
+    elif language in ("javascript", "typescript", "tsx"):
+        found -= _unbound(language, code, short, symbols)
+    else:  # no import is read here to tell a module's ``g`` from a local ``g``
+        found -= short
     if not found:
         return ()
     # ASCII bytes sort as their text does: one decode and split instead of one per word.
     return tuple(b" ".join(sorted(found)).decode("ascii").split(" "))
+
+
+def _unbound(
+    language: str, code: bytes, names: set[bytes], symbols: tuple[SymbolEntry, ...]
+) -> set[bytes]:
+    """Which of ``names`` (short names, and in Python builtins) the file of ``code``
+    neither defines (``symbols``) nor imports. A use of such a name is no reference to
+    another file's definition: ``bytes`` used in a file is the builtin, not the ``bytes
+    = bytes`` another module defines, and ``i`` is a local, not a module's ``i``. None is
+    unbound in a Python file that imports ``*``, which may bring any name in."""
+    if not names:
+        return names
+    defined = {symbol.name for symbol in symbols}
+    unbound = {name for name in names if name.decode("ascii") not in defined}
+    if unbound and b"import" in code:
+        pattern = _IMPORTED["python" if language == "python" else "script"]
+        imported = b" ".join(pattern.findall(code))
+        if language == "python" and b"*" in imported:
+            return set()
+        unbound.difference_update(_IDENTIFIER.findall(imported))
+    return unbound
 
 
 def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSymbols:
@@ -376,7 +426,7 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(code),
+        references=_references(language, code, symbols),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
         detailed=details,
