@@ -8,13 +8,15 @@ every Python file of each, every function and method the map can show (those def
 module level or in a class body, however deep in ``if``/``try``/``with`` blocks, but not
 inside another function, nor in an ``if __name__ == "__main__":`` block) is read with
 :mod:`ast` and with :func:`agentprompt.repo.symbols.extract_symbols` as the map renders it
-(``details=True``), matched by name and line, and checked twice:
+(``details=True``), matched by name and line, and checked three times:
 
 1. parameters: the map's parameter list (its names with their ``?``, ``*``, ``**`` marks
    and the ``/`` and ``*`` separators) against the one ``ast`` gives, the receiver
    (``self``/``cls`` first in a method) left out. A function the map does not list at all
    counts as wrong.
-2. calls: each name in the map's ``→calls`` is real when ``ast`` finds a ``Call`` of that
+2. kind: shown as a property (``p``) exactly when a decorator makes it one (``property``,
+   ``cached_property``, ``@name.setter``, ``@name.getter``).
+3. calls: each name in the map's ``→calls`` is real when ``ast`` finds a ``Call`` of that
    name (``name(...)`` or ``x.name(...)``) in the function's body. A name that is not
    real is counted as *from prose* when the body's code (its tokens, strings and comments
    left out) never names it: it can only have come from a docstring, comment or string.
@@ -47,6 +49,7 @@ SDISTS = {"flask": "3.0.3", "requests": "2.32.3"}
 PARAMS_TARGET = 0.99
 """The share of functions and methods that must be shown with all their parameters."""
 
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter"})
 _FUNCTIONS = frozenset({"function", "method", "async function", "async method", "property"})
 _RECEIVERS = frozenset({"self", "cls"})
 
@@ -63,6 +66,9 @@ class Definition:
     """The line of its ``def``."""
     params: tuple[str, ...]
     """Its parameters as the map should show them."""
+    is_property: bool
+    """Whether a decorator makes it a property (``property``, ``cached_property``, or a
+    property's ``setter`` or ``getter``)."""
     calls: frozenset[str]
     """The names its body calls."""
     code_names: frozenset[str]
@@ -77,6 +83,8 @@ class Report:
     """Functions and methods ``ast`` found."""
     params_right: int = 0
     """Of those, how many the map shows with exactly the right parameters."""
+    kinds_right: int = 0
+    """Of those, how many the map shows as a property exactly when one is."""
     calls: int = 0
     """``→calls`` the map gives those functions."""
     calls_real: int = 0
@@ -134,6 +142,18 @@ def _expected_params(
     return tuple(shown)
 
 
+def _decorators(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The last names of ``function``'s decorators (``setter`` for ``@name.setter``)."""
+    names = set()
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+        elif isinstance(target, ast.Attribute):
+            names.add(target.attr)
+    return names
+
+
 def _called(body: list[ast.stmt]) -> frozenset[str]:
     names: set[str] = set()
     for statement in body:
@@ -178,6 +198,7 @@ def _definitions(path: str, source: str) -> Iterator[Definition]:
                     qualname=prefix + node.name,
                     line=node.lineno,
                     params=_expected_params(node, in_class),
+                    is_property=bool(_PROPERTY_DECORATORS & _decorators(node)),
                     calls=_called(node.body),
                     code_names=_code_names(lines, node.body),
                 )
@@ -215,6 +236,10 @@ def measure(root: Path) -> Report:
             if symbol is None:
                 report.mismatches.append(f"{where}: not in the map")
                 continue
+            if (symbol.kind == "property") == definition.is_property:
+                report.kinds_right += 1
+            else:
+                report.mismatches.append(f"{where}: shown as {symbol.kind}")
             shown = symbol.params if symbol.signature else None
             if shown == definition.params:
                 report.params_right += 1
@@ -245,12 +270,21 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=40, help="mismatches listed per project")
     args = parser.parse_args()
     reports = {f"{n}-{v}": measure(_fetch(n, v)) for n, v in SDISTS.items()}
-    header = ("project", "functions", "params right", "calls", "confirmed", "from prose")
+    header = (
+        "project",
+        "functions",
+        "params right",
+        "property kind right",
+        "calls",
+        "confirmed",
+        "from prose",
+    )
     rows = [
         (
             name,
             str(r.functions),
             f"{r.params_right} ({_percent(r.params_right, r.functions)})",
+            f"{r.kinds_right} ({_percent(r.kinds_right, r.functions)})",
             str(r.calls),
             f"{r.calls_real} ({_percent(r.calls_real, r.calls)})",
             str(r.calls_from_prose),

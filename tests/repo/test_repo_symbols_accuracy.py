@@ -72,9 +72,10 @@ def test_calls_are_never_read_from_docstrings_comments_or_strings() -> None:
         '            init_db()\n    """\n'
         "    # fallback_call() is not used any more\n"
         "    log('retrying connect_db() soon')\n"
-        "    return AppContext(self)\n",
+        '    return AppContext(f"{render(self)} {{not_a_call()}}")\n',
     )
-    assert _symbol(found, "app_context").calls == ("log", "AppContext")
+    # An f-string's fields are code: a call there is a call.
+    assert _symbol(found, "app_context").calls == ("log", "AppContext", "render")
     js = _extract("a.js", "function f() {\n  // legacy(1)\n  /* old(2) */ say('x()');\n}\n")
     assert _symbol(js, "f").calls == ("say",)
     go = _extract("a.go", 'package x\nfunc F() {\n\t// Old()\n\tfmt.Println("New()")\n}\n')

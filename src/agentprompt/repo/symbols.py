@@ -125,9 +125,13 @@ _CPP_MARKERS = re.compile(
 )
 """What makes a ``.h`` header C++ rather than C."""
 
-_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
-"""An identifier (ASCII letters only, so it is read from the bytes without decoding them),
-however short: a module's ``g`` or ``T`` is used as much as a long name."""
+_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
+"""An identifier of three characters or more (ASCII letters only, so it is read from the
+bytes without decoding them). Shorter ones (``i``, ``x``, ``db``) are mostly locals, and
+reading every one of them from every file costs a third more: a short name is a reference
+where a file imports it by name or defines it (see :func:`_references`)."""
+_ANY_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+"""An identifier of any length, as read from import statements."""
 
 RESERVED_WORDS = frozenset(
     str.split(
@@ -321,57 +325,47 @@ _PYTHON_BUILTINS = frozenset(name.encode("ascii") for name in dir(builtins)) - _
 """Python's builtin names (those not dropped from every file's references anyway)."""
 
 _SHORT = 3
-"""Names shorter than this (``g``, ``T``, ``pi``) are also a loop's counter or a
-throwaway local in countless files: they count as references only where bound."""
+"""Names shorter than this (``g``, ``T``, ``pi``) are not read from the code (see
+:data:`_IDENTIFIER`)."""
 
 _IMPORT_LIST = rb"((?:\([^)]*\)|\{[^}]{0,4000}\}|[^\n;\\({]|\\\r?\n)*)"
 """The text after ``import`` to the statement's end: a bracketed or braced list (of one
 statement) read across lines, with the lines a backslash joins to it."""
 _IMPORTED = {
     # ``import re`` binds a module, no name another file defines.
-    "python": re.compile(rb"(?<![\w.])from[ \t]+[\w.]+[ \t]+import[ \t]*" + _IMPORT_LIST),
-    "script": re.compile(rb"(?<![\w.$])import[ \t]*" + _IMPORT_LIST),
+    "python": re.compile(rb"from(?<![\w.]from)[ \t]+[\w.]+[ \t]+import[ \t]*" + _IMPORT_LIST),
+    "javascript": re.compile(rb"import(?<![\w.$]import)[ \t]*" + _IMPORT_LIST),
 }
-"""What the import statements of Python and of JavaScript or TypeScript bring in."""
+"""What the import statements of Python and of JavaScript or TypeScript bring in. Each
+pattern begins with its keyword (the word before it looked for behind), so the search
+jumps from one occurrence of the keyword to the next."""
+_IMPORTED["typescript"] = _IMPORTED["tsx"] = _IMPORTED["javascript"]
 
 
 def _references(language: str, code: bytes, symbols: tuple[SymbolEntry, ...]) -> tuple[str, ...]:
-    """The distinct identifiers in ``code``, sorted: keywords and the commonest builtins
-    left out, and names a file uses without binding them (see :func:`_unbound`)."""
+    """The distinct identifiers in ``code``, sorted, keywords and the commonest builtins
+    left out. In Python, JavaScript and TypeScript a short name is one too where the file
+    imports it by name or defines it (flask's ``g``). In Python a builtin's name is one
+    only where the file defines or imports it, or imports ``*`` (which may bring any name
+    in): ``bytes`` used in a file is the builtin, not the ``bytes = bytes`` another module
+    defines."""
     found = set(_IDENTIFIER.findall(code))
     found.difference_update(_STOP_BYTES)
-    short = {name for name in found if len(name) < _SHORT}
-    if language == "python":
-        found -= _unbound(language, code, short | (found & _PYTHON_BUILTINS), symbols)
-    elif language in ("javascript", "typescript", "tsx"):
-        found -= _unbound(language, code, short, symbols)
-    else:  # no import is read here to tell a module's ``g`` from a local ``g``
-        found -= short
+    pattern = _IMPORTED.get(language)
+    if pattern is not None:
+        text = b" ".join(pattern.findall(code)) if b"import" in code else b""
+        imported = set(_ANY_IDENTIFIER.findall(text))
+        # One join and encode for all names (a non-ASCII one then matches no identifier).
+        defined = set(" ".join([s.name for s in symbols]).encode("utf-8").split())
+        bound = imported | defined
+        found.update(name for name in bound if len(name) < _SHORT)
+        if language == "python" and b"*" not in text:
+            found -= (found & _PYTHON_BUILTINS) - bound
+        found.difference_update(_STOP_BYTES)
     if not found:
         return ()
     # ASCII bytes sort as their text does: one decode and split instead of one per word.
     return tuple(b" ".join(sorted(found)).decode("ascii").split(" "))
-
-
-def _unbound(
-    language: str, code: bytes, names: set[bytes], symbols: tuple[SymbolEntry, ...]
-) -> set[bytes]:
-    """Which of ``names`` (short names, and in Python builtins) the file of ``code``
-    neither defines (``symbols``) nor imports. A use of such a name is no reference to
-    another file's definition: ``bytes`` used in a file is the builtin, not the ``bytes
-    = bytes`` another module defines, and ``i`` is a local, not a module's ``i``. None is
-    unbound in a Python file that imports ``*``, which may bring any name in."""
-    if not names:
-        return names
-    defined = {symbol.name for symbol in symbols}
-    unbound = {name for name in names if name.decode("ascii") not in defined}
-    if unbound and b"import" in code:
-        pattern = _IMPORTED["python" if language == "python" else "script"]
-        imported = b" ".join(pattern.findall(code))
-        if language == "python" and b"*" in imported:
-            return set()
-        unbound.difference_update(_IDENTIFIER.findall(imported))
-    return unbound
 
 
 def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSymbols:
@@ -408,15 +402,13 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
         language, source, lexed if language == "python" and not details else None
     )
     spans = None if lexed is not None else _prose_spans(language, tree.root_node)
-    # Calls are read where the code is, so a docstring's ``init_db()`` is none.
+    # Calls are read where the code is, so a docstring's ``init_db()`` is none; the tree's
+    # strings (not the lexer's) keep an f-string's fields as code, each byte in its place.
     blanked = None
     if details:
-        if spans is not None:
-            blanked = _code_bytes(source, spans, blank=True)
-        elif lexed is not None and language == "python" and b"\0" not in source:
-            blanked = masked_text(lexed[1], lexed[2])
-        else:
-            blanked = _code_bytes(source, _prose_spans(language, tree.root_node), blank=True)
+        if spans is None:
+            spans = _prose_spans(language, tree.root_node)
+        blanked = _code_bytes(source, spans, blank=True)
     symbols, imports = walk_tree(
         language, tree.root_node, parsed, names_only=not details, code=blanked
     )
