@@ -78,6 +78,9 @@ def test_calls_are_never_read_from_docstrings_comments_or_strings() -> None:
     assert _symbol(found, "app_context").calls == ("log", "AppContext", "render")
     js = _extract("a.js", "function f() {\n  // legacy(1)\n  /* old(2) */ say('x()');\n}\n")
     assert _symbol(js, "f").calls == ("say",)
+    jsx = _extract("a.jsx", "function App() {\n  return <p>Run setup() first {render(x)}</p>;\n}\n")
+    assert _symbol(jsx, "App").calls == ("render",)
+    assert "setup" not in jsx.references
     go = _extract("a.go", 'package x\nfunc F() {\n\t// Old()\n\tfmt.Println("New()")\n}\n')
     assert _symbol(go, "F").calls == ("Println",)
 

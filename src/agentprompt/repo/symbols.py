@@ -105,8 +105,10 @@ class FileSymbols:
     imports: tuple[ImportEntry, ...] = ()
     """Imports in source order."""
     references: tuple[str, ...] = ()
-    """Distinct identifiers the file uses, sorted (keywords and the commonest builtins
-    left out, and in Python a builtin's name unless the file defines or imports it)."""
+    """Distinct identifiers the file uses, sorted: those of three characters or more, and
+    in Python, JavaScript and TypeScript the shorter ones it defines or imports by name;
+    keywords and the commonest builtins left out, and in Python a builtin's name unless
+    the file defines or imports it."""
     lines: int = 0
     """Number of lines in the file."""
     syntax_errors: bool = False
@@ -172,9 +174,11 @@ _NOT_CODE = (
     "char_literal",
     "heredoc_body",
     "nowdoc_body",
+    "jsx_text",
 )
-"""Node types holding prose rather than code: comments, and the literal text of strings
-(their interpolated expressions are separate nodes, so they still count)."""
+"""Node types holding prose rather than code: comments, the literal text of strings
+(their interpolated expressions are separate nodes, so they still count) and of JSX
+elements."""
 
 
 _STRING_BODIES = (
