@@ -277,7 +277,7 @@ def test_a_backslash_before_windows_line_breaks_continues_a_string() -> None:
     compile(source, "continued.py", "exec")
     _same_names("continued.py", source)
     found = extract_symbols("continued.py", b"x = 'abc\\\r\nname_inside'\r\n")
-    assert found.references == ()
+    assert found.references == ("x",)  # the name it defines, none from inside the string
 
 
 def test_a_form_feed_line_between_functions_is_blank() -> None:

@@ -17,6 +17,7 @@ other languages by a tree-sitter query.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -55,7 +56,8 @@ class SymbolEntry:
     signature: str = ""
     """Parameters and return type as written, whitespace collapsed (empty for non-callables)."""
     params: tuple[str, ...] = ()
-    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one."""
+    """Parameter names; ``?`` marks an optional one, ``*``/``**``/``...`` a variadic one
+    (``...`` alone: C's unnamed one); Python's bare ``*`` and ``/`` separators are kept."""
     returns: str | None = None
     """The declared return type, ``?T`` when it may be absent (None if not declared)."""
     parent: str | None = None
@@ -67,7 +69,8 @@ class SymbolEntry:
     markers: tuple[str, ...] = ()
     """Extra facts: ``optional``, ``static``, ``abstract``, ``exported``, ``decorated``."""
     calls: tuple[str, ...] = ()
-    """Names its body calls, first-seen order (read from the first 4 KiB of the body)."""
+    """Names its body calls, first-seen order (read from the code of the first 4 KiB of
+    the body: never from a comment or string, nor a nested ``def name(``)."""
 
     @property
     def qualname(self) -> str:
@@ -102,7 +105,10 @@ class FileSymbols:
     imports: tuple[ImportEntry, ...] = ()
     """Imports in source order."""
     references: tuple[str, ...] = ()
-    """Distinct identifiers the file uses (three characters or longer), sorted."""
+    """Distinct identifiers the file uses, sorted: those of three characters or more, and
+    in Python, JavaScript and TypeScript the shorter ones it defines or imports by name;
+    keywords and the commonest builtins left out, and in Python a builtin's name unless
+    the file defines or imports it."""
     lines: int = 0
     """Number of lines in the file."""
     syntax_errors: bool = False
@@ -122,7 +128,12 @@ _CPP_MARKERS = re.compile(
 """What makes a ``.h`` header C++ rather than C."""
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]{2,}")
-"""An identifier (ASCII letters only, so it is read from the bytes without decoding them)."""
+"""An identifier of three characters or more (ASCII letters only, so it is read from the
+bytes without decoding them). Shorter ones (``i``, ``x``, ``db``) are mostly locals, and
+reading every one of them from every file costs a third more: a short name is a reference
+where a file imports it by name or defines it (see :func:`_references`)."""
+_ANY_IDENTIFIER = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+"""An identifier of any length, as read from import statements."""
 
 RESERVED_WORDS = frozenset(
     str.split(
@@ -143,7 +154,8 @@ _STOP_WORDS = RESERVED_WORDS | frozenset(
         "struct enum impl pub mut use crate func chan nil end begin unless elsif then namespace "
         "using include define char double long short unsigned signed sizeof auto template "
         "typename virtual override readonly declare keyof infer goto extern inline volatile "
-        "register int str float bool print len require module exports console"
+        "register int str float bool print len require module exports console "
+        "in is or as do fn go"
     )
 )
 
@@ -162,9 +174,11 @@ _NOT_CODE = (
     "char_literal",
     "heredoc_body",
     "nowdoc_body",
+    "jsx_text",
 )
-"""Node types holding prose rather than code: comments, and the literal text of strings
-(their interpolated expressions are separate nodes, so they still count)."""
+"""Node types holding prose rather than code: comments, the literal text of strings
+(their interpolated expressions are separate nodes, so they still count) and of JSX
+elements."""
 
 
 _STRING_BODIES = (
@@ -285,28 +299,73 @@ def _not_code_query(language: str) -> Query:
     return Query(grammar, " ".join(f"({k}) @x" for k in kinds))
 
 
-def _code_bytes(language: str, root: Node, source: bytes) -> bytes:
-    """``source`` with comments and string text cut out (each cut replaced by a space)."""
+def _prose_spans(language: str, root: Node) -> list[tuple[int, int]]:
+    """The byte ranges of every comment and string text in the tree, in order (they may
+    nest: a comment inside a string's interpolation)."""
     found = QueryCursor(_not_code_query(language)).captures(root).get("x", [])
-    if not found:
+    return sorted(map(_BYTE_RANGE, found))
+
+
+def _code_bytes(source: bytes, spans: list[tuple[int, int]], *, blank: bool = False) -> bytes:
+    """``source`` with the ``spans`` (from :func:`_prose_spans`) cut out, each cut replaced
+    by a space, or with ``blank`` by as many spaces as it held (so every byte of code
+    keeps its offset)."""
+    if not spans:
         return source
-    spans = sorted(map(_BYTE_RANGE, found))
     parts: list[bytes] = []
     at = 0
     for start, end in spans:
         if start > at:
             parts.append(source[at:start])
         if end > at:
+            if blank:
+                parts.append(b" " * (end - max(start, at)))
             at = end
     parts.append(source[at:])
-    return b" ".join(parts)
+    return b"".join(parts) if blank else b" ".join(parts)
 
 
-def _references(code: bytes) -> tuple[str, ...]:
-    """The distinct identifiers in ``code`` (keywords and the commonest builtins left out),
-    sorted."""
+_PYTHON_BUILTINS = frozenset(name.encode("ascii") for name in dir(builtins)) - _STOP_BYTES
+"""Python's builtin names (those not dropped from every file's references anyway)."""
+
+_SHORT = 3
+"""Names shorter than this (``g``, ``T``, ``pi``) are not read from the code (see
+:data:`_IDENTIFIER`)."""
+
+_IMPORT_LIST = rb"((?:\([^)]*\)|\{[^}]{0,4000}\}|[^\n;\\({]|\\\r?\n)*)"
+"""The text after ``import`` to the statement's end: a bracketed or braced list (of one
+statement) read across lines, with the lines a backslash joins to it."""
+_IMPORTED = {
+    # ``import re`` binds a module, no name another file defines.
+    "python": re.compile(rb"from(?<![\w.]from)[ \t]+[\w.]+[ \t]+import[ \t]*" + _IMPORT_LIST),
+    "javascript": re.compile(rb"import(?<![\w.$]import)[ \t]*" + _IMPORT_LIST),
+}
+"""What the import statements of Python and of JavaScript or TypeScript bring in. Each
+pattern begins with its keyword (the word before it looked for behind), so the search
+jumps from one occurrence of the keyword to the next."""
+_IMPORTED["typescript"] = _IMPORTED["tsx"] = _IMPORTED["javascript"]
+
+
+def _references(language: str, code: bytes, symbols: tuple[SymbolEntry, ...]) -> tuple[str, ...]:
+    """The distinct identifiers in ``code``, sorted, keywords and the commonest builtins
+    left out. In Python, JavaScript and TypeScript a short name is one too where the file
+    imports it by name or defines it (flask's ``g``). In Python a builtin's name is one
+    only where the file defines or imports it, or imports ``*`` (which may bring any name
+    in): ``bytes`` used in a file is the builtin, not the ``bytes = bytes`` another module
+    defines."""
     found = set(_IDENTIFIER.findall(code))
     found.difference_update(_STOP_BYTES)
+    pattern = _IMPORTED.get(language)
+    if pattern is not None:
+        text = b" ".join(pattern.findall(code)) if b"import" in code else b""
+        imported = set(_ANY_IDENTIFIER.findall(text))
+        # One join and encode for all names (a non-ASCII one then matches no identifier).
+        defined = set(" ".join([s.name for s in symbols]).encode("utf-8").split())
+        bound = imported | defined
+        found.update(name for name in bound if len(name) < _SHORT)
+        if language == "python" and b"*" not in text:
+            found -= (found & _PYTHON_BUILTINS) - bound
+        found.difference_update(_STOP_BYTES)
     if not found:
         return ()
     # ASCII bytes sort as their text does: one decode and split instead of one per word.
@@ -346,14 +405,24 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
     tree, parsed = _parsed(
         language, source, lexed if language == "python" and not details else None
     )
-    symbols, imports = walk_tree(language, tree.root_node, parsed, names_only=not details)
-    code = lexed[0] if lexed is not None else _code_bytes(language, tree.root_node, source)
+    spans = None if lexed is not None else _prose_spans(language, tree.root_node)
+    # Calls are read where the code is, so a docstring's ``init_db()`` is none; the tree's
+    # strings (not the lexer's) keep an f-string's fields as code, each byte in its place.
+    blanked = None
+    if details:
+        if spans is None:
+            spans = _prose_spans(language, tree.root_node)
+        blanked = _code_bytes(source, spans, blank=True)
+    symbols, imports = walk_tree(
+        language, tree.root_node, parsed, names_only=not details, code=blanked
+    )
+    code = lexed[0] if lexed is not None else _code_bytes(source, spans or [])
     return FileSymbols(
         path=path,
         language=language,
         symbols=symbols,
         imports=imports,
-        references=_references(code),
+        references=_references(language, code, symbols),
         lines=lines,
         syntax_errors=tree.root_node.has_error,
         detailed=details,

@@ -2,8 +2,9 @@
 
 Each name is marked the way the map shows it: ``?`` for an optional parameter, ``*``,
 ``**``, ``...`` or ``&`` for a variadic or block one; destructured parameters read as their
-names in braces or brackets (``{title,onClose}``), and receivers (``self``, ``this``) are
-left out.
+names in braces or brackets (``{title,onClose}``), and receivers (a method's leading
+``self`` or ``cls``, TypeScript's ``this``) are left out. Python's bare ``*`` and ``/``
+stay, as written: they say which parameters a call must name and which it must not.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from agentprompt.repo.symbols_signatures import NAME_TYPES, node_text, present_f
 
 __all__ = ["read_params"]
 
-_SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
+_RECEIVERS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self"})
+"""Names a method's first parameter has when it is the receiver, not an argument."""
+_SEPARATORS = {"keyword_separator": "*", "positional_separator": "/"}
+"""Python's bare ``*`` (keyword-only parameters follow) and ``/`` (positional-only ones
+come before), as the map shows them."""
 _OPTIONAL_PARAMS = frozenset(
     {
         "default_parameter",
@@ -26,28 +31,50 @@ _OPTIONAL_PARAMS = frozenset(
 )
 
 
-def read_params(language: str, node: Node | None) -> tuple[str, ...]:
+def read_params(language: str, node: Node | None, *, method: bool = True) -> tuple[str, ...]:
     """Parameter names of a parameter-list node, marked ``?`` optional or ``*``/``**``/
-    ``...``/``&`` variadic; receivers (``self``, ``this``) left out."""
+    ``...``/``&`` variadic, with Python's ``*`` and ``/`` separators; a receiver (a
+    leading ``self``, ``cls`` or ``this``) left out. ``method`` is False for a Python
+    function outside a class, whose leading ``self`` is an ordinary parameter (a bound
+    task's, say)."""
     if node is None:
         return ()
     found: list[str] = []
+    receiver = _RECEIVERS if method or language != "python" else frozenset()
     for index, child in enumerate(node.named_children):
         kind = child.type
         if kind in _NOT_PARAMS or node.field_name_for_named_child(index) == "type":
             continue  # the type of a C# ``params T[] values`` is no parameter
         if kind == "identifier":  # a bare name (the commonest parameter) has no marks
             name = node_text(child).lstrip("$")
-            if name not in _SKIP_PARAMS:
+            if language == "csharp" and _after_params(child):
+                found.append(f"...{name}")
+            elif found or name not in receiver:
                 found.append(name)
             continue
-        names = [n for n in _param_names(language, child, kind) if n not in _SKIP_PARAMS]
+        separator = _SEPARATORS.get(kind)
+        if separator is not None:
+            found.append(separator)
+            continue
+        names = _param_names(language, child, kind)
+        if not found and names and names[0] in receiver:
+            names = names[1:]
         if not names:
+            if kind == "variadic_parameter":  # C's ``...``, which has no name
+                found.append("...")
             continue
         before, after = _param_marks(kind, child)
         for name in names:
             found.append(f"{before}{name}{after}")
     return tuple(found)
+
+
+def _after_params(name: Node) -> bool:
+    """Whether a C# parameter's name follows ``params`` and its type (a variadic array):
+    the grammar puts all three in the parameter list itself."""
+    declared = name.prev_sibling
+    before = declared.prev_sibling if declared is not None else None
+    return before is not None and before.type == "params"
 
 
 _NOT_PARAMS = frozenset({"comment", "self_parameter", "attribute_item"})
@@ -63,7 +90,7 @@ def _param_marks(kind: str, node: Node) -> tuple[str, str]:
         return "*", ""
     if kind in ("dictionary_splat_pattern", "hash_splat_parameter") or text.startswith("**"):
         return "**", ""
-    if "variadic" in kind or kind == "spread_parameter" or "..." in text.split(":")[0]:
+    if "variadic" in kind or kind == "spread_parameter" or text.startswith("..."):
         return "...", ""
     if kind == "block_parameter":
         return "&", ""
@@ -80,6 +107,10 @@ def _param_marks(kind: str, node: Node) -> tuple[str, str]:
 
 
 _DESTRUCTURED = frozenset({"object_pattern", "array_pattern"})
+_WRAPPED_NAMES = frozenset(
+    {"variable_declarator", "list_splat_pattern", "dictionary_splat_pattern", "rest_pattern"}
+)
+"""Nodes inside a parameter that hold its name (its mark was read from the parameter)."""
 
 
 def _destructured(language: str, node: Node) -> str:
@@ -126,6 +157,6 @@ def _param_names(language: str, node: Node, kind: str = "") -> list[str]:
     for child in named:
         if child.type in ("identifier", "variable_name"):
             return [node_text(child).lstrip("$")]
-        if child.type == "variable_declarator":
+        if child.type in _WRAPPED_NAMES:  # a typed ``*args: Any``: the name is in the splat
             return _param_names(language, child)
     return []

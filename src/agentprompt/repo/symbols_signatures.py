@@ -17,6 +17,7 @@ __all__ = [
     "FUNCTION_VALUES",
     "NAME_TYPES",
     "chained_declarator",
+    "code_text",
     "collapse",
     "declarator_name",
     "declared_names",
@@ -63,6 +64,35 @@ def node_text(node: Node | None) -> str:
 def collapse(text: str) -> str:
     """``text`` with every run of whitespace made one space."""
     return " ".join(text.split())
+
+
+def code_text(node: Node | None) -> str:
+    """The source text of ``node`` with the comments inside it cut out (a parameter list
+    may have one after each parameter; it is no part of the signature)."""
+    if node is None:
+        return ""
+    text = node.text or b""
+    if b"#" not in text and b"/" not in text:  # no comment can begin without one of them
+        return text.decode("utf-8", "replace")
+    start = node.start_byte
+    parts: list[bytes] = []
+    at = 0
+    for comment in _comments(node):
+        parts.append(text[at : comment.start_byte - start])
+        at = comment.end_byte - start
+    parts.append(text[at:])
+    return b" ".join(parts).decode("utf-8", "replace")
+
+
+def _comments(node: Node) -> list[Node]:
+    """The comment nodes below ``node``, in source order."""
+    found: list[Node] = []
+    for child in node.children:
+        if "comment" in child.type:
+            found.append(child)
+        elif child.child_count:
+            found.extend(_comments(child))
+    return found
 
 
 _BASE_CONTAINERS = frozenset(
@@ -278,10 +308,12 @@ def decorator_markers(node: Node) -> list[str]:
     """Markers a Python ``decorated_definition`` earns: ``decorated``, and ``property``,
     ``staticmethod``, ``classmethod``, ``abstractmethod`` by its decorators' last names
     (``cached_property`` and ``x.setter``/``x.getter`` make a property too)."""
+    # The name is read from the text, as a comment after it (``@property  # type:
+    # ignore[misc]``) is part of the decorator's node.
     names = {
-        node_text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1]
+        found.group(1)
         for d in node.named_children
-        if d.type == "decorator"
+        if d.type == "decorator" and (found := _DECORATOR_NAME.match(node_text(d)))
     }
     extra = ["decorated"]
     extra += [
@@ -291,6 +323,9 @@ def decorator_markers(node: Node) -> list[str]:
         extra.append("property")
     return extra
 
+
+_DECORATOR_NAME = re.compile(r"@\s*(?:[\w]+\s*\.\s*)*(\w+)")
+"""A decorator's dotted name; the group is its last part (``setter`` in ``@x.setter``)."""
 
 _RUBY_ATTRIBUTES = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
 

@@ -25,6 +25,7 @@ from agentprompt.repo.symbols_recover import nested_definitions, recover_lines
 from agentprompt.repo.symbols_signatures import (
     FUNCTION_VALUES,
     chained_declarator,
+    code_text,
     collapse,
     declarator_name,
     declared_names,
@@ -53,13 +54,19 @@ _OPTIONAL = ("optional",)
 
 
 def walk_tree(
-    language: str, root: Node, source: bytes, *, names_only: bool = False
+    language: str,
+    root: Node,
+    source: bytes,
+    *,
+    names_only: bool = False,
+    code: bytes | None = None,
 ) -> tuple[tuple[SymbolEntry, ...], tuple[ImportEntry, ...]]:
     """The definitions and imports found in a parsed file.
 
     With ``names_only`` the definitions keep only their kind, name, lines, parent and depth
     (the rest is left at its default) and no imports are read: what ranking a cold map
-    needs, at a fraction of the cost."""
+    needs, at a fraction of the cost. ``code`` is ``source`` with its comments and string
+    text blanked, byte for byte, which calls are read from (``source`` itself when None)."""
     grammar = GRAMMARS.get(language)
     if grammar is None:
         return (), ()
@@ -68,6 +75,7 @@ def walk_tree(
         grammar=grammar,
         roles=node_roles(language),
         source=source,
+        code=source if code is None else code,
         names_only=names_only,
     )
     _visit(walk, root, None, 0, False, ())
@@ -240,11 +248,11 @@ def _function(
     if has_keyword(b"abstract", prefix) or node.type == "abstract_method_signature":
         marks.append("abstract")
     params_node, returns_node = signature_nodes(walk.language, node, holder)
-    params = read_params(walk.language, params_node)
+    params = read_params(walk.language, params_node, method=in_class)
     returns = read_returns(returns_node)
-    signature = collapse(node_text(params_node))
+    signature = collapse(code_text(params_node))
     if returns:
-        signature += f" -> {collapse(node_text(returns_node)).lstrip(':').strip()}"
+        signature += f" -> {collapse(code_text(returns_node)).lstrip(':').strip()}"
     walk.add(
         node,
         kind,
@@ -346,7 +354,7 @@ def _arrow(
     params = value.child_by_field_name("parameters") or value.child_by_field_name("parameter")
     returns_node = value.child_by_field_name("return_type")
     returns = read_returns(returns_node)
-    signature = collapse(node_text(params))
+    signature = collapse(code_text(params))
     if returns:
         signature += f" -> {returns}"
     walk.add(
@@ -356,7 +364,7 @@ def _arrow(
         parent,
         depth,
         signature=signature,
-        params=read_params(walk.language, params)
+        params=read_params(walk.language, params, method=in_class)
         if params is not None and params.type != "identifier"
         else ((node_text(params),) if params else ()),
         returns=returns,

@@ -17,11 +17,16 @@ from agentprompt.repo.symbols_grammars import Grammar, NodeRoles
 
 __all__ = ["WalkState"]
 
-_CALL_REVERSED = re.compile(rb"\(([A-Za-z0-9_$]*[A-Za-z_$])")
+_CALL_REVERSED = re.compile(
+    rb"\((?>([A-Za-z0-9_$]*[A-Za-z_$]))(?![ \t]+(?:fed|ssalc|noitcnuf|cnuf|nf)\b)"
+)
 """A call read backwards: ``(`` and the name before it, reversed. In forward text a call is
-the run of name characters before a ``(``, less its leading digits; searched for from the
-``(`` in the reversed text, the regex engine jumps from one ``(`` to the next instead of
-trying every letter of every word (five times faster, the same matches)."""
+the run of name characters before a ``(``, less its leading digits, unless a ``def``,
+``class``, ``function``, ``func`` or ``fn`` comes before it (a nested definition, no
+call); searched for from the ``(`` in the reversed text, the regex engine jumps from one
+``(`` to the next instead of trying every letter of every word (five times faster than
+the forward search). The name is an atomic group: a definition's name must not be given
+up for its tail, which the keyword would no longer precede."""
 _NOT_CALLS = frozenset(
     b"if for while switch catch return function def elif and or not in is with await async "
     b"sizeof typeof new delete super self this print len str int defined lambda match case "
@@ -54,6 +59,10 @@ class WalkState:
     """The grammar table by node kind id."""
     source: bytes
     """The file's bytes."""
+    code: bytes
+    """The file's bytes with comments and string text blanked (every other byte at its
+    offset in :attr:`source`), which calls are read from: a name followed by ``(`` in a
+    docstring or a comment is no call."""
     symbols: list[SymbolEntry] = field(default_factory=list)
     """Definitions found so far, in source order."""
     imports: list[ImportEntry] = field(default_factory=list)
@@ -65,7 +74,7 @@ class WalkState:
     """Qualified names of methods declared in a class body (C++), whose out-of-class
     definitions are then not listed a second time."""
     backwards: bytes = field(default=b"", repr=False)
-    """The file's bytes back to front, which calls are read from (made by the first
+    """:attr:`code` back to front, which calls are read from (made by the first
     :meth:`calls`): one reversal per file instead of a copy and a reversal per body."""
 
     def add(
@@ -120,8 +129,8 @@ class WalkState:
         if body is None:
             return ()  # a declaration or signature calls nothing
         if not self.backwards:
-            self.backwards = self.source[::-1]
-        size, start = len(self.source), body.start_byte
+            self.backwards = self.code[::-1]
+        size, start = len(self.code), body.start_byte
         # The body's first bytes, as they lie in the reversed text: searched in place.
         found = _CALL_REVERSED.findall(
             self.backwards, size - min(body.end_byte, start + _CALL_SCAN_BYTES), size - start
