@@ -41,7 +41,7 @@ __all__ = [
     "to_json",
 ]
 
-CACHE_VERSION = 22
+CACHE_VERSION = 23
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
 _FILES_TABLE = (

@@ -325,8 +325,17 @@ def _code_bytes(source: bytes, spans: list[tuple[int, int]], *, blank: bool = Fa
     return b"".join(parts) if blank else b" ".join(parts)
 
 
-_PYTHON_BUILTINS = frozenset(name.encode("ascii") for name in dir(builtins)) - _STOP_BYTES
-"""Python's builtin names (those not dropped from every file's references anyway)."""
+_PYTHON_BUILTINS = (
+    frozenset(
+        name.encode("ascii")
+        for name in dir(builtins)
+        if not (name.startswith("__") and name.endswith("__"))
+    )
+    - _STOP_BYTES
+)
+"""Python's builtin names (those not dropped from every file's references anyway); the
+module attributes (``__name__``, ``__file__``) stay references: a run-as-a-program guard is
+found by its ``__name__``."""
 
 _SHORT = 3
 """Names shorter than this (``g``, ``T``, ``pi``) are not read from the code (see
