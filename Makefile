@@ -42,6 +42,7 @@ demo: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

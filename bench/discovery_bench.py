@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agentprompt.repo.files import DiscoveryOptions, discover
+from agentprompt.repo.discovery import DiscoveryOptions, discover
 from map_corpus import build_corpus
 
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]

@@ -42,8 +42,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from agentprompt.repo.files import discover  # noqa: E402
-from agentprompt.repo.languages import language_for_path  # noqa: E402
+from agentprompt.repo.discovery import discover  # noqa: E402
+from agentprompt.repo.symbols import language_for_path  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 
 AGENTPROMPT = Path(sys.executable).parent / "agentprompt"

@@ -136,9 +136,8 @@ def _stages(corpus: Path) -> None:
     pack's caches)."""
     from agentprompt.bridge.context import view_repository
     from agentprompt.bridge.tokencount import CachedCounter
-    from agentprompt.repo.files import read_texts
-    from agentprompt.repo.secretfilter import may_hold_secret
-    from agentprompt.repo.secrets import scan_texts
+    from agentprompt.repo.discovery import read_texts
+    from agentprompt.repo.secrets import may_hold_secret, scan_texts
     from agentprompt.tokens import get_tokenizer
 
     def clock() -> float:

@@ -5,7 +5,7 @@ Run: ``.venv/bin/python bench/parse_floor.py`` (builds the corpus like ``map_ben
 Prints the CPU seconds of ``parser.parse`` per language and in all, the slowest files, and
 how much of it went to files with syntax errors; then the parse as a map makes it, where a
 Python file is parsed as its skeleton (function bodies blanked,
-``agentprompt.repo.symbols_skeleton``; the whole file when the skeleton has errors).
+``agentprompt.repo.symbols.skeletons``; the whole file when the skeleton has errors).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from agentprompt.repo.files import discover  # noqa: E402
-from agentprompt.repo.languages import language_for_path  # noqa: E402
-from agentprompt.repo.symbols import _lexed_code, _parsed, parser_for  # noqa: E402
+from agentprompt.repo.discovery import discover  # noqa: E402
+from agentprompt.repo.symbols import language_for_path  # noqa: E402
+from agentprompt.repo.symbols.extract import _lexed_code, _parsed, parser_for  # noqa: E402
 from map_bench import _git_corpus  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 

@@ -44,8 +44,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from agentprompt.repo.files import discover  # noqa: E402
-from agentprompt.repo.languages import language_for_path  # noqa: E402
+from agentprompt.repo.discovery import discover  # noqa: E402
+from agentprompt.repo.symbols import language_for_path  # noqa: E402
 from map_bench import (  # noqa: E402
     AGENTPROMPT,
     EDITED,

@@ -66,7 +66,7 @@ def _corpus() -> Path:
 def _base_cache(corpus: Path) -> None:
     """Parse the corpus into the benchmark's own cache once, then forget its rankings."""
     if not BASE.exists():
-        from agentprompt.repo.repomap import MapOptions, build_map
+        from agentprompt.repo.map import MapOptions, build_map
 
         BASE.parent.mkdir(parents=True, exist_ok=True)
         build_map(corpus, MapOptions(tokens=TOKENS, cache_path=BASE))
@@ -81,7 +81,7 @@ def _base_cache(corpus: Path) -> None:
 
 def _child(scenario: str, dump: bool) -> dict[str, Any]:
     """One cold rank and fit of the corpus on a fresh copy of the base cache."""
-    from agentprompt.repo import repomap
+    from agentprompt.repo.map import build as repomap
 
     corpus = BENCH / ".corpus"
     with tempfile.TemporaryDirectory() as tmp:

@@ -32,10 +32,10 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from agentprompt.repo import secretfilter, secrets
-from agentprompt.repo.files import discover, read_texts
-from agentprompt.repo.secretfilter import may_hold_secret
-from agentprompt.repo.secrets import SecretFinding, scan_texts
+from agentprompt.repo.discovery import discover, read_texts
+from agentprompt.repo.secrets import SecretFinding, may_hold_secret, scan_texts
+from agentprompt.repo.secrets import filter as secretfilter
+from agentprompt.repo.secrets import scan as secrets
 
 CORPUS = Path(__file__).resolve().parent / ".corpus"
 
@@ -125,7 +125,7 @@ def _module_at(revision: str) -> ModuleType:
     """``repo/secretfilter.py`` as it is at a git revision, loaded as its own module."""
     root = Path(__file__).resolve().parent.parent
     source = subprocess.run(
-        ["git", "show", f"{revision}:src/agentprompt/repo/secretfilter.py"],
+        ["git", "show", f"{revision}:src/agentprompt/repo/secrets/filter.py"],
         cwd=root,
         capture_output=True,
         text=True,

@@ -24,11 +24,15 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from agentprompt.repo.files import discover  # noqa: E402
-from agentprompt.repo.languages import language_for_path, parser_for  # noqa: E402
-from agentprompt.repo.symbols import _lexed_code, _parsed, extract_symbols  # noqa: E402
-from agentprompt.repo.symbols_skeleton import masked_text, skeleton  # noqa: E402
-from agentprompt.repo.symbols_walk import walk_tree  # noqa: E402
+from agentprompt.repo.discovery import discover  # noqa: E402
+from agentprompt.repo.symbols import (  # noqa: E402  # noqa: E402
+    language_for_path,
+    masked_text,
+    parser_for,
+    skeleton,
+    walk_tree,
+)
+from agentprompt.repo.symbols.extract import _lexed_code, _parsed, extract_symbols  # noqa: E402
 from map_bench import _git_corpus  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 

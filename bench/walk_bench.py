@@ -1,4 +1,4 @@
-"""How long the definitions walk (:func:`agentprompt.repo.symbols_walk.walk_tree`) takes on
+"""How long the definitions walk (:func:`agentprompt.repo.symbols.walk_tree`) takes on
 the repository-map corpus, in full and names-only, with the parse kept out of the timing
 (issue #3: a cold map ranks files by their defined names alone).
 
@@ -26,10 +26,14 @@ from tree_sitter import Node, Tree
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from agentprompt.repo.files import discover  # noqa: E402
-from agentprompt.repo.languages import language_for_path, parser_for  # noqa: E402
-from agentprompt.repo.symbols import _CPP_MARKERS, SymbolEntry  # noqa: E402
-from agentprompt.repo.symbols_walk import walk_tree  # noqa: E402
+from agentprompt.repo.discovery import discover  # noqa: E402
+from agentprompt.repo.symbols import (  # noqa: E402
+    SymbolEntry,
+    language_for_path,
+    parser_for,
+    walk_tree,
+)
+from agentprompt.repo.symbols.extract import _CPP_MARKERS  # noqa: E402
 from map_bench import _git_corpus  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.bridge.context import view_repository
-from agentprompt.repo.cache import SymbolCache, default_cache_path
-from agentprompt.repo.extraction import Extraction
+from agentprompt.repo.extraction import Extraction, SymbolCache, default_cache_path
 
 
 def _refuse_symbols(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import walk as walk_module
+from agentprompt.repo.discovery import walk as walk_module
 
 from .conftest import Result, snapshot_tree
 
@@ -50,7 +50,7 @@ def test_tree_annotate_shows_each_files_note(
     run: Run, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        "agentprompt.repo.repomap.annotate_files",
+        "agentprompt.repo.map.annotate_files",
         lambda root, discovery: {"src/app/cli.py": "main entry, imports: core"},
     )
     done = run("tree", "--root", str(repo), "--annotate")

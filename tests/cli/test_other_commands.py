@@ -33,7 +33,12 @@ def test_help_lists_every_command(run: Run) -> None:
 
 
 def test_starting_the_cli_loads_no_engine_it_does_not_run() -> None:
-    heavy = ("tree_sitter", "agentprompt.repo.symbols", "agentprompt.edits.apply", "jsonschema")
+    heavy = (
+        "tree_sitter",
+        "agentprompt.repo.symbols.extract",
+        "agentprompt.edits.apply",
+        "jsonschema",
+    )
     code = (
         "import sys; from agentprompt.cli.main import main\n"
         "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"

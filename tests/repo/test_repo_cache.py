@@ -13,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.cache import CacheRow, SymbolCache, default_cache_path, from_json, to_json
+from agentprompt.repo.discovery import RepoFile, discover
 from agentprompt.repo.extraction import Extraction, extract_repository
-from agentprompt.repo.files import RepoFile, discover
-from agentprompt.repo.repomap import MapOptions, build_map
+from agentprompt.repo.extraction.cache import (
+    CacheRow,
+    SymbolCache,
+    default_cache_path,
+    from_json,
+    to_json,
+)
+from agentprompt.repo.map import MapOptions, build_map
 from agentprompt.repo.symbols import extract_symbols
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -155,8 +161,8 @@ def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
     script = textwrap.dedent(
         f"""
         from pathlib import Path
-        from agentprompt.repo.files import RepoFile, discover
-        from agentprompt.repo.extraction import extract_repository
+        from agentprompt.repo.discovery.files import RepoFile, discover
+        from agentprompt.repo.extraction.repository import extract_repository
         root = Path({str(project)!r})
         for _ in range(3):
             found = extract_repository(discover(root), workers=1)

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from agentprompt.repo import parse_workers
+from agentprompt.repo.discovery import discover
 from agentprompt.repo.extraction import extract_repository, start_parsing
-from agentprompt.repo.files import discover
-from agentprompt.repo.repomap import MapOptions, build_map
+from agentprompt.repo.extraction import workers as parse_workers
+from agentprompt.repo.map import MapOptions, build_map
 from agentprompt.repo.symbols import extract_symbols
 
 

@@ -11,9 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo import gitcmd
-from agentprompt.repo import walk as walk_module
-from agentprompt.repo.files import (
+from agentprompt.repo.discovery import (
     DiscoveryOptions,
     Exclusion,
     NotADirectory,
@@ -25,8 +23,10 @@ from agentprompt.repo.files import (
     is_generated_reason,
     read_text,
 )
-from agentprompt.repo.gitcmd import GitTimedOut
-from agentprompt.repo.ignore import InvalidIgnorePattern
+from agentprompt.repo.discovery import git as gitcmd
+from agentprompt.repo.discovery import walk as walk_module
+from agentprompt.repo.discovery.git import GitTimedOut
+from agentprompt.repo.discovery.ignore import InvalidIgnorePattern
 
 WALK = DiscoveryOptions(follow_git=False)
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.repomap import MapOptions, build_map
-from agentprompt.repo.symbolmap import MapFile, legend_groups, render_map
+from agentprompt.repo.map import MapOptions, build_map
+from agentprompt.repo.map.render import MapFile, legend_groups, render_map
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry, extract_symbols
 
 _KIND = r"^ *(?:c|m|f|af|am|v|p) "

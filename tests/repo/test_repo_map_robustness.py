@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import parse_workers
-from agentprompt.repo.cache import SymbolCache, default_cache_path
-from agentprompt.repo.extraction import extract_repository
-from agentprompt.repo.files import discover
-from agentprompt.repo.repomap import build_map
+from agentprompt.repo.discovery import discover
+from agentprompt.repo.extraction import SymbolCache, default_cache_path, extract_repository
+from agentprompt.repo.extraction import workers as parse_workers
+from agentprompt.repo.map import build_map
 
 
 def _git_repo(root: Path) -> Path:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agentprompt.repo.rank_graph import (
+from agentprompt.repo.rank.graph import (
     MAX_DEFINERS,
     MAX_LINKS,
     MEMBER_WEIGHT,

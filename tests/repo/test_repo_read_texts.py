@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.files import UnreadableFile, read_text, read_texts
+from agentprompt.repo.discovery import UnreadableFile, read_text, read_texts
 
 
 def _verdict(root: Path, path: str) -> tuple[str, str]:

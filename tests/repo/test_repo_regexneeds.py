@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo.regexneeds import (
+from agentprompt.repo.secrets.filter import _rules
+from agentprompt.repo.secrets.regexneeds import (
     lacks_required,
     matching_lines,
     required_words,
     selective,
 )
-from agentprompt.repo.secretfilter import _rules
 
 _PATTERNS = [rule.regex for rule in _rules().regexes]
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo.secretfilter import _as_read, _lowered, _Regex, _rules
-from agentprompt.repo.secretgates import _GATES, digest, gated_lines
-from agentprompt.repo.secretkeyword import _keyword_starts
+from agentprompt.repo.secrets.filter import _as_read, _lowered, _Regex, _rules
+from agentprompt.repo.secrets.gates import _GATES, digest, gated_lines
+from agentprompt.repo.secrets.keywords import _keyword_starts
 
 _GATED = [rule for rule in _rules().regexes if rule.gate is not None]
 _NOISE = st.sampled_from(["\n", " \n", "\t", " ", "=", ":", '"', "'", ".", "-", "_", "ſ", "K"])

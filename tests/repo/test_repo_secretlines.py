@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo import secretlines
-from agentprompt.repo import secrets as secrets_module
-from agentprompt.repo.secretfilter import candidate_lines, may_be_rewritten
-from agentprompt.repo.secretlines import line_scanner, read_lines
 from agentprompt.repo.secrets import SecretFinding, scan_texts
+from agentprompt.repo.secrets import lines as secretlines
+from agentprompt.repo.secrets import scan as secrets_module
+from agentprompt.repo.secrets.filter import candidate_lines, may_be_rewritten
+from agentprompt.repo.secrets.lines import line_scanner, read_lines
 
 Hits = list[tuple[int, str]]
 
@@ -267,7 +267,7 @@ def test_mixed_texts_find_what_scan_file_finds(
 
 
 def test_folded_letters_are_those_re_matches_case_insensitively() -> None:
-    from agentprompt.repo.secretfilter import _folded
+    from agentprompt.repo.secrets.filter import _folded
 
     letters = {"k", "s", "i", "ß", "1"}
     every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))

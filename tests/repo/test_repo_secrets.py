@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import secrets as secrets_module
 from agentprompt.repo.secrets import SecretFinding, scan_text, scan_texts, screen_texts
+from agentprompt.repo.secrets import scan as secrets_module
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
 CONFIG = f'REGION = "eu-west-1"\nAWS_KEY = "{AWS_KEY}"\n'

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from agentprompt.llm import ClientPromptExecutor, FunctionModel, ModelRequest, ScriptedModel
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.select import (
+from agentprompt.repo.selection import (
     FileChoice,
     SelectionOptions,
     ask_llm_for_files,

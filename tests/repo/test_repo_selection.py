@@ -10,9 +10,8 @@ import pytest
 from agentprompt.llm import FunctionModel, ScriptedModel
 from agentprompt.llm.base import ModelRequest
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.files import DiscoveryOptions
-from agentprompt.repo.select import SelectionOptions
-from agentprompt.repo.selection import InvalidSelectionOptions, select_files
+from agentprompt.repo.discovery import DiscoveryOptions
+from agentprompt.repo.selection import InvalidSelectionOptions, SelectionOptions, select_files
 
 WALK = DiscoveryOptions(follow_git=False)
 

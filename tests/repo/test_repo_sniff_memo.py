@@ -5,16 +5,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agentprompt.repo import sniff_memo
-from agentprompt.repo.cache import default_cache_path
-from agentprompt.repo.files import DiscoveryOptions, discover
-from agentprompt.repo.repomap import MapOptions, build_map
-from agentprompt.repo.sniff_memo import (
+from agentprompt.repo.discovery import DiscoveryOptions, discover, sniff_memo
+from agentprompt.repo.discovery.sniff_memo import (
     load_verdicts,
     save_verdicts,
     sniff_stamped,
     verdicts_path,
 )
+from agentprompt.repo.extraction import default_cache_path
+from agentprompt.repo.map import MapOptions, build_map
 
 WALK = DiscoveryOptions(follow_git=False)
 

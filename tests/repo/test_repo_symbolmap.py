@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from agentprompt.repo.symbolmap import (
+from agentprompt.repo.discovery import is_test_path
+from agentprompt.repo.map.render import (
     MapFile,
     browse_summary,
     file_annotation,
     is_entry_point,
-    is_test_path,
     legend_groups,
     needs_text_for_entry,
     render_map,

@@ -3,8 +3,8 @@ on small sources."""
 
 from __future__ import annotations
 
-from agentprompt.repo.rank_graph import build_graph
-from agentprompt.repo.symbolmap import MapFile, render_map
+from agentprompt.repo.map import MapFile, render_map
+from agentprompt.repo.rank import build_graph
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry, extract_symbols
 
 

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo import symbols as symbols_module
-from agentprompt.repo.symbols import FileSymbols, extract_symbols
-from agentprompt.repo.symbols_skeleton import masked_text, skeleton
+from agentprompt.repo.symbols import FileSymbols, extract_symbols, masked_text, skeleton
+from agentprompt.repo.symbols import extract as symbols_module
 
 SOURCES = Path(__file__).parents[2] / "src" / "agentprompt"
 FIXTURES = Path(__file__).parent / "fixtures"

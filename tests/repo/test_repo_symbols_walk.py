@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.languages import language_for_path, parser_for
-from agentprompt.repo.symbols import SymbolEntry
-from agentprompt.repo.symbols_walk import walk_tree
+from agentprompt.repo.symbols import SymbolEntry, language_for_path, parser_for, walk_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

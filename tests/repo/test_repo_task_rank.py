@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from agentprompt.repo.task_rank import (
+from agentprompt.repo.rank.task import (
     MAX_TASK_CHARS,
     FileDocument,
     InvalidTask,

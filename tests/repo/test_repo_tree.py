@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprompt.repo.tree import build_tree, count_file_tokens, render_tree, tree_to_dict
+from agentprompt.repo.map import build_tree, count_file_tokens, render_tree, tree_to_dict
 from agentprompt.tokens import get_tokenizer
 
 

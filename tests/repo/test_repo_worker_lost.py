@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from agentprompt.cli.main import cli
-from agentprompt.repo import parse_workers
-from agentprompt.repo.files import discover
-from agentprompt.repo.parse_workers import WORKER_LOST, Result
-from agentprompt.repo.repomap import MapOptions, build_map
+from agentprompt.repo.discovery import discover
+from agentprompt.repo.extraction import workers as parse_workers
+from agentprompt.repo.extraction.workers import WORKER_LOST, Result
+from agentprompt.repo.map import MapOptions, build_map
 
 MAIN = os.getpid()
 
@@ -33,7 +33,7 @@ _KILL: dict[str, object] = {}
 
 
 def _dying(root: str, path: str, details: bool = True) -> Result:
-    """:func:`~agentprompt.repo.parse_workers.extract_one`, but a worker process (never
+    """:func:`~agentprompt.repo.extraction.workers.extract_one`, but a worker process (never
     this one) reading the victim dies by SIGKILL: the first time only when a ``once``
     marker file is to be left, every time otherwise."""
     once = _KILL["once"]

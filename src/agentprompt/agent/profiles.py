@@ -16,7 +16,7 @@ from agentprompt.context.environment import Environment
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.files import discover
+from agentprompt.repo.discovery import discover
 from agentprompt.sections import Profile, Section, SectionSpec, Stability
 
 __all__ = ["AgentContext", "demo_profile", "list_repository_files"]
@@ -41,7 +41,7 @@ class AgentContext:
 
 
 def list_repository_files(root: Path) -> tuple[str, ...]:
-    """The files a prompt may show under ``root`` (:func:`agentprompt.repo.files.discover`:
+    """The files a prompt may show under ``root`` (:func:`agentprompt.repo.discovery.discover`:
     git's view inside a work tree, the default exclusions, binary and oversized files left
     out); empty when ``root`` cannot be scanned."""
     try:

@@ -13,15 +13,16 @@ from pathlib import Path, PurePosixPath
 
 from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
+from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
 from agentprompt.repo.extraction import extract_repository
-from agentprompt.repo.files import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
-from agentprompt.repo.repomap import (
+from agentprompt.repo.map import (
+    browse_summary,
     declared_entry_points,
     discover_remembered,
+    file_annotation,
     file_note,
     remember_discovery,
 )
-from agentprompt.repo.symbolmap import browse_summary, file_annotation
 from agentprompt.repo.symbols import extract_symbols
 
 __all__ = [
@@ -218,8 +219,9 @@ def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
 
 def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:
     """Every file of the view, most relevant first: ``first`` in its order, then the rest
-    by their relevance to ``task`` (see :func:`~agentprompt.repo.repomap.rank_repository`)."""
-    from agentprompt.repo.repomap import MapOptions, rank_repository
+    by their relevance to ``task`` (see :func:`~agentprompt.repo.map.rank_repository`)."""
+    # Imported on first use (start-up speed): the map and symbols load tree-sitter.
+    from agentprompt.repo.map import MapOptions, rank_repository
 
     leading = list(dict.fromkeys(first))
     ranked = rank_repository(

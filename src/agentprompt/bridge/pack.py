@@ -34,9 +34,8 @@ from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import text_facts
 from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
-from agentprompt.repo.files import read_texts
+from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
-from agentprompt.repo.sniff_memo import SniffStamp
 from agentprompt.tokens import shared_counter
 
 __all__ = ["BridgePrompt", "build_prompt", "pack_repository", "split_limit"]

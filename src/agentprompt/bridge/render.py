@@ -15,9 +15,9 @@ from typing import Literal
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import render_prompt
 from agentprompt.edits.instructions import dialect_instructions
-from agentprompt.repo.languages import language_for_path
+from agentprompt.repo.map import build_tree, render_tree
 from agentprompt.repo.secrets import SecretFinding
-from agentprompt.repo.tree import build_tree, render_tree
+from agentprompt.repo.symbols import language_for_path
 
 __all__ = [
     "Level",

@@ -6,11 +6,11 @@ count, and a search for backtick and tilde runs for a fence that the content can
 Both depend on the text only, so they are kept per path in the bridge's cache database
 (``texts`` table, beside the secret verdicts) with the file's stamp: size, modification
 time, change time and inode, as discovery's verdict memo keeps them
-(:mod:`agentprompt.repo.sniff_memo`).
+(:mod:`agentprompt.repo.discovery.sniff_memo`).
 
 A remembered row is trusted only when the text read is known to be the one its stamp
 describes: discovery's stamp (taken before reading) equals the stamp taken right after
-reading (:func:`agentprompt.repo.files.read_texts`), so the file did not change in
+reading (:func:`agentprompt.repo.discovery.read_texts`), so the file did not change in
 between. A file modified within two seconds before the row would be written is not
 remembered ("racily clean", as git calls it: a second write in the same clock tick could
 leave the stamp unchanged), so its text is looked at again next time.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from agentprompt.bridge.render import fence_for
 from agentprompt.bridge.secretcache import open_cache, text_digest
-from agentprompt.repo.sniff_memo import SniffStamp
+from agentprompt.repo.discovery import SniffStamp
 
 __all__ = ["TextFacts", "text_facts"]
 

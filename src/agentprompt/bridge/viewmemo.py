@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import agentprompt
-from agentprompt.repo import symbolmap, symbols
 from agentprompt.repo.extraction import Extraction
+from agentprompt.repo.map import render as symbolmap
+from agentprompt.repo.symbols import extract as symbols
 
 __all__ = ["Computer", "NotesAndSummaries", "remembered_view"]
 

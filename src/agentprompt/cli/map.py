@@ -12,8 +12,8 @@ from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import include_generated_option
 from agentprompt.errors import UsageError
-from agentprompt.repo.files import DiscoveryOptions
-from agentprompt.repo.repomap import MapOptions, build_map, map_json
+from agentprompt.repo.discovery import DiscoveryOptions
+from agentprompt.repo.map import MapOptions, build_map, map_json
 
 __all__ = ["map_command"]
 

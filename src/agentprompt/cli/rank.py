@@ -12,8 +12,8 @@ from agentprompt.cli.options import root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
-from agentprompt.repo.repomap import MapOptions, rank_repository, ranking_json
-from agentprompt.repo.task_rank import RankReason
+from agentprompt.repo.map import MapOptions, rank_repository, ranking_json
+from agentprompt.repo.rank import RankReason
 
 __all__ = ["rank_command", "read_task"]
 

@@ -25,9 +25,8 @@ from agentprompt.llm.config import MODEL_ENV, make_client, resolve_model_config
 from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
 from agentprompt.llm.executor import ClientPromptExecutor
 from agentprompt.llm.script import load_script_model
-from agentprompt.repo.files import discover
-from agentprompt.repo.select import SelectionOptions
-from agentprompt.repo.selection import FileSelection, select_files
+from agentprompt.repo.discovery import discover
+from agentprompt.repo.selection import FileSelection, SelectionOptions, select_files
 
 __all__ = [
     "MODEL_ENV",

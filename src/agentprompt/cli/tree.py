@@ -9,7 +9,7 @@ import click
 
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
-from agentprompt.repo.files import (
+from agentprompt.repo.discovery import (
     Discovery,
     DiscoveryOptions,
     RepoFile,
@@ -17,7 +17,7 @@ from agentprompt.repo.files import (
     explain,
     is_generated_reason,
 )
-from agentprompt.repo.tree import build_tree, count_file_tokens, render_tree, tree_to_dict
+from agentprompt.repo.map import build_tree, count_file_tokens, render_tree, tree_to_dict
 from agentprompt.tokens import shared_counter
 
 __all__ = [
@@ -116,7 +116,8 @@ def _token_counts(
 
 
 def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
-    from agentprompt.repo.repomap import annotate_files
+    # Imported on first use (start-up speed): the map and symbols load tree-sitter.
+    from agentprompt.repo.map import annotate_files
 
     with scan_progress("reading symbols", None, enabled=show_progress):
         return annotate_files(found.root, found)

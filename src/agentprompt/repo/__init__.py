@@ -1,12 +1,12 @@
-"""The repository context engine: discovery, tree, symbols, map, ranking, file selection."""
+"""The repository context engine, in parts: discovery, symbols, extraction, rank, map,
+secrets and file selection (each a sub-package with one public entry)."""
 
 import typing as _typing
 
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.cache import SymbolCache
-    from agentprompt.repo.files import (
+    from agentprompt.repo.discovery import (
         Discovery,
         DiscoveryOptions,
         Exclusion,
@@ -18,118 +18,127 @@ if _typing.TYPE_CHECKING:
         explain_in,
         read_text,
     )
-    from agentprompt.repo.languages import language_for_path
-    from agentprompt.repo.rank import RankSummary, build_graph, pagerank, personalization
-    from agentprompt.repo.repomap import (
+    from agentprompt.repo.extraction import SymbolCache
+    from agentprompt.repo.map import (
+        MapFile,
         MapOptions,
+        MapParts,
         RankedFile,
         RepoMap,
         RepositoryRanking,
+        TreeNode,
         annotate_files,
+        browse_summary,
         build_map,
+        build_tree,
+        file_annotation,
+        is_entry_point,
         map_json,
         rank_repository,
         ranking_json,
+        render_map,
+        render_parts,
+        render_tree,
+        tree_to_dict,
+    )
+    from agentprompt.repo.rank import (
+        FileDocument,
+        InvalidTask,
+        RankReason,
+        RankSummary,
+        RelevantFile,
+        TaskRanking,
+        build_graph,
+        pagerank,
+        personalization,
+        rank_for_task,
     )
     from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_text, screen_texts
-    from agentprompt.repo.select import (
+    from agentprompt.repo.selection import (
         FileChoice,
+        FileSelection,
+        InvalidSelectionOptions,
+        Rejection,
+        SelectedFile,
         SelectionOptions,
         ask_llm_for_files,
         build_constraints_section,
         normalize_response,
         parse_response,
-    )
-    from agentprompt.repo.selection import (
-        FileSelection,
-        InvalidSelectionOptions,
-        Rejection,
-        SelectedFile,
         select_files,
     )
-    from agentprompt.repo.symbolmap import (
-        MapFile,
-        MapParts,
-        browse_summary,
-        file_annotation,
-        is_entry_point,
-        render_map,
-        render_parts,
+    from agentprompt.repo.symbols import (
+        FileSymbols,
+        ImportEntry,
+        SymbolEntry,
+        extract_symbols,
+        language_for_path,
     )
-    from agentprompt.repo.symbols import FileSymbols, ImportEntry, SymbolEntry, extract_symbols
-    from agentprompt.repo.task_rank import (
-        FileDocument,
-        InvalidTask,
-        RankReason,
-        RelevantFile,
-        TaskRanking,
-        rank_for_task,
-    )
-    from agentprompt.repo.tree import TreeNode, build_tree, render_tree, tree_to_dict
 
-# Submodules load on first use: discovery alone must not pay for tree-sitter.
+# Sub-packages load on first use (start-up speed): discovery alone must not pay for
+# tree-sitter.
 _LAZY = {
-    "SymbolCache": "agentprompt.repo.cache",
-    "Discovery": "agentprompt.repo.files",
-    "DiscoveryOptions": "agentprompt.repo.files",
-    "Exclusion": "agentprompt.repo.files",
-    "NotADirectory": "agentprompt.repo.files",
-    "RepoFile": "agentprompt.repo.files",
-    "UnreadableFile": "agentprompt.repo.files",
-    "discover": "agentprompt.repo.files",
-    "explain": "agentprompt.repo.files",
-    "explain_in": "agentprompt.repo.files",
-    "read_text": "agentprompt.repo.files",
-    "language_for_path": "agentprompt.repo.languages",
+    "SymbolCache": "agentprompt.repo.extraction",
+    "Discovery": "agentprompt.repo.discovery",
+    "DiscoveryOptions": "agentprompt.repo.discovery",
+    "Exclusion": "agentprompt.repo.discovery",
+    "NotADirectory": "agentprompt.repo.discovery",
+    "RepoFile": "agentprompt.repo.discovery",
+    "UnreadableFile": "agentprompt.repo.discovery",
+    "discover": "agentprompt.repo.discovery",
+    "explain": "agentprompt.repo.discovery",
+    "explain_in": "agentprompt.repo.discovery",
+    "read_text": "agentprompt.repo.discovery",
+    "language_for_path": "agentprompt.repo.symbols",
     "RankSummary": "agentprompt.repo.rank",
     "build_graph": "agentprompt.repo.rank",
     "pagerank": "agentprompt.repo.rank",
     "personalization": "agentprompt.repo.rank",
-    "MapOptions": "agentprompt.repo.repomap",
-    "RankedFile": "agentprompt.repo.repomap",
-    "RepoMap": "agentprompt.repo.repomap",
-    "annotate_files": "agentprompt.repo.repomap",
-    "build_map": "agentprompt.repo.repomap",
-    "map_json": "agentprompt.repo.repomap",
-    "RepositoryRanking": "agentprompt.repo.repomap",
-    "rank_repository": "agentprompt.repo.repomap",
-    "ranking_json": "agentprompt.repo.repomap",
+    "MapOptions": "agentprompt.repo.map",
+    "RankedFile": "agentprompt.repo.map",
+    "RepoMap": "agentprompt.repo.map",
+    "annotate_files": "agentprompt.repo.map",
+    "build_map": "agentprompt.repo.map",
+    "map_json": "agentprompt.repo.map",
+    "RepositoryRanking": "agentprompt.repo.map",
+    "rank_repository": "agentprompt.repo.map",
+    "ranking_json": "agentprompt.repo.map",
     "SecretFinding": "agentprompt.repo.secrets",
     "SecretScreen": "agentprompt.repo.secrets",
     "scan_text": "agentprompt.repo.secrets",
     "screen_texts": "agentprompt.repo.secrets",
-    "FileChoice": "agentprompt.repo.select",
-    "SelectionOptions": "agentprompt.repo.select",
-    "ask_llm_for_files": "agentprompt.repo.select",
-    "build_constraints_section": "agentprompt.repo.select",
-    "normalize_response": "agentprompt.repo.select",
-    "parse_response": "agentprompt.repo.select",
+    "FileChoice": "agentprompt.repo.selection",
+    "SelectionOptions": "agentprompt.repo.selection",
+    "ask_llm_for_files": "agentprompt.repo.selection",
+    "build_constraints_section": "agentprompt.repo.selection",
+    "normalize_response": "agentprompt.repo.selection",
+    "parse_response": "agentprompt.repo.selection",
     "FileSelection": "agentprompt.repo.selection",
     "InvalidSelectionOptions": "agentprompt.repo.selection",
     "Rejection": "agentprompt.repo.selection",
     "SelectedFile": "agentprompt.repo.selection",
     "select_files": "agentprompt.repo.selection",
-    "MapFile": "agentprompt.repo.symbolmap",
-    "MapParts": "agentprompt.repo.symbolmap",
-    "browse_summary": "agentprompt.repo.symbolmap",
-    "file_annotation": "agentprompt.repo.symbolmap",
-    "is_entry_point": "agentprompt.repo.symbolmap",
-    "render_map": "agentprompt.repo.symbolmap",
-    "render_parts": "agentprompt.repo.symbolmap",
+    "MapFile": "agentprompt.repo.map",
+    "MapParts": "agentprompt.repo.map",
+    "browse_summary": "agentprompt.repo.map",
+    "file_annotation": "agentprompt.repo.map",
+    "is_entry_point": "agentprompt.repo.map",
+    "render_map": "agentprompt.repo.map",
+    "render_parts": "agentprompt.repo.map",
     "FileSymbols": "agentprompt.repo.symbols",
     "ImportEntry": "agentprompt.repo.symbols",
     "SymbolEntry": "agentprompt.repo.symbols",
     "extract_symbols": "agentprompt.repo.symbols",
-    "FileDocument": "agentprompt.repo.task_rank",
-    "InvalidTask": "agentprompt.repo.task_rank",
-    "RankReason": "agentprompt.repo.task_rank",
-    "RelevantFile": "agentprompt.repo.task_rank",
-    "TaskRanking": "agentprompt.repo.task_rank",
-    "rank_for_task": "agentprompt.repo.task_rank",
-    "TreeNode": "agentprompt.repo.tree",
-    "build_tree": "agentprompt.repo.tree",
-    "render_tree": "agentprompt.repo.tree",
-    "tree_to_dict": "agentprompt.repo.tree",
+    "FileDocument": "agentprompt.repo.rank",
+    "InvalidTask": "agentprompt.repo.rank",
+    "RankReason": "agentprompt.repo.rank",
+    "RelevantFile": "agentprompt.repo.rank",
+    "TaskRanking": "agentprompt.repo.rank",
+    "rank_for_task": "agentprompt.repo.rank",
+    "TreeNode": "agentprompt.repo.map",
+    "build_tree": "agentprompt.repo.map",
+    "render_tree": "agentprompt.repo.map",
+    "tree_to_dict": "agentprompt.repo.map",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -20,7 +20,7 @@ from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient, ModelRequest
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.gitcmd import run_git
+from agentprompt.repo.discovery import run_git
 
 __all__ = [
     "BODY_WIDTH",

@@ -13,8 +13,7 @@ from agentprompt.edits.paths import resolve_inside
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import build_system_prompt
-from agentprompt.repo.repomap import MapOptions, build_map
-from agentprompt.repo.symbolmap import render_parts
+from agentprompt.repo.map import MapOptions, build_map, render_parts
 from agentprompt.tiers.assembly import TierContext
 from agentprompt.tiers.items import file_item, history_items, symbol_items
 from agentprompt.tiers.tracker import TrackedItem

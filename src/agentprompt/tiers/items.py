@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
-from agentprompt.repo.symbolmap import MapParts
+from agentprompt.repo.map import MapParts
 from agentprompt.tiers.tracker import TrackedItem
 from agentprompt.tokens import Tokenizer
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agentprompt.edits.paths import resolve_inside
-from agentprompt.repo.files import RepoFile, UnreadableFile, discover, read_text
-from agentprompt.repo.tree import build_tree, render_tree
+from agentprompt.repo.discovery import RepoFile, UnreadableFile, discover, read_text
+from agentprompt.repo.map import build_tree, render_tree
 from agentprompt.tools.context import ToolContext, ToolFailure
 
 __all__ = ["glob", "glob_matcher", "grep", "ls", "tree"]

@@ -9,10 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.state import find_session
-from agentprompt.repo.files import discover
-from agentprompt.repo.repomap import rank_repository, ranking_json
-from agentprompt.repo.task_rank import InvalidTask
-from agentprompt.repo.tree import build_tree, count_file_tokens, tree_to_dict
+from agentprompt.repo.discovery import discover
+from agentprompt.repo.map import (
+    build_tree,
+    count_file_tokens,
+    rank_repository,
+    ranking_json,
+    tree_to_dict,
+)
+from agentprompt.repo.rank import InvalidTask
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import get_context_breakdown
 from agentprompt.tiers.context import repository_context

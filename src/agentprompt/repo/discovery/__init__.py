@@ -1,0 +1,90 @@
+"""File discovery: which files of a repository a prompt may show, and which are text.
+
+``git ls-files`` where a repository exists, else a walk with gitignore rules checked
+the way git checks them; binary sniffing with remembered verdicts; the path tests
+every reader of the root needs. No other part of ``agentprompt.repo`` is imported here.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.repo.discovery.files import (
+        Discovery,
+        NotADirectory,
+        UnreadableFile,
+        discover,
+        explain,
+        explain_in,
+        read_text,
+        read_texts,
+    )
+    from agentprompt.repo.discovery.git import GitListing, git_listing, run_git
+    from agentprompt.repo.discovery.scan_types import DiscoveryOptions, Exclusion, RepoFile
+    from agentprompt.repo.discovery.sniff import is_generated_verdict
+    from agentprompt.repo.discovery.sniff_memo import (
+        Remembered,
+        SniffStamp,
+        load_verdicts,
+        save_verdicts,
+        verdicts_path,
+    )
+    from agentprompt.repo.discovery.testpaths import is_test_path
+    from agentprompt.repo.discovery.walk import is_generated_reason, likely_kept
+
+# Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
+# and one part of this package does not pay for the others.
+_LAZY = {
+    "Discovery": "agentprompt.repo.discovery.files",
+    "DiscoveryOptions": "agentprompt.repo.discovery.scan_types",
+    "Exclusion": "agentprompt.repo.discovery.scan_types",
+    "GitListing": "agentprompt.repo.discovery.git",
+    "NotADirectory": "agentprompt.repo.discovery.files",
+    "Remembered": "agentprompt.repo.discovery.sniff_memo",
+    "RepoFile": "agentprompt.repo.discovery.scan_types",
+    "SniffStamp": "agentprompt.repo.discovery.sniff_memo",
+    "UnreadableFile": "agentprompt.repo.discovery.files",
+    "discover": "agentprompt.repo.discovery.files",
+    "explain": "agentprompt.repo.discovery.files",
+    "explain_in": "agentprompt.repo.discovery.files",
+    "git_listing": "agentprompt.repo.discovery.git",
+    "is_generated_reason": "agentprompt.repo.discovery.walk",
+    "is_generated_verdict": "agentprompt.repo.discovery.sniff",
+    "is_test_path": "agentprompt.repo.discovery.testpaths",
+    "likely_kept": "agentprompt.repo.discovery.walk",
+    "load_verdicts": "agentprompt.repo.discovery.sniff_memo",
+    "read_text": "agentprompt.repo.discovery.files",
+    "read_texts": "agentprompt.repo.discovery.files",
+    "run_git": "agentprompt.repo.discovery.git",
+    "save_verdicts": "agentprompt.repo.discovery.sniff_memo",
+    "verdicts_path": "agentprompt.repo.discovery.sniff_memo",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
+
+__all__ = [
+    "Discovery",
+    "DiscoveryOptions",
+    "Exclusion",
+    "GitListing",
+    "NotADirectory",
+    "Remembered",
+    "RepoFile",
+    "SniffStamp",
+    "UnreadableFile",
+    "discover",
+    "explain",
+    "explain_in",
+    "git_listing",
+    "is_generated_reason",
+    "is_generated_verdict",
+    "is_test_path",
+    "likely_kept",
+    "load_verdicts",
+    "read_text",
+    "read_texts",
+    "run_git",
+    "save_verdicts",
+    "verdicts_path",
+]

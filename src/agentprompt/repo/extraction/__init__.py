@@ -1,0 +1,41 @@
+"""The symbols of a whole repository: the symbol cache, parse workers, and the head start.
+
+:func:`extract_repository` parses only what changed since the cached rows, over every
+core when there is much to do, and stores the results in the SQLite symbol cache.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.repo.extraction.cache import SymbolCache, default_cache_path
+    from agentprompt.repo.extraction.repository import Extraction, extract_repository
+    from agentprompt.repo.extraction.rows import content_hash
+    from agentprompt.repo.extraction.workers import HeadStart, ProgressCallback, start_parsing
+
+# Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
+# and one part of this package does not pay for the others.
+_LAZY = {
+    "Extraction": "agentprompt.repo.extraction.repository",
+    "HeadStart": "agentprompt.repo.extraction.workers",
+    "ProgressCallback": "agentprompt.repo.extraction.workers",
+    "SymbolCache": "agentprompt.repo.extraction.cache",
+    "content_hash": "agentprompt.repo.extraction.rows",
+    "default_cache_path": "agentprompt.repo.extraction.cache",
+    "extract_repository": "agentprompt.repo.extraction.repository",
+    "start_parsing": "agentprompt.repo.extraction.workers",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
+
+__all__ = [
+    "Extraction",
+    "HeadStart",
+    "ProgressCallback",
+    "SymbolCache",
+    "content_hash",
+    "default_cache_path",
+    "extract_repository",
+    "start_parsing",
+]

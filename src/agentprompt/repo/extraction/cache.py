@@ -1,0 +1,363 @@
+"""Per-file extraction results kept in SQLite, so unchanged files are never parsed twice.
+
+Each row is keyed by path and remembers the file's size, modification time and content
+hash. A file whose size and mtime are unchanged is a hit without being read; one whose
+mtime moved but whose content hash is the same is a hit after one read. The names a file
+defines and uses are stored as plain text columns, so ranking a whole repository needs no
+JSON decoding; the full symbols are decoded only for the files a map shows.
+
+The database uses WAL, so two processes may read and write at once. A damaged or foreign
+database file is moved aside and rebuilt, with a warning, never an error.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from agentprompt.repo.extraction.rows import (
+    CachedFile,
+    CacheRow,
+    content_hash,
+    from_json,
+    row_for,
+    to_json,
+)
+from agentprompt.repo.symbols import FileSymbols
+
+__all__ = [
+    "CACHE_VERSION",
+    "CacheRow",
+    "CachedFile",
+    "SymbolCache",
+    "content_hash",
+    "default_cache_path",
+    "from_json",
+    "row_for",
+    "storable",
+    "to_json",
+]
+
+CACHE_VERSION = 23
+"""Bumped whenever extraction changes what it produces; older rows are then discarded."""
+
+_FILES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
+    " mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, language TEXT, defs TEXT NOT NULL,"
+    " members TEXT NOT NULL, names_hash TEXT NOT NULL, detailed INTEGER NOT NULL,"
+    " refs TEXT NOT NULL, data TEXT NOT NULL)"
+)
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    _FILES_TABLE,
+    "CREATE TABLE IF NOT EXISTS memo"
+    " (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS blobs"
+    " (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL)",
+)
+
+_MEMO_KEEP = 32
+_OPEN_ATTEMPTS = 8
+_BLOBS_KEEP = 2
+
+
+def default_cache_path(root: Path) -> Path:
+    """Where a repository's symbol cache lives: ``<root>/.agentprompt/cache/symbols.db``."""
+    return root / ".agentprompt" / "cache" / "symbols.db"
+
+
+def storable(path: str) -> bool:
+    """Whether ``path`` can be a cache key: a name whose bytes are not UTF-8 (held as lone
+    surrogates) cannot, and such a file is parsed on every run instead."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _ignore_folder(folder: Path) -> None:
+    """Make git ignore the cache folder (a ``.gitignore`` of ``*`` ignores itself too), so a
+    map never shows up in ``git status``."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        marker.write_text("*\n", encoding="utf-8")
+
+
+class SymbolCache:
+    """The SQLite store of extraction results for one repository."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.warning: str | None = None
+        self._db = self._open()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _ignore_folder(self.path.parent)
+        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        db.execute("PRAGMA busy_timeout = 30000")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        if row is None or row[0] != str(CACHE_VERSION):
+            with _transaction(db):
+                db.execute("DROP TABLE files")
+                db.execute("DELETE FROM memo")
+                db.execute("DELETE FROM blobs")
+                db.execute(_FILES_TABLE)
+                db.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
+                    (str(CACHE_VERSION),),
+                )
+        db.execute("SELECT count(*) FROM files").fetchone()
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        for attempt in range(_OPEN_ATTEMPTS):
+            try:
+                return self._connect()
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+                    # Another process is setting the database up (switching it to WAL can
+                    # report busy at once); it is not damaged, so wait and try again.
+                    if attempt + 1 == _OPEN_ATTEMPTS:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                if not self.path.exists():
+                    raise
+                self._rebuild(exc)
+                return self._connect()
+        raise sqlite3.OperationalError(f"{self.path} stayed busy")
+
+    def _rebuild(self, exc: Exception) -> None:
+        self.warning = (
+            f"the symbol cache {self.path} was unreadable ({exc}); it was moved aside and "
+            "rebuilt, so this run parses every file again"
+        )
+        for suffix in ("", "-wal", "-shm"):
+            damaged = Path(f"{self.path}{suffix}")
+            if damaged.exists():
+                damaged.replace(Path(f"{self.path}{suffix}.damaged"))
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def entries(self) -> dict[str, CachedFile]:
+        """Every cached file's light row, by path."""
+        try:
+            rows = self._db.execute(
+                "SELECT path, size, mtime_ns, hash, language, defs, members, names_hash, detailed"
+                " FROM files"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return {}
+        return {
+            r[0]: CachedFile(
+                path=r[0],
+                size=r[1],
+                mtime_ns=r[2],
+                hash=r[3],
+                language=r[4],
+                defs_text=r[5],
+                members_text=r[6],
+                names_hash=r[7],
+                detailed=bool(r[8]),
+            )
+            for r in rows
+        }
+
+    def symbols(self, paths: Iterable[str]) -> dict[str, FileSymbols]:
+        """The full extraction results of ``paths`` that are cached with details."""
+        wanted = [p for p in dict.fromkeys(paths) if storable(p)]
+        found: dict[str, FileSymbols] = {}
+        try:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for path, data, refs in self._db.execute(
+                    f"SELECT path, data, refs FROM files WHERE detailed AND path IN ({marks})",
+                    chunk,
+                ):
+                    try:
+                        found[path] = from_json(data, tuple(refs.split()))
+                    except (ValueError, KeyError, IndexError, TypeError):
+                        continue
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def references(self) -> dict[str, tuple[str, ...]]:
+        """The identifiers every cached file uses, by path."""
+        try:
+            rows = self._db.execute("SELECT path, refs FROM files").fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return {}
+        return {path: tuple(refs.split()) for path, refs in rows}
+
+    def names_of(self, paths: Iterable[str]) -> dict[str, tuple[str, str, str, str]]:
+        """(names hash, defs, members, references) of the cached ``paths``, as stored now."""
+        wanted = [p for p in dict.fromkeys(paths) if storable(p)]
+        found: dict[str, tuple[str, str, str, str]] = {}
+        try:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for path, names, defs, members, refs in self._db.execute(
+                    "SELECT path, names_hash, defs, members, refs FROM files "
+                    f"WHERE path IN ({marks})",
+                    chunk,
+                ):
+                    found[path] = (names, defs, members, refs)
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def users_of(self, names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """The references of every cached file that uses one of ``names``, by path."""
+        wanted = set(names)
+        found: dict[str, tuple[str, ...]] = {}
+        if not wanted:
+            return found
+        clause = " OR ".join("instr(refs, ?) > 0" for _ in wanted)
+        try:
+            for path, refs in self._db.execute(
+                f"SELECT path, refs FROM files WHERE {clause}", sorted(wanted)
+            ):
+                split = tuple(refs.split())
+                if not wanted.isdisjoint(split):
+                    found[path] = split
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+        return found
+
+    def blob(self, key: str) -> bytes | None:
+        """Binary data remembered under ``key`` (such as a graph's state), or None."""
+        try:
+            row = self._db.execute("SELECT value FROM blobs WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return None
+        return None if row is None or not isinstance(row[0], bytes) else row[0]
+
+    def remember_blob(self, key: str, value: bytes) -> None:
+        """Remember ``value`` under ``key``, keeping only the latest few such values."""
+        try:
+            with _transaction(self._db):
+                self._db.execute(
+                    "INSERT OR REPLACE INTO blobs (key, value, used) VALUES (?, ?, ?)",
+                    (key, value, time.time()),
+                )
+                self._db.execute(
+                    "DELETE FROM blobs WHERE key NOT IN "
+                    "(SELECT key FROM blobs ORDER BY used DESC LIMIT ?)",
+                    (_BLOBS_KEEP,),
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+
+    def memo(self, key: str) -> str | None:
+        """A value remembered under ``key`` (a derived result such as a ranking), or None."""
+        try:
+            row = self._db.execute("SELECT value FROM memo WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+            return None
+        return None if row is None else str(row[0])
+
+    def remember(self, key: str, value: str) -> None:
+        """Remember ``value`` under ``key``, keeping only the most recently stored values."""
+        try:
+            with _transaction(self._db):
+                self._db.execute(
+                    "INSERT OR REPLACE INTO memo (key, value, used) VALUES (?, ?, ?)",
+                    (key, value, time.time()),
+                )
+                self._db.execute(
+                    "DELETE FROM memo WHERE key NOT IN "
+                    "(SELECT key FROM memo ORDER BY used DESC LIMIT ?)",
+                    (_MEMO_KEEP,),
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+
+    def store(self, rows: Iterable[CacheRow]) -> None:
+        """Save rows made by :func:`row_for` (replacing older rows of the same paths)."""
+        batch = [row.values() for row in rows if storable(row.light.path)]
+        if not batch:
+            return
+        try:
+            with _transaction(self._db):
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO files "
+                    "(path, size, mtime_ns, hash, language, defs, members, names_hash, detailed,"
+                    " refs, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    batch,
+                )
+        except sqlite3.DatabaseError as exc:
+            self._recover(exc)
+
+    def touch(self, updates: Iterable[tuple[int, int, str]]) -> None:
+        """Record new (size, mtime, path) for files whose content hash did not change."""
+        batch = list(updates)
+        if batch:
+            try:
+                with _transaction(self._db):
+                    self._db.executemany(
+                        "UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", batch
+                    )
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Drop the rows of files that no longer exist."""
+        batch = [(p,) for p in paths]
+        if batch:
+            try:
+                with _transaction(self._db):
+                    self._db.executemany("DELETE FROM files WHERE path = ?", batch)
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+
+    def _recover(self, exc: Exception) -> None:
+        if isinstance(exc, sqlite3.ProgrammingError | sqlite3.InterfaceError):
+            raise exc
+        if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+            # Another process held the database too long: it is healthy, just not ours now.
+            self.warning = (
+                f"the symbol cache {self.path} stayed locked by another process ({exc}); "
+                "this run's results were not all saved"
+            )
+            return
+        self._db.close()
+        self._rebuild(exc)
+        self._db = self._connect()
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says the database is locked or busy (not damaged)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

@@ -1,0 +1,103 @@
+"""The repository map: the pipeline from discovery to a fitted map, its text, and the tree.
+
+:func:`build_map` discovers, extracts (cached), ranks, fits the token budget and
+renders; :func:`render_map` writes the symbol map notation; :func:`build_tree` and
+:func:`render_tree` draw the directory tree.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.repo.map.build import (
+        MapOptions,
+        RankedFile,
+        RepoMap,
+        RepositoryRanking,
+        annotate_files,
+        build_map,
+        declared_entry_points,
+        discover_remembered,
+        file_note,
+        map_json,
+        rank_repository,
+        ranking_json,
+        remember_discovery,
+    )
+    from agentprompt.repo.map.render import (
+        MapFile,
+        MapParts,
+        browse_summary,
+        file_annotation,
+        is_entry_point,
+        render_map,
+        render_parts,
+    )
+    from agentprompt.repo.map.tree import (
+        TreeNode,
+        build_tree,
+        count_file_tokens,
+        render_tree,
+        tree_to_dict,
+    )
+
+# Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
+# and one part of this package does not pay for the others.
+_LAZY = {
+    "MapFile": "agentprompt.repo.map.render",
+    "MapOptions": "agentprompt.repo.map.build",
+    "MapParts": "agentprompt.repo.map.render",
+    "RankedFile": "agentprompt.repo.map.build",
+    "RepoMap": "agentprompt.repo.map.build",
+    "RepositoryRanking": "agentprompt.repo.map.build",
+    "TreeNode": "agentprompt.repo.map.tree",
+    "annotate_files": "agentprompt.repo.map.build",
+    "browse_summary": "agentprompt.repo.map.render",
+    "build_map": "agentprompt.repo.map.build",
+    "build_tree": "agentprompt.repo.map.tree",
+    "count_file_tokens": "agentprompt.repo.map.tree",
+    "declared_entry_points": "agentprompt.repo.map.build",
+    "discover_remembered": "agentprompt.repo.map.build",
+    "file_annotation": "agentprompt.repo.map.render",
+    "file_note": "agentprompt.repo.map.build",
+    "is_entry_point": "agentprompt.repo.map.render",
+    "map_json": "agentprompt.repo.map.build",
+    "rank_repository": "agentprompt.repo.map.build",
+    "ranking_json": "agentprompt.repo.map.build",
+    "remember_discovery": "agentprompt.repo.map.build",
+    "render_map": "agentprompt.repo.map.render",
+    "render_parts": "agentprompt.repo.map.render",
+    "render_tree": "agentprompt.repo.map.tree",
+    "tree_to_dict": "agentprompt.repo.map.tree",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
+
+__all__ = [
+    "MapFile",
+    "MapOptions",
+    "MapParts",
+    "RankedFile",
+    "RepoMap",
+    "RepositoryRanking",
+    "TreeNode",
+    "annotate_files",
+    "browse_summary",
+    "build_map",
+    "build_tree",
+    "count_file_tokens",
+    "declared_entry_points",
+    "discover_remembered",
+    "file_annotation",
+    "file_note",
+    "is_entry_point",
+    "map_json",
+    "rank_repository",
+    "ranking_json",
+    "remember_discovery",
+    "render_map",
+    "render_parts",
+    "render_tree",
+    "tree_to_dict",
+]

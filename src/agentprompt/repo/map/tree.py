@@ -1,0 +1,177 @@
+"""The directory tree a model is shown (seed 000's ``directoryTree``, seed 003's file structure).
+
+One line per entry, two spaces of indentation per level, folders written ``name/``::
+
+    src/
+      utils.ts (exports: formatDate, parseJSON, ...)
+      index.ts (main entry, imports: utils)
+
+Order is fixed so the text is byte-stable between runs (and so caches hold): in every folder,
+sub-folders come first, then files, each sorted by name ignoring case (ties by exact name).
+A file line may carry an annotation in parentheses and, on request, a token count in square
+brackets; a folder's count is the sum of its files'. A name holding a line break (or another
+control character) is written as a JSON string, so every entry is exactly one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentprompt.repo.discovery import UnreadableFile, read_text
+from agentprompt.tokens import Tokenizer
+
+__all__ = [
+    "TreeNode",
+    "build_tree",
+    "count_file_tokens",
+    "display_name",
+    "render_tree",
+    "tree_to_dict",
+]
+
+_INDENT = "  "
+
+
+@dataclass(frozen=True, kw_only=True)
+class TreeNode:
+    """A folder or a file in the tree."""
+
+    name: str
+    """The entry's own name (no slashes); ``""`` for the root."""
+    path: str
+    """POSIX path relative to the root; ``""`` for the root."""
+    is_dir: bool
+    """True for a folder."""
+    children: tuple[TreeNode, ...] = ()
+    """Sub-folders first, then files, each sorted by name ignoring case."""
+    annotation: str | None = None
+    """Text shown in parentheses after a file's name."""
+    tokens: int | None = None
+    """Tokens of the file, or of all files under the folder; ``None`` when not counted."""
+
+
+def _order(node: TreeNode) -> tuple[bool, str, str]:
+    return (not node.is_dir, node.name.casefold(), node.name)
+
+
+def _build(
+    prefix: str,
+    entries: dict[str, Any],
+    annotations: Mapping[str, str],
+    tokens: Mapping[str, int] | None,
+) -> tuple[TreeNode, ...]:
+    nodes = []
+    for name, sub in entries.items():
+        path = prefix + name
+        if sub is None:
+            nodes.append(
+                TreeNode(
+                    name=name,
+                    path=path,
+                    is_dir=False,
+                    annotation=annotations.get(path) or None,
+                    tokens=None if tokens is None else tokens.get(path, 0),
+                )
+            )
+            continue
+        children = _build(path + "/", sub, annotations, tokens)
+        total = None if tokens is None else sum(c.tokens or 0 for c in children)
+        nodes.append(TreeNode(name=name, path=path, is_dir=True, children=children, tokens=total))
+    return tuple(sorted(nodes, key=_order))
+
+
+def build_tree(
+    paths: Iterable[str],
+    *,
+    annotations: Mapping[str, str] | None = None,
+    tokens: Mapping[str, int] | None = None,
+) -> TreeNode:
+    """The tree of the given file paths (POSIX, relative), with optional per-file extras.
+
+    ``annotations`` maps a file path to the text shown in parentheses after its name;
+    ``tokens`` maps a file path to its token count (folders get the sum).
+    """
+    nested: dict[str, Any] = {}
+    for path in paths:
+        parts = [p for p in path.split("/") if p]
+        if not parts:
+            continue
+        level = nested
+        for part in parts[:-1]:
+            existing = level.get(part)
+            if existing is None:
+                existing = level[part] = {}
+            level = existing
+        level.setdefault(parts[-1], None)
+    children = _build("", nested, annotations or {}, tokens)
+    total = None if tokens is None else sum(c.tokens or 0 for c in children)
+    return TreeNode(name="", path="", is_dir=True, children=children, tokens=total)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\ud800-\udfff]")
+
+
+def display_name(name: str) -> str:
+    """``name`` as a tree line shows it: a name holding a line break or another control
+    character, or bytes that are not UTF-8, is written as an ASCII JSON string
+    (``"a\\nb.py"``), so one entry stays one line of valid text."""
+    return json.dumps(name) if _CONTROL.search(name) else name
+
+
+def _line(node: TreeNode, depth: int) -> str:
+    text = _INDENT * depth + display_name(node.name) + ("/" if node.is_dir else "")
+    if node.annotation:
+        text += f" ({node.annotation})"
+    if node.tokens is not None:
+        text += f" [{node.tokens} tokens]"
+    return text
+
+
+def render_tree(tree: TreeNode) -> str:
+    """The tree as text: one line per entry, two spaces per level, a final newline.
+
+    An empty tree renders as the empty string.
+    """
+    lines: list[str] = []
+
+    def visit(node: TreeNode, depth: int) -> None:
+        """Append the lines of ``node``'s children, depth first."""
+        for child in node.children:
+            lines.append(_line(child, depth))
+            if child.is_dir:
+                visit(child, depth + 1)
+
+    visit(tree, 0)
+    return "".join(line + "\n" for line in lines)
+
+
+def tree_to_dict(tree: TreeNode) -> dict[str, Any]:
+    """The tree as JSON-ready data: ``{"name", "path", "type", "children" | ...}``."""
+    out: dict[str, Any] = {"name": tree.name, "path": tree.path}
+    out["type"] = "dir" if tree.is_dir else "file"
+    if tree.annotation is not None:
+        out["annotation"] = tree.annotation
+    if tree.tokens is not None:
+        out["tokens"] = tree.tokens
+    if tree.is_dir:
+        out["children"] = [tree_to_dict(c) for c in tree.children]
+    return out
+
+
+def count_file_tokens(
+    root: Path, paths: Iterable[str], counter: Tokenizer
+) -> tuple[dict[str, int], tuple[str, ...]]:
+    """Tokens of each file's text, and a problem line for each file that could not be read."""
+    counts: dict[str, int] = {}
+    problems: list[str] = []
+    for path in paths:
+        try:
+            counts[path] = counter.count(read_text(root, path))
+        except UnreadableFile as exc:
+            problems.append(f"{path}: {exc.why}")
+    return counts, tuple(problems)

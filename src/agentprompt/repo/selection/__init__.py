@@ -1,0 +1,56 @@
+"""Model-driven file selection: the prompts that ask a model which files to read, and the
+loop that enforces the constraints and loads the files it asks for.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.repo.selection.loop import (
+        FileSelection,
+        InvalidSelectionOptions,
+        Rejection,
+        SelectedFile,
+        select_files,
+    )
+    from agentprompt.repo.selection.prompt import (
+        FileChoice,
+        SelectionOptions,
+        ask_llm_for_files,
+        build_constraints_section,
+        normalize_response,
+        parse_response,
+    )
+
+# Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
+# and one part of this package does not pay for the others.
+_LAZY = {
+    "FileChoice": "agentprompt.repo.selection.prompt",
+    "FileSelection": "agentprompt.repo.selection.loop",
+    "InvalidSelectionOptions": "agentprompt.repo.selection.loop",
+    "Rejection": "agentprompt.repo.selection.loop",
+    "SelectedFile": "agentprompt.repo.selection.loop",
+    "SelectionOptions": "agentprompt.repo.selection.prompt",
+    "ask_llm_for_files": "agentprompt.repo.selection.prompt",
+    "build_constraints_section": "agentprompt.repo.selection.prompt",
+    "normalize_response": "agentprompt.repo.selection.prompt",
+    "parse_response": "agentprompt.repo.selection.prompt",
+    "select_files": "agentprompt.repo.selection.loop",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
+
+__all__ = [
+    "FileChoice",
+    "FileSelection",
+    "InvalidSelectionOptions",
+    "Rejection",
+    "SelectedFile",
+    "SelectionOptions",
+    "ask_llm_for_files",
+    "build_constraints_section",
+    "normalize_response",
+    "parse_response",
+    "select_files",
+]
