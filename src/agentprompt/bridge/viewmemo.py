@@ -21,7 +21,7 @@ from pathlib import Path
 import agentprompt
 from agentprompt.repo.extraction import Extraction
 from agentprompt.repo.map import render as symbolmap
-from agentprompt.repo.symbols import extract as symbols
+from agentprompt.repo.symbols import entries, extract
 
 __all__ = ["Computer", "NotesAndSummaries", "remembered_view"]
 
@@ -34,7 +34,7 @@ def _code_stamp() -> str:
     """A digest of the code that makes notes and summaries, so a changed agentprompt never
     reads a view an older one remembered."""
     digest = hashlib.blake2b(agentprompt.__version__.encode(), digest_size=12)
-    for module in (symbolmap, symbols):
+    for module in (symbolmap, extract, entries):
         with contextlib.suppress(OSError):  # without sources, the version alone stamps it
             digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()
