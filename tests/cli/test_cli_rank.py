@@ -159,3 +159,15 @@ def test_the_lexical_index_is_remembered_and_rebuilt_when_names_change(
     task = "run_server_with_certificate is missing"
     second = json.loads(run("rank", "--root", str(root), "--task", task, "--json").out)
     assert second["files"][0]["path"] == "src/app/colors.py"
+
+
+def test_rank_leaves_generated_files_out_unless_asked(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    root = _web_repo(repo)
+    (root / "src" / "app" / "bundle.min.js").write_text("function run_server(){}" * 400)
+    plain = json.loads(run("rank", "--root", str(root), "--task", TASK, "--top", "0", "--json").out)
+    assert "src/app/bundle.min.js" not in [f["path"] for f in plain["files"]]
+    args = ("rank", "--root", str(root), "--task", TASK, "--top", "0", "--json")
+    kept = json.loads(run(*args, "--include-generated").out)
+    assert "src/app/bundle.min.js" in [f["path"] for f in kept["files"]]

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import root_option
+from agentprompt.cli.options import include_generated_option, root_option
 from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
-from agentprompt.cli.tree import include_generated_option
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import DiscoveryOptions
 from agentprompt.repo.map import MapOptions, build_map, map_json

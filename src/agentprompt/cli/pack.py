@@ -15,9 +15,9 @@ from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import BridgeState, load_session, save_state, start_session
 from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.cli.bridge import deliver, part_command
-from agentprompt.cli.options import root_option
+from agentprompt.cli.options import include_generated_option, root_option
 from agentprompt.cli.output import err_console, print_json
-from agentprompt.cli.tree import generated_summary, include_generated_option
+from agentprompt.cli.tree import generated_summary
 from agentprompt.errors import UsageError
 from agentprompt.wire import to_anthropic, to_openai
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import root_option
+from agentprompt.cli.options import include_generated_option, root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
+from agentprompt.repo.discovery import DiscoveryOptions
 from agentprompt.repo.map import MapOptions, rank_repository, ranking_json
 from agentprompt.repo.rank import RankReason
 
@@ -67,6 +68,7 @@ def _reason_text(reason: RankReason) -> str:
     help="How many files to list (0: every file).",
 )
 @click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
+@include_generated_option
 @click.option(
     "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
 )
@@ -77,6 +79,7 @@ def rank_command(
     root: Path,
     top: int,
     focus: tuple[str, ...],
+    include_generated: bool,
     no_cache: bool,
     as_json: bool,
 ) -> None:
@@ -90,7 +93,11 @@ def rank_command(
     text = read_task(task, task_file)
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository's folder")
-    options = MapOptions(focus=focus, use_cache=not no_cache)
+    options = MapOptions(
+        focus=focus,
+        use_cache=not no_cache,
+        discovery=DiscoveryOptions(include_generated=include_generated),
+    )
     with scan_progress("ranking files", None) as bar:
         result = rank_repository(
             root, text, options, progress=lambda done, total: bar.update(done, total, "parsing")

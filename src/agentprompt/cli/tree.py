@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from agentprompt.cli.options import include_generated_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.repo.discovery import (
@@ -23,7 +24,6 @@ from agentprompt.tokens import shared_counter
 __all__ = [
     "discovery_options",
     "generated_summary",
-    "include_generated_option",
     "max_file_bytes_option",
     "no_git_option",
     "tree_command",
@@ -45,16 +45,6 @@ no_git_option = click.option(
     "--no-git", is_flag=True, help="Walk the folder with .gitignore files, not git."
 )
 """``--no-git``: discovery walks the folder instead of asking git (``tree`` and ``select``)."""
-
-
-include_generated_option = click.option(
-    "--include-generated",
-    is_flag=True,
-    help="Keep generated and minified files (*.min.js, source maps, files with a generator's "
-    "header or very long lines).",
-)
-"""``--include-generated``: discovery keeps generated and minified files (``tree``, ``map``,
-``pack``)."""
 
 
 def discovery_options(
