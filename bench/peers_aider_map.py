@@ -47,22 +47,28 @@ def guard_network() -> None:
     socket.getaddrinfo = _refuse("getaddrinfo")
 
 
-def main() -> None:
-    """Build aider's map of the files given and write its summary."""
-    root, files, tokens, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def offline_aider(out: str) -> tuple[Any, Any]:
+    """Aider's terminal I/O and a model, with the network refused and no price list
+    fetched; its home (price cache) beside ``out``."""
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     os.environ["HOME"] = str(Path(out).resolve().parent / "aider-home")
     guard_network()
     from aider import models
     from aider.io import InputOutput
-    from aider.repomap import RepoMap
 
     def no_fetch(self: Any) -> None:
         self.content = {}
 
     models.ModelInfoManager._update_cache = no_fetch
-    io = InputOutput(pretty=False, yes=True, fancy_input=False)
-    model = models.Model("gpt-4o")
+    return InputOutput(pretty=False, yes=True, fancy_input=False), models.Model("gpt-4o")
+
+
+def main() -> None:
+    """Build aider's map of the files given and write its summary."""
+    root, files, tokens, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    io, model = offline_aider(out)
+    from aider.repomap import RepoMap
+
     repo_map = RepoMap(map_tokens=tokens, root=root, main_model=model, io=io)
     other = [line for line in Path(files).read_text().splitlines() if line]
     text = repo_map.get_repo_map([], other) or ""

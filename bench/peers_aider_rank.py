@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers_aider_map import ATTEMPTS, guard_network
+from peers_aider_map import ATTEMPTS, offline_aider
 
 
 class NoChatCoder:
@@ -94,20 +94,10 @@ def rank(repo_map: Any, coder_class: Any, job: dict[str, Any]) -> dict[str, Any]
 def main() -> None:
     """Rank the files of every job and write the results."""
     jobs_path, out = sys.argv[1], sys.argv[2]
-    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    os.environ["HOME"] = str(Path(out).resolve().parent / "aider-home")
-    guard_network()
-    from aider import models
+    io, model = offline_aider(out)
     from aider.coders.base_coder import Coder
-    from aider.io import InputOutput
     from aider.repomap import RepoMap
 
-    def no_fetch(self: Any) -> None:
-        self.content = {}
-
-    models.ModelInfoManager._update_cache = no_fetch
-    io = InputOutput(pretty=False, yes=True, fancy_input=False)
-    model = models.Model("gpt-4o")
     rankings = {}
     for job in json.loads(Path(jobs_path).read_text()):
         repo_map = RepoMap(root=job["root"], main_model=model, io=io)
