@@ -30,9 +30,9 @@ from agentprompt.edits.guards import (
     check_encodable,
     check_expected,
     only_occurrence,
-    refuse_elision,
     refuse_link,
     refuse_snippet,
+    refuse_stand_ins,
 )
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
@@ -199,7 +199,6 @@ def _whole(action: WriteFile, entry: _File, *, snippets: bool = False) -> TextFi
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
         final = entry.current.final_newline
-        refuse_elision(lines, entry.current.lines)
         if snippets:
             refuse_snippet(lines, entry.current.lines)
     return _new_text(lines, final, entry.current)
@@ -288,6 +287,7 @@ def _run(view: _View, action: FileAction) -> Stage | None:
             _move(view, entry, new, action.to)
             return None
     check_encodable(action)
+    refuse_stand_ins(action, entry.current.lines if entry.current is not None else ())
     if isinstance(action, PatchFile) and action.move_to:
         refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
