@@ -74,6 +74,9 @@ class BridgeState:
     """The split limit in tokens."""
     focus: tuple[str, ...] = field(default=())
     """Paths the session started with, ranked first when the budget is tight."""
+    shown: tuple[str, ...] = ()
+    """Files the model has seen whole in this session: shown in full by one of its prompts,
+    or written whole by one of its replies. A reply may replace only these whole."""
 
     @classmethod
     def starting(
@@ -116,6 +119,7 @@ class BridgeState:
             "split_chars": self.split_chars,
             "split_tokens": self.split_tokens,
             "focus": list(self.focus),
+            "shown": list(self.shown),
         }
 
     @classmethod
@@ -139,6 +143,8 @@ class BridgeState:
                 split_chars=_optional_int(data.get("split_chars")),
                 split_tokens=_optional_int(data.get("split_tokens")),
                 focus=tuple(str(p) for p in data.get("focus", ())),
+                # A session stored before this was kept: its files in context were shown.
+                shown=tuple(str(p) for p in data.get("shown", data.get("files", ()))),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidBridgeState(
@@ -149,6 +155,12 @@ class BridgeState:
     def with_files(self, paths: tuple[str, ...]) -> BridgeState:
         """The state with ``paths`` added to the files in context (no duplicates)."""
         return replace(self, files=tuple(dict.fromkeys((*self.files, *paths))))
+
+    def with_shown(self, paths: tuple[str, ...]) -> BridgeState:
+        """The state with ``paths`` added to the files the model has seen whole."""
+        if all(p in self.shown for p in paths):
+            return self
+        return replace(self, shown=tuple(dict.fromkeys((*self.shown, *paths))))
 
 
 def _optional_int(value: Any) -> int | None:

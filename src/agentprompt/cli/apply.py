@@ -124,6 +124,12 @@ def _show_recovery(report: RecoveryReport) -> None:
 )
 @click.option("--partial", is_flag=True, help="Write the edits that matched even if others failed.")
 @click.option(
+    "--allow-whole-file",
+    is_flag=True,
+    help="In a bridge session, let the reply replace whole files the model was never shown "
+    "in full (by default such a write is refused).",
+)
+@click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -133,6 +139,7 @@ def apply_command(
     dialect: str,
     dry_run: bool,
     partial: bool,
+    allow_whole_file: bool,
     do_recover: bool,
     as_json: bool,
 ) -> None:
@@ -151,7 +158,9 @@ def apply_command(
     text = read_reply(reply)
     try:
         state = session[1] if session is not None else None
-        options = reply_options(state, dry_run=dry_run, partial=partial)
+        options = reply_options(
+            state, dry_run=dry_run, partial=partial, allow_whole_file=allow_whole_file
+        )
         report = apply_reply(root, text, dialect, options)
     except WriteFailed as exc:
         if as_json:

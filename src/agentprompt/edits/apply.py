@@ -62,6 +62,12 @@ class ApplyOptions:
     lang: str = "en"
     """The language of the feedback and the reasons (``en`` or ``ja``): a bridge session
     passes its own, so a Japanese prompt quotes Japanese feedback."""
+    seen_in_full: frozenset[str] | None = None
+    """The files (relative paths, ``/`` separators) the model has been shown in full in this
+    session: a whole-file write over an existing file not among them is refused, since it
+    would replace code the model has not read. ``None``: not known, nothing refused."""
+    allow_whole_file: bool = False
+    """Write whole files over existing ones even when the model has not seen them in full."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,7 +223,8 @@ def apply_actions(
             for i, a in enumerate(actions)
             if not isinstance(a, RequestFiles | SwitchMode | Continue)
         ]
-        plan = plan_actions(root, file_actions, lang=options.lang)
+        seen = None if options.allow_whole_file else options.seen_in_full
+        plan = plan_actions(root, file_actions, lang=options.lang, seen=seen)
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
         # here (a broken prompt override, say) leaves the files untouched.

@@ -139,6 +139,9 @@ class _View:
     edit_blocks: bool = False
     """The actions hold edits by blocks (hunks, SEARCH/REPLACE, EDIT): a short whole-file
     write among them is taken for a snippet."""
+    seen: frozenset[str] | None = None
+    """The files the model has seen in full (``None``: unknown): the only existing files a
+    whole-file write may replace."""
 
     def open(self, path: str) -> _File:
         real, info = resolve_target(self.root, path, self.resolved)
@@ -191,13 +194,21 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
     )
 
 
-def _whole(action: WriteFile, entry: _File, *, snippets: bool = False) -> TextFile:
+def _whole(
+    action: WriteFile,
+    entry: _File,
+    *,
+    snippets: bool = False,
+    seen: frozenset[str] | None = None,
+) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
             raise Refused(reason("exists_same"), settled=True)
         raise Refused(reason("exists_new"))
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
+        if seen is not None and entry.before is not None and entry.path not in seen:
+            raise Refused(reason("whole_unseen", path=entry.path))
         final = entry.current.final_newline
         if snippets:
             refuse_snippet(lines, entry.current.lines)
@@ -269,7 +280,12 @@ def _run(view: _View, action: FileAction) -> Stage | None:
     edits: tuple[Edit, ...] | None = None
     match action:
         case WriteFile():
-            new = _whole(action, entry, snippets=view.edit_blocks and action.dialect == "whole")
+            new = _whole(
+                action,
+                entry,
+                snippets=view.edit_blocks and action.dialect == "whole",
+                seen=view.seen,
+            )
         case PatchFile():
             new, stage, edits = _patch(action, entry)
         case SearchReplace() | AnchoredEdit():
@@ -333,17 +349,26 @@ def _check_no_clash(view: _View, entry: _File) -> None:
 
 
 def plan_actions(
-    root: Path, actions: Sequence[tuple[int, FileAction]], *, lang: str = "en"
+    root: Path,
+    actions: Sequence[tuple[int, FileAction]],
+    *,
+    lang: str = "en",
+    seen: frozenset[str] | None = None,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
-    ``root``; the reasons of those that fail are worded in ``lang``."""
+    ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
+    the model has seen in full, the only existing ones a whole-file write may replace
+    (``None``: not known, any)."""
     with speaking(lang):
-        return _plan(root, actions)
+        return _plan(root, actions, seen)
 
 
-def _plan(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
+def _plan(
+    root: Path, actions: Sequence[tuple[int, FileAction]], seen: frozenset[str] | None
+) -> Plan:
     view = _View(
         root=root,
+        seen=seen,
         edit_blocks=any(
             isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
         ),
