@@ -41,20 +41,28 @@ def reply_options(
     dry_run: bool = False,
     partial: bool = False,
     allow_whole_file: bool = False,
+    fix_encoding: bool = False,
 ) -> ApplyOptions:
     """How to apply a reply in ``state``'s session (``None``: no session, the engine's
     defaults): the edit engine words its feedback in the session's language, because the
     next prompt quotes that feedback in the middle of the session's prompt, and refuses a
     whole-file write over a file the session never showed in full (unless
-    ``allow_whole_file``): in browse mode the model has seen only its outline."""
+    ``allow_whole_file``): in browse mode the model has seen only its outline.
+    ``fix_encoding`` repairs a reply whose UTF-8 was read as Windows-1252."""
     if state is None:
-        return ApplyOptions(dry_run=dry_run, partial=partial, allow_whole_file=allow_whole_file)
+        return ApplyOptions(
+            dry_run=dry_run,
+            partial=partial,
+            allow_whole_file=allow_whole_file,
+            fix_encoding=fix_encoding,
+        )
     return ApplyOptions(
         dry_run=dry_run,
         partial=partial,
         lang=state.lang,
         seen_in_full=frozenset(state.shown),
         allow_whole_file=allow_whole_file,
+        fix_encoding=fix_encoding,
     )
 
 

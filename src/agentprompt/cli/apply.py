@@ -130,6 +130,12 @@ def _show_recovery(report: RecoveryReport) -> None:
     "in full (by default such a write is refused).",
 )
 @click.option(
+    "--fix-encoding",
+    is_flag=True,
+    help="Repair a reply whose UTF-8 text was read as Windows-1252 or Latin-1 (cafÃ© for café); "
+    "by default such a reply is refused.",
+)
+@click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -140,6 +146,7 @@ def apply_command(
     dry_run: bool,
     partial: bool,
     allow_whole_file: bool,
+    fix_encoding: bool,
     do_recover: bool,
     as_json: bool,
 ) -> None:
@@ -159,7 +166,11 @@ def apply_command(
     try:
         state = session[1] if session is not None else None
         options = reply_options(
-            state, dry_run=dry_run, partial=partial, allow_whole_file=allow_whole_file
+            state,
+            dry_run=dry_run,
+            partial=partial,
+            allow_whole_file=allow_whole_file,
+            fix_encoding=fix_encoding,
         )
         report = apply_reply(root, text, dialect, options)
     except WriteFailed as exc:

@@ -27,7 +27,9 @@ from agentprompt.edits.diff import render_diff
 from agentprompt.edits.feedback import block_feedback, lost_feedback, reply_feedback
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
+from agentprompt.edits.mojibake import GarbledLine, GarbledReply, garbled_lines, repair
 from agentprompt.edits.parse import parse_reply
+from agentprompt.edits.paths import resolve_inside
 from agentprompt.edits.plan import FileChange, Plan, plan_actions
 from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
@@ -68,6 +70,9 @@ class ApplyOptions:
     would replace code the model has not read. ``None``: not known, nothing refused."""
     allow_whole_file: bool = False
     """Write whole files over existing ones even when the model has not seen them in full."""
+    fix_encoding: bool = False
+    """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
+    reply raises :class:`~agentprompt.edits.mojibake.GarbledReply`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -300,6 +305,22 @@ def apply_reply(
     with speaking(options.lang):
         # A block the parser drops is explained in the feedback, in the apply's language.
         parsed = parse_reply(reply, dialect)
+    garbled = _garbled(root, reply, parsed.actions)
+    if garbled and not options.fix_encoding:
+        raise GarbledReply(garbled)
+    if garbled:
+        with speaking(options.lang):
+            parsed = parse_reply(repair(reply, garbled), dialect)
+        repaired = Diagnostic(
+            severity="warning",
+            code="encoding-repaired",
+            message=f"{len(garbled)} line(s) of the reply were UTF-8 read as Windows-1252 or "
+            "Latin-1 and were repaired before parsing.",
+            line=garbled[0].line,
+            block=None,
+            dialect=None,
+        )
+        parsed = replace(parsed, diagnostics=(repaired, *parsed.diagnostics))
     lost = [d for d in parsed.diagnostics if d.severity == "error"]
     hold = bool(lost) and not options.partial
     report = apply_actions(
@@ -318,3 +339,24 @@ def apply_reply(
         feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
         report = replace(report, feedback=feedback, lost=len(lost))
     return replace(report, diagnostics=parsed.diagnostics)
+
+
+def _garbled(root: Path, reply: str, actions: Sequence[Action]) -> tuple[GarbledLine, ...]:
+    """The reply's lines that read as mis-decoded UTF-8, except those quoting text that the
+    files the reply names already hold (a file may hold such text on purpose)."""
+    found = garbled_lines(reply)
+    if not found:
+        return ()
+    texts = []
+    for path in dict.fromkeys(a.path for a in actions if isinstance(a, FileAction)):
+        try:
+            texts.append(resolve_inside(root, path).read_text(encoding="utf-8", errors="replace"))
+        except (EditError, OSError):
+            continue
+    return tuple(g for g in found if not any(_quoted(g.text, t) for t in texts))
+
+
+def _quoted(line: str, text: str) -> bool:
+    """True when ``line`` (maybe a diff line, with its one-character prefix) is in ``text``."""
+    body = line.strip()
+    return bool(body) and (body in text or (body[:1] in "+- " and body[1:].strip() in text))

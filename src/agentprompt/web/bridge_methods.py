@@ -87,7 +87,9 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _reply_params(params: Mapping[str, Any], method: str) -> tuple[str, str]:
-    check_unknown(params, ("reply", "dialect", "partial", "allow_whole_file"), method)
+    check_unknown(
+        params, ("reply", "dialect", "partial", "allow_whole_file", "fix_encoding"), method
+    )
     reply = text(params, "reply", required=True) or ""
     dialect = text(params, "dialect", choices=(AUTO, *sorted(DIALECTS))) or AUTO
     return reply, dialect
@@ -137,6 +139,7 @@ def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any
         dry_run=True,
         partial=flag(params, "partial"),
         allow_whole_file=flag(params, "allow_whole_file"),
+        fix_encoding=flag(params, "fix_encoding"),
     )
     report = apply_reply(root, reply, dialect, options)
     _check_not_empty(report)
@@ -158,6 +161,7 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
             state,
             partial=flag(params, "partial"),
             allow_whole_file=flag(params, "allow_whole_file"),
+            fix_encoding=flag(params, "fix_encoding"),
         )
         report = apply_reply(root, reply, dialect, options)
     except WriteFailed as exc:
