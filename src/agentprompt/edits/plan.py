@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agentprompt.edits.actions import (
@@ -36,6 +36,7 @@ from agentprompt.edits.guards import (
 )
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
+from agentprompt.edits.numbered import unnumbered, unnumbered_hunk_lines
 from agentprompt.edits.paths import resolve_target
 from agentprompt.edits.reasons import joined_reasons, reason
 from agentprompt.edits.splice import Edit, apply_edits
@@ -224,6 +225,13 @@ def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
         raise Refused(reason("patch_no_file"))
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
+    if outcome.failures and current is not None:
+        # Lines copied with their numbers from a numbered listing (``12 | x = 1``).
+        bare = [replace(h, lines=unnumbered_hunk_lines(h.lines)[0]) for h in hunks_action.hunks]
+        if bare != list(hunks_action.hunks):
+            retried = apply_hunks(lines, bare, text=current.text)
+            if not retried.failures:
+                outcome = retried
     if outcome.failures:
         parts = joined_reasons(
             [reason("hunk", hunk=f.hunk + 1, reason=f.reason) for f in outcome.failures]
@@ -252,6 +260,15 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         allow_split=False,
         text=current.text,
     )
+    if outcome.failures:
+        # Lines copied with their numbers from a numbered listing (``12 | x = 1``).
+        old, new, renumbered = unnumbered(search_lines, replace_lines)
+        if renumbered:
+            retried = apply_hunks(
+                current.lines, [hunk_from_texts(old, new)], allow_split=False, text=current.text
+            )
+            if not retried.failures:
+                outcome = retried
     if not outcome.failures:
         new, final = apply_edits(current.lines, current.final_newline, outcome.edits)
         return _new_text(new, final, current), outcome.stage, outcome.edits
