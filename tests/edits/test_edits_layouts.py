@@ -11,8 +11,14 @@ import pytest
 from agentprompt.edits import parse_reply
 from agentprompt.edits.apply import apply_reply
 
-APP = 'import os\n\n\ndef greet(name):\n    return "hi " + name\n\n\ndef main():\n    print(greet("x"))\n'
-GREET_SR = '<<<<<<< SEARCH\n    return "hi " + name\n=======\n    return f"hello {name}"\n>>>>>>> REPLACE\n'
+APP = (
+    'import os\n\n\ndef greet(name):\n    return "hi " + name\n\n\n'
+    'def main():\n    print(greet("x"))\n'
+)
+GREET_SR = (
+    '<<<<<<< SEARCH\n    return "hi " + name\n=======\n    return f"hello {name}"\n'
+    ">>>>>>> REPLACE\n"
+)
 DONE = APP.replace('return "hi " + name', 'return f"hello {name}"')
 
 
