@@ -8,6 +8,7 @@ a root that is not a directory, an unknown dialect, a pending journal).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -18,6 +19,7 @@ from agentprompt.bridge.rounds import reply_options
 from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
+from agentprompt.cli.progress import scan_progress
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, WriteFailed, recover
@@ -172,7 +174,9 @@ def apply_command(
             allow_whole_file=allow_whole_file,
             fix_encoding=fix_encoding,
         )
-        report = apply_reply(root, text, dialect, options)
+        # A bar on the terminal's stderr once the apply has run for a second.
+        with scan_progress("Applying the reply's edits") as bar:
+            report = apply_reply(root, text, dialect, replace(options, progress=bar.update))
     except WriteFailed as exc:
         if as_json:
             failed = ApplyReport(dry_run=dry_run).to_json()

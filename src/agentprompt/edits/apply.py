@@ -8,7 +8,7 @@ for files, mode switches and continuations are passed through to the report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,9 @@ class ApplyOptions:
     would replace code the model has not read. ``None``: not known, nothing refused."""
     allow_whole_file: bool = False
     """Write whole files over existing ones even when the model has not seen them in full."""
+    progress: Callable[[int, int], None] | None = None
+    """Called with (actions planned, actions in all) while a reply's actions are planned, so
+    a long apply can show how far it is."""
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
     reply raises :class:`~agentprompt.edits.mojibake.GarbledReply`)."""
@@ -229,7 +232,9 @@ def apply_actions(
             if not isinstance(a, RequestFiles | SwitchMode | Continue)
         ]
         seen = None if options.allow_whole_file else options.seen_in_full
-        plan = plan_actions(root, file_actions, lang=options.lang, seen=seen)
+        plan = plan_actions(
+            root, file_actions, lang=options.lang, seen=seen, progress=options.progress
+        )
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
         # here (a broken prompt override, say) leaves the files untouched.

@@ -22,6 +22,12 @@ _LONGEST = 160
 _LEADER = re.compile(r"^\s*(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*+)\s*")
 _CLOSER = re.compile(r"\s*(?:\*/\s*\}?|-->)\s*$")
 _ELLIPSIS = re.compile(r"\.{2,}|…+|。。。|・・・|⋯")
+_DOTS = r"(?:\.{2,}|…+|。。。|・・・|⋯)"
+_EDGE_DOTS = re.compile(rf"^[\s\[(（【「<{{]*{_DOTS}|{_DOTS}[\s\])）】」>}}.:;,]*$")
+"""An ellipsis at the start or the end of a comment, where a stand-in puts it (not one
+inside a sentence, ``f(a, ...)``)."""
+_MOST_WORDS = 10
+"""A comment with more words than this around an ellipsis is prose, not a stand-in."""
 _NOISE = re.compile(r"[\[\](){}<>「」（）【】\"'`*_~:;,!?。、！？=\-]+")
 _TOPIC = (
     r"(?:code|file|files|class|classes|module|function|functions|method|methods|imports?|"
@@ -102,13 +108,13 @@ def is_elision(line: str) -> bool:
         body = stripped
     else:
         return False
-    dotted = _ELLIPSIS.search(body) is not None
+    dotted = _EDGE_DOTS.search(body) is not None
     words = _words(body)
     if not words:
         # A comment that is only an ellipsis (``# ...``, ``/* … */``); a bare ``...`` is
         # Python's Ellipsis, code.
         return dotted and leader is not None
-    if dotted and _HINT.search(words):
+    if dotted and len(words.split()) <= _MOST_WORDS and _HINT.search(words):
         return True
     compact = words.replace(" ", "")
     return _ENGLISH.fullmatch(words) is not None or _JAPANESE.fullmatch(compact) is not None

@@ -8,6 +8,7 @@ recognises the pattern and undoes it; :func:`garbled_lines` finds the lines it w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -17,6 +18,10 @@ from ftfy.badness import is_bad
 from agentprompt.edits.actions import EditError
 
 __all__ = ["GarbledLine", "GarbledReply", "garbled_lines", "repair"]
+
+_LEAD = re.compile("[\u00c2-\u00f4]")
+"""A UTF-8 lead byte read as Windows-1252 or Latin-1 (``Â``..``ô``): every garbled multi-byte
+character starts with one, so text without any is never garbled."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,11 +59,11 @@ def _quote(text: str) -> str:
 
 def garbled_lines(text: str) -> tuple[GarbledLine, ...]:
     """The lines of ``text`` that ``ftfy`` reads as mis-decoded UTF-8 and can repair."""
-    if text.isascii() or not is_bad(text):
+    if text.isascii() or _LEAD.search(text) is None:
         return ()
     found = []
     for number, line in enumerate(text.split("\n"), 1):
-        if line.isascii() or not is_bad(line):
+        if line.isascii() or _LEAD.search(line) is None or not is_bad(line):
             continue
         fixed = ftfy.fix_encoding(line)
         if fixed != line:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -143,9 +143,18 @@ class _View:
     seen: frozenset[str] | None = None
     """The files the model has seen in full (``None``: unknown): the only existing files a
     whole-file write may replace."""
+    reals: dict[str, str] = field(default_factory=dict)
+    """Each path as an action named it, resolved (the key of :attr:`files`)."""
 
     def open(self, path: str) -> _File:
+        # A path named again (many blocks on one file) is not resolved again: nothing is
+        # written while planning, so it resolves to the same file.
+        known = self.files.get(self.reals.get(path, ""))
+        if known is not None:
+            self.touched.setdefault(self.reals[path], (known.current, known.edits))
+            return known
         real, info = resolve_target(self.root, path, self.resolved)
+        self.reals[path] = str(real)
         known = self.files.get(str(real))
         if known is not None:
             self.touched.setdefault(str(real), (known.current, known.edits))
@@ -371,17 +380,21 @@ def plan_actions(
     *,
     lang: str = "en",
     seen: frozenset[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
     ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
     the model has seen in full, the only existing ones a whole-file write may replace
-    (``None``: not known, any)."""
+    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned."""
     with speaking(lang):
-        return _plan(root, actions, seen)
+        return _plan(root, actions, seen, progress)
 
 
 def _plan(
-    root: Path, actions: Sequence[tuple[int, FileAction]], seen: frozenset[str] | None
+    root: Path,
+    actions: Sequence[tuple[int, FileAction]],
+    seen: frozenset[str] | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
     view = _View(
         root=root,
@@ -391,7 +404,9 @@ def _plan(
         ),
     )
     outcomes: list[ActionOutcome] = []
-    for index, action in actions:
+    for done, (index, action) in enumerate(actions):
+        if progress is not None and done % 64 == 0:
+            progress(done, len(actions))
         view.touched.clear()
         try:
             stage = _run(view, action)
