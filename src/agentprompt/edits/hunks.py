@@ -18,7 +18,15 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
-from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+from agentprompt.edits.match import (
+    STAGES,
+    Found,
+    LineIndex,
+    Missing,
+    Stage,
+    locate,
+    normalise,
+)
 from agentprompt.edits.reasons import listed, reason
 from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
 
@@ -216,6 +224,71 @@ def _place(
     return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
 
 
+ALIGN_LEAST = 3
+"""A hunk needs this many quoted lines, and two non-blank ones matched, to be aligned."""
+
+
+def _alignments(
+    keys: Sequence[str], removed: Sequence[bool], file_keys: Sequence[str], s: int
+) -> list[tuple[int, str, int]]:
+    """The one-gap alignments of the quoted ``keys`` starting at file line ``s``: ``("file",
+    p)`` when the file has one line more, at ``s + p``; ``("quote", p)`` when the quote has
+    one context line the file lacks, its ``p``-th."""
+    n, size = len(keys), len(file_keys)
+    p = 0
+    while p < n and s + p < size and file_keys[s + p] == keys[p]:
+        p += 1
+    found = []
+    if (
+        1 <= p < n
+        and s + n + 1 <= size
+        and list(file_keys[s + p + 1 : s + n + 1]) == list(keys[p:])
+    ):
+        found.append((s, "file", p))
+    if p < n and not removed[p] and list(file_keys[s + p : s + n - 1]) == list(keys[p + 1 :]):
+        found.append((s, "quote", p))
+    return found
+
+
+def _aligned(
+    index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
+) -> tuple[Edit | None, int] | None:
+    """Place a hunk whose quoted lines leave out one line of the file, or add one context
+    line the file lacks (models drop a blank or repeated line), by aligning it with the file
+    with one gap: only when exactly one such place exists at or after ``cursor`` and every
+    removed line is matched. The edit, and the next cursor; None when there is no single
+    place."""
+    quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
+    if len(quoted) < ALIGN_LEAST:
+        return None
+    keys = [normalise(line[1:], "aligned") for line in quoted]
+    removed = [line[:1] == "-" for line in quoted]
+    file_keys = index.keys("aligned")
+    starts = {s for s in index.positions("aligned", keys[0]) if s >= cursor}
+    places = [a for s in sorted(starts) for a in _alignments(keys, removed, file_keys, s)]
+    if len(places) != 1:
+        return None
+    s, kind, p = places[0]
+    kept = [k for k in keys if k.strip()]
+    if len(kept) - (1 if kind == "quote" and keys[p].strip() else 0) < 2:
+        return None
+    # The quote's p-th quoted line, as an index into the hunk's lines.
+    at = [k for k, line in enumerate(hunk.lines) if line[:1] in (" ", "-")][p]
+    lines = list(hunk.lines)
+    if kind == "file":
+        lines.insert(at, " " + index.lines[s + p])
+    else:
+        del lines[at]
+    fitted = replace(hunk, lines=tuple(lines))
+    span = len([x for x in lines if x[:1] in (" ", "-")])
+    found = Found(start=s, end=s + span, stage="aligned", pairs=range(s, s + span))
+    try:
+        edit = render_edit(index.lines, fitted, found)
+    except IndentUnmapped:
+        return None
+    return _edit(fitted, number, split, edit, "aligned"), s + 1
+
+
 def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
     """Where the hunk's new lines already stand, when its old lines are not found."""
     new = hunk.new_lines
@@ -283,6 +356,12 @@ def apply_hunks(
                 )
             )
             continue
+        if not missing.ambiguous:
+            aligned = _aligned(index, hunk, number, cursor, False)
+            if aligned is not None and aligned[0] is not None:
+                edits.append(aligned[0])
+                cursor = aligned[1]
+                continue
         parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
         if len(parts) < 2:
             failures.append(

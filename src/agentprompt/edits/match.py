@@ -33,6 +33,7 @@ __all__ = [
     "LineIndex",
     "Missing",
     "Stage",
+    "defines",
     "locate",
     "normalise",
 ]
@@ -136,6 +137,11 @@ def _exact_candidates(
     return found
 
 
+def defines(line: str) -> bool:
+    """True for a line that names a definition (``def f``, ``class C``, ``function g``...)."""
+    return _DEFINITION.match(line) is not None
+
+
 def locate(
     index: LineIndex,
     needle: Sequence[str],
@@ -156,7 +162,7 @@ def locate(
     if n == 0:
         raise ValueError("locate needs at least one line")
     loose: list[int] | None = None
-    for stage in STAGES[:-1]:
+    for stage in STAGES[: STAGES.index("fuzzy")]:
         if stage == "exact":
             cands = index.find_exact(needle, start)
         else:
