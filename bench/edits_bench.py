@@ -53,7 +53,7 @@ import time
 from difflib import unified_diff
 from pathlib import Path
 
-from agentprompt.edits import ApplyOptions, apply_actions, parse_reply
+from agentprompt.edits import ApplyOptions, apply_actions, apply_reply, parse_reply
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / ".work" / "edits"
@@ -212,6 +212,106 @@ def large_reply(runs: int, count: int) -> None:
         print(f"| {name} | {cells} | {peak:.0f} MB |")
 
 
+def _hunks(diff: str) -> list[list[str]]:
+    """The hunk bodies of a one-file unified diff (lines with their prefix, no newline)."""
+    hunks: list[list[str]] = []
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            hunks.append([])
+        elif hunks and line[:1] in (" ", "-", "+"):
+            hunks[-1].append(line)
+    return hunks
+
+
+def _drop_one(hunk: list[str], seed: int, *, apart: bool = False) -> list[str]:
+    """The hunk with one context line left out: one not at either end of the hunk (and,
+    ``apart``, not next to an added line, where the additions' side of the gap is unknown)."""
+    inner = [
+        k
+        for k, line in enumerate(hunk)
+        if line[:1] == " "
+        and 0 < k < len(hunk) - 1
+        and not (apart and "+" in (hunk[k - 1][:1], hunk[k + 1][:1]))
+    ]
+    if not inner:
+        return hunk
+    gone = inner[seed % len(inner)]
+    return hunk[:gone] + hunk[gone + 1 :]
+
+
+def _as_format(rel: str, hunks: list[list[str]], form: str) -> str:
+    """The hunks as a reply in ``form``: a bare unified diff, SEARCH/REPLACE blocks or an
+    apply_patch envelope."""
+    if form == "udiff":
+        out = [f"--- a/{rel}\n+++ b/{rel}\n"]
+        for hunk in hunks:
+            old = sum(1 for x in hunk if x[:1] != "+")
+            new = sum(1 for x in hunk if x[:1] != "-")
+            out.append(f"@@ -1,{old} +1,{new} @@\n" + "".join(x + "\n" for x in hunk))
+        return "".join(out)
+    if form == "searchreplace":
+        out = []
+        for hunk in hunks:
+            old = "".join(x[1:] + "\n" for x in hunk if x[:1] != "+")
+            new = "".join(x[1:] + "\n" for x in hunk if x[:1] != "-")
+            out.append(f"{rel}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n\n")
+        return "".join(out)
+    body = "".join("@@\n" + "".join(x + "\n" for x in hunk) for hunk in hunks)
+    return f"*** Begin Patch\n*** Update File: {rel}\n{body}*** End Patch\n"
+
+
+def dropped_context(count: int) -> None:
+    """Apply ``count`` real file diffs (three hunks each) as given and with one context line
+    left out of every hunk, as a unified diff, SEARCH/REPLACE blocks and apply_patch: how many
+    give exactly the intended file, how many are refused, how many are silently wrong."""
+    root = WORK / "repo"
+    files = build_repository(root)
+    chosen = sorted(sorted(files, key=lambda p: -p.stat().st_size)[:count])
+    tally: dict[tuple[str, str], list[int]] = {}
+    for n, path in enumerate(chosen):
+        rel = path.relative_to(root).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        new = "".join(_changed(lines, n))
+        hunks = _hunks("".join(unified_diff(lines, new.splitlines(keepends=True), n=3)))
+        dropped = [_drop_one(h, n + k) for k, h in enumerate(hunks)]
+        apart = [_drop_one(h, n + k, apart=True) for k, h in enumerate(hunks)]
+        variants = (
+            ("as given", hunks),
+            ("one context line dropped", dropped),
+            ("one dropped, not next to an added line", apart),
+        )
+        for variant, body in variants:
+            for form in ("udiff", "searchreplace", "applypatch"):
+                reply = _as_format(rel, body, form)
+                report = apply_reply(root, reply, options=ApplyOptions(dry_run=True))
+                counts = tally.setdefault((variant, form), [0, 0, 0])
+                if report.ok and report.planned.get(rel) == new:
+                    counts[0] += 1
+                elif report.ok:
+                    counts[2] += 1
+                else:
+                    counts[1] += 1
+    hunk_total = sum(
+        len(
+            _hunks(
+                "".join(
+                    unified_diff(
+                        p.read_text(encoding="utf-8").splitlines(keepends=True),
+                        _changed(p.read_text(encoding="utf-8").splitlines(keepends=True), n),
+                        n=3,
+                    )
+                )
+            )
+        )
+        for n, p in enumerate(chosen)
+    )
+    print(f"{len(chosen)} files of rich and click, {hunk_total} hunks (three lines of context)\n")
+    print("| variant | format | exactly right | refused | silently wrong |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for (variant, form), (ok, refused, wrong) in tally.items():
+        print(f"| {variant} | {form} | {ok}/{len(chosen)} | {refused} | {wrong} |")
+
+
 def perturb(diff: str) -> str:
     """The diff as a model gets it slightly wrong: every hunk header's line numbers shifted
     by 5 and, in every third hunk, a space inside each context line doubled."""
@@ -276,6 +376,11 @@ def main() -> None:
         default=0,
         help="Time a reply of this many SEARCH/REPLACE blocks instead (dry run and apply).",
     )
+    parser.add_argument(
+        "--dropped",
+        action="store_true",
+        help="Apply real diffs with one context line left out of every hunk instead.",
+    )
     parser.add_argument("--large-child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.large_child:
@@ -283,6 +388,9 @@ def main() -> None:
         return
     if options.blocks:
         large_reply(options.runs, options.blocks)
+        return
+    if options.dropped:
+        dropped_context(options.files)
         return
     root = WORK / "repo"
     files = build_repository(root)

@@ -28,7 +28,7 @@ from agentprompt.edits.match import (
     normalise,
 )
 from agentprompt.edits.reasons import listed, reason
-from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
+from agentprompt.edits.splice import Edit, GapUnclear, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
     "HunkFailure",
@@ -210,7 +210,20 @@ def _place(
         span = render_exact(hunk, at, at + len(old))
         return _edit(hunk, number, split, span, "exact"), at + 1, None, None
     removed = [line[:1] == "-" for line in quoted]
-    found = locate(index, old, start=start, hint=hint, removed=removed)
+    found = locate(index, old, start=start, hint=hint, removed=removed, fuzzy=False)
+    if isinstance(found, Missing) and not found.ambiguous and not hunk.at_end_of_file:
+        # A quote that leaves out (or adds) one line of the file is aligned with it before
+        # the fuzzy stage is tried: its lines match the file exactly, a stronger sign.
+        aligned = _aligned(index, hunk, number, cursor, split)
+        if aligned is not None:
+            return aligned[0], aligned[1], None, None
+        found = locate(index, old, start=start, hint=hint, removed=removed)
+    elif isinstance(found, Found) and found.stage not in ("exact", "trailing-whitespace"):
+        # Found only by loosening the text (another indentation, spacing): a place where the
+        # quote stands as written but for one left-out line is as likely the one meant.
+        aligned = _aligned(index, hunk, number, cursor, split)
+        if aligned is not None and aligned[1] - 1 != found.start:
+            found = Missing(candidates=(found.start, aligned[1] - 1), stage=found.stage)
     if isinstance(found, Missing) and start > cursor and not hunk.at_end_of_file:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
     if isinstance(found, Found) and hunk.at_end_of_file and found.end != len(lines):
@@ -219,7 +232,7 @@ def _place(
         return None, cursor, None, found
     try:
         span = render_edit(lines, hunk, found)
-    except IndentUnmapped as exc:
+    except (IndentUnmapped, GapUnclear) as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
     return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
 
@@ -252,7 +265,7 @@ def _alignments(
 
 def _aligned(
     index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
-) -> tuple[Edit | None, int] | None:
+) -> tuple[Edit, int] | None:
     """Place a hunk whose quoted lines leave out one line of the file, or add one context
     line the file lacks (models drop a blank or repeated line), by aligning it with the file
     with one gap: only when exactly one such place exists at or after ``cursor`` and every
@@ -270,11 +283,20 @@ def _aligned(
         return None
     s, kind, p = places[0]
     kept = [k for k in keys if k.strip()]
+    if len(set(kept)) != len(kept):
+        # A quote repeating a line: where the gap falls among the repeats, and so where its
+        # changes go, cannot be told.
+        return None
     if len(kept) - (1 if kind == "quote" and keys[p].strip() else 0) < 2:
         return None
     # The quote's p-th quoted line, as an index into the hunk's lines.
-    at = [k for k, line in enumerate(hunk.lines) if line[:1] in (" ", "-")][p]
+    positions = [k for k, line in enumerate(hunk.lines) if line[:1] in (" ", "-")]
+    at = positions[p]
     lines = list(hunk.lines)
+    if kind == "file" and hunk.lines[positions[p - 1]][:1] == " " and at - positions[p - 1] > 1:
+        # Added lines right after a context line, where the file has the line left out:
+        # they may belong before it or after it.
+        return None
     if kind == "file":
         lines.insert(at, " " + index.lines[s + p])
     else:
@@ -284,7 +306,7 @@ def _aligned(
     found = Found(start=s, end=s + span, stage="aligned", pairs=range(s, s + span))
     try:
         edit = render_edit(index.lines, fitted, found)
-    except IndentUnmapped:
+    except (IndentUnmapped, GapUnclear):
         return None
     return _edit(fitted, number, split, edit, "aligned"), s + 1
 
@@ -356,12 +378,6 @@ def apply_hunks(
                 )
             )
             continue
-        if not missing.ambiguous:
-            aligned = _aligned(index, hunk, number, cursor, False)
-            if aligned is not None and aligned[0] is not None:
-                edits.append(aligned[0])
-                cursor = aligned[1]
-                continue
         parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
         if len(parts) < 2:
             failures.append(

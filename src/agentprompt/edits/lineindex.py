@@ -25,8 +25,8 @@ STAGES: tuple[Stage, ...] = (
     "fuzzy",
     "aligned",
 )
-"""Every stage in the order they are tried (``aligned``, a hunk placed with one line left
-out or added, only after every other stage of the whole hunk failed)."""
+"""Every stage, strictest first; ``aligned`` (a hunk placed with one line of the file left
+out, or one added) is tried after ``punctuation`` and before ``fuzzy``."""
 
 _PUNCTUATION = str.maketrans(
     {

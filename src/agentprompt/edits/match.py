@@ -226,6 +226,23 @@ def _definitions_pair(
 _Window = tuple[float, int, int, tuple[int | None, ...]]
 
 
+def _repetitive(needle: Sequence[str]) -> bool:
+    """Whether the quote repeats a non-blank line (indentation included) right after itself,
+    or three times in all."""
+    counts: Counter[str] = Counter()
+    previous = None
+    for line in needle:
+        key = line.rstrip()
+        if key.strip():
+            if key == previous:
+                return True
+            counts[key] += 1
+            if counts[key] >= 3:
+                return True
+        previous = key
+    return False
+
+
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
@@ -294,6 +311,10 @@ def _fuzzy(
             closest_score=near_score,
         )
     score, s0, s1, pairs = distinct[0]
+    if _repetitive(needle) and list(pairs) != list(range(s0, s1)):
+        # A run of equal lines quoted with a line missing or added: which of them the quote
+        # means cannot be told from their text (a box drawing, a table), so no guess.
+        return Missing(closest=(s0, s1), closest_score=score)
     for other in rejected:
         region = (other[1], other[2])
         if _overlaps(region, (s0, s1)):

@@ -14,12 +14,17 @@ from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import Found, Stage
 from agentprompt.edits.reasons import reason
 
-__all__ = ["Edit", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
+__all__ = ["Edit", "GapUnclear", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
 
 
 class IndentUnmapped(ValueError):
     """The quoted lines are indented differently from the file (tabs for spaces, or another
     width) and an added line's indentation cannot be carried over to the file's."""
+
+
+class GapUnclear(ValueError):
+    """Added lines sit where the file has a line the quote left out, after a context line:
+    whether they go before or after that line cannot be told."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +114,8 @@ def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
 
 
 def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
-    """The minimal edit a placed hunk makes: (start, end, new lines).
+    """The minimal edit a placed hunk makes: (start, end, new lines); :class:`GapUnclear`
+    when added lines cannot be placed against lines the file gained inside the match.
 
     Context lines keep the file's text (which a loose stage may not have quoted exactly),
     added lines are re-indented by the match's offset (or, when the quote used another kind
@@ -123,6 +129,7 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
     pending: list[str] = []
     pos = found.start
     old_i = 0
+    before = ""
     for line in hunk.lines:
         sign, text = line[:1], line[1:]
         if sign == "+":
@@ -132,6 +139,12 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
         old_i += 1
         if target is None:
             continue
+        if pending and target > pos and before != "-":
+            # An insertion after a context line, where the file gained lines the quote
+            # lacks: before them or after them? (After a removed line, additions take its
+            # place, before the gained lines.)
+            raise GapUnclear(reason("gap_unclear", line=repr(lines[pos].strip())))
+        before = sign
         if sign == "-":
             # Lines the file gained before a removed line stay; additions take its place.
             out.extend(lines[pos:target])
