@@ -89,12 +89,24 @@ def _mapped(line: str, table: dict[str, str]) -> str:
     lead = _indent(line)
     if lead in table:
         return table[lead] + line[len(lead) :]
+    if not lead:
+        return line  # no indentation is none in any kind
     quote_unit = _unit(list(table))
     file_unit = _unit(list(table.values()))
     if quote_unit and file_unit and lead and _unit([lead]) is not None:
         level, rest = divmod(len(lead), len(quote_unit))
         if not rest and lead == quote_unit * level:
             return file_unit * level + line[len(lead) :]
+    kind = set(lead)
+    if (
+        len(kind) == 1
+        and file_unit
+        and kind == set(file_unit)
+        and any(q == f and q and set(q) == kind for q, f in table.items())
+    ):
+        # The quote mostly agrees with the file (only some of its lines drifted, a tab for
+        # four spaces): an added line indented in the file's own kind is written as is.
+        return line
     raise IndentUnmapped(reason("indent", line=repr(line.strip())))
 
 

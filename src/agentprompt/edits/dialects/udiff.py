@@ -241,6 +241,12 @@ class _Reader:
                 if not verdict:
                     end = self.j if self.blank_from is None else self.blank_from
                     cut = final and self.j == n - 1 and self.state.open_tail and _may_grow(line)
+                    if walker.counting and not walker.in_headers and line[:1] in ("\t", "\f"):
+                        # An indented line with no diff prefix, where the hunk's counts
+                        # promise more: a context line that lost its prefix, not prose after
+                        # the diff; the hunk is whole only if it ends as a whole hunk does.
+                        self._lines = lines
+                        cut = cut or not self._ends_whole(end)
                     return self._finish(lines, end, truncated=cut)
             if line.startswith("--- ") and self.j + 2 >= n and not final:
                 return None
