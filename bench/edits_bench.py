@@ -31,7 +31,10 @@ Target: agentprompt in process <= 3x git apply --check.
 about 700 KB) spread over the same repository, each quoting two lines and changing one;
 the dry run and the real apply (``apply_reply``) each run in a fresh child process, which
 reports its time and peak memory (``ru_maxrss``); the repository is reset with git between
-runs. Targets: each <= 5 s, peak memory <= 300 MB.
+runs. Targets: each <= 5 s, peak memory <= 300 MB. ``--dropped`` applies the 100 file
+diffs as given and with one context line left out of every hunk (udiff, SEARCH/REPLACE,
+apply_patch), counting exact, refused and silently wrong results. ``--line-types`` times
+parsing about 1 MB of each line type (target: each <= 3 s).
 """
 
 from __future__ import annotations
@@ -312,6 +315,27 @@ def dropped_context(count: int) -> None:
         print(f"| {variant} | {form} | {ok}/{len(chosen)} | {refused} | {wrong} |")
 
 
+def line_types(runs: int) -> None:
+    """Parse a reply of about 1 MB of each line type of ``tests/edits/test_edits_linear.py``
+    (long runs of blanks inside a marker, header or list item; or many blocks), ``runs``
+    times each: the median seconds."""
+    sys.path.insert(0, str(ROOT / "tests" / "edits"))
+    from test_edits_linear import SHAPES
+
+    print("| line type | reply | parse_reply, median |\n| --- | ---: | ---: |")
+    for name, make in SHAPES.items():
+        n = 1000
+        while len(make(n)) < 1_000_000:
+            n *= 2
+        text = make(n)
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            parse_reply(text)
+            times.append(time.perf_counter() - started)
+        print(f"| {name} | {len(text) / 1e6:.2f} MB | {statistics.median(times):.2f} s |")
+
+
 def perturb(diff: str) -> str:
     """The diff as a model gets it slightly wrong: every hunk header's line numbers shifted
     by 5 and, in every third hunk, a space inside each context line doubled."""
@@ -381,6 +405,11 @@ def main() -> None:
         action="store_true",
         help="Apply real diffs with one context line left out of every hunk instead.",
     )
+    parser.add_argument(
+        "--line-types",
+        action="store_true",
+        help="Time parsing about 1 MB of each line type instead.",
+    )
     parser.add_argument("--large-child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.large_child:
@@ -391,6 +420,9 @@ def main() -> None:
         return
     if options.dropped:
         dropped_context(options.files)
+        return
+    if options.line_types:
+        line_types(options.runs)
         return
     root = WORK / "repo"
     files = build_repository(root)

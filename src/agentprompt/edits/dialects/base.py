@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -203,9 +204,15 @@ _QUOTED = re.compile(r"^(?:`[^`]+`|\*\*[^*]+\*\*):?$")
 _BARE_WORD = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[\w][\w.\-]*[._\-][\w.\-]*)$")
 
 
+_UNDECORATED = re.compile(r"^(?!__)[\w.~/\\\[\]()@+\-]+$")
+"""A path with nothing any decoration pattern could take off (the common case)."""
+
+
 def clean_path(text: str) -> str:
     """A path as the model wrote it, without markdown decoration and surrounding quotes."""
     path = text.strip()
+    if _UNDECORATED.match(path):
+        return path
     for pattern in _DECORATED:
         match = pattern.match(path)
         if match:
@@ -216,6 +223,7 @@ def clean_path(text: str) -> str:
     return path.rstrip(":").strip()
 
 
+@lru_cache(maxsize=4096)
 def looks_like_path(line: str) -> str | None:
     """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``, each
     possibly after a list bullet: ``- p``, ``1. p``), or None.
