@@ -33,7 +33,7 @@ demo: $(VENV)/.installed
 	$(BIN)/agentprompt pack --root "$$demo/repo" --lang en \
 		--task "parseJSON throws on invalid input; make it return null and report the error."; \
 	printf '\n== 2/3  the model'"'"'s reply you copy back (examples/bridge/reply.md):\n'; \
-	printf '        it rewrites src/utils.ts, patches src/index.ts and asks for scripts/report.py\n\n'; \
+	printf '        it patches src/utils.ts and src/index.ts and asks for scripts/report.py\n\n'; \
 	cat examples/bridge/reply.md; \
 	printf '\n== 3/3  agentprompt apply --dry-run examples/bridge/reply.md: what it would change,\n'; \
 	printf '        and the next prompt (edit mode, with the file the model asked for)\n\n'; \

@@ -26,6 +26,15 @@ run spends its time.
 
 Every figure is the median of ``--runs`` runs, with min and max; the ratio is per run.
 Target: agentprompt in process <= 3x git apply --check.
+
+``--blocks N`` times a large reply instead (issue #20): N SEARCH/REPLACE blocks (4,500 make
+about 700 KB) spread over the same repository, each quoting two lines and changing one;
+the dry run and the real apply (``apply_reply``) each run in a fresh child process, which
+reports its time and peak memory (``ru_maxrss``); the repository is reset with git between
+runs. Targets: each <= 5 s, peak memory <= 300 MB. ``--dropped`` applies the 100 file
+diffs as given and with one context line left out of every hunk (udiff, SEARCH/REPLACE,
+apply_patch), counting exact, refused and silently wrong results. ``--line-types`` times
+parsing about 1 MB of each line type (target: each <= 3 s).
 """
 
 from __future__ import annotations
@@ -47,7 +56,7 @@ import time
 from difflib import unified_diff
 from pathlib import Path
 
-from agentprompt.edits import ApplyOptions, apply_actions, parse_reply
+from agentprompt.edits import ApplyOptions, apply_actions, apply_reply, parse_reply
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / ".work" / "edits"
@@ -112,6 +121,221 @@ def build_diff(root: Path, files: list[Path], count: int) -> tuple[str, list[str
     return "".join(parts), widened
 
 
+def build_blocks(root: Path, files: list[Path], count: int) -> str:
+    """A SEARCH/REPLACE reply of ``count`` blocks spread over ``files``: each block quotes a
+    line found once in its file and the line after it, and changes the first; blocks in one
+    file are at least four lines apart and in file order."""
+    blocks: list[str] = []
+    per_file: dict[Path, list[int]] = {}
+    for path in sorted(files):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        seen: dict[str, int] = {}
+        for line in lines:
+            seen[line] = seen.get(line, 0) + 1
+        picks, last = [], -10
+        for i, line in enumerate(lines[:-1]):
+            unique = seen[line] == 1 and len(line.strip()) > 12
+            if i - last >= 4 and unique and lines[i + 1].strip():
+                picks.append(i)
+                last = i
+        per_file[path] = picks
+    rounds = 0
+    while len(blocks) < count:
+        added = False
+        for path, picks in per_file.items():
+            if rounds < len(picks) and len(blocks) < count:
+                added = True
+                lines = path.read_text(encoding="utf-8").splitlines()
+                i = picks[rounds]
+                rel = path.relative_to(root).as_posix()
+                blocks.append(
+                    f"{rel}\n<<<<<<< SEARCH\n{lines[i]}\n{lines[i + 1]}\n=======\n"
+                    f"{lines[i]}  # edited\n{lines[i + 1]}\n>>>>>>> REPLACE\n\n"
+                )
+        if not added:
+            raise SystemExit(f"only {len(blocks)} blocks can be made; lower --blocks")
+        rounds += 1
+    # Blocks must be in file order within a file: sort by file, keeping each file's order.
+    order = {p.relative_to(root).as_posix(): n for n, p in enumerate(sorted(files))}
+    blocks.sort(key=lambda b: order[b.split("\n", 1)[0]])
+    return "".join(blocks)
+
+
+def _large_child(reply_path: str, root: str, mode: str) -> None:
+    """In a child process: apply the large reply (``dry`` or ``apply``) and print the
+    seconds it took and the process's peak memory, as JSON."""
+    import resource
+
+    from agentprompt.edits import apply_reply
+
+    text = Path(reply_path).read_text(encoding="utf-8")
+    started = time.perf_counter()
+    report = apply_reply(Path(root), text, options=ApplyOptions(dry_run=mode == "dry"))
+    elapsed = time.perf_counter() - started
+    if not report.ok:
+        raise SystemExit(f"the large reply did not apply:\n{report.feedback[:3000]}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"seconds": elapsed, "peak": peak, "applied": len(report.applied)}))
+
+
+def large_reply(runs: int, count: int) -> None:
+    """Time a ``count``-block SEARCH/REPLACE reply: dry run and apply, each in a fresh
+    child process (the median of ``runs``), with the child's peak memory."""
+    root = WORK / "large"
+    files = build_repository(root)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    git = ["git", "-C", str(root), "-c", "user.name=b", "-c", "user.email=b@example.invalid"]
+    subprocess.run([*git, "commit", "-q", "-m", "base"], check=True)
+    reply = build_blocks(root, files, count)
+    reply_path = WORK / "large-reply.md"
+    reply_path.write_text(reply, encoding="utf-8")
+    results: dict[str, list[dict[str, float]]] = {"dry": [], "apply": []}
+    for _ in range(runs):
+        for mode in ("dry", "apply"):
+            subprocess.run([*git, "checkout", "-q", "--", "."], check=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--large-child", str(reply_path), str(root), mode],
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise SystemExit(done.stdout + done.stderr)
+            results[mode].append(json.loads(done.stdout))
+    subprocess.run([*git, "checkout", "-q", "--", "."], check=True)
+    print(
+        f"{count} SEARCH/REPLACE blocks, {len(reply) / 1000:.0f} KB, over {len(files)} files, "
+        f"{runs} runs, Python {platform.python_version()}, {os.cpu_count()} cores\n"
+    )
+    print("| measurement | median | min | max | peak memory (median) |")
+    print("| --- | --- | --- | --- | --- |")
+    for mode, name in (("dry", "dry run (apply_reply, dry_run=True)"), ("apply", "apply")):
+        secs = [r["seconds"] for r in results[mode]]
+        peak = statistics.median(r["peak"] for r in results[mode]) / 1e6
+        cells = " | ".join(f"{v:.2f} s" for v in (statistics.median(secs), min(secs), max(secs)))
+        print(f"| {name} | {cells} | {peak:.0f} MB |")
+
+
+def _hunks(diff: str) -> list[list[str]]:
+    """The hunk bodies of a one-file unified diff (lines with their prefix, no newline)."""
+    hunks: list[list[str]] = []
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            hunks.append([])
+        elif hunks and line[:1] in (" ", "-", "+"):
+            hunks[-1].append(line)
+    return hunks
+
+
+def _drop_one(hunk: list[str], seed: int, *, apart: bool = False) -> list[str]:
+    """The hunk with one context line left out: one not at either end of the hunk (and,
+    ``apart``, not next to an added line, where the additions' side of the gap is unknown)."""
+    inner = [
+        k
+        for k, line in enumerate(hunk)
+        if line[:1] == " "
+        and 0 < k < len(hunk) - 1
+        and not (apart and "+" in (hunk[k - 1][:1], hunk[k + 1][:1]))
+    ]
+    if not inner:
+        return hunk
+    gone = inner[seed % len(inner)]
+    return hunk[:gone] + hunk[gone + 1 :]
+
+
+def _as_format(rel: str, hunks: list[list[str]], form: str) -> str:
+    """The hunks as a reply in ``form``: a bare unified diff, SEARCH/REPLACE blocks or an
+    apply_patch envelope."""
+    if form == "udiff":
+        out = [f"--- a/{rel}\n+++ b/{rel}\n"]
+        for hunk in hunks:
+            old = sum(1 for x in hunk if x[:1] != "+")
+            new = sum(1 for x in hunk if x[:1] != "-")
+            out.append(f"@@ -1,{old} +1,{new} @@\n" + "".join(x + "\n" for x in hunk))
+        return "".join(out)
+    if form == "searchreplace":
+        out = []
+        for hunk in hunks:
+            old = "".join(x[1:] + "\n" for x in hunk if x[:1] != "+")
+            new = "".join(x[1:] + "\n" for x in hunk if x[:1] != "-")
+            out.append(f"{rel}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n\n")
+        return "".join(out)
+    body = "".join("@@\n" + "".join(x + "\n" for x in hunk) for hunk in hunks)
+    return f"*** Begin Patch\n*** Update File: {rel}\n{body}*** End Patch\n"
+
+
+def dropped_context(count: int) -> None:
+    """Apply ``count`` real file diffs (three hunks each) as given and with one context line
+    left out of every hunk, as a unified diff, SEARCH/REPLACE blocks and apply_patch: how many
+    give exactly the intended file, how many are refused, how many are silently wrong."""
+    root = WORK / "repo"
+    files = build_repository(root)
+    chosen = sorted(sorted(files, key=lambda p: -p.stat().st_size)[:count])
+    tally: dict[tuple[str, str], list[int]] = {}
+    for n, path in enumerate(chosen):
+        rel = path.relative_to(root).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        new = "".join(_changed(lines, n))
+        hunks = _hunks("".join(unified_diff(lines, new.splitlines(keepends=True), n=3)))
+        dropped = [_drop_one(h, n + k) for k, h in enumerate(hunks)]
+        apart = [_drop_one(h, n + k, apart=True) for k, h in enumerate(hunks)]
+        variants = (
+            ("as given", hunks),
+            ("one context line dropped", dropped),
+            ("one dropped, not next to an added line", apart),
+        )
+        for variant, body in variants:
+            for form in ("udiff", "searchreplace", "applypatch"):
+                reply = _as_format(rel, body, form)
+                report = apply_reply(root, reply, options=ApplyOptions(dry_run=True))
+                counts = tally.setdefault((variant, form), [0, 0, 0])
+                if report.ok and report.planned.get(rel) == new:
+                    counts[0] += 1
+                elif report.ok:
+                    counts[2] += 1
+                else:
+                    counts[1] += 1
+    hunk_total = sum(
+        len(
+            _hunks(
+                "".join(
+                    unified_diff(
+                        p.read_text(encoding="utf-8").splitlines(keepends=True),
+                        _changed(p.read_text(encoding="utf-8").splitlines(keepends=True), n),
+                        n=3,
+                    )
+                )
+            )
+        )
+        for n, p in enumerate(chosen)
+    )
+    print(f"{len(chosen)} files of rich and click, {hunk_total} hunks (three lines of context)\n")
+    print("| variant | format | exactly right | refused | silently wrong |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for (variant, form), (ok, refused, wrong) in tally.items():
+        print(f"| {variant} | {form} | {ok}/{len(chosen)} | {refused} | {wrong} |")
+
+
+def line_types(runs: int) -> None:
+    """Parse a reply of about 1 MB of each line type of ``tests/edits/test_edits_linear.py``
+    (long runs of blanks inside a marker, header or list item; or many blocks), ``runs``
+    times each: the median seconds."""
+    sys.path.insert(0, str(ROOT / "tests" / "edits"))
+    from test_edits_linear import SHAPES
+
+    print("| line type | reply | parse_reply, median |\n| --- | ---: | ---: |")
+    for name, make in SHAPES.items():
+        n = 1000
+        while len(make(n)) < 1_000_000:
+            n *= 2
+        text = make(n)
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            parse_reply(text)
+            times.append(time.perf_counter() - started)
+        print(f"| {name} | {len(text) / 1e6:.2f} MB | {statistics.median(times):.2f} s |")
+
+
 def perturb(diff: str) -> str:
     """The diff as a model gets it slightly wrong: every hunk header's line numbers shifted
     by 5 and, in every third hunk, a space inside each context line doubled."""
@@ -170,7 +394,36 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="Also profile one library run (cProfile)."
     )
+    parser.add_argument(
+        "--blocks",
+        type=int,
+        default=0,
+        help="Time a reply of this many SEARCH/REPLACE blocks instead (dry run and apply).",
+    )
+    parser.add_argument(
+        "--dropped",
+        action="store_true",
+        help="Apply real diffs with one context line left out of every hunk instead.",
+    )
+    parser.add_argument(
+        "--line-types",
+        action="store_true",
+        help="Time parsing about 1 MB of each line type instead.",
+    )
+    parser.add_argument("--large-child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.large_child:
+        _large_child(*options.large_child)
+        return
+    if options.blocks:
+        large_reply(options.runs, options.blocks)
+        return
+    if options.dropped:
+        dropped_context(options.files)
+        return
+    if options.line_types:
+        line_types(options.runs)
+        return
     root = WORK / "repo"
     files = build_repository(root)
     if len(files) < options.files:

@@ -109,7 +109,10 @@ GPT_ENGINEER_OUTCOMES = {
     "temperature_converter_chat": ([0], []),
     "theo_case_chat": ([0, 1], [2, 3]),
     "vgvishesh_example_2_chat": ([0], []),
-    "vgvishesh_example_chat": ([0], []),
+    # The hunk moves `profiles` above the component, but the file has the component first:
+    # placed fuzzily it put `export const profiles` inside the component (broken code). Its
+    # additions now meet a line the quote left out, so it is refused and asked again.
+    "vgvishesh_example_chat": ([], [0]),
     "wheaties_example_chat": ([], [0]),
     "zbf_yml_missing_chat": ([0, 1], [2, 3]),
     "corrected_diff_from_missing_lines": ([], [0]),

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from agentprompt.edits import DeleteFile, MoveFile, PatchFile, WriteFile, parse_reply
+from agentprompt.edits.apply import apply_reply
 
 
 def only(reply: str) -> object:
@@ -297,3 +302,36 @@ def test_no_newline_marker_after_a_removed_line_marks_the_old_side() -> None:
 def test_diff_indented_under_a_list_item_is_read() -> None:
     reply = "1. Fix:\n   ```diff\n   --- a/x\n   +++ b/x\n   @@ -1 +1 @@\n   -a\n   +b\n   ```\n"
     assert _hunk_lines(only(reply)) == [["-a", "+b"]]
+
+
+WRONG_COUNTS = (
+    "--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n import os\n \n def f():\n-    return 1\n"
+    "+    return 2\n \n \n def g():\n"
+)
+
+
+def test_a_bare_diff_with_wrong_counts_that_ends_on_its_context_is_applied(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "m.py").write_text("import os\n\ndef f():\n    return 1\n\n\ndef g():\n    pass\n")
+    result = parse_reply(WRONG_COUNTS)
+    assert not result.truncated
+    assert [d.code for d in result.diagnostics] == ["hunk-counts"]
+    assert apply_reply(tmp_path, WRONG_COUNTS).ok
+    assert "return 2" in (tmp_path / "m.py").read_text()
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        # ends on a change
+        "--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n import os\n \n def f():\n-    return 1\n",
+        # fewer closing context lines than opening ones
+        "--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n import os\n \n def f():\n-    return 1\n"
+        "+    return 2\n \n",
+        # inside a line
+        WRONG_COUNTS[:-3],
+    ],
+)
+def test_a_bare_diff_cut_off_inside_its_last_hunk_is_still_truncated(cut: str) -> None:
+    assert parse_reply(cut).truncated

@@ -33,6 +33,7 @@ def test_stages_are_tried_from_strict_to_loose() -> None:
         "whitespace",
         "punctuation",
         "fuzzy",
+        "aligned",
     )
 
 

@@ -93,11 +93,22 @@ def test_text_after_a_bridge_marker_is_ignored_with_a_warning(tmp_path: Path) ->
     assert not (tmp_path / "c.ts").exists()
 
 
-def test_a_bridge_file_holding_an_end_line_is_written_whole(tmp_path: Path) -> None:
+def test_a_bridge_file_holding_a_new_end_line_is_refused_and_nothing_written(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "gen.py").write_text("old\n")
     content = "TEMPLATE = '''\n<<<END>>>\n'''\nprint(TEMPLATE)\n"
     reply = f"<<<FILE: gen.py>>>\n{content}<<<END>>>\n"
     assert [d.code for d in parse_reply(reply).diagnostics] == ["end-in-content"]
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok and "'<<<END>>>'" in report.failed[0].reason
+    assert (tmp_path / "gen.py").read_text() == "old\n"
+
+
+def test_a_bridge_file_that_already_holds_an_end_line_is_written_whole(tmp_path: Path) -> None:
+    content = "TEMPLATE = '''\n<<<END>>>\n'''\nprint(TEMPLATE)\n"
+    (tmp_path / "gen.py").write_text(content.replace("print", "echo"))
+    reply = f"<<<FILE: gen.py>>>\n{content}<<<END>>>\n"
     assert apply_reply(tmp_path, reply).ok
     assert (tmp_path / "gen.py").read_text() == content
 

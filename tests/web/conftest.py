@@ -26,7 +26,7 @@ def repo(example: Path) -> Path:
 
 @pytest.fixture
 def sample_reply() -> str:
-    """examples/bridge/reply.md: a rewrite, a patch and a file request."""
+    """examples/bridge/reply.md: two patches and a file request."""
     return (EXAMPLES / "reply.md").read_text(encoding="utf-8")
 
 

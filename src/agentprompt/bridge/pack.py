@@ -68,6 +68,8 @@ class BridgePrompt:
     """This is the follow-up asking the model to continue."""
     parts: tuple[str, ...] = field(default=())
     """``text`` split for sending (one part when it fits whole)."""
+    shown_in_full: tuple[str, ...] = ()
+    """The files whose whole text the prompt holds."""
 
     @cached_property
     def user(self) -> str:
@@ -200,6 +202,7 @@ def build_prompt(
         left_out=fitted.left_out,
         withheld=withheld,
         split=split,
+        shown_in_full=tuple(p for p, level in fitted.levels.items() if level == "full"),
     )
 
 
@@ -241,6 +244,7 @@ def _finish(
     left_out: tuple[tuple[str, Level], ...] = (),
     withheld: tuple[SecretFinding, ...] = (),
     split: bool = True,
+    shown_in_full: tuple[str, ...] = (),
 ) -> BridgePrompt:
     counter = shared_counter()
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
@@ -256,4 +260,5 @@ def _finish(
         withheld=withheld,
         continuation=continuation,
         parts=parts,
+        shown_in_full=shown_in_full,
     )

@@ -36,13 +36,34 @@ class Round:
 
 
 def reply_options(
-    state: BridgeState | None, *, dry_run: bool = False, partial: bool = False
+    state: BridgeState | None,
+    *,
+    dry_run: bool = False,
+    partial: bool = False,
+    allow_whole_file: bool = False,
+    fix_encoding: bool = False,
 ) -> ApplyOptions:
     """How to apply a reply in ``state``'s session (``None``: no session, the engine's
     defaults): the edit engine words its feedback in the session's language, because the
-    next prompt quotes that feedback in the middle of the session's prompt."""
-    lang = state.lang if state is not None else ApplyOptions().lang
-    return ApplyOptions(dry_run=dry_run, partial=partial, lang=lang)
+    next prompt quotes that feedback in the middle of the session's prompt, and refuses a
+    whole-file write over a file the session never showed in full (unless
+    ``allow_whole_file``): in browse mode the model has seen only its outline.
+    ``fix_encoding`` repairs a reply whose UTF-8 was read as Windows-1252."""
+    if state is None:
+        return ApplyOptions(
+            dry_run=dry_run,
+            partial=partial,
+            allow_whole_file=allow_whole_file,
+            fix_encoding=fix_encoding,
+        )
+    return ApplyOptions(
+        dry_run=dry_run,
+        partial=partial,
+        lang=state.lang,
+        seen_in_full=frozenset(state.shown),
+        allow_whole_file=allow_whole_file,
+        fix_encoding=fix_encoding,
+    )
 
 
 def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | None:
@@ -66,6 +87,7 @@ def advance(
     for the files that cannot be shown are worded in the session's language, with the
     prompt files of ``root``)."""
     deleted = {a.path for a in report.applied if a.action == "delete"}
+    written = tuple(a.path for a in report.applied if a.action == "write")
     touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
     files = [p for p in state.files if p not in deleted]
     mode = state.mode
@@ -97,7 +119,7 @@ def advance(
         continuation=_still_owed(state, report),
         missing=tuple(dict.fromkeys(missing)),
         feedback=report.feedback,
-    )
+    ).with_shown(written)
     return new, tuple(dict.fromkeys(added))
 
 
@@ -112,7 +134,9 @@ def run_round(
 
     ``keep`` receives the next state before the prompt is built: the reply's edits are
     already on disk, so the session must follow them even when the prompt then cannot be
-    made (a split limit or budget the new files do not fit raises its usage error).
+    made (a split limit or budget the new files do not fit raises its usage error); once
+    the prompt is built it receives the state again with the files the prompt shows in full
+    among those the model has seen.
     """
     # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
     # leave them, so it is the prompt a real apply would make.
@@ -122,4 +146,7 @@ def run_round(
     if keep is not None:
         keep(new)
     prompt = build_prompt(root, new, view=view, overlay=overlay)
-    return Round(state=new, prompt=prompt, added=added, missing=new.missing)
+    shown = new.with_shown(prompt.shown_in_full)
+    if keep is not None and shown != new:
+        keep(shown)
+    return Round(state=shown, prompt=prompt, added=added, missing=shown.missing)

@@ -76,6 +76,9 @@ class BridgeState:
     """Paths the session started with, ranked first when the budget is tight."""
     include_generated: bool = False
     """Show generated and minified files too (discovery leaves them out by default)."""
+    shown: tuple[str, ...] = ()
+    """Files the model has seen whole in this session: shown in full by one of its prompts,
+    or written whole by one of its replies. A reply may replace only these whole."""
 
     @classmethod
     def starting(
@@ -121,6 +124,7 @@ class BridgeState:
             "split_tokens": self.split_tokens,
             "focus": list(self.focus),
             "include_generated": self.include_generated,
+            "shown": list(self.shown),
         }
 
     @classmethod
@@ -145,6 +149,8 @@ class BridgeState:
                 split_tokens=_optional_int(data.get("split_tokens")),
                 focus=tuple(str(p) for p in data.get("focus", ())),
                 include_generated=bool(data.get("include_generated", False)),
+                # A session stored before this was kept: its files in context were shown.
+                shown=tuple(str(p) for p in data.get("shown", data.get("files", ()))),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidBridgeState(
@@ -155,6 +161,12 @@ class BridgeState:
     def with_files(self, paths: tuple[str, ...]) -> BridgeState:
         """The state with ``paths`` added to the files in context (no duplicates)."""
         return replace(self, files=tuple(dict.fromkeys((*self.files, *paths))))
+
+    def with_shown(self, paths: tuple[str, ...]) -> BridgeState:
+        """The state with ``paths`` added to the files the model has seen whole."""
+        if all(p in self.shown for p in paths):
+            return self
+        return replace(self, shown=tuple(dict.fromkeys((*self.shown, *paths))))
 
 
 def _optional_int(value: Any) -> int | None:

@@ -8,6 +8,7 @@ a root that is not a directory, an unknown dialect, a pending journal).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -18,6 +19,7 @@ from agentprompt.bridge.rounds import reply_options
 from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
+from agentprompt.cli.progress import scan_progress
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, WriteFailed, recover
@@ -124,6 +126,18 @@ def _show_recovery(report: RecoveryReport) -> None:
 )
 @click.option("--partial", is_flag=True, help="Write the edits that matched even if others failed.")
 @click.option(
+    "--allow-whole-file",
+    is_flag=True,
+    help="In a bridge session, let the reply replace whole files the model was never shown "
+    "in full (by default such a write is refused).",
+)
+@click.option(
+    "--fix-encoding",
+    is_flag=True,
+    help="Repair a reply whose UTF-8 text was read as Windows-1252 or Latin-1 (cafÃ© for café); "
+    "by default such a reply is refused.",
+)
+@click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -133,6 +147,8 @@ def apply_command(
     dialect: str,
     dry_run: bool,
     partial: bool,
+    allow_whole_file: bool,
+    fix_encoding: bool,
     do_recover: bool,
     as_json: bool,
 ) -> None:
@@ -151,8 +167,16 @@ def apply_command(
     text = read_reply(reply)
     try:
         state = session[1] if session is not None else None
-        options = reply_options(state, dry_run=dry_run, partial=partial)
-        report = apply_reply(root, text, dialect, options)
+        options = reply_options(
+            state,
+            dry_run=dry_run,
+            partial=partial,
+            allow_whole_file=allow_whole_file,
+            fix_encoding=fix_encoding,
+        )
+        # A bar on the terminal's stderr once the apply has run for a second.
+        with scan_progress("Applying the reply's edits") as bar:
+            report = apply_reply(root, text, dialect, replace(options, progress=bar.update))
     except WriteFailed as exc:
         if as_json:
             failed = ApplyReport(dry_run=dry_run).to_json()

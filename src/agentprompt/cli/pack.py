@@ -131,6 +131,8 @@ def pack_command(
         )
         view = view_repository(root, include_generated=state.include_generated)
     prompt = build_prompt(root, state, view=view)
+    # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
+    state = state.with_shown(prompt.shown_in_full)
     if part is not None and not 1 <= part <= len(prompt.parts):
         raise UsageError(
             f"--part {part} is out of range: this prompt has {len(prompt.parts)} part(s)"

@@ -8,7 +8,7 @@ for files, mode switches and continuations are passed through to the report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,9 @@ from agentprompt.edits.diff import render_diff
 from agentprompt.edits.feedback import block_feedback, lost_feedback, reply_feedback
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
+from agentprompt.edits.mojibake import GarbledLine, GarbledReply, garbled_lines, repair
 from agentprompt.edits.parse import parse_reply
+from agentprompt.edits.paths import resolve_inside
 from agentprompt.edits.plan import FileChange, Plan, plan_actions
 from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
@@ -62,6 +64,18 @@ class ApplyOptions:
     lang: str = "en"
     """The language of the feedback and the reasons (``en`` or ``ja``): a bridge session
     passes its own, so a Japanese prompt quotes Japanese feedback."""
+    seen_in_full: frozenset[str] | None = None
+    """The files (relative paths, ``/`` separators) the model has been shown in full in this
+    session: a whole-file write over an existing file not among them is refused, since it
+    would replace code the model has not read. ``None``: not known, nothing refused."""
+    allow_whole_file: bool = False
+    """Write whole files over existing ones even when the model has not seen them in full."""
+    progress: Callable[[int, int], None] | None = None
+    """Called with (actions planned, actions in all) while a reply's actions are planned, so
+    a long apply can show how far it is."""
+    fix_encoding: bool = False
+    """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
+    reply raises :class:`~agentprompt.edits.mojibake.GarbledReply`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,7 +231,10 @@ def apply_actions(
             for i, a in enumerate(actions)
             if not isinstance(a, RequestFiles | SwitchMode | Continue)
         ]
-        plan = plan_actions(root, file_actions, lang=options.lang)
+        seen = None if options.allow_whole_file else options.seen_in_full
+        plan = plan_actions(
+            root, file_actions, lang=options.lang, seen=seen, progress=options.progress
+        )
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
         # here (a broken prompt override, say) leaves the files untouched.
@@ -293,6 +310,22 @@ def apply_reply(
     with speaking(options.lang):
         # A block the parser drops is explained in the feedback, in the apply's language.
         parsed = parse_reply(reply, dialect)
+    garbled = _garbled(root, reply, parsed.actions)
+    if garbled and not options.fix_encoding:
+        raise GarbledReply(garbled)
+    if garbled:
+        with speaking(options.lang):
+            parsed = parse_reply(repair(reply, garbled), dialect)
+        repaired = Diagnostic(
+            severity="warning",
+            code="encoding-repaired",
+            message=f"{len(garbled)} line(s) of the reply were UTF-8 read as Windows-1252 or "
+            "Latin-1 and were repaired before parsing.",
+            line=garbled[0].line,
+            block=None,
+            dialect=None,
+        )
+        parsed = replace(parsed, diagnostics=(repaired, *parsed.diagnostics))
     lost = [d for d in parsed.diagnostics if d.severity == "error"]
     hold = bool(lost) and not options.partial
     report = apply_actions(
@@ -311,3 +344,24 @@ def apply_reply(
         feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
         report = replace(report, feedback=feedback, lost=len(lost))
     return replace(report, diagnostics=parsed.diagnostics)
+
+
+def _garbled(root: Path, reply: str, actions: Sequence[Action]) -> tuple[GarbledLine, ...]:
+    """The reply's lines that read as mis-decoded UTF-8, except those quoting text that the
+    files the reply names already hold (a file may hold such text on purpose)."""
+    found = garbled_lines(reply)
+    if not found:
+        return ()
+    texts = []
+    for path in dict.fromkeys(a.path for a in actions if isinstance(a, FileAction)):
+        try:
+            texts.append(resolve_inside(root, path).read_text(encoding="utf-8", errors="replace"))
+        except (EditError, OSError):
+            continue
+    return tuple(g for g in found if not any(_quoted(g.text, t) for t in texts))
+
+
+def _quoted(line: str, text: str) -> bool:
+    """True when ``line`` (maybe a diff line, with its one-character prefix) is in ``text``."""
+    body = line.strip()
+    return bool(body) and (body in text or (body[:1] in "+- " and body[1:].strip() in text))

@@ -1,7 +1,8 @@
 """Checks that refuse an action before it can damage a file.
 
-Each raises :class:`Refused` with a reason for the model: a whole-file write that stands for
-left-out code or is a snippet among edit blocks, a search text that is not one whole-word
+Each raises :class:`Refused` with a reason for the model: new text holding a line that stands
+for left-out code or a reply format's marker, a whole-file write that is a snippet among edit
+blocks, a search text that is not one whole-word
 occurrence inside a line, deleting or moving a symlink, deleting a file that no longer holds
 what the diff removes, a new file that differs only by case from another, and text no UTF-8
 file can hold.
@@ -21,6 +22,8 @@ from agentprompt.edits.actions import (
     SearchReplace,
     WriteFile,
 )
+from agentprompt.edits.dialects.bridge import is_bridge_marker
+from agentprompt.edits.elision import is_elision
 from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.paths import is_symlink
 from agentprompt.edits.reasons import reason
@@ -28,13 +31,15 @@ from agentprompt.edits.textfile import TextFile, split_lines
 
 __all__ = [
     "Refused",
+    "added_lines",
     "check_case",
     "check_encodable",
     "check_expected",
+    "is_format_marker",
     "only_occurrence",
-    "refuse_elision",
     "refuse_link",
     "refuse_snippet",
+    "refuse_stand_ins",
 ]
 
 
@@ -56,25 +61,57 @@ class Refused(Exception):
         self.settled = settled or (bool(failures) and all(f.settled for f in failures))
 
 
-_ELISION = re.compile(
-    r"^\s*(?:#|//|/\*|<!--|--|;|\*|\{/\*)\s*(?:\.\.\.|…)?\s*[\[(]?\s*(?:\.\.\.|…|"
-    r".*\b(?:rest of (?:the )?(?:file|code|class|module|function|methods?)|existing code|"
-    r"unchanged|remains? the same|same as (?:before|above)|omitted|as before)\b)"
-    r"|^\s*(?:\.\.\.|…)\s*[\[(]?\s*(?:unchanged|existing|rest|omitted|same)",
-    re.IGNORECASE,
+_FORMAT_MARKER = re.compile(
+    r"^\s*(?:<{5,9}\s*SEARCH\b|>{5,9}\s*REPLACE\b|«{3}\s*EDIT\s*$|»{3}\s*EDIT\s+END\s*$|"
+    r"═{3,}\s*REPL\s*$|\*\*\* (?:Begin Patch|End Patch|Add File:|Delete File:|Update File:))"
 )
-"""A line that stands for code left out (``# rest of the file unchanged``, ``// ... existing
-code ...``, ``... (unchanged)``): a whole-file write holding one would cut the file."""
+"""A line of an edit block's own syntax (SEARCH/REPLACE, EDIT/REPL, apply_patch)."""
 
 
-def refuse_elision(lines: Sequence[str], old: Sequence[str]) -> None:
-    """Refuse a whole-file write that elides part of a longer existing file."""
-    if len(lines) >= len(old):
-        return
-    had = set(old)
-    for line in lines:
-        if line not in had and len(line) < 120 and _ELISION.match(line):
+def is_format_marker(line: str) -> bool:
+    """True for a line that belongs to a reply format's syntax, not to a file: a bridge
+    marker (exact or slightly malformed) or another dialect's block marker."""
+    return ("<<" in line or "***" in line or "EDIT" in line or "REPL" in line or ">>" in line) and (
+        is_bridge_marker(line) or _FORMAT_MARKER.match(line) is not None
+    )
+
+
+def added_lines(action: FileAction) -> tuple[str, ...]:
+    """The lines an action writes that it does not also quote from the file: a whole file's
+    content, a replacement's new section, a patch's added lines."""
+    match action:
+        case WriteFile():
+            return tuple(split_lines(action.content)[0])
+        case PatchFile():
+            return tuple(
+                line[1:] for hunk in action.hunks for line in hunk.lines if line[:1] == "+"
+            )
+        case SearchReplace() | AnchoredEdit():
+            return tuple(split_lines(action.replace)[0])
+        case _:
+            return ()
+
+
+def refuse_stand_ins(action: FileAction, old: Sequence[str]) -> None:
+    """Refuse an action that would write a line standing for left-out code (``# ... rest of
+    the file unchanged ...``, ``// 既存のコード``) or a reply format's marker (``<<<END>>>``,
+    ``>>>>>>> REPLACE``) that the file (``old``) does not already hold, whatever the length
+    of the new text: the first would replace code with a comment, the second means the
+    reply's blocks were read wrongly (a malformed marker swallowed by the block before)."""
+    had: set[str] | None = None
+    # A patch's added line is marked as such: a marker there is written on purpose.
+    markers = not isinstance(action, PatchFile)
+    for line in added_lines(action):
+        elided = is_elision(line)
+        if not elided and not (markers and is_format_marker(line)):
+            continue
+        if had is None:
+            had = {row.strip() for row in old}
+        if line.strip() in had:
+            continue
+        if elided:
             raise Refused(reason("elision", line=repr(line.strip())))
+        raise Refused(reason("marker_in_content", line=repr(line.strip())))
 
 
 def refuse_snippet(lines: Sequence[str], old: Sequence[str]) -> None:

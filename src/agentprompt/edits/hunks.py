@@ -18,9 +18,17 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from agentprompt.edits.actions import Hunk
-from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, Stage, locate
+from agentprompt.edits.match import (
+    STAGES,
+    Found,
+    LineIndex,
+    Missing,
+    Stage,
+    locate,
+    normalise,
+)
 from agentprompt.edits.reasons import listed, reason
-from agentprompt.edits.splice import Edit, IndentUnmapped, render_edit, render_exact
+from agentprompt.edits.splice import Edit, GapUnclear, IndentUnmapped, render_edit, render_exact
 
 __all__ = [
     "HunkFailure",
@@ -202,7 +210,20 @@ def _place(
         span = render_exact(hunk, at, at + len(old))
         return _edit(hunk, number, split, span, "exact"), at + 1, None, None
     removed = [line[:1] == "-" for line in quoted]
-    found = locate(index, old, start=start, hint=hint, removed=removed)
+    found = locate(index, old, start=start, hint=hint, removed=removed, fuzzy=False)
+    if isinstance(found, Missing) and not found.ambiguous and not hunk.at_end_of_file:
+        # A quote that leaves out (or adds) one line of the file is aligned with it before
+        # the fuzzy stage is tried: its lines match the file exactly, a stronger sign.
+        aligned = _aligned(index, hunk, number, cursor, split)
+        if aligned is not None:
+            return aligned[0], aligned[1], None, None
+        found = locate(index, old, start=start, hint=hint, removed=removed)
+    elif isinstance(found, Found) and found.stage not in ("exact", "trailing-whitespace"):
+        # Found only by loosening the text (another indentation, spacing): a place where the
+        # quote stands as written but for one left-out line is as likely the one meant.
+        aligned = _aligned(index, hunk, number, cursor, split)
+        if aligned is not None and aligned[1] - 1 != found.start:
+            found = Missing(candidates=(found.start, aligned[1] - 1), stage=found.stage)
     if isinstance(found, Missing) and start > cursor and not hunk.at_end_of_file:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
     if isinstance(found, Found) and hunk.at_end_of_file and found.end != len(lines):
@@ -211,9 +232,83 @@ def _place(
         return None, cursor, None, found
     try:
         span = render_edit(lines, hunk, found)
-    except IndentUnmapped as exc:
+    except (IndentUnmapped, GapUnclear) as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
     return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
+
+
+ALIGN_LEAST = 3
+"""A hunk needs this many quoted lines, and two non-blank ones matched, to be aligned."""
+
+
+def _alignments(
+    keys: Sequence[str], removed: Sequence[bool], file_keys: Sequence[str], s: int
+) -> list[tuple[int, str, int]]:
+    """The one-gap alignments of the quoted ``keys`` starting at file line ``s``: ``("file",
+    p)`` when the file has one line more, at ``s + p``; ``("quote", p)`` when the quote has
+    one context line the file lacks, its ``p``-th."""
+    n, size = len(keys), len(file_keys)
+    p = 0
+    while p < n and s + p < size and file_keys[s + p] == keys[p]:
+        p += 1
+    found = []
+    if (
+        1 <= p < n
+        and s + n + 1 <= size
+        and list(file_keys[s + p + 1 : s + n + 1]) == list(keys[p:])
+    ):
+        found.append((s, "file", p))
+    if p < n and not removed[p] and list(file_keys[s + p : s + n - 1]) == list(keys[p + 1 :]):
+        found.append((s, "quote", p))
+    return found
+
+
+def _aligned(
+    index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
+) -> tuple[Edit, int] | None:
+    """Place a hunk whose quoted lines leave out one line of the file, or add one context
+    line the file lacks (models drop a blank or repeated line), by aligning it with the file
+    with one gap: only when exactly one such place exists at or after ``cursor`` and every
+    removed line is matched. The edit, and the next cursor; None when there is no single
+    place."""
+    quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
+    if len(quoted) < ALIGN_LEAST:
+        return None
+    keys = [normalise(line[1:], "aligned") for line in quoted]
+    removed = [line[:1] == "-" for line in quoted]
+    file_keys = index.keys("aligned")
+    starts = {s for s in index.positions("aligned", keys[0]) if s >= cursor}
+    places = [a for s in sorted(starts) for a in _alignments(keys, removed, file_keys, s)]
+    if len(places) != 1:
+        return None
+    s, kind, p = places[0]
+    kept = [k for k in keys if k.strip()]
+    if len(set(kept)) != len(kept):
+        # A quote repeating a line: where the gap falls among the repeats, and so where its
+        # changes go, cannot be told.
+        return None
+    if len(kept) - (1 if kind == "quote" and keys[p].strip() else 0) < 2:
+        return None
+    # The quote's p-th quoted line, as an index into the hunk's lines.
+    positions = [k for k, line in enumerate(hunk.lines) if line[:1] in (" ", "-")]
+    at = positions[p]
+    lines = list(hunk.lines)
+    if kind == "file" and hunk.lines[positions[p - 1]][:1] == " " and at - positions[p - 1] > 1:
+        # Added lines right after a context line, where the file has the line left out:
+        # they may belong before it or after it.
+        return None
+    if kind == "file":
+        lines.insert(at, " " + index.lines[s + p])
+    else:
+        del lines[at]
+    fitted = replace(hunk, lines=tuple(lines))
+    span = len([x for x in lines if x[:1] in (" ", "-")])
+    found = Found(start=s, end=s + span, stage="aligned", pairs=range(s, s + span))
+    try:
+        edit = render_edit(index.lines, fitted, found)
+    except (IndentUnmapped, GapUnclear):
+        return None
+    return _edit(fitted, number, split, edit, "aligned"), s + 1
 
 
 def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:

@@ -11,7 +11,9 @@ from typing import Literal
 
 __all__ = ["STAGES", "LineIndex", "Stage", "key_stage", "normalise"]
 
-Stage = Literal["exact", "trailing-whitespace", "indentation", "whitespace", "punctuation", "fuzzy"]
+Stage = Literal[
+    "exact", "trailing-whitespace", "indentation", "whitespace", "punctuation", "fuzzy", "aligned"
+]
 """The name of a matcher stage, from strictest to loosest."""
 
 STAGES: tuple[Stage, ...] = (
@@ -21,8 +23,10 @@ STAGES: tuple[Stage, ...] = (
     "whitespace",
     "punctuation",
     "fuzzy",
+    "aligned",
 )
-"""Every stage in the order they are tried."""
+"""Every stage, strictest first; ``aligned`` (a hunk placed with one line of the file left
+out, or one added) is tried after ``punctuation`` and before ``fuzzy``."""
 
 _PUNCTUATION = str.maketrans(
     {
@@ -64,7 +68,7 @@ def normalise(line: str, stage: Stage) -> str:
     """``line`` as the given stage compares it."""
     if stage == "exact":
         return line
-    if stage == "trailing-whitespace":
+    if stage in ("trailing-whitespace", "aligned"):
         return line.rstrip()
     if stage == "indentation":
         return line.strip()
@@ -75,7 +79,10 @@ def normalise(line: str, stage: Stage) -> str:
 
 
 def key_stage(stage: Stage) -> Stage:
-    """The stage whose normal form ``stage`` compares lines in (fuzzy uses punctuation's)."""
+    """The stage whose normal form ``stage`` compares lines in (fuzzy uses punctuation's,
+    aligned trailing-whitespace's)."""
+    if stage == "aligned":
+        return "trailing-whitespace"
     return "punctuation" if stage == "fuzzy" else stage
 
 

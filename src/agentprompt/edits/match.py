@@ -33,6 +33,7 @@ __all__ = [
     "LineIndex",
     "Missing",
     "Stage",
+    "defines",
     "locate",
     "normalise",
 ]
@@ -136,6 +137,11 @@ def _exact_candidates(
     return found
 
 
+def defines(line: str) -> bool:
+    """True for a line that names a definition (``def f``, ``class C``, ``function g``...)."""
+    return _DEFINITION.match(line) is not None
+
+
 def locate(
     index: LineIndex,
     needle: Sequence[str],
@@ -156,7 +162,7 @@ def locate(
     if n == 0:
         raise ValueError("locate needs at least one line")
     loose: list[int] | None = None
-    for stage in STAGES[:-1]:
+    for stage in STAGES[: STAGES.index("fuzzy")]:
         if stage == "exact":
             cands = index.find_exact(needle, start)
         else:
@@ -218,6 +224,23 @@ def _definitions_pair(
 
 
 _Window = tuple[float, int, int, tuple[int | None, ...]]
+
+
+def _repetitive(needle: Sequence[str]) -> bool:
+    """Whether the quote repeats a non-blank line (indentation included) right after itself,
+    or three times in all."""
+    counts: Counter[str] = Counter()
+    previous = None
+    for line in needle:
+        key = line.rstrip()
+        if key.strip():
+            if key == previous:
+                return True
+            counts[key] += 1
+            if counts[key] >= 3:
+                return True
+        previous = key
+    return False
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -288,6 +311,10 @@ def _fuzzy(
             closest_score=near_score,
         )
     score, s0, s1, pairs = distinct[0]
+    if _repetitive(needle) and list(pairs) != list(range(s0, s1)):
+        # A run of equal lines quoted with a line missing or added: which of them the quote
+        # means cannot be told from their text (a box drawing, a table), so no guess.
+        return Missing(closest=(s0, s1), closest_score=score)
     for other in rejected:
         region = (other[1], other[2])
         if _overlaps(region, (s0, s1)):

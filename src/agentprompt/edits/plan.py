@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agentprompt.edits.actions import (
@@ -30,12 +30,13 @@ from agentprompt.edits.guards import (
     check_encodable,
     check_expected,
     only_occurrence,
-    refuse_elision,
     refuse_link,
     refuse_snippet,
+    refuse_stand_ins,
 )
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
+from agentprompt.edits.numbered import unnumbered, unnumbered_hunk_lines
 from agentprompt.edits.paths import resolve_target
 from agentprompt.edits.reasons import joined_reasons, reason
 from agentprompt.edits.splice import Edit, apply_edits
@@ -139,9 +140,21 @@ class _View:
     edit_blocks: bool = False
     """The actions hold edits by blocks (hunks, SEARCH/REPLACE, EDIT): a short whole-file
     write among them is taken for a snippet."""
+    seen: frozenset[str] | None = None
+    """The files the model has seen in full (``None``: unknown): the only existing files a
+    whole-file write may replace."""
+    reals: dict[str, str] = field(default_factory=dict)
+    """Each path as an action named it, resolved (the key of :attr:`files`)."""
 
     def open(self, path: str) -> _File:
+        # A path named again (many blocks on one file) is not resolved again: nothing is
+        # written while planning, so it resolves to the same file.
+        known = self.files.get(self.reals.get(path, ""))
+        if known is not None:
+            self.touched.setdefault(self.reals[path], (known.current, known.edits))
+            return known
         real, info = resolve_target(self.root, path, self.resolved)
+        self.reals[path] = str(real)
         known = self.files.get(str(real))
         if known is not None:
             self.touched.setdefault(str(real), (known.current, known.edits))
@@ -191,15 +204,22 @@ def _new_text(lines: Sequence[str], final: bool, like: TextFile | None) -> TextF
     )
 
 
-def _whole(action: WriteFile, entry: _File, *, snippets: bool = False) -> TextFile:
+def _whole(
+    action: WriteFile,
+    entry: _File,
+    *,
+    snippets: bool = False,
+    seen: frozenset[str] | None = None,
+) -> TextFile:
     if action.create_only and entry.current is not None:
         if split_lines(action.content)[0] == entry.current.lines:
             raise Refused(reason("exists_same"), settled=True)
         raise Refused(reason("exists_new"))
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
+        if seen is not None and entry.before is not None and entry.path not in seen:
+            raise Refused(reason("whole_unseen", path=entry.path))
         final = entry.current.final_newline
-        refuse_elision(lines, entry.current.lines)
         if snippets:
             refuse_snippet(lines, entry.current.lines)
     return _new_text(lines, final, entry.current)
@@ -214,6 +234,13 @@ def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
         raise Refused(reason("patch_no_file"))
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
+    if outcome.failures and current is not None:
+        # Lines copied with their numbers from a numbered listing (``12 | x = 1``).
+        bare = [replace(h, lines=unnumbered_hunk_lines(h.lines)[0]) for h in hunks_action.hunks]
+        if bare != list(hunks_action.hunks):
+            retried = apply_hunks(lines, bare, text=current.text)
+            if not retried.failures:
+                outcome = retried
     if outcome.failures:
         parts = joined_reasons(
             [reason("hunk", hunk=f.hunk + 1, reason=f.reason) for f in outcome.failures]
@@ -242,6 +269,15 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         allow_split=False,
         text=current.text,
     )
+    if outcome.failures:
+        # Lines copied with their numbers from a numbered listing (``12 | x = 1``).
+        old, new, renumbered = unnumbered(search_lines, replace_lines)
+        if renumbered:
+            retried = apply_hunks(
+                current.lines, [hunk_from_texts(old, new)], allow_split=False, text=current.text
+            )
+            if not retried.failures:
+                outcome = retried
     if not outcome.failures:
         new, final = apply_edits(current.lines, current.final_newline, outcome.edits)
         return _new_text(new, final, current), outcome.stage, outcome.edits
@@ -270,7 +306,12 @@ def _run(view: _View, action: FileAction) -> Stage | None:
     edits: tuple[Edit, ...] | None = None
     match action:
         case WriteFile():
-            new = _whole(action, entry, snippets=view.edit_blocks and action.dialect == "whole")
+            new = _whole(
+                action,
+                entry,
+                snippets=view.edit_blocks and action.dialect == "whole",
+                seen=view.seen,
+            )
         case PatchFile():
             new, stage, edits = _patch(action, entry)
         case SearchReplace() | AnchoredEdit():
@@ -288,6 +329,7 @@ def _run(view: _View, action: FileAction) -> Stage | None:
             _move(view, entry, new, action.to)
             return None
     check_encodable(action)
+    refuse_stand_ins(action, entry.current.lines if entry.current is not None else ())
     if isinstance(action, PatchFile) and action.move_to:
         refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
@@ -333,23 +375,38 @@ def _check_no_clash(view: _View, entry: _File) -> None:
 
 
 def plan_actions(
-    root: Path, actions: Sequence[tuple[int, FileAction]], *, lang: str = "en"
+    root: Path,
+    actions: Sequence[tuple[int, FileAction]],
+    *,
+    lang: str = "en",
+    seen: frozenset[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
-    ``root``; the reasons of those that fail are worded in ``lang``."""
+    ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
+    the model has seen in full, the only existing ones a whole-file write may replace
+    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned."""
     with speaking(lang):
-        return _plan(root, actions)
+        return _plan(root, actions, seen, progress)
 
 
-def _plan(root: Path, actions: Sequence[tuple[int, FileAction]]) -> Plan:
+def _plan(
+    root: Path,
+    actions: Sequence[tuple[int, FileAction]],
+    seen: frozenset[str] | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Plan:
     view = _View(
         root=root,
+        seen=seen,
         edit_blocks=any(
             isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
         ),
     )
     outcomes: list[ActionOutcome] = []
-    for index, action in actions:
+    for done, (index, action) in enumerate(actions):
+        if progress is not None and done % 64 == 0:
+            progress(done, len(actions))
         view.touched.clear()
         try:
             stage = _run(view, action)

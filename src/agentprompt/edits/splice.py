@@ -14,12 +14,17 @@ from agentprompt.edits.actions import Hunk
 from agentprompt.edits.match import Found, Stage
 from agentprompt.edits.reasons import reason
 
-__all__ = ["Edit", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
+__all__ = ["Edit", "GapUnclear", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
 
 
 class IndentUnmapped(ValueError):
     """The quoted lines are indented differently from the file (tabs for spaces, or another
     width) and an added line's indentation cannot be carried over to the file's."""
+
+
+class GapUnclear(ValueError):
+    """Added lines sit where the file has a line the quote left out, after a context line:
+    whether they go before or after that line cannot be told."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,12 +89,24 @@ def _mapped(line: str, table: dict[str, str]) -> str:
     lead = _indent(line)
     if lead in table:
         return table[lead] + line[len(lead) :]
+    if not lead:
+        return line  # no indentation is none in any kind
     quote_unit = _unit(list(table))
     file_unit = _unit(list(table.values()))
     if quote_unit and file_unit and lead and _unit([lead]) is not None:
         level, rest = divmod(len(lead), len(quote_unit))
         if not rest and lead == quote_unit * level:
             return file_unit * level + line[len(lead) :]
+    kind = set(lead)
+    if (
+        len(kind) == 1
+        and file_unit
+        and kind == set(file_unit)
+        and any(q == f and q and set(q) == kind for q, f in table.items())
+    ):
+        # The quote mostly agrees with the file (only some of its lines drifted, a tab for
+        # four spaces): an added line indented in the file's own kind is written as is.
+        return line
     raise IndentUnmapped(reason("indent", line=repr(line.strip())))
 
 
@@ -109,7 +126,8 @@ def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
 
 
 def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
-    """The minimal edit a placed hunk makes: (start, end, new lines).
+    """The minimal edit a placed hunk makes: (start, end, new lines); :class:`GapUnclear`
+    when added lines cannot be placed against lines the file gained inside the match.
 
     Context lines keep the file's text (which a loose stage may not have quoted exactly),
     added lines are re-indented by the match's offset (or, when the quote used another kind
@@ -123,6 +141,7 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
     pending: list[str] = []
     pos = found.start
     old_i = 0
+    before = ""
     for line in hunk.lines:
         sign, text = line[:1], line[1:]
         if sign == "+":
@@ -132,6 +151,12 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
         old_i += 1
         if target is None:
             continue
+        if pending and target > pos and before != "-":
+            # An insertion after a context line, where the file gained lines the quote
+            # lacks: before them or after them? (After a removed line, additions take its
+            # place, before the gained lines.)
+            raise GapUnclear(reason("gap_unclear", line=repr(lines[pos].strip())))
+        before = sign
         if sign == "-":
             # Lines the file gained before a removed line stay; additions take its place.
             out.extend(lines[pos:target])

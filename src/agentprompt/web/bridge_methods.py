@@ -81,12 +81,15 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
         lang=lang or default_lang(os.environ),
     )
     prompt = build_prompt(root, state, view=view)
+    state = state.with_shown(prompt.shown_in_full)
     store_session(root, state)
     return prompt_json(prompt, state)
 
 
 def _reply_params(params: Mapping[str, Any], method: str) -> tuple[str, str]:
-    check_unknown(params, ("reply", "dialect", "partial"), method)
+    check_unknown(
+        params, ("reply", "dialect", "partial", "allow_whole_file", "fix_encoding"), method
+    )
     reply = text(params, "reply", required=True) or ""
     dialect = text(params, "dialect", choices=(AUTO, *sorted(DIALECTS))) or AUTO
     return reply, dialect
@@ -131,7 +134,13 @@ def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any
     reply, dialect = _reply_params(params, "preview_reply")
     session = find_session(root)
     state = session[1] if session is not None else None
-    options = reply_options(state, dry_run=True, partial=flag(params, "partial"))
+    options = reply_options(
+        state,
+        dry_run=True,
+        partial=flag(params, "partial"),
+        allow_whole_file=flag(params, "allow_whole_file"),
+        fix_encoding=flag(params, "fix_encoding"),
+    )
     report = apply_reply(root, reply, dialect, options)
     _check_not_empty(report)
     data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
@@ -148,7 +157,12 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     session = find_session(root)
     try:
         state = session[1] if session is not None else None
-        options = reply_options(state, partial=flag(params, "partial"))
+        options = reply_options(
+            state,
+            partial=flag(params, "partial"),
+            allow_whole_file=flag(params, "allow_whole_file"),
+            fix_encoding=flag(params, "fix_encoding"),
+        )
         report = apply_reply(root, reply, dialect, options)
     except WriteFailed as exc:
         return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}

@@ -40,7 +40,7 @@ __all__ = ["DIALECT", "ApplyPatchDialect", "is_begin_patch"]
 NAME = "applypatch"
 _BEGIN = re.compile(r"^\*\*\* Begin Patch\s*$")
 _END = re.compile(r"^\*\*\* End Patch\s*$")
-_OP = re.compile(r"^\*\*\* (Add File|Delete File|Update File|Move to):\s*(.*?)\s*$")
+_OP = re.compile(r"^\*\*\* (Add File|Delete File|Update File|Move to):(.*)$")
 
 
 def is_begin_patch(line: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from agentprompt.edits.actions import Action, Diagnostic
@@ -24,11 +25,13 @@ __all__ = [
     "ScanState",
     "clean_path",
     "closes_fence",
+    "fence_path_before",
     "line_before",
     "looks_like_path",
     "note",
     "opens_fence",
     "path_before",
+    "path_in_fence_info",
     "text_of",
 ]
 
@@ -38,7 +41,8 @@ class Fence:
     """An open markdown code fence: its character and how many of them opened it."""
 
     char: str
-    """The fence character, a backtick or a tilde."""
+    """The fence character, a backtick or a tilde; for a tag fence, its closing tag
+    (``</source>``)."""
     length: int
     """How many fence characters opened it; a closer needs at least as many."""
     info: str = ""
@@ -130,23 +134,44 @@ class Dialect(Protocol):
         ...
 
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})([^`]*)$")
+_TAG_OPEN = re.compile(
+    r"^( {0,3})<(source|code|pre|codeblock)((?:\s[^<>]*)?)>[ \t]*([\w+#.\-/]*)[ \t]*$",
+    re.IGNORECASE,
+)
+_TAG_LANG = re.compile(r"""\b(?:lang|language|class)\s*=\s*["']?(?:language-)?([\w+#.\-]+)""")
 
 
 def opens_fence(line: str) -> Fence | None:
-    """The fence a line opens (```` ```lang ```` or ``~~~``), or None."""
+    """The fence a line opens (```` ```lang ````, ``~~~``, or a tag some models use instead:
+    ``<source>python``, ``<code>``, ``<pre>``, ``<codeblock lang="go">``), or None."""
     match = _FENCE.match(line)
-    if not match:
+    if match:
+        marks = match.group(2)
+        return Fence(
+            char=marks[0],
+            length=len(marks),
+            info=match.group(3).strip(),
+            indent=len(match.group(1)),
+        )
+    if "<" not in line:
         return None
-    marks = match.group(2)
-    return Fence(
-        char=marks[0], length=len(marks), info=match.group(3).strip(), indent=len(match.group(1))
-    )
+    tag = _TAG_OPEN.match(line)
+    if tag is None:
+        return None
+    lang = tag.group(4)
+    if not lang and tag.group(3):
+        attr = _TAG_LANG.search(tag.group(3))
+        lang = attr.group(1) if attr else ""
+    return Fence(char=f"</{tag.group(2).lower()}>", length=1, info=lang, indent=len(tag.group(1)))
 
 
 def closes_fence(line: str, fence: Fence) -> bool:
     """True when ``line`` closes ``fence``: the same character, at least as many, nothing else,
-    indented no deeper than the opener (so a diff's context line `` ```` `` stays content)."""
+    indented no deeper than the opener (so a diff's context line `` ```` `` stays content);
+    for a tag, its closing tag (``</source>``) alone on the line."""
+    if fence.char.startswith("</"):
+        return line.strip().lower() == fence.char
     stripped = line.rstrip()
     marks = stripped.lstrip(" ")
     return (
@@ -157,6 +182,9 @@ def closes_fence(line: str, fence: Fence) -> bool:
 
 
 _DECORATED = (
+    re.compile(r"^\*{3}\s+([^*].*?)(?:\s+\*{3})?$"),
+    re.compile(r"^<!--\s*(?:(?:File|Path|Filename)\s*:\s*)?(.+?)\s*-->$", re.IGNORECASE),
+    re.compile(r"^(?://|--|;)\s*(?:(?:File|Path|Filename)\s*:\s*)?(.+?)$", re.IGNORECASE),
     re.compile(
         r"^(?:File|Path|Filename)?\s*`([^`]+)`\s*(?:\((?:new|new file|updated)\))?:?$", re.I
     ),
@@ -176,9 +204,15 @@ _QUOTED = re.compile(r"^(?:`[^`]+`|\*\*[^*]+\*\*):?$")
 _BARE_WORD = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[\w][\w.\-]*[._\-][\w.\-]*)$")
 
 
+_UNDECORATED = re.compile(r"^(?!__)[\w.~/\\\[\]()@+\-]+$")
+"""A path with nothing any decoration pattern could take off (the common case)."""
+
+
 def clean_path(text: str) -> str:
     """A path as the model wrote it, without markdown decoration and surrounding quotes."""
     path = text.strip()
+    if _UNDECORATED.match(path):
+        return path
     for pattern in _DECORATED:
         match = pattern.match(path)
         if match:
@@ -189,6 +223,7 @@ def clean_path(text: str) -> str:
     return path.rstrip(":").strip()
 
 
+@lru_cache(maxsize=4096)
 def looks_like_path(line: str) -> str | None:
     """The path a path line names (bare, ``**p**``, `` `p` ``, ``# p``, ``File: p``, each
     possibly after a list bullet: ``- p``, ``1. p``), or None.
@@ -208,6 +243,28 @@ def looks_like_path(line: str) -> str | None:
     if _FILE_NAME.match(name) or name in _BARE_NAMES or ("/" in path and name):
         return path
     return None
+
+
+def path_in_fence_info(line: str) -> str | None:
+    """The path a fence opener names in its info string (```` ```python src/a.py ````, or
+    ```` ```src/a.py ```` alone when it reads as a path with a folder or an extension)."""
+    fence = opens_fence(line)
+    words = fence.info.split() if fence is not None else []
+    if not words:
+        return None
+    path = looks_like_path(words[-1])
+    if path is None or (len(words) == 1 and "/" not in path and "." not in path):
+        return None
+    return path
+
+
+def fence_path_before(lines: Sequence[str], i: int) -> str | None:
+    """The path a fence opener just before line ``i`` (blank lines skipped, up to three lines
+    back) names in its info string (```` ```python src/a.py ````), or None."""
+    k = i - 1
+    while k >= 0 and k >= i - 3 and not lines[k].strip():
+        k -= 1
+    return path_in_fence_info(lines[k]) if k >= 0 else None
 
 
 def text_of(lines: Sequence[str]) -> str:
@@ -243,7 +300,7 @@ def line_before(lines: Sequence[str], i: int) -> int | None:
 
 
 def path_before(lines: Sequence[str], i: int, *, lenient: bool = False) -> str | None:
-    """The path on the line before line ``i`` (blank lines and fence lines skipped, up to three
+    """The path on the line before line ``i`` (blank lines and fence lines skipped, up to four
     lines back), or None when that line names no path.
 
     ``lenient`` also accepts a single word that reads as a file name without an extension
@@ -251,7 +308,7 @@ def path_before(lines: Sequence[str], i: int, *, lenient: bool = False) -> str |
     allows; prose words (``Changes:``, ``Here``) are refused.
     """
     k = line_before(lines, i)
-    if k is None or k < i - 3:
+    if k is None or k < i - 4:
         return None
     line = lines[k]
     path = looks_like_path(line)

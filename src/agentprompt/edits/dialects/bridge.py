@@ -36,31 +36,75 @@ from agentprompt.edits.dialects.base import (
 )
 from agentprompt.edits.dialects.bridge_actions import NAME, build_action, lost_message
 
-__all__ = ["DIALECT", "BridgeDialect", "is_bridge_marker"]
+__all__ = ["DIALECT", "BridgeDialect", "Marker", "is_bridge_marker", "read_marker"]
 
-_MARKER = re.compile(
-    r"^\s*<<<\s*(FILE|DIFF|DELETE|REQUEST_FILES|REQUEST_FILE|SWITCH_MODE|CONTINUE|END)"
-    r"\s*(?::\s*(.*?))?\s*>>>(.*)$",
+_HEAD = re.compile(
+    r"[ \t]*(<{2,4})[ \t]*(FILE|DIFF|DELETE|REQUEST_FILES|REQUEST_FILE|SWITCH_MODE|CONTINUE|END)"
+    r"(?![A-Za-z0-9_])",
     re.IGNORECASE,
 )
 _SINGLE = {"DELETE", "REQUEST_FILE"}
 
 
+@dataclass(frozen=True, kw_only=True)
+class Marker:
+    """A bridge marker line, read."""
+
+    kind: str
+    """``FILE``, ``DIFF``, ``DELETE``, ``REQUEST_FILE(S)``, ``SWITCH_MODE``, ``CONTINUE`` or
+    ``END``, upper case."""
+    arg: str
+    """What follows the colon (a path, a mode), stripped."""
+    tail: str
+    """Text after the closing ``>>>``."""
+    exact: bool
+    """Written as the format says (``<<<KIND: arg>>>``); False for a slip the reader still
+    takes (``<<FILE: a>>``, ``<<<FILE a>>>``, a full-width colon)."""
+
+
+def read_marker(line: str) -> Marker | None:
+    """The marker a line holds, exact or slightly malformed, or None.
+
+    Read without a backtracking pattern over the argument, so a line with long runs of
+    spaces is read in one pass. An ``<<<END>>>`` counts only when nothing follows it.
+    """
+    head = _HEAD.match(line)
+    if head is None:
+        return None
+    kind = head.group(2).upper()
+    rest = line[head.end() :]
+    close = rest.find(">>")
+    if close < 0:
+        return None
+    stop = close
+    while stop < len(rest) and rest[stop] == ">":
+        stop += 1
+    closers = stop - close
+    if closers > 4:
+        return None
+    inner = rest[:close].strip()
+    tail = rest[stop:].strip()
+    colon = inner[:1] in (":", "\uff1a")
+    arg = inner[1:].strip() if colon else inner
+    exact = len(head.group(1)) == 3 and closers == 3 and inner[:1] in (":", "")
+    if kind == "END" and (tail or arg):
+        return None
+    if not colon and inner and rest[:1] not in (" ", "\t"):
+        return None
+    return Marker(kind=kind, arg=arg, tail=tail, exact=exact)
+
+
 def _marker(line: str) -> tuple[str, str, str] | None:
     """The kind, argument and any text after ``>>>`` of a marker line (an ``<<<END>>>``
     only when nothing follows it)."""
-    match = _MARKER.match(line)
-    if not match:
-        return None
-    kind, tail = match.group(1).upper(), match.group(3).strip()
-    if kind == "END" and tail:
-        return None
-    return kind, (match.group(2) or "").strip(), tail
+    found = read_marker(line)
+    return None if found is None else (found.kind, found.arg, found.tail)
 
 
 def is_bridge_marker(line: str) -> bool:
-    """True for any ``<<<KIND...>>>`` line of seed 003, ``<<<END>>>`` included."""
-    return _marker(line) is not None
+    """True for any ``<<<KIND...>>>`` line of seed 003, ``<<<END>>>`` included, also when
+    slightly malformed (``<<<FILE path>>>``, ``<<FILE: path>>``)."""
+    return read_marker(line) is not None
 
 
 @dataclass(frozen=True)
@@ -84,10 +128,16 @@ class BridgeDialect:
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the block the marker at line ``i`` opens."""
-        found = _marker(lines[i])
-        kind, arg, tail = found if found else ("END", "", "")
+        found = read_marker(lines[i]) or Marker(kind="END", arg="", tail="", exact=True)
         return _Reader(
-            start=i, j=i + 1, kind=kind, arg=arg, tail=tail, state=state, fence=state.fence
+            start=i,
+            j=i + 1,
+            kind=found.kind,
+            arg=found.arg,
+            tail=found.tail,
+            exact=found.exact,
+            state=state,
+            fence=state.fence,
         )
 
 
@@ -100,6 +150,8 @@ class _Reader:
     tail: str
     """Text written after the marker's ``>>>`` (ignored, with a warning)."""
     state: ScanState
+    exact: bool = True
+    """The marker was written exactly as the format says (else a warning names the slip)."""
     fence: Fence | None = None
     """The markdown fence the block sits in, whose closer ends a block with no END."""
     inner: Fence | None = None
@@ -178,7 +230,8 @@ class _Reader:
                     "warning",
                     "end-in-content",
                     f"The <<<{self.kind}: {self.arg}>>> block holds {self.ends} '<<<END>>>' "
-                    "lines; it was read up to the last one, the others were taken as content.",
+                    "lines; it was read up to the last one, the others were taken as content "
+                    "(written only into a file that already holds them).",
                     line=self.start + 1,
                     block=None,
                     dialect=NAME,
@@ -219,6 +272,20 @@ class _Reader:
         self, lines: Sequence[str], body_end: int, end: int, notes: list[Diagnostic]
     ) -> BlockOutcome:
         block = self.state.take_block()
+        if not self.exact:
+            written = lines[self.start].strip()
+            notes.append(
+                note(
+                    "warning",
+                    "marker-form",
+                    f"The marker {written[:80]!r} is not written as the format says; it was "
+                    f"read as '<<<{self.kind}{': ' + self.arg if self.arg else ''}>>>'. Write "
+                    "every marker exactly as shown.",
+                    line=self.start + 1,
+                    block=None,
+                    dialect=NAME,
+                )
+            )
         if self.tail:
             notes.append(
                 note(

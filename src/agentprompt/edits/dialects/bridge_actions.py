@@ -33,10 +33,11 @@ __all__ = ["NAME", "build_action", "lost_message"]
 NAME = "bridge"
 """The bridge dialect's registry name."""
 _NEW = re.compile(r"^\[\s*NEW\s*\]\s*", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d+[.)]\s)\s*(.+?)\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d+[.)]\s)\s*(\S.*)$")
 _LINK = re.compile(r"^\[([^\]]+)\]\([^)]*\)")
 _QUOTED = re.compile(r"^(`[^`]+`|\*\*[^*]+\*\*)")
-_NOTE = re.compile(r"\s+[—–-]\s|[:：]\s|\s\(|\s#")
+# (?<!\s): a run of blanks is tried once, from its start, not once per blank.
+_NOTE = re.compile(r"(?<!\s)\s+[—–-]\s|[:：]\s|\s\(|\s#")
 _TARGETS = re.compile(r"^\s*(?:対象ファイル|Target files?)\s*[:：]\s*(.*)$", re.IGNORECASE)
 _REASON = re.compile(r"^\s*(?:理由|Reason)\s*[:：]\s*(.*)$", re.IGNORECASE)
 _REMAINING = re.compile(r"^\s*(?:残り|Remaining)\s*[:：]\s*(\d{1,9})(?!\d)", re.IGNORECASE)

@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentprompt.edits.actions import Action, AnchoredEdit
-from agentprompt.edits.dialects.base import BlockReader, ScanState, path_before, text_of
+from agentprompt.edits.dialects.base import (
+    BlockReader,
+    ScanState,
+    fence_path_before,
+    path_before,
+    text_of,
+)
 from agentprompt.edits.dialects.delimited import DelimitedReader, Delimiters
 
 __all__ = ["DIALECT", "EditReplDialect", "is_edit_marker", "shared_prefix"]
@@ -102,7 +108,7 @@ class EditReplDialect:
             start=i,
             j=i + 1,
             state=state,
-            path=lambda rows: path_before(rows, i, lenient=True),
+            path=lambda rows: path_before(rows, i, lenient=True) or fence_path_before(rows, i),
         )
 
 

@@ -26,9 +26,8 @@ from agentprompt.edits.actions import Action, SearchReplace
 from agentprompt.edits.dialects.base import (
     BlockReader,
     ScanState,
+    fence_path_before,
     line_before,
-    looks_like_path,
-    opens_fence,
     path_before,
     text_of,
 )
@@ -46,17 +45,6 @@ _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\b.*$")
 def is_search_marker(line: str) -> bool:
     """True for a ``<<<<<<< SEARCH`` line."""
     return _SEARCH.match(line) is not None
-
-
-def _path_in_fence_info(lines: Sequence[str], i: int) -> str | None:
-    """The path a fence opener just before line ``i`` names after its language
-    (```` ```python src/a.py ````), or None."""
-    k = i - 1
-    while k >= 0 and k >= i - 3 and not lines[k].strip():
-        k -= 1
-    fence = opens_fence(lines[k]) if k >= 0 else None
-    words = fence.info.split() if fence is not None else []
-    return looks_like_path(words[-1]) if len(words) >= 2 else None
 
 
 def _build(path: str, old: Sequence[str], new: Sequence[str], block: int, line: int) -> Action:
@@ -108,7 +96,7 @@ class SearchReplaceDialect:
         elif line_before(lines, i) == state.last_end.get(NAME, -1):
             path = state.last_path.get(NAME)
         else:
-            path = _path_in_fence_info(lines, i)
+            path = fence_path_before(lines, i)
             if path is not None:
                 state.last_path[NAME] = path
         found = path

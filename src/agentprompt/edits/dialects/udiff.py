@@ -132,6 +132,8 @@ class _Walker:
     new_left: int = 0
     counted: bool = False
     """The current hunk declared its counts."""
+    hunk_at: int | None = None
+    """The index of the current hunk's ``@@`` line."""
 
     @property
     def counting(self) -> bool:
@@ -189,6 +191,7 @@ class _Walker:
                 return
             current.hunk_start = i
         if line.startswith("@@"):
+            self.hunk_at = i
             parsed = parse_header(line)
             self.counted = parsed.old_count is not None or parsed.new_count is not None
             if parsed.old_start is not None:
@@ -218,6 +221,10 @@ class _Reader:
     """Bare diffs: the first of the blank lines after a complete hunk (the diff may end there)."""
     released: int = 0
     """How many sections were released before the diff ended."""
+    _lines: Sequence[str] | None = None
+    """The reply's lines, while the reader decides whether the diff was cut off."""
+    counts_note: int | None = None
+    """The ``@@`` line of a last hunk read as whole though its counts were not used up."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
@@ -234,6 +241,12 @@ class _Reader:
                 if not verdict:
                     end = self.j if self.blank_from is None else self.blank_from
                     cut = final and self.j == n - 1 and self.state.open_tail and _may_grow(line)
+                    if walker.counting and not walker.in_headers and line[:1] in ("\t", "\f"):
+                        # An indented line with no diff prefix, where the hunk's counts
+                        # promise more: a context line that lost its prefix, not prose after
+                        # the diff; the hunk is whole only if it ends as a whole hunk does.
+                        self._lines = lines
+                        cut = cut or not self._ends_whole(end)
                     return self._finish(lines, end, truncated=cut)
             if line.startswith("--- ") and self.j + 2 >= n and not final:
                 return None
@@ -253,6 +266,7 @@ class _Reader:
         if not final:
             return None
         end = n if self.blank_from is None else self.blank_from
+        self._lines = lines
         return self._finish(lines, end, truncated=self._cut(end, n))
 
     def _release(self, lines: Sequence[str], upto: int) -> BlockOutcome:
@@ -306,17 +320,42 @@ class _Reader:
 
     def _cut(self, end: int, n: int) -> bool:
         """Whether the reply ended inside the diff: inside a fence, before a bare hunk's
-        counts were used up, inside its headers, or on an unterminated last line."""
+        counts were used up (unless the hunk ends as a whole hunk does, see
+        :meth:`_ends_whole`), inside its headers, or on an unterminated last line."""
         w = self.walker
         if self.fence is not None:
             return True
         if not w.sections:
             return False
-        if w.counting:
-            return True
         if end == n and self.state.open_tail:
             return True
+        if w.counting:
+            return not self._ends_whole(end)
         return w.in_headers and not _complete_headers(w.sections[-1].headers)
+
+    def _ends_whole(self, end: int) -> bool:
+        """Whether the last hunk, whose counts promise more lines than the diff holds, still
+        reads as whole: the reply's last line is complete, and after its last change come at
+        least as many context lines as before its first (at least one), as ``diff -u`` writes
+        them. Models often write wrong counts; a reply cut off mid-hunk ends elsewhere
+        (inside a line, or on a change, or in the middle of the closing context). Such a
+        hunk is kept, with a ``hunk-counts`` warning."""
+        w = self.walker
+        if w.hunk_at is None or self._lines is None:
+            return False
+        rows = list(self._lines[w.hunk_at + 1 : end])
+        while rows and not rows[-1].strip():
+            rows.pop()
+        marks = [r[:1] for r in rows if r[:1] in (" ", "+", "-", "")]
+        changes = [k for k, m in enumerate(marks) if m in ("+", "-")]
+        if not changes or len(marks) != len(rows):
+            return False
+        leading = changes[0]
+        trailing = len(marks) - 1 - changes[-1]
+        whole = trailing >= max(1, leading)
+        if whole:
+            self.counts_note = w.hunk_at
+        return whole
 
     def _finish(self, lines: Sequence[str], end: int, *, truncated: bool) -> BlockOutcome:
         sections = self.walker.sections[self.released :]
@@ -331,6 +370,19 @@ class _Reader:
                     "its hunk counts promise more lines than it holds); that file's changes "
                     "were dropped. Send that file's diff again.",
                     line=last.start + 1,
+                    block=None,
+                    dialect=NAME,
+                )
+            )
+        if self.counts_note is not None and not truncated:
+            notes.append(
+                note(
+                    "warning",
+                    "hunk-counts",
+                    "The last hunk's @@ counts promise more lines than the diff holds; it ends "
+                    "on its context lines as a whole hunk does, so it was read as complete and "
+                    "placed by its context. Check that nothing after it is missing.",
+                    line=self.counts_note + 1,
                     block=None,
                     dialect=NAME,
                 )

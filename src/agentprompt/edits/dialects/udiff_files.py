@@ -47,8 +47,20 @@ GIT_HEADERS: tuple[str, ...] = (
 )
 """Git's extended header lines, which may come before ``---``/``+++``."""
 _TIMESTAMP = re.compile(
-    r"[ \t]+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[ \t]*[+-]\d{4})?$"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[ \t]{0,8}[+-]\d{4})?$"
 )
+_TIMESTAMP_TAIL = 64
+"""A timestamp with its zone is shorter: only a header's last characters are searched."""
+
+
+def _without_timestamp(text: str) -> str:
+    """``text`` without a timestamp after blanks at its end (``a.py 2024-01-02 10:00:00``),
+    looked for in its tail only, so a header with a long run of blanks is read once."""
+    skip = max(0, len(text) - _TIMESTAMP_TAIL)
+    match = _TIMESTAMP.search(text, skip)
+    if match is None or match.start() == 0 or text[match.start() - 1] not in " \t":
+        return text
+    return text[: match.start()].rstrip(" \t")
 
 
 @dataclass
@@ -75,7 +87,7 @@ def _header_path(raw: str | None) -> str | None:
     """A path from a ``---``/``+++`` header: timestamp and quotes removed."""
     if raw is None:
         return None
-    path = _TIMESTAMP.sub("", raw.split("\t", 1)[0]).strip()
+    path = _without_timestamp(raw.split("\t", 1)[0]).strip()
     if len(path) >= 2 and path[0] == path[-1] == '"':
         path = path[1:-1]
     return path or None

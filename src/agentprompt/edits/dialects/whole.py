@@ -28,6 +28,7 @@ from agentprompt.edits.dialects.base import (
     looks_like_path,
     note,
     opens_fence,
+    path_in_fence_info,
     text_of,
 )
 from agentprompt.edits.dialects.bridge import is_bridge_marker
@@ -74,14 +75,28 @@ class WholeFileDialect:
         )
 
     def starts(self, lines: Sequence[str], i: int, final: bool) -> bool | None:
-        """A path line followed by a fence opener."""
+        """A path line followed by a fence opener, or a fence opener naming the path after
+        its language (```` ```python src/a.py ````) whose content is no other dialect's."""
         if looks_like_path(lines[i]) is None:
-            return False
+            return _named_fence(lines, i, final)
         found = _fence_line(lines, i, final)
         return None if found is None else found > 0
 
     def open_block(self, lines: Sequence[str], i: int, state: ScanState) -> BlockReader:
         """A reader for the file whose path is on line ``i``."""
+        named = path_in_fence_info(lines[i]) if looks_like_path(lines[i]) is None else None
+        if named is not None:
+            fence = opens_fence(lines[i]) or Fence(char="`", length=3)
+            return _Reader(
+                start=i,
+                first=i + 1,
+                j=i + 1,
+                fence=fence,
+                state=state,
+                not_a_file=False,
+                path=named,
+                decided=True,
+            )
         k = i + 1 if opens_fence(lines[i + 1]) else i + 2
         fence = opens_fence(lines[k]) or Fence(char="`", length=3)
         # A path listed inside an open code block, followed by that block's closing fence.
@@ -89,6 +104,25 @@ class WholeFileDialect:
         return _Reader(
             start=i, first=k + 1, j=k + 1, fence=fence, state=state, not_a_file=closes_prose
         )
+
+
+def _named_fence(lines: Sequence[str], i: int, final: bool) -> bool | None:
+    """Whether line ``i`` opens a fence naming a file's path, holding that file's content
+    (not a diff or another dialect's block); None when the next lines are needed."""
+    fence = opens_fence(lines[i])
+    if fence is None or fence.info.split(" ")[0].lower() in _DIFF_INFO:
+        return False
+    if path_in_fence_info(lines[i]) is None:
+        return False
+    k = i + 1
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k >= len(lines):
+        return False if final else None
+    if closes_fence(lines[k], fence):
+        return True
+    foreign = _foreign(lines, k, final)
+    return None if foreign is None else not foreign
 
 
 def _foreign(lines: Sequence[str], j: int, final: bool) -> bool | None:
@@ -133,6 +167,12 @@ class _Reader:
     inner: Fence | None = None
     """A fence with an info string opened inside the content (a Markdown file's code block),
     which takes the next closer for itself."""
+    path: str | None = None
+    """The path named on the fence line itself (None: on the line ``start``)."""
+
+    def _path(self, lines: Sequence[str]) -> str:
+        """The file's path as the model wrote it."""
+        return self.path if self.path is not None else looks_like_path(lines[self.start]) or ""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         if self.not_a_file or self.fence.info.split(" ")[0].lower() in _DIFF_INFO:
@@ -166,7 +206,7 @@ class _Reader:
         if not final:
             return None
         block = self.state.take_block()
-        path = looks_like_path(lines[self.start]) or ""
+        path = self._path(lines)
         cut = note(
             "error",
             "truncated",
@@ -183,7 +223,7 @@ class _Reader:
         block, by an even number of bare fence lines: the file's own code blocks may have
         closed the fence early, and where its content ends cannot be told. None: the reply
         must go on to tell."""
-        path = looks_like_path(lines[self.start]) or ""
+        path = self._path(lines)
         if not path.lower().endswith(_MARKDOWN):
             return False
         count = 0
@@ -201,7 +241,7 @@ class _Reader:
         return count > 0 and count % 2 == 0
 
     def _ambiguous(self, lines: Sequence[str], close: int) -> BlockOutcome:
-        path = looks_like_path(lines[self.start]) or ""
+        path = self._path(lines)
         lost = note(
             "error",
             "ambiguous-fence",
@@ -216,7 +256,7 @@ class _Reader:
 
     def _finish(self, lines: Sequence[str], close: int) -> BlockOutcome:
         action = WriteFile(
-            path=looks_like_path(lines[self.start]) or "",
+            path=self._path(lines),
             content=text_of(lines[self.first : close]),
             dialect=NAME,
             block=self.state.take_block(),
