@@ -29,10 +29,11 @@ def _load(name: str) -> tuple[tuple[str, ...], set[str]]:
 
 def test_the_feedback_and_reason_files_are_all_listed() -> None:
     names = _english_names()
-    assert len(names) == 93
+    assert len(names) == 96
     assert {
         "feedback",
         "feedback_summary",
+        "feedback_tool",
         "reason_ambiguous",
         "reason_lost_truncated_file",
     } <= set(names)

@@ -156,3 +156,20 @@ def test_the_agent_may_read_but_never_write_agentprompts_own_folder(call: Call, 
         assert "agentprompt's own configuration" in result.content
     assert (prompts / "system.md").read_text() == "Be careful.\n"
     assert not (repo / ".agentprompt" / "agents").exists()
+
+
+def test_a_failed_edit_call_is_told_of_the_call_and_its_arguments(call: Call) -> None:
+    result = call("edit", path="src/app/util.py", old_string="    return x * 9\n", new_string="x")
+    assert result.is_error
+    text = result.content
+    assert "Your edit call on `src/app/util.py` was not applied" in text
+    assert "2 |     return x * 2" in text
+    assert "Call edit again with `old_string` copied exactly" in text
+    for reply_words in ("block", "your reply", "line 0", "Resend", "file blocks"):
+        assert reply_words not in text
+
+
+def test_a_refused_write_call_is_told_to_correct_its_arguments(call: Call) -> None:
+    result = call("write", path=".git/config", content="x")
+    assert result.is_error
+    assert "block" not in result.content and "your reply" not in result.content

@@ -24,7 +24,12 @@ from agentprompt.edits.actions import (
     action_to_json,
 )
 from agentprompt.edits.diff import render_diff
-from agentprompt.edits.feedback import block_feedback, lost_feedback, reply_feedback
+from agentprompt.edits.feedback import (
+    block_feedback,
+    lost_feedback,
+    reply_feedback,
+    tool_feedback,
+)
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.match import Stage
 from agentprompt.edits.mojibake import GarbledLine, GarbledReply, garbled_lines, repair
@@ -76,6 +81,9 @@ class ApplyOptions:
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
     reply raises :class:`~agentprompt.edits.mojibake.GarbledReply`)."""
+    tool: str | None = None
+    """The tool call the actions come from (its name, such as ``edit``), when they are not a
+    reply's: the feedback then speaks of the call and its arguments."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,7 +246,7 @@ def apply_actions(
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
         # here (a broken prompt override, say) leaves the files untouched.
-        failed, summary = _failures(root, plan, lands, options.lang)
+        failed, summary = _failures(root, plan, lands, options)
         diff = render_diff(plan.changes) if lands else ""
         written = False
         if lands and not options.dry_run:
@@ -273,14 +281,18 @@ def _read_back(change: FileChange) -> str | None:
 
 
 def _failures(
-    root: Path, plan: Plan, lands: bool, lang: str
+    root: Path, plan: Plan, lands: bool, options: ApplyOptions
 ) -> tuple[tuple[FailedAction, ...], str]:
-    """Each failed action with its feedback, and the feedback for the whole reply."""
+    """Each failed action with its feedback, and the feedback for the whole reply (or, for
+    a tool call's actions, for the call)."""
     if not plan.failed:
         return (), ""
     library = PromptLibrary(root)
+    lang, tool = options.lang, options.tool
     feedback = [
-        block_feedback(o, plan.outcomes, written=lands, library=library, lang=lang)
+        tool_feedback(o, tool, library=library, lang=lang)
+        if tool is not None
+        else block_feedback(o, plan.outcomes, written=lands, library=library, lang=lang)
         for o in plan.failed
     ]
     failed = tuple(
@@ -294,6 +306,8 @@ def _failures(
         )
         for o, text in zip(plan.failed, feedback, strict=True)
     )
+    if tool is not None:
+        return failed, "\n\n".join(feedback)
     summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library, lang=lang)
     return failed, summary
 

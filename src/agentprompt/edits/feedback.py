@@ -22,6 +22,7 @@ __all__ = [
     "lost_feedback",
     "reply_feedback",
     "summary_feedback",
+    "tool_feedback",
 ]
 
 EXCERPT_CONTEXT = 2
@@ -229,6 +230,34 @@ def _block_text(
         resend=resend.strip(),
     )
     return text.strip()
+
+
+def tool_feedback(
+    outcome: ActionOutcome,
+    tool: str,
+    *,
+    library: PromptLibrary | None = None,
+    lang: str = "en",
+) -> str:
+    """The feedback for a failed tool call (``tool``: its name, such as ``edit``): the call
+    and its arguments, not blocks and lines of a reply; worded in ``lang``."""
+    words = _Words(library, lang)
+    reason = outcome.reason.strip()
+    if reason and not reason.endswith((".", words.marks.stop)):
+        reason += words.marks.stop
+    closest = _closest_text(outcome, words)
+    retry = words.render(
+        "feedback_tool_retry_match" if closest else "feedback_tool_retry", tool=tool
+    )
+    text = words.render(
+        "feedback_tool",
+        tool=tool,
+        path=outcome.path,
+        reason=reason,
+        closest=closest,
+        retry=retry.strip(),
+    )
+    return "\n\n".join(part.strip() for part in text.split("\n\n") if part.strip())
 
 
 def summary_feedback(

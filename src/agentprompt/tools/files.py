@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Literal
 
-from agentprompt.edits import ApplyReport, SearchReplace, WriteFile, apply_actions
+from agentprompt.edits import ApplyOptions, ApplyReport, SearchReplace, WriteFile, apply_actions
 from agentprompt.edits.actions import FileAction
 from agentprompt.edits.paths import UnsafePath, resolve_inside, resolve_target
 from agentprompt.tools.context import ToolContext, ToolFailure
@@ -124,10 +124,10 @@ def _refuse_own_config(ctx: ToolContext, path: str) -> None:
         )
 
 
-def _apply(ctx: ToolContext, action: FileAction) -> ApplyReport:
+def _apply(ctx: ToolContext, action: FileAction, tool: str) -> ApplyReport:
     _refuse_own_config(ctx, action.path)
     with _WRITES:
-        report = apply_actions(ctx.root, [action])
+        report = apply_actions(ctx.root, [action], ApplyOptions(tool=tool))
     if report.failed:
         raise ToolFailure(report.feedback or report.failed[0].reason)
     return report
@@ -140,7 +140,7 @@ def write(ctx: ToolContext, path: str, content: str) -> str:
         path: The file, relative to the repository root.
         content: The entire new content of the file.
     """
-    report = _apply(ctx, WriteFile(dialect=DIALECT, path=path, content=content))
+    report = _apply(ctx, WriteFile(dialect=DIALECT, path=path, content=content), "write")
     lines = content.count("\n") + (not content.endswith("\n") and content != "")
     if not report.written:
         return f"{path} already holds this content; nothing changed."
@@ -160,7 +160,7 @@ def edit(ctx: ToolContext, path: str, old_string: str, new_string: str) -> str:
     if old_string == new_string:
         raise ToolFailure("old_string and new_string are the same; nothing would change")
     action = SearchReplace(dialect=DIALECT, path=path, search=old_string, replace=new_string)
-    report = _apply(ctx, action)
+    report = _apply(ctx, action, "edit")
     return f"Edited {path}.\n{report.diff}".rstrip("\n")
 
 
@@ -215,5 +215,5 @@ def _line_edit(
         lines[start : start + num_lines] = [] if operation == "delete" else new
         verb = "Deleted" if operation == "delete" else "Replaced"
         done = f"{verb} lines {line_number}-{line_number + num_lines - 1} of {path}."
-    _apply(ctx, WriteFile(dialect=DIALECT, path=path, content="".join(lines)))
+    _apply(ctx, WriteFile(dialect=DIALECT, path=path, content="".join(lines)), "line_edit")
     return done
