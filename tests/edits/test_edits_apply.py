@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -274,3 +275,22 @@ def test_a_file_that_cannot_be_read_fails_its_block_without_a_traceback(
     monkeypatch.setattr(plan, "_read", denied)
     report = apply_actions(root, [_sr("a.py", "    return 1\n", "    return 10\n")])
     assert "Permission denied" in report.failed[0].reason
+
+
+def test_the_review_diff_shows_only_the_lines_that_change(tmp_path: Path) -> None:
+    original = "".join(f"line {i}\n" for i in range(1, 41))
+    (tmp_path / "f.txt").write_text(original)
+    quoted = "".join(f"line {i}\n" for i in range(3, 13))
+    changed = quoted.replace("line 4\n", "line four\n").replace("line 11\n", "line eleven\n")
+    report = apply_actions(tmp_path, [_sr("f.txt", quoted, changed)], ApplyOptions(dry_run=True))
+    body = [
+        line
+        for line in report.diff.splitlines()
+        if line[:1] in "+-" and line[:3] not in ("---", "+++")
+    ]
+    assert body == ["-line 4", "+line four", "-line 11", "+line eleven"]
+    (tmp_path / "review.diff").write_text(report.diff)
+    check = subprocess.run(
+        ["git", "apply", "--check", "review.diff"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stderr

@@ -9,7 +9,8 @@ with difflib.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from difflib import unified_diff
+from dataclasses import replace
+from difflib import SequenceMatcher, unified_diff
 
 from agentprompt.edits.plan import FileChange
 from agentprompt.edits.splice import Edit
@@ -21,6 +22,10 @@ CONTEXT = 3
 """Lines of context around each change."""
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
+
+MAX_REFINED = 1_000_000
+"""An edit of more lines than this (old times new) is shown as it was placed, not split
+into its smallest changes (comparing line by line costs their product)."""
 
 
 def _plain(file: TextFile | None) -> bool:
@@ -57,10 +62,29 @@ def _prefixed(sign: str, lines: Sequence[str]) -> str:
     return sign + ("\n" + sign).join(lines) + "\n"
 
 
-def _from_edits(old: Sequence[str], edits: Sequence[Edit]) -> list[str]:
-    """The hunks of ``edits`` (sorted, not overlapping) over the original lines ``old``."""
-    groups: list[list[Edit]] = []
+def _smallest(old: Sequence[str], edits: Sequence[Edit]) -> list[Edit]:
+    """``edits`` split into the lines that really change: a SEARCH/REPLACE block quoting ten
+    lines to change two is two changed lines in the review, not a ten-line replacement."""
+    found: list[Edit] = []
     for edit in edits:
+        before = old[edit.start : edit.end]
+        if len(before) * len(edit.new) > MAX_REFINED:
+            found.append(edit)
+            continue
+        matcher = SequenceMatcher(None, before, edit.new, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                found.append(
+                    replace(edit, start=edit.start + i1, end=edit.start + i2, new=edit.new[j1:j2])
+                )
+    return found
+
+
+def _from_edits(old: Sequence[str], edits: Sequence[Edit]) -> list[str]:
+    """The hunks of ``edits`` (sorted, not overlapping) over the original lines ``old``,
+    each edit shown as its smallest changes."""
+    groups: list[list[Edit]] = []
+    for edit in _smallest(old, edits):
         if groups and edit.start - groups[-1][-1].end <= 2 * CONTEXT:
             groups[-1].append(edit)
         else:
