@@ -1,7 +1,8 @@
 """``agentprompt apply``: apply a model's reply to a repository, all or nothing.
 
 Exit status: 0 when every edit applied (or would, with ``--dry-run``), 1 when anything
-failed (nothing is written unless ``--partial``), 2 for unusable input (an unreadable reply,
+failed (nothing is written unless ``--partial``; a write the disk refused, a full disk say,
+is rolled back and reported, with ``--json`` as JSON), 2 for unusable input (an unreadable reply,
 a root that is not a directory, an unknown dialect, a pending journal).
 """
 
@@ -20,9 +21,10 @@ from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
 from agentprompt.cli.progress import scan_progress
+from agentprompt.edits.actions import EditError
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
-from agentprompt.edits.journal import RecoveryReport, WriteFailed, recover
+from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed, recover
 from agentprompt.errors import UsageError
 
 __all__ = ["apply_command", "diff_text"]
@@ -156,7 +158,13 @@ def apply_command(
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:
-        recovery = recover(root, dry_run=dry_run)
+        try:
+            recovery = recover(root, dry_run=dry_run)
+        except EditError as exc:
+            if not as_json:
+                raise
+            print_json({"found": True, "error": str(exc)})
+            sys.exit(EXIT_FAILED)
         if as_json:
             print_json(recovery.to_json())
         else:
@@ -177,10 +185,19 @@ def apply_command(
         # A bar on the terminal's stderr once the apply has run for a second.
         with scan_progress("Applying the reply's edits") as bar:
             report = apply_reply(root, text, dialect, replace(options, progress=bar.update))
-    except WriteFailed as exc:
+    except (WriteFailed, RollbackFailed) as exc:
+        # Something was attempted and (for WriteFailed) rolled back: exit 1, not 2.
         if as_json:
             failed = ApplyReport(dry_run=dry_run).to_json()
-            print_json({**failed, "error": str(exc)})
+            print_json(
+                {
+                    **failed,
+                    "error": str(exc),
+                    "error_code": exc.code,
+                    "error_path": exc.path,
+                    "rolled_back": isinstance(exc, WriteFailed),
+                }
+            )
         else:
             err_console.print(f"agentprompt: {exc}", markup=False)
         sys.exit(EXIT_FAILED)

@@ -17,6 +17,7 @@ created is removed only if it still holds exactly what that apply wrote.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ from agentprompt.edits.safeio import (
     JournalUnsafe,
     create_new,
     fsync_dir,
+    link_or_copy,
     locked,
     plain_dir,
     read_plain,
@@ -45,6 +47,7 @@ __all__ = [
     "JournalPending",
     "JournalUnsafe",
     "RecoveryReport",
+    "RollbackFailed",
     "WriteFailed",
     "ensure_no_pending",
     "locked",
@@ -68,14 +71,36 @@ class JournalPending(EditError):
         )
 
 
+def _code(exc: OSError) -> str:
+    """The symbolic name of an OS error (``ENOSPC`` for a full disk), else ``OSError``."""
+    return errno.errorcode.get(exc.errno or 0, "OSError")
+
+
 class WriteFailed(EditError):
     """Writing a file failed part way; every file was restored to what it was."""
 
-    def __init__(self, path: str, problem: str) -> None:
+    def __init__(self, path: str, problem: str, code: str = "OSError") -> None:
         self.path = path
         self.problem = problem
+        self.code = code
+        """The OS error's symbolic name (``ENOSPC`` for a full disk)."""
         super().__init__(
             f"writing {path} failed ({problem}); every file was restored, nothing changed"
+        )
+
+
+class RollbackFailed(EditError):
+    """Writing failed and so did restoring the files; the journal keeps the originals."""
+
+    def __init__(self, path: str, problem: str, code: str, rollback: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.code = code
+        """The symbolic name of the error that stopped the write."""
+        super().__init__(
+            f"writing {path} failed ({problem}) and restoring the files failed too "
+            f"({rollback}); the journal in {JOURNAL_DIR} still holds every original file: "
+            "run 'agentprompt apply --recover' (do not delete the journal)"
         )
 
 
@@ -236,7 +261,7 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
         _end(journal, None)
         with contextlib.suppress(OSError, EditError):
             _clear_leftover(journal)
-        raise WriteFailed(JOURNAL_DIR, exc.strerror or str(exc)) from None
+        raise WriteFailed(JOURNAL_DIR, exc.strerror or str(exc), _code(exc)) from None
     current = ""
     try:
         for d in manifest["dirs"]:
@@ -257,12 +282,25 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
         # The commit point: once the manifest is gone, the new files stand.
         os.unlink(journal / MANIFEST)
     except OSError as exc:
-        _rollback(real_root, journal, manifest, dry_run=False)
-        raise WriteFailed(current, exc.strerror or str(exc)) from None
-    except BaseException:
-        _rollback(real_root, journal, manifest, dry_run=False)
+        _undo(real_root, journal, manifest, current, exc)
+        raise WriteFailed(current, exc.strerror or str(exc), _code(exc)) from None
+    except BaseException as exc:
+        _undo(real_root, journal, manifest, current, exc)
         raise
     _end(journal, manifest)
+
+
+def _undo(
+    root: Path, journal: Path, manifest: dict[str, Any], current: str, cause: BaseException
+) -> None:
+    """Roll a failed write back; if that fails too, raise :class:`RollbackFailed` (the
+    journal stays, so ``--recover`` can finish the job)."""
+    try:
+        _rollback(root, journal, manifest, dry_run=False)
+    except (OSError, EditError) as exc:
+        problem = cause.strerror if isinstance(cause, OSError) else None
+        code = _code(cause) if isinstance(cause, OSError) else type(cause).__name__
+        raise RollbackFailed(current, problem or str(cause), code, str(exc)) from None
 
 
 def _check_owner(journal: Path, manifest: dict[str, Any]) -> None:
@@ -275,22 +313,27 @@ def _check_owner(journal: Path, manifest: dict[str, Any]) -> None:
         raise OSError("the journal's manifest was replaced while the files were written")
 
 
-def _restore(real: Path, temp: Path, original: bytes, mode: int | None) -> bool:
-    """Put ``original`` back at ``real``; false when it already holds it."""
+def _restore(real: Path, temp: Path, backup: Path, original: bytes, mode: int | None) -> bool:
+    """Put ``original`` (the bytes of ``backup``) back at ``real``; false when it already
+    holds it.
+
+    The backup is hard-linked to the temporary name and renamed over ``real``: no data is
+    written, so this works on a full disk, and the journal keeps its copy until the end (a
+    crash here leaves a journal that recovers again).
+    """
     try:
         same = read_plain(real) == original
     except OSError:
         same = False
-    if same:
-        if mode is not None:
-            os.chmod(real, mode)
-        return False
-    real.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(temp)
-    create_new(temp, original, mode)
-    os.replace(temp, real)
-    return True
+    if not same:
+        real.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        link_or_copy(backup, temp, original)
+        os.replace(temp, real)
+    if mode is not None:
+        os.chmod(real, mode)
+    return not same
 
 
 def _differs(real: Path, original: bytes) -> bool:
@@ -304,6 +347,7 @@ def _rollback(
     root: Path, journal: Path, manifest: dict[str, Any], *, dry_run: bool
 ) -> RecoveryReport:
     restored, removed, kept = [], [], []
+    reachable: list[tuple[dict[str, Any], Path]] = []
     for entry in manifest["files"]:
         try:
             real = resolve_inside(root, entry["path"])
@@ -314,9 +358,16 @@ def _rollback(
             if entry["backup"] is not None:
                 kept.append(entry["path"])
             continue
+        reachable.append((entry, real))
+    if not dry_run:
+        # Every temporary file goes before anything is restored: on a full disk, their
+        # blocks are the room the restore may need.
+        for entry, real in reachable:
+            temp = real.parent / entry["temp"]
+            if os.path.isfile(temp) and not os.path.islink(temp):
+                os.unlink(temp)
+    for entry, real in reachable:
         temp = real.parent / entry["temp"]
-        if not dry_run and os.path.isfile(temp) and not os.path.islink(temp):
-            os.unlink(temp)
         if entry["backup"] is None:
             # Only a file this apply created, still holding what it wrote, is removed.
             try:
@@ -330,11 +381,12 @@ def _rollback(
             elif os.path.lexists(real):
                 kept.append(entry["path"])
             continue
-        original = read_plain(journal / entry["backup"])
+        backup = journal / entry["backup"]
+        original = read_plain(backup)
         if dry_run:
             if _differs(real, original):
                 restored.append(entry["path"])
-        elif _restore(real, temp, original, entry["mode"]):
+        elif _restore(real, temp, backup, original, entry["mode"]):
             restored.append(entry["path"])
     if not dry_run:
         for d in reversed(manifest["dirs"]):
@@ -365,9 +417,18 @@ def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
             return RecoveryReport(found=False, dry_run=dry_run)
         try:
             manifest = checked(real_root, json.loads(read_plain(manifest_path)))
-            return _rollback(real_root, journal, manifest, dry_run=dry_run)
         except (OSError, ValueError, EditError) as exc:
             raise EditError(
-                f"the journal {manifest_path} cannot be read ({exc}); restore the files from "
-                "version control and delete the journal directory"
+                f"the journal {manifest_path} cannot be read ({exc}); it is left in place: "
+                f"its orig-N files are the original bytes of the files the apply was "
+                f"changing (the paths are listed in {MANIFEST}). Copy them back by hand, "
+                "and only then delete the journal directory"
+            ) from None
+        try:
+            return _rollback(real_root, journal, manifest, dry_run=dry_run)
+        except (OSError, EditError) as exc:
+            raise EditError(
+                f"restoring the files from the journal {journal} failed ({exc}); the journal "
+                "is kept and still holds every original file: fix the cause and run "
+                "'agentprompt apply --recover' again (do not delete the journal)"
             ) from None

@@ -8,6 +8,7 @@ journal uses must be a real directory. :func:`locked` keeps two applies apart.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import stat
@@ -21,6 +22,7 @@ __all__ = [
     "JournalUnsafe",
     "create_new",
     "fsync_dir",
+    "link_or_copy",
     "locked",
     "plain_dir",
     "read_plain",
@@ -28,6 +30,10 @@ __all__ = [
 ]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NO_LINK = frozenset(
+    {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
+)
+"""The errors of a file system (or a mount boundary) that has no hard links to give."""
 
 
 class JournalUnsafe(EditError):
@@ -78,15 +84,35 @@ def fsync_dir(path: Path) -> None:
 
 
 def create_new(path: Path, data: bytes, mode: int | None) -> None:
-    """Write a file that must not exist yet (never through a symlink), and fsync it."""
+    """Write a file that must not exist yet (never through a symlink), and fsync it.
+
+    If the write fails (a full disk), the half-written file is removed before the error is
+    raised, so that its blocks are free again for whatever runs next (a rollback).
+    """
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     try:
         write_all(fd, data)
         if mode is not None:
             os.fchmod(fd, mode & 0o777)
         os.fsync(fd)
-    finally:
+    except BaseException:
         os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+
+
+def link_or_copy(source: Path, target: Path, data: bytes) -> None:
+    """Make ``target`` (which must not exist) hold ``data``, the bytes of ``source``: by a
+    hard link when the file system allows one (no data is written, so it works on a full
+    disk), else by writing a copy."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in _NO_LINK:
+            raise
+        create_new(target, data, None)
 
 
 def write_all(fd: int, data: bytes) -> None:
