@@ -205,3 +205,12 @@ def test_lines_standing_for_left_out_code(line: str) -> None:
 )
 def test_real_code_and_comments_are_not_elisions(line: str) -> None:
     assert not is_elision(line)
+
+
+def test_an_empty_whole_file_block_never_empties_a_file(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("line 1\nline 2\n")
+    report = apply_reply(tmp_path, "<<<FILE: f.txt>>>\n<<<END>>>\n")
+    assert not report.written and report.failed
+    assert "would empty f.txt" in report.failed[0].reason
+    assert (tmp_path / "f.txt").read_text() == "line 1\nline 2\n"
+    assert not (tmp_path / ".agentprompt").exists()

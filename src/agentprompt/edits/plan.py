@@ -217,6 +217,10 @@ def _whole(
         raise Refused(reason("exists_new"))
     lines, final = split_lines(action.content)
     if entry.current is not None and entry.current.lines:
+        if not action.content.strip() and "".join(entry.current.lines).strip():
+            # Markers with nothing between them: a cut reply or a slip, never a way to
+            # empty a file by accident.
+            raise Refused(reason("empty_whole", path=entry.path))
         if seen is not None and entry.before is not None and entry.path not in seen:
             raise Refused(reason("whole_unseen", path=entry.path))
         final = entry.current.final_newline
