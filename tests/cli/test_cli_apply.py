@@ -240,3 +240,27 @@ def test_a_path_that_looks_like_markup_does_not_break_the_report(run: Run, tmp_p
     result = run("apply", _reply(tmp_path, reply), "--root", str(root))
     assert result.code == 0, result.out + result.err
     assert "src/[/red]x.py" in result.out and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        (b"", 2, "holds no edit blocks"),
+        (b"<<<END>>>\n<<<END>>>\n", 2, "holds no edit blocks"),
+        (b"\xff\xfe\x00\x01binary\x00", 2, "not UTF-8 text"),
+        (b"x" * 50_000_000, 2, "holds no edit blocks"),
+        (b"<<<FILE: src/app/cli.py>>>\n<<<END>>>\n", 1, "would empty src/app/cli.py"),
+    ],
+    ids=["empty", "markers-only", "binary", "50-MB", "empty-file-block"],
+)
+def test_bad_replies_end_clearly_and_write_nothing(
+    run: Run, repo: Path, tmp_path: Path, content: bytes, code: int, message: str
+) -> None:
+    before = snapshot_tree(repo)
+    reply = tmp_path / "reply.md"
+    reply.write_bytes(content)
+    result = run("apply", str(reply), "--root", str(repo))
+    assert result.code == code
+    assert message in result.err + result.out and "Traceback" not in result.err
+    assert snapshot_tree(repo) == before
+    assert not (repo / ".agentprompt" / "journal").exists()
