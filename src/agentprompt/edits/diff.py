@@ -68,7 +68,9 @@ def _smallest(old: Sequence[str], edits: Sequence[Edit]) -> list[Edit]:
     found: list[Edit] = []
     for edit in edits:
         before = old[edit.start : edit.end]
-        if len(before) * len(edit.new) > MAX_REFINED:
+        # Only an edit whose old and new lines share a line can be split; most edits (a
+        # hunk's removed and added lines) share none, and need no comparison.
+        if len(before) * len(edit.new) > MAX_REFINED or set(before).isdisjoint(edit.new):
             found.append(edit)
             continue
         matcher = SequenceMatcher(None, before, edit.new, autojunk=False)
