@@ -34,7 +34,13 @@ reports its time and peak memory (``ru_maxrss``); the repository is reset with g
 runs. Targets: each <= 5 s, peak memory <= 300 MB. ``--dropped`` applies the 100 file
 diffs as given and with one context line left out of every hunk (udiff, SEARCH/REPLACE,
 apply_patch), counting exact, refused and silently wrong results. ``--line-types`` times
-parsing about 1 MB of each line type (target: each <= 3 s).
+parsing about 1 MB of each line type (target: each <= 3 s). ``--corpora`` reads every real
+reply in ``../shared/corpora`` (the gpt-engineer chats and the standard diff cases): the
+file diffs each holds (a ``--- ``/``+++ `` header pair, counted on the text itself), how many
+of them the parser turned into file actions, and, applied, how many wrote the expected text,
+were refused, or wrote something else (silently wrong; the standard cases give the
+expected text, the chats only whether anything was claimed). Targets: every well-formed
+file diff parsed, 0 silently wrong.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from difflib import unified_diff
 from pathlib import Path
@@ -385,6 +392,92 @@ def _row(name: str, values: list[float], unit: float = 1000.0, suffix: str = " m
     return f"| {name} | {' | '.join(cells)} |"
 
 
+CORPORA = ROOT.parent / "shared" / "corpora"
+"""The externally written replies (see their README): ``../shared/corpora`` beside the
+project."""
+
+_FILE_DIFF = re.compile(r"^--- [^\n]*\n\+\+\+ ", re.MULTILINE)
+
+
+def _file_actions(reply: str) -> int:
+    """How many file actions the parser reads in ``reply`` (its dialect detected)."""
+    from agentprompt.edits.actions import FileAction
+
+    return sum(isinstance(a, FileAction) for a in parse_reply(reply).actions)
+
+
+def corpora() -> None:
+    """Parse and apply every real reply of the corpora: blocks parsed, silent wrong writes."""
+    import yaml
+
+    if not CORPORA.is_dir():
+        raise SystemExit(f"{CORPORA} is not there: the corpora come with the shared folder")
+    rows = []
+    totals = [0, 0, 0, 0, 0, 0]
+    for chat in sorted((CORPORA / "gpt-engineer-diffs").iterdir()):
+        if not (chat.name.endswith("_chat") or chat.name.startswith("corrected_")):
+            continue
+        reply = chat.read_text(encoding="utf-8")
+        found, parsed = len(_FILE_DIFF.findall(reply)), _file_actions(reply)
+        with tempfile.TemporaryDirectory() as folder:
+            code = chat.with_name(chat.name.removesuffix("_chat") + "_code")
+            target = re.search(r"^\+\+\+ (?:b/)?(\S+)", reply, re.MULTILINE)
+            if code.exists() and target and code.read_text(encoding="utf-8"):
+                path = Path(folder) / target.group(1)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(code.read_text(encoding="utf-8"), encoding="utf-8")
+            report = apply_reply(Path(folder), reply)
+        rows.append([chat.name, found, parsed, len(report.matched), len(report.failed), "-", "-"])
+        for i, value in enumerate((found, parsed, len(report.matched), len(report.failed))):
+            totals[i] += value
+    for cases in sorted((CORPORA / "standard-diff-cases").glob("*.yml")):
+        try:
+            data = yaml.safe_load(cases.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError:
+            continue
+        for case in data.get("apply_diff_tests", []):
+            diff, original = case["input"]["diff_content"], case["input"]["original_content"]
+            want = case["expected"]
+            found, parsed = len(_FILE_DIFF.findall(diff)), _file_actions(diff)
+            target = re.search(r"^\+\+\+ (?:b/)?(\S+)", diff, re.MULTILINE)
+            wrong = against = 0
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / (target.group(1) if target else "file.txt")
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if original or not diff.startswith("--- /dev/null"):
+                    path.write_text(original, encoding="utf-8")
+                report = apply_reply(Path(folder), diff)
+                if report.ok and want["success"]:
+                    got = path.read_text(encoding="utf-8") if path.exists() else ""
+                    wrong = int(got.rstrip("\n") != want["content"].rstrip("\n"))
+                elif report.ok:
+                    against = 1
+            placed, refused = len(report.matched), len(report.failed)
+            rows.append([case["name"], found, parsed, placed, refused, wrong, against])
+            for i, value in enumerate((found, parsed, placed, refused)):
+                totals[i] += value
+            totals[4] += wrong
+            totals[5] += against
+    print(
+        "| reply | file diffs | parsed | placed | refused | silently wrong "
+        "| applied where the case expects a refusal |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows:
+        print("| " + " | ".join(str(v) for v in row) + " |")
+    found, parsed, placed, refused, wrong, against = totals
+    print(
+        f"| **all {len(rows)} replies** | {found} | {parsed} | {placed} | {refused} | {wrong} "
+        f"| {against} |"
+    )
+    print(
+        f"\nparsed {parsed} of {found} file diffs ({parsed / max(found, 1):.0%}); silently "
+        f"wrong: {wrong} (a case's expected text differs from what was written); applied "
+        f"where the case expects a refusal: {against} (see tests/edits/test_edits_corpora.py's "
+        "UNREACHABLE for why each is right)"
+    )
+
+
 def main() -> None:
     """Build the corpus, run the timings, print a Markdown table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -410,8 +503,16 @@ def main() -> None:
         action="store_true",
         help="Time parsing about 1 MB of each line type instead.",
     )
+    parser.add_argument(
+        "--corpora",
+        action="store_true",
+        help="Parse and apply every real reply of ../shared/corpora instead.",
+    )
     parser.add_argument("--large-child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.corpora:
+        corpora()
+        return
     if options.large_child:
         _large_child(*options.large_child)
         return
