@@ -421,7 +421,8 @@ def corpora() -> None:
         found, parsed = len(_FILE_DIFF.findall(reply)), _file_actions(reply)
         with tempfile.TemporaryDirectory() as folder:
             code = chat.with_name(chat.name.removesuffix("_chat") + "_code")
-            target = re.search(r"^\+\+\+ (?:b/)?(\S+)", reply, re.MULTILINE)
+            # The file the reply changes (not one it creates from /dev/null).
+            target = re.search(r"^--- (?!/dev/null)\S+.*\n\+\+\+ (?:b/)?(\S+)", reply, re.MULTILINE)
             if code.exists() and target and code.read_text(encoding="utf-8"):
                 path = Path(folder) / target.group(1)
                 path.parent.mkdir(parents=True, exist_ok=True)
