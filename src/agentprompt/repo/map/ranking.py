@@ -33,7 +33,6 @@ from agentprompt.repo.rank import (
     rank_for_task,
     state_from_graph,
     summarize,
-    task_mentions,
     update_state,
 )
 
@@ -57,15 +56,15 @@ def rank_extraction(
     *,
     focus: tuple[str, ...] = (),
     mentions: Iterable[str] = (),
-    task: str | None = None,
     seeds: Mapping[str, float] | None = None,
 ) -> RankSummary:
-    """The ranking of ``extraction``'s files toward ``focus`` files (root-relative paths),
-    ``mentions`` and what ``task`` names, or toward ``seeds`` (jump weights by path) when
-    given; remembered in the cache for an unchanged reference graph, and computed by
-    updating the remembered graph when only a few files changed."""
+    """The ranking of ``extraction``'s files toward ``focus`` files (root-relative paths)
+    and ``mentions``, or toward ``seeds`` (jump weights by path) when given (a task's graph
+    step, see :func:`rank_task_extraction`); remembered in the cache for an unchanged
+    reference graph, and computed by updating the remembered graph when only a few files
+    changed."""
     with paused_collection():
-        return _rank(extraction, focus, mentions, task, seeds)
+        return _rank(extraction, focus, mentions, seeds)
 
 
 def rank_task_extraction(
@@ -95,7 +94,7 @@ def lexical_index(extraction: Extraction) -> LexicalIndex:
     """The lexical index of ``extraction``'s files, remembered in the symbol cache while
     no file's names change (then it is built again from the cached names)."""
     files = extraction.files
-    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
+    material = _names_material(extraction)
     stamp = content_hash(f"{material}\n{INDEX_VERSION}".encode("utf-8", "surrogatepass")).encode()
     cache = extraction.cache
     data = cache.blob(_INDEX_KEY) if cache is not None else None
@@ -123,6 +122,12 @@ _INDEX_KEY = "lexical-index"
 """Where the lexical index is remembered (one at a time, stamped with what it indexes)."""
 
 
+def _names_material(extraction: Extraction) -> str:
+    """Every file's path and names hash, one a line: equal texts mean equal names (what the
+    reference graph and the lexical index are built from)."""
+    return "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(extraction.files.items()))
+
+
 @contextmanager
 def paused_collection() -> Iterator[None]:
     """Pause Python's cycle collector for the block, as ranking and fitting a large
@@ -143,17 +148,11 @@ def _rank(
     extraction: Extraction,
     focus: tuple[str, ...],
     mentions: Iterable[str],
-    task: str | None,
     seeds: Mapping[str, float] | None,
 ) -> RankSummary:
     files = extraction.files
     tolerance = 1e-10 if seeds is None else TASK_TOLERANCE
-    named_paths: set[str] = set()
     words: set[str] = set(mentions) if seeds is None else set()
-    if task and seeds is None:
-        task_paths, task_words = task_mentions(task)
-        named_paths |= task_paths
-        words |= task_words
     defs: dict[str, list[str]] = {}
     members: dict[str, list[str]] = {}
     if words:
@@ -162,15 +161,9 @@ def _rank(
     if seeds is not None:
         personal = {path: weight for path, weight in seeds.items() if path in files}
     else:
-        personal = personalization(
-            files,
-            focus=focus,
-            named_paths=named_paths,
-            mentioned=words,
-            definers=definers,
-        )
+        personal = personalization(files, focus=focus, mentioned=words, definers=definers)
     boosted = sorted(definers)
-    material = "\n".join(f"{p}\0{f.names_hash}" for p, f in sorted(files.items()))
+    material = _names_material(extraction)
     material += f"\n{sorted(personal.items())}\n{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}"
     key = "rank:" + content_hash(material.encode("utf-8", "surrogatepass"))
     state_key = "graph:" + content_hash(f"{boosted}\n{MAX_DEFINERS},{MAX_MEMBER_DEFINERS}".encode())
