@@ -183,6 +183,14 @@ def _others(
     return words.marks.sentences.join(part.strip() for part in parts)
 
 
+def _sentence(reason: str, words: _Words) -> str:
+    """``reason`` ending with a full stop of the feedback's language."""
+    reason = reason.strip()
+    if reason and not reason.endswith((".", words.marks.stop)):
+        reason += words.marks.stop
+    return reason
+
+
 def block_feedback(
     outcome: ActionOutcome,
     all_outcomes: Sequence[ActionOutcome],
@@ -209,9 +217,7 @@ def _block_text(
     *,
     alone: bool,
 ) -> str:
-    reason = outcome.reason.strip()
-    if reason and not reason.endswith((".", words.marks.stop)):
-        reason += words.marks.stop
+    reason = _sentence(outcome.reason, words)
     if outcome.settled or not alone:
         resend = ""
     elif written:
@@ -242,9 +248,7 @@ def tool_feedback(
     """The feedback for a failed tool call (``tool``: its name, such as ``edit``): the call
     and its arguments, not blocks and lines of a reply; worded in ``lang``."""
     words = _Words(library, lang)
-    reason = outcome.reason.strip()
-    if reason and not reason.endswith((".", words.marks.stop)):
-        reason += words.marks.stop
+    reason = _sentence(outcome.reason, words)
     closest = _closest_text(outcome, words)
     retry = words.render(
         "feedback_tool_retry_match" if closest else "feedback_tool_retry", tool=tool

@@ -102,8 +102,8 @@ def _marker(line: str) -> tuple[str, str, str] | None:
 
 
 def is_bridge_marker(line: str) -> bool:
-    """True for any ``<<<KIND...>>>`` line of seed 003, ``<<<END>>>`` included, also when
-    slightly malformed (``<<<FILE path>>>``, ``<<FILE: path>>``)."""
+    """True for any ``<<<KIND...>>>`` line of the copy-paste bridge, ``<<<END>>>`` included,
+    also when slightly malformed (``<<<FILE path>>>``, ``<<FILE: path>>``)."""
     return read_marker(line) is not None
 
 

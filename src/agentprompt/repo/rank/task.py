@@ -338,7 +338,8 @@ def rank_for_task(
     def add(path: str, signal: str, detail: str, weight: float) -> None:
         parts.setdefault(path, []).append(RankReason(signal=signal, detail=detail, weight=weight))
 
-    for path, weight, terms in _lexical(task, index):
+    query = _task_terms(task)
+    for path, weight, terms in _lexical(query, index):
         add(path, "lexical", ", ".join(terms), weight)
     for path, signal, detail, weight in _mentions(task, index):
         add(path, signal, detail, weight)
@@ -367,8 +368,9 @@ def rank_for_task(
             reasons.append(RankReason(signal="test", detail="a test file", weight=shrink))
         files.append(RelevantFile(path=path, score=scores.get(path, 0.0), reasons=tuple(reasons)))
     files.sort(key=lambda f: (-f.score, f.path))
-    query = frozenset(_task_terms(task))
-    return TaskRanking(task=task, files=tuple(files), about_tests=about_tests, terms=query)
+    return TaskRanking(
+        task=task, files=tuple(files), about_tests=about_tests, terms=frozenset(query)
+    )
 
 
 def _merged(reasons: Iterable[RankReason]) -> list[RankReason]:
@@ -395,10 +397,9 @@ def _task_terms(task: str) -> Counter[str]:
     return terms
 
 
-def _lexical(task: str, index: LexicalIndex) -> list[tuple[str, float, list[str]]]:
+def _lexical(query: Counter[str], index: LexicalIndex) -> list[tuple[str, float, list[str]]]:
     """BM25 of every file that shares a term with the task: (path, score scaled to the best
     file's, its strongest terms)."""
-    query = _task_terms(task)
     if not query or not index.paths:
         return []
     wanted = set(query)
