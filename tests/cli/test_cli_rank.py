@@ -89,7 +89,7 @@ def test_map_task_json_carries_reasons(run: Callable[..., Result], repo: Path) -
         (("--task", "a\0b"), "binary or undecodable"),
         ((), "--task TEXT or --task-file FILE"),
         (("--task", "x", "--task-file", "t.md"), "--task TEXT or --task-file FILE"),
-        (("--task-file", "/nonexistent/task.md"), "cannot be read"),
+        (("--task-file", "/nonexistent/task.md"), "cannot read /nonexistent/task.md"),
     ],
 )
 def test_rank_bad_task_is_one_line_exit_2_nothing_written(

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-__all__ = ["include_generated_option", "root_option"]
+from agentprompt.errors import UsageError
+
+__all__ = ["include_generated_option", "read_text_source", "root_option"]
 
 root_option = click.option(
     "--root",
@@ -25,3 +28,21 @@ include_generated_option = click.option(
 )
 """``--include-generated``: discovery keeps generated and minified files (``tree``, ``map``,
 ``pack``)."""
+
+
+def read_text_source(source: str, what: str) -> str:
+    """The UTF-8 text of file ``source``, or of standard input for ``-`` (``what`` names it
+    in the errors: ``reply``, ``task``); unreadable or non-UTF-8 input is a
+    :class:`UsageError`."""
+    name = "standard input" if source == "-" else source
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save the {what} "
+            "as UTF-8"
+        ) from None

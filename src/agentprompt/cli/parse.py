@@ -8,12 +8,12 @@ an unknown dialect.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.cli.options import read_text_source
 from agentprompt.cli.output import EXIT_FAILED, console, print_json, printable
 from agentprompt.edits.actions import (
     Action,
@@ -29,7 +29,6 @@ from agentprompt.edits.actions import (
 )
 from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
 from agentprompt.edits.parse import parse_reply
-from agentprompt.errors import UsageError
 
 __all__ = ["parse_command", "read_reply"]
 
@@ -37,18 +36,7 @@ __all__ = ["parse_command", "read_reply"]
 def read_reply(source: str) -> str:
     """The text of a reply file, or of stdin for ``-``; unreadable or non-UTF-8 input is a
     :class:`UsageError`."""
-    name = "standard input" if source == "-" else source
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save the reply "
-            "as UTF-8"
-        ) from None
+    return read_text_source(source, "reply")
 
 
 def _count(text: str) -> str:

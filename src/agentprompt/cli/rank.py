@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import include_generated_option, root_option
+from agentprompt.cli.options import include_generated_option, read_text_source, root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -26,21 +26,7 @@ def read_task(task: str | None, task_file: str | None) -> str:
     if task is not None:
         return task
     assert task_file is not None
-    source = "standard input" if task_file == "-" else task_file
-    try:
-        data = sys.stdin.buffer.read() if task_file == "-" else Path(task_file).read_bytes()
-    except OSError as exc:
-        raise UsageError(
-            f"--task-file {task_file} cannot be read ({exc.strerror or exc}); "
-            "give a readable text file"
-        ) from exc
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"the task in {source} is not UTF-8 text (byte {exc.start}); "
-            "save it as UTF-8 and try again"
-        ) from exc
+    return read_text_source(task_file, "task")
 
 
 def _reason_text(reason: RankReason) -> str:
