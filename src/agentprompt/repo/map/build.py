@@ -46,7 +46,7 @@ from agentprompt.repo.extraction import (
 from agentprompt.repo.map.fit import fit_map
 from agentprompt.repo.map.ranking import rank_extraction, rank_task_extraction
 from agentprompt.repo.map.render import MapFile, file_annotation, needs_text_for_entry
-from agentprompt.repo.rank import RankReason, TaskRanking, check_task
+from agentprompt.repo.rank import RankReason, RankSummary, TaskRanking, check_task
 from agentprompt.repo.symbols import FileSymbols, language_for_path
 from agentprompt.tokens import shared_counter
 
@@ -214,10 +214,7 @@ def rank_repository(
     check_task(task)
     options = options or MapOptions()
     with _extracted(root, options, discovery, progress) as (found, extraction):
-        focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
-        ranking, _summary = rank_task_extraction(
-            extraction, " ".join((task, *options.mentions)), focus=focus
-        )
+        ranking, _summary = _task_ranking(found, extraction, options, task)
         return RepositoryRanking(
             ranking=ranking,
             parsed=extraction.parsed,
@@ -311,14 +308,28 @@ def _load_tokenizer_meanwhile(model: str | None) -> threading.Thread:
     return thread
 
 
+def _focus(found: Discovery, options: MapOptions) -> tuple[str, ...]:
+    """The focus and in-context files, relative to the root: what the ranking leans toward."""
+    return tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
+
+
+def _task_ranking(
+    found: Discovery, extraction: Extraction, options: MapOptions, task: str
+) -> tuple[TaskRanking, RankSummary]:
+    """The ranking for ``task`` (the mentioned words count as part of it, the focus files
+    seed its graph step) and the summary a map fits with."""
+    text = " ".join((task, *options.mentions))
+    return rank_task_extraction(extraction, text, focus=_focus(found, options))
+
+
 def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions) -> RepoMap:
-    focus = tuple(_relative(found.root, p) for p in (*options.focus, *options.in_context))
     relevance = None
     if options.task is not None:
-        task = " ".join((options.task, *options.mentions))
-        relevance, summary = rank_task_extraction(extraction, task, focus=focus)
+        relevance, summary = _task_ranking(found, extraction, options, options.task)
     else:
-        summary = rank_extraction(extraction, focus=focus, mentions=options.mentions)
+        summary = rank_extraction(
+            extraction, focus=_focus(found, options), mentions=options.mentions
+        )
     ranks = summary.ranks
     reasons = {f.path: f.reasons for f in relevance.files} if relevance is not None else {}
     excluded = {_relative(found.root, p) for p in options.in_context}
