@@ -233,15 +233,36 @@ def _hunks(diff: str) -> list[list[str]]:
     return hunks
 
 
+def _side_unknown(hunk: list[str], gap: int) -> bool:
+    """Whether lines added right next to a line left out of ``hunk`` (before its line
+    ``gap``) could go on either side of it: any added lines there but those replacing, line
+    for line, the removed lines just before them (which stand where those stood). Nothing in
+    the hunk can tell: ``A +x C`` over a file ``A B C`` is ``A x B C`` or ``A B x C``, and
+    the same quote arises from both, so a tool that placed it would be wrong half the time."""
+    end = gap
+    while end < len(hunk) and hunk[end][:1] == "+":
+        end += 1
+    start = gap
+    while start > 0 and hunk[start - 1][:1] == "+":
+        start -= 1
+    if start == end:
+        return False
+    removed = 0
+    while start - removed > 0 and hunk[start - removed - 1][:1] == "-":
+        removed += 1
+    return removed != end - start
+
+
 def _drop_one(hunk: list[str], seed: int, *, apart: bool = False) -> list[str]:
     """The hunk with one context line left out: one not at either end of the hunk (and,
-    ``apart``, not next to an added line, where the additions' side of the gap is unknown)."""
+    ``apart``, not one beside an insertion, whose side of it nothing can tell, see
+    :func:`_side_unknown`)."""
     inner = [
         k
         for k, line in enumerate(hunk)
         if line[:1] == " "
         and 0 < k < len(hunk) - 1
-        and not (apart and "+" in (hunk[k - 1][:1], hunk[k + 1][:1]))
+        and not (apart and _side_unknown(hunk[:k] + hunk[k + 1 :], k))
     ]
     if not inner:
         return hunk
@@ -288,7 +309,7 @@ def dropped_context(count: int) -> None:
         variants = (
             ("as given", hunks),
             ("one context line dropped", dropped),
-            ("one dropped, not next to an added line", apart),
+            ("one dropped, not beside an insertion", apart),
         )
         for variant, body in variants:
             for form in ("udiff", "searchreplace", "applypatch"):

@@ -70,10 +70,15 @@ def bars(
     series: Mapping[str, Sequence[float]],
     ylabel: str,
     log: bool = False,
-) -> Path:
+) -> Path | None:
     """A grouped bar chart (one group per entry of ``groups``, one bar per series) saved
-    as ``bench/.work/peers/NAME.png``."""
-    import matplotlib
+    as ``bench/.work/peers/NAME.png``; None, with a note, where matplotlib is not installed
+    (``bench/requirements-plot.txt``): the tables are the results, the chart only shows them."""
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        print(f"(no {name}.png: matplotlib is not installed; see bench/requirements-plot.txt)")
+        return None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

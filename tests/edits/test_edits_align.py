@@ -90,3 +90,115 @@ def test_a_removed_line_is_never_the_one_left_out(tmp_path: Path) -> None:
     report = apply_reply(root, reply)
     assert not report.ok
     assert (root / "io.py").read_text() == SOURCE
+
+
+PARAMS = """def build(
+    skip_keys=False,
+    ensure_ascii=False,
+    allow_nan=True,
+    default=None,
+    sort_keys=False,
+) -> None:
+    pass
+
+
+def build_from(
+    skip_keys=False,
+    ensure_ascii=False,
+    allow_nan=True,
+    default=None,
+    sort_keys=False,
+) -> "Built":
+    pass
+"""
+
+
+def test_a_place_where_every_quoted_line_stands_wins_over_one_lacking_a_quoted_line(
+    tmp_path: Path,
+) -> None:
+    # The quote leaves out `sort_keys=False,`: it stands whole in `build` with one line
+    # more, while in `build_from` its last line is missing (another return type).
+    (tmp_path / "p.py").write_text(PARAMS)
+    reply = (
+        "```diff\n--- a/p.py\n+++ b/p.py\n@@ -2,6 +2,6 @@\n     skip_keys=False,\n"
+        "     ensure_ascii=False,\n-    allow_nan=True,\n+    allow_nan=False,\n"
+        "     default=None,\n ) -> None:\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "p.py").read_text() == PARAMS.replace("allow_nan=True", "allow_nan=False", 1)
+
+
+COMMENTS = """PATTERNS = [
+    r"day",
+    #
+    # Weeks
+    #
+    # Week of the year
+    r"week",
+]
+"""
+
+
+def test_a_diff_quoting_a_repeated_line_is_aligned_where_the_gap_has_one_place(
+    tmp_path: Path,
+) -> None:
+    # The diff says which `#` goes (the second); the left-out `# Weeks` can only sit
+    # between the two.
+    (tmp_path / "p.py").write_text(COMMENTS)
+    reply = (
+        '```diff\n--- a/p.py\n+++ b/p.py\n@@ -2,5 +2,4 @@\n     r"day",\n     #\n-    #\n'
+        '     # Week of the year\n     r"week",\n```\n'
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "p.py").read_text() == COMMENTS.replace(
+        "    # Weeks\n    #\n", "    # Weeks\n"
+    )
+
+
+def test_a_search_repeating_a_line_beside_the_gap_is_refused(tmp_path: Path) -> None:
+    # From SEARCH/REPLACE texts, which `#` is removed is only the diff's guess.
+    (tmp_path / "p.py").write_text(COMMENTS)
+    reply = (
+        'p.py\n<<<<<<< SEARCH\n    r"day",\n    #\n    #\n    # Week of the year\n'
+        '=======\n    r"day",\n    #\n    # Week of the year\n>>>>>>> REPLACE\n'
+    )
+    assert not apply_reply(tmp_path, reply).ok
+    assert (tmp_path / "p.py").read_text() == COMMENTS
+
+
+LOOP = """def render(control):
+    if not control:
+        return
+    else:
+        codes = control
+        for code in codes:
+            handle(code)
+"""
+
+
+def test_a_replacement_beside_the_gap_stays_where_the_removed_line_stood(tmp_path: Path) -> None:
+    (tmp_path / "r.py").write_text(LOOP)
+    reply = (
+        "```diff\n--- a/r.py\n+++ b/r.py\n@@ -3,5 +3,5 @@\n         return\n     else:\n"
+        "-        codes = control\n+        codes = list(control)\n             handle(code)\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "r.py").read_text() == LOOP.replace("= control", "= list(control)")
+
+
+def test_lines_added_beyond_a_replacement_beside_the_gap_are_refused(tmp_path: Path) -> None:
+    # `codes = list(control)` replaces its line, but `log(codes)` may go before or after
+    # the left-out `for code in codes:`.
+    (tmp_path / "r.py").write_text(LOOP)
+    reply = (
+        "```diff\n--- a/r.py\n+++ b/r.py\n@@ -3,5 +3,6 @@\n         return\n     else:\n"
+        "-        codes = control\n+        codes = list(control)\n+        log(codes)\n"
+        "             handle(code)\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok
+    assert "before or after" in report.feedback
+    assert (tmp_path / "r.py").read_text() == LOOP

@@ -104,7 +104,11 @@ GPT_ENGINEER_OUTCOMES = {
     "apps_benchmark_6_v2_chat": ([0], []),
     "controller_chat": ([], [0]),
     "create_two_new_files_chat": ([0, 1], []),
-    "simple_calculator_chat": ([0, 1], []),
+    # `-def subtract(self, a, b)` becomes two added lines, where the file goes on with
+    # `return a - b  # Syntax`, which the hunk leaves out: the second added line may go
+    # before or after it (the model most likely meant to remove it). Placed before it, the
+    # file had two return lines; now it is refused and the feedback names the line.
+    "simple_calculator_chat": ([1], [0]),
     "task_master_chat": ([], [0]),
     "temperature_converter_chat": ([0], []),
     "theo_case_chat": ([0, 1], [2, 3]),

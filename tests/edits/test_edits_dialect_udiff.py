@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.edits import DeleteFile, MoveFile, PatchFile, WriteFile, parse_reply
+from agentprompt.edits.actions import Hunk
 from agentprompt.edits.apply import apply_reply
 
 
@@ -242,10 +243,68 @@ def test_bare_diff_cut_inside_its_headers_is_truncated_not_a_move() -> None:
     assert result.truncated
 
 
-def test_bare_diff_cut_before_its_counts_are_used_up_is_truncated() -> None:
-    result = parse_reply("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-bbb\n")
+def test_bare_diff_cut_after_its_removed_lines_is_truncated() -> None:
+    # The old side holds the 2 lines its header declares: only added lines can be missing.
+    result = parse_reply("--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\n-bbb\n")
     assert result.actions == ()
     assert result.truncated
+
+
+def test_bare_diff_cut_among_its_added_lines_is_truncated() -> None:
+    result = parse_reply("--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,4 @@\n a\n-bbb\n+ccc\n+ddd\n")
+    assert result.actions == ()
+    assert result.truncated
+
+
+def test_bare_diff_cut_before_its_old_side_ends_is_refused_where_the_file_goes_on(
+    tmp_path: Path,
+) -> None:
+    # Read as a hunk reaching the end of the file (its counts are not those of its old
+    # side), and refused because the file does not end there: nothing is written.
+    (tmp_path / "x.py").write_text("a\nbbb\nd\n")
+    reply = "--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-bbb\n"
+    hunk = _only_hunk(reply)
+    assert (hunk.open_end, hunk.at_end_of_file) == (True, True)
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok
+    assert "cut off" in report.feedback
+    assert (tmp_path / "x.py").read_text() == "a\nbbb\nd\n"
+
+
+def _only_hunk(reply: str) -> Hunk:
+    action = only(reply)
+    assert isinstance(action, PatchFile) and len(action.hunks) == 1
+    return action.hunks[0]
+
+
+END_WRONG_COUNTS = (
+    "--- a/tox.ini\n+++ b/tox.ini\n@@ -5,6 +5,6 @@ deps = pre-commit\n [testenv:docs]\n"
+    "-commands = sphinx-build -W docs\n+commands = sphinx-build -E -W docs\n+\n+[testenv:x]\n"
+)
+TOX = "[tox]\nenvlist = py\n\n[testenv:style]\ndeps = pre-commit\n[testenv:docs]\n"
+
+
+def test_a_hunk_with_wrong_counts_that_stops_on_a_change_is_placed_at_the_end_of_the_file(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "tox.ini").write_text(TOX + "commands = sphinx-build -W docs\n")
+    result = parse_reply(END_WRONG_COUNTS)
+    assert not result.truncated
+    assert [d.code for d in result.diagnostics] == ["hunk-counts"]
+    assert apply_reply(tmp_path, END_WRONG_COUNTS).ok
+    assert (tmp_path / "tox.ini").read_text() == (
+        TOX + "commands = sphinx-build -E -W docs\n\n[testenv:x]\n"
+    )
+
+
+def test_a_hunk_read_as_reaching_the_end_is_refused_when_its_lines_also_stand_elsewhere(
+    tmp_path: Path,
+) -> None:
+    tail = "[testenv:docs]\ncommands = sphinx-build -W docs\n"
+    (tmp_path / "tox.ini").write_text(tail + "\n" + tail)
+    report = apply_reply(tmp_path, END_WRONG_COUNTS)
+    assert not report.ok
+    assert (tmp_path / "tox.ini").read_text() == tail + "\n" + tail
 
 
 def test_bare_diff_ends_at_bullet_prose_after_its_counts() -> None:
@@ -329,9 +388,18 @@ def test_a_bare_diff_with_wrong_counts_that_ends_on_its_context_is_applied(
         # fewer closing context lines than opening ones
         "--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n import os\n \n def f():\n-    return 1\n"
         "+    return 2\n \n",
-        # inside a line
-        WRONG_COUNTS[:-3],
     ],
 )
-def test_a_bare_diff_cut_off_inside_its_last_hunk_is_still_truncated(cut: str) -> None:
-    assert parse_reply(cut).truncated
+def test_a_bare_diff_cut_off_inside_its_last_hunk_is_never_applied(
+    cut: str, tmp_path: Path
+) -> None:
+    # Read as reaching the end of the file (its old side is not what the header declares),
+    # then refused there, since the file goes on after those lines.
+    text = "import os\n\ndef f():\n    return 1\n\n\ndef g():\n    pass\n"
+    (tmp_path / "m.py").write_text(text)
+    assert not apply_reply(tmp_path, cut).ok
+    assert (tmp_path / "m.py").read_text() == text
+
+
+def test_a_bare_diff_cut_off_inside_a_line_is_truncated() -> None:
+    assert parse_reply(WRONG_COUNTS[:-3]).truncated

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,7 @@ def root(tmp_path: Path) -> Path:
     base = tmp_path / "repo"
     base.mkdir()
     (base / "a.txt").write_text("one\n")
+    (base / "b.txt").write_text("bee\n")
     return base
 
 
@@ -62,12 +65,13 @@ def test_temporary_names_are_random_and_recorded(
         if "manifest" not in Path(src).name:
             seen.append(Path(src).name)
             manifest = json.loads((root / ".agentprompt/journal/manifest.json").read_text())
-            assert manifest["files"][0]["temp"] == Path(src).name
+            assert manifest["files"][len(seen) - 1]["temp"] == Path(src).name
         real_replace(src, dst)
 
     monkeypatch.setattr(journal.os, "replace", spy)
-    assert apply_actions(root, [_sr("a.txt", "one\n", "two\n")]).ok
-    assert len(seen) == 1 and TEMP_NAME.match(seen[0]) and "-0." not in seen[0]
+    # Two files: a change set of one file needs no journal.
+    assert apply_actions(root, [_sr("a.txt", "one\n", "two\n"), _sr("b.txt", "bee\n", "b\n")]).ok
+    assert len(seen) == 2 and all(TEMP_NAME.match(n) and "-0." not in n for n in seen)
 
 
 def test_symlinked_agentprompt_directory_is_refused(root: Path, tmp_path: Path) -> None:
@@ -161,5 +165,47 @@ def test_a_manifest_replaced_during_the_apply_rolls_it_back(
 
     monkeypatch.setattr(journal.os, "replace", swap)
     with pytest.raises(journal.WriteFailed, match="replaced"):
-        apply_actions(root, [_sr("a.txt", "one\n", "two\n")])
+        apply_actions(root, [_sr("a.txt", "one\n", "two\n"), _sr("b.txt", "bee\n", "b\n")])
     assert (root / "a.txt").read_text() == "one\n"
+    assert (root / "b.txt").read_text() == "bee\n"
+
+
+def test_one_file_is_replaced_by_one_rename_with_no_journal(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+    real_mkdir = os.mkdir
+
+    def spy(path: str | Path, *args: Any) -> None:
+        made.append(str(path))
+        real_mkdir(path, *args)
+
+    monkeypatch.setattr(journal.os, "mkdir", spy)
+    assert apply_actions(root, [_sr("a.txt", "one\n", "two\n")]).ok
+    assert made == [] and not (root / ".agentprompt").exists()
+    assert (root / "a.txt").read_text() == "two\n"
+
+
+def test_a_one_file_write_that_fails_leaves_the_file_and_no_temporary(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(src: str | Path, dst: str | Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal.os, "replace", refuse)
+    with pytest.raises(journal.WriteFailed) as caught:
+        apply_actions(root, [_sr("a.txt", "one\n", "two\n")])
+    assert caught.value.code == "ENOSPC"
+    assert sorted(p.name for p in root.iterdir()) == ["a.txt", "b.txt"]
+    assert (root / "a.txt").read_text() == "one\n"
+
+
+def test_a_temporary_copy_a_killed_apply_left_is_swept_before_the_file_is_written(
+    root: Path,
+) -> None:
+    stale = root / ".a.txt.agentprompt-0123456789abcdef.tmp"
+    stale.write_text("half of a killed write")
+    other = root / "notes.agentprompt.tmp"
+    other.write_text("not the applier's")
+    assert apply_actions(root, [_sr("a.txt", "one\n", "two\n")]).ok
+    assert not stale.exists() and other.exists()

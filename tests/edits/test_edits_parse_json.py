@@ -54,6 +54,7 @@ EXPECTED: list[dict[str, Any]] = [
                 "scope": None,
                 "scopes": [],
                 "at_end_of_file": False,
+                "open_end": False,
                 "no_newline_at_end": False,
                 "old_no_newline_at_end": True,
                 "lines": ["-p", "+q"],

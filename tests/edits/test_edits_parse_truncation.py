@@ -2,19 +2,22 @@
 whole reply, or the prefix is reported as truncated.
 
 One exception, by design: a bare diff whose last hunk's counts promise more lines than it
-holds is read as whole when it ends on at least as many context lines as it began with (the
-counts models write are often wrong); a prefix cut exactly there, at a line's end, reads as
-such a hunk, and carries the ``hunk-counts`` warning that says so."""
+holds is read as whole (the counts models write are often wrong) when it ends on at least as
+many context lines as it began with, or when its old side is not the size its header says
+(then only as a hunk reaching the end of its file). A prefix cut exactly there, at a line's
+end, reads as such a hunk and carries the ``hunk-counts`` warning that says so; applying it
+still never writes what the whole reply would not (the last test)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.edits import parse_reply
+from agentprompt.edits import apply_reply, parse_reply
 from agentprompt.edits.actions import Action
 
 REPLIES = {
@@ -114,3 +117,33 @@ def test_prefixes_of_mixed_replies_keep_only_complete_actions_or_are_truncated(
             continue
         if not result.truncated:
             assert all(_plain(a) in full for a in result.actions)
+
+
+FILES = {
+    "udiff_bare": {"x.py": "a\nbbb\nd\n", "y.py": "p\n"},
+    "udiff_wrong_counts": {"x.py": "a\nbbb\nd\ne\n", "y.py": "k\np\nr\ns\n"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_applying_any_prefix_of_a_bare_diff_writes_only_what_the_whole_reply_writes(
+    name: str, tmp_path: Path
+) -> None:
+    text, files = REPLIES[name], FILES[name]
+
+    def fresh(folder: Path) -> Path:
+        folder.mkdir()
+        for path, content in files.items():
+            (folder / path).write_text(content)
+        return folder
+
+    whole = fresh(tmp_path / "whole")
+    assert apply_reply(whole, text).ok
+    wanted = {path: (whole / path).read_text() for path in files}
+    assert wanted != files
+    for cut in range(len(text)):
+        root = fresh(tmp_path / f"cut{cut}")
+        apply_reply(root, text[:cut])
+        for path, content in files.items():
+            now = (root / path).read_text()
+            assert now in (content, wanted[path]), (cut, text[:cut][-30:], path, now)

@@ -58,6 +58,12 @@ class Hunk:
     """apply_patch's ``@@ scope line`` (e.g. ``class Foo:``) that narrows where to look."""
     at_end_of_file: bool = False
     """The hunk touches the end of the file (apply_patch's ``*** End of File``)."""
+    open_end: bool = False
+    """The hunk stops on a change though its counts promised more lines. ``diff -u`` ends a
+    hunk without closing context only at the end of the file, and models often write wrong
+    counts, so it is read as reaching the end of its file (``at_end_of_file`` is set too): it
+    is placed only there, whole, and only when its quoted lines stand nowhere else in the
+    file; anywhere else it is what a reply cut off after a change looks like."""
     no_newline_at_end: bool = False
     """A ``\\ No newline at end of file`` marker followed the last added line."""
     old_no_newline_at_end: bool = False
@@ -65,6 +71,10 @@ class Hunk:
     side's last line had no newline."""
     scopes: tuple[str, ...] = ()
     """Every ``@@ scope line`` before the hunk, outermost first (``scope`` is the last)."""
+    derived: bool = False
+    """The change lines were found by diffing a search text with its replacement (no model
+    marked them): where a changed line equals a context line beside it, which of the two
+    changes is the diff's guess."""
 
     @property
     def old_lines(self) -> tuple[str, ...]:
@@ -264,6 +274,7 @@ def _hunk_to_json(hunk: Hunk) -> dict[str, Any]:
         "scope": hunk.scope,
         "scopes": list(hunk.scopes),
         "at_end_of_file": hunk.at_end_of_file,
+        "open_end": hunk.open_end,
         "no_newline_at_end": hunk.no_newline_at_end,
         "old_no_newline_at_end": hunk.old_no_newline_at_end,
         "lines": list(hunk.lines),

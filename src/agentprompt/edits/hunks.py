@@ -83,7 +83,7 @@ def hunk_from_texts(old: Sequence[str], new: Sequence[str]) -> Hunk:
             continue
         lines.extend("-" + line for line in old[i1:i2])
         lines.extend("+" + line for line in new[j1:j2])
-    return Hunk(lines=tuple(lines))
+    return Hunk(lines=tuple(lines), derived=True)
 
 
 def split_hunk(hunk: Hunk) -> list[Hunk]:
@@ -123,6 +123,7 @@ def split_hunk(hunk: Hunk) -> list[Hunk]:
                 at_end_of_file=hunk.at_end_of_file and b == len(lines),
                 no_newline_at_end=hunk.no_newline_at_end and b == len(lines),
                 old_no_newline_at_end=hunk.old_no_newline_at_end and b == len(lines),
+                derived=hunk.derived,
             )
         )
     return parts
@@ -203,6 +204,13 @@ def _place(
         start = max(cursor, len(lines) - len(old))
         if start != len(lines) - len(old):
             return None, cursor, None, Missing(closest=(max(0, len(lines) - 1), len(lines)))
+        if hunk.open_end:
+            # Read as reaching the end only because it stops on a change: its quoted lines
+            # standing anywhere else is what a reply cut off there looks like.
+            elsewhere = [at for at in index.find_exact(old, 0) if at != start]
+            if elsewhere:
+                candidates = (*elsewhere[:4], start)
+                return None, cursor, None, Missing(candidates=candidates, stage="exact")
     exact = index.find_exact(old, start)
     if len(exact) == 1:
         # The common case, without the matcher's general machinery.
@@ -263,6 +271,34 @@ def _alignments(
     return found
 
 
+def _side_known(lines: Sequence[str], before: int, after: int) -> bool:
+    """Whether the lines a hunk adds between its lines ``before`` and ``after``, where the
+    file has one line more, have a known side of it: there are none, or they replace line
+    for line the removed lines just before them, and so stand where those stood. Lines added
+    after a context line (or more lines than were removed) may go before or after the file's
+    extra line: ``A +x C`` over ``A B C`` is ``A x B C`` as well as ``A B x C``."""
+    added = after - before - 1
+    if added == 0:
+        return True
+    removed = 0
+    while before - removed >= 0 and lines[before - removed][:1] == "-":
+        removed += 1
+    return removed == added
+
+
+def _slide(keys: Sequence[str], file_keys: Sequence[str], s: int, kind: str, p: int) -> int:
+    """The first of the places a one-line gap found at ``p`` could equally fall (it moves
+    back over lines equal to the one left out or added)."""
+    low = p
+    if kind == "file":
+        while low > 0 and keys[low - 1] == file_keys[s + low]:
+            low -= 1
+    else:
+        while low > 0 and keys[low - 1] == keys[low]:
+            low -= 1
+    return low
+
+
 def _aligned(
     index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
 ) -> tuple[Edit, int] | None:
@@ -279,23 +315,33 @@ def _aligned(
     file_keys = index.keys("aligned")
     starts = {s for s in index.positions("aligned", keys[0]) if s >= cursor}
     places = [a for s in sorted(starts) for a in _alignments(keys, removed, file_keys, s)]
+    if len(places) > 1:
+        # A place where every quoted line stands (the file has one more) explains all the
+        # model wrote; one where a quoted line stands nowhere explains less.
+        places = [a for a in places if a[1] == "file"]
     if len(places) != 1:
         return None
     s, kind, p = places[0]
     kept = [k for k in keys if k.strip()]
-    if len(set(kept)) != len(kept):
-        # A quote repeating a line: where the gap falls among the repeats, and so where its
-        # changes go, cannot be told.
+    if hunk.derived and len(set(kept)) != len(kept):
+        # A search text repeating a line: which of the repeats its replacement changes, and
+        # so where the gap falls, is the diff's guess.
         return None
     if len(kept) - (1 if kind == "quote" and keys[p].strip() else 0) < 2:
         return None
     # The quote's p-th quoted line, as an index into the hunk's lines.
     positions = [k for k, line in enumerate(hunk.lines) if line[:1] in (" ", "-")]
     at = positions[p]
+    low = _slide(keys, file_keys, s, kind, p)
+    if low < p and (
+        low == 0
+        or any(line[:1] != " " for line in hunk.lines[positions[low - 1] + 1 : at + 1])
+    ):
+        # Among repeated lines the gap could fall at several places, and the changes
+        # between them would land differently.
+        return None
     lines = list(hunk.lines)
-    if kind == "file" and hunk.lines[positions[p - 1]][:1] == " " and at - positions[p - 1] > 1:
-        # Added lines right after a context line, where the file has the line left out:
-        # they may belong before it or after it.
+    if kind == "file" and not _side_known(hunk.lines, positions[p - 1], at):
         return None
     if kind == "file":
         lines.insert(at, " " + index.lines[s + p])
@@ -321,8 +367,22 @@ def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:
 
 
 def _missing_failure(
-    number: int, old: tuple[str, ...], missing: Missing, *, end_of_file: bool = False, first: bool
+    number: int,
+    old: tuple[str, ...],
+    missing: Missing,
+    *,
+    end_of_file: bool = False,
+    open_end: bool = False,
+    first: bool,
 ) -> HunkFailure:
+    if open_end:
+        return HunkFailure(
+            hunk=number,
+            reason=reason("open_end"),
+            expected=old,
+            candidates=tuple(c + 1 for c in missing.candidates),
+            closest=missing.closest,
+        )
     if missing.ambiguous:
         where = listed([str(c + 1) for c in missing.candidates])
         return HunkFailure(
@@ -366,7 +426,7 @@ def apply_hunks(
             failures.append(failure)
             continue
         assert missing is not None
-        done = _already_applied(index, hunk, cursor)
+        done = None if hunk.open_end else _already_applied(index, hunk, cursor)
         if done is not None:
             failures.append(
                 HunkFailure(
@@ -378,7 +438,8 @@ def apply_hunks(
                 )
             )
             continue
-        parts = split_hunk(hunk) if allow_split and not missing.ambiguous else [hunk]
+        whole = not allow_split or missing.ambiguous or hunk.open_end
+        parts = [hunk] if whole else split_hunk(hunk)
         if len(parts) < 2:
             failures.append(
                 _missing_failure(
@@ -386,6 +447,7 @@ def apply_hunks(
                     hunk.old_lines,
                     missing,
                     end_of_file=hunk.at_end_of_file,
+                    open_end=hunk.open_end,
                     first=cursor == 0,
                 )
             )

@@ -1,10 +1,13 @@
 """Writing a change set atomically under a journal, and rolling an interrupted one back.
 
-Before the first file is touched, the journal (``<root>/.agentprompt/journal/``, a directory
-this apply creates, never a symlink) holds the original bytes and mode of every file to
-change, the random temporary names to be used and the directories to be created, all
-fsynced; its ``manifest.json`` appears last, by rename. Each file is then written to its own
-temporary file (created with ``O_EXCL | O_NOFOLLOW``, so a planted symlink cannot redirect
+A change set of one file in an existing directory needs no journal: the file is replaced by
+one rename of a fsynced temporary file, which is all or nothing by itself. For any other set,
+before the first file is touched, the journal (``<root>/.agentprompt/journal/``, a directory
+this apply creates, never a symlink) holds the original bytes of every file to change (a
+hard link to it where the file system allows, as files are replaced by rename and never
+written in place; else a copy), their modes, the random temporary names to be used and the
+directories to be created, all fsynced; its ``manifest.json`` appears last, by rename.
+Each file is then written to its own temporary file (created with ``O_EXCL | O_NOFOLLOW``, so a planted symlink cannot redirect
 it), fsynced, and renamed over the target. Removing the manifest commits the transaction. If
 anything fails part way, the journal restores every file; if the process dies,
 :func:`recover` does the same later. A lock on the root (``flock`` on the directory) keeps
@@ -29,7 +32,7 @@ from typing import Any
 
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.manifest import BACKUP, VERSION, checked
-from agentprompt.edits.paths import JOURNAL_DIR, resolve_inside
+from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
 from agentprompt.edits.plan import FileChange
 from agentprompt.edits.safeio import (
     ApplyBusy,
@@ -186,7 +189,9 @@ def _begin(root: Path, journal: Path, changes: Sequence[FileChange]) -> dict[str
         backup = None
         if change.before is not None:
             backup = f"orig-{n}"
-            create_new(journal / backup, change.before, None)
+            # The file is replaced by a rename, never written in place, so a hard link
+            # keeps its original bytes with no data written (nor room needed on the disk).
+            link_or_copy(change.real, journal / backup, change.before)
         after = change.after
         if after is not None:
             dirs.extend(d for d in _missing_dirs(root, change.real) if d not in dirs)
@@ -254,6 +259,9 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
     if os.path.lexists(journal / MANIFEST):
         raise JournalPending(root)
     _clear_leftover(journal)
+    if len(changes) == 1 and not _missing_dirs(real_root, changes[0].real):
+        _write_alone(changes[0])
+        return
     try:
         manifest = _begin(real_root, journal, changes)
     except OSError as exc:
@@ -288,6 +296,47 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
         _undo(real_root, journal, manifest, current, exc)
         raise
     _end(journal, manifest)
+
+
+def _write_alone(change: FileChange) -> None:
+    """Write a change set of one file in an existing directory, which needs no journal: the
+    file is replaced by one atomic rename of a fsynced temporary file (or removed by one
+    unlink), so it changes wholly or not at all. The temporary file goes on any failure, and
+    one a killed apply left beside the file goes before it is written."""
+    real = change.real
+    try:
+        _sweep_temps(real)
+        if change.after is None:
+            real.unlink(missing_ok=True)
+        else:
+            temp = real.parent / _temp_name(real)
+            create_new(temp, change.after, change.mode)
+            try:
+                os.replace(temp, real)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise
+    except OSError as exc:
+        raise WriteFailed(change.path, exc.strerror or str(exc), _code(exc)) from None
+    fsync_dir(real.parent)
+
+
+def _sweep_temps(real: Path) -> None:
+    """Remove the applier's temporary copies of ``real`` that a killed apply left (the
+    caller holds the root's lock, so no apply is writing one now)."""
+    prefix = f".{real.name}.agentprompt-"
+    with os.scandir(real.parent) as entries:
+        stale = [
+            e.name
+            for e in entries
+            if e.name.startswith(prefix)
+            and TEMP_NAME.match(e.name)
+            and e.is_file(follow_symlinks=False)
+        ]
+    for name in stale:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(real.parent / name)
 
 
 def _undo(

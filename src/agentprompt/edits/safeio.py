@@ -106,11 +106,11 @@ def create_new(path: Path, data: bytes, mode: int | None) -> None:
 def link_or_copy(source: Path, target: Path, data: bytes) -> None:
     """Make ``target`` (which must not exist) hold ``data``, the bytes of ``source``: by a
     hard link when the file system allows one (no data is written, so it works on a full
-    disk), else by writing a copy."""
+    disk), else by writing a copy (also when ``source`` is gone)."""
     try:
         os.link(source, target, follow_symlinks=False)
     except OSError as exc:
-        if exc.errno not in _NO_LINK:
+        if exc.errno not in _NO_LINK and exc.errno != errno.ENOENT:
             raise
         create_new(target, data, None)
 

@@ -142,6 +142,8 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
     pos = found.start
     old_i = 0
     before = ""
+    removed = 0
+    """How many removed lines came right before the pending additions."""
     for line in hunk.lines:
         sign, text = line[:1], line[1:]
         if sign == "+":
@@ -151,11 +153,15 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
         old_i += 1
         if target is None:
             continue
-        if pending and target > pos and before != "-":
+        if pending and target > pos and (before != "-" or len(pending) != removed):
             # An insertion after a context line, where the file gained lines the quote
-            # lacks: before them or after them? (After a removed line, additions take its
-            # place, before the gained lines.)
+            # lacks: before them or after them? (Additions replacing removed lines line for
+            # line take their place, before the gained lines.)
             raise GapUnclear(reason("gap_unclear", line=repr(lines[pos].strip())))
+        if pending or sign != "-":
+            removed = 0
+        if sign == "-":
+            removed += 1
         before = sign
         if sign == "-":
             # Lines the file gained before a removed line stay; additions take its place.

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from agentprompt.edits.actions import Action, Diagnostic
+from agentprompt.edits.actions import Action, Diagnostic, PatchFile
 from agentprompt.edits.dialects.base import (
     BlockOutcome,
     BlockReader,
@@ -225,6 +225,8 @@ class _Reader:
     """The reply's lines, while the reader decides whether the diff was cut off."""
     counts_note: int | None = None
     """The ``@@`` line of a last hunk read as whole though its counts were not used up."""
+    open_end: bool = False
+    """That hunk stops on a change: it is read as reaching the end of its file."""
 
     def advance(self, lines: Sequence[str], final: bool) -> BlockOutcome | None:
         n = len(lines)
@@ -335,11 +337,20 @@ class _Reader:
 
     def _ends_whole(self, end: int) -> bool:
         """Whether the last hunk, whose counts promise more lines than the diff holds, still
-        reads as whole: the reply's last line is complete, and after its last change come at
-        least as many context lines as before its first (at least one), as ``diff -u`` writes
-        them. Models often write wrong counts; a reply cut off mid-hunk ends elsewhere
-        (inside a line, or on a change, or in the middle of the closing context). Such a
-        hunk is kept, with a ``hunk-counts`` warning."""
+        reads as whole (the reply's last line is complete, checked by the caller). Models
+        often write wrong counts; a reply cut off mid-hunk ends inside a line, on a change,
+        or in the middle of the closing context. Two shapes are read as whole, with a
+        ``hunk-counts`` warning:
+
+        * after its last change come at least as many context lines as before its first (at
+          least one), as ``diff -u`` writes them;
+        * it stops on a change, or on fewer context lines than it began with, and its old
+          side (context and removed lines) does not hold the number of lines its header
+          declares. ``diff -u`` ends a hunk that way only at the end of the file, so the
+          hunk is placed only there (``Hunk.open_end``). A reply cut off after the last
+          removed line or among the added lines after it leaves the old side exactly as
+          declared, so that shape stays cut off; one cut off earlier leaves an old side that
+          the file continues after, which the placement refuses."""
         w = self.walker
         if w.hunk_at is None or self._lines is None:
             return False
@@ -352,10 +363,16 @@ class _Reader:
             return False
         leading = changes[0]
         trailing = len(marks) - 1 - changes[-1]
-        whole = trailing >= max(1, leading)
-        if whole:
+        if trailing >= max(1, leading):
             self.counts_note = w.hunk_at
-        return whole
+            return True
+        declared = parse_header(self._lines[w.hunk_at]).old_count
+        held = sum(1 for m in marks if m != "+")
+        if declared is not None and held != declared:
+            self.counts_note = w.hunk_at
+            self.open_end = True
+            return True
+        return False
 
     def _finish(self, lines: Sequence[str], end: int, *, truncated: bool) -> BlockOutcome:
         sections = self.walker.sections[self.released :]
@@ -375,22 +392,41 @@ class _Reader:
                 )
             )
         if self.counts_note is not None and not truncated:
+            shape = (
+                "it stops on a change or on less context than it began with, as a hunk does "
+                "only at the end of its file, so it was read as reaching the end of the file "
+                "and is placed only there"
+                if self.open_end
+                else "it ends on its context lines as a whole hunk does, so it was read as "
+                "complete and placed by its context"
+            )
             notes.append(
                 note(
                     "warning",
                     "hunk-counts",
-                    "The last hunk's @@ counts promise more lines than the diff holds; it ends "
-                    "on its context lines as a whole hunk does, so it was read as complete and "
-                    "placed by its context. Check that nothing after it is missing.",
+                    f"The last hunk's @@ counts promise more lines than the diff holds; {shape}. "
+                    "Check that nothing after it is missing.",
                     line=self.counts_note + 1,
                     block=None,
                     dialect=NAME,
                 )
             )
         actions, found = self._build(lines, sections)
+        if self.open_end and not truncated and sections:
+            actions = _open_ended(actions, sections[-1].start + 1)
         notes.extend(found)
         notes.sort(key=lambda d: d.line)
         return BlockOutcome(end=end, actions=actions, diagnostics=tuple(notes))
+
+
+def _open_ended(actions: tuple[Action, ...], line: int) -> tuple[Action, ...]:
+    """``actions`` with the last hunk of the file whose diff begins on reply line ``line``
+    (the last file) marked as reaching the end of its file (``Hunk.open_end``)."""
+    last = actions[-1] if actions else None
+    if not isinstance(last, PatchFile) or last.line != line or not last.hunks:
+        return actions
+    hunk = replace(last.hunks[-1], at_end_of_file=True, open_end=True)
+    return (*actions[:-1], replace(last, hunks=(*last.hunks[:-1], hunk)))
 
 
 DIALECT = UnifiedDiff()
