@@ -211,7 +211,7 @@ def test_write_failure_json_keeps_the_report_shape(
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(journal, "_begin", full)
+    monkeypatch.setattr(journal, "create_new", full)
     result = run("apply", _reply(tmp_path, GOOD), "--root", str(repo), "--json")
     data = json.loads(result.out)
     assert result.code == 1
