@@ -359,7 +359,7 @@ class AgentSession:
         model errors propagate, and when nothing had been answered yet the history is left
         as it was before the turn."""
         before = len(self.history)
-        seen_plan = self.todos.proposed_ids() if self.role is None else frozenset()
+        seen_plan = self.todos.present_proposals() if self.role is None else frozenset()
         turn = TurnState(interrupted=self.interrupted)
         self.history.append(Message(role="user", content=text))
         final: str | None = None

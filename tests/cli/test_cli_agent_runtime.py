@@ -1,0 +1,114 @@
+"""The agent runtime as a user meets it through ``chat``, ``run`` and ``inspect``: plans,
+agent files, the tools the prompt counts on, slash commands and usage figures. Every model
+is a ``script:FILE`` model; the requests it received are read back from it."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentprompt.llm.base import ModelRequest
+from agentprompt.store import Store, default_store_path
+
+from .conftest import Result
+
+PLAN_TEXT = (
+    "## Implementation Plan\n### Context\nx\n### Implementation Steps\n1. x\n"
+    "### Considerations\nx\n### Files to Modify/Create\nx\n### Proposed Todos\nx"
+)
+
+
+def _script(tmp_path: Path, *answers: Any, name: str = "script.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(list(answers)))
+    return f"script:{path}"
+
+
+def _stored(root: Path) -> list[Any]:
+    path = default_store_path(root)
+    if not path.exists():
+        return []
+    with Store(path) as store:
+        return store.list_sessions("agent")
+
+
+@pytest.fixture(autouse=True)
+def _no_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AGENTPROMPT_MODEL", raising=False)
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[ModelRequest]:
+    """Every request the commands' script models receive, in order."""
+    import agentprompt.llm.config as config
+
+    requests: list[ModelRequest] = []
+    make = config.make_client
+
+    class Recording:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def complete(self, request: ModelRequest) -> Any:
+            requests.append(request)
+            return self.inner.complete(request)
+
+        def stream(self, request: ModelRequest) -> Any:
+            requests.append(request)
+            return self.inner.stream(request)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(config, "make_client", lambda cfg: Recording(make(cfg)))
+    return requests
+
+
+def _chat(
+    run: Callable[..., Result],
+    monkeypatch: pytest.MonkeyPatch,
+    lines: str,
+    *args: str,
+) -> Result:
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    return run("chat", "--no-stream", *args)
+
+
+def _plan_round(requirement: str, todo: str) -> list[Any]:
+    """The main agent calls plan; the planner proposes ``todo`` and answers; the main agent
+    shows the plan."""
+    return [
+        {"tool_calls": [{"name": "plan", "arguments": {"requirements": requirement}}]},
+        {"tool_calls": [{"name": "todo_add", "arguments": {"todos": [{"content": todo}]}}]},
+        PLAN_TEXT,
+        f"Plan: {todo}. Shall I go ahead?",
+    ]
+
+
+def test_accepting_a_revised_plan_activates_only_the_revision(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = _script(
+        tmp_path,
+        *_plan_round("add a cache", "cache in memory"),
+        *_plan_round("add a cache on disk instead", "cache on disk"),
+        "Starting on it.",
+    )
+    result = _chat(
+        run,
+        monkeypatch,
+        "add a cache\nno, on disk please\nyes\n",
+        "--model",
+        model,
+        "--root",
+        str(repo),
+    )
+    assert result.code == 0, result.err
+    (stored,) = _stored(repo)
+    todos = stored.state["todos"]["todos"]
+    assert [(t["content"], t["status"]) for t in todos] == [("cache on disk", "in_progress")]
