@@ -112,3 +112,54 @@ def test_accepting_a_revised_plan_activates_only_the_revision(
     (stored,) = _stored(repo)
     todos = stored.state["todos"]["todos"]
     assert [(t["content"], t["status"]) for t in todos] == [("cache on disk", "in_progress")]
+
+
+def _bad_agent(repo: Path) -> Path:
+    agents = repo / ".agentprompt" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reviewer.md").write_text("---\ndescription: Reviews code\n---\nYou review.\n")
+    bad = agents / "bad-agent.md"
+    bad.write_text("---\nname: bad agent\ndescription: Broken\n---\nYou are broken.\n")
+    return bad
+
+
+def test_a_malformed_agent_file_is_skipped_with_one_warning_naming_file_and_field(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: list[ModelRequest],
+) -> None:
+    bad = _bad_agent(repo)
+    model = _script(tmp_path, "One.", "Two.")
+    result = _chat(run, monkeypatch, "first\nsecond\n", "--model", model, "--root", str(repo))
+    assert result.code == 0, result.err
+    assert result.out.splitlines() == ["One.", "Two."]
+    warnings = [line for line in result.err.splitlines() if "warning" in line]
+    assert len(warnings) == 1, result.err
+    assert str(bad) in warnings[0] and "'name'" in warnings[0]
+    system = sent[0].messages[0].text
+    assert "- reviewer: Reviews code" in system and "Broken" not in system
+    inspected = run("inspect", "--profile", "agent", "--root", str(repo))
+    assert inspected.code == 0, inspected.err
+    assert str(bad) in inspected.err and "- reviewer: Reviews code" in inspected.out
+
+
+def test_naming_a_malformed_agent_is_bad_input_and_leaves_no_stored_session(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    bad = _bad_agent(repo)
+    model = _script(tmp_path, "never")
+    result = run("run", "--once", "@bad-agent check it", "--model", model, "--root", str(repo))
+    assert result.code == 2
+    assert str(bad) in result.err and "'name'" in result.err
+    assert _stored(repo) == []
+
+
+def test_a_failed_first_turn_leaves_no_empty_stored_session(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    model = _script(tmp_path, {"error": "http", "status": 500})
+    result = run("run", "--once", "hello", "--model", model, "--root", str(repo))
+    assert result.code == 1
+    assert _stored(repo) == []

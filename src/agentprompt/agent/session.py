@@ -33,6 +33,7 @@ from agentprompt.agent.reminders import (
 )
 from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
 from agentprompt.agent.todos import TodoList
 from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
@@ -113,6 +114,13 @@ class AgentSession:
         """The last request sent, as placed and counted."""
         self.agent_names: tuple[str, ...] = ()
         """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
+        self.agent_catalog: Callable[[], AgentCatalog] | None = None
+        """Reads the agent files again before each turn (``agent_names`` follows them, and
+        each file that had to be skipped is reported once as a ``warning`` event); None
+        keeps ``agent_names`` as set."""
+        self.broken_agents: dict[str, InvalidAgentDefinition] = {}
+        """The agent files skipped at the last reading, by the agent name their file gives."""
+        self._warned: set[str] = set()
         self.stop: threading.Event | None = None
         """When set, the turn ends as if by Ctrl-C before the next call (a sub-agent in a
         batch thread, where Ctrl-C does not arrive)."""
@@ -358,6 +366,8 @@ class AgentSession:
         text response. Ctrl-C ends the turn early (``interrupted``) and is remembered;
         model errors propagate, and when nothing had been answered yet the history is left
         as it was before the turn."""
+        if self.role is None:
+            self.read_agents()
         before = len(self.history)
         seen_plan = self.todos.present_proposals() if self.role is None else frozenset()
         turn = TurnState(interrupted=self.interrupted)
@@ -386,10 +396,27 @@ class AgentSession:
         self.todos.accept_seen_proposals(seen_plan)
         return turn.result(final, self.usage)
 
+    def read_agents(self) -> None:
+        """Read the agent files again (with an ``agent_catalog``): the names ``@name`` may
+        tag, and a ``warning`` event for each newly skipped file, once per session."""
+        if self.agent_catalog is None:
+            return
+        catalog = self.agent_catalog()
+        self.agent_names = catalog.names
+        self.broken_agents = {p.path.stem: p for p in catalog.problems if p.path is not None}
+        for problem in catalog.problems:
+            if str(problem) not in self._warned:
+                self._warned.add(str(problem))
+                self._emit(SessionEvent(kind="warning", text=f"skipped {problem}"))
+
     def _delegate_mention(self, text: str, turn: TurnState) -> None:
         offered = {s.name for s in self.registry.enabled(self.policy)}
         if self.role is not None or AGENT_TOOL not in offered:
             return
+        broken = find_mention(text, self.broken_agents)
+        if broken is not None and broken.agent_name not in self.agent_names:
+            # The user asked for this agent by name: say why it cannot run, do not guess.
+            raise self.broken_agents[broken.agent_name]
         mention = find_mention(text, self.agent_names)
         if mention is None:
             return

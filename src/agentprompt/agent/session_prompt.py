@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName, SystemText
 from agentprompt.agent.session_types import AgentRole
-from agentprompt.agent.specialized import load_agents
+from agentprompt.agent.specialized import scan_agents
 from agentprompt.agent.system_prompt import (
     PromptFacts,
     agent_system_parts,
@@ -105,7 +105,7 @@ def seed_system_prompt(
             usage=usage,
             todo_context=inputs.todo_context,
             tool_guidance=inputs.tool_guidance,
-            agents=load_agents(inputs.root),
+            agents=scan_agents(inputs.root).agents,
         )
         if inputs.profile == "ally":
             return SystemText(head=main_system_prompt(facts, once=inputs.once, prompts=prompts))

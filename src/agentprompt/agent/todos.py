@@ -223,7 +223,9 @@ class TodoList:
                         subtasks=tuple(subs),
                     )
                 )
-            entries = [("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new]
+            entries: builtins.list[tuple[str, str | None, str]] = [
+                ("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new
+            ]
             kept = self._todos
             if any(t.status == "proposed" for t in new):
                 kept, superseded, gone = self._without_presented_plan()

@@ -109,6 +109,14 @@ def _show_event(event: SessionEvent) -> None:
         err_console.print(f"{indent}@{event.name}: {event.text}", markup=False, style="dim")
     elif event.kind in ("compaction", "retry"):
         err_console.print(f"{indent}[{event.kind}] {event.text[:300]}", markup=False)
+    elif event.kind == "warning":
+        _show_warning(event)
+
+
+def _show_warning(event: SessionEvent) -> None:
+    """Warnings reach the user in every output mode (``--json`` prints nothing else)."""
+    if event.kind == "warning":
+        err_console.print(f"agentprompt: warning: {event.text}", markup=False)
 
 
 def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
@@ -143,7 +151,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         db=opts.db,
         resume_id=resume_id,
         profile_given=opts.profile is not None,
-        on_event=None if opts.as_json else _show_event,
+        on_event=_show_warning if opts.as_json else _show_event,
         cwd=Path.cwd(),
     )
     with chat:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from agentprompt.cli.output import (
     console,
+    err_console,
     format_option,
     print_json,
     show_messages,
@@ -227,6 +228,11 @@ def inspect_command(
         now=date,
         once=once,
     )
+    if profile_name in ("agent", "ally"):
+        from agentprompt.agent.specialized import scan_agents
+
+        for problem in scan_agents(request.root).problems:
+            err_console.print(f"agentprompt: warning: skipped {problem}", markup=False)
     previous = read_messages_file(previous_file) if previous_file else None
     report = inspect_profile(
         profile_name,
