@@ -163,3 +163,32 @@ def test_a_failed_first_turn_leaves_no_empty_stored_session(
     result = run("run", "--once", "hello", "--model", model, "--root", str(repo))
     assert result.code == 1
     assert _stored(repo) == []
+
+
+SEED_EXECUTION = "- **Direct execution**: Use tools yourself, never ask users to run commands"
+SEED_VERIFY = "- **Always verify**: Test/lint code after changes, if applicable"
+
+
+def test_without_the_shell_the_prompt_asks_the_user_to_run_commands_and_chat_says_so(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, sent: list[ModelRequest]
+) -> None:
+    result = run("run", "--once", "hi", "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert result.code == 0, result.err
+    system = sent[0].messages[0].text
+    assert SEED_EXECUTION not in system and SEED_VERIFY not in system
+    assert "ask the user to run it" in system and "paste the result" in system
+    assert "shell" not in {t.name for t in sent[0].tools}
+    assert "tools: read," in result.err and "no shell" in result.err
+
+
+def test_with_the_shell_the_prompt_states_the_seed_directives(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, sent: list[ModelRequest]
+) -> None:
+    model = _script(tmp_path, "A.")
+    result = run("run", "--once", "hi", "--shell", "--model", model, "--root", str(repo))
+    assert result.code == 0, result.err
+    system = sent[0].messages[0].text
+    assert SEED_EXECUTION in system and SEED_VERIFY in system
+    assert "shell" in {t.name for t in sent[0].tools}
+    assert "shell" in result.err.split("tools: ")[1].splitlines()[0]
+    assert "no shell" not in result.err

@@ -161,6 +161,7 @@ class AgentSession:
             tool_guidance=self.registry.guidance_section(self.policy),
             profile=self.config.profile,
             role=self.role,
+            runs_commands=any(s.runs_commands for s in self.registry.enabled(self.policy)),
         )
 
     def todo_lines(self) -> tuple[TodoLine, ...]:

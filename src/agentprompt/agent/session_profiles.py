@@ -45,13 +45,15 @@ def session_profile_parts(
     where = working_directory(root.resolve(), cwd if cwd is not None else Path.cwd())
     clock = (lambda: now) if now is not None else None
     build = seed_system_prompt(prompts, clock=clock, cwd=where)
+    registry = default_registry(prompts)
     inputs = PromptInputs(
         root=root,
         once=once,
         usage=ContextUsage(used_tokens=0, context_size=config.context_size),
         todo_context="",
-        tool_guidance=default_registry(prompts).guidance_section(config.policy),
+        tool_guidance=registry.guidance_section(config.policy),
         profile=profile,
+        runs_commands=any(s.runs_commands for s in registry.enabled(config.policy)),
     )
     turn = [*history, Message(role="user", content=task)] if task else list(history)
     parts = list(request_parts(profile, build(inputs), turn))

@@ -53,6 +53,8 @@ class PromptInputs:
     """Where the per-turn facts go (``ally``: in the prompt; ``agent``: in the tail)."""
     role: AgentRole | None = None
     """None for the main agent; the specialised agent's prompt and task otherwise."""
+    runs_commands: bool = True
+    """Whether a tool that runs commands (the shell) is offered to this agent."""
 
 
 SystemPromptBuilder = Callable[[PromptInputs], SystemText]
@@ -90,6 +92,7 @@ def seed_system_prompt(
                 project=detect_project(inputs.root),
                 usage=usage,
                 tool_guidance=inputs.tool_guidance,
+                runs_commands=inputs.runs_commands,
             )
             role = inputs.role
             if inputs.profile == "ally":
@@ -106,6 +109,7 @@ def seed_system_prompt(
             todo_context=inputs.todo_context,
             tool_guidance=inputs.tool_guidance,
             agents=scan_agents(inputs.root).agents,
+            runs_commands=inputs.runs_commands,
         )
         if inputs.profile == "ally":
             return SystemText(head=main_system_prompt(facts, once=inputs.once, prompts=prompts))

@@ -22,6 +22,7 @@ from agentprompt.cli.model import ModelOptions, config_from_options, model_optio
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
+    from agentprompt.agent.session import AgentSession
     from agentprompt.agent.session_types import SessionEvent
 
 __all__ = ["chat_command", "run_command"]
@@ -162,6 +163,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 markup=False,
                 style="dim",
             )
+            err_console.print(_tools_line(chat.session), markup=False, style="dim")
         messages = [once] if once is not None else None
         failed = False
         for text in messages if messages is not None else _read_messages(opts.as_json):
@@ -183,6 +185,15 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
         if failed:
             sys.exit(EXIT_FAILED)
+
+
+def _tools_line(session: AgentSession) -> str:
+    """Which tools the agent is offered, and how to turn on command execution when off."""
+    offered = session.registry.enabled(session.policy)
+    line = f"tools: {', '.join(s.name for s in offered) or 'none'}"
+    if not any(s.runs_commands for s in offered):
+        line += " (no shell: the agent asks you to run commands; --shell lets it run them)"
+    return line
 
 
 def _read_messages(quiet: bool) -> Iterator[str]:
