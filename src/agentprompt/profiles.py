@@ -20,7 +20,7 @@ from agentprompt.composition import (
 )
 from agentprompt.context.environment import read_environment
 from agentprompt.errors import UsageError
-from agentprompt.messages import Message
+from agentprompt.messages import Message, ToolDefinition
 from agentprompt.prefix import SharedPrefix, shared_prefix
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import (
@@ -65,6 +65,8 @@ class NamedProfile:
     """One line saying what it is."""
     build: Callable[[InspectRequest], list[Part]]
     """Its sections for a request."""
+    tools: Callable[[InspectRequest], tuple[ToolDefinition, ...]] | None = None
+    """The tool definitions a request of this profile carries, or None for none."""
 
 
 class UnknownProfile(UsageError):
@@ -105,6 +107,12 @@ def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
     return build
 
 
+def _session_tools(request: InspectRequest) -> tuple[ToolDefinition, ...]:
+    from agentprompt.agent.session_profiles import session_profile_tools
+
+    return session_profile_tools(root=request.root)
+
+
 def _ac(request: InspectRequest) -> list[Part]:
     """Seed 004's cache-tiered prompt: items placed by the repository's stored tracker (read,
     never written), or spread over L1–L3 as on a first request."""
@@ -133,12 +141,14 @@ PROFILES: dict[str, NamedProfile] = {
         description="the agent session's first call of a turn, cache-stable: messages[0] "
         "fixed, per-turn facts after the history",
         build=_session("agent"),
+        tools=_session_tools,
     ),
     "ally": NamedProfile(
         name="ally",
         description="the agent session's first call of a turn as seed 001 places it: "
         "per-turn facts regenerated into messages[0]",
         build=_session("ally"),
+        tools=_session_tools,
     ),
     "demo": NamedProfile(
         name="demo",
@@ -193,7 +203,8 @@ def inspect_profile(
     render: everything ``agentprompt inspect`` shows."""
     profile = get_profile(name)
     counter = shared_counter(model)
-    composition = assemble(profile.build(request), counter=counter)
+    tools = profile.tools(request) if profile.tools is not None else ()
+    composition = assemble(profile.build(request), counter=counter, tools=tools)
     cuts: tuple[Cut, ...] = ()
     budget: int | None = None
     if max_tokens is not None:

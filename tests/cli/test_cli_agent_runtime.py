@@ -192,3 +192,65 @@ def test_with_the_shell_the_prompt_states_the_seed_directives(
     assert "shell" in {t.name for t in sent[0].tools}
     assert "shell" in result.err.split("tools: ")[1].splitlines()[0]
     assert "no shell" not in result.err
+
+
+def _usage_line(text: str) -> tuple[int, int]:
+    import re
+
+    found = re.search(r"- Context Usage: (\d+)% \(~(\d+) tool calls remaining\)", text)
+    assert found, text[-600:]
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize("profile", ["agent", "ally"])
+def test_the_first_call_of_a_session_states_its_context_usage(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    sent: list[ModelRequest],
+    profile: str,
+) -> None:
+    model = _script(tmp_path, "A.")
+    result = run(
+        "run", "--once", "hi", "--profile", profile, "--context-size", "20000",
+        "--model", model, "--root", str(repo),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    text = "\n".join(m.text for m in sent[0].messages if m.role == "system")
+    percent, calls = _usage_line(text)
+    assert 5 <= percent <= 60
+    assert 0 < calls <= 20000 // 500
+
+
+def test_usage_after_an_agent_mention_counts_the_whole_request(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, sent: list[ModelRequest]
+) -> None:
+    _bad_agent(repo)
+    model = _script(tmp_path, "Looks fine.", "The reviewer found nothing.")
+    result = run(
+        "run", "--once", "@reviewer check src", "--context-size", "20000",
+        "--model", model, "--root", str(repo),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    main_call = sent[1]
+    assert [m.name for m in main_call.messages if m.role == "tool"] == ["agent"]
+    percent, calls = _usage_line(
+        "\n".join(m.text for m in main_call.messages if m.role == "system")
+    )
+    assert percent >= 5, "the usage line must count the system prompt and tool definitions"
+    assert calls < 200
+
+
+def test_inspect_states_usage_and_shows_the_tool_definitions(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    ally = run("inspect", "--profile", "ally", "--root", str(repo), "--task", "hi")
+    assert ally.code == 0, ally.err
+    _usage_line(ally.out)
+    report = run("inspect", "--profile", "agent", "--root", str(repo), "--task", "hi", "--json")
+    data = json.loads(report.out)
+    assert data["tool_tokens"] > 1000
+    assert "read" in {t["function"]["name"] for t in data["tools"]}
+    shown = run("inspect", "--profile", "agent", "--root", str(repo), "--format", "openai")
+    body = json.loads(shown.out[shown.out.index("\n{") :])
+    assert {"messages", "tools"} <= set(body) and len(body["tools"]) == len(data["tools"])

@@ -108,6 +108,7 @@ class AgentSession:
         self.used_tokens = 0
         """Context tokens in use after the last call."""
         self._compacted: int | None = None
+        self._measured = False
         self.tool_results = ToolResultStats()
         """Sizes of the tool results so far (for the remaining tool-call estimate)."""
         self.last_request: PlacedRequest | None = None
@@ -177,16 +178,28 @@ class AgentSession:
     def build_request(
         self, reminders: Sequence[Message] = (), *, tools: bool = True
     ) -> PlacedRequest:
-        """The next call's messages: regenerated system prompt, history, reminders."""
+        """The next call's messages: regenerated system prompt, history, reminders.
+
+        Before the session's first call nothing has been measured, so the request is
+        placed once to count it and the usage line states that count (the first call of a
+        session has its Context Usage line too)."""
         definitions = self.registry.definitions(self.policy) if tools else ()
-        return place_request(
-            self.config.profile,
-            self.system_prompt(self.prompt_inputs()),
-            self.history,
-            reminders,
-            counter=self.counter,
-            tools=definitions,
-        )
+
+        def place(inputs: PromptInputs) -> PlacedRequest:
+            return place_request(
+                self.config.profile,
+                self.system_prompt(inputs),
+                self.history,
+                reminders,
+                counter=self.counter,
+                tools=definitions,
+            )
+
+        inputs = self.prompt_inputs()
+        if self._measured:
+            return place(inputs)
+        self.used_tokens = place(inputs).total_tokens
+        return place(replace(inputs, usage=self.usage))
 
     def _call(self, placed: PlacedRequest, turn: TurnState) -> ModelReply:
         def on_text(text: str) -> None:
@@ -208,6 +221,7 @@ class AgentSession:
         )
 
     def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
+        self._measured = True
         reported = reported_tokens(reply)
         if reported:
             self.used_tokens = reported
@@ -239,8 +253,11 @@ class AgentSession:
             self.history.append(message)
             self.tool_results = self.tool_results.add(self.counter.count(result.content))
             # The result is in the next request: usage (the prompt's usage line, the
-            # thresholds, compaction) must count it now, not one call late.
-            self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
+            # thresholds, compaction) must count it now, not one call late. Before the
+            # first call (an @agent mention) nothing is measured yet; the first request
+            # is counted whole instead.
+            if self._measured:
+                self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
             if result.tool_context:
                 self.tool_context = result.tool_context
             turn.called.add(call.name)

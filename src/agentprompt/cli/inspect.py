@@ -16,6 +16,7 @@ from agentprompt.cli.output import (
     err_console,
     format_option,
     print_json,
+    show_json,
     show_messages,
 )
 from agentprompt.composition import Composition
@@ -99,6 +100,7 @@ def report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
         "breakpoints": list(comp.breakpoints),
         "cache_markers": _markers(comp),
         "messages": to_openai(comp.messages),
+        "tools": [t.to_openai() for t in comp.tools],
     }
     if fmt == "anthropic":
         out["anthropic"] = to_anthropic(comp.messages)
@@ -165,7 +167,14 @@ def _print_report(report: InspectReport, fmt: str) -> None:
             f"{p.bytes} bytes, ~{p.tokens} of {p.total_tokens} tokens ({p.share:.1%})"
         )
     console.rule("messages")
-    show_messages(comp.messages, fmt)
+    if comp.tools and fmt == "openai":  # a request body: the messages and the tools beside them
+        show_json(
+            {"messages": to_openai(comp.messages), "tools": [t.to_openai() for t in comp.tools]}
+        )
+    elif comp.tools and fmt == "anthropic":
+        show_json({**to_anthropic(comp.messages), "tools": [t.to_anthropic() for t in comp.tools]})
+    else:
+        show_messages(comp.messages, fmt)
 
 
 @click.command("inspect")
