@@ -254,3 +254,64 @@ def test_inspect_states_usage_and_shows_the_tool_definitions(
     shown = run("inspect", "--profile", "agent", "--root", str(repo), "--format", "openai")
     body = json.loads(shown.out[shown.out.index("\n{") :])
     assert {"messages", "tools"} <= set(body) and len(body["tools"]) == len(data["tools"])
+
+
+def _compacting_chat(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, mp: pytest.MonkeyPatch, *args: str
+) -> list[dict[str, Any]]:
+    model = _script(tmp_path, "a", "b", "c", "d", "e", "SUMMARY", "f", "g", "h")
+    lines = "one\ntwo\nthree\nfour\nfive\nsix\n"
+    result = _chat(
+        run, mp, lines, "--json", "--context-size", "10000", "--model", model,
+        "--root", str(repo), *args,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    decoder, text, turns = json.JSONDecoder(), result.out.strip(), []
+    while text:
+        turn, end = decoder.raw_decode(text)
+        turns.append(turn)
+        text = text[end:].strip()
+    return turns
+
+
+def test_compact_threshold_comes_from_the_config_file_and_the_flag(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    user_config_dir: Path,
+) -> None:
+    default = _compacting_chat(run, repo, tmp_path, monkeypatch)
+    assert not any(turn["compacted"] for turn in default)
+    (user_config_dir / "config.toml").write_text("[agent]\ncompact_threshold = 10\n")
+    configured = _compacting_chat(run, repo, tmp_path, monkeypatch)
+    assert any(turn["compacted"] for turn in configured)
+    (user_config_dir / "config.toml").unlink()
+    flagged = _compacting_chat(run, repo, tmp_path, monkeypatch, "--compact-threshold", "10")
+    assert any(turn["compacted"] for turn in flagged)
+
+
+def test_a_malformed_config_key_names_the_key_and_the_expected_type(
+    run: Callable[..., Result], repo: Path, tmp_path: Path, user_config_dir: Path
+) -> None:
+    config = user_config_dir / "config.toml"
+    config.write_text('[agent]\ncompact_threshold = "high"\n')
+    before = config.read_bytes()
+    result = run("run", "--once", "hi", "--model", _script(tmp_path, "A."), "--root", str(repo))
+    assert result.code == 2
+    assert "compact_threshold must be a number of percent from 1 to 100" in result.err
+    assert "'high'" in result.err and config.read_bytes() == before
+    assert _stored(repo) == []
+
+
+def test_consecutive_assistant_texts_are_printed_apart(
+    run: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    model = _script(
+        tmp_path,
+        {"text": "I wrote the helper.", "tool_calls": [{"name": "ls", "arguments": {}}]},
+        "I documented it.",
+    )
+    result = run("run", "--once", "go", "--model", model, "--root", str(repo))
+    assert result.code == 0, result.err
+    assert result.out == "I wrote the helper.\nI documented it.\n"

@@ -44,6 +44,7 @@ class _Options:
     stream: bool
     shell: bool
     max_tool_rounds: int
+    compact_threshold: float | None
     as_json: bool
 
 
@@ -86,6 +87,14 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             default=30,
             help="Model calls with tool calls per turn before a text response is required.",
         ),
+        click.option(
+            "--compact-threshold",
+            type=click.FloatRange(min=1, max=100),
+            default=None,
+            metavar="PERCENT",
+            help="Context usage at which the history is summarised (default: [agent] "
+            "compact_threshold in the config file, else 80).",
+        ),
         click.option("--json", "as_json", is_flag=True, help="Print each turn's result as JSON."),
     ]
     for option in reversed(options):
@@ -93,12 +102,32 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+class _Output:
+    """Whether the reply text on stdout stopped mid-line: the next reply's text (after
+    tool calls, say) must start on a line of its own, not glued to the last one."""
+
+    mid_line = False
+
+    @classmethod
+    def write(cls, text: str) -> None:
+        if text:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            cls.mid_line = not text.endswith("\n")
+
+    @classmethod
+    def end_line(cls) -> None:
+        if cls.mid_line:
+            cls.write("\n")
+
+
 def _show_event(event: SessionEvent) -> None:
     indent = "  " * event.depth
     if event.kind == "text_delta" and event.depth == 0:
-        sys.stdout.write(printable(event.text))
-        sys.stdout.flush()
-    elif event.kind == "text" and event.depth == 0:
+        _Output.write(printable(event.text))
+        return
+    _Output.end_line()
+    if event.kind == "text" and event.depth == 0:
         console.print(printable(event.text), markup=False)
     elif event.kind == "tool_call":
         err_console.print(f"{indent}→ {event.name}({event.text})", markup=False, style="dim")
@@ -121,9 +150,10 @@ def _show_warning(event: SessionEvent) -> None:
 
 
 def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
+    from agentprompt.agent.compaction import CompactionPolicy
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session_types import SessionConfig
-    from agentprompt.llm.config import make_client
+    from agentprompt.llm.config import default_config_file, make_client, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
@@ -136,6 +166,9 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         )
     model_config = config_from_options(model_opts)
     client = make_client(model_config)
+    threshold = opts.compact_threshold
+    if threshold is None:
+        threshold = read_config_file(default_config_file()).agent.compact_threshold
     config = SessionConfig(
         profile="ally" if opts.profile == "ally" else "agent",
         once=once is not None,
@@ -144,6 +177,9 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         context_size=opts.context_size or model_config.context_window or 128_000,
         policy=ToolPolicy(shell_enabled=opts.shell),
         max_tool_rounds=opts.max_tool_rounds,
+        compaction=CompactionPolicy()
+        if threshold is None
+        else CompactionPolicy(threshold=threshold),
     )
     chat = open_chat(
         client=client,
@@ -172,6 +208,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             except ModelError as exc:
                 # The session is saved; a chat goes on with the next message (the model may
                 # answer it), and ends with status 1 because a turn failed.
+                _Output.end_line()
                 err_console.print(f"agentprompt: error: {exc}", markup=False)
                 failed = True
                 continue
@@ -180,7 +217,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             elif result.interrupted:
                 err_console.print("\n[interrupted]", markup=False)
             elif config.stream:
-                sys.stdout.write("\n")
+                _Output.end_line()
             if result.interrupted and once is not None:
                 sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
         if failed:
@@ -242,6 +279,7 @@ def _options(**kw: Any) -> _Options:
         stream=kw["stream"],
         shell=kw["shell"],
         max_tool_rounds=kw["max_tool_rounds"],
+        compact_threshold=kw["compact_threshold"],
         as_json=kw["as_json"],
     )
 
