@@ -315,3 +315,68 @@ def test_consecutive_assistant_texts_are_printed_apart(
     result = run("run", "--once", "go", "--model", model, "--root", str(repo))
     assert result.code == 0, result.err
     assert result.out == "I wrote the helper.\nI documented it.\n"
+
+
+def test_slash_commands_act_on_the_session_without_a_model_call(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: list[ModelRequest],
+) -> None:
+    (repo / "ALLY.md").write_text("Use tabs.\n")
+    model = _script(
+        tmp_path,
+        {"tool_calls": [{"name": "todo_add", "arguments": {"todos": [{"content": "fix it"}]}}]},
+        "Added.",
+    )
+    lines = (
+        "/help\nplan it\n/todos\n/tools\n/agents\n/context\n/project show\n/nonsense\n"
+        "/clear\n/todos\n"
+    )
+    result = _chat(run, monkeypatch, lines, "--model", model, "--root", str(repo))
+    assert result.code == 0, result.err
+    assert len(sent) == 2  # only "plan it" reached the model
+    out = result.out
+    for command in ("/project init|show|edit", "/todos", "/agents", "/context", "/compact"):
+        assert command in out
+    assert "[→] t1: fix it" in out
+    assert "tools: read," in out
+    assert "@general:" in out
+    assert "Context Usage: " in out and "next request:" in out and "history" in out
+    assert "Use tabs." in out
+    assert "unknown command '/nonsense'; /help lists the commands" in out
+    assert out.rstrip().endswith("The todo list is empty.")
+    (stored,) = _stored(repo)
+    assert stored.state["history"] == [] and stored.state["todos"]["todos"] == []
+
+
+def test_compact_command_summarises_the_older_history(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: list[ModelRequest],
+) -> None:
+    model = _script(tmp_path, "a", "b", "c", "SUMMARY")
+    result = _chat(
+        run, monkeypatch, "one\ntwo\nthree\n/compact\n", "--model", model, "--root", str(repo)
+    )
+    assert result.code == 0, result.err
+    assert "compacted " in result.out and len(sent) == 4
+    (stored,) = _stored(repo)
+    assert any("SUMMARY" in (m.get("content") or "") for m in stored.state["history"])
+    assert len(stored.state["history"]) < 6
+
+
+def test_a_message_starting_with_a_slash_is_sent_with_two(
+    run: Callable[..., Result],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: list[ModelRequest],
+) -> None:
+    model = _script(tmp_path, "It is the root.")
+    result = _chat(run, monkeypatch, "//usr is what?\n", "--model", model, "--root", str(repo))
+    assert result.code == 0, result.err
+    assert [m.text for m in sent[0].messages if m.role == "user"] == ["/usr is what?"]

@@ -76,15 +76,22 @@ class Chat:
         self.session_id = session_id
         """Its id in the store."""
         self.new = new
-        """The session was created for this chat: if it is still empty when the chat
-        closes (every turn failed, or none was asked), its row is removed again."""
+        """The session was created for this chat and has not held a message yet: if that
+        is still so when the chat closes (every turn failed, or none was asked), its row is
+        removed again."""
 
     def turn(self, text: str) -> TurnResult:
         """Run one turn and save the session, also when the turn fails."""
         try:
             return self.session.run_turn(text)
         finally:
-            save_session(self.store, self.session, self.session_id)
+            self.save()
+
+    def save(self) -> None:
+        """Save the session's current state over its row."""
+        save_session(self.store, self.session, self.session_id)
+        if self.session.history:
+            self.new = False  # it holds a conversation now, kept even if cleared later
 
     def close(self) -> None:
         """Close the store, removing a new session that never got a message."""

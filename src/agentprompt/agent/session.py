@@ -20,7 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
+from agentprompt.agent.compaction import (
+    Compaction,
+    CompactionError,
+    compact_history,
+    should_compact,
+)
 from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
 from agentprompt.agent.model_call import call_model, reported_tokens
 from agentprompt.agent.placement import PlacedRequest, place_request
@@ -297,23 +302,46 @@ class AgentSession:
         limit = self.config.max_tool_rounds
         return limit if turn.tool_rounds >= limit else None
 
+    def compact(self, *, keep_recent: int | None = None) -> Compaction | None:
+        """Summarise the older history now (auto-compaction, or the user asked for it) and
+        recount usage; None when there is nothing to replace. ``keep_recent`` overrides the
+        policy's number of latest messages kept. Model errors and a blank summary
+        (:class:`CompactionError`) propagate, with the history unchanged."""
+        policy = self.config.compaction
+        if keep_recent is not None:
+            policy = replace(policy, keep_recent=keep_recent)
+        done = compact_history(
+            self.history, self.client, self.prompts, policy=policy, model=self.model
+        )
+        if done is None:
+            return None
+        self.history = list(done.messages)
+        self.used_tokens = self._compacted = self.build_request().total_tokens
+        self._emit(SessionEvent(kind="compaction", text=done.summary))
+        return done
+
+    def clear(self) -> None:
+        """Start the conversation afresh: no history, todos, pending reminders or usage."""
+        self.history = []
+        self.todos = TodoList()
+        self.tool_context = None
+        self.interrupted = False
+        self.used_tokens = 0
+        self.tool_results = ToolResultStats()
+        self._compacted = None
+        self._measured = False
+
     def _maybe_compact(self, turn: TurnState) -> None:
         policy, size, after = self.config.compaction, self.config.context_size, self._compacted
         if not should_compact(self.used_tokens, size, policy.threshold, after=after):
             return
         try:
-            done = compact_history(
-                self.history, self.client, self.prompts, policy=policy, model=self.model
-            )
+            done = self.compact()
         except (CompactionError, ModelError) as exc:
             self._emit(SessionEvent(kind="compaction", text=str(exc), is_error=True))
             return
-        if done is None:
-            return
-        self.history = list(done.messages)
-        self.used_tokens = self._compacted = self.build_request().total_tokens
-        turn.compacted = True
-        self._emit(SessionEvent(kind="compaction", text=done.summary))
+        if done is not None:
+            turn.compacted = True
 
     def _step(self, turn: TurnState) -> str | None:
         """One model call and what follows it; the final text when the turn is over."""

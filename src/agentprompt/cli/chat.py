@@ -1,7 +1,9 @@
 """``agentprompt chat`` and ``agentprompt run --once``: the reference agent loop.
 
 ``chat`` reads one message per line from stdin (``/exit`` or end of input ends it) and
-answers each with a turn of the agent session; ``--once TEXT`` answers one message in
+answers each with a turn of the agent session, except the slash commands
+(:mod:`agentprompt.cli.chat_commands`: ``/help``, ``/project``, ``/todos``, ``/context``, ...),
+which act on the session without the model; ``--once TEXT`` answers one message in
 single-response mode and exits, as ``run --once TEXT`` does (an empty message is refused
 with exit status 2; an interrupted one ends with 130). Every turn is saved in the
 project's state database, so ``--resume ID`` continues a session. Ctrl-C during a turn
@@ -22,7 +24,6 @@ from agentprompt.cli.model import ModelOptions, config_from_options, model_optio
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
-    from agentprompt.agent.session import AgentSession
     from agentprompt.agent.session_types import SessionEvent
 
 __all__ = ["chat_command", "run_command"]
@@ -69,7 +70,8 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--profile",
             type=click.Choice(["agent", "ally"]),
             default=None,
-            help="agent: cache-stable prompt (default); ally: seed 001's regenerated messages[0].",
+            help="agent: cache-stable prompt (default); ally: the whole prompt regenerated "
+            "into messages[0] before every call.",
         ),
         click.option(
             "--context-size",
@@ -153,6 +155,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.agent.compaction import CompactionPolicy
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session_types import SessionConfig
+    from agentprompt.cli.chat_commands import run_slash_command, tools_line
     from agentprompt.llm.config import default_config_file, make_client, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
@@ -199,10 +202,20 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 markup=False,
                 style="dim",
             )
-            err_console.print(_tools_line(chat.session), markup=False, style="dim")
+            err_console.print(tools_line(chat.session), markup=False, style="dim")
         messages = [once] if once is not None else None
         failed = False
         for text in messages if messages is not None else _read_messages(opts.as_json):
+            if messages is None and text.startswith("/") and not text.startswith("//"):
+                _Output.end_line()
+                shown = run_slash_command(chat, text)
+                if opts.as_json:
+                    print_json({"session": chat.session_id, "command": text, "output": shown})
+                elif shown:
+                    console.print(printable(shown), markup=False)
+                continue
+            if messages is None and text.startswith("//"):
+                text = text[1:]
             try:
                 result = chat.turn(text)
             except ModelError as exc:
@@ -222,15 +235,6 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
         if failed:
             sys.exit(EXIT_FAILED)
-
-
-def _tools_line(session: AgentSession) -> str:
-    """Which tools the agent is offered, and how to turn on command execution when off."""
-    offered = session.registry.enabled(session.policy)
-    line = f"tools: {', '.join(s.name for s in offered) or 'none'}"
-    if not any(s.runs_commands for s in offered):
-        line += " (no shell: the agent asks you to run commands; --shell lets it run them)"
-    return line
 
 
 def _read_messages(quiet: bool) -> Iterator[str]:
@@ -291,7 +295,8 @@ def _options(**kw: Any) -> _Options:
 def chat_command(
     model_opts: ModelOptions, once: str | None, resume_id: str | None, **kw: Any
 ) -> None:
-    """Talk with the agent: one message per line, /exit or end of input to stop."""
+    """Talk with the agent: one message per line, /help for the commands, /exit or end of
+    input to stop."""
     _run(model_opts, _options(**kw), resume_id, once)
 
 
