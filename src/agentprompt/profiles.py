@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName
@@ -23,9 +23,7 @@ from agentprompt.errors import UsageError
 from agentprompt.messages import Message, ToolDefinition
 from agentprompt.prefix import SharedPrefix, shared_prefix
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.sections import (
-    Part,
-)
+from agentprompt.sections import HistorySlot, Part, Section
 from agentprompt.tokens import shared_counter
 
 __all__ = [
@@ -53,6 +51,9 @@ class InspectRequest:
     """The moment to state in the prompt; None for the current time."""
     once: bool = False
     """Single-response mode."""
+    system_reminder: bool = False
+    """Put the system reminder (the compact EDIT/REPL rules) before the text of the latest
+    user message, the uncached tail, as a caller may do to reinforce the edit format."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,6 +165,29 @@ PROFILES: dict[str, NamedProfile] = {
 """Every profile ``inspect`` knows, by name."""
 
 
+def _with_system_reminder(parts: list[Part], root: Path) -> list[Part]:
+    """``parts`` with the system reminder before the text of the latest user message (a
+    user section, or the last user message of the history); unchanged without one."""
+    from agentprompt.tiers.reminder import get_system_reminder
+
+    reminder = get_system_reminder(root=root)
+    out = list(parts)
+    for i in range(len(out) - 1, -1, -1):
+        part = out[i]
+        if isinstance(part, Section) and part.role == "user":
+            out[i] = replace(part, text=f"{reminder}\n\n{part.text}")
+            return out
+        if isinstance(part, HistorySlot):
+            messages = list(part.messages)
+            for j in range(len(messages) - 1, -1, -1):
+                if messages[j].role == "user" and isinstance(messages[j].content, str):
+                    text = f"{reminder}\n\n{messages[j].content}"
+                    messages[j] = replace(messages[j], content=text)
+                    out[i] = replace(part, messages=tuple(messages))
+                    return out
+    return out
+
+
 def get_profile(name: str) -> NamedProfile:
     """The profile called ``name``; :class:`UnknownProfile` lists the known ones."""
     try:
@@ -204,7 +228,10 @@ def inspect_profile(
     profile = get_profile(name)
     counter = shared_counter(model)
     tools = profile.tools(request) if profile.tools is not None else ()
-    composition = assemble(profile.build(request), counter=counter, tools=tools)
+    parts = profile.build(request)
+    if request.system_reminder:
+        parts = _with_system_reminder(parts, request.root)
+    composition = assemble(parts, counter=counter, tools=tools)
     cuts: tuple[Cut, ...] = ()
     budget: int | None = None
     if max_tokens is not None:

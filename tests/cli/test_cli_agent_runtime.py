@@ -380,3 +380,54 @@ def test_a_message_starting_with_a_slash_is_sent_with_two(
     result = _chat(run, monkeypatch, "//usr is what?\n", "--model", model, "--root", str(repo))
     assert result.code == 0, result.err
     assert [m.text for m in sent[0].messages if m.role == "user"] == ["/usr is what?"]
+
+
+def test_an_empty_extra_prompt_override_adds_nothing_and_loads_as_none(repo: Path) -> None:
+    from agentprompt.prompts import build_system_prompt, load_extra_prompt, load_system_prompt
+
+    assert load_extra_prompt(repo) is not None  # the packaged extra instructions
+    prompts = repo / "config" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "system_extra.md").write_text("\n")
+    assert load_extra_prompt(repo) is None
+    assert build_system_prompt(repo) == load_system_prompt(repo)
+
+
+def test_inspect_injects_the_system_reminder_before_the_latest_user_message(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    from agentprompt.prompts.system_reminder import SYSTEM_REMINDER
+
+    assert SYSTEM_REMINDER.startswith("<system-reminder>\nEDIT/REPL format")
+    for profile in ("ac", "agent"):
+        plain = run("inspect", "--profile", profile, "--root", str(repo), "--task", "fix", "--json")
+        shown = run(
+            "inspect", "--profile", profile, "--root", str(repo), "--task", "fix", "--json",
+            "--system-reminder",
+        )  # fmt: skip
+        assert shown.code == 0, shown.err
+        users = [m for m in json.loads(shown.out)["messages"] if m["role"] == "user"]
+        assert users[-1]["content"] == f"{SYSTEM_REMINDER}\n\nfix"
+        assert SYSTEM_REMINDER not in plain.out
+
+
+def test_a_frozen_build_finds_its_prompts_under_meipass(tmp_path: Path, repo: Path) -> None:
+    import subprocess
+    import sys
+
+    bundle = tmp_path / "bundle" / "agentprompt" / "prompts"
+    bundle.mkdir(parents=True)
+    (bundle / "system.md").write_text("Bundled system prompt.\n")
+    code = (
+        "import sys; sys.frozen = True; sys._MEIPASS = sys.argv[1]\n"
+        "from agentprompt.prompts import build_system_prompt\n"
+        "print(build_system_prompt(__import__('pathlib').Path(sys.argv[2])))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "bundle"), str(repo)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Bundled system prompt.\n"

@@ -213,6 +213,11 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     help="State this date instead of now (makes the output byte-stable).",
 )
 @click.option("--once", is_flag=True, help="Single-response mode.")
+@click.option(
+    "--system-reminder",
+    is_flag=True,
+    help="Put the system reminder (the compact edit-format rules) before the latest user message.",
+)
 @format_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def inspect_command(
@@ -226,6 +231,7 @@ def inspect_command(
     previous_file: Path | None,
     date: dt.datetime | None,
     once: bool,
+    system_reminder: bool,
     fmt: str,
     as_json: bool,
 ) -> None:
@@ -236,6 +242,7 @@ def inspect_command(
         history=tuple(read_messages_file(history_file)) if history_file else (),
         now=date,
         once=once,
+        system_reminder=system_reminder,
     )
     if profile_name in ("agent", "ally"):
         from agentprompt.agent.specialized import scan_agents
