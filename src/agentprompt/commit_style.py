@@ -33,227 +33,46 @@ __all__ = ["get_styled_commit_message", "subject_style_problems"]
 _SUBJECT: Final = re.compile(r"^[A-Za-z]+(?:\([^)]*\))?!?:\s*(?P<subject>.*)$")
 _WORD: Final = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
-_VERBS: Final = frozenset(
-    [
-        "accept",
-        "add",
-        "adjust",
-        "align",
-        "allow",
-        "apply",
-        "avoid",
-        "bump",
-        "build",
-        "cache",
-        "change",
-        "check",
-        "clarify",
-        "clean",
-        "close",
-        "combine",
-        "compute",
-        "configure",
-        "convert",
-        "correct",
-        "count",
-        "create",
-        "declare",
-        "define",
-        "delete",
-        "describe",
-        "detect",
-        "disable",
-        "document",
-        "drop",
-        "emit",
-        "enable",
-        "ensure",
-        "explain",
-        "export",
-        "expose",
-        "extend",
-        "extract",
-        "fetch",
-        "fill",
-        "find",
-        "fix",
-        "follow",
-        "format",
-        "generate",
-        "group",
-        "guard",
-        "handle",
-        "hide",
-        "ignore",
-        "implement",
-        "import",
-        "improve",
-        "include",
-        "increase",
-        "inline",
-        "install",
-        "introduce",
-        "keep",
-        "limit",
-        "list",
-        "load",
-        "log",
-        "make",
-        "map",
-        "mark",
-        "match",
-        "merge",
-        "migrate",
-        "move",
-        "name",
-        "normalise",
-        "normalize",
-        "open",
-        "optimise",
-        "optimize",
-        "order",
-        "parse",
-        "pass",
-        "pick",
-        "pin",
-        "place",
-        "polish",
-        "port",
-        "prefer",
-        "prepare",
-        "preserve",
-        "prevent",
-        "print",
-        "raise",
-        "rank",
-        "read",
-        "record",
-        "reduce",
-        "refactor",
-        "register",
-        "reject",
-        "reload",
-        "remove",
-        "rename",
-        "render",
-        "reorder",
-        "repair",
-        "replace",
-        "report",
-        "request",
-        "require",
-        "reset",
-        "resolve",
-        "restore",
-        "retry",
-        "return",
-        "reuse",
-        "revert",
-        "rewrite",
-        "reword",
-        "run",
-        "save",
-        "scan",
-        "send",
-        "separate",
-        "serve",
-        "set",
-        "share",
-        "show",
-        "simplify",
-        "skip",
-        "sort",
-        "split",
-        "start",
-        "stop",
-        "store",
-        "strip",
-        "support",
-        "switch",
-        "test",
-        "tidy",
-        "track",
-        "trim",
-        "tweak",
-        "unify",
-        "unwrap",
-        "update",
-        "upgrade",
-        "use",
-        "validate",
-        "verify",
-        "wait",
-        "warn",
-        "watch",
-        "wrap",
-        "write",
-    ]
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_VERBS: Final = _words(
+    """
+    accept add adjust align allow apply avoid bump build cache change check clarify
+    clean close combine compute configure convert correct count create declare define
+    delete describe detect disable document drop emit enable ensure explain export
+    expose extend extract fetch fill find fix follow format generate group guard handle
+    hide ignore implement import improve include increase inline install introduce keep
+    limit list load log make map mark match merge migrate move name normalise normalize
+    open optimise optimize order parse pass pick pin place polish port prefer prepare
+    preserve prevent print raise rank read record reduce refactor register reject reload
+    remove rename render reorder repair replace report request require reset resolve
+    restore retry return reuse revert rewrite reword run save scan send separate serve
+    set share show simplify skip sort split start stop store strip support switch test
+    tidy track trim tweak unify unwrap update upgrade use validate verify wait warn
+    watch wrap write
+    """
 )
 """Verbs commit subjects start with, to recognise their third-person form (``adds``)."""
 
-_NOT_PAST: Final = frozenset(
-    [
-        "bed",
-        "bleed",
-        "breed",
-        "embed",
-        "exceed",
-        "feed",
-        "need",
-        "proceed",
-        "red",
-        "seed",
-        "shed",
-        "shred",
-        "speed",
-        "succeed",
-    ]
+_NOT_PAST: Final = _words(
+    """
+    bed bleed breed embed exceed feed need proceed red seed shed shred speed succeed
+    """
 )
-_NOT_GERUND: Final = frozenset(
-    ["bring", "ring", "sing", "spring", "sting", "string", "swing", "thing", "wing"]
+_NOT_GERUND: Final = _words(
+    """
+    bring ring sing spring sting string swing thing wing
+    """
 )
-_IRREGULAR_PAST: Final = frozenset(
-    [
-        "began",
-        "brought",
-        "built",
-        "chose",
-        "did",
-        "done",
-        "drew",
-        "fell",
-        "felt",
-        "found",
-        "gave",
-        "got",
-        "grew",
-        "held",
-        "hid",
-        "kept",
-        "knew",
-        "led",
-        "left",
-        "lost",
-        "made",
-        "meant",
-        "met",
-        "paid",
-        "ran",
-        "said",
-        "sent",
-        "shown",
-        "sold",
-        "spent",
-        "stood",
-        "thought",
-        "threw",
-        "told",
-        "took",
-        "went",
-        "won",
-        "wrote",
-        "written",
-    ]
+_IRREGULAR_PAST: Final = _words(
+    """
+    began brought built chose did done drew fell felt found gave got grew held hid kept
+    knew led left lost made meant met paid ran said sent shown sold spent stood thought
+    threw told took went won wrote written
+    """
 )
 
 
