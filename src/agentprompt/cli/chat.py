@@ -167,6 +167,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             "the message is empty; give the request to answer, e.g. --once 'explain src/'",
             param_hint="'--once'",
         )
+    _Output.mid_line = False
     model_config = config_from_options(model_opts)
     client = make_client(model_config)
     threshold = opts.compact_threshold
