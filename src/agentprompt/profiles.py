@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName
@@ -20,12 +20,10 @@ from agentprompt.composition import (
 )
 from agentprompt.context.environment import read_environment
 from agentprompt.errors import UsageError
-from agentprompt.messages import Message
+from agentprompt.messages import Message, ToolDefinition
 from agentprompt.prefix import SharedPrefix, shared_prefix
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.sections import (
-    Part,
-)
+from agentprompt.sections import HistorySlot, Part, Section
 from agentprompt.tokens import shared_counter
 
 __all__ = [
@@ -53,6 +51,9 @@ class InspectRequest:
     """The moment to state in the prompt; None for the current time."""
     once: bool = False
     """Single-response mode."""
+    system_reminder: bool = False
+    """Put the system reminder (the compact EDIT/REPL rules) before the text of the latest
+    user message, the uncached tail, as a caller may do to reinforce the edit format."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,6 +66,8 @@ class NamedProfile:
     """One line saying what it is."""
     build: Callable[[InspectRequest], list[Part]]
     """Its sections for a request."""
+    tools: Callable[[InspectRequest], tuple[ToolDefinition, ...]] | None = None
+    """The tool definitions a request of this profile carries, or None for none."""
 
 
 class UnknownProfile(UsageError):
@@ -105,6 +108,12 @@ def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
     return build
 
 
+def _session_tools(request: InspectRequest) -> tuple[ToolDefinition, ...]:
+    from agentprompt.agent.session_profiles import session_profile_tools
+
+    return session_profile_tools(root=request.root)
+
+
 def _ac(request: InspectRequest) -> list[Part]:
     """Seed 004's cache-tiered prompt: items placed by the repository's stored tracker (read,
     never written), or spread over L1–L3 as on a first request."""
@@ -133,12 +142,14 @@ PROFILES: dict[str, NamedProfile] = {
         description="the agent session's first call of a turn, cache-stable: messages[0] "
         "fixed, per-turn facts after the history",
         build=_session("agent"),
+        tools=_session_tools,
     ),
     "ally": NamedProfile(
         name="ally",
         description="the agent session's first call of a turn as seed 001 places it: "
         "per-turn facts regenerated into messages[0]",
         build=_session("ally"),
+        tools=_session_tools,
     ),
     "demo": NamedProfile(
         name="demo",
@@ -152,6 +163,29 @@ PROFILES: dict[str, NamedProfile] = {
     ),
 }
 """Every profile ``inspect`` knows, by name."""
+
+
+def _with_system_reminder(parts: list[Part], root: Path) -> list[Part]:
+    """``parts`` with the system reminder before the text of the latest user message (a
+    user section, or the last user message of the history); unchanged without one."""
+    from agentprompt.tiers.reminder import get_system_reminder
+
+    reminder = get_system_reminder(root=root)
+    out = list(parts)
+    for i in range(len(out) - 1, -1, -1):
+        part = out[i]
+        if isinstance(part, Section) and part.role == "user":
+            out[i] = replace(part, text=f"{reminder}\n\n{part.text}")
+            return out
+        if isinstance(part, HistorySlot):
+            messages = list(part.messages)
+            for j in range(len(messages) - 1, -1, -1):
+                if messages[j].role == "user" and isinstance(messages[j].content, str):
+                    text = f"{reminder}\n\n{messages[j].content}"
+                    messages[j] = replace(messages[j], content=text)
+                    out[i] = replace(part, messages=tuple(messages))
+                    return out
+    return out
 
 
 def get_profile(name: str) -> NamedProfile:
@@ -193,7 +227,11 @@ def inspect_profile(
     render: everything ``agentprompt inspect`` shows."""
     profile = get_profile(name)
     counter = shared_counter(model)
-    composition = assemble(profile.build(request), counter=counter)
+    tools = profile.tools(request) if profile.tools is not None else ()
+    parts = profile.build(request)
+    if request.system_reminder:
+        parts = _with_system_reminder(parts, request.root)
+    composition = assemble(parts, counter=counter, tools=tools)
     cuts: tuple[Cut, ...] = ()
     budget: int | None = None
     if max_tokens is not None:

@@ -129,15 +129,17 @@ def test_system_prompt_is_regenerated_before_every_call(tmp_path: Path) -> None:
     session = _session(tmp_path, model)
     session.system_prompt = builder
     session.run_turn("go")
-    assert len(seen) == 2
-    assert seen[0] == 0 and seen[1] > 0
+    # The first call is placed once to measure it (nothing measured yet), then built
+    # stating that measure; the second call is built once.
+    assert len(seen) == 3
+    assert seen[0] == 0 and 0 < seen[1] < seen[2]
 
 
 def test_ally_profile_puts_per_turn_facts_in_the_first_message(tmp_path: Path) -> None:
     model = ScriptedModel([_call(), "Done."])
     _session(tmp_path, model, profile="ally", context_size=1000).run_turn("go")
     first, second = (r.messages[0].text for r in model.requests)
-    assert first.startswith("RULES\n- Context Usage: 0%")
+    assert first.startswith("RULES\n- Context Usage: 19%")  # the first request, measured
     assert first != second
 
 
@@ -516,7 +518,7 @@ def test_tool_results_count_in_the_usage_the_next_call_states(tmp_path: Path) ->
     model = ScriptedModel([_call("dump", "{}"), "Done."])
     _big_result_session(tmp_path, model).run_turn("go")
     first, second = model.requests
-    assert _stated_percent(first) == 0
+    assert _stated_percent(first) <= 5  # the first request's own size
     assert _stated_percent(second) >= 80  # the 3,300-word result is in this request
 
 

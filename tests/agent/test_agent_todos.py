@@ -269,3 +269,30 @@ def test_denying_a_plan_frees_the_todos_that_waited_for_it() -> None:
     assert kept.dependencies == ()
     assert kept.status == "in_progress"
     assert [t.id for t in todos.list()] == [waiting.id]
+
+
+def test_a_plan_proposed_after_the_user_saw_one_replaces_it() -> None:
+    todos = TodoList()
+    todos.add("old step", status="proposed")
+    todos.add("old follow-up", status="proposed", dependencies=["t1"])
+    seen = todos.present_proposals()
+    todos.add_many(
+        [
+            TodoDraft(content="new step", status="proposed"),
+            TodoDraft(content="new follow-up", status="proposed", dependencies=(1, "t1")),
+        ]
+    )
+    assert [(t.content, t.status, t.dependencies) for t in todos.list()] == [
+        ("new step", "proposed", ()),
+        ("new follow-up", "proposed", ("t3",)),
+    ]
+    assert todos.accept_seen_proposals(seen) == ()
+    assert [c.action for c in todos.changes][-3:] == ["supersede", "add", "add"]
+
+
+def test_proposals_of_one_plan_made_in_several_calls_all_stay() -> None:
+    todos = TodoList()
+    todos.present_proposals()
+    todos.add("first", status="proposed")
+    todos.add("second", status="proposed")
+    assert [t.content for t in todos.list()] == ["first", "second"]

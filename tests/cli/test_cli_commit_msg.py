@@ -110,3 +110,46 @@ def test_a_real_model_without_a_key_names_the_variable_to_set(
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     result = run("commit-msg", "--root", str(staged), "--model", "openai:gpt-4o")
     assert result.code == 2 and "OPENAI_API_KEY" in result.err
+
+
+def test_a_past_tense_capitalised_subject_is_asked_again(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    model = script(tmp_path, "fix: Changed return value", "fix: change the return value")
+    result = run("commit-msg", "--root", str(staged), "--model", model, "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["message"] == "fix: change the return value"
+    assert data["action"] == "reasked"
+    assert data["replies"] == ["fix: Changed return value", "fix: change the return value"]
+
+
+def test_a_subject_still_not_imperative_after_asking_again_fails(
+    run: Callable[..., Result], staged: Path, tmp_path: Path
+) -> None:
+    model = script(tmp_path, "feat: Adds a flag", "feat: adding a flag")
+    result = run("commit-msg", "--root", str(staged), "--model", model)
+    assert result.code == 1
+    assert "imperative mood" in result.err and "'adding'" in result.err
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["docs: update README", "feat: add JSON output", "fix: README typo", "refactor: TodoList ids",
+     "perf: speed up the scan", "fix: embed the legend", "chore: bring back the flag"],
+)  # fmt: skip
+def test_imperative_subjects_and_names_are_accepted(subject: str) -> None:
+    from agentprompt.commit_style import subject_style_problems
+
+    assert subject_style_problems(subject) == []
+
+
+@pytest.mark.parametrize(
+    ("subject", "count"),
+    [("fix: Changed return value", 2), ("fix: fixes the parser", 1), ("feat: adding it", 1),
+     ("docs: wrote the guide", 1), ("fix: Raise the limit", 1), ("fix: applies patches", 1)],
+)  # fmt: skip
+def test_other_moods_and_capitals_are_problems(subject: str, count: int) -> None:
+    from agentprompt.commit_style import subject_style_problems
+
+    assert len(subject_style_problems(subject)) == count

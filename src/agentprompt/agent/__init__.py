@@ -102,6 +102,7 @@ if _typing.TYPE_CHECKING:
         EXPLORER_TOOLS,
         PLAN_HEADINGS,
         PLANNER_TOOLS,
+        AgentCatalog,
         AgentOrigin,
         AgentSpec,
         InvalidAgentDefinition,
@@ -115,6 +116,7 @@ if _typing.TYPE_CHECKING:
         load_agents,
         parse_agent_file,
         planner_agent,
+        scan_agents,
         user_agents_dir,
     )
     from agentprompt.agent.system_prompt import (
@@ -141,6 +143,7 @@ if _typing.TYPE_CHECKING:
 
 _SOURCES = {
     "AGENT_TOOL": "agentprompt.agent.mentions",
+    "AgentCatalog": "agentprompt.agent.specialized",
     "AgentOrigin": "agentprompt.agent.specialized",
     "AgentRole": "agentprompt.agent.session_types",
     "AgentSession": "agentprompt.agent.session",
@@ -227,6 +230,7 @@ _SOURCES = {
     "restore_session": "agentprompt.agent.session_store",
     "run_delegation": "agentprompt.agent.delegation",
     "save_session": "agentprompt.agent.session_store",
+    "scan_agents": "agentprompt.agent.specialized",
     "seed_system_prompt": "agentprompt.agent.session_prompt",
     "session_profile_parts": "agentprompt.agent.session_profiles",
     "session_state": "agentprompt.agent.session_store",
@@ -252,6 +256,7 @@ __all__ = [
     "REMINDER_TAG",
     "SESSION_KIND",
     "STATE_VERSION",
+    "AgentCatalog",
     "AgentOrigin",
     "AgentRole",
     "AgentSession",
@@ -328,6 +333,7 @@ __all__ = [
     "restore_session",
     "run_delegation",
     "save_session",
+    "scan_agents",
     "seed_system_prompt",
     "session_profile_parts",
     "session_state",

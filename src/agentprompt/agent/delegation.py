@@ -19,11 +19,10 @@ from agentprompt.agent.session import AgentSession
 from agentprompt.agent.session_types import AgentRole, SessionEvent
 from agentprompt.agent.specialized import (
     AgentSpec,
-    InvalidAgentDefinition,
     explorer_agent,
     find_agent,
-    load_agents,
     planner_agent,
+    scan_agents,
 )
 from agentprompt.agent.todos import TodoList
 from agentprompt.llm.base import ModelClient
@@ -38,12 +37,9 @@ NESTED_TOOLS = frozenset({"plan", "agent"})
 
 
 def available_agent_names(root: Path) -> tuple[str, ...]:
-    """The agents ``@name`` may tag in ``root`` (none when a definition is unusable; the
-    ``agent`` tool reports that error when it is called)."""
-    try:
-        return tuple(spec.name for spec in load_agents(root))
-    except InvalidAgentDefinition:
-        return ()
+    """The agents ``@name`` may tag in ``root``; unusable agent files are left out (the
+    ``agent`` tool reports a file's error when that agent is asked for)."""
+    return scan_agents(root).names
 
 
 def _policy(base: ToolPolicy, spec: AgentSpec, read_only: bool) -> ToolPolicy:
@@ -64,7 +60,12 @@ def _spec(parent: AgentSession, request: DelegationRequest) -> AgentSpec:
         return explorer_agent(parent.prompts)
     if request.kind == "plan":
         return planner_agent(parent.prompts)
-    return find_agent(load_agents(parent.root), request.agent_name or "general")
+    catalog = scan_agents(parent.root)
+    name = request.agent_name or "general"
+    broken = catalog.problem_for(name)
+    if broken is not None:
+        raise broken
+    return find_agent(catalog.agents, name)
 
 
 def delegation_role(

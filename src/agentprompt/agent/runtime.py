@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
-from agentprompt.agent.delegation import available_agent_names, run_delegation
+from agentprompt.agent.delegation import run_delegation
 from agentprompt.agent.session import AgentSession
 from agentprompt.agent.session_prompt import seed_system_prompt
 from agentprompt.agent.session_store import (
@@ -19,6 +19,7 @@ from agentprompt.agent.session_store import (
     save_session,
 )
 from agentprompt.agent.session_types import SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.specialized import scan_agents
 from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient
 from agentprompt.prompts.loader import PromptLibrary
@@ -57,31 +58,48 @@ def create_session(
         delegate=run_delegation,
         on_event=on_event,
     )
-    session.agent_names = available_agent_names(root)
+    session.agent_catalog = lambda: scan_agents(root)
+    session.agent_names = scan_agents(root).names
     return session
 
 
 class Chat:
     """A session bound to its row in the state database: each turn is saved after it."""
 
-    def __init__(self, session: AgentSession, store: Store, session_id: str) -> None:
+    def __init__(
+        self, session: AgentSession, store: Store, session_id: str, *, new: bool = False
+    ) -> None:
         self.session = session
         """The agent session."""
         self.store = store
         """Where it is saved."""
         self.session_id = session_id
         """Its id in the store."""
+        self.new = new
+        """The session was created for this chat and has not held a message yet: if that
+        is still so when the chat closes (every turn failed, or none was asked), its row is
+        removed again."""
 
     def turn(self, text: str) -> TurnResult:
         """Run one turn and save the session, also when the turn fails."""
         try:
             return self.session.run_turn(text)
         finally:
-            save_session(self.store, self.session, self.session_id)
+            self.save()
+
+    def save(self) -> None:
+        """Save the session's current state over its row."""
+        save_session(self.store, self.session, self.session_id)
+        if self.session.history:
+            self.new = False  # it holds a conversation now, kept even if cleared later
 
     def close(self) -> None:
-        """Close the store."""
-        self.store.close()
+        """Close the store, removing a new session that never got a message."""
+        try:
+            if self.new and not self.session.history:
+                self.store.delete_session(self.session_id)
+        finally:
+            self.store.close()
 
     def __enter__(self) -> Chat:
         return self
@@ -129,7 +147,7 @@ def open_chat(
         if state is not None and resume_id is not None:
             restore_session(session, state, label=resume_id)
             return Chat(session, store, resume_id)
-        return Chat(session, store, save_session(store, session))
+        return Chat(session, store, save_session(store, session), new=True)
     except BaseException:
         store.close()
         raise

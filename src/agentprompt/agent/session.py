@@ -20,7 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from agentprompt.agent.compaction import CompactionError, compact_history, should_compact
+from agentprompt.agent.compaction import (
+    Compaction,
+    CompactionError,
+    compact_history,
+    should_compact,
+)
 from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
 from agentprompt.agent.model_call import call_model, reported_tokens
 from agentprompt.agent.placement import PlacedRequest, place_request
@@ -33,6 +38,7 @@ from agentprompt.agent.reminders import (
 )
 from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
 from agentprompt.agent.todos import TodoList
 from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
@@ -107,12 +113,20 @@ class AgentSession:
         self.used_tokens = 0
         """Context tokens in use after the last call."""
         self._compacted: int | None = None
+        self._measured = False
         self.tool_results = ToolResultStats()
         """Sizes of the tool results so far (for the remaining tool-call estimate)."""
         self.last_request: PlacedRequest | None = None
         """The last request sent, as placed and counted."""
         self.agent_names: tuple[str, ...] = ()
         """Agents the user may tag with ``@name`` (the main agent delegates to them)."""
+        self.agent_catalog: Callable[[], AgentCatalog] | None = None
+        """Reads the agent files again before each turn (``agent_names`` follows them, and
+        each file that had to be skipped is reported once as a ``warning`` event); None
+        keeps ``agent_names`` as set."""
+        self.broken_agents: dict[str, InvalidAgentDefinition] = {}
+        """The agent files skipped at the last reading, by the agent name their file gives."""
+        self._warned: set[str] = set()
         self.stop: threading.Event | None = None
         """When set, the turn ends as if by Ctrl-C before the next call (a sub-agent in a
         batch thread, where Ctrl-C does not arrive)."""
@@ -153,6 +167,7 @@ class AgentSession:
             tool_guidance=self.registry.guidance_section(self.policy),
             profile=self.config.profile,
             role=self.role,
+            runs_commands=any(s.runs_commands for s in self.registry.enabled(self.policy)),
         )
 
     def todo_lines(self) -> tuple[TodoLine, ...]:
@@ -168,16 +183,28 @@ class AgentSession:
     def build_request(
         self, reminders: Sequence[Message] = (), *, tools: bool = True
     ) -> PlacedRequest:
-        """The next call's messages: regenerated system prompt, history, reminders."""
+        """The next call's messages: regenerated system prompt, history, reminders.
+
+        Before the session's first call nothing has been measured, so the request is
+        placed once to count it and the usage line states that count (the first call of a
+        session has its Context Usage line too)."""
         definitions = self.registry.definitions(self.policy) if tools else ()
-        return place_request(
-            self.config.profile,
-            self.system_prompt(self.prompt_inputs()),
-            self.history,
-            reminders,
-            counter=self.counter,
-            tools=definitions,
-        )
+
+        def place(inputs: PromptInputs) -> PlacedRequest:
+            return place_request(
+                self.config.profile,
+                self.system_prompt(inputs),
+                self.history,
+                reminders,
+                counter=self.counter,
+                tools=definitions,
+            )
+
+        inputs = self.prompt_inputs()
+        if self._measured:
+            return place(inputs)
+        self.used_tokens = place(inputs).total_tokens
+        return place(replace(inputs, usage=self.usage))
 
     def _call(self, placed: PlacedRequest, turn: TurnState) -> ModelReply:
         def on_text(text: str) -> None:
@@ -199,6 +226,7 @@ class AgentSession:
         )
 
     def _track(self, placed: PlacedRequest, reply: ModelReply) -> None:
+        self._measured = True
         reported = reported_tokens(reply)
         if reported:
             self.used_tokens = reported
@@ -230,8 +258,11 @@ class AgentSession:
             self.history.append(message)
             self.tool_results = self.tool_results.add(self.counter.count(result.content))
             # The result is in the next request: usage (the prompt's usage line, the
-            # thresholds, compaction) must count it now, not one call late.
-            self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
+            # thresholds, compaction) must count it now, not one call late. Before the
+            # first call (an @agent mention) nothing is measured yet; the first request
+            # is counted whole instead.
+            if self._measured:
+                self.used_tokens += message_tokens(message, self.counter) + MESSAGE_OVERHEAD
             if result.tool_context:
                 self.tool_context = result.tool_context
             turn.called.add(call.name)
@@ -271,23 +302,46 @@ class AgentSession:
         limit = self.config.max_tool_rounds
         return limit if turn.tool_rounds >= limit else None
 
+    def compact(self, *, keep_recent: int | None = None) -> Compaction | None:
+        """Summarise the older history now (auto-compaction, or the user asked for it) and
+        recount usage; None when there is nothing to replace. ``keep_recent`` overrides the
+        policy's number of latest messages kept. Model errors and a blank summary
+        (:class:`CompactionError`) propagate, with the history unchanged."""
+        policy = self.config.compaction
+        if keep_recent is not None:
+            policy = replace(policy, keep_recent=keep_recent)
+        done = compact_history(
+            self.history, self.client, self.prompts, policy=policy, model=self.model
+        )
+        if done is None:
+            return None
+        self.history = list(done.messages)
+        self.used_tokens = self._compacted = self.build_request().total_tokens
+        self._emit(SessionEvent(kind="compaction", text=done.summary))
+        return done
+
+    def clear(self) -> None:
+        """Start the conversation afresh: no history, todos, pending reminders or usage."""
+        self.history = []
+        self.todos = TodoList()
+        self.tool_context = None
+        self.interrupted = False
+        self.used_tokens = 0
+        self.tool_results = ToolResultStats()
+        self._compacted = None
+        self._measured = False
+
     def _maybe_compact(self, turn: TurnState) -> None:
         policy, size, after = self.config.compaction, self.config.context_size, self._compacted
         if not should_compact(self.used_tokens, size, policy.threshold, after=after):
             return
         try:
-            done = compact_history(
-                self.history, self.client, self.prompts, policy=policy, model=self.model
-            )
+            done = self.compact()
         except (CompactionError, ModelError) as exc:
             self._emit(SessionEvent(kind="compaction", text=str(exc), is_error=True))
             return
-        if done is None:
-            return
-        self.history = list(done.messages)
-        self.used_tokens = self._compacted = self.build_request().total_tokens
-        turn.compacted = True
-        self._emit(SessionEvent(kind="compaction", text=done.summary))
+        if done is not None:
+            turn.compacted = True
 
     def _step(self, turn: TurnState) -> str | None:
         """One model call and what follows it; the final text when the turn is over."""
@@ -358,8 +412,10 @@ class AgentSession:
         text response. Ctrl-C ends the turn early (``interrupted``) and is remembered;
         model errors propagate, and when nothing had been answered yet the history is left
         as it was before the turn."""
+        if self.role is None:
+            self.read_agents()
         before = len(self.history)
-        seen_plan = self.todos.proposed_ids() if self.role is None else frozenset()
+        seen_plan = self.todos.present_proposals() if self.role is None else frozenset()
         turn = TurnState(interrupted=self.interrupted)
         self.history.append(Message(role="user", content=text))
         final: str | None = None
@@ -386,10 +442,27 @@ class AgentSession:
         self.todos.accept_seen_proposals(seen_plan)
         return turn.result(final, self.usage)
 
+    def read_agents(self) -> None:
+        """Read the agent files again (with an ``agent_catalog``): the names ``@name`` may
+        tag, and a ``warning`` event for each newly skipped file, once per session."""
+        if self.agent_catalog is None:
+            return
+        catalog = self.agent_catalog()
+        self.agent_names = catalog.names
+        self.broken_agents = {p.path.stem: p for p in catalog.problems if p.path is not None}
+        for problem in catalog.problems:
+            if str(problem) not in self._warned:
+                self._warned.add(str(problem))
+                self._emit(SessionEvent(kind="warning", text=f"skipped {problem}"))
+
     def _delegate_mention(self, text: str, turn: TurnState) -> None:
         offered = {s.name for s in self.registry.enabled(self.policy)}
         if self.role is not None or AGENT_TOOL not in offered:
             return
+        broken = find_mention(text, self.broken_agents)
+        if broken is not None and broken.agent_name not in self.agent_names:
+            # The user asked for this agent by name: say why it cannot run, do not guess.
+            raise self.broken_agents[broken.agent_name]
         mention = find_mention(text, self.agent_names)
         if mention is None:
             return

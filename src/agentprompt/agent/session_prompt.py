@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName, SystemText
 from agentprompt.agent.session_types import AgentRole
-from agentprompt.agent.specialized import load_agents
+from agentprompt.agent.specialized import scan_agents
 from agentprompt.agent.system_prompt import (
     PromptFacts,
     agent_system_parts,
@@ -53,6 +53,8 @@ class PromptInputs:
     """Where the per-turn facts go (``ally``: in the prompt; ``agent``: in the tail)."""
     role: AgentRole | None = None
     """None for the main agent; the specialised agent's prompt and task otherwise."""
+    runs_commands: bool = True
+    """Whether a tool that runs commands (the shell) is offered to this agent."""
 
 
 SystemPromptBuilder = Callable[[PromptInputs], SystemText]
@@ -90,6 +92,7 @@ def seed_system_prompt(
                 project=detect_project(inputs.root),
                 usage=usage,
                 tool_guidance=inputs.tool_guidance,
+                runs_commands=inputs.runs_commands,
             )
             role = inputs.role
             if inputs.profile == "ally":
@@ -105,7 +108,8 @@ def seed_system_prompt(
             usage=usage,
             todo_context=inputs.todo_context,
             tool_guidance=inputs.tool_guidance,
-            agents=load_agents(inputs.root),
+            agents=scan_agents(inputs.root).agents,
+            runs_commands=inputs.runs_commands,
         )
         if inputs.profile == "ally":
             return SystemText(head=main_system_prompt(facts, once=inputs.once, prompts=prompts))

@@ -83,7 +83,14 @@ class AgentRole:
 
 
 EventKind = Literal[
-    "text", "text_delta", "tool_call", "tool_result", "compaction", "retry", "delegation"
+    "text",
+    "text_delta",
+    "tool_call",
+    "tool_result",
+    "compaction",
+    "retry",
+    "delegation",
+    "warning",
 ]
 """What a :class:`SessionEvent` reports."""
 

@@ -17,7 +17,9 @@ The planner and explorer prompts are seed 001's, in ``prompts/agent/planner.md``
 
 read from the user's config directory (``agents/``) and then the project's
 ``.agentprompt/agents/``; a later definition of the same name replaces an earlier one, and
-both may replace the built-in ``general`` agent.
+both may replace the built-in ``general`` agent. :func:`scan_agents` skips a file it cannot
+use and reports it in :attr:`AgentCatalog.problems` (one broken file must not take every
+other agent, and the session, down with it); :func:`load_agents` is the strict form.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ __all__ = [
     "EXPLORER_TOOLS",
     "PLANNER_TOOLS",
     "PLAN_HEADINGS",
+    "AgentCatalog",
     "AgentOrigin",
     "AgentSpec",
     "InvalidAgentDefinition",
@@ -50,6 +53,7 @@ __all__ = [
     "load_agents",
     "parse_agent_file",
     "planner_agent",
+    "scan_agents",
     "user_agents_dir",
 ]
 
@@ -89,9 +93,11 @@ _KNOWN_KEYS = frozenset({"name", "description", "tools", "model", "required_tool
 class InvalidAgentDefinition(AgentPromptError):
     """An agent file that cannot be used; the message names the file and what to fix."""
 
-    def __init__(self, path: Path | None, problem: str) -> None:
+    def __init__(self, path: Path | None, problem: str, *, field: str | None = None) -> None:
         self.path = path
         self.problem = problem
+        self.field = field
+        """The front-matter key at fault, or None when the problem is the whole file."""
         where = f"agent file {path}" if path else "agent definition"
         super().__init__(f"{where}: {problem}")
 
@@ -172,12 +178,16 @@ def _names(value: Any, key: str, path: Path | None) -> tuple[str, ...]:
         items = [v.strip() for v in value]
     else:
         raise InvalidAgentDefinition(
-            path, f"'{key}' must be a list of tool names or a comma-separated string"
+            path,
+            f"'{key}' must be a list of tool names or a comma-separated string",
+            field=key,
         )
     names = tuple(dict.fromkeys(v for v in items if v))
     bad = [n for n in names if not _NAME.match(n)]
     if bad:
-        raise InvalidAgentDefinition(path, f"'{key}' has invalid tool name(s): {', '.join(bad)}")
+        raise InvalidAgentDefinition(
+            path, f"'{key}' has invalid tool name(s): {', '.join(bad)}", field=key
+        )
     return names
 
 
@@ -186,7 +196,7 @@ def _text_field(meta: dict[str, Any], key: str, path: Path | None) -> str | None
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise InvalidAgentDefinition(path, f"'{key}' must be a non-empty string")
+        raise InvalidAgentDefinition(path, f"'{key}' must be a non-empty string", field=key)
     return " ".join(value.split())
 
 
@@ -212,28 +222,36 @@ def parse_agent_file(
         raise InvalidAgentDefinition(
             path,
             f"unknown key(s) {', '.join(unknown)}; use {', '.join(sorted(_KNOWN_KEYS))}",
+            field=unknown[0],
         )
     name = _text_field(meta, "name", path) or (path.stem if path else None)
     if not name or not _NAME.match(name):
         raise InvalidAgentDefinition(
-            path, f"agent name {name!r} must be letters, digits, '-', '_' or '.'"
+            path,
+            f"'name' is {name!r}; an agent name must be letters, digits, '-', '_' or '.' "
+            "(no spaces)",
+            field="name",
         )
     description = _text_field(meta, "description", path)
     if description is None:
-        raise InvalidAgentDefinition(path, "'description' is required: say what the agent does")
+        raise InvalidAgentDefinition(
+            path, "'description' is required: say what the agent does", field="description"
+        )
     body = text.removeprefix("\ufeff")[match.end() :].strip()
     if not body:
         raise InvalidAgentDefinition(path, "the body (the agent's system prompt) is empty")
     read_only = meta.get("read_only", False)
     if not isinstance(read_only, bool):
-        raise InvalidAgentDefinition(path, "'read_only' must be true or false")
+        raise InvalidAgentDefinition(path, "'read_only' must be true or false", field="read_only")
     tools = _names(meta["tools"], "tools", path) if meta.get("tools") is not None else None
     required = _names(meta.get("required_tools") or [], "required_tools", path)
     if tools is not None:
         absent = [t for t in required if t not in tools]
         if absent:
             raise InvalidAgentDefinition(
-                path, f"required tool(s) {', '.join(absent)} are not in its 'tools' list"
+                path,
+                f"required tool(s) {', '.join(absent)} are not in its 'tools' list",
+                field="required_tools",
             )
     return AgentSpec(
         name=name,
@@ -272,31 +290,52 @@ def _read_agent(path: Path, origin: AgentOrigin) -> AgentSpec:
     return spec
 
 
-def _dir_agents(directory: Path, origin: AgentOrigin) -> list[AgentSpec]:
+def _dir_agents(
+    directory: Path, origin: AgentOrigin, problems: list[InvalidAgentDefinition]
+) -> list[AgentSpec]:
+    """The usable agent files of ``directory``; each unusable one is added to ``problems``
+    and skipped (of two files defining one name, the first in name order is kept)."""
     if not directory.is_dir():
         return []
-    paths = [p for p in sorted(directory.glob("*.md")) if p.is_file()]
     base = directory.resolve()
-    for path in paths:
+    specs: dict[str, AgentSpec] = {}
+    for path in sorted(p for p in directory.glob("*.md") if p.is_file()):
         # A repository's agent file must not pull text from elsewhere on the machine into
         # the prompt; the user's own directory may link wherever its owner likes.
         if origin == "project" and not path.resolve().is_relative_to(base):
-            raise InvalidAgentDefinition(
-                path, f"is a link to {path.resolve()}, outside {directory}; copy the file instead"
+            problems.append(
+                InvalidAgentDefinition(
+                    path,
+                    f"is a link to {path.resolve()}, outside {directory}; copy the file instead",
+                )
             )
-    specs = [_read_agent(p, origin) for p in paths]
-    names = [s.name for s in specs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise InvalidAgentDefinition(
-            directory, f"more than one file defines agent(s) {', '.join(dupes)}; rename one"
-        )
-    return specs
+            continue
+        try:
+            spec = _read_agent(path, origin)
+        except InvalidAgentDefinition as exc:
+            problems.append(exc)
+            continue
+        first = specs.get(spec.name)
+        if first is not None:
+            problems.append(
+                InvalidAgentDefinition(
+                    path,
+                    f"'name' {spec.name!r} is already defined by {first.path}; rename one",
+                    field="name",
+                )
+            )
+            continue
+        specs[spec.name] = spec
+    return list(specs.values())
 
 
 def builtin_agents() -> tuple[AgentSpec, ...]:
     """The packaged custom-style agents (``general``)."""
-    return tuple(_dir_agents(PACKAGED_DIR / "agent" / "agents", "builtin"))
+    problems: list[InvalidAgentDefinition] = []
+    specs = _dir_agents(PACKAGED_DIR / "agent" / "agents", "builtin", problems)
+    if problems:
+        raise problems[0]
+    return tuple(specs)
 
 
 def user_agents_dir() -> Path:
@@ -304,19 +343,54 @@ def user_agents_dir() -> Path:
     return user_prompt_dir().parent / "agents"
 
 
-def load_agents(root: Path, *, user_dir: Path | None = None) -> tuple[AgentSpec, ...]:
-    """Every agent the main agent may delegate to: the built-ins, the user's, then the
-    project's ``.agentprompt/agents/*.md``, a later one replacing an earlier one of the same
-    name; sorted by name. An unusable file raises :class:`InvalidAgentDefinition`."""
+@dataclass(frozen=True, kw_only=True)
+class AgentCatalog:
+    """The agents a session may delegate to, and the agent files it had to skip."""
+
+    agents: tuple[AgentSpec, ...]
+    """The usable agents, sorted by name (a later layer replacing an earlier one)."""
+    problems: tuple[InvalidAgentDefinition, ...] = ()
+    """One error per agent file that was skipped, naming the file and what to fix."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The usable agents' names."""
+        return tuple(a.name for a in self.agents)
+
+    def problem_for(self, name: str) -> InvalidAgentDefinition | None:
+        """The error of a skipped file that would define agent ``name`` (by its file name),
+        or None; a usable agent of that name wins."""
+        if name in self.names:
+            return None
+        return next((p for p in self.problems if p.path is not None and p.path.stem == name), None)
+
+
+def scan_agents(root: Path, *, user_dir: Path | None = None) -> AgentCatalog:
+    """Every usable agent (see :func:`load_agents`), skipping the files that cannot be used
+    and reporting each in :attr:`AgentCatalog.problems`."""
+    problems: list[InvalidAgentDefinition] = []
     merged: dict[str, AgentSpec] = {}
     layers: Iterable[list[AgentSpec]] = (
         list(builtin_agents()),
-        _dir_agents(user_dir if user_dir is not None else user_agents_dir(), "user"),
-        _dir_agents(Path(root) / ".agentprompt" / "agents", "project"),
+        _dir_agents(user_dir if user_dir is not None else user_agents_dir(), "user", problems),
+        _dir_agents(Path(root) / ".agentprompt" / "agents", "project", problems),
     )
     for layer in layers:
         merged.update((s.name, s) for s in layer)
-    return tuple(merged[name] for name in sorted(merged))
+    return AgentCatalog(
+        agents=tuple(merged[name] for name in sorted(merged)), problems=tuple(problems)
+    )
+
+
+def load_agents(root: Path, *, user_dir: Path | None = None) -> tuple[AgentSpec, ...]:
+    """Every agent the main agent may delegate to: the built-ins, the user's, then the
+    project's ``.agentprompt/agents/*.md``, a later one replacing an earlier one of the same
+    name; sorted by name. An unusable file raises :class:`InvalidAgentDefinition`
+    (:func:`scan_agents` skips it instead)."""
+    catalog = scan_agents(root, user_dir=user_dir)
+    if catalog.problems:
+        raise catalog.problems[0]
+    return catalog.agents
 
 
 def find_agent(agents: Sequence[AgentSpec], name: str) -> AgentSpec:

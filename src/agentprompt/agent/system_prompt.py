@@ -58,6 +58,10 @@ class PromptFacts:
     """The registry's ``## Tool Usage Guidance`` section ("" when no tool has guidance)."""
     agents: tuple[AgentSpec, ...] = ()
     """The agents the main agent may delegate to (main agent only)."""
+    runs_commands: bool = True
+    """Whether a tool that runs commands (the shell) is offered: the behaviour directives
+    then say to run and verify yourself, as seed 001 does; without one they tell the
+    model to ask the user to run commands (``agent/behavior_no_shell``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,10 +80,19 @@ def _library(facts: PromptFacts, prompts: PromptLibrary | None) -> PromptLibrary
     return PromptLibrary(find_project_root(facts.environment.cwd))
 
 
-def core_directives(prompts: PromptLibrary, *, delegation: bool = True) -> str:
-    """Seed 001's CORE_DIRECTIVES: identity, behaviour, delegation guidelines (main agent
-    only, ``delegation``) and general guidelines, separated by blank lines."""
-    names = ["agent/identity", "agent/behavior"]
+def behavior_prompt(runs_commands: bool) -> str:
+    """The behaviour directives' prompt name: seed 001's when the agent can run commands,
+    the variant that asks the user to run them when it cannot."""
+    return "agent/behavior" if runs_commands else "agent/behavior_no_shell"
+
+
+def core_directives(
+    prompts: PromptLibrary, *, delegation: bool = True, runs_commands: bool = True
+) -> str:
+    """Seed 001's CORE_DIRECTIVES: identity, behaviour (for an agent that can run commands,
+    or one that cannot), delegation guidelines (main agent only, ``delegation``) and general
+    guidelines, separated by blank lines."""
+    names = ["agent/identity", behavior_prompt(runs_commands)]
     if delegation:
         names.append("agent/delegation")
     names.append("agent/guidelines")
@@ -166,7 +179,7 @@ def main_system_prompt(
     lib = _library(facts, prompts)
     context = lib.render("agent/main_context", lines=context_lines(facts, lib, main=True))
     return _join(
-        core_directives(lib, delegation=True),
+        core_directives(lib, delegation=True, runs_commands=facts.runs_commands),
         lib.render("agent/once_mode") if once else "",
         facts.tool_guidance,
         _with_todos(context, facts),
@@ -182,7 +195,7 @@ def main_system_parts(
     lib = _library(facts, prompts)
     stable_lines = "\n".join([*_session_lines(facts, lib), *_main_tail_lines(facts, lib)])
     stable = _join(
-        core_directives(lib, delegation=True),
+        core_directives(lib, delegation=True, runs_commands=facts.runs_commands),
         lib.render("agent/once_mode") if once else "",
         facts.tool_guidance,
         lib.render("agent/main_context", lines=stable_lines),
@@ -191,11 +204,13 @@ def main_system_parts(
     return SystemParts(stable=stable, per_turn=per_turn)
 
 
-def _specialized(base: str, task: str, context: str, lib: PromptLibrary) -> str:
+def _specialized(
+    base: str, task: str, context: str, lib: PromptLibrary, *, runs_commands: bool
+) -> str:
     return lib.render(
         "agent/specialized",
         agent_prompt=base.strip("\n"),
-        behavior=lib.render("agent/behavior"),
+        behavior=lib.render(behavior_prompt(runs_commands)),
         guidelines=lib.render("agent/guidelines"),
         task=task.strip("\n"),
         context=context,
@@ -209,7 +224,8 @@ def agent_system_prompt(
     behavioural directives, general guidelines, Current Task (``task``), Context without
     the agents list or project instructions, and the Final Response Requirement."""
     lib = _library(facts, prompts)
-    return _specialized(base, task, context_lines(facts, lib, main=False), lib)
+    context = context_lines(facts, lib, main=False)
+    return _specialized(base, task, context, lib, runs_commands=facts.runs_commands)
 
 
 def agent_system_parts(
@@ -218,6 +234,7 @@ def agent_system_parts(
     """:func:`agent_system_prompt` split for the cache-stable profile: the date and context
     usage move from the Context section to ``per_turn``."""
     lib = _library(facts, prompts)
-    stable = _specialized(base, task, "\n".join(_session_lines(facts, lib)), lib)
+    context = "\n".join(_session_lines(facts, lib))
+    stable = _specialized(base, task, context, lib, runs_commands=facts.runs_commands)
     per_turn = lib.render("agent/turn_context", lines=turn_lines(facts, lib, todos=False))
     return SystemParts(stable=stable, per_turn=per_turn)

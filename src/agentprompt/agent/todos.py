@@ -6,6 +6,8 @@ seed's rule that exactly one todo is in progress while active work remains: a ch
 would put two in progress is refused with :class:`TodoError`, and when the todo in progress
 is completed (or none is in progress) the first pending todo whose dependencies are done is
 started. Proposed todos stay out of that rule until :meth:`TodoList.accept_proposed`.
+Once the user has seen a plan (:meth:`TodoList.present_proposals`), a new proposal replaces
+it: a revised plan never leaves the superseded one's todos behind to be accepted with it.
 
 The list renders the seed's active context for the system prompt
 (:meth:`TodoList.generate_active_context`) and the numbered items of the todo reminder
@@ -128,8 +130,8 @@ class TodoChange:
     """One entry of the list's change log."""
 
     action: str
-    """What happened: ``add``, ``update``, ``remove``, ``clear``, ``start``, ``accept`` or
-    ``deny``."""
+    """What happened: ``add``, ``update``, ``remove``, ``clear``, ``start``, ``accept``,
+    ``deny`` or ``supersede``."""
     todo_id: str | None
     """The todo it concerns, or None for changes to the whole list."""
     detail: str
@@ -146,6 +148,7 @@ class TodoList:
         self._next_id = next_id if next_id is not None else max(used, default=0) + 1
         self._changes: builtins.list[TodoChange] = []
         self._logged: tuple[Todo, ...] | None = None
+        self._presented: frozenset[str] = frozenset()
         check_todos(self._todos)
 
     # reading
@@ -220,8 +223,17 @@ class TodoList:
                         subtasks=tuple(subs),
                     )
                 )
-            entries = [("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new]
-            self._commit(settle([*self._todos, *new]), entries, {t.id: t.status for t in new})
+            entries: builtins.list[tuple[str, str | None, str]] = [
+                ("add", t.id, f"added {t.id} [{t.status}] {t.content}") for t in new
+            ]
+            kept = self._todos
+            if any(t.status == "proposed" for t in new):
+                kept, superseded, gone = self._without_presented_plan()
+                if superseded:
+                    new = forget_dependencies(new, gone)
+                    detail = f"replaced {superseded} proposed todo(s) of the previous plan"
+                    entries.insert(0, ("supersede", None, detail))
+            self._commit(settle([*kept, *new]), entries, {t.id: t.status for t in new})
             self._next_id = next_id
             return tuple(t for t in self._todos if t.id in set(ids))
 
@@ -279,6 +291,14 @@ class TodoList:
         """The ids of the todos still proposed (a plan the user has not answered yet)."""
         with self._lock:
             return frozenset(t.id for t in self._todos if t.status == "proposed")
+
+    def present_proposals(self) -> frozenset[str]:
+        """Mark the proposed todos as seen by the user (a user message arrived after them)
+        and return their ids: a plan proposed from now on replaces them instead of joining
+        them, so accepting the revision never activates the plan it revised."""
+        with self._lock:
+            self._presented = self.proposed_ids()
+            return self._presented
 
     def accept_seen_proposals(self, seen: frozenset[str]) -> tuple[Todo, ...]:
         """Accept the plan ``seen`` (the ids proposed when the user's message came) if the
@@ -377,6 +397,21 @@ class TodoList:
 
     def _all(self) -> builtins.list[Todo]:
         return [x for t in self._todos for x in (t, *t.subtasks)]
+
+    def _without_presented_plan(
+        self,
+    ) -> tuple[builtins.list[Todo], int, frozenset[str]]:
+        """The list without the still-proposed todos the user has seen (a new plan replaces
+        them), how many were dropped, and the ids gone with them (subtasks included)."""
+        stale = frozenset(
+            t.id for t in self._todos if t.status == "proposed" and t.id in self._presented
+        )
+        if not stale:
+            return self._todos, 0, frozenset()
+        gone = frozenset(x.id for t in self._todos if t.id in stale for x in (t, *t.subtasks))
+        self._presented = self._presented - stale
+        kept = forget_dependencies([t for t in self._todos if t.id not in stale], gone)
+        return kept, len(stale), gone
 
     def _record(self, action: str, todo_id: str | None, detail: str) -> None:
         self._changes.append(TodoChange(action=action, todo_id=todo_id, detail=detail))

@@ -1,7 +1,9 @@
 """``agentprompt chat`` and ``agentprompt run --once``: the reference agent loop.
 
 ``chat`` reads one message per line from stdin (``/exit`` or end of input ends it) and
-answers each with a turn of the agent session; ``--once TEXT`` answers one message in
+answers each with a turn of the agent session, except the slash commands
+(:mod:`agentprompt.cli.chat_commands`: ``/help``, ``/project``, ``/todos``, ``/context``, ...),
+which act on the session without the model; ``--once TEXT`` answers one message in
 single-response mode and exits, as ``run --once TEXT`` does (an empty message is refused
 with exit status 2; an interrupted one ends with 130). Every turn is saved in the
 project's state database, so ``--resume ID`` continues a session. Ctrl-C during a turn
@@ -43,6 +45,7 @@ class _Options:
     stream: bool
     shell: bool
     max_tool_rounds: int
+    compact_threshold: float | None
     as_json: bool
 
 
@@ -67,7 +70,8 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--profile",
             type=click.Choice(["agent", "ally"]),
             default=None,
-            help="agent: cache-stable prompt (default); ally: seed 001's regenerated messages[0].",
+            help="agent: cache-stable prompt (default); ally: the whole prompt regenerated "
+            "into messages[0] before every call.",
         ),
         click.option(
             "--context-size",
@@ -85,6 +89,14 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             default=30,
             help="Model calls with tool calls per turn before a text response is required.",
         ),
+        click.option(
+            "--compact-threshold",
+            type=click.FloatRange(min=1, max=100),
+            default=None,
+            metavar="PERCENT",
+            help="Context usage at which the history is summarised (default: [agent] "
+            "compact_threshold in the config file, else 80).",
+        ),
         click.option("--json", "as_json", is_flag=True, help="Print each turn's result as JSON."),
     ]
     for option in reversed(options):
@@ -92,12 +104,32 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+class _Output:
+    """Whether the reply text on stdout stopped mid-line: the next reply's text (after
+    tool calls, say) must start on a line of its own, not glued to the last one."""
+
+    mid_line = False
+
+    @classmethod
+    def write(cls, text: str) -> None:
+        if text:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            cls.mid_line = not text.endswith("\n")
+
+    @classmethod
+    def end_line(cls) -> None:
+        if cls.mid_line:
+            cls.write("\n")
+
+
 def _show_event(event: SessionEvent) -> None:
     indent = "  " * event.depth
     if event.kind == "text_delta" and event.depth == 0:
-        sys.stdout.write(printable(event.text))
-        sys.stdout.flush()
-    elif event.kind == "text" and event.depth == 0:
+        _Output.write(printable(event.text))
+        return
+    _Output.end_line()
+    if event.kind == "text" and event.depth == 0:
         console.print(printable(event.text), markup=False)
     elif event.kind == "tool_call":
         err_console.print(f"{indent}→ {event.name}({event.text})", markup=False, style="dim")
@@ -109,12 +141,22 @@ def _show_event(event: SessionEvent) -> None:
         err_console.print(f"{indent}@{event.name}: {event.text}", markup=False, style="dim")
     elif event.kind in ("compaction", "retry"):
         err_console.print(f"{indent}[{event.kind}] {event.text[:300]}", markup=False)
+    elif event.kind == "warning":
+        _show_warning(event)
+
+
+def _show_warning(event: SessionEvent) -> None:
+    """Warnings reach the user in every output mode (``--json`` prints nothing else)."""
+    if event.kind == "warning":
+        err_console.print(f"agentprompt: warning: {event.text}", markup=False)
 
 
 def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
+    from agentprompt.agent.compaction import CompactionPolicy
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session_types import SessionConfig
-    from agentprompt.llm.config import make_client
+    from agentprompt.cli.chat_commands import run_slash_command, tools_line
+    from agentprompt.llm.config import default_config_file, make_client, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
@@ -125,8 +167,12 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             "the message is empty; give the request to answer, e.g. --once 'explain src/'",
             param_hint="'--once'",
         )
+    _Output.mid_line = False
     model_config = config_from_options(model_opts)
     client = make_client(model_config)
+    threshold = opts.compact_threshold
+    if threshold is None:
+        threshold = read_config_file(default_config_file()).agent.compact_threshold
     config = SessionConfig(
         profile="ally" if opts.profile == "ally" else "agent",
         once=once is not None,
@@ -135,6 +181,9 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         context_size=opts.context_size or model_config.context_window or 128_000,
         policy=ToolPolicy(shell_enabled=opts.shell),
         max_tool_rounds=opts.max_tool_rounds,
+        compaction=CompactionPolicy()
+        if threshold is None
+        else CompactionPolicy(threshold=threshold),
     )
     chat = open_chat(
         client=client,
@@ -143,7 +192,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         db=opts.db,
         resume_id=resume_id,
         profile_given=opts.profile is not None,
-        on_event=None if opts.as_json else _show_event,
+        on_event=_show_warning if opts.as_json else _show_event,
         cwd=Path.cwd(),
     )
     with chat:
@@ -154,14 +203,26 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
                 markup=False,
                 style="dim",
             )
+            err_console.print(tools_line(chat.session), markup=False, style="dim")
         messages = [once] if once is not None else None
         failed = False
         for text in messages if messages is not None else _read_messages(opts.as_json):
+            if messages is None and text.startswith("/") and not text.startswith("//"):
+                _Output.end_line()
+                shown = run_slash_command(chat, text)
+                if opts.as_json:
+                    print_json({"session": chat.session_id, "command": text, "output": shown})
+                elif shown:
+                    console.print(printable(shown), markup=False)
+                continue
+            if messages is None and text.startswith("//"):
+                text = text[1:]
             try:
                 result = chat.turn(text)
             except ModelError as exc:
                 # The session is saved; a chat goes on with the next message (the model may
                 # answer it), and ends with status 1 because a turn failed.
+                _Output.end_line()
                 err_console.print(f"agentprompt: error: {exc}", markup=False)
                 failed = True
                 continue
@@ -170,7 +231,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             elif result.interrupted:
                 err_console.print("\n[interrupted]", markup=False)
             elif config.stream:
-                sys.stdout.write("\n")
+                _Output.end_line()
             if result.interrupted and once is not None:
                 sys.exit(EXIT_INTERRUPTED)  # the one answer asked for was not given
         if failed:
@@ -223,6 +284,7 @@ def _options(**kw: Any) -> _Options:
         stream=kw["stream"],
         shell=kw["shell"],
         max_tool_rounds=kw["max_tool_rounds"],
+        compact_threshold=kw["compact_threshold"],
         as_json=kw["as_json"],
     )
 
@@ -234,7 +296,8 @@ def _options(**kw: Any) -> _Options:
 def chat_command(
     model_opts: ModelOptions, once: str | None, resume_id: str | None, **kw: Any
 ) -> None:
-    """Talk with the agent: one message per line, /exit or end of input to stop."""
+    """Talk with the agent: one message per line, /help for the commands, /exit or end of
+    input to stop."""
     _run(model_opts, _options(**kw), resume_id, once)
 
 

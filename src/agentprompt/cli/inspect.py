@@ -13,8 +13,10 @@ from rich.table import Table
 
 from agentprompt.cli.output import (
     console,
+    err_console,
     format_option,
     print_json,
+    show_json,
     show_messages,
 )
 from agentprompt.composition import Composition
@@ -98,6 +100,7 @@ def report_json(report: InspectReport, fmt: str) -> dict[str, Any]:
         "breakpoints": list(comp.breakpoints),
         "cache_markers": _markers(comp),
         "messages": to_openai(comp.messages),
+        "tools": [t.to_openai() for t in comp.tools],
     }
     if fmt == "anthropic":
         out["anthropic"] = to_anthropic(comp.messages)
@@ -164,7 +167,14 @@ def _print_report(report: InspectReport, fmt: str) -> None:
             f"{p.bytes} bytes, ~{p.tokens} of {p.total_tokens} tokens ({p.share:.1%})"
         )
     console.rule("messages")
-    show_messages(comp.messages, fmt)
+    if comp.tools and fmt == "openai":  # a request body: the messages and the tools beside them
+        show_json(
+            {"messages": to_openai(comp.messages), "tools": [t.to_openai() for t in comp.tools]}
+        )
+    elif comp.tools and fmt == "anthropic":
+        show_json({**to_anthropic(comp.messages), "tools": [t.to_anthropic() for t in comp.tools]})
+    else:
+        show_messages(comp.messages, fmt)
 
 
 @click.command("inspect")
@@ -203,6 +213,11 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     help="State this date instead of now (makes the output byte-stable).",
 )
 @click.option("--once", is_flag=True, help="Single-response mode.")
+@click.option(
+    "--system-reminder",
+    is_flag=True,
+    help="Put the system reminder (the compact edit-format rules) before the latest user message.",
+)
 @format_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def inspect_command(
@@ -216,6 +231,7 @@ def inspect_command(
     previous_file: Path | None,
     date: dt.datetime | None,
     once: bool,
+    system_reminder: bool,
     fmt: str,
     as_json: bool,
 ) -> None:
@@ -226,7 +242,13 @@ def inspect_command(
         history=tuple(read_messages_file(history_file)) if history_file else (),
         now=date,
         once=once,
+        system_reminder=system_reminder,
     )
+    if profile_name in ("agent", "ally"):
+        from agentprompt.agent.specialized import scan_agents
+
+        for problem in scan_agents(request.root).problems:
+            err_console.print(f"agentprompt: warning: skipped {problem}", markup=False)
     previous = read_messages_file(previous_file) if previous_file else None
     report = inspect_profile(
         profile_name,

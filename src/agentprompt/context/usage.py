@@ -17,6 +17,7 @@ from agentprompt.prompts.loader import PromptLibrary
 __all__ = [
     "CONTEXT_THRESHOLDS",
     "DEFAULT_TOOL_RESULT_TOKENS",
+    "MIN_TOOL_CALL_TOKENS",
     "ContextUsage",
     "ThresholdLevel",
     "ToolResultStats",
@@ -37,6 +38,11 @@ CONTEXT_THRESHOLDS: dict[ThresholdLevel, str] = {
 
 DEFAULT_TOOL_RESULT_TOKENS = 500
 """The tokens one tool result is assumed to take before any result has been seen."""
+
+MIN_TOOL_CALL_TOKENS = 100
+"""The least one more tool call is counted to cost in the remaining-calls estimate: the
+call, its result and their framing; a few tiny results must not promise tens of thousands
+of calls."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,8 +99,9 @@ class ContextUsage:
 
     @property
     def remaining_tool_calls(self) -> int:
-        """How many more tool results of the average size seen so far still fit."""
-        return self.remaining_tokens // self.tool_results.average()
+        """How many more tool results of the average size seen so far still fit (each
+        counted as at least :data:`MIN_TOOL_CALL_TOKENS`)."""
+        return self.remaining_tokens // max(self.tool_results.average(), MIN_TOOL_CALL_TOKENS)
 
     @property
     def level(self) -> ThresholdLevel | None:

@@ -20,6 +20,11 @@ table per provider::
 
     [anthropic]
     max_tokens = 8192
+
+    [agent]
+    compact_threshold = 80
+
+The ``[agent]`` table holds the agent session's settings (:class:`AgentSettings`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ __all__ = [
     "DEFAULT_BASE_URLS",
     "KEY_ENV",
     "MODEL_ENV",
+    "AgentSettings",
     "ModelConfig",
     "Provider",
     "ProviderSettings",
@@ -116,6 +122,38 @@ class ProviderSettings:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AgentSettings:
+    """The config file's ``[agent]`` table; None where the file says nothing."""
+
+    compact_threshold: float | None = None
+    """Context usage, in percent (1 to 100), at which the agent compacts its history."""
+
+
+_AGENT_SETTINGS: Final[Mapping[str, str]] = {
+    "compact_threshold": "a number of percent from 1 to 100",
+}
+
+
+def _agent_settings(path: Path, raw: Any) -> AgentSettings:
+    if not isinstance(raw, dict):
+        raise ModelConfigError(f"{path}: [agent] must be a table of settings", source=str(path))
+    for key, value in raw.items():
+        if key not in _AGENT_SETTINGS:
+            known = ", ".join(sorted(_AGENT_SETTINGS))
+            raise ModelConfigError(
+                f"{path}: [agent] has an unknown setting {key!r}; known settings: {known}",
+                source=str(path),
+            )
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 1 <= value <= 100:
+            raise ModelConfigError(
+                f"{path}: [agent] {key} must be {_AGENT_SETTINGS[key]}, not {value!r}",
+                source=str(path),
+            )
+    threshold = raw.get("compact_threshold")
+    return AgentSettings(compact_threshold=None if threshold is None else float(threshold))
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConfigFile:
     """The parsed config file: a default model and each provider's settings."""
 
@@ -125,6 +163,8 @@ class ConfigFile:
     """The default model name."""
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict)
     """Settings per provider name."""
+    agent: AgentSettings = field(default_factory=AgentSettings)
+    """The agent session's settings (the ``[agent]`` table)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -227,16 +267,17 @@ def read_config_file(path: Path, *, required: bool = False) -> ConfigFile:
             f'{path}: model must be text such as "openai:gpt-4o", not {model!r}',
             source=str(path),
         )
+    agent = _agent_settings(path, data.pop("agent", {}))
     providers: dict[str, ProviderSettings] = {}
     for table, raw in data.items():
         if table not in KEY_ENV:
             raise ModelConfigError(
                 f"{path}: unknown setting or table {table!r}; the file holds 'model' and the "
-                "tables [openai] and [anthropic]",
+                "tables [openai], [anthropic] and [agent]",
                 source=str(path),
             )
         providers[table] = _settings(path, table, raw)
-    return ConfigFile(path=path, model=model, providers=providers)
+    return ConfigFile(path=path, model=model, providers=providers, agent=agent)
 
 
 def _split_name(name: str, source: str) -> tuple[Provider, str]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,13 +45,25 @@ __all__ = [
     "load_extra_prompt",
     "load_skill",
     "load_system_prompt",
+    "packaged_dir",
     "parse_prompt_file",
     "placeholders",
     "user_prompt_dir",
 ]
 
-PACKAGED_DIR = Path(__file__).resolve().parent
-"""Where the packaged default prompts live."""
+
+def packaged_dir() -> Path:
+    """Where the packaged default prompts live: beside this module, or inside a frozen
+    (PyInstaller) build, ``agentprompt/prompts`` under ``sys._MEIPASS`` (the unpacked
+    bundle; the executable's folder when that is not set), where the build collects them."""
+    if getattr(sys, "frozen", False):
+        bundle = getattr(sys, "_MEIPASS", None) or Path(sys.executable).resolve().parent
+        return Path(bundle) / "agentprompt" / "prompts"
+    return Path(__file__).resolve().parent
+
+
+PACKAGED_DIR = packaged_dir()
+"""Where the packaged default prompts live (:func:`packaged_dir`, read at import)."""
 
 # Either an escaped opening (group 1) or a placeholder (group 2 holds the variable's name).
 _PLACEHOLDER = re.compile(r"(\\\{\{)|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -310,11 +323,14 @@ def load_system_prompt(root: Path | None = None) -> str:
 
 
 def load_extra_prompt(root: Path | None = None) -> str | None:
-    """The text of ``system_extra.md``, or None when there is none (it is optional)."""
+    """The text of ``system_extra.md``, or None when there is no extra prompt: no file, or
+    one with no text (an empty ``config/prompts/system_extra.md`` turns the packaged extra
+    instructions off)."""
     lib = _library(root)
     if lib.find("system_extra") is None:
         return None
-    return lib.load("system_extra").render()
+    text = lib.load("system_extra").render()
+    return text if text.strip() else None
 
 
 def build_system_prompt(root: Path | None = None) -> str:
