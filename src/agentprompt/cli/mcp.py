@@ -50,6 +50,12 @@ def mcp_command(root: Path, transport: str, port: int, read_only: bool) -> None:
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if transport == "stdio" and port:
         raise UsageError("--port is for --transport http; standard input needs no port")
+    token = os.environ.get(TOKEN_ENV, "").strip() or None
+    if transport == "http" and token is not None and len(token) < 16:
+        raise UsageError(
+            f"{TOKEN_ENV} is {len(token)} characters long; give a token of 16 characters "
+            "or more (or unset it for a fresh one)"
+        )
     from agentprompt.mcp_server import (
         HttpEndpoint,
         ServerConfig,
@@ -62,12 +68,6 @@ def mcp_command(root: Path, transport: str, port: int, read_only: bool) -> None:
     if transport == "stdio":
         serve_stdio(server)
         return
-    token = os.environ.get(TOKEN_ENV, "").strip() or None
-    if token is not None and len(token) < 16:
-        raise UsageError(
-            f"{TOKEN_ENV} is {len(token)} characters long; give a token of 16 characters "
-            "or more (or unset it for a fresh one)"
-        )
 
     def announce(endpoint: HttpEndpoint) -> None:
         click.echo(endpoint.url)

@@ -22,12 +22,13 @@ from typing import Annotated, Any, Literal, TypeVar
 import anyio
 import anyio.from_thread
 import anyio.to_thread
+from mcp import MCPError
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as _HandlerResult
 from mcp.server.mcpserver import Context, MCPServer, UserMessage
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from agentprompt import __version__
@@ -92,9 +93,17 @@ class _Calls:
                 "the repository"
             )
 
-    async def run(self, ctx: Context, name: str, work: Callable[[tools.Progress], T]) -> T:
+    async def run(
+        self,
+        ctx: Context,
+        name: str,
+        work: Callable[[tools.Progress], T],
+        *,
+        needs_root: bool = True,
+    ) -> T:
         """``work``'s result, given a progress callback that notifies the client."""
-        self.check_root()
+        if needs_root:
+            self.check_root()
         await ctx.report_progress(0, None, f"{name}: started")
         last = [0.0]
 
@@ -257,7 +266,10 @@ def create_server(config: ServerConfig) -> MCPServer:
         model: Annotated[str | None, _text("A model name (default: o200k_base).")] = None,
     ) -> CountTokensResult:
         return await calls.run(
-            ctx, "count_tokens", lambda _progress: tools.count_tokens(text, model)
+            ctx,
+            "count_tokens",
+            lambda _progress: tools.count_tokens(text, model),
+            needs_root=False,
         )
 
     offered: list[tuple[Callable[..., Any], ToolAnnotations]] = [
@@ -356,7 +368,7 @@ def _add_prompts(server: MCPServer, root: Path, library: PromptLibrary, calls: _
         try:
             return await calls.read(messages)
         except ResourceError as exc:
-            raise ValueError(str(exc)) from None
+            raise MCPError(INVALID_PARAMS, str(exc)) from None
 
     async def file_selection(
         request: Annotated[str, _text("What the files are needed for.")],
@@ -365,7 +377,7 @@ def _add_prompts(server: MCPServer, root: Path, library: PromptLibrary, calls: _
         try:
             return [UserMessage(await calls.read(work))]
         except ResourceError as exc:
-            raise ValueError(str(exc)) from None
+            raise MCPError(INVALID_PARAMS, str(exc)) from None
 
     for function in (commit_message, file_selection):
         name = function.__name__
