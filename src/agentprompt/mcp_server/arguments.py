@@ -11,7 +11,14 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-__all__ = ["MAX_ITEMS", "MAX_TEXT_CHARS", "MAX_VALUE_CHARS", "TEXT_ARGUMENTS", "argument_problem"]
+__all__ = [
+    "DEFAULT_READ_TOKENS",
+    "MAX_ITEMS",
+    "MAX_TEXT_CHARS",
+    "MAX_VALUE_CHARS",
+    "TEXT_ARGUMENTS",
+    "argument_problem",
+]
 
 TEXT_ARGUMENTS = frozenset({"reply", "text"})
 """The arguments that carry a whole text (a model's reply, a text to count)."""
@@ -25,6 +32,10 @@ MAX_VALUE_CHARS = 100_000
 
 MAX_ITEMS = 10_000
 """The most items a list argument may hold."""
+
+DEFAULT_READ_TOKENS = 50_000
+"""``read_context``'s budget when none is given: the files asked for must not flood the
+caller's context."""
 
 
 def _describe(value: Any) -> str:

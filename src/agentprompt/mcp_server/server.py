@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.from_thread
@@ -32,11 +32,10 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotatio
 from pydantic import Field
 
 from agentprompt import __version__
-from agentprompt.context.instructions import instruction_names, load_instructions
+from agentprompt.context.instructions import instruction_names
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.errors import AgentPromptError
-from agentprompt.mcp_server import tools
-from agentprompt.mcp_server.arguments import argument_problem
+from agentprompt.mcp_server.arguments import DEFAULT_READ_TOKENS, argument_problem
 from agentprompt.mcp_server.results import (
     CountTokensResult,
     EditsResult,
@@ -46,9 +45,12 @@ from agentprompt.mcp_server.results import (
     RepoMapResult,
 )
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.repo.map import MapOptions, build_map
-from agentprompt.repo.selection import SelectionOptions, first_selection_prompt
-from agentprompt.tiers.commit import commit_messages, staged_diff
+
+if TYPE_CHECKING:
+    from agentprompt.mcp_server.tools import Progress
+
+# The runtimes (ranking, map, bridge, edit engine, commit prompt) are imported by the call
+# that needs them, not at start: a client waits for the server's first answer.
 
 __all__ = ["PROGRESS_INTERVAL", "ServerConfig", "create_server"]
 
@@ -97,7 +99,7 @@ class _Calls:
         self,
         ctx: Context,
         name: str,
-        work: Callable[[tools.Progress], T],
+        work: Callable[["Progress"], T],
         *,
         needs_root: bool = True,
     ) -> T:
@@ -197,6 +199,8 @@ def create_server(config: ServerConfig) -> MCPServer:
         task: Annotated[str, _text("The task: a bug report, a request, a stack trace.")],
         top: Annotated[int, Field(ge=1, le=1000, description="How many files to return.")] = 15,
     ) -> RankFilesResult:
+        from agentprompt.mcp_server import tools
+
         return await calls.run(ctx, "rank_files", partial(tools.rank_files, root, task, top))
 
     async def repo_map(
@@ -210,6 +214,8 @@ def create_server(config: ServerConfig) -> MCPServer:
             tuple[str, ...], _text("Files whose full text you already have (left out).")
         ] = (),
     ) -> RepoMapResult:
+        from agentprompt.mcp_server import tools
+
         work = partial(tools.repo_map, root, task, max_tokens, focus, in_context)
         return await calls.run(ctx, "repo_map", work)
 
@@ -222,9 +228,11 @@ def create_server(config: ServerConfig) -> MCPServer:
         ] = "full",
         max_tokens: Annotated[
             int | None,
-            Field(ge=1, description=f"Token budget (default {tools.DEFAULT_READ_TOKENS})."),
+            Field(ge=1, description=f"Token budget (default {DEFAULT_READ_TOKENS})."),
         ] = None,
     ) -> ReadContextResult:
+        from agentprompt.mcp_server import tools
+
         return await calls.run(
             ctx,
             "read_context",
@@ -238,6 +246,8 @@ def create_server(config: ServerConfig) -> MCPServer:
         include: Annotated[tuple[str, ...], _text("Files or folders to show in full.")] = (),
         exclude: Annotated[tuple[str, ...], _text("Gitignore-style patterns to leave out.")] = (),
     ) -> PackResult:
+        from agentprompt.mcp_server import tools
+
         return await calls.run(
             ctx,
             "pack",
@@ -249,6 +259,8 @@ def create_server(config: ServerConfig) -> MCPServer:
         reply: Annotated[str, _text("The reply holding the edit blocks.")],
         dialect: Dialect = AUTO,
     ) -> EditsResult:
+        from agentprompt.mcp_server import tools
+
         work = partial(tools.preview_edits, root, reply, dialect)
         return await calls.run(ctx, "preview_edits", work)
 
@@ -257,6 +269,8 @@ def create_server(config: ServerConfig) -> MCPServer:
         reply: Annotated[str, _text("The reply holding the edit blocks.")],
         dialect: Dialect = AUTO,
     ) -> EditsResult:
+        from agentprompt.mcp_server import tools
+
         work = partial(tools.apply_edits, root, reply, dialect)
         return await calls.run(ctx, "apply_edits", work)
 
@@ -265,6 +279,8 @@ def create_server(config: ServerConfig) -> MCPServer:
         text: Annotated[str, _text("The text to count.")],
         model: Annotated[str | None, _text("A model name (default: o200k_base).")] = None,
     ) -> CountTokensResult:
+        from agentprompt.mcp_server import tools
+
         return await calls.run(
             ctx,
             "count_tokens",
@@ -326,6 +342,8 @@ def _add_resources(server: MCPServer, root: Path, library: PromptLibrary, calls:
         )
 
     async def read_instructions(name: str) -> str:
+        from agentprompt.context.instructions import load_instructions
+
         found = await calls.read(lambda: load_instructions(root, names=[name]))
         if not found.files:
             problem = "; ".join(found.problems) or "it no longer exists"
@@ -343,6 +361,8 @@ def _add_resources(server: MCPServer, root: Path, library: PromptLibrary, calls:
             )
 
     async def read_map() -> str:
+        from agentprompt.repo.map import MapOptions, build_map
+
         result = await calls.read(lambda: build_map(root, MapOptions()))
         return result.text
 
@@ -362,6 +382,8 @@ def _add_prompts(server: MCPServer, root: Path, library: PromptLibrary, calls: _
         diff: Annotated[str | None, _text("The diff (default: the staged changes).")] = None,
     ) -> list[UserMessage]:
         def messages() -> list[UserMessage]:
+            from agentprompt.tiers.commit import commit_messages, staged_diff
+
             text = diff if diff is not None else staged_diff(root)
             return [UserMessage(str(m.content)) for m in commit_messages(text, root=root)]
 
@@ -373,6 +395,8 @@ def _add_prompts(server: MCPServer, root: Path, library: PromptLibrary, calls: _
     async def file_selection(
         request: Annotated[str, _text("What the files are needed for.")],
     ) -> list[UserMessage]:
+        from agentprompt.repo.selection import SelectionOptions, first_selection_prompt
+
         work = partial(first_selection_prompt, request, root, SelectionOptions())
         try:
             return [UserMessage(await calls.read(work))]

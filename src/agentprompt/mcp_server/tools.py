@@ -25,6 +25,7 @@ from agentprompt.bridge.text import default_lang
 from agentprompt.edits.apply import ApplyOptions, apply_reply
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError
+from agentprompt.mcp_server.arguments import DEFAULT_READ_TOKENS
 from agentprompt.mcp_server.results import (
     CountTokensResult,
     CutFile,
@@ -44,7 +45,6 @@ from agentprompt.repo.secrets import SecretFinding, screen_texts
 from agentprompt.tokens import shared_counter
 
 __all__ = [
-    "DEFAULT_READ_TOKENS",
     "BadArgument",
     "Progress",
     "apply_edits",
@@ -58,10 +58,6 @@ __all__ = [
 
 Progress = Callable[[int, int], None]
 """Told ``(done, total)`` as files are parsed."""
-
-DEFAULT_READ_TOKENS = 50_000
-"""``read_context``'s budget when none is given: the files asked for must not flood the
-caller's context."""
 
 
 class BadArgument(UsageError):
