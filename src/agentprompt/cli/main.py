@@ -23,6 +23,7 @@ COMMANDS = {
     "commit-msg": "agentprompt.cli.commit_msg:commit_msg_command",
     "inspect": "agentprompt.cli.inspect:inspect_command",
     "map": "agentprompt.cli.map:map_command",
+    "mcp": "agentprompt.cli.mcp:mcp_command",
     "pack": "agentprompt.cli.pack:pack_command",
     "parse": "agentprompt.cli.parse:parse_command",
     "project": "agentprompt.cli.project:project_group",

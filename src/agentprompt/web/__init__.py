@@ -4,7 +4,7 @@ starlette and uvicorn)."""
 
 from __future__ import annotations
 
+from agentprompt.loopback import Guard, GuardedApp, new_token
 from agentprompt.web.app import create_app, rpc_methods
-from agentprompt.web.security import Guard, GuardedApp, new_token
 
 __all__ = ["Guard", "GuardedApp", "create_app", "new_token", "rpc_methods"]

@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from agentprompt.loopback import Guard, GuardedApp
 from agentprompt.web.bridge_methods import (
     apply_reply_method,
     build_prompt_method,
@@ -27,7 +28,6 @@ from agentprompt.web.context_methods import (
     rank_files_method,
 )
 from agentprompt.web.rpc import Method, handle_rpc
-from agentprompt.web.security import Guard, GuardedApp
 
 __all__ = ["STATIC", "create_app", "rpc_methods"]
 

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import uvicorn
 
-from agentprompt.errors import UsageError
+from agentprompt.loopback import LOOPBACK, Guard, bind_loopback, new_token
 from agentprompt.web.app import create_app
-from agentprompt.web.security import LOOPBACK, Guard, new_token
 
 __all__ = ["PageServer", "bind_loopback", "page_url", "prepare", "serve"]
 
@@ -37,23 +36,6 @@ class PageServer:
 def page_url(guard: Guard) -> str:
     """The address of the page, with the token that opens it."""
     return f"http://{LOOPBACK}:{guard.port}/?token={guard.token}"
-
-
-def bind_loopback(port: int) -> socket.socket:
-    """A socket listening on 127.0.0.1:``port`` (0: a free port); a port in use is a
-    :class:`UsageError` saying so."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((LOOPBACK, port))
-    except OSError as exc:
-        sock.close()
-        raise UsageError(
-            f"--port {port}: cannot listen on {LOOPBACK}:{port} ({exc.strerror or exc}); "
-            "give another port, or --port 0 for a free one"
-        ) from None
-    sock.listen(64)
-    return sock
 
 
 def prepare(port: int, token: str | None = None) -> PageServer:

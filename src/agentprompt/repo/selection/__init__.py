@@ -12,6 +12,7 @@ if _typing.TYPE_CHECKING:
         InvalidSelectionOptions,
         Rejection,
         SelectedFile,
+        first_selection_prompt,
         select_files,
     )
     from agentprompt.repo.selection.prompt import (
@@ -31,6 +32,7 @@ _LAZY = {
     "InvalidSelectionOptions": "agentprompt.repo.selection.loop",
     "Rejection": "agentprompt.repo.selection.loop",
     "SelectedFile": "agentprompt.repo.selection.loop",
+    "first_selection_prompt": "agentprompt.repo.selection.loop",
     "SelectionOptions": "agentprompt.repo.selection.prompt",
     "ask_llm_for_files": "agentprompt.repo.selection.prompt",
     "build_constraints_section": "agentprompt.repo.selection.prompt",
@@ -50,6 +52,7 @@ __all__ = [
     "SelectionOptions",
     "ask_llm_for_files",
     "build_constraints_section",
+    "first_selection_prompt",
     "normalize_response",
     "parse_response",
     "select_files",

@@ -36,6 +36,7 @@ from agentprompt.repo.selection.prompt import (
     SelectionOptions,
     ask_llm_for_files,
     build_constraints_section,
+    build_initial_prompt,
 )
 from agentprompt.tokens import Tokenizer, shared_counter
 
@@ -45,6 +46,7 @@ __all__ = [
     "PromptFileInvalid",
     "Rejection",
     "SelectedFile",
+    "first_selection_prompt",
     "select_files",
 ]
 
@@ -312,27 +314,17 @@ def _tree_for(
     return render_tree(build_tree(shown)).rstrip("\n") + "\n" + note
 
 
-def select_files(
-    llm_agent: PromptExecutor,
+def _start(
     user_request: str,
     root: Path,
-    options: SelectionOptions | None = None,
-    *,
-    discovery: Discovery | None = None,
-    discovery_options: DiscoveryOptions | None = None,
-    counter: Tokenizer | None = None,
-    prompts: PromptLibrary | None = None,
-) -> FileSelection:
-    """Let the model choose the files needed for ``user_request``, round by round.
-
-    When the model fails (its executor raises an :class:`~agentprompt.errors.AgentPromptError`),
-    the loop stops with what was selected so far, ``stopped == "model error"`` and the
-    message in ``error``.
-
-    Raises :class:`InvalidSelectionOptions` for an unusable pattern or directory, and
-    :class:`~agentprompt.repo.discovery.NotADirectory` for a root that is not a directory.
-    """
-    options = options or SelectionOptions()
+    options: SelectionOptions,
+    discovery: Discovery | None,
+    discovery_options: DiscoveryOptions | None,
+    counter: Tokenizer | None,
+    prompts: PromptLibrary | None,
+) -> tuple[_State, str, str]:
+    """The loop's state with the forced includes loaded, the tree the model is shown and
+    the constraints section."""
     found = discovery or discover(root, discovery_options)
     if options.max_rounds < 1 or options.token_budget < 1:
         raise InvalidSelectionOptions("max_rounds and token_budget must be at least 1")
@@ -357,6 +349,49 @@ def select_files(
     tree = _tree_for(found, user_request, choosable, options, state.prompts)
     loaded = tuple(s.path for s in state.selected if s.forced)
     constraints = build_constraints_section(dataclasses.replace(options, include=loaded))
+    return state, tree, constraints
+
+
+def first_selection_prompt(
+    user_request: str,
+    root: Path,
+    options: SelectionOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    prompts: PromptLibrary | None = None,
+) -> str:
+    """The first prompt :func:`select_files` would send for ``user_request``: for a model
+    that is asked elsewhere (an MCP client's). Forced includes are loaded (and counted)
+    as the loop loads them, but only named in the prompt, as in the loop's first round."""
+    options = options or SelectionOptions()
+    state, tree, constraints = _start(user_request, root, options, discovery, None, None, prompts)
+    return build_initial_prompt(user_request, tree, constraints, prompts=state.prompts)
+
+
+def select_files(
+    llm_agent: PromptExecutor,
+    user_request: str,
+    root: Path,
+    options: SelectionOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    discovery_options: DiscoveryOptions | None = None,
+    counter: Tokenizer | None = None,
+    prompts: PromptLibrary | None = None,
+) -> FileSelection:
+    """Let the model choose the files needed for ``user_request``, round by round.
+
+    When the model fails (its executor raises an :class:`~agentprompt.errors.AgentPromptError`),
+    the loop stops with what was selected so far, ``stopped == "model error"`` and the
+    message in ``error``.
+
+    Raises :class:`InvalidSelectionOptions` for an unusable pattern or directory, and
+    :class:`~agentprompt.repo.discovery.NotADirectory` for a root that is not a directory.
+    """
+    options = options or SelectionOptions()
+    state, tree, constraints = _start(
+        user_request, root, options, discovery, discovery_options, counter, prompts
+    )
     rounds, done, reason, stopped = 0, False, "", ""
     error: str | None = None
     while not stopped:

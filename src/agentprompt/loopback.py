@@ -1,24 +1,31 @@
-"""The guard in front of every request of the local page: the secret token and the Host.
+"""The guard in front of every local HTTP front door (the web page, the MCP server over
+HTTP): the loopback socket, the secret token and the Host.
 
-The page runs on the user's machine with the power to write their files, so any other
-site the browser visits must not be able to drive it: a request without the token printed
-at start is refused, and so is one whose Host is not the loopback address and port we bound
-(a DNS-rebinding page reaches 127.0.0.1 under its own host name). A refusal says nothing
-about why, so it leaks nothing.
+Both run on the user's machine with the power to write their files, so any other site the
+browser visits must not be able to drive them: a request without the token printed at start
+(as the ``token`` query parameter, or an ``Authorization: Bearer`` header) is refused, and so
+is one whose Host is not the loopback address and port we bound (a DNS-rebinding page
+reaches 127.0.0.1 under its own host name). A refusal says nothing about why, so it leaks
+nothing.
 """
 
 from __future__ import annotations
 
 import secrets
+import socket
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from agentprompt.errors import UsageError
 
-__all__ = ["LOOPBACK", "SECURITY_HEADERS", "Guard", "GuardedApp", "new_token"]
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["LOOPBACK", "SECURITY_HEADERS", "Guard", "GuardedApp", "bind_loopback", "new_token"]
 
 LOOPBACK = "127.0.0.1"
-"""The only address the page binds to."""
+"""The only address a local front door binds to."""
 
 SECURITY_HEADERS = (
     (b"cache-control", b"no-store"),
@@ -33,8 +40,25 @@ _REFUSED = b"forbidden\n"
 
 
 def new_token() -> str:
-    """A fresh random token for one run of the page."""
+    """A fresh random token for one run of a server."""
     return secrets.token_urlsafe(32)
+
+
+def bind_loopback(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:``port`` (0: a free port); a port in use is a
+    :class:`UsageError` saying so."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((LOOPBACK, port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(
+            f"--port {port}: cannot listen on {LOOPBACK}:{port} ({exc.strerror or exc}); "
+            "give another port, or --port 0 for a free one"
+        ) from None
+    sock.listen(64)
+    return sock
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,7 +66,8 @@ class Guard:
     """What a request must carry to be served."""
 
     token: str
-    """The secret token (the ``token`` query parameter)."""
+    """The secret token (the ``token`` query parameter, or an ``Authorization: Bearer``
+    header)."""
     port: int
     """The port the server listens on; the Host header must name it."""
 
@@ -51,12 +76,20 @@ class Guard:
         no outside DNS can point elsewhere) with our port."""
         return frozenset({f"{LOOPBACK}:{self.port}", f"localhost:{self.port}"})
 
-    def admits(self, host: str | None, query: str) -> bool:
-        """Whether a request with this Host header and query string may be served."""
+    def admits(self, host: str | None, query: str, authorization: str | None = None) -> bool:
+        """Whether a request with this Host header, query string and Authorization header
+        may be served."""
         if host is None or host.lower() not in self.allowed_hosts():
             return False
         given = parse_qs(query, keep_blank_values=True).get("token", [])
-        return len(given) == 1 and secrets.compare_digest(given[0], self.token)
+        if len(given) > 1:
+            return False
+        if authorization is not None:
+            scheme, _, bearer = authorization.partition(" ")
+            if scheme.lower() != "bearer":
+                return False
+            given.append(bearer.strip())
+        return bool(given) and all(secrets.compare_digest(t, self.token) for t in given)
 
 
 class GuardedApp:
@@ -77,13 +110,16 @@ class GuardedApp:
         raw_host = headers.get(b"host")
         host = raw_host.decode("latin-1") if raw_host is not None else None
         query = scope.get("query_string", b"").decode("latin-1")
-        if scope["type"] != "http":  # a WebSocket (the page opens none): the same guard
-            if self.guard.admits(host, query):
+        raw_authorization = headers.get(b"authorization")
+        authorization = raw_authorization.decode("latin-1") if raw_authorization else None
+        admitted = self.guard.admits(host, query, authorization)
+        if scope["type"] != "http":  # a WebSocket (neither server opens one): the same guard
+            if admitted:
                 await self.app(scope, receive, send)
             else:
                 await send({"type": "websocket.close", "code": 1008})
             return
-        if self.guard.admits(host, query):
+        if admitted:
 
             async def send_secured(message: Message) -> None:
                 if message["type"] == "http.response.start":

@@ -1,0 +1,11 @@
+"""The MCP server: agentprompt's ranking, symbol map, context reading, packing and edit
+engine as tools any Model Context Protocol client (Claude Code, Codex, Cursor, Claude
+Desktop) can call, built on the official ``mcp`` SDK; served over standard input and output,
+or over HTTP on 127.0.0.1 behind a token."""
+
+from __future__ import annotations
+
+from agentprompt.mcp_server.server import ServerConfig, create_server
+from agentprompt.mcp_server.transport import HttpEndpoint, serve_http, serve_stdio
+
+__all__ = ["HttpEndpoint", "ServerConfig", "create_server", "serve_http", "serve_stdio"]
