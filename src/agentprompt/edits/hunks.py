@@ -334,8 +334,7 @@ def _aligned(
     at = positions[p]
     low = _slide(keys, file_keys, s, kind, p)
     if low < p and (
-        low == 0
-        or any(line[:1] != " " for line in hunk.lines[positions[low - 1] + 1 : at + 1])
+        low == 0 or any(line[:1] != " " for line in hunk.lines[positions[low - 1] + 1 : at + 1])
     ):
         # Among repeated lines the gap could fall at several places, and the changes
         # between them would land differently.

@@ -1,20 +1,21 @@
 """Writing a change set atomically under a journal, and rolling an interrupted one back.
 
 A change set of one file in an existing directory needs no journal: the file is replaced by
-one rename of a fsynced temporary file, which is all or nothing by itself. For any other set,
-before the first file is touched, the journal (``<root>/.agentprompt/journal/``, a directory
-this apply creates, never a symlink) holds the original bytes of every file to change (a
-hard link to it where the file system allows, as files are replaced by rename and never
-written in place; else a copy), their modes, the random temporary names to be used and the
-directories to be created, all fsynced; its ``manifest.json`` appears last, by rename.
-Each file is then written to its own temporary file (created with ``O_EXCL | O_NOFOLLOW``, so a planted symlink cannot redirect
-it), fsynced, and renamed over the target. Removing the manifest commits the transaction. If
-anything fails part way, the journal restores every file; if the process dies,
-:func:`recover` does the same later. A lock on the root (``flock`` on the directory) keeps
-two applies from running at once. A manifest read back from disk is untrusted: every field
-is checked, paths go through :mod:`~agentprompt.edits.paths`, backups must be the journal's
-own ``orig-N`` files, modes are masked to permission bits, and a file the interrupted apply
-created is removed only if it still holds exactly what that apply wrote.
+one rename of a fsynced temporary file, which is all or nothing by itself. For any other
+set, before the first file is touched, the journal (``<root>/.agentprompt/journal/``, a
+directory this apply creates, never a symlink) holds the original bytes of every file to
+change (a hard link to it where the file system allows, as files are replaced by rename and
+never written in place; else a copy), their modes, the random temporary names to be used and
+the directories to be created, all fsynced; its ``manifest.json`` appears last, by rename.
+Each file is then written to its own temporary file (created with ``O_EXCL | O_NOFOLLOW``,
+so a planted symlink cannot redirect it), fsynced, and renamed over the target. Removing the
+manifest commits the transaction. If anything fails part way, the journal restores every
+file; if the process dies, :func:`recover` does the same later. A lock on the root
+(``flock`` on the directory) keeps two applies from running at once. A manifest read back
+from disk is untrusted: every field is checked, paths go through
+:mod:`~agentprompt.edits.paths`, backups must be the journal's own ``orig-N`` files, modes
+are masked to permission bits, and a file the interrupted apply created is removed only if
+it still holds exactly what that apply wrote.
 """
 
 from __future__ import annotations
