@@ -92,7 +92,7 @@ def _part(contents: dict[str, str], *, digests: bool) -> UserPart:
 
 def test_keyed_spans_cover_whole_blocks_on_piece_boundaries() -> None:
     contents = {"a.py": "x = 1\n", "b.md": "# Title\n```\ncode\n```", "c.txt": "end\n"}
-    state = BridgeState(task="t", lang="en", mode="edit", files=tuple(contents), rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=tuple(contents), rounds=0)
     keyed = render_user_keyed(state, _part(contents, digests=True), lead="LEAD\n")
     assert keyed.text == render_user(state, _part(contents, digests=False), lead="LEAD\n")
     assert len(keyed.spans) == 3
@@ -103,7 +103,7 @@ def test_keyed_spans_cover_whole_blocks_on_piece_boundaries() -> None:
 
 
 def test_equal_keys_mean_equal_span_texts() -> None:
-    state = BridgeState(task="t", lang="en", mode="edit", files=("a.py", "b.py"), rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=("a.py", "b.py"), rounds=0)
     texts: dict[str, str] = {}
     for first in ("x = 1\n", "x = 2\n", "x = 1"):
         for second in ("y\n", "y\n```\n"):
@@ -156,7 +156,7 @@ def test_a_warm_pack_is_exact_and_sees_a_file_changed_under_an_old_stamp(
     _age(example)
     where = tmp_path / "secrets.db"
     files = ("src/utils.ts", "src/index.ts", "scripts/report.py")
-    state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=0)
     first = build_prompt(example, state, split=False, secret_cache=where)
     assert len(_rows(where)) == 3
     base = get_tokenizer("o200k_base")

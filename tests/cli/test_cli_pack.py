@@ -50,7 +50,7 @@ def test_full_loop_browse_request_edit_applies_every_block(
     assert "- src/missing.ts: does not exist" in clipboard[-1]
     second = run("pack", "--root", str(example))
     assert second.out == clipboard[-1]
-    assert "## src/utils.ts\n```typescript\n" in second.out
+    assert "### src/utils.ts\n```typescript\n" in second.out
     index_before = (example / "src/index.ts").read_text()
     done = run("apply", _reply(tmp_path, EDITS, "edits.md"), "--root", str(example))
     assert done.code == 0, done.out + done.err
@@ -66,7 +66,11 @@ def test_full_loop_browse_request_edit_applies_every_block(
     status = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
     assert status["rounds"] == 2
     assert status["files"] == ["src/utils.ts", "src/index.ts", "src/strings.ts"]
-    assert "## src/strings.ts\n" in clipboard[-1]
+    # The reply wrote these files: the chat knows them, the follow-up does not send them.
+    assert clipboard[-1].startswith("✏️ Current mode: edit\n")
+    assert "src/strings.ts" not in clipboard[-1]
+    whole = run("pack", "--root", str(example), "--full")
+    assert "## src/strings.ts\n" in whole.out and "# You are a coding assistant" in whole.out
 
 
 def test_pack_twice_prints_the_same_prompt(run: Run, example: Path) -> None:

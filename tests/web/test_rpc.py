@@ -178,7 +178,10 @@ def test_preview_reply_in_a_session_shows_the_next_prompt_apply_would_make(
     applied = rpc("apply_reply", reply=sample_reply)["result"]["bridge"]
     assert applied["saved"] is True
     assert preview["prompt"]["text"] == applied["prompt"]["text"]
-    assert "return null;" in preview["prompt"]["text"]
+    # A follow-up: the file asked for, not the files the reply itself wrote.
+    assert preview["prompt"]["followup"] is True
+    assert "### scripts/report.py\n" in preview["prompt"]["text"]
+    assert "return null;" not in preview["prompt"]["text"]
 
 
 def test_preview_reply_of_an_empty_reply_is_invalid_params(rpc: Rpc) -> None:

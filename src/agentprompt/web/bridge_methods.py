@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.context import resolve_paths, view_repository
-from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
@@ -57,8 +57,9 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
 def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``build_prompt``: with ``task``, start a session over ``files`` in ``mode`` (as
     ``pack --task``); without it, the current prompt of the session in progress."""
-    check_unknown(params, ("task", "mode", "files", "lang"), "build_prompt")
+    check_unknown(params, ("task", "mode", "files", "lang", "full"), "build_prompt")
     task = text(params, "task")
+    full = flag(params, "full")
     mode = text(params, "mode", choices=("browse", "edit"))
     lang = text(params, "lang", choices=LANGS)
     files = safe_paths(root, text_list(params, "files"), "files")
@@ -69,9 +70,14 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
                 'params "files" and "mode" start a new session; give "task" too (without '
                 "it, build_prompt shows the current prompt of the session in progress)"
             )
-        _, state = load_session(root)
-        state = replace(state, lang=lang or state.lang)
-        return prompt_json(build_prompt(root, state, view=view), state)
+        session_id, stored = load_session(root)
+        state = replace(stored, lang=lang or stored.lang, resend=stored.resend or full)
+        prompt = build_prompt(root, state, view=session_view(root, state), remember=True)
+        # What the prompt sends is pending until a reply to it is applied (as pack does).
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        if state != stored:
+            save_state(root, session_id, state)
+        return prompt_json(prompt, state)
     if not task.strip():
         raise InvalidParams('param "task" is empty; say what the model should do')
     state = BridgeState.starting(
@@ -80,8 +86,8 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
         mode=mode,
         lang=lang or default_lang(os.environ),
     )
-    prompt = build_prompt(root, state, view=view)
-    state = state.with_shown(prompt.shown_in_full)
+    prompt = build_prompt(root, state, view=view, remember=True)
+    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
     store_session(root, state)
     return prompt_json(prompt, state)
 
