@@ -72,9 +72,7 @@ def _code_files(root: Path) -> list[str]:
     """The root's Python, TypeScript, JavaScript and Markdown files, largest first (the
     script cycles through them when there are fewer than seven)."""
     found = [
-        p
-        for p in root.rglob("*")
-        if p.suffix in _COMMENT and p.is_file() and ".git" not in p.parts
+        p for p in root.rglob("*") if p.suffix in _COMMENT and p.is_file() and ".git" not in p.parts
     ]
     found.sort(key=lambda p: (-p.stat().st_size, str(p)))
     return [str(p.relative_to(root)) for p in found]
@@ -150,7 +148,9 @@ def main() -> None:
     import _pytest
 
     roots = args.roots or [REPO / "examples" / "bridge" / "repo", Path(_pytest.__file__).parent]
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
     for source in roots:
         runs = []
@@ -183,7 +183,9 @@ def main() -> None:
             )
         sent = sum(r["tokens"] for r in rows)
         whole = rows[0]["tokens"] + sum(r["whole"] for r in rows[1:])
-        print(f"total over the session: {sent:,.0f} tokens against {whole:,.0f} ({sent / whole:.0%})")
+        print(
+            f"total over the session: {sent:,.0f} tokens against {whole:,.0f} ({sent / whole:.0%})"
+        )
         failed = rows[2]["tokens"] / rows[0]["tokens"]
         print(f"follow-up after the failed edit: {failed:.1%} of the first prompt")
 

@@ -6,7 +6,9 @@ changes the state, so building it twice gives the same prompt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -118,6 +120,59 @@ def split_limit(state: BridgeState) -> SplitLimit:
         counter = shared_counter()
         return SplitLimit(size=state.split_tokens, unit="tokens", measure=counter.count)
     return SplitLimit(size=state.split_chars or DEFAULT_SPLIT_CHARS, unit="chars")
+
+
+_SPAN = re.compile(r"\[(\d+)(?:-(\d+))?\]\s*$")
+_WORD = re.compile(r"[A-Za-z0-9_+/=.\-]{12,}")
+
+
+def _real_line(summary: str, line: int, text: str) -> int:
+    """The line of ``text`` that line ``line`` of its ``summary`` was taken from: within
+    the lines the summary line names (``[46-47]``), the one sharing a long word with it;
+    else the first line holding the same code; else ``line``."""
+    lines = summary.split("\n")
+    wanted = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    if not wanted:
+        return line
+    source = text.split("\n")
+    span = _SPAN.search(wanted)
+    if span is not None:
+        start = int(span.group(1))
+        end = int(span.group(2) or start)
+        words = set(_WORD.findall(wanted))
+        for number in range(start, min(end, len(source)) + 1):
+            if words & set(_WORD.findall(source[number - 1])):
+                return number
+        return start
+    for number, candidate in enumerate(source, start=1):
+        if candidate.strip() == wanted:
+            return number
+    return line
+
+
+def _in_files(
+    root: Path,
+    findings: tuple[SecretFinding, ...],
+    summaries: Mapping[str, str],
+    contents: Mapping[str, str],
+) -> tuple[SecretFinding, ...]:
+    """``findings`` with the lines of those found in a file's summary (not its text) moved
+    to the file's own lines, so a finding names the line to look at."""
+    in_summary = sorted(
+        {f.path for f in findings if f.path not in contents and f.path in summaries}
+    )
+    if not in_summary:
+        return findings
+    texts, _ = read_texts(root, in_summary)
+    moved = []
+    for finding in findings:
+        text = texts.get(finding.path)
+        if finding.path in contents or text is None:
+            moved.append(finding)
+            continue
+        line = _real_line(summaries[finding.path], finding.line, text)
+        moved.append(replace(finding, line=line))
+    return tuple(moved)
 
 
 def session_view(root: Path, state: BridgeState, *, strict: bool = False) -> RepoView:
@@ -294,7 +349,9 @@ def build_prompt(
     for path in screen.withheld:
         levels[path] = "path"
     held = set(screen.withheld)
-    withheld = tuple(f for f in screen.findings if f.path in held)
+    withheld = _in_files(
+        root, tuple(f for f in screen.findings if f.path in held), view.summaries, contents
+    )
     order = (
         rank_files(view, (*state.files, *state.focus), state.task)
         if state.max_tokens is not None
