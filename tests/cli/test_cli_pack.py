@@ -144,8 +144,10 @@ def test_no_clipboard_writes_the_prompt_to_a_file_and_stdout(
     monkeypatch.setenv("PATH", "")
     result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
     assert result.code == 0
-    assert "No clipboard is available" in result.err
     saved = example / ".agentprompt" / "bridge" / "prompt.md"
+    [line] = [x for x in result.err.splitlines() if "clipboard" in x.lower()]
+    assert line == f"No clipboard: the prompt was written to {saved} (also printed below)."
+    assert "http" not in result.err
     assert saved.read_text(encoding="utf-8") == result.out
     assert "Traceback" not in result.err
 
@@ -329,8 +331,8 @@ def test_no_clipboard_and_no_room_for_the_file_still_prints_the_prompt(
     result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
     assert result.code == 0
     assert result.out.startswith("# You are a coding assistant\n")
-    assert "No clipboard is available (no clipboard here; nor could it be saved" in result.err
-    assert "is printed below" in result.err
+    assert "No clipboard, and the prompt could not be saved (" in result.err
+    assert "it is printed below" in result.err
 
 
 def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(

@@ -69,14 +69,16 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
     if result.copied:
         err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
     else:
-        saved = f"was written to {result.fallback} and " if result.fallback else ""
-        err_console.print(
-            Text(
-                f"No clipboard is available ({printable(result.reason)}); {where} {saved}"
-                "is printed below.",
-                style="yellow",
+        # One short line: where the prompt went (the clipboard library's own message, with
+        # its URL, says nothing the user can act on).
+        if result.fallback is not None:
+            line = f"No clipboard: {where} was written to {result.fallback} (also printed below)."
+        else:
+            line = (
+                f"No clipboard, and {where} could not be saved ({printable(result.reason)}); "
+                "it is printed below."
             )
-        )
+        err_console.print(Text(line, style="yellow"))
         click.echo(printable(text), nl=False)
     if part < total:
         err_console.print(

@@ -94,7 +94,10 @@ def _keep_alias(name: str) -> Any:
     """The main option's callback: not given, it keeps what an alias already set."""
 
     def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
-        return value if value is not None else ctx.params.get(name)
+        earlier = ctx.params.get(name)
+        if value is not None and earlier is not None and earlier != value:
+            raise UsageError(f"give the budget once, as --{name.replace('_', '-')} N")
+        return value if value is not None else earlier
 
     return callback
 
@@ -113,8 +116,8 @@ def _alias_to(name: str) -> Any:
 def check_root(root: Path) -> Path:
     """``root`` when it is a directory; else a :class:`UsageError` naming it."""
     if not root.is_dir():
-        what = "does not exist" if not root.exists() else "is not a directory"
-        raise UsageError(f"--root {root} {what}; give the repository root")
+        why = " (it does not exist)" if not root.exists() else ""
+        raise UsageError(f"--root {root} is not a directory{why}; give the repository root")
     return root
 
 
