@@ -77,8 +77,8 @@ def map_command(
         )
     if not result.text and result.omitted:
         err_console.print(
-            f"agentprompt: --max-tokens {options.tokens} is too small for the legend and one entry; "
-            "the map is empty (give a larger budget)",
+            f"agentprompt: --max-tokens {options.tokens} is too small for the legend and one "
+            "entry; the map is empty (give a larger budget)",
             markup=False,
         )
     if as_json:
