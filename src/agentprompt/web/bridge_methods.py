@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.context import resolve_paths, view_repository
+from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
@@ -29,7 +30,14 @@ from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
 
-__all__ = ["apply_reply_method", "build_prompt_method", "preview_reply_method", "prompt_json"]
+__all__ = [
+    "apply_reply_method",
+    "bridge_add_method",
+    "bridge_drop_method",
+    "build_prompt_method",
+    "preview_reply_method",
+    "prompt_json",
+]
 
 Keep = Callable[[BridgeState], None]
 """Saves the session's next state."""
@@ -90,6 +98,40 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
     state = state.after_prompt(prompt.shown_in_full, prompt.sends)
     store_session(root, state)
     return prompt_json(prompt, state)
+
+
+def _changed_session(
+    root: Path, params: Mapping[str, Any], method: str, drop: bool
+) -> dict[str, Any]:
+    check_unknown(params, ("files",), method)
+    files = safe_paths(root, text_list(params, "files"), "files")
+    if not files:
+        raise InvalidParams('param "files" is empty; name the files to ' + method[7:])
+    session_id, stored = load_session(root)
+    view = session_view(root, stored)
+    try:
+        if drop:
+            state = drop_files(root, stored, files)
+        else:
+            state, _ = add_files(view, stored, files)
+    except UsageError as exc:
+        raise InvalidParams(f'param "files": {exc}') from None
+    prompt = build_prompt(root, state, view=view, remember=True)
+    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+    save_state(root, session_id, state)
+    return prompt_json(prompt, state)
+
+
+def bridge_add_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_add``: put ``files`` in the session's context in full (as ``bridge add``);
+    returns the next prompt. An unknown file changes nothing."""
+    return _changed_session(root, params, "bridge_add", drop=False)
+
+
+def bridge_drop_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_drop``: take ``files`` out of the session's context (as ``bridge drop``);
+    returns the next prompt. A file not in context changes nothing."""
+    return _changed_session(root, params, "bridge_drop", drop=True)
 
 
 def _reply_params(params: Mapping[str, Any], method: str) -> tuple[str, str]:
