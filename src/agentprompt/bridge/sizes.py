@@ -18,7 +18,7 @@ DEFAULT_WARN_TOKENS = 100_000
 WARN_ENV = "AGENTPROMPT_WARN_TOKENS"
 """The environment variable that sets the threshold for every session."""
 
-_CANDIDATES = 20
+_CANDIDATES = 8
 """How many of the longest texts are counted exactly to find the five largest."""
 
 
