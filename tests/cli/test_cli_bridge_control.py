@@ -207,3 +207,20 @@ def test_a_secret_in_a_summary_is_reported_at_its_line_in_the_file(
     assert result.code == 0, result.err
     assert f"- conf.py:{line}: GitHub Token" in result.out
     assert token not in result.out
+
+
+def test_add_sends_a_file_the_budget_cut_from_the_first_prompt(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    first = _start(run, example, "src/utils.ts", "scripts/report.py", "--max-tokens", "1300")
+    assert "- scripts/report.py (" in first.out  # left out to fit
+    reply = tmp_path / "r.md"
+    reply.write_text("<<<DIFF: src/utils.ts>>>\n@@ -1 +1 @@\n-nope\n+x\n<<<END>>>\n")
+    run("apply", str(reply), "--root", str(example))
+    assert "scripts/report.py\n```python" not in run("pack", "--root", str(example)).out
+    added = run("bridge", "add", "scripts/report.py", "--root", str(example), "--max-tokens")
+    assert added.code == 2  # --max-tokens is not an option of bridge add
+    added = run("bridge", "add", "scripts/report.py", "--root", str(example))
+    assert "Added to the context: scripts/report.py" in added.out
+    follow = run("pack", "--root", str(example), "--max-tokens", "5000").out
+    assert "### scripts/report.py\n```python\n" in follow

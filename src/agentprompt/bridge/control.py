@@ -68,11 +68,15 @@ def add_files(
     """``state`` with ``paths`` (files, or folders for every file under them) in context in
     full, edit mode; and which of them were not in context before."""
     found = resolve_paths(view, paths)
-    added = tuple(p for p in found if p not in state.files)
+    # A file in context whose text the chat never got (cut by the budget, held back) is
+    # sent now too.
+    unsent = {p for p, digest in state.sent if not digest}
+    added = tuple(p for p in found if p not in state.files or p in unsent)
     new = replace(
         state,
         mode="edit",
         files=tuple(dict.fromkeys((*state.files, *found))),
         dropped=tuple(p for p in state.dropped if p not in found),
+        sent=tuple((p, d) for p, d in state.sent if p not in added),
     )
     return new, added
