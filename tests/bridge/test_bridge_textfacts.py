@@ -15,8 +15,7 @@ from agentprompt.bridge.render import UserPart, fence_for, render_user, render_u
 from agentprompt.bridge.secretcache import text_digest
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import TextFacts, text_facts
-from agentprompt.bridge.tokencount import CachedCounter, is_piece_boundary
-from agentprompt.tokens import get_tokenizer
+from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary
 
 _STAMP = (10, 1_000_000_000, 1_000_000_000, 7)
 """A stamp from long ago (so never racily clean)."""
@@ -128,16 +127,18 @@ def test_a_keyed_span_is_counted_once_and_then_remembered(tmp_path: Path) -> Non
     start = text.index("## a")
     end = text.index("## b")
     base = get_tokenizer("o200k_base")
-    counted = CachedCounter(base, where).count(text, [(start, end, "k1")])
+    counted = CountCache(base).count_keyed(text, [(start, end, "k1")], store=where)
     assert counted == base.count(text)
-    assert CachedCounter(_Refusing(), where).count(text, [(start, end, "k1")]) == counted
+    assert CountCache(_Refusing()).count_keyed(text, [(start, end, "k1")], store=where) == counted
 
 
 def test_a_span_off_the_piece_boundaries_is_ignored(tmp_path: Path) -> None:
     text = "intro\n## a\nsome text\n\n## b\nmore\n"
     base = get_tokenizer("o200k_base")
     misplaced = [(text.index("## a") - 1, text.index("## b"), "k"), (2, 4, "j")]
-    assert CachedCounter(base, tmp_path / "c.db").count(text, misplaced) == base.count(text)
+    assert CountCache(base).count_keyed(text, misplaced, store=tmp_path / "c.db") == base.count(
+        text
+    )
 
 
 def _age(root: Path) -> None:

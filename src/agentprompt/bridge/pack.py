@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,7 +36,6 @@ from agentprompt.bridge.sentstore import default_sent_path, recall_texts, rememb
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import text_facts
-from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
@@ -254,7 +253,7 @@ def _followup_prompt(
     def render(current: Any, left_out: Any) -> RenderedUser:
         return render_followup(state, part, current, left_out, root)
 
-    counter = CachedCounter(shared_counter(), cache)
+    counter = partial(shared_counter().count_keyed, store=cache)
     fitted = fit_levels(render, levels, added, blocks, state.max_tokens, counter)
     in_full = tuple(p for p, lv in fitted.levels.items() if lv == "full")
     sends = {p: digests[p] for p in in_full}
@@ -376,7 +375,7 @@ def build_prompt(
         return render_user_keyed(state, part, root, lead=head)
 
     fitted = fit_levels(
-        render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)
+        render, levels, order, blocks, state.max_tokens, partial(counter.count_keyed, store=cache)
     )
     in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
     # Every file in context is known to the chat: those cut by the budget (or withheld)
