@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
 
 from agentprompt.bridge.state import find_session
 
@@ -261,3 +261,33 @@ def test_drop_add_and_send_everything_again_in_a_session(
     expect(parts).to_contain_text("## src/utils.ts")
     found = find_session(repo)
     assert found is not None and found[1].resend is True
+
+
+def test_build_prompt_asks_before_replacing_a_session_in_progress(
+    page: Page, repo: Path, sample_reply: str
+) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    page.get_by_label("Paste the model's reply").fill(sample_reply)
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator("#reply-result")).to_contain_text("Applied")
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.get_by_label("Task").fill("Something else entirely.")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("follow-up")
+    found = find_session(repo)
+    assert found is not None and found[1].rounds == 1
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    assert asked and "in progress (round 1)" in asked[0]
+    found = find_session(repo)
+    assert found is not None and found[1].task == "Something else entirely."
+    assert found[1].rounds == 0

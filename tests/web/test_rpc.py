@@ -350,3 +350,17 @@ def test_build_prompt_full_sends_everything_again(rpc: Rpc, sample_reply: str) -
     whole = rpc("build_prompt", full=True)["result"]
     assert whole["followup"] is False and whole["state"]["resend"] is True
     assert whole["text"].startswith("# You are a coding assistant")
+
+
+def test_build_prompt_with_a_task_replaces_a_session_in_progress_only_with_new(
+    rpc: Rpc, repo: Path, sample_reply: str
+) -> None:
+    rpc("build_prompt", task="first")
+    rpc("build_prompt", task="again, before any reply")  # nothing to lose yet
+    rpc("apply_reply", reply=sample_reply)
+    before = find_session(repo)
+    error = rpc("build_prompt", task="other")["error"]
+    assert error["code"] == -32602 and "in progress (round 1)" in error["message"]
+    assert find_session(repo) == before
+    replaced = rpc("build_prompt", task="other", new=True)["result"]
+    assert replaced["state"]["task"] == "other" and replaced["state"]["rounds"] == 0

@@ -64,14 +64,16 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
 
 def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``build_prompt``: with ``task``, start a session over ``files`` in ``mode`` (as
-    ``pack --task``); without it, the current prompt of the session in progress."""
-    check_unknown(params, ("task", "mode", "files", "lang", "full"), "build_prompt")
+    ``pack --task``; once a reply was applied in the session in progress, only with
+    ``new``); without it, the current prompt of the session in progress (``full``: all of
+    it again, for a new chat)."""
+    check_unknown(params, ("task", "mode", "files", "lang", "full", "new"), "build_prompt")
     task = text(params, "task")
     full = flag(params, "full")
+    new = flag(params, "new")
     mode = text(params, "mode", choices=("browse", "edit"))
     lang = text(params, "lang", choices=LANGS)
     files = safe_paths(root, text_list(params, "files"), "files")
-    view = view_repository(root)
     if task is None:
         if files or mode:
             raise InvalidParams(
@@ -88,6 +90,13 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
         return prompt_json(prompt, state)
     if not task.strip():
         raise InvalidParams('param "task" is empty; say what the model should do')
+    found = find_session(root)
+    if found is not None and found[1].rounds > 0 and not new:
+        raise InvalidParams(
+            f'a bridge session is in progress (round {found[1].rounds}); give "new": true '
+            'to replace it with this task, or leave out "task" to show its current prompt'
+        )
+    view = view_repository(root)
     state = BridgeState.starting(
         task,
         resolve_paths(view, files),

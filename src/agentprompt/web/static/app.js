@@ -238,7 +238,15 @@ function renderSections(sections) {
 
 async function buildPrompt() {
   const task = $("task").value;
-  const prompt = await rpc("build_prompt", { task, mode: state.mode, files: [...state.files] });
+  const params = { task, mode: state.mode, files: [...state.files] };
+  if (tree && tree.session && tree.session.rounds > 0) {
+    // As pack --task --new: a session with replies applied is replaced only when asked.
+    if (!window.confirm("A session is in progress (round " + tree.session.rounds +
+      "). Replace it with this task?")) return;
+    params.new = true;
+  }
+  const prompt = await rpc("build_prompt", params);
+  await loadTree();
   renderPrompt(prompt);
   await loadBreakdown();
 }
