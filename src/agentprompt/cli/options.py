@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
 from agentprompt.errors import UsageError
 
-__all__ = ["include_generated_option", "read_text_source", "root_option"]
+FC = TypeVar("FC", bound=Callable[..., object])
+
+__all__ = ["include_generated_option", "port_option", "read_text_source", "root_option"]
 
 root_option = click.option(
     "--root",
@@ -19,6 +23,19 @@ root_option = click.option(
     help="The repository root.",
 )
 """The ``--root`` option: the repository a command works on (default: this folder)."""
+
+
+def port_option(help_text: str) -> Callable[[FC], FC]:
+    """``--port N``: a port on 127.0.0.1 for the commands that serve (0: a free one)."""
+    return click.option(
+        "--port",
+        type=click.IntRange(min=0, max=65535),
+        default=0,
+        show_default=True,
+        metavar="N",
+        help=help_text,
+    )
+
 
 include_generated_option = click.option(
     "--include-generated",
