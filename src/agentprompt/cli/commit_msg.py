@@ -21,12 +21,11 @@ from agentprompt.cli.output import (
     printable,
     show_messages,
 )
-from agentprompt.commit_style import get_styled_commit_message
 from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient
 from agentprompt.llm.config import make_client, resolve_model_config
-from agentprompt.tiers.commit import commit_messages, staged_diff
+from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai
 
 __all__ = ["ChatModelNotConfigured", "commit_msg_command", "resolve_chat_model"]
@@ -89,7 +88,7 @@ def commit_msg_command(
             show_messages(messages, fmt)
         return
     client = resolve_chat_model(model)
-    result = get_styled_commit_message(diff, client, root=base)
+    result = get_commit_message(diff, client, root=base)
     if as_json:
         print_json(
             {

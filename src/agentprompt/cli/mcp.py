@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import root_option
+from agentprompt.cli.options import port_option, root_option
 from agentprompt.cli.output import err_console
 from agentprompt.errors import UsageError
 
@@ -28,14 +28,7 @@ run), so a client's configuration keeps working across restarts."""
     show_default=True,
     help="stdio: the client starts this command; http: serve on 127.0.0.1 with a token.",
 )
-@click.option(
-    "--port",
-    type=click.IntRange(min=0, max=65535),
-    default=0,
-    show_default=True,
-    metavar="N",
-    help="With --transport http: the port on 127.0.0.1 (0: a free one).",
-)
+@port_option("With --transport http: the port on 127.0.0.1 (0: a free one).")
 @click.option(
     "--read-only", is_flag=True, help="Offer no tool that writes (apply_edits is left out)."
 )

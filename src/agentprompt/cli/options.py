@@ -11,12 +11,15 @@ import click
 
 from agentprompt.errors import UsageError
 
+FC = TypeVar("FC", bound=Callable[..., object])
+
 __all__ = [
     "check_root",
     "exclude_option",
     "include_generated_option",
     "include_option",
     "max_tokens_option",
+    "port_option",
     "read_text_source",
     "root_option",
 ]
@@ -30,6 +33,19 @@ root_option = click.option(
 )
 """The ``--root`` option: the repository a command works on (default: this folder)."""
 
+
+def port_option(help_text: str) -> Callable[[FC], FC]:
+    """``--port N``: a port on 127.0.0.1 for the commands that serve (0: a free one)."""
+    return click.option(
+        "--port",
+        type=click.IntRange(min=0, max=65535),
+        default=0,
+        show_default=True,
+        metavar="N",
+        help=help_text,
+    )
+
+
 include_generated_option = click.option(
     "--include-generated",
     is_flag=True,
@@ -39,8 +55,6 @@ include_generated_option = click.option(
 """``--include-generated``: discovery keeps generated and minified files (``tree``, ``map``,
 ``pack``)."""
 
-
-FC = TypeVar("FC", bound=Callable[..., Any])
 
 include_option = click.option(
     "--include",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from agentprompt.cli.options import port_option
 from agentprompt.cli.output import err_console
 from agentprompt.errors import UsageError
 
@@ -20,14 +21,7 @@ __all__ = ["ui_command"]
     show_default=True,
     help="The repository the page works on.",
 )
-@click.option(
-    "--port",
-    type=click.IntRange(min=0, max=65535),
-    default=0,
-    show_default=True,
-    metavar="N",
-    help="The port on 127.0.0.1 (0: a free one).",
-)
+@port_option("The port on 127.0.0.1 (0: a free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 def ui_command(root: Path, port: int, open_browser: bool) -> None:
     """Serve the prompt page on 127.0.0.1; its URL (with a secret token) is printed."""

@@ -21,6 +21,7 @@ from agentprompt.llm.base import ModelClient, ModelRequest
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.discovery import run_git
+from agentprompt.tiers.commit_style import subject_style_problems
 
 __all__ = [
     "BODY_WIDTH",
@@ -142,6 +143,8 @@ def commit_problems(text: str) -> list[str]:
     long = [i + 1 for i, line in enumerate(lines[1:], 1) if len(line) > BODY_WIDTH]
     if long:
         problems.append(f"body line(s) {long} are longer than {BODY_WIDTH} characters")
+    if match is not None and match.group("type") in COMMIT_TYPES:
+        problems.extend(subject_style_problems(text))
     return problems
 
 

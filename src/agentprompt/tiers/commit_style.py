@@ -2,9 +2,8 @@
 
 The commit prompt asks for "add", not "added" or "adds", and for a subject that starts with
 a lower-case word after the type. :func:`subject_style_problems` finds a subject that breaks
-either rule; :func:`get_styled_commit_message` is ``get_commit_message`` with these checks
-added to the format checks, using its one re-ask: a message the format checks accept but
-whose subject breaks the style is asked for again once, listing the problems.
+either rule; :func:`~agentprompt.tiers.commit.commit_problems` counts them among the format's
+problems, so a message breaking them is asked for again once, like any other.
 
 A word written in capitals (``README``, ``API``) or in mixed case (``TodoList``) is a name,
 not a capitalised sentence start, and is accepted.
@@ -13,22 +12,9 @@ not a capitalised sentence start, and is accepted.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from pathlib import Path
 from typing import Final
 
-from agentprompt.llm.base import ModelClient, ModelRequest
-from agentprompt.messages import Message
-from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.tiers.commit import (
-    CommitMessage,
-    clean_commit_message,
-    commit_messages,
-    commit_problems,
-    get_commit_message,
-)
-
-__all__ = ["get_styled_commit_message", "subject_style_problems"]
+__all__ = ["subject_style_problems"]
 
 _SUBJECT: Final = re.compile(r"^[A-Za-z]+(?:\([^)]*\))?!?:\s*(?P<subject>.*)$")
 _WORD: Final = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -116,35 +102,3 @@ def subject_style_problems(text: str) -> list[str]:
             "lower-case word after the type"
         )
     return problems
-
-
-def get_styled_commit_message(
-    diff: str, model: ModelClient, *, root: Path | None = None
-) -> CommitMessage:
-    """A commit message for ``diff`` from ``model``, checked for the format and for the
-    subject's style, asked again at most once in all."""
-    result = get_commit_message(diff, model, root=root)
-    style = subject_style_problems(result.text)
-    if not style:
-        return result
-    if result.action in ("reasked", "invalid"):  # its one re-ask is used
-        return replace(result, action="invalid", problems=(*result.problems, *style))
-    retry = PromptLibrary(root).render("commit_retry", problems="\n".join(f"- {p}" for p in style))
-    first = result.replies[0]
-    request = ModelRequest(
-        messages=(
-            *commit_messages(diff, root=root),
-            Message(role="assistant", content=first),
-            Message(role="user", content=retry),
-        )
-    )
-    second = model.complete(request).text
-    text, cleanups = clean_commit_message(second)
-    problems = [*commit_problems(text), *subject_style_problems(text)]
-    return CommitMessage(
-        text=text,
-        action="invalid" if problems else "reasked",
-        cleanups=cleanups,
-        problems=tuple(problems),
-        replies=(first, second),
-    )
