@@ -14,8 +14,10 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Stamp files make the installs idempotent: they rerun only when pyproject.toml changes.
+# The default install includes the web page's extra: the README's commands (agentprompt ui
+# too) work after make demo.
 $(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[ui]'
 	touch $@
 
 $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
@@ -36,7 +38,7 @@ demo: $(VENV)/.installed
 	printf '        it patches src/utils.ts and src/index.ts and asks for scripts/report.py\n\n'; \
 	cat examples/bridge/reply.md; \
 	printf '\n== 3/3  agentprompt apply --dry-run examples/bridge/reply.md: what it would change,\n'; \
-	printf '        and the next prompt (edit mode, with the file the model asked for)\n\n'; \
+	printf '        and the next prompt (a follow-up: only the file the model asked for)\n\n'; \
 	$(BIN)/agentprompt apply examples/bridge/reply.md --root "$$demo/repo" --dry-run
 
 lint: $(VENV)/.installed-dev

@@ -135,10 +135,9 @@ def _stages(corpus: Path) -> None:
     detect-secrets on the prefilter's candidates, and token counting, fresh, without the
     pack's caches)."""
     from agentprompt.bridge.context import view_repository
-    from agentprompt.bridge.tokencount import CachedCounter
     from agentprompt.repo.discovery import read_texts
     from agentprompt.repo.secrets import may_hold_secret, scan_texts
-    from agentprompt.tokens import get_tokenizer
+    from agentprompt.tokens import CountCache, get_tokenizer
 
     def clock() -> float:
         return time.process_time()
@@ -169,9 +168,9 @@ def _stages(corpus: Path) -> None:
     tokens = get_tokenizer("o200k_base").count(text)
     print(f"one exact count of all text: {clock() - start:.2f} s, {tokens} tokens")
     with tempfile.TemporaryDirectory(prefix="pack-stages-") as folder:
-        counter = CachedCounter(get_tokenizer("o200k_base"), Path(folder) / "c.db", workers=1)
+        counter = CountCache(get_tokenizer("o200k_base"))
         start = clock()
-        assert counter.count(text) == tokens
+        assert counter.count_keyed(text, store=Path(folder) / "c.db", workers=1) == tokens
         print(f"the same by parts, remembered: {clock() - start:.2f} s")
         start = clock()
         assert counter.count(text) == tokens

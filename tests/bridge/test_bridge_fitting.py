@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,6 @@ def _state(max_tokens: int | None) -> BridgeState:
         task="t",
         mode="edit",
         files=("src/utils.ts", "src/index.ts", "scripts/report.py"),
-        rounds=1,
         max_tokens=max_tokens,
     )
 
@@ -47,3 +47,19 @@ def test_a_tight_budget_falls_back_to_paths(example: Path) -> None:
 def test_a_budget_too_small_for_the_paths_is_refused(example: Path) -> None:
     with pytest.raises(BudgetTooSmall, match="raise --max-tokens"):
         build_prompt(example, _state(10))
+
+
+def test_a_follow_up_cuts_the_files_it_adds_to_the_budget(example: Path) -> None:
+    state = BridgeState(
+        task="t",
+        mode="edit",
+        files=("src/utils.ts", "src/index.ts", "scripts/report.py"),
+        rounds=1,
+        sent=(("src/utils.ts", ""),),
+    )
+    whole = build_prompt(example, state)
+    assert whole.followup and "### src/index.ts\n" in whole.user
+    fitted = build_prompt(example, replace(state, max_tokens=whole.tokens - 20))
+    assert fitted.tokens <= whole.tokens - 20
+    assert fitted.left_out == (("scripts/report.py", "summary"),)
+    assert "### src/utils.ts" not in fitted.user

@@ -26,9 +26,9 @@ def test_edit_prompt_snapshot(
     example: Path, lang: str, snapshot: Callable[[str, str], None]
 ) -> None:
     state = BridgeState(
-        task="Make parseJSON safe", lang=lang, mode="edit", files=("src/utils.ts",), rounds=1
+        task="Make parseJSON safe", lang=lang, mode="edit", files=("src/utils.ts",), rounds=0
     )
-    snapshot(f"bridge/edit_{lang}.md", build_prompt(example, state).text)
+    snapshot(f"bridge/edit_{lang}.md", build_prompt(example, state).user)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -57,7 +57,7 @@ def test_browse_prompt_starts_the_user_part_with_the_seed_mode_line(example: Pat
 
 
 def test_edit_prompt_shows_each_file_in_full_under_its_path(example: Path) -> None:
-    state = BridgeState(task="t", lang="ja", mode="edit", files=("src/utils.ts",), rounds=1)
+    state = BridgeState(task="t", lang="ja", mode="edit", files=("src/utils.ts",), rounds=0)
     prompt = build_prompt(example, state)
     content = (example / "src/utils.ts").read_text()
     assert prompt.user.startswith("✏️ 現在のモード: 編集モード\n")
@@ -77,7 +77,7 @@ def test_fence_is_longer_than_any_fence_in_the_content() -> None:
 
 def test_a_file_holding_fences_cannot_close_its_own_block(example: Path) -> None:
     (example / "NOTES.md").write_text("```\nnot the end\n```\n")
-    state = BridgeState(task="t", mode="edit", files=("NOTES.md",), rounds=1)
+    state = BridgeState(task="t", mode="edit", files=("NOTES.md",), rounds=0)
     assert "````md\n```\nnot the end\n```\n````\n" in build_prompt(example, state).user
 
 
@@ -95,7 +95,7 @@ def test_unknown_language_is_refused() -> None:
 
 def test_a_likely_secret_keeps_the_file_out(example: Path) -> None:
     (example / "config.py").write_text('AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n')
-    state = BridgeState(task="t", mode="edit", files=("config.py",), rounds=1)
+    state = BridgeState(task="t", mode="edit", files=("config.py",), rounds=0)
     prompt = build_prompt(example, state)
     assert "AKIAIOSFODNN7EXAMPLE" not in prompt.text
     assert "- config.py:1: AWS Access Key" in prompt.user

@@ -15,8 +15,7 @@ from agentprompt.bridge.render import UserPart, fence_for, render_user, render_u
 from agentprompt.bridge.secretcache import text_digest
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import TextFacts, text_facts
-from agentprompt.bridge.tokencount import CachedCounter, is_piece_boundary
-from agentprompt.tokens import get_tokenizer
+from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary
 
 _STAMP = (10, 1_000_000_000, 1_000_000_000, 7)
 """A stamp from long ago (so never racily clean)."""
@@ -92,7 +91,7 @@ def _part(contents: dict[str, str], *, digests: bool) -> UserPart:
 
 def test_keyed_spans_cover_whole_blocks_on_piece_boundaries() -> None:
     contents = {"a.py": "x = 1\n", "b.md": "# Title\n```\ncode\n```", "c.txt": "end\n"}
-    state = BridgeState(task="t", lang="en", mode="edit", files=tuple(contents), rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=tuple(contents), rounds=0)
     keyed = render_user_keyed(state, _part(contents, digests=True), lead="LEAD\n")
     assert keyed.text == render_user(state, _part(contents, digests=False), lead="LEAD\n")
     assert len(keyed.spans) == 3
@@ -103,7 +102,7 @@ def test_keyed_spans_cover_whole_blocks_on_piece_boundaries() -> None:
 
 
 def test_equal_keys_mean_equal_span_texts() -> None:
-    state = BridgeState(task="t", lang="en", mode="edit", files=("a.py", "b.py"), rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=("a.py", "b.py"), rounds=0)
     texts: dict[str, str] = {}
     for first in ("x = 1\n", "x = 2\n", "x = 1"):
         for second in ("y\n", "y\n```\n"):
@@ -128,16 +127,18 @@ def test_a_keyed_span_is_counted_once_and_then_remembered(tmp_path: Path) -> Non
     start = text.index("## a")
     end = text.index("## b")
     base = get_tokenizer("o200k_base")
-    counted = CachedCounter(base, where).count(text, [(start, end, "k1")])
+    counted = CountCache(base).count_keyed(text, [(start, end, "k1")], store=where)
     assert counted == base.count(text)
-    assert CachedCounter(_Refusing(), where).count(text, [(start, end, "k1")]) == counted
+    assert CountCache(_Refusing()).count_keyed(text, [(start, end, "k1")], store=where) == counted
 
 
 def test_a_span_off_the_piece_boundaries_is_ignored(tmp_path: Path) -> None:
     text = "intro\n## a\nsome text\n\n## b\nmore\n"
     base = get_tokenizer("o200k_base")
     misplaced = [(text.index("## a") - 1, text.index("## b"), "k"), (2, 4, "j")]
-    assert CachedCounter(base, tmp_path / "c.db").count(text, misplaced) == base.count(text)
+    assert CountCache(base).count_keyed(text, misplaced, store=tmp_path / "c.db") == base.count(
+        text
+    )
 
 
 def _age(root: Path) -> None:
@@ -156,7 +157,7 @@ def test_a_warm_pack_is_exact_and_sees_a_file_changed_under_an_old_stamp(
     _age(example)
     where = tmp_path / "secrets.db"
     files = ("src/utils.ts", "src/index.ts", "scripts/report.py")
-    state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=1)
+    state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=0)
     first = build_prompt(example, state, split=False, secret_cache=where)
     assert len(_rows(where)) == 3
     base = get_tokenizer("o200k_base")

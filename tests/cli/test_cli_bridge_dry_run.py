@@ -50,8 +50,9 @@ def test_dry_run_preview_is_the_prompt_a_real_apply_makes(
         extra = ("--dry-run",) if dry else ()
         previews.append(_bridge(run, reply, "--root", str(root), *extra)["prompt"]["text"])
     assert previews[0] == previews[1]
-    assert "return JSON.parse(str);\n  } catch (e) {" in previews[0]
-    assert 'console.error("settings are not valid JSON");' in previews[0]
+    # The follow-up sends the file asked for; the files the reply changed the chat knows.
+    assert "### scripts/report.py\n```python\n" in previews[0]
+    assert "return JSON.parse(str);\n  } catch (e) {" not in previews[0]
 
 
 def test_dry_run_preview_shows_new_and_deleted_files_as_a_real_apply(
@@ -69,8 +70,10 @@ def test_dry_run_preview_shows_new_and_deleted_files_as_a_real_apply(
         extra = ("--dry-run",) if name == "dry" else ()
         texts.append(_bridge(run, str(edits), "--root", str(root), *extra)["prompt"]["text"])
     assert texts[0] == texts[1]
-    assert '## src/strings.ts\n```typescript\nexport const greeting = "hello";\n' in texts[0]
-    assert "report.py" not in texts[0]
+    assert texts[0].startswith("✏️ Current mode: edit\n")
+    assert "src/strings.ts" not in texts[0] and "report.py" not in texts[0]
+    whole = run("pack", "--root", str(tmp_path / "real"), "--full").out
+    assert '## src/strings.ts\n```typescript\nexport const greeting = "hello";\n' in whole
 
 
 def test_a_dry_run_writes_nothing(run: Run, tmp_path: Path, clipboard: list[str]) -> None:
@@ -112,4 +115,5 @@ def test_dry_run_preview_leaves_out_a_new_file_in_an_excluded_folder(
         extra = ("--dry-run",) if name == "dry" else ()
         texts.append(_bridge(run, str(reply), "--root", str(root), *extra)["prompt"]["text"])
     assert texts[0] == texts[1]
-    assert "out.ts" not in texts[0] and "## src/kept.ts\n" in texts[0]
+    whole = run("pack", "--root", str(tmp_path / "real"), "--full").out
+    assert "out.ts" not in whole and "kept.ts" in whole

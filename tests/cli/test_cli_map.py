@@ -154,10 +154,10 @@ def test_map_reports_a_rebuilt_cache_once_as_a_warning(
 def test_map_says_when_the_budget_is_too_small_for_anything(
     run: Callable[..., Result], repo: Path
 ) -> None:
-    result = run("map", "--root", str(_code_repo(repo)), "--tokens", "3", "--no-cache")
+    result = run("map", "--root", str(_code_repo(repo)), "--max-tokens", "3", "--no-cache")
     assert result.code == 0
     assert result.out == ""
-    assert "--tokens 3 is too small" in result.err
+    assert "--max-tokens 3 is too small" in result.err
 
 
 def test_map_accepts_a_focus_path_relative_to_the_working_directory(

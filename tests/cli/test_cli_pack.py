@@ -50,7 +50,7 @@ def test_full_loop_browse_request_edit_applies_every_block(
     assert "- src/missing.ts: does not exist" in clipboard[-1]
     second = run("pack", "--root", str(example))
     assert second.out == clipboard[-1]
-    assert "## src/utils.ts\n```typescript\n" in second.out
+    assert "### src/utils.ts\n```typescript\n" in second.out
     index_before = (example / "src/index.ts").read_text()
     done = run("apply", _reply(tmp_path, EDITS, "edits.md"), "--root", str(example))
     assert done.code == 0, done.out + done.err
@@ -66,7 +66,11 @@ def test_full_loop_browse_request_edit_applies_every_block(
     status = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
     assert status["rounds"] == 2
     assert status["files"] == ["src/utils.ts", "src/index.ts", "src/strings.ts"]
-    assert "## src/strings.ts\n" in clipboard[-1]
+    # The reply wrote these files: the chat knows them, the follow-up does not send them.
+    assert clipboard[-1].startswith("✏️ Current mode: edit\n")
+    assert "src/strings.ts" not in clipboard[-1]
+    whole = run("pack", "--root", str(example), "--full")
+    assert "## src/strings.ts\n" in whole.out and "# You are a coding assistant" in whole.out
 
 
 def test_pack_twice_prints_the_same_prompt(run: Run, example: Path) -> None:
@@ -140,8 +144,10 @@ def test_no_clipboard_writes_the_prompt_to_a_file_and_stdout(
     monkeypatch.setenv("PATH", "")
     result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
     assert result.code == 0
-    assert "No clipboard is available" in result.err
     saved = example / ".agentprompt" / "bridge" / "prompt.md"
+    [line] = [x for x in result.err.splitlines() if "clipboard" in x.lower()]
+    assert line == f"No clipboard: the prompt was written to {saved} (also printed below)."
+    assert "http" not in result.err
     assert saved.read_text(encoding="utf-8") == result.out
     assert "Traceback" not in result.err
 
@@ -325,8 +331,8 @@ def test_no_clipboard_and_no_room_for_the_file_still_prints_the_prompt(
     result = run("pack", "--root", str(example), "--task", "t", "--lang", "en", "--copy")
     assert result.code == 0
     assert result.out.startswith("# You are a coding assistant\n")
-    assert "No clipboard is available (no clipboard here; nor could it be saved" in result.err
-    assert "is printed below" in result.err
+    assert "No clipboard, and the prompt could not be saved (" in result.err
+    assert "it is printed below" in result.err
 
 
 def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(

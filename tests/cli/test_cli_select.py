@@ -87,13 +87,13 @@ def test_constraint_options_reach_the_prompt_and_are_enforced(
         str(repo),
         "--filter",
         r"\.py$",
-        "--exclude",
+        "--exclude-re",
         "core",
         "--max-files",
         "3",
         "--dir",
         "src",
-        "--include",
+        "--load",
         "src/app/core.py",
         "--json",
     )
@@ -131,7 +131,7 @@ def test_a_missing_forced_include_is_reported_not_fatal(
     run: Run, repo: Path, model: ScriptedModel
 ) -> None:
     model.add({"done": True, "files": [], "reason": ""})
-    done = run("select", "--task", "Fix", "--root", str(repo), "--include", "gone.py", "--json")
+    done = run("select", "--task", "Fix", "--root", str(repo), "--load", "gone.py", "--json")
     assert done.code == 0
     assert json.loads(done.out)["rejected"][0] == {
         "path": "gone.py",
@@ -244,3 +244,29 @@ def test_a_model_script_that_runs_out_keeps_the_selection_and_says_so(
     assert f"the model script {script} has no answer for round 2 (it holds 1)" in done.err
     assert "1 file(s) selected so far" in done.err
     assert "add()" not in done.err and "Traceback" not in done.err
+
+
+def test_include_and_exclude_are_gitignore_patterns(
+    run: Run, repo: Path, model: ScriptedModel
+) -> None:
+    model.add({"done": True, "files": [], "reason": ""})
+    done = run(
+        "select",
+        "--task",
+        "Fix",
+        "--root",
+        str(repo),
+        "--include",
+        "src/",
+        "--exclude",
+        "core.py",
+    )
+    assert done.code == 0, done.err
+    prompt = model.prompts[0].prompt
+    assert "cli.py" in prompt and "core.py" not in prompt and "README.md" not in prompt
+    bad = run("select", "--task", "Fix", "--root", str(repo), "--exclude", "nothing/")
+    assert bad.code == 2
+    assert bad.err.strip() == (
+        "agentprompt: error: --exclude 'nothing/' matches no file of the repository; check "
+        "the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
+    )

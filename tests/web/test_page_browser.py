@@ -12,7 +12,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
+
+from agentprompt.bridge.state import find_session
 
 CHROMIUM = Path("/usr/bin/chromium")
 OUTPUT = Path(__file__).parent / "output"
@@ -158,10 +160,11 @@ def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_repl
     expect(result).to_contain_text("Requests files: scripts/report.py")
     expect(result.locator(".diff .add").first).to_be_visible()
     assert "return null;" not in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
-    # The next prompt as Apply would make it: the requested file in, the edits shown.
+    # The next prompt as Apply would make it: a follow-up with the requested file; the
+    # files the reply edits the chat already knows.
     result.get_by_text("Next prompt after Apply").click()
     expect(result.locator(".next-prompt-text")).to_contain_text("scripts/report.py")
-    expect(result.locator(".next-prompt-text")).to_contain_text("return null;")
+    expect(result.locator(".next-prompt-text")).not_to_contain_text("return null;")
     shot(page, "05-reply-preview")
 
     page.get_by_role("button", name="Apply").click()
@@ -217,3 +220,74 @@ def test_files_ranked_for_the_task_can_be_added(page: Page) -> None:
     ranked.first.get_by_role("button", name="Add src/utils.ts").click()
     expect(page.get_by_role("radio", name="edit")).to_be_checked()
     expect(page.get_by_role("button", name="Remove src/utils.ts").first).to_be_visible()
+
+
+def test_drop_add_and_send_everything_again_in_a_session(
+    page: Page, repo: Path, sample_reply: str
+) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Add src/utils.ts").click()
+    page.get_by_role("button", name="Add src/index.ts").click()
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    page.get_by_label("Paste the model's reply").fill(sample_reply)
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator("#reply-result")).to_contain_text("Applied")
+    status = page.locator("#prompt-status")
+    expect(status).to_contain_text("follow-up")
+    parts = page.locator("#parts .part").first
+    expect(parts).to_contain_text("scripts/report.py")
+    expect(parts).not_to_contain_text("export function parseJSON")
+
+    # Drop a file: it leaves the session (bridge status shows it) and the tree.
+    page.get_by_role("button", name="Remove src/index.ts").click()
+    expect(page.get_by_role("button", name="Add src/index.ts")).to_be_visible()
+    found = find_session(repo)
+    assert found is not None
+    assert "src/index.ts" not in found[1].files and found[1].dropped == ("src/index.ts",)
+    # Add it back: the next prompt sends it in full.
+    page.get_by_role("button", name="Add src/index.ts").click()
+    expect(page.get_by_role("button", name="Remove src/index.ts")).to_be_visible()
+    expect(parts).to_contain_text("### src/index.ts")
+    found = find_session(repo)
+    assert found is not None and "src/index.ts" in found[1].files
+    shot(page, "09-drop-add")
+
+    # Everything again, for a new chat: the system part and every file in context.
+    page.get_by_role("button", name="Send everything again").click()
+    expect(status).to_contain_text("whole prompt")
+    expect(parts).to_contain_text("You are a coding assistant")
+    expect(parts).to_contain_text("## src/utils.ts")
+    found = find_session(repo)
+    assert found is not None and found[1].resend is True
+
+
+def test_build_prompt_asks_before_replacing_a_session_in_progress(
+    page: Page, repo: Path, sample_reply: str
+) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    page.get_by_label("Paste the model's reply").fill(sample_reply)
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator("#reply-result")).to_contain_text("Applied")
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.get_by_label("Task").fill("Something else entirely.")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("follow-up")
+    found = find_session(repo)
+    assert found is not None and found[1].rounds == 1
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    assert asked and "in progress (round 1)" in asked[0]
+    found = find_session(repo)
+    assert found is not None and found[1].task == "Something else entirely."
+    assert found[1].rounds == 0

@@ -178,7 +178,10 @@ def test_preview_reply_in_a_session_shows_the_next_prompt_apply_would_make(
     applied = rpc("apply_reply", reply=sample_reply)["result"]["bridge"]
     assert applied["saved"] is True
     assert preview["prompt"]["text"] == applied["prompt"]["text"]
-    assert "return null;" in preview["prompt"]["text"]
+    # A follow-up: the file asked for, not the files the reply itself wrote.
+    assert preview["prompt"]["followup"] is True
+    assert "### scripts/report.py\n" in preview["prompt"]["text"]
+    assert "return null;" not in preview["prompt"]["text"]
 
 
 def test_preview_reply_of_an_empty_reply_is_invalid_params(rpc: Rpc) -> None:
@@ -307,3 +310,57 @@ def test_rank_files_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
         assert error["code"] == -32602
     assert "is empty" in rpc("rank_files", task=" ")["error"]["message"]
     assert sorted(p.name for p in repo.rglob("*")) == before
+
+
+def test_bridge_drop_and_add_change_the_session_and_return_the_next_prompt(
+    rpc: Rpc, repo: Path
+) -> None:
+    rpc("build_prompt", task="t", files=["src/utils.ts", "src/index.ts"])
+    dropped = rpc("bridge_drop", files=["src/index.ts"])["result"]
+    assert dropped["state"]["files"] == ["src/utils.ts"]
+    assert dropped["state"]["dropped"] == ["src/index.ts"]
+    added = rpc("bridge_add", files=["scripts/report.py"])["result"]
+    assert added["state"]["files"] == ["src/utils.ts", "scripts/report.py"]
+    found = find_session(repo)
+    assert found is not None and found[1].files == ("src/utils.ts", "scripts/report.py")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "said"),
+    [
+        ("bridge_drop", "scripts/report.py", "is not in the session's context"),
+        ("bridge_add", "src/nope.ts", "does not exist"),
+    ],
+)
+def test_bridge_drop_and_add_of_an_unknown_file_change_nothing(
+    rpc: Rpc, repo: Path, method: str, path: str, said: str
+) -> None:
+    rpc("build_prompt", task="t", files=["src/utils.ts"])
+    before = find_session(repo)
+    error = rpc(method, files=[path])["error"]
+    assert error["code"] == -32602 and said in error["message"]
+    assert find_session(repo) == before
+
+
+def test_build_prompt_full_sends_everything_again(rpc: Rpc, sample_reply: str) -> None:
+    rpc("build_prompt", task="t", files=["src/utils.ts"])
+    rpc("apply_reply", reply=sample_reply)
+    follow = rpc("build_prompt")["result"]
+    assert follow["followup"] is True
+    whole = rpc("build_prompt", full=True)["result"]
+    assert whole["followup"] is False and whole["state"]["resend"] is True
+    assert whole["text"].startswith("# You are a coding assistant")
+
+
+def test_build_prompt_with_a_task_replaces_a_session_in_progress_only_with_new(
+    rpc: Rpc, repo: Path, sample_reply: str
+) -> None:
+    rpc("build_prompt", task="first")
+    rpc("build_prompt", task="again, before any reply")  # nothing to lose yet
+    rpc("apply_reply", reply=sample_reply)
+    before = find_session(repo)
+    error = rpc("build_prompt", task="other")["error"]
+    assert error["code"] == -32602 and "in progress (round 1)" in error["message"]
+    assert find_session(repo) == before
+    replaced = rpc("build_prompt", task="other", new=True)["result"]
+    assert replaced["state"]["task"] == "other" and replaced["state"]["rounds"] == 0

@@ -1,11 +1,13 @@
-"""The copy-paste bridge (seed 003): browse and edit prompts, rounds, split sending, clipboard."""
+"""The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
 from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
+from agentprompt.bridge.control import NotInContext, add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
-from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
 from agentprompt.bridge.render import fence_for, render_system, render_user
 from agentprompt.bridge.rounds import Round, advance, run_round
+from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, SizeReport, size_report
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
     LimitTooSmall,
@@ -28,6 +30,7 @@ from agentprompt.bridge.text import UnknownLanguage, default_lang
 
 __all__ = [
     "DEFAULT_SPLIT_CHARS",
+    "DEFAULT_WARN_TOKENS",
     "BridgePrompt",
     "BridgeState",
     "BudgetTooSmall",
@@ -36,16 +39,20 @@ __all__ = [
     "InvalidBridgeState",
     "LimitTooSmall",
     "NoBridgeSession",
+    "NotInContext",
     "RepoView",
     "Round",
+    "SizeReport",
     "SplitLimit",
     "UnknownFile",
     "UnknownLanguage",
+    "add_files",
     "advance",
     "build_prompt",
     "clear_session",
     "copy_prompt",
     "default_lang",
+    "drop_files",
     "fence_for",
     "find_session",
     "join_parts",
@@ -56,6 +63,8 @@ __all__ = [
     "render_user",
     "run_round",
     "save_state",
+    "session_view",
+    "size_report",
     "split_prompt",
     "start_session",
     "view_repository",

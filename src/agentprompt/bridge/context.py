@@ -7,13 +7,14 @@ summary, and ranking orders files when the token budget is tight.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
+from agentprompt.repo.discovery.patterns import filter_discovery
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.map import (
     browse_summary,
@@ -92,14 +93,25 @@ def view_repository(
     cache_path: Path | None = None,
     workers: int | None = None,
     include_generated: bool = False,
+    includes: Sequence[str] = (),
+    excludes: Sequence[str] = (),
+    strict_patterns: bool = False,
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
     note and summary from the symbol cache (``cache_path``, default the root's own).
-    Generated and minified files are left out unless ``include_generated``."""
+    Generated and minified files are left out unless ``include_generated``; ``includes``
+    and ``excludes`` are gitignore patterns (see
+    :func:`~agentprompt.repo.discovery.patterns.filter_discovery`; with
+    ``strict_patterns`` one that matches no file is a usage error)."""
     options = DiscoveryOptions(include_generated=include_generated)
     if not summaries:
-        return RepoView(discovery=discover(root, options))
+        return RepoView(
+            discovery=filter_discovery(
+                discover(root, options), includes, excludes, strict=strict_patterns
+            )
+        )
     found, loaded = discover_remembered(root, cache_path, use_cache=use_cache, options=options)
+    found = filter_discovery(found, includes, excludes, strict=strict_patterns)
     extraction = extract_repository(
         found, use_cache=use_cache, cache_path=cache_path, workers=workers
     )

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from agentprompt.bridge.render import Level, RenderedUser
-from agentprompt.bridge.tokencount import KeyedSpan
 from agentprompt.errors import UsageError
+from agentprompt.tokens import KeyedSpan
 
 __all__ = ["BudgetTooSmall", "Fitted", "fit_levels"]
 
@@ -24,10 +24,10 @@ Render = Callable[[Mapping[str, Level], Sequence[tuple[str, Level]]], RenderedUs
 
 
 class SpanCounter(Protocol):
-    """Counts a prompt exactly, told which spans of it keys identify
-    (:class:`~agentprompt.bridge.tokencount.CachedCounter`)."""
+    """Counts a prompt exactly, told which spans of it keys identify (the shared
+    :meth:`~agentprompt.tokens.CountCache.count_keyed` with the cache's store)."""
 
-    def count(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
+    def __call__(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
 
 
 class BudgetTooSmall(UsageError):
@@ -81,7 +81,7 @@ def fit_levels(
         after = blocks.get((path, lower), "") if lower != "path" else ""
         current[path] = lower
         cut[path] = lower
-        estimate -= counter.count(before) - counter.count(after)
+        estimate -= counter(before) - counter(after)
         if estimate > budget:
             continue
         text, tokens = _counted(render(current, _left_out(cut, order)), counter)
@@ -95,7 +95,7 @@ def fit_levels(
 
 
 def _counted(rendered: RenderedUser, counter: SpanCounter) -> tuple[str, int]:
-    return rendered.text, counter.count(rendered.text, rendered.spans)
+    return rendered.text, counter(rendered.text, rendered.spans)
 
 
 def _steps(

@@ -6,8 +6,10 @@ changes the state, so building it twice gives the same prompt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +21,7 @@ from agentprompt.bridge.context import (
     view_repository,
 )
 from agentprompt.bridge.fitting import fit_levels
+from agentprompt.bridge.followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge.render import (
     Level,
     RenderedUser,
@@ -28,17 +31,17 @@ from agentprompt.bridge.render import (
     render_user_keyed,
 )
 from agentprompt.bridge.screening import screen_prompt_texts
-from agentprompt.bridge.secretcache import default_secret_cache_path
+from agentprompt.bridge.secretcache import default_secret_cache_path, text_digest
+from agentprompt.bridge.sentstore import default_sent_path, recall_texts, remember_texts
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import text_facts
-from agentprompt.bridge.tokencount import CachedCounter
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
 
-__all__ = ["BridgePrompt", "build_prompt", "pack_repository", "split_limit"]
+__all__ = ["BridgePrompt", "build_prompt", "pack_repository", "session_view", "split_limit"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +73,14 @@ class BridgePrompt:
     """``text`` split for sending (one part when it fits whole)."""
     shown_in_full: tuple[str, ...] = ()
     """The files whose whole text the prompt holds."""
+    sends: tuple[tuple[str, str], ...] = ()
+    """What the chat holds once it has this prompt, as ``(path, digest)`` (an empty digest:
+    the file is known to the chat but not its text, cut by the budget)."""
+    followup: bool = False
+    """This is a follow-up: only what is new since the chat's earlier prompts."""
+    shown: tuple[tuple[str, str], ...] = ()
+    """Each file's text as the prompt shows it (content, summary or diff), for the size
+    report."""
 
     @cached_property
     def user(self) -> str:
@@ -97,6 +108,7 @@ class BridgePrompt:
             "left_out": [{"path": p, "kept": k} for p, k in self.left_out],
             "withheld": [{"path": f.path, "line": f.line, "kind": f.kind} for f in self.withheld],
             "continuation": self.continuation,
+            "followup": self.followup,
             "parts": list(self.parts),
         }
 
@@ -107,6 +119,163 @@ def split_limit(state: BridgeState) -> SplitLimit:
         counter = shared_counter()
         return SplitLimit(size=state.split_tokens, unit="tokens", measure=counter.count)
     return SplitLimit(size=state.split_chars or DEFAULT_SPLIT_CHARS, unit="chars")
+
+
+_SPAN = re.compile(r"\[(\d+)(?:-(\d+))?\]\s*$")
+_WORD = re.compile(r"[A-Za-z0-9_+/=.\-]{12,}")
+
+
+def _real_line(summary: str, line: int, text: str) -> int:
+    """The line of ``text`` that line ``line`` of its ``summary`` was taken from: within
+    the lines the summary line names (``[46-47]``), the one sharing a long word with it;
+    else the first line holding the same code; else ``line``."""
+    lines = summary.split("\n")
+    wanted = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    if not wanted:
+        return line
+    source = text.split("\n")
+    span = _SPAN.search(wanted)
+    if span is not None:
+        start = int(span.group(1))
+        end = int(span.group(2) or start)
+        words = set(_WORD.findall(wanted))
+        for number in range(start, min(end, len(source)) + 1):
+            if words & set(_WORD.findall(source[number - 1])):
+                return number
+        return start
+    for number, candidate in enumerate(source, start=1):
+        if candidate.strip() == wanted:
+            return number
+    return line
+
+
+def _in_files(
+    root: Path,
+    findings: tuple[SecretFinding, ...],
+    summaries: Mapping[str, str],
+    contents: Mapping[str, str],
+) -> tuple[SecretFinding, ...]:
+    """``findings`` with the lines of those found in a file's summary (not its text) moved
+    to the file's own lines, so a finding names the line to look at."""
+    in_summary = sorted(
+        {f.path for f in findings if f.path not in contents and f.path in summaries}
+    )
+    if not in_summary:
+        return findings
+    texts, _ = read_texts(root, in_summary)
+    moved = []
+    for finding in findings:
+        text = texts.get(finding.path)
+        if finding.path in contents or text is None:
+            moved.append(finding)
+            continue
+        line = _real_line(summaries[finding.path], finding.line, text)
+        moved.append(replace(finding, line=line))
+    return tuple(moved)
+
+
+def session_view(root: Path, state: BridgeState, *, strict: bool = False) -> RepoView:
+    """The repository as the session shows it (its generated-files choice and its
+    ``--include``/``--exclude`` patterns; ``strict``: a pattern matching no file is an
+    error)."""
+    return view_repository(
+        root,
+        include_generated=state.include_generated,
+        includes=state.includes,
+        excludes=state.excludes,
+        strict_patterns=strict,
+    )
+
+
+def _read_overlaid(
+    root: Path, paths: list[str], overlay: Overlay | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The texts of ``paths``, ``overlay``'s where it has one, and the reasons for those
+    that cannot be read (``deleted`` for the overlay's deletions)."""
+    overlay = overlay or {}
+    contents, unreadable = read_texts(root, [p for p in paths if p not in overlay])
+    for path in paths:
+        if path in overlay:
+            text = overlay[path]
+            if text is None:
+                unreadable[path] = "deleted"
+            else:
+                contents[path] = text
+    return contents, unreadable
+
+
+def _followup_prompt(
+    root: Path,
+    state: BridgeState,
+    view: RepoView,
+    *,
+    system: str,
+    cache: Path,
+    overlay: Overlay | None,
+    split: bool,
+    remember: bool,
+) -> BridgePrompt:
+    """The follow-up prompt (see :mod:`agentprompt.bridge.followup`)."""
+    sent = dict(state.sent)
+    files = list(state.files) if state.mode == "edit" else []
+    contents, _unreadable = _read_overlaid(root, files, overlay)
+    digests = {p: text_digest(t) for p, t in contents.items()}
+    added = [p for p in files if p in contents and p not in sent]
+    changed = [p for p in files if p in contents and sent.get(p) and sent[p] != digests[p]]
+    gone = [p for p in files if p not in contents and sent.get(p)]
+    screen = screen_prompt_texts(
+        [(p, contents[p]) for p in (*added, *changed)], cache_path=cache, digests=digests
+    )
+    held = set(screen.withheld)
+    withheld = tuple(f for f in screen.findings if f.path in held)
+    added = [p for p in added if p not in held]
+    earlier = recall_texts(default_sent_path(root), [sent[p] for p in changed])
+    changes: list[Changed] = []
+    for path in changed:
+        if path in held:
+            continue
+        old = earlier.get(sent[path])
+        diff = unified_diff(path, old, contents[path]) if old is not None else None
+        keep = diff if diff is not None and len(diff) < len(contents[path]) else None
+        changes.append(Changed(path=path, text=contents[path], diff=keep))
+    changes += [Changed(path=p, text=None) for p in gone]
+    part = FollowUp(
+        added=added,
+        contents=contents,
+        summaries=view.summaries,
+        changed=changes,
+        withheld=withheld,
+    )
+    levels: dict[str, Level] = {p: "full" for p in added}
+    blocks: dict[tuple[str, Level], str] = {(p, "full"): contents[p] for p in added}
+    blocks.update({(p, "summary"): view.summaries[p] for p in added if p in view.summaries})
+
+    def render(current: Any, left_out: Any) -> RenderedUser:
+        return render_followup(state, part, current, left_out, root)
+
+    counter = partial(shared_counter().count_keyed, store=cache)
+    fitted = fit_levels(render, levels, added, blocks, state.max_tokens, counter)
+    in_full = tuple(p for p, lv in fitted.levels.items() if lv == "full")
+    sends = {p: digests[p] for p in in_full}
+    sends.update({c.path: digests[c.path] for c in changes if c.text is not None})
+    if remember:
+        remember_texts(default_sent_path(root), {d: contents[p] for p, d in sends.items()})
+    shown = [(p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks]
+    shown += [(c.path, c.diff or c.text or "") for c in changes]
+    return _finish(
+        state,
+        root,
+        system=system,
+        text=fitted.text,
+        tokens=fitted.tokens,
+        left_out=fitted.left_out,
+        withheld=withheld,
+        split=split,
+        shown_in_full=(*in_full, *(c.path for c in changes if c.text and c.diff is None)),
+        sends=tuple(sends.items()),
+        followup=True,
+        shown=tuple(shown),
+    )
 
 
 def _initial_levels(state: BridgeState, view: RepoView) -> dict[str, Level]:
@@ -123,23 +292,37 @@ def build_prompt(
     split: bool = True,
     secret_cache: Path | None = None,
     overlay: Overlay | None = None,
+    remember: bool = False,
 ) -> BridgePrompt:
-    """The prompt for the state's next round (the state is not changed); ``split=False``
+    """The prompt for the state's next round (the state is not changed): the whole prompt
+    on the session's first round or a resend (:attr:`BridgeState.full_next`), else a
+    follow-up with only what is new (:mod:`agentprompt.bridge.followup`). With
+    ``remember``, the texts it shows in full are kept so a later follow-up can send a diff
+    against them (:mod:`agentprompt.bridge.sentstore`). ``split=False``
     leaves the whole text as the only part. Secret scans and token counts are remembered
     in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
     texts as a reply's edits would leave them (``None``: deleted), shown instead of the
     disk's, so a dry run previews the prompt a real apply would make next."""
     counter = shared_counter()
     system = render_system(state.lang, root)
-    if state.continuation is not None:
+    if state.continuation is not None and not state.resend:
         user = continuation_prompt(state, root)
         return _finish(
             state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
     cache = secret_cache or default_secret_cache_path(root)
-    view = overlay_view(
-        view or view_repository(root, include_generated=state.include_generated), overlay or {}
-    )
+    view = overlay_view(view or session_view(root, state), overlay or {})
+    if not state.full_next:
+        return _followup_prompt(
+            root,
+            state,
+            view,
+            system=system,
+            cache=cache,
+            overlay=overlay,
+            split=split,
+            remember=remember,
+        )
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
@@ -165,7 +348,9 @@ def build_prompt(
     for path in screen.withheld:
         levels[path] = "path"
     held = set(screen.withheld)
-    withheld = tuple(f for f in screen.findings if f.path in held)
+    withheld = _in_files(
+        root, tuple(f for f in screen.findings if f.path in held), view.summaries, contents
+    )
     order = (
         rank_files(view, (*state.files, *state.focus), state.task)
         if state.max_tokens is not None
@@ -173,7 +358,7 @@ def build_prompt(
     )
     blocks: dict[tuple[str, Level], str] = {(p, "full"): t for p, t in contents.items()}
     blocks.update({(p, "summary"): t for p, t in view.summaries.items()})
-    head = system + "\n\n" if state.rounds == 0 else ""
+    head = system + "\n\n" if state.full_next else ""
 
     def render(current: Any, left_out: Any) -> RenderedUser:
         part = UserPart(
@@ -190,8 +375,15 @@ def build_prompt(
         return render_user_keyed(state, part, root, lead=head)
 
     fitted = fit_levels(
-        render, levels, order, blocks, state.max_tokens, CachedCounter(counter, cache)
+        render, levels, order, blocks, state.max_tokens, partial(counter.count_keyed, store=cache)
     )
+    in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
+    # Every file in context is known to the chat: those cut by the budget (or withheld)
+    # with no text, so a follow-up does not send them unless they are asked for.
+    sends = {p: "" for p in state.files}
+    sends.update({p: digests[p] for p in in_full if p in digests})
+    if remember:
+        remember_texts(default_sent_path(root), {digests[p]: contents[p] for p in in_full})
     return _finish(
         state,
         root,
@@ -202,7 +394,9 @@ def build_prompt(
         left_out=fitted.left_out,
         withheld=withheld,
         split=split,
-        shown_in_full=tuple(p for p, level in fitted.levels.items() if level == "full"),
+        shown_in_full=in_full,
+        sends=tuple(sends.items()),
+        shown=tuple((p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks),
     )
 
 
@@ -245,6 +439,9 @@ def _finish(
     withheld: tuple[SecretFinding, ...] = (),
     split: bool = True,
     shown_in_full: tuple[str, ...] = (),
+    sends: tuple[tuple[str, str], ...] = (),
+    followup: bool = False,
+    shown: tuple[tuple[str, str], ...] = (),
 ) -> BridgePrompt:
     counter = shared_counter()
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
@@ -261,4 +458,7 @@ def _finish(
         continuation=continuation,
         parts=parts,
         shown_in_full=shown_in_full,
+        sends=sends,
+        followup=followup,
+        shown=shown,
     )

@@ -145,7 +145,7 @@ class UserPart:
 @dataclass(frozen=True)
 class RenderedUser:
     """A user part, with the spans of it that keys identify (see
-    :data:`~agentprompt.bridge.tokencount.KeyedSpan`)."""
+    :data:`~agentprompt.tokens.KeyedSpan`)."""
 
     text: str
     spans: tuple[tuple[int, int, str], ...] = ()

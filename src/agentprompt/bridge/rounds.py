@@ -12,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentprompt.bridge.context import RepoView, overlay_view, view_repository
-from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.context import Overlay, RepoView, overlay_view
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.requests import resolve_requests
+from agentprompt.bridge.secretcache import text_digest
+from agentprompt.bridge.sentstore import default_sent_path, remember_texts
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.apply import ApplyOptions, ApplyReport
+from agentprompt.repo.discovery import read_texts
 
 __all__ = ["Round", "advance", "reply_options", "run_round"]
 
@@ -86,12 +89,17 @@ def advance(
     """The state after ``report``'s reply, and the files it added to the context (reasons
     for the files that cannot be shown are worded in the session's language, with the
     prompt files of ``root``)."""
+    # The chat has the prompt the reply answers: what it sent is the chat's now.
+    state = state.with_reply()
     deleted = {a.path for a in report.applied if a.action == "delete"}
     written = tuple(a.path for a in report.applied if a.action == "write")
     touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
     files = [p for p in state.files if p not in deleted]
     mode = state.mode
     found, missing = resolve_requests(view, report.requests, state.lang, root)
+    # A file asked for is sent (again) in full, even one the chat was shown before.
+    sent = tuple((p, d) for p, d in state.sent if p not in found)
+    dropped = tuple(p for p in state.dropped if p not in found)
     added = [p for p in found if p not in files]
     files += added
     if found:
@@ -110,7 +118,7 @@ def advance(
             files = [p for p in files if p not in named] if switch.paths else []
             mode = "edit" if files else "browse"
     if mode == "edit":
-        files += [p for p in touched if p not in files and p not in deleted]
+        files += [p for p in touched if p not in files and p not in deleted and p not in dropped]
     new = replace(
         state,
         mode=mode,
@@ -119,8 +127,23 @@ def advance(
         continuation=_still_owed(state, report),
         missing=tuple(dict.fromkeys(missing)),
         feedback=report.feedback,
+        sent=sent,
+        dropped=dropped,
     ).with_shown(written)
     return new, tuple(dict.fromkeys(added))
+
+
+def _written_by(root: Path, report: ApplyReport, overlay: Overlay) -> dict[str, str]:
+    """The digests of the files the reply's edits wrote, as they are now (the overlay's
+    texts in a dry run): the chat knows them, since its reply made them."""
+    touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
+    if not touched:
+        return {}
+    contents, _ = read_texts(root, [p for p in touched if p not in overlay])
+    contents.update({p: t for p, t in overlay.items() if p in touched and t is not None})
+    if not report.dry_run:
+        remember_texts(default_sent_path(root), {text_digest(t): t for t in contents.values()})
+    return {p: text_digest(t) for p, t in contents.items()}
 
 
 def run_round(
@@ -141,12 +164,13 @@ def run_round(
     # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
     # leave them, so it is the prompt a real apply would make.
     overlay = report.planned if report.dry_run else {}
-    view = overlay_view(view_repository(root, include_generated=state.include_generated), overlay)
+    view = overlay_view(session_view(root, state), overlay)
     new, added = advance(state, report, view, root)
+    new = new.with_sent(_written_by(root, report, overlay))
     if keep is not None:
         keep(new)
-    prompt = build_prompt(root, new, view=view, overlay=overlay)
-    shown = new.with_shown(prompt.shown_in_full)
+    prompt = build_prompt(root, new, view=view, overlay=overlay, remember=keep is not None)
+    shown = new.after_prompt(prompt.shown_in_full, prompt.sends)
     if keep is not None and shown != new:
         keep(shown)
     return Round(state=shown, prompt=prompt, added=added, missing=shown.missing)

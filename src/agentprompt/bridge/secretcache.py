@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
+from agentprompt.cachedb import open_cache as open_db
 from agentprompt.repo.secrets import SecretFinding
 
 __all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache", "text_digest"]
@@ -50,18 +51,9 @@ def _key(version: str, path: str, digest: str) -> str:
 
 
 def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
-    """The cache database at ``where`` with ``schema``'s table, made if missing (its folder
-    git-ignored); None when it cannot be opened."""
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        marker = where.parent / ".gitignore"
-        if not marker.exists():
-            marker.write_text("*\n", encoding="utf-8")
-        db = sqlite3.connect(where, timeout=30.0)
-        db.execute(schema)
-    except (OSError, sqlite3.Error):
-        return None
-    return db
+    """The cache database at ``where`` with ``schema``'s table (default: the scans table);
+    see :func:`agentprompt.cachedb.open_cache`."""
+    return open_db(where, schema)
 
 
 def _findings(path: str, stored: str) -> tuple[SecretFinding, ...]:

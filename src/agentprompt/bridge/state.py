@@ -79,6 +79,23 @@ class BridgeState:
     shown: tuple[str, ...] = ()
     """Files the model has seen whole in this session: shown in full by one of its prompts,
     or written whole by one of its replies. A reply may replace only these whole."""
+    sent: tuple[tuple[str, str], ...] = ()
+    """The files' texts the chat holds, as ``(path, digest)``: what earlier prompts showed
+    in full (or as a diff) and what the session's replies wrote. A follow-up prompt sends
+    only what differs from these."""
+    pending: tuple[tuple[str, str], ...] = ()
+    """What the current prompt sends, as ``(path, digest)``: the chat holds it once a reply
+    to that prompt is applied."""
+    resend: bool = False
+    """The next prompt sends everything again, system part included (a new chat)."""
+    dropped: tuple[str, ...] = ()
+    """Files taken out of the context by hand: a reply's edits do not bring them back."""
+    includes: tuple[str, ...] = ()
+    """Gitignore patterns: when any is given, only the files they match are listed."""
+    excludes: tuple[str, ...] = ()
+    """Gitignore patterns of files never listed."""
+    warn_tokens: int | None = None
+    """Warn when a prompt is larger than this many tokens (``None``: the default)."""
 
     @classmethod
     def starting(
@@ -92,6 +109,9 @@ class BridgeState:
         split_chars: int | None = None,
         split_tokens: int | None = None,
         include_generated: bool = False,
+        includes: tuple[str, ...] = (),
+        excludes: tuple[str, ...] = (),
+        warn_tokens: int | None = None,
     ) -> BridgeState:
         """A new session over ``files`` (already resolved): in edit mode, the default when
         files are given, they are shown in full; in browse mode they are only ranked first."""
@@ -106,6 +126,9 @@ class BridgeState:
             split_chars=split_chars,
             split_tokens=split_tokens,
             include_generated=include_generated,
+            includes=includes,
+            excludes=excludes,
+            warn_tokens=warn_tokens,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -125,6 +148,13 @@ class BridgeState:
             "focus": list(self.focus),
             "include_generated": self.include_generated,
             "shown": list(self.shown),
+            "sent": [list(s) for s in self.sent],
+            "pending": [list(s) for s in self.pending],
+            "resend": self.resend,
+            "dropped": list(self.dropped),
+            "includes": list(self.includes),
+            "excludes": list(self.excludes),
+            "warn_tokens": self.warn_tokens,
         }
 
     @classmethod
@@ -151,6 +181,13 @@ class BridgeState:
                 include_generated=bool(data.get("include_generated", False)),
                 # A session stored before this was kept: its files in context were shown.
                 shown=tuple(str(p) for p in data.get("shown", data.get("files", ()))),
+                sent=tuple((str(p), str(d)) for p, d in data.get("sent", ())),
+                pending=tuple((str(p), str(d)) for p, d in data.get("pending", ())),
+                resend=bool(data.get("resend", False)),
+                dropped=tuple(str(p) for p in data.get("dropped", ())),
+                includes=tuple(str(p) for p in data.get("includes", ())),
+                excludes=tuple(str(p) for p in data.get("excludes", ())),
+                warn_tokens=_optional_int(data.get("warn_tokens")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidBridgeState(
@@ -161,6 +198,35 @@ class BridgeState:
     def with_files(self, paths: tuple[str, ...]) -> BridgeState:
         """The state with ``paths`` added to the files in context (no duplicates)."""
         return replace(self, files=tuple(dict.fromkeys((*self.files, *paths))))
+
+    @property
+    def full_next(self) -> bool:
+        """The next prompt is a whole one (the first of the session, or a resend for a new
+        chat), not a follow-up."""
+        return self.rounds == 0 or self.resend
+
+    def after_prompt(
+        self, shown: tuple[str, ...], sends: tuple[tuple[str, str], ...]
+    ) -> BridgeState:
+        """The state once a prompt showing ``shown`` in full and sending ``sends`` was
+        made: what it sends is pending until a reply to it is applied."""
+        return replace(self.with_shown(shown), pending=sends)
+
+    def with_reply(self) -> BridgeState:
+        """The state once a reply to the current prompt came back: the chat holds what the
+        prompt sent (only that, when it was a whole prompt for a new chat)."""
+        if self.full_next:
+            sent = dict(self.pending)
+        else:
+            sent = dict(self.sent)
+            sent.update(self.pending)
+        return replace(self, sent=tuple(sent.items()), pending=(), resend=False)
+
+    def with_sent(self, known: dict[str, str]) -> BridgeState:
+        """The state with the chat holding ``known``'s digests (by path)."""
+        sent = dict(self.sent)
+        sent.update(known)
+        return replace(self, sent=tuple(sent.items()))
 
     def with_shown(self, paths: tuple[str, ...]) -> BridgeState:
         """The state with ``paths`` added to the files the model has seen whole."""

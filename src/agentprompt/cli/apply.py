@@ -23,7 +23,7 @@ from agentprompt.cli.parse import read_reply
 from agentprompt.cli.progress import scan_progress
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.apply import ApplyReport, apply_reply
-from agentprompt.edits.dialects import AUTO, select_dialects
+from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
 from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed, recover
 from agentprompt.errors import UsageError
 
@@ -119,7 +119,13 @@ def _show_recovery(report: RecoveryReport) -> None:
     show_default=True,
     help="The repository root every path is relative to.",
 )
-@click.option("--dialect", default=AUTO, show_default=True, help="The reply's dialect.")
+@click.option(
+    "--dialect",
+    default=AUTO,
+    show_default=True,
+    metavar="NAME",
+    help=f"The reply's dialect: {', '.join([AUTO, *DIALECTS])}.",
+)
 @click.option(
     "--dry-run",
     is_flag=True,

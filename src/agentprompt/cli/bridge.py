@@ -11,7 +11,8 @@ import click
 from rich.text import Text
 
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge.control import add_files, drop_files
+from agentprompt.bridge.pack import BridgePrompt, session_view
 from agentprompt.bridge.rounds import Round, run_round
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import (
@@ -22,7 +23,7 @@ from agentprompt.bridge.state import (
     save_state,
 )
 from agentprompt.bridge.text import render_prompt
-from agentprompt.cli.options import root_option
+from agentprompt.cli.options import check_root, root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
@@ -37,9 +38,7 @@ __all__ = [
 
 
 def _check_root(root: Path) -> Path:
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository root")
-    return root
+    return check_root(root)
 
 
 def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
@@ -70,14 +69,16 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
     if result.copied:
         err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
     else:
-        saved = f"was written to {result.fallback} and " if result.fallback else ""
-        err_console.print(
-            Text(
-                f"No clipboard is available ({printable(result.reason)}); {where} {saved}"
-                "is printed below.",
-                style="yellow",
+        # One short line: where the prompt went (the clipboard library's own message, with
+        # its URL, says nothing the user can act on).
+        if result.fallback is not None:
+            line = f"No clipboard: {where} was written to {result.fallback} (also printed below)."
+        else:
+            line = (
+                f"No clipboard, and {where} could not be saved ({printable(result.reason)}); "
+                "it is printed below."
             )
-        )
+        err_console.print(Text(line, style="yellow"))
         click.echo(printable(text), nl=False)
     if part < total:
         err_console.print(
@@ -147,7 +148,7 @@ def finish_round(
 
 @click.group("bridge")
 def bridge_group() -> None:
-    """Show or clear the copy-paste bridge session."""
+    """Show, change or clear the copy-paste bridge session."""
 
 
 @bridge_group.command("status")
@@ -180,6 +181,62 @@ def status_command(root: Path, as_json: bool) -> None:
             console.print(Text("  still owed: " + printable(path)))
     for path, reason in state.missing:
         console.print(Text(f"cannot show {printable(path)}: {printable(reason)}"))
+    if state.dropped:
+        console.print(Text("dropped by hand: " + printable(", ".join(state.dropped))))
+    if state.includes or state.excludes:
+        patterns = [f"--include {p}" for p in state.includes]
+        patterns += [f"--exclude {p}" for p in state.excludes]
+        console.print(Text("file patterns: " + printable(" ".join(patterns))))
+    if state.continuation is None:
+        kind = (
+            "the whole prompt (for a new chat)"
+            if state.full_next
+            else "a follow-up with only what is new (pack --full sends everything)"
+        )
+        console.print(Text(f"next prompt: {kind}"))
+
+
+@bridge_group.command("drop")
+@click.argument("files", nargs=-1, required=True)
+@root_option
+@click.option("--json", "as_json", is_flag=True, help="Print the session's state as JSON.")
+def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
+    """Take FILES (or folders) out of the session's context: their changes are no longer
+    sent, and a reply's edits do not bring them back (bridge add does)."""
+    session_id, state = load_session(_check_root(root))
+    new = drop_files(root, state, files)
+    save_state(root, session_id, new)
+    gone = [p for p in state.files if p not in new.files]
+    if as_json:
+        print_json({"id": session_id, "dropped": gone, **new.to_json()})
+        return
+    console.print(Text("Dropped from the context: " + printable(", ".join(gone))))
+
+
+@bridge_group.command("add")
+@click.argument("files", nargs=-1, required=True)
+@root_option
+@click.option("--json", "as_json", is_flag=True, help="Print the session's state as JSON.")
+def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
+    """Put FILES (or every file under a folder) in the session's context in full (edit
+    mode): the next prompt sends them."""
+    session_id, state = load_session(_check_root(root))
+    new, added = add_files(session_view(root, state), state, files)
+    if new != state:
+        save_state(root, session_id, new)
+    if as_json:
+        print_json({"id": session_id, "added": list(added), **new.to_json()})
+        return
+    if added:
+        console.print(
+            Text(
+                "Added to the context: "
+                + printable(", ".join(added))
+                + "; print the next prompt with agentprompt pack"
+            )
+        )
+    else:
+        console.print(Text("Already in the context: " + printable(", ".join(files))))
 
 
 @bridge_group.command("reset")

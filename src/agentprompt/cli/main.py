@@ -74,7 +74,10 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print("agentprompt: aborted")
         sys.exit(130)
     except click.ClickException as exc:
-        exc.show()
+        # One line, as for agentprompt's own errors: no usage block, no hint (--help has
+        # them); the message names the option and the value.
+        message = " ".join(exc.format_message().split())
+        err_console.print(f"agentprompt: error: {message}", markup=False, highlight=False)
         sys.exit(EXIT_BAD_INPUT if exc.exit_code == 2 else exc.exit_code)
     except AgentPromptError as exc:
         err_console.print(f"agentprompt: error: {exc}", markup=False)

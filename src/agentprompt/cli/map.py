@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import include_generated_option, root_option
+from agentprompt.cli.options import include_generated_option, max_tokens_option, root_option
 from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -19,13 +19,7 @@ __all__ = ["map_command"]
 
 @click.command("map")
 @root_option
-@click.option(
-    "--tokens",
-    type=click.IntRange(min=1),
-    default=1024,
-    show_default=True,
-    help="Token budget the whole map must fit.",
-)
+@max_tokens_option("Token budget the whole map must fit (default 1024).", aliases=("--tokens",))
 @click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
 @click.option("--mention", multiple=True, help="An identifier to rank toward (repeatable).")
 @click.option("--task", default=None, help="Task text: files and identifiers it names rank higher.")
@@ -43,7 +37,7 @@ __all__ = ["map_command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the map and its files as JSON.")
 def map_command(
     root: Path,
-    tokens: int,
+    max_tokens: int | None,
     focus: tuple[str, ...],
     mention: tuple[str, ...],
     task: str | None,
@@ -57,7 +51,7 @@ def map_command(
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository's folder")
     options = MapOptions(
-        tokens=tokens,
+        tokens=max_tokens if max_tokens is not None else 1024,
         focus=focus,
         mentions=mention,
         task=task,
@@ -83,8 +77,8 @@ def map_command(
         )
     if not result.text and result.omitted:
         err_console.print(
-            f"agentprompt: --tokens {tokens} is too small for the legend and one entry; "
-            "the map is empty (give a larger budget)",
+            f"agentprompt: --max-tokens {options.tokens} is too small for the legend and one "
+            "entry; the map is empty (give a larger budget)",
             markup=False,
         )
     if as_json:

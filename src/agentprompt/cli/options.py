@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -13,7 +13,16 @@ from agentprompt.errors import UsageError
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
-__all__ = ["include_generated_option", "port_option", "read_text_source", "root_option"]
+__all__ = [
+    "check_root",
+    "exclude_option",
+    "include_generated_option",
+    "include_option",
+    "max_tokens_option",
+    "port_option",
+    "read_text_source",
+    "root_option",
+]
 
 root_option = click.option(
     "--root",
@@ -45,6 +54,85 @@ include_generated_option = click.option(
 )
 """``--include-generated``: discovery keeps generated and minified files (``tree``, ``map``,
 ``pack``)."""
+
+
+include_option = click.option(
+    "--include",
+    "includes",
+    multiple=True,
+    metavar="PATTERN",
+    help="Only files this gitignore pattern matches ('src/', '*.py'); repeatable.",
+)
+"""``--include``: gitignore patterns; when given, only the files they match are kept."""
+
+exclude_option = click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    metavar="PATTERN",
+    help="Leave out files this gitignore pattern matches ('docs/', '*.min.js', "
+    "'/CHANGES.rst'); repeatable.",
+)
+"""``--exclude``: gitignore patterns of files to leave out."""
+
+
+def max_tokens_option(help_text: str, *, aliases: tuple[str, ...] = ()) -> Callable[[FC], FC]:
+    """``--max-tokens N``, the token budget in every command (``aliases``: older spellings,
+    accepted but not shown in ``--help``)."""
+
+    def decorate(function: FC) -> FC:
+        function = click.option(
+            "--max-tokens",
+            "max_tokens",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help=help_text,
+            callback=_keep_alias("max_tokens"),
+        )(function)
+        for alias in aliases:
+            function = click.option(
+                alias,
+                "max_tokens_" + alias.strip("-").replace("-", "_"),
+                type=click.IntRange(min=1),
+                metavar="N",
+                hidden=True,
+                expose_value=False,
+                callback=_alias_to("max_tokens"),
+            )(function)
+        return function
+
+    return decorate
+
+
+def _keep_alias(name: str) -> Any:
+    """The main option's callback: not given, it keeps what an alias already set."""
+
+    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        earlier = ctx.params.get(name)
+        if value is not None and earlier is not None and earlier != value:
+            raise UsageError(f"give the budget once, as --{name.replace('_', '-')} N")
+        return value if value is not None else earlier
+
+    return callback
+
+
+def _alias_to(name: str) -> Any:
+    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        if value is not None:
+            if ctx.params.get(name) is not None and ctx.params[name] != value:
+                raise UsageError(f"give the budget once, as --{name.replace('_', '-')} N")
+            ctx.params[name] = value
+        return value
+
+    return callback
+
+
+def check_root(root: Path) -> Path:
+    """``root`` when it is a directory; else a :class:`UsageError` naming it."""
+    if not root.is_dir():
+        why = " (it does not exist)" if not root.exists() else ""
+        raise UsageError(f"--root {root} is not a directory{why}; give the repository root")
+    return root
 
 
 def read_text_source(source: str, what: str) -> str:

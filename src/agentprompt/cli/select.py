@@ -16,6 +16,7 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.model import ModelOptions, model_options
+from agentprompt.cli.options import check_root, exclude_option, include_option, max_tokens_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
@@ -26,6 +27,7 @@ from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
 from agentprompt.llm.executor import ClientPromptExecutor
 from agentprompt.llm.script import load_script_model
 from agentprompt.repo.discovery import discover
+from agentprompt.repo.discovery.patterns import filter_discovery
 from agentprompt.repo.selection import FileSelection, SelectionOptions, select_files
 
 __all__ = [
@@ -136,12 +138,14 @@ def _print_result(result: FileSelection) -> None:
     "--filter", "filter_re", default=None, metavar="RE", help="Only files whose name matches RE."
 )
 @click.option(
-    "--exclude", "exclude_re", default=None, metavar="RE", help="No files whose name matches RE."
+    "--exclude-re", "exclude_re", default=None, metavar="RE", help="No files whose name matches RE."
 )
+@include_option
+@exclude_option
 @click.option("--max-files", type=click.IntRange(min=1), default=None, help="Files at most.")
 @click.option(
-    "--include",
-    "includes",
+    "--load",
+    "forced",
     multiple=True,
     metavar="FILE",
     help="Load FILE whatever the model chooses (repeatable).",
@@ -150,13 +154,7 @@ def _print_result(result: FileSelection) -> None:
     "--dir", "directory", default=".", show_default=True, metavar="DIR", help="Only files in DIR."
 )
 @click.option("--allow-secrets", is_flag=True, help="Load files that hold a likely secret.")
-@click.option(
-    "--max-tokens",
-    type=click.IntRange(min=1),
-    default=SelectionOptions().token_budget,
-    show_default=True,
-    help="Token budget of the loaded files.",
-)
+@max_tokens_option(f"Token budget of the loaded files (default {SelectionOptions().token_budget}).")
 @click.option(
     "--max-rounds",
     type=click.IntRange(min=1),
@@ -180,11 +178,13 @@ def select_command(
     root: Path,
     filter_re: str | None,
     exclude_re: str | None,
-    max_files: int | None,
     includes: tuple[str, ...],
+    excludes: tuple[str, ...],
+    max_files: int | None,
+    forced: tuple[str, ...],
     directory: str,
     allow_secrets: bool,
-    max_tokens: int,
+    max_tokens: int | None,
     max_rounds: int,
     tree_files: int,
     model_opts: ModelOptions,
@@ -193,13 +193,14 @@ def select_command(
     as_json: bool,
 ) -> None:
     """Let a model choose the files a request needs, round by round (needs a model)."""
+    check_root(root)
     options = SelectionOptions(
         filter=filter_re,
         exclude=exclude_re,
         max_files=max_files,
-        include=includes,
+        include=forced,
         dir=directory,
-        token_budget=max_tokens,
+        token_budget=max_tokens if max_tokens is not None else SelectionOptions().token_budget,
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
         model=_tokenizer_model(model_opts.model),
@@ -212,7 +213,11 @@ def select_command(
         timeout=model_opts.timeout,
     )
     with scan_progress("scanning files", None, enabled=not as_json):
-        found = discover(root, discovery_options(max_file_bytes, False, (), no_git))
+        found = filter_discovery(
+            discover(root, discovery_options(max_file_bytes, False, (), no_git)),
+            includes,
+            excludes,
+        )
     result = select_files(executor, task, found.root, options, discovery=found)
     if as_json:
         print_json(_result_json(task, result))

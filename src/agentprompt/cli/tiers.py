@@ -97,7 +97,7 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
     type=click.Choice(["threshold", "ripple"]),
     default="threshold",
     show_default=True,
-    help="threshold (SPEC.md's rule): tier follows N; ripple (opt-in): promote only into "
+    help="threshold (the default rule): tier follows N; ripple (opt-in): promote only into "
     "tiers already broken, for more cache hits.",
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")

@@ -122,7 +122,8 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
     help="The repository's folder.",
 )
 @click.option("--annotate", is_flag=True, help="Note each file's exports and imports.")
-@click.option("--tokens", "with_tokens", is_flag=True, help="Show tokens per file and folder.")
+@click.option("--show-tokens", "with_tokens", is_flag=True, help="Show tokens per file and folder.")
+@click.option("--tokens", "with_tokens", is_flag=True, hidden=True)
 @click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
 @click.option(
     "--explain",

@@ -30,7 +30,7 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
 @click.group("workflow")
 def workflow_group() -> None:
-    """The workflow runtime composer (seed 002): run, agent and chat modes over a package."""
+    """The workflow runtime composer: run, agent and chat modes over a package."""
 
 
 def _turn_json(turn: WorkflowTurn, fmt: str) -> dict[str, Any]:

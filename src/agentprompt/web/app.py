@@ -18,6 +18,8 @@ from starlette.staticfiles import StaticFiles
 from agentprompt.loopback import Guard, GuardedApp
 from agentprompt.web.bridge_methods import (
     apply_reply_method,
+    bridge_add_method,
+    bridge_drop_method,
     build_prompt_method,
     preview_reply_method,
 )
@@ -39,6 +41,8 @@ def rpc_methods(root: Path) -> dict[str, Method]:
     """Every JSON-RPC method of the page, bound to ``root``."""
     table = {
         "apply_reply": apply_reply_method,
+        "bridge_add": bridge_add_method,
+        "bridge_drop": bridge_drop_method,
         "build_prompt": build_prompt_method,
         "get_context_breakdown": get_context_breakdown_method,
         "get_prompt_snippets": get_prompt_snippets_method,

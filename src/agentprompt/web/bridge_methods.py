@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.context import resolve_paths, view_repository
-from agentprompt.bridge.pack import BridgePrompt, build_prompt
+from agentprompt.bridge.control import add_files, drop_files
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
@@ -29,7 +30,14 @@ from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
 
-__all__ = ["apply_reply_method", "build_prompt_method", "preview_reply_method", "prompt_json"]
+__all__ = [
+    "apply_reply_method",
+    "bridge_add_method",
+    "bridge_drop_method",
+    "build_prompt_method",
+    "preview_reply_method",
+    "prompt_json",
+]
 
 Keep = Callable[[BridgeState], None]
 """Saves the session's next state."""
@@ -56,34 +64,83 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
 
 def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``build_prompt``: with ``task``, start a session over ``files`` in ``mode`` (as
-    ``pack --task``); without it, the current prompt of the session in progress."""
-    check_unknown(params, ("task", "mode", "files", "lang"), "build_prompt")
+    ``pack --task``; once a reply was applied in the session in progress, only with
+    ``new``); without it, the current prompt of the session in progress (``full``: all of
+    it again, for a new chat)."""
+    check_unknown(params, ("task", "mode", "files", "lang", "full", "new"), "build_prompt")
     task = text(params, "task")
+    full = flag(params, "full")
+    new = flag(params, "new")
     mode = text(params, "mode", choices=("browse", "edit"))
     lang = text(params, "lang", choices=LANGS)
     files = safe_paths(root, text_list(params, "files"), "files")
-    view = view_repository(root)
     if task is None:
         if files or mode:
             raise InvalidParams(
                 'params "files" and "mode" start a new session; give "task" too (without '
                 "it, build_prompt shows the current prompt of the session in progress)"
             )
-        _, state = load_session(root)
-        state = replace(state, lang=lang or state.lang)
-        return prompt_json(build_prompt(root, state, view=view), state)
+        session_id, stored = load_session(root)
+        state = replace(stored, lang=lang or stored.lang, resend=stored.resend or full)
+        prompt = build_prompt(root, state, view=session_view(root, state), remember=True)
+        # What the prompt sends is pending until a reply to it is applied (as pack does).
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        if state != stored:
+            save_state(root, session_id, state)
+        return prompt_json(prompt, state)
     if not task.strip():
         raise InvalidParams('param "task" is empty; say what the model should do')
+    found = find_session(root)
+    if found is not None and found[1].rounds > 0 and not new:
+        raise InvalidParams(
+            f'a bridge session is in progress (round {found[1].rounds}); give "new": true '
+            'to replace it with this task, or leave out "task" to show its current prompt'
+        )
+    view = view_repository(root)
     state = BridgeState.starting(
         task,
         resolve_paths(view, files),
         mode=mode,
         lang=lang or default_lang(os.environ),
     )
-    prompt = build_prompt(root, state, view=view)
-    state = state.with_shown(prompt.shown_in_full)
+    prompt = build_prompt(root, state, view=view, remember=True)
+    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
     store_session(root, state)
     return prompt_json(prompt, state)
+
+
+def _changed_session(
+    root: Path, params: Mapping[str, Any], method: str, drop: bool
+) -> dict[str, Any]:
+    check_unknown(params, ("files",), method)
+    files = safe_paths(root, text_list(params, "files"), "files")
+    if not files:
+        raise InvalidParams('param "files" is empty; name the files to ' + method[7:])
+    session_id, stored = load_session(root)
+    view = session_view(root, stored)
+    try:
+        if drop:
+            state = drop_files(root, stored, files)
+        else:
+            state, _ = add_files(view, stored, files)
+    except UsageError as exc:
+        raise InvalidParams(f'param "files": {exc}') from None
+    prompt = build_prompt(root, state, view=view, remember=True)
+    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+    save_state(root, session_id, state)
+    return prompt_json(prompt, state)
+
+
+def bridge_add_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_add``: put ``files`` in the session's context in full (as ``bridge add``);
+    returns the next prompt. An unknown file changes nothing."""
+    return _changed_session(root, params, "bridge_add", drop=False)
+
+
+def bridge_drop_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_drop``: take ``files`` out of the session's context (as ``bridge drop``);
+    returns the next prompt. A file not in context changes nothing."""
+    return _changed_session(root, params, "bridge_drop", drop=True)
 
 
 def _reply_params(params: Mapping[str, Any], method: str) -> tuple[str, str]:

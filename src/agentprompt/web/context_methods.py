@@ -86,6 +86,9 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
         "tree": tree_to_dict(tree),
         "context": list(session[1].files) if session else [],
         "mode": session[1].mode if session else None,
+        "session": (
+            {"rounds": session[1].rounds, "dropped": list(session[1].dropped)} if session else None
+        ),
         "problems": [*found.problems, *problems],
     }
 

@@ -102,11 +102,19 @@ function fileItem(node) {
   const button = el("button", { type: "button", className: "toggle-file" }, inContext ? "Remove" : "Add");
   button.setAttribute("aria-label", (inContext ? "Remove " : "Add ") + node.path);
   button.setAttribute("aria-pressed", String(inContext));
-  button.addEventListener("click", () => {
+  button.addEventListener("click", () => guarded(async () => {
+    if (tree && tree.session) {
+      // A session in progress: the change is the session's (bridge add / drop), and the
+      // next prompt follows it.
+      const method = state.files.has(node.path) ? "bridge_drop" : "bridge_add";
+      renderPrompt(await rpc(method, { files: [node.path] }));
+      await loadTree();
+      return;
+    }
     if (state.files.has(node.path)) state.files.delete(node.path); else state.files.add(node.path);
     if (state.files.size) setMode("edit");
     renderTree();
-  });
+  }));
   const item = el("li", { className: inContext ? "file in-context" : "file" },
     el("span", { className: "name" }, node.name), " ",
     el("span", { className: "tokens" }, (node.tokens ?? "?") + " tokens"), " ", button);
@@ -209,7 +217,8 @@ function renderPrompt(prompt) {
       el("pre", { className: "part-text", tabIndex: 0 }, part.text));
   });
   $("parts").replaceChildren(...items);
-  $("prompt-status").textContent = prompt.mode + " mode, " + prompt.tokens + " tokens (" +
+  const kind = prompt.followup ? "follow-up (only what is new)" : prompt.continuation ? "continuation" : "whole prompt";
+  $("prompt-status").textContent = prompt.mode + " mode, " + kind + ", " + prompt.tokens + " tokens (" +
     prompt.tokenizer + "), " + total + " part(s)" + (prompt.continuation ? ", asks to continue" : "") +
     (prompt.left_out.length ? "; cut to fit: " + prompt.left_out.map((f) => f.path + " (" + f.kept + ")").join(", ") : "") +
     (prompt.withheld.length ? "; withheld as likely secrets: " + prompt.withheld.map((f) => f.path).join(", ") : "");
@@ -229,8 +238,22 @@ function renderSections(sections) {
 
 async function buildPrompt() {
   const task = $("task").value;
-  const prompt = await rpc("build_prompt", { task, mode: state.mode, files: [...state.files] });
+  const params = { task, mode: state.mode, files: [...state.files] };
+  if (tree && tree.session && tree.session.rounds > 0) {
+    // As pack --task --new: a session with replies applied is replaced only when asked.
+    if (!window.confirm("A session is in progress (round " + tree.session.rounds +
+      "). Replace it with this task?")) return;
+    params.new = true;
+  }
+  const prompt = await rpc("build_prompt", params);
+  await loadTree();
   renderPrompt(prompt);
+  await loadBreakdown();
+}
+
+async function resendAll() {
+  // Everything again (system part, task, structure, files in context), for a new chat.
+  renderPrompt(await rpc("build_prompt", { full: true }));
   await loadBreakdown();
 }
 
@@ -334,6 +357,7 @@ function start() {
     radio.addEventListener("change", () => setMode(radio.value));
   }
   $("build").addEventListener("click", () => guarded(buildPrompt));
+  $("full").addEventListener("click", () => guarded(resendAll));
   $("rank-files").addEventListener("click", () => guarded(rankFiles));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));

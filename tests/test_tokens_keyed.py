@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.tokencount import CachedCounter, is_piece_boundary, split_for_count
-from agentprompt.tokens import get_tokenizer
+from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary, split_for_count
 
 # Characters that stress the pre-tokenizer: spaces and line breaks of every kind, "/",
 # digits, contractions, punctuation runs, letters of several scripts, marks and emoji.
@@ -55,7 +54,7 @@ def test_cuts_elsewhere_would_miscount() -> None:
     assert counter.count("x\n\n") != counter.count("x\n") + counter.count("\n")
 
 
-def test_cached_counter_is_exact_and_remembers(example: Path, tmp_path: Path) -> None:
+def test_keyed_counts_are_exact_and_remembered(example: Path, tmp_path: Path) -> None:
     where = tmp_path / "cache.db"
     state = BridgeState(task="Review.", lang="en", mode="edit", files=("scripts/report.py",))
     prompt = build_prompt(example, state, split=False, secret_cache=where)
@@ -73,10 +72,11 @@ def test_cached_counter_is_exact_and_remembers(example: Path, tmp_path: Path) ->
         def count(self, text: str) -> int:
             raise AssertionError("counted again")
 
-    assert CachedCounter(Refusing(), where).count(prompt.text) == prompt.tokens
+    assert CountCache(Refusing()).count_keyed(prompt.text, store=where) == prompt.tokens
 
 
 def test_many_new_parts_are_counted_in_workers(tmp_path: Path) -> None:
     text = "".join(f"## f{i}\n" + "word, 12 / x\n" * 40_000 for i in range(8))
-    counted = CachedCounter(get_tokenizer("o200k_base"), tmp_path / "c.db", workers=2)
-    assert counted.count(text) == get_tokenizer("o200k_base").count(text)
+    counted = CountCache(get_tokenizer("o200k_base"))
+    exact = get_tokenizer("o200k_base").count(text)
+    assert counted.count_keyed(text, store=tmp_path / "c.db", workers=2) == exact

@@ -1,0 +1,64 @@
+"""The texts a bridge session's prompts sent, kept so a later prompt can send a diff.
+
+A follow-up prompt shows a file that changed since the chat last saw it as a diff against
+the version sent, when the diff is smaller. That version is kept here, keyed by its
+digest, in a SQLite table in the git-ignored ``.agentprompt/cache/``. A store that cannot
+be opened, or a text no longer in it, only means the whole file is sent again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from agentprompt.bridge.secretcache import open_cache
+
+__all__ = ["default_sent_path", "recall_texts", "remember_texts"]
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS sent (digest TEXT PRIMARY KEY, text TEXT NOT NULL)"
+
+
+def default_sent_path(root: Path) -> Path:
+    """``ROOT/.agentprompt/cache/sent.db``."""
+    return root / ".agentprompt" / "cache" / "sent.db"
+
+
+def remember_texts(where: Path, texts: Mapping[str, str]) -> None:
+    """Keep ``texts`` (by digest) at ``where``; a store that cannot be written is skipped."""
+    if not texts:
+        return
+    db = open_cache(where, _SCHEMA)
+    if db is None:
+        return
+    try:
+        with db:
+            db.executemany(
+                "INSERT OR IGNORE INTO sent (digest, text) VALUES (?, ?)", list(texts.items())
+            )
+    except sqlite3.Error:
+        pass
+    finally:
+        db.close()
+
+
+def recall_texts(where: Path, digests: Iterable[str]) -> dict[str, str]:
+    """The texts kept at ``where`` for ``digests`` (those not kept are left out)."""
+    wanted = list(dict.fromkeys(digests))
+    if not wanted or not where.exists():
+        return {}
+    db = open_cache(where, _SCHEMA)
+    if db is None:
+        return {}
+    found: dict[str, str] = {}
+    try:
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = db.execute(f"SELECT digest, text FROM sent WHERE digest IN ({marks})", chunk)
+            found.update(rows.fetchall())
+    except sqlite3.Error:
+        return found
+    finally:
+        db.close()
+    return found

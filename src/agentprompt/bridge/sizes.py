@@ -1,0 +1,117 @@
+"""The size report of a bridge prompt: its tokens, its parts, its largest files, and past a
+threshold, what to leave out to make it smaller."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.tokens import shared_counter
+
+__all__ = ["DEFAULT_WARN_TOKENS", "SizeReport", "size_report", "warn_threshold"]
+
+DEFAULT_WARN_TOKENS = 100_000
+"""A prompt larger than this many tokens is reported with what to leave out."""
+
+WARN_ENV = "AGENTPROMPT_WARN_TOKENS"
+"""The environment variable that sets the threshold for every session."""
+
+_CANDIDATES = 8
+"""How many of the longest texts are counted exactly to find the five largest."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SizeReport:
+    """How large a prompt is and where its size comes from."""
+
+    tokens: int
+    parts: int
+    largest: tuple[tuple[str, int], ...]
+    """Up to five files with the most tokens in the prompt, largest first."""
+    threshold: int
+    """The warning threshold in tokens."""
+    exclude: tuple[str, ...] = ()
+    """Past the threshold: gitignore patterns whose files make up most of the prompt."""
+
+    @property
+    def over(self) -> bool:
+        """The prompt is larger than the threshold."""
+        return self.tokens > self.threshold
+
+    def lines(self) -> list[str]:
+        """The report as lines for people."""
+        out = [f"{self.tokens:,} tokens in {self.parts} part(s)"]
+        if self.largest:
+            named = ", ".join(f"{p} ({n:,})" for p, n in self.largest)
+            out.append(f"largest files: {named}")
+        if self.over:
+            advice = " ".join(f"--exclude {_quote(p)}" for p in self.exclude)
+            out.append(
+                f"warning: the prompt is over {self.threshold:,} tokens; a web chat may refuse or "
+                f"forget part of it. To send less, start again leaving out its largest files: "
+                f"agentprompt pack --new --task ... {advice}".rstrip()
+            )
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        """The report as JSON-ready data."""
+        return {
+            "tokens": self.tokens,
+            "parts": self.parts,
+            "largest": [{"path": p, "tokens": n} for p, n in self.largest],
+            "threshold": self.threshold,
+            "over": self.over,
+            "exclude": list(self.exclude),
+        }
+
+
+def _quote(pattern: str) -> str:
+    return f"'{pattern}'" if any(c in pattern for c in " *?[]!#$&;|<>()") else pattern
+
+
+def warn_threshold(stored: int | None, environ: Mapping[str, str] | None = None) -> int:
+    """The warning threshold: the session's, else ``AGENTPROMPT_WARN_TOKENS``, else 100,000
+    (an unreadable variable is ignored)."""
+    if stored is not None:
+        return stored
+    value = (environ if environ is not None else os.environ).get(WARN_ENV, "")
+    try:
+        number = int(value)
+    except ValueError:
+        return DEFAULT_WARN_TOKENS
+    return number if number > 0 else DEFAULT_WARN_TOKENS
+
+
+def size_report(prompt: BridgePrompt, threshold: int = DEFAULT_WARN_TOKENS) -> SizeReport:
+    """The size report of ``prompt``: the longest texts it shows are counted exactly and
+    the five with the most tokens named; past ``threshold`` the folder and files that make
+    up most of it are suggested as ``--exclude`` patterns."""
+    counter = shared_counter()
+    longest = sorted(prompt.shown, key=lambda item: -len(item[1]))[:_CANDIDATES]
+    counted = sorted(((p, counter.count(t)) for p, t in longest), key=lambda x: (-x[1], x[0]))
+    largest = tuple(counted[:5])
+    exclude: list[str] = []
+    if prompt.tokens > threshold and prompt.shown:
+        total = sum(len(t) for _, t in prompt.shown) or 1
+        folders: dict[str, int] = {}
+        for path, text in prompt.shown:
+            if "/" in path:
+                top = path.split("/", 1)[0] + "/"
+                folders[top] = folders.get(top, 0) + len(text)
+        heavy = sorted(folders.items(), key=lambda x: -x[1])
+        if heavy and heavy[0][1] * 4 >= total:
+            exclude.append(heavy[0][0])
+        for path, _n in largest:
+            if len(exclude) >= 3:
+                break
+            if not any(path.startswith(f) for f in exclude if f.endswith("/")):
+                exclude.append("/" + path)
+    return SizeReport(
+        tokens=prompt.tokens,
+        parts=len(prompt.parts),
+        largest=largest,
+        threshold=threshold,
+        exclude=tuple(exclude),
+    )
