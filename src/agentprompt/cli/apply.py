@@ -193,11 +193,10 @@ def apply_command(
     if dry_run:
         # Nothing is written and the session is not saved: no lock, no transaction.
         session = bridge_session(root)
-        report = _apply(root, text, dialect, session, flags, as_json)
-        data = _round(root, session, report, dry_run=True, as_json=as_json)
-        _finish(report, data, as_json)
+        preview = _apply(root, text, dialect, session, flags, as_json)
+        _finish(preview, _round(root, session, preview, dry_run=True, as_json=as_json), as_json)
         return
-    report = None
+    report: ApplyReport | None = None
     data: dict[str, Any] | None = None
     round_failed: UsageError | None = None
     try:
