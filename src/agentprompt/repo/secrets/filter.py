@@ -43,6 +43,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from agentprompt.repo.secrets.gates import Gate, gate_for, gated_lines
+from agentprompt.repo.secrets.stores import extra_findings
 from agentprompt.repo.secrets.keywords import Keyword, keyword_rule, keyword_spans
 from agentprompt.repo.secrets.regexneeds import (
     Words,
@@ -210,6 +211,8 @@ def may_be_rewritten(path: str, text: str) -> bool:
 def may_hold_secret(path: str, text: str) -> bool:
     """False only when detect-secrets' ``scan_file`` (default plugins) cannot report
     anything in ``text`` stored under ``path``'s file name; True means it must be scanned."""
+    if extra_findings(path, text):
+        return True  # named like a secret store, or a URL password detect-secrets misses
     rules = _rules()
     if rules.unknown or may_be_rewritten(path, text):
         return True
