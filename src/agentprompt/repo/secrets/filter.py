@@ -43,7 +43,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from agentprompt.repo.secrets.gates import Gate, gate_for, gated_lines
-from agentprompt.repo.secrets.stores import extra_findings
 from agentprompt.repo.secrets.keywords import Keyword, keyword_rule, keyword_spans
 from agentprompt.repo.secrets.regexneeds import (
     Words,
@@ -54,6 +53,7 @@ from agentprompt.repo.secrets.regexneeds import (
     selective,
     whole_text,
 )
+from agentprompt.repo.secrets.stores import extra_findings
 
 __all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
