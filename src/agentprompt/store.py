@@ -360,12 +360,11 @@ def _encode(state: dict[str, Any]) -> str:
 def _record(row: tuple[Any, ...]) -> SessionRecord:
     try:
         state = json.loads(row[4])
-        what = f"JSON {type(state).__name__}, not an object"
     except (TypeError, ValueError, RecursionError):
-        state, what = None, "not JSON"
-    if not isinstance(state, dict):
         raise StoreError(
-            f"session {row[0]!r} has a damaged state ({what}); delete it with "
+            f"session {row[0]!r} has a damaged state (not JSON); delete it with "
             f"'agentprompt sessions delete {row[0]}'"
         ) from None
+    # A state that is JSON but not an object is left to its runtime to refuse, naming the
+    # fix it knows (``bridge reset``, ``--reset``...).
     return SessionRecord(id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=state)

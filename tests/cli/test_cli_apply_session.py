@@ -96,6 +96,8 @@ def test_a_read_only_state_database_stops_the_apply_before_any_write(
     result = run("apply", str(reply), "--root", str(repo), "--json")
     assert result.code == 2
     assert "cannot be opened for writing" in result.err
+    data = json.loads(result.out)
+    assert data["written"] is False and "cannot be opened for writing" in data["error"]
     assert not (repo / "src" / "app" / "new.py").exists()
 
 
@@ -216,7 +218,8 @@ def test_a_session_stored_as_other_json_is_one_clear_line(
     ):
         result = run(*args)
         assert result.code == 2, (args, result.err)
-        assert "damaged state" in result.err
+        assert "stored bridge session cannot be read" in result.err
+        assert "bridge reset" in result.err
         assert "Traceback" not in result.err
         assert len(result.err.strip().splitlines()) == 1
     assert not (repo / "src" / "app" / "new.py").exists()

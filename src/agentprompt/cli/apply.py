@@ -36,7 +36,7 @@ from agentprompt.edits.journal import (
     locked,
     recover,
 )
-from agentprompt.errors import UsageError
+from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.store import StoreError
 
 __all__ = ["apply_command", "diff_text"]
@@ -167,6 +167,37 @@ def apply_command(
     as_json: bool,
 ) -> None:
     """Apply the edits in REPLY (a file, or - for standard input) under --root."""
+    try:
+        _apply_command(
+            reply,
+            root,
+            dialect,
+            dry_run,
+            partial,
+            allow_whole_file,
+            fix_encoding,
+            do_recover,
+            as_json,
+        )
+    except AgentPromptError as exc:
+        # Exit 2, nothing written: with --json the error is JSON on stdout too (the line
+        # on stderr stays, as for every command).
+        if as_json and not do_recover:
+            print_json({"error": str(exc), "written": False, "written_files": []})
+        raise
+
+
+def _apply_command(
+    reply: str,
+    root: Path,
+    dialect: str,
+    dry_run: bool,
+    partial: bool,
+    allow_whole_file: bool,
+    fix_encoding: bool,
+    do_recover: bool,
+    as_json: bool,
+) -> None:
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:

@@ -18,13 +18,20 @@ from agentprompt.bridge.context import resolve_paths, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
-from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
+from agentprompt.bridge.state import (
+    BridgeState,
+    find_session,
+    held_session,
+    load_session,
+    save_state,
+)
 from agentprompt.bridge.state import start_session as store_session
 from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, DIALECTS
-from agentprompt.edits.journal import WriteFailed
+from agentprompt.edits.journal import WriteFailed, locked
 from agentprompt.errors import UsageError
+from agentprompt.store import StoreError
 from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
@@ -33,6 +40,9 @@ __all__ = ["apply_reply_method", "build_prompt_method", "preview_reply_method", 
 
 Keep = Callable[[BridgeState], None]
 """Saves the session's next state."""
+
+LOCK_WAIT = 120.0
+"""How long (seconds) an apply waits for another apply of the same root to finish."""
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
@@ -152,28 +162,43 @@ def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any
 def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``apply_reply``: apply ``reply`` as ``agentprompt apply`` does (one transaction), and,
     when a bridge session is in progress, run its round: the session advances and the next
-    prompt is returned under ``bridge``."""
+    prompt is returned under ``bridge``. As with the CLI, the apply and the session's update
+    are one critical section (applies of a root one at a time, the session read afresh and
+    saved under the state database's write lock, taken before any file is written)."""
     reply, dialect = _reply_params(params, "apply_reply")
-    session = find_session(root)
+    report: ApplyReport | None = None
     try:
-        state = session[1] if session is not None else None
-        options = reply_options(
-            state,
-            partial=flag(params, "partial"),
-            allow_whole_file=flag(params, "allow_whole_file"),
-            fix_encoding=flag(params, "fix_encoding"),
-        )
-        report = apply_reply(root, reply, dialect, options)
-    except WriteFailed as exc:
-        return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
-    _check_not_empty(report)
-    data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
-    if session is None:
-        return data
-    session_id, state = session
+        with locked(root, wait=LOCK_WAIT), held_session(root) as session:
+            try:
+                state = session[1] if session is not None else None
+                options = reply_options(
+                    state,
+                    partial=flag(params, "partial"),
+                    allow_whole_file=flag(params, "allow_whole_file"),
+                    fix_encoding=flag(params, "fix_encoding"),
+                )
+                report = apply_reply(root, reply, dialect, options)
+            except WriteFailed as exc:
+                return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
+            _check_not_empty(report)
+            data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
+            if session is None:
+                return data
+            session_id, state = session
 
-    def keep(new: BridgeState) -> None:
-        save_state(root, session_id, new)
+            def keep(new: BridgeState) -> None:
+                save_state(root, session_id, new)
 
-    data["bridge"] = _round_json(root, state, report, keep=keep)
+            data["bridge"] = _round_json(root, state, report, keep=keep)
+    except StoreError as exc:
+        if report is None or not report.written:
+            raise
+        written = sorted(report.planned)
+        return {
+            **report.to_json(),
+            "ok": False,
+            "error": f"the reply's edits were written ({', '.join(written)}), but the session "
+            f"could not be saved: {exc}",
+            "written_files": written,
+        }
     return data
