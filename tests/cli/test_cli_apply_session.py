@@ -223,3 +223,18 @@ def test_a_session_stored_as_other_json_is_one_clear_line(
         assert "Traceback" not in result.err
         assert len(result.err.strip().splitlines()) == 1
     assert not (repo / "src" / "app" / "new.py").exists()
+
+
+@pytest.mark.usefixtures("quick_lock")
+def test_an_apply_without_a_bridge_session_is_not_held_up_by_a_locked_database(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    db = repo / ".agentprompt" / "state.db"
+    with Store(db) as store:
+        store.create_session("agent", {"turns": []})
+    reply = tmp_path / "reply.md"
+    reply.write_text(_reply("src/app/new.py"), encoding="utf-8")
+    with _db_locked(db):
+        result = run("apply", str(reply), "--root", str(repo))
+    assert result.code == 0, result.err
+    assert (repo / "src" / "app" / "new.py").exists()

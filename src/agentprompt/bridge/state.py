@@ -230,17 +230,23 @@ def held_session(root: Path) -> Iterator[tuple[str, BridgeState] | None]:
     if store is None:
         yield None
         return
-    with store, store.writing():
-        record = store.latest_session(KIND)
-        if record is None:
+    with store:
+        if store.latest_session(KIND) is None:
+            # No bridge session: nothing to save, so no lock to take (a database another
+            # runtime is busy with does not hold up an apply).
             yield None
             return
-        record = store.claim(record.id)
-        token = _HELD.set((path, store))
-        try:
-            yield record.id, BridgeState.from_json(record.state)
-        finally:
-            _HELD.reset(token)
+        with store.writing():
+            record = store.latest_session(KIND)
+            if record is None:
+                yield None
+                return
+            record = store.claim(record.id)
+            token = _HELD.set((path, store))
+            try:
+                yield record.id, BridgeState.from_json(record.state)
+            finally:
+                _HELD.reset(token)
 
 
 def load_session(root: Path) -> tuple[str, BridgeState]:
