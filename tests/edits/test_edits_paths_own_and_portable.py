@@ -160,3 +160,16 @@ def test_ordinary_new_files_still_apply(root: Path) -> None:
     )
     assert report.ok, report.failed
     assert (root / "other" / "dir" / "file.txt").read_text() == "f\n"
+
+
+def test_two_new_folders_of_one_reply_spelled_two_ways_are_refused(root: Path) -> None:
+    report = apply_actions(
+        root,
+        [
+            WriteFile(dialect="whole", path="Docs/a.txt", content="1\n"),
+            WriteFile(dialect="whole", path="docs/b.txt", content="2\n"),
+        ],
+    )
+    assert not report.ok
+    assert "Docs/a.txt" in report.failed[0].reason
+    assert not (root / "Docs").exists() and not (root / "docs").exists()

@@ -366,16 +366,26 @@ def _portable(path: str) -> str:
     return "/".join(portable_key(p) for p in path.split("/"))
 
 
+def _folder_clash(path: str, other: str) -> bool:
+    """The two paths' folders part where one spells a folder another way (``a/x`` and
+    ``A/y``): one folder on macOS and Windows, two elsewhere."""
+    for mine, theirs in zip(path.split("/")[:-1], other.split("/")[:-1], strict=False):
+        if mine != theirs:
+            return portable_key(mine) == portable_key(theirs)
+    return False
+
+
 def _check_no_clash(view: _View, entry: _File) -> None:
     """Refuse a new file whose path another new file of the reply uses as a directory, or
-    that differs only by case from another file (they are one file on macOS and Windows)."""
+    that is the same name as another file of the reply on macOS or Windows (case, Unicode
+    normalization...), or whose folder is another spelling of another file's folder."""
     if entry.before is not None:
         return
     folded = _portable(entry.path)
     for other in view.files.values():
         if other is entry or other.current is None:
             continue
-        if _portable(other.path) == folded:
+        if _portable(other.path) == folded or _folder_clash(entry.path, other.path):
             same_case = other.path.casefold() == entry.path.casefold()
             raise Refused(reason("case_reply" if same_case else "portable_reply", other=other.path))
         if other.path.startswith(entry.path + "/"):
