@@ -120,7 +120,7 @@ def test_nfc_and_nfd_spellings_of_one_name_are_refused(root: Path) -> None:
     ]
     report = apply_actions(root, both)
     assert not report.ok
-    assert "same name on macOS or Windows" in report.failed[0].reason
+    assert "names the same file or folder" in report.failed[0].reason
     assert not (root / "new").exists()
 
 
