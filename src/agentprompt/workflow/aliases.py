@@ -239,16 +239,21 @@ def _loose_pattern(mounts: Mounts) -> re.Pattern[str]:
 
 @lru_cache(maxsize=64)
 def _last_parts(mounts: Mounts) -> tuple[str, ...]:
-    return tuple({root.rsplit("/", 1)[-1].lower() for _, root in _roots(mounts)} - {""})
+    """Each root's last name, folded: a text holding no spelling of any cannot hold a root."""
+    parts = {_fold(root.rsplit("/", 1)[-1]) for _, root in _roots(mounts)}
+    return tuple(parts - {""})
 
 
 def _may_hide_more(text: str, mounts: Mounts) -> bool:
-    """Cheap pre-check: only non-ASCII text, an escape, or a root's last name can hold
-    another spelling of a root."""
-    if not text.isascii() or "%" in text or "&" in text:
-        return True
-    lowered = text.lower()
-    return any(part in lowered for part in _last_parts(mounts))
+    """Cheap pre-check (whole-text decoding and folding, no per-character work): only a
+    text holding some spelling of a root's last name can hold another spelling of a root."""
+    probe = text
+    if "&" in probe:
+        probe = html.unescape(probe)
+    if "%" in probe:
+        probe = unquote(probe, errors="replace")
+    probe = probe.lower() if probe.isascii() else _fold(probe)
+    return any(part in probe for part in _last_parts(mounts))
 
 
 def _clean(word: str) -> str:
@@ -327,6 +332,18 @@ def _alias_on_disk(text: str, mounts: Mounts) -> str:
     if not ids:
         return text
     looked = 0
+    known: dict[str, MountName | bool | None] = {}
+
+    def identity(prefix: str) -> MountName | bool | None:
+        """The mount ``prefix`` is the root of, None if none, False if it does not exist."""
+        if prefix not in known:
+            try:
+                info = os.stat(prefix)
+            except (OSError, ValueError):
+                known[prefix] = False
+            else:
+                known[prefix] = ids.get((info.st_dev, info.st_ino))
+        return known[prefix]
 
     def swap(found: re.Match[str]) -> str:
         nonlocal looked
@@ -339,12 +356,10 @@ def _alias_on_disk(text: str, mounts: Mounts) -> str:
         prefix = ""
         for depth, part in enumerate(parts, start=1):
             prefix += "/" + part
-            try:
-                info = os.stat(prefix)
-            except (OSError, ValueError):
+            name = identity(prefix)
+            if name is False:
                 break
-            name = ids.get((info.st_dev, info.st_ino))
-            if name is not None:
+            if name is not None and name is not True:
                 best = (name, depth)
         if best is None:
             return path
