@@ -238,3 +238,26 @@ def test_an_apply_without_a_bridge_session_is_not_held_up_by_a_locked_database(
         result = run("apply", str(reply), "--root", str(repo))
     assert result.code == 0, result.err
     assert (repo / "src" / "app" / "new.py").exists()
+
+
+def test_requests_are_judged_by_the_ignore_rules_of_the_rounds_start(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    (repo / ".gitignore").write_text("local/\n")
+    (repo / "local").mkdir()
+    (repo / "local" / "notes.md").write_text("private notes 4471\n")
+    _start(run, repo)
+    reply = tmp_path / "reply.md"
+    reply.write_text(
+        "<<<FILE: .gitignore>>>\n# nothing ignored\n<<<END>>>\n\n"
+        "<<<FILE: [NEW] src/app/made.py>>>\nMADE = 1\n<<<END>>>\n\n"
+        "<<<REQUEST_FILES>>>\n- local/notes.md\n- src/app/made.py\n- src/app/core.py\n<<<END>>>\n",
+        encoding="utf-8",
+    )
+    result = run("apply", str(reply), "--root", str(repo), "--allow-whole-file")
+    assert result.code == 0, result.err
+    assert "private notes 4471" not in result.out
+    assert "cannot show local/notes.md" in result.out
+    status = json.loads(run("bridge", "status", "--root", str(repo), "--json").out)
+    assert "local/notes.md" not in status["files"]
+    assert {"src/app/made.py", "src/app/core.py"} <= set(status["files"])

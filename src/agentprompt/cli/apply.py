@@ -20,6 +20,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.bridge.context import RepoView, view_repository
 from agentprompt.bridge.rounds import reply_options
 from agentprompt.bridge.state import BridgeState, held_session
 from agentprompt.cli.bridge import bridge_session, finish_round
@@ -236,9 +237,12 @@ def _apply_command(
         # the state database, whose write lock is taken before any file is written. A
         # locked or read-only database stops the apply here, with nothing written.
         with locked(root, wait=LOCK_WAIT), held_session(root) as session:
+            # The repository as the round begins: the reply's requests are judged by its
+            # ignore rules, not by ones the reply itself rewrites.
+            before = _view_before(root, session)
             report = _apply(root, text, dialect, session, flags, as_json)
             try:
-                data = _round(root, session, report, dry_run=False, as_json=as_json)
+                data = _round(root, session, report, dry_run=False, as_json=as_json, before=before)
             except UsageError as exc:
                 # The next prompt cannot be made; the session's new state is kept.
                 round_failed = exc
@@ -301,6 +305,14 @@ def _apply(
     return report
 
 
+def _view_before(root: Path, session: tuple[str, BridgeState] | None) -> RepoView | None:
+    """The session's view of the repository before the reply is applied (none without a
+    session)."""
+    if session is None:
+        return None
+    return view_repository(root, include_generated=session[1].include_generated)
+
+
 def _round(
     root: Path,
     session: tuple[str, BridgeState] | None,
@@ -308,11 +320,12 @@ def _round(
     *,
     dry_run: bool,
     as_json: bool,
+    before: RepoView | None = None,
 ) -> dict[str, Any] | None:
     """The bridge round after the apply (none without a session); its JSON with --json."""
     if session is None:
         return None
-    return finish_round(root, session, report, dry_run=dry_run, as_json=as_json)
+    return finish_round(root, session, report, dry_run=dry_run, as_json=as_json, before=before)
 
 
 def _finish(report: ApplyReport, data: dict[str, Any] | None, as_json: bool) -> None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agentprompt.bridge.context import resolve_paths, view_repository
+from agentprompt.bridge.context import RepoView, resolve_paths, view_repository
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
@@ -114,13 +114,18 @@ def _check_not_empty(report: ApplyReport) -> None:
 
 
 def _round_json(
-    root: Path, state: BridgeState, report: ApplyReport, *, keep: Keep | None
+    root: Path,
+    state: BridgeState,
+    report: ApplyReport,
+    *,
+    keep: Keep | None,
+    before: RepoView | None = None,
 ) -> dict[str, Any]:
     """The bridge round after ``report`` (saved through ``keep``; a dry run's report gives
     the prompt a real apply would make next, with nothing saved)."""
     saved = keep is not None
     try:
-        outcome = run_round(root, state, report, keep=keep)
+        outcome = run_round(root, state, report, keep=keep, before=before)
     except UsageError as exc:
         done = "the reply was applied and the session moved on, but " if saved else ""
         return {
@@ -169,8 +174,14 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     report: ApplyReport | None = None
     try:
         with locked(root, wait=LOCK_WAIT), held_session(root) as session:
+            state = session[1] if session is not None else None
+            # The repository as the round begins: requests are judged by its ignore rules.
+            before = (
+                view_repository(root, include_generated=state.include_generated)
+                if state is not None
+                else None
+            )
             try:
-                state = session[1] if session is not None else None
                 options = reply_options(
                     state,
                     partial=flag(params, "partial"),
@@ -189,7 +200,7 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
             def keep(new: BridgeState) -> None:
                 save_state(root, session_id, new)
 
-            data["bridge"] = _round_json(root, state, report, keep=keep)
+            data["bridge"] = _round_json(root, state, report, keep=keep, before=before)
     except StoreError as exc:
         if report is None or not report.written:
             raise
