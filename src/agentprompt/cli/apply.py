@@ -310,7 +310,8 @@ def _view_before(root: Path, session: tuple[str, BridgeState] | None) -> RepoVie
     session)."""
     if session is None:
         return None
-    return view_repository(root, include_generated=session[1].include_generated)
+    # Only its file list and discovery judge the requests: no summaries needed.
+    return view_repository(root, summaries=False, include_generated=session[1].include_generated)
 
 
 def _round(

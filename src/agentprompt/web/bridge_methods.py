@@ -177,7 +177,7 @@ def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
             state = session[1] if session is not None else None
             # The repository as the round begins: requests are judged by its ignore rules.
             before = (
-                view_repository(root, include_generated=state.include_generated)
+                view_repository(root, summaries=False, include_generated=state.include_generated)
                 if state is not None
                 else None
             )
