@@ -54,6 +54,8 @@ def main() -> int:
         print(f"{outcome.line()} [{time.monotonic() - clock:.1f} s]", flush=True)
         for example in outcome.examples:
             print(f"  {example}")
+        for error in outcome.errors[:5]:
+            print(f"  (not exit 0) {error}")
         bad += outcome.bad
     return 1 if bad else 0
 

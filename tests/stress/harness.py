@@ -56,6 +56,8 @@ class Outcome:
     bad: int = 0
     notes: dict[str, int] = field(default_factory=dict)
     examples: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """What the runs that did not exit 0 said (not failures by themselves)."""
 
     def note(self, key: str) -> None:
         self.notes[key] = self.notes.get(key, 0) + 1
@@ -114,12 +116,17 @@ def concurrent_applies(n: int, parallel: int) -> Outcome:
             )
             replies.append(reply)
 
+        errors: list[str] = []
+
         def one(reply: Path) -> int:
             done = _cli("apply", str(reply), "--root", str(root), "--json")
+            if done.returncode:
+                errors.append(f"{reply.name}: exit {done.returncode}: {done.stderr.strip()[:300]}")
             return done.returncode
 
         with ThreadPoolExecutor(parallel) as pool:
             codes = list(pool.map(one, replies))
+        out.errors = errors
         status = json.loads(_cli("bridge", "status", "--root", str(root), "--json").stdout)
         in_context = set(status["files"])
         for i, code in enumerate(codes):
@@ -189,7 +196,7 @@ def kill_during_apply(n: int, files: int = 300, seed: int = 7) -> Outcome:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            time.sleep(rng.uniform(0.3, 1.0) * whole)
+            time.sleep(rng.uniform(0.2, 0.9) * whole)
             killed = proc.poll() is None
             if killed:
                 os.kill(proc.pid, signal.SIGKILL)

@@ -191,7 +191,7 @@ def _opened(root: Path, *, create: bool) -> Iterator[Store | None]:
     when there is no database and ``create`` is false)."""
     path = _store_path(root)
     held = _HELD.get()
-    if held is not None and held[0] == path:
+    if held is not None and held[0] == path.resolve():
         yield held[1]
         return
     store = Store(path) if create else Store.open_existing(path)
@@ -242,7 +242,7 @@ def held_session(root: Path) -> Iterator[tuple[str, BridgeState] | None]:
                 yield None
                 return
             record = store.claim(record.id)
-            token = _HELD.set((path, store))
+            token = _HELD.set((path.resolve(), store))
             try:
                 yield record.id, BridgeState.from_json(record.state)
             finally:
