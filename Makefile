@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest bench clean chromium
+.PHONY: demo test lint typecheck pytest bench stress clean chromium
 
 # Playwright drives Debian's Chromium; it must never download a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
@@ -78,6 +78,10 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/peers_diff_bench.py
 	$(BIN)/python bench/peers_map_bench.py
 	$(BIN)/python bench/peers_pack_bench.py
+
+# The adversarial probe's shapes at full counts (tests/stress runs them small).
+stress: $(VENV)/.installed-dev
+	$(BIN)/python bench/stress_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -129,6 +129,7 @@ class Store:
 
     def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
         self.path = path
+        self._held = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -146,6 +147,28 @@ class Store:
             raise _explain(path, exc) from None
         _keep_out_of_git(path)
 
+    @classmethod
+    def open_existing(cls, path: Path) -> Store | None:
+        """The database at ``path`` if there is one (``None``: none, and none is created).
+
+        An empty file is refused: agentprompt's database is never empty once made, so a
+        0-byte file is one whose contents were lost (a full disk, a copy cut short), and
+        opening it would silently start afresh, dropping the sessions it held.
+        """
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"state database {path} cannot be read: {exc.strerror}") from None
+        if size == 0:
+            raise StoreError(
+                f"state database {path} is empty (0 bytes): the sessions it held are lost. "
+                "Remove the file to start afresh (agentprompt pack --task TEXT starts a new "
+                "session)"
+            )
+        return cls(path)
+
     def close(self) -> None:
         """Close the connection (safe to call twice)."""
         db = getattr(self, "_db", None)
@@ -160,7 +183,44 @@ class Store:
         self.close()
 
     @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One write transaction around a critical section of the caller.
+
+        The database's write lock is taken at once (``BEGIN IMMEDIATE``), so a database
+        locked by another process is refused before the caller does anything; every save
+        inside commits together at the end, and an exception rolls them all back. A
+        failing commit raises :class:`StoreError` on leaving the block.
+        """
+        if self._held:
+            yield
+            return
+        with self._transaction():
+            self._held = True
+            try:
+                yield
+            finally:
+                self._held = False
+
+    def claim(self, session_id: str) -> SessionRecord:
+        """Inside :meth:`writing`: the session, read afresh, after proving it can be saved
+        (a read-only database is refused here, before the caller changes anything)."""
+        if not self._held:
+            raise RuntimeError("Store.claim is for use inside Store.writing()")
+        record = self.get_session(session_id)
+        try:
+            self._db.execute(
+                "UPDATE sessions SET updated_at = updated_at WHERE id = ?", (session_id,)
+            )
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        return record
+
+    @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._held:
+            # Inside writing(): its transaction commits everything at its end.
+            yield self._db
+            return
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -300,9 +360,11 @@ def _encode(state: dict[str, Any]) -> str:
 def _record(row: tuple[Any, ...]) -> SessionRecord:
     try:
         state = json.loads(row[4])
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise StoreError(
             f"session {row[0]!r} has a damaged state (not JSON); delete it with "
             f"'agentprompt sessions delete {row[0]}'"
         ) from None
+    # A state that is JSON but not an object is left to its runtime to refuse, naming the
+    # fix it knows (``bridge reset``, ``--reset``...).
     return SessionRecord(id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=state)

@@ -345,8 +345,9 @@ def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(
         "<<<REQUEST_FILE: scripts/long.py>>>\n"
     )
     result = run("apply", _reply(tmp_path, reply), "--root", str(example))
-    assert result.code == 2
-    assert "the reply was applied and the session moved on" in result.err
+    # Files were written: exit 1, naming them (exit 2 means nothing was written).
+    assert result.code == 1
+    assert "the reply's edits were written (src/a.ts), but the next prompt cannot" in result.err
     assert "raise --split-chars" in result.err
     assert (example / "src" / "a.ts").read_text() == "export const a = 1;\n"
     state = json.loads(run("bridge", "status", "--root", str(example), "--json").out)

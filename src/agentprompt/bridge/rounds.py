@@ -146,12 +146,25 @@ def _written_by(root: Path, report: ApplyReport, overlay: Overlay) -> dict[str, 
     return {p: text_digest(t) for p, t in contents.items()}
 
 
+def _as_then(view: RepoView, before: RepoView, report: ApplyReport) -> RepoView:
+    """``view`` as the reply's requests are judged: by the rules of the round's start
+    (``before``), so a file those left out (an ignore rule) stays out even when the reply's
+    own edits (to ``.gitignore``, say) brought it in; the files the reply wrote are in."""
+    then = set(before.paths)
+    hidden = {p for p in view.paths if p not in then and p not in report.planned}
+    if not hidden:
+        return view
+    kept = tuple(p for p in view.paths if p not in hidden)
+    return replace(view, discovery=before.discovery, listed=kept)
+
+
 def run_round(
     root: Path,
     state: BridgeState,
     report: ApplyReport,
     *,
     keep: Callable[[BridgeState], None] | None = None,
+    before: RepoView | None = None,
 ) -> Round:
     """The session's next state and prompt after a reply was applied (as ``report`` says).
 
@@ -159,13 +172,15 @@ def run_round(
     already on disk, so the session must follow them even when the prompt then cannot be
     made (a split limit or budget the new files do not fit raises its usage error); once
     the prompt is built it receives the state again with the files the prompt shows in full
-    among those the model has seen.
+    among those the model has seen. ``before``: the repository's view taken before the
+    reply was applied, by whose rules its requests are judged.
     """
     # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
     # leave them, so it is the prompt a real apply would make.
     overlay = report.planned if report.dry_run else {}
     view = overlay_view(session_view(root, state), overlay)
-    new, added = advance(state, report, view, root)
+    judge = view if before is None else _as_then(view, before, report)
+    new, added = advance(state, report, judge, root)
     new = new.with_sent(_written_by(root, report, overlay))
     if keep is not None:
         keep(new)

@@ -33,10 +33,12 @@ def default_secret_cache_path(root: Path) -> Path:
 
 
 def _version() -> str:
+    from agentprompt.repo.secrets.stores import RULES_VERSION
+
     try:
-        return metadata.version("detect-secrets")
+        return f"{metadata.version('detect-secrets')}+{RULES_VERSION}"
     except metadata.PackageNotFoundError:
-        return "unknown"
+        return f"unknown+{RULES_VERSION}"
 
 
 def text_digest(text: str) -> str:

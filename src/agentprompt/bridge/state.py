@@ -6,6 +6,9 @@ Reading the current prompt (``pack``) never changes it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +23,7 @@ __all__ = [
     "NoBridgeSession",
     "clear_session",
     "find_session",
+    "held_session",
     "load_session",
     "save_state",
     "start_session",
@@ -189,7 +193,7 @@ class BridgeState:
                 excludes=tuple(str(p) for p in data.get("excludes", ())),
                 warn_tokens=_optional_int(data.get("warn_tokens")),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise InvalidBridgeState(
                 f"the stored bridge session cannot be read ({exc}); clear it with "
                 "agentprompt bridge reset and start again with agentprompt pack --task TEXT"
@@ -243,19 +247,72 @@ def _store_path(root: Path) -> Path:
     return default_store_path(root)
 
 
+_HELD: ContextVar[tuple[Path, Store] | None] = ContextVar("bridge_held_session", default=None)
+"""The store of the session :func:`held_session` holds (its path and open store)."""
+
+
+@contextmanager
+def _opened(root: Path, *, create: bool) -> Iterator[Store | None]:
+    """The root's store: the one :func:`held_session` holds, else a fresh connection (none
+    when there is no database and ``create`` is false)."""
+    path = _store_path(root)
+    held = _HELD.get()
+    if held is not None and held[0] == path.resolve():
+        yield held[1]
+        return
+    store = Store(path) if create else Store.open_existing(path)
+    if store is None:
+        yield None
+        return
+    with store:
+        yield store
+
+
 def find_session(root: Path) -> tuple[str, BridgeState] | None:
     """The session in progress for ``root`` (its id and state), or None.
 
     A root with no state database has no session, and none is created by looking.
     """
-    path = _store_path(root)
-    if not path.exists():
-        return None
-    with Store(path) as store:
-        record = store.latest_session(KIND)
+    with _opened(root, create=False) as store:
+        record = store.latest_session(KIND) if store is not None else None
     if record is None:
         return None
     return record.id, BridgeState.from_json(record.state)
+
+
+@contextmanager
+def held_session(root: Path) -> Iterator[tuple[str, BridgeState] | None]:
+    """The session in progress for ``root``, held for a critical section (an apply).
+
+    The state database's write lock is taken first and the session is read afresh under
+    it, after a test write proves it can be saved: a locked or read-only database is
+    refused (:class:`~agentprompt.store.StoreError`) before the caller writes anything.
+    Every :func:`save_state` inside the block joins the one transaction, which commits on
+    leaving it (an exception rolls it back): two applies of one session never both start
+    from the same state, so neither update is lost. No database: no session, ``None``.
+    """
+    path = _store_path(root)
+    store = Store.open_existing(path)
+    if store is None:
+        yield None
+        return
+    with store:
+        if store.latest_session(KIND) is None:
+            # No bridge session: nothing to save, so no lock to take (a database another
+            # runtime is busy with does not hold up an apply).
+            yield None
+            return
+        with store.writing():
+            record = store.latest_session(KIND)
+            if record is None:
+                yield None
+                return
+            record = store.claim(record.id)
+            token = _HELD.set((path.resolve(), store))
+            try:
+                yield record.id, BridgeState.from_json(record.state)
+            finally:
+                _HELD.reset(token)
 
 
 def load_session(root: Path) -> tuple[str, BridgeState]:
@@ -276,7 +333,8 @@ def start_session(root: Path, state: BridgeState) -> str:
 
 def save_state(root: Path, session_id: str, state: BridgeState) -> None:
     """Save ``state`` as session ``session_id``'s new state."""
-    with Store(_store_path(root)) as store:
+    with _opened(root, create=True) as store:
+        assert store is not None
         store.save_session(session_id, state.to_json())
 
 

@@ -3,7 +3,10 @@
 Exit status: 0 when every edit applied (or would, with ``--dry-run``), 1 when anything
 failed (nothing is written unless ``--partial``; a write the disk refused, a full disk say,
 is rolled back and reported, with ``--json`` as JSON), 2 for unusable input (an unreadable reply,
-a root that is not a directory, an unknown dialect, a pending journal).
+a root that is not a directory, an unknown dialect, a pending journal, a session that
+cannot be saved): exit 2 always means nothing was written. When files were written and
+something after failed (the session could not be saved, the next prompt cannot be made), the
+exit status is 1 and the message names the files written.
 """
 
 from __future__ import annotations
@@ -11,12 +14,15 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.bridge.context import RepoView, view_repository
 from agentprompt.bridge.rounds import reply_options
+from agentprompt.bridge.state import BridgeState, held_session
 from agentprompt.cli.bridge import bridge_session, finish_round
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
@@ -24,8 +30,15 @@ from agentprompt.cli.progress import scan_progress
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
-from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed, recover
-from agentprompt.errors import UsageError
+from agentprompt.edits.journal import (
+    RecoveryReport,
+    RollbackFailed,
+    WriteFailed,
+    locked,
+    recover,
+)
+from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.store import StoreError
 
 __all__ = ["apply_command", "diff_text"]
 
@@ -161,6 +174,37 @@ def apply_command(
     as_json: bool,
 ) -> None:
     """Apply the edits in REPLY (a file, or - for standard input) under --root."""
+    try:
+        _apply_command(
+            reply,
+            root,
+            dialect,
+            dry_run,
+            partial,
+            allow_whole_file,
+            fix_encoding,
+            do_recover,
+            as_json,
+        )
+    except AgentPromptError as exc:
+        # Exit 2, nothing written: with --json the error is JSON on stdout too (the line
+        # on stderr stays, as for every command).
+        if as_json and not do_recover:
+            print_json({"error": str(exc), "written": False, "written_files": []})
+        raise
+
+
+def _apply_command(
+    reply: str,
+    root: Path,
+    dialect: str,
+    dry_run: bool,
+    partial: bool,
+    allow_whole_file: bool,
+    fix_encoding: bool,
+    do_recover: bool,
+    as_json: bool,
+) -> None:
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:
@@ -177,17 +221,67 @@ def apply_command(
             _show_recovery(recovery)
         return
     select_dialects(dialect)
-    session = bridge_session(root)
     text = read_reply(reply)
+    flags = {
+        "dry_run": dry_run,
+        "partial": partial,
+        "allow_whole_file": allow_whole_file,
+        "fix_encoding": fix_encoding,
+    }
+    if dry_run:
+        # Nothing is written and the session is not saved: no lock, no transaction.
+        session = bridge_session(root)
+        preview = _apply(root, text, dialect, session, flags, as_json)
+        _finish(preview, _round(root, session, preview, dry_run=True, as_json=as_json), as_json)
+        return
+    report: ApplyReport | None = None
+    data: dict[str, Any] | None = None
+    round_failed: UsageError | None = None
+    try:
+        # One critical section: applies of this root run one at a time (a second one
+        # waits), and the session is read afresh, changed and saved in one transaction of
+        # the state database, whose write lock is taken before any file is written. A
+        # locked or read-only database stops the apply here, with nothing written.
+        with locked(root, wait=LOCK_WAIT), held_session(root) as session:
+            # The repository as the round begins: the reply's requests are judged by its
+            # ignore rules, not by ones the reply itself rewrites.
+            before = _view_before(root, session)
+            report = _apply(root, text, dialect, session, flags, as_json)
+            try:
+                data = _round(root, session, report, dry_run=False, as_json=as_json, before=before)
+            except UsageError as exc:
+                # The next prompt cannot be made; the session's new state is kept.
+                round_failed = exc
+    except StoreError as exc:
+        if report is None or not report.written:
+            raise
+        _written_but(report, f"the session could not be saved: {exc}", as_json)
+    if round_failed is not None:
+        if report is None or not report.written:
+            raise round_failed
+        moved = "the reply was applied and the session moved on, but "
+        _written_but(report, str(round_failed).removeprefix(moved), as_json)
+    assert report is not None
+    _finish(report, data, as_json)
+
+
+LOCK_WAIT = 120.0
+"""How long (seconds) an apply waits for another apply of the same root to finish."""
+
+
+def _apply(
+    root: Path,
+    text: str,
+    dialect: str,
+    session: tuple[str, BridgeState] | None,
+    flags: dict[str, bool],
+    as_json: bool,
+) -> ApplyReport:
+    """The reply applied in ``session`` (or none); a write the disk refused ends the run."""
+    dry_run = flags["dry_run"]
     try:
         state = session[1] if session is not None else None
-        options = reply_options(
-            state,
-            dry_run=dry_run,
-            partial=partial,
-            allow_whole_file=allow_whole_file,
-            fix_encoding=fix_encoding,
-        )
+        options = reply_options(state, **flags)
         # A bar on the terminal's stderr once the apply has run for a second.
         with scan_progress("Applying the reply's edits") as bar:
             report = apply_reply(root, text, dialect, replace(options, progress=bar.update))
@@ -212,14 +306,55 @@ def apply_command(
             "the reply holds no edit blocks, requests or other markers; nothing can be "
             "applied (check the --dialect, or that the whole reply was given)"
         )
-    if as_json:
-        data = report.to_json()
-        if session is not None:
-            data["bridge"] = finish_round(root, session, report, dry_run=dry_run, as_json=True)
-        print_json(data)
-    else:
+    if not as_json:
         _show(report)
-        if session is not None:
-            finish_round(root, session, report, dry_run=dry_run, as_json=False)
+    return report
+
+
+def _view_before(root: Path, session: tuple[str, BridgeState] | None) -> RepoView | None:
+    """The session's view of the repository before the reply is applied (none without a
+    session)."""
+    if session is None:
+        return None
+    # Only its file list and discovery judge the requests: no summaries needed.
+    return view_repository(root, summaries=False, include_generated=session[1].include_generated)
+
+
+def _round(
+    root: Path,
+    session: tuple[str, BridgeState] | None,
+    report: ApplyReport,
+    *,
+    dry_run: bool,
+    as_json: bool,
+    before: RepoView | None = None,
+) -> dict[str, Any] | None:
+    """The bridge round after the apply (none without a session); its JSON with --json."""
+    if session is None:
+        return None
+    return finish_round(root, session, report, dry_run=dry_run, as_json=as_json, before=before)
+
+
+def _finish(report: ApplyReport, data: dict[str, Any] | None, as_json: bool) -> None:
+    if as_json:
+        out = report.to_json()
+        if data is not None:
+            out["bridge"] = data
+        print_json(out)
     if not report.ok:
         sys.exit(EXIT_FAILED)
+
+
+def _written_but(report: ApplyReport, problem: str, as_json: bool) -> None:
+    """Files were written, then something else failed: say which files, and what the
+    reply asked for that the session may not have recorded; exit 1."""
+    written = sorted(report.planned)
+    asked = list(report.requests)
+    if as_json:
+        print_json({**report.to_json(), "error": problem, "written_files": written})
+    else:
+        line = f"agentprompt: the reply's edits were written ({', '.join(written)}), but {problem}"
+        if asked:
+            line += f"; the reply asked for: {', '.join(asked)}"
+        err_console.print(printable(line), markup=False)
+    sys.exit(EXIT_FAILED)

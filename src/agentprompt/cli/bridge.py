@@ -11,6 +11,7 @@ import click
 from rich.text import Text
 
 from agentprompt.bridge.clipboard import copy_prompt
+from agentprompt.bridge.context import RepoView
 from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, session_view
 from agentprompt.bridge.rounds import Round, run_round
@@ -110,6 +111,7 @@ def finish_round(
     *,
     dry_run: bool,
     as_json: bool,
+    before: RepoView | None = None,
 ) -> dict[str, Any] | None:
     """The bridge round after ``apply``: the next state and prompt, saved and copied (a dry
     run saves and copies nothing and prints the prompt). Returns the JSON to merge into
@@ -120,7 +122,7 @@ def finish_round(
         save_state(root, session_id, new)
 
     try:
-        outcome = run_round(root, state, report, keep=None if dry_run else keep)
+        outcome = run_round(root, state, report, keep=None if dry_run else keep, before=before)
     except UsageError as exc:
         done = "" if dry_run else "the reply was applied and the session moved on, but "
         raise UsageError(

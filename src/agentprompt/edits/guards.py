@@ -10,7 +10,6 @@ file can hold.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from agentprompt.edits.actions import (
 from agentprompt.edits.dialects.bridge import is_bridge_marker
 from agentprompt.edits.elision import is_elision
 from agentprompt.edits.hunks import HunkFailure
-from agentprompt.edits.paths import is_symlink
+from agentprompt.edits.paths import check_portable, is_symlink
 from agentprompt.edits.reasons import reason
 from agentprompt.edits.textfile import TextFile, split_lines
 
@@ -162,15 +161,17 @@ def check_expected(current: TextFile, expected: str) -> None:
 
 
 def check_case(real: Path, path: str) -> None:
-    """Refuse a new file whose name differs only by case from one already in its folder."""
-    try:
-        names = os.listdir(real.parent)
-    except OSError:
+    """Refuse a new file that is, somewhere on its way, the same name as one that exists
+    on macOS or Windows: a name (of the file, or of a new directory on its way, ``SUB/``
+    beside ``sub/``) that differs from an existing one by case only, or by Unicode
+    normalization, characters those systems ignore, or trailing dots and spaces."""
+    found = check_portable(real, path)
+    if found is None:
         return
-    name = real.name
-    clash = [n for n in names if n != name and n.casefold() == name.casefold()]
-    if clash:
-        raise Refused(reason("case_existing", existing=clash[0], path=path))
+    existing, name = found
+    if existing.casefold() == name.casefold():
+        raise Refused(reason("case_existing", existing=existing, path=path))
+    raise Refused(reason("portable_existing", existing=existing, path=path))
 
 
 def check_encodable(action: FileAction) -> None:

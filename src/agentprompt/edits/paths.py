@@ -21,8 +21,11 @@ __all__ = [
     "TEMP_NAME",
     "PathTooLong",
     "UnsafePath",
+    "check_portable",
     "check_target",
+    "check_writable",
     "is_symlink",
+    "portable_key",
     "resolve_inside",
     "resolve_target",
 ]
@@ -41,7 +44,17 @@ PATH_LIMIT = 4096
 TEMP_EXTRA = len(".x.agentprompt-0123456789abcdef.tmp") - 1
 """How many bytes a temporary copy's name adds to the file's name."""
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_IGNORED = (
+    "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
+)
+"""Characters a file system ignores in names (HFS+ drops these, as git's ``protectHFS``
+knows), or that no one sees: zero-width, joiners, direction marks and overrides."""
+_ZERO_WIDTH = dict.fromkeys(map(ord, _IGNORED))
+
+OWN_FILES = ((".agentprompt",), ("config", "prompts"))
+"""Folders holding agentprompt's own instructions and state, relative to the root: a reply
+may not write there (a model could otherwise rewrite the instructions it is given)."""
 
 
 def _why(name: str, /, **values: object) -> str:
@@ -178,14 +191,77 @@ def _may_name_git(path: str) -> bool:
 
 
 def _is_git(part: str) -> bool:
-    """``part`` names ``.git`` on some platform: any case, trailing dots or spaces (Windows
-    drops them), zero-width characters, or the 8.3 short name ``GIT~1``."""
+    """``part`` names ``.git`` on some platform, as git's ``protectNTFS`` and ``protectHFS``
+    see it: any case, trailing dots or spaces (Windows drops them), an NTFS stream suffix
+    (``.git::$INDEX_ALLOCATION``), characters HFS+ ignores (``.g\u200eit``), or the 8.3
+    short name ``GIT~1``."""
     if part.isascii():
-        name = part.lower().rstrip(". ")
+        name = part.split(":", 1)[0].lower().rstrip(". ")
         return name == ".git" or (name.startswith("git~") and name[4:].isdigit())
     name = unicodedata.normalize("NFKC", part.translate(_ZERO_WIDTH)).casefold()
-    name = name.rstrip(". ")
+    name = name.split(":", 1)[0].rstrip(". ")
     return name == ".git" or re.fullmatch(r"git~\d+", name) is not None
+
+
+def portable_key(name: str) -> str:
+    """The one name ``name`` is on every common file system: macOS and Windows ignore case,
+    macOS ignores Unicode normalization (NFC and NFD are one name) and the characters of
+    :data:`_IGNORED`, Windows drops trailing dots and spaces. Two names with one key are one
+    file somewhere."""
+    if name.isascii():
+        return name.lower().rstrip(". ") or name
+    folded = unicodedata.normalize("NFC", name.translate(_ZERO_WIDTH)).casefold()
+    return unicodedata.normalize("NFC", folded).rstrip(". ") or name
+
+
+def _real_root(root: Path, cache: dict[str, str] | None) -> str:
+    return _realpath(str(root), cache)
+
+
+def check_writable(
+    root: Path,
+    real: Path,
+    info: os.stat_result | None,
+    path: str,
+    cache: dict[str, str] | None = None,
+) -> None:
+    """Refuse a write (or delete, or move) of ``real`` (``path`` resolved by
+    :func:`resolve_target`, with its status ``info``): agentprompt's own instructions and
+    state (:data:`OWN_FILES`), which a reply may read but never change, and a read-only file,
+    which a reply does not replace without a word."""
+    prefix = _real_root(root, cache).rstrip(os.sep) + os.sep
+    spelled = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    inner = str(real)[len(prefix) :].split(os.sep)
+    for parts in (spelled, inner):
+        keys = [portable_key(p) for p in parts[:-1]]
+        for own in OWN_FILES:
+            if tuple(keys[: len(own)]) == own:
+                raise UnsafePath(path, _why("path_own_config", where="/".join(own) + "/"))
+    if info is not None and not info.st_mode & 0o222:
+        raise UnsafePath(path, _why("path_read_only", mode=f"{stat.S_IMODE(info.st_mode):04o}"))
+
+
+def check_portable(real: Path, path: str) -> tuple[str, str] | None:
+    """For a file to be created at ``real``: the first name on its way that does not exist
+    yet and an existing name beside it that is the same name on macOS or Windows
+    (:func:`portable_key`), as ``(existing, new)``; ``None`` when there is none. The
+    existing directory ``sub/`` and a new ``SUB/x.txt`` are one directory there."""
+    below = real
+    parent = real.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            return None
+        below, parent = parent, parent.parent
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return None
+    name = below.name
+    key = portable_key(name)
+    for other in names:
+        if other != name and portable_key(other) == key:
+            return other, name
+    return None
 
 
 def is_symlink(root: Path, path: str) -> bool:

@@ -37,7 +37,7 @@ from agentprompt.edits.guards import (
 from agentprompt.edits.hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits.match import Stage
 from agentprompt.edits.numbered import unnumbered, unnumbered_hunk_lines
-from agentprompt.edits.paths import resolve_target
+from agentprompt.edits.paths import check_writable, portable_key, resolve_target
 from agentprompt.edits.reasons import joined_reasons, reason
 from agentprompt.edits.splice import Edit, apply_edits
 from agentprompt.edits.textfile import (
@@ -154,6 +154,7 @@ class _View:
             self.touched.setdefault(self.reals[path], (known.current, known.edits))
             return known
         real, info = resolve_target(self.root, path, self.resolved)
+        check_writable(self.root, real, info, path, self.resolved)
         self.reals[path] = str(real)
         known = self.files.get(str(real))
         if known is not None:
@@ -361,17 +362,32 @@ def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
     entry.current, entry.edits = None, None
 
 
+def _portable(path: str) -> str:
+    return "/".join(portable_key(p) for p in path.split("/"))
+
+
+def _folder_clash(path: str, other: str) -> bool:
+    """The two paths' folders part where one spells a folder another way (``a/x`` and
+    ``A/y``): one folder on macOS and Windows, two elsewhere."""
+    for mine, theirs in zip(path.split("/")[:-1], other.split("/")[:-1], strict=False):
+        if mine != theirs:
+            return portable_key(mine) == portable_key(theirs)
+    return False
+
+
 def _check_no_clash(view: _View, entry: _File) -> None:
     """Refuse a new file whose path another new file of the reply uses as a directory, or
-    that differs only by case from another file (they are one file on macOS and Windows)."""
+    that is the same name as another file of the reply on macOS or Windows (case, Unicode
+    normalization...), or whose folder is another spelling of another file's folder."""
     if entry.before is not None:
         return
-    folded = entry.path.casefold()
+    folded = _portable(entry.path)
     for other in view.files.values():
         if other is entry or other.current is None:
             continue
-        if other.path.casefold() == folded:
-            raise Refused(reason("case_reply", other=other.path))
+        if _portable(other.path) == folded or _folder_clash(entry.path, other.path):
+            same_case = other.path.casefold() == entry.path.casefold()
+            raise Refused(reason("case_reply" if same_case else "portable_reply", other=other.path))
         if other.path.startswith(entry.path + "/"):
             raise Refused(reason("clash_parent", other=other.path, path=entry.path))
         if entry.path.startswith(other.path + "/"):

@@ -12,6 +12,8 @@ import errno
 import fcntl
 import os
 import stat
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,17 +56,37 @@ class ApplyBusy(EditError):
         super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
 
 
+_HELD: set[tuple[int, int, int]] = set()
+"""The roots this process holds the lock of: (thread, device, inode)."""
+
+
 @contextlib.contextmanager
-def locked(root: Path) -> Iterator[None]:
+def locked(root: Path, *, wait: float = 0.0) -> Iterator[None]:
     """Hold an exclusive lock on ``root`` (``flock`` on the directory itself, so no file is
-    created); raises :class:`ApplyBusy` when another apply holds it."""
+    created); raises :class:`ApplyBusy` when another apply still holds it after ``wait``
+    seconds. A thread that already holds it (a caller's critical section around an apply)
+    takes it again at once."""
     fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
+        info = os.fstat(fd)
+        key = (threading.get_ident(), info.st_dev, info.st_ino)
+        if key in _HELD:
+            yield
+            return
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise ApplyBusy(root) from None
+                time.sleep(0.01)
+        _HELD.add(key)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ApplyBusy(root) from None
-        yield
+            yield
+        finally:
+            _HELD.discard(key)
     finally:
         os.close(fd)
 

@@ -37,6 +37,7 @@ __all__ = [
     "InvalidPromptFile",
     "InvalidPromptName",
     "MissingVariables",
+    "PromptDirUnreadable",
     "PromptFileMissing",
     "PromptLibrary",
     "PromptSource",
@@ -245,7 +246,7 @@ class PromptLibrary:
         hits = [
             (origin, d / f"{name}.md")
             for origin, d in self.search_dirs()
-            if (d / f"{name}.md").is_file()
+            if _is_file(d, d / f"{name}.md")
         ]
         if not hits:
             return None
@@ -291,10 +292,34 @@ class PromptLibrary:
         """Every prompt name found in any directory, with the file it resolves to."""
         names: set[str] = set()
         for _, d in self.search_dirs():
-            if d.is_dir():
-                names.update(p.relative_to(d).with_suffix("").as_posix() for p in d.rglob("*.md"))
+            try:
+                if d.is_dir():
+                    found = d.rglob("*.md")
+                    names.update(p.relative_to(d).with_suffix("").as_posix() for p in found)
+            except OSError as exc:
+                raise PromptDirUnreadable(d, exc) from None
         sources = [self.find(n) for n in sorted(names)]
         return [s for s in sources if s is not None]
+
+
+class PromptDirUnreadable(AgentPromptError):
+    """A prompt directory that cannot be searched (its permissions, say)."""
+
+    def __init__(self, folder: Path, exc: OSError) -> None:
+        self.folder = folder
+        super().__init__(
+            f"prompt directory {folder} cannot be read ({exc.strerror or exc}); fix its "
+            "permissions (or, for the user's directory, set AGENTPROMPT_CONFIG_DIR elsewhere)"
+        )
+
+
+def _is_file(folder: Path, path: Path) -> bool:
+    """``path`` is a file; a folder that cannot be searched is a clear error, never a
+    traceback (``Path.is_file`` raises a permission error)."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        raise PromptDirUnreadable(folder, exc) from None
 
 
 def _check_name(name: str) -> None:

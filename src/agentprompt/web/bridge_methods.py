@@ -14,18 +14,25 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agentprompt.bridge.context import resolve_paths, view_repository
+from agentprompt.bridge.context import RepoView, resolve_paths, view_repository
 from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
-from agentprompt.bridge.state import BridgeState, find_session, load_session, save_state
+from agentprompt.bridge.state import (
+    BridgeState,
+    find_session,
+    held_session,
+    load_session,
+    save_state,
+)
 from agentprompt.bridge.state import start_session as store_session
 from agentprompt.bridge.text import LANGS, default_lang
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, DIALECTS
-from agentprompt.edits.journal import WriteFailed
+from agentprompt.edits.journal import WriteFailed, locked
 from agentprompt.errors import UsageError
+from agentprompt.store import StoreError
 from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
@@ -41,6 +48,9 @@ __all__ = [
 
 Keep = Callable[[BridgeState], None]
 """Saves the session's next state."""
+
+LOCK_WAIT = 120.0
+"""How long (seconds) an apply waits for another apply of the same root to finish."""
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
@@ -161,13 +171,18 @@ def _check_not_empty(report: ApplyReport) -> None:
 
 
 def _round_json(
-    root: Path, state: BridgeState, report: ApplyReport, *, keep: Keep | None
+    root: Path,
+    state: BridgeState,
+    report: ApplyReport,
+    *,
+    keep: Keep | None,
+    before: RepoView | None = None,
 ) -> dict[str, Any]:
     """The bridge round after ``report`` (saved through ``keep``; a dry run's report gives
     the prompt a real apply would make next, with nothing saved)."""
     saved = keep is not None
     try:
-        outcome = run_round(root, state, report, keep=keep)
+        outcome = run_round(root, state, report, keep=keep, before=before)
     except UsageError as exc:
         done = "the reply was applied and the session moved on, but " if saved else ""
         return {
@@ -209,28 +224,49 @@ def preview_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any
 def apply_reply_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``apply_reply``: apply ``reply`` as ``agentprompt apply`` does (one transaction), and,
     when a bridge session is in progress, run its round: the session advances and the next
-    prompt is returned under ``bridge``."""
+    prompt is returned under ``bridge``. As with the CLI, the apply and the session's update
+    are one critical section (applies of a root one at a time, the session read afresh and
+    saved under the state database's write lock, taken before any file is written)."""
     reply, dialect = _reply_params(params, "apply_reply")
-    session = find_session(root)
+    report: ApplyReport | None = None
     try:
-        state = session[1] if session is not None else None
-        options = reply_options(
-            state,
-            partial=flag(params, "partial"),
-            allow_whole_file=flag(params, "allow_whole_file"),
-            fix_encoding=flag(params, "fix_encoding"),
-        )
-        report = apply_reply(root, reply, dialect, options)
-    except WriteFailed as exc:
-        return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
-    _check_not_empty(report)
-    data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
-    if session is None:
-        return data
-    session_id, state = session
+        with locked(root, wait=LOCK_WAIT), held_session(root) as session:
+            state = session[1] if session is not None else None
+            # The repository as the round begins: requests are judged by its ignore rules.
+            before = (
+                view_repository(root, summaries=False, include_generated=state.include_generated)
+                if state is not None
+                else None
+            )
+            try:
+                options = reply_options(
+                    state,
+                    partial=flag(params, "partial"),
+                    allow_whole_file=flag(params, "allow_whole_file"),
+                    fix_encoding=flag(params, "fix_encoding"),
+                )
+                report = apply_reply(root, reply, dialect, options)
+            except WriteFailed as exc:
+                return {**ApplyReport().to_json(), "ok": False, "error": str(exc)}
+            _check_not_empty(report)
+            data: dict[str, Any] = {**report.to_json(), "ok": report.ok}
+            if session is None:
+                return data
+            session_id, state = session
 
-    def keep(new: BridgeState) -> None:
-        save_state(root, session_id, new)
+            def keep(new: BridgeState) -> None:
+                save_state(root, session_id, new)
 
-    data["bridge"] = _round_json(root, state, report, keep=keep)
+            data["bridge"] = _round_json(root, state, report, keep=keep, before=before)
+    except StoreError as exc:
+        if report is None or not report.written:
+            raise
+        written = sorted(report.planned)
+        return {
+            **report.to_json(),
+            "ok": False,
+            "error": f"the reply's edits were written ({', '.join(written)}), but the session "
+            f"could not be saved: {exc}",
+            "written_files": written,
+        }
     return data

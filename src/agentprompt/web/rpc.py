@@ -47,10 +47,17 @@ def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+def _valid_id(value: Any) -> bool:
+    """A request id JSON-RPC allows: a string, a number or null (never a bool)."""
+    return value is None or isinstance(value, str) or type(value) in (int, float)
+
+
 def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
         return _error(None, INVALID_REQUEST, 'not a JSON-RPC 2.0 request (need "jsonrpc": "2.0")')
     request_id = request.get("id")
+    if not _valid_id(request_id):
+        return _error(None, INVALID_REQUEST, '"id" must be a string, a number or null')
     notification = "id" not in request
     name = request.get("method")
     if not isinstance(name, str):
@@ -75,13 +82,20 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
+def _not_json(name: str) -> Any:
+    """``NaN`` and ``Infinity`` are Python's extensions, not JSON: refused as a parse error."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def handle_rpc(methods: Mapping[str, Method], body: bytes) -> Any:
     """The response to one HTTP body: an object, a list (for a batch), or None (only
     notifications, nothing to send)."""
     try:
-        request = json.loads(body.decode("utf-8"))
+        request = json.loads(body.decode("utf-8"), parse_constant=_not_json)
     except (UnicodeDecodeError, ValueError) as exc:
         return _error(None, PARSE_ERROR, f"the body is not JSON: {exc}")
+    except RecursionError:
+        return _error(None, PARSE_ERROR, "the body is not usable JSON: it is nested too deeply")
     if isinstance(request, list):
         if not request:
             return _error(None, INVALID_REQUEST, "an empty batch")

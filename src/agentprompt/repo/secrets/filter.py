@@ -53,6 +53,7 @@ from agentprompt.repo.secrets.regexneeds import (
     selective,
     whole_text,
 )
+from agentprompt.repo.secrets.stores import extra_findings
 
 __all__ = ["candidate_lines", "may_be_rewritten", "may_hold_secret"]
 
@@ -210,6 +211,8 @@ def may_be_rewritten(path: str, text: str) -> bool:
 def may_hold_secret(path: str, text: str) -> bool:
     """False only when detect-secrets' ``scan_file`` (default plugins) cannot report
     anything in ``text`` stored under ``path``'s file name; True means it must be scanned."""
+    if extra_findings(path, text):
+        return True  # named like a secret store, or a URL password detect-secrets misses
     rules = _rules()
     if rules.unknown or may_be_rewritten(path, text):
         return True

@@ -11,7 +11,9 @@ in YAML and INI files, they are asked too). Only when the rules do not cover its
 or the installed detect-secrets is not the version that loop was written for, does
 ``scan_file`` itself read the texts: the exact text is written to a private temporary file
 with the same file name (detect-secrets reads the file type from it), scanned, and
-deleted. No baseline is written and nothing is verified
+deleted. Files named like secret stores and URL passwords detect-secrets misses are
+findings too (:mod:`agentprompt.repo.secrets.stores`). No baseline is written and nothing
+is verified
 over the network. A finding names the file, the line and the kind of secret, never the
 secret itself. Results are remembered per (path, content) for the life of the process, so
 a file offered again in a later round is not scanned twice.
@@ -30,6 +32,7 @@ from pathlib import Path, PurePosixPath
 from agentprompt.errors import AgentPromptError
 from agentprompt.repo.secrets.filter import candidate_lines, may_be_rewritten
 from agentprompt.repo.secrets.lines import line_scanner
+from agentprompt.repo.secrets.stores import STORE_KIND, extra_findings
 
 __all__ = [
     "SecretFinding",
@@ -179,6 +182,16 @@ def _scan_uncached(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFindin
         found.update(scanned)
         whole.extend(left)
     found.update(_scan_whole_files(whole))
+    for path, text in items:
+        # What detect-secrets misses: a file named like a secret store (whatever it holds
+        # and whatever git says), a URL password with characters its rule does not take.
+        extra = extra_findings(path, text)
+        if not extra:
+            continue
+        known = [(f.line, f.kind) for f in found[path]]
+        flagged = {line for line, _ in known}
+        extra = [(line, kind) for line, kind in extra if kind == STORE_KIND or line not in flagged]
+        found[path] = _findings(path, [*known, *extra])
     return found
 
 
