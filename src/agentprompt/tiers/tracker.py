@@ -42,9 +42,10 @@ holds the opt-in rule that moves items only into tiers already broken, and
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from agentprompt.errors import UsageError
@@ -111,6 +112,18 @@ def tier_for(n: int) -> CacheTier:
 
 def content_hash(text: str) -> str:
     """The hash that tells whether an item's text changed (SHA-256, hex)."""
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _short_hash(text)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_REMEMBERED_LENGTH = 4096
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _short_hash(text: str) -> str:
+    # A repository's map entries come back with the same text request after request; a
+    # dictionary lookup costs a tenth of hashing them again (at most 32,768 short texts).
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -144,6 +157,9 @@ class ItemState:
     """The tier it is in."""
     tokens: int
     """Its token count at the last request."""
+    rewrites: int = 0
+    """How many times its cache block was written again while it stayed unchanged in its
+    tier (the settle rule's measure of what leaving it there has cost)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,13 +170,23 @@ class TrackerState:
     """Every item of the last request, in the order it was given."""
     requests: int = 0
     """How many requests have been tracked (0: the next one is the first)."""
+    rule: str | None = None
+    """The promotion rule that placed the items (None: not recorded), so a request under
+    another rule can tell that the placement is not its own."""
+    _index: dict[str, ItemState] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A repository of ten thousand items is looked up once per item each request.
+        object.__setattr__(self, "_index", {i.key: i for i in self.items})
 
     def get(self, key: str) -> ItemState | None:
         """The remembered state of ``key``, if it was in the last request."""
-        for item in self.items:
-            if item.key == key:
-                return item
-        return None
+        return self._index.get(key)
+
+    @property
+    def by_key(self) -> Mapping[str, ItemState]:
+        """Every remembered item by its key."""
+        return self._index
 
     def in_tier(self, tier: CacheTier) -> tuple[ItemState, ...]:
         """The items in ``tier``, in the order they were given."""
@@ -189,10 +215,14 @@ class TrackerUpdate:
     """The new state."""
     changes: tuple[TierChange, ...]
     """What entered, left or moved, in item order (removed items last)."""
+    warnings: tuple[str, ...] = ()
+    """Problems with the previous state that were repaired (the state was rebuilt)."""
 
 
 def check_keys(items: Sequence[TrackedItem]) -> None:
     """Refuse two items with one key (:class:`DuplicateItem`)."""
+    if len({item.key for item in items}) == len(items):
+        return
     seen: set[str] = set()
     for item in items:
         if item.key in seen:
