@@ -475,6 +475,12 @@ def report_shape(shape: Shape, runs: int) -> None:
                 shares.setdefault(f"{measure} ratio {v}", []).append(
                     value / base if base else float("inf")
                 )
+        for measure in ("identical", "served", "cost"):
+            peer = shares[f"{measure} acdc"][-1]
+            ours = shares[f"{measure} settle"][-1]
+            shares.setdefault(f"{measure} ratio peer", []).append(
+                ours / peer if peer else float("inf")
+            )
         print(
             f"{shape.name} run {run}: "
             + "; ".join(
@@ -500,6 +506,7 @@ def report_shape(shape: Shape, runs: int) -> None:
             print(_row(NAMES[v], shares[f"{measure} {v}"]))
         for v in ("settle", "acdc"):
             print(_row(f"ratio {v} / no tiers, per run", shares[f"{measure} ratio {v}"]))
+        print(_row("ratio settle / AC-DC, per run", shares[f"{measure} ratio peer"]))
         print()
     if shape.name == "30-turn":
         plot_shares(

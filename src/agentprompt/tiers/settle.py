@@ -53,7 +53,7 @@ from agentprompt.tiers.tracker import (
     TrackedItem,
     TrackerState,
     TrackerUpdate,
-    content_hash,
+    content_hashes,
 )
 
 __all__ = ["REWRITE_PREMIUM", "track_settle"]
@@ -67,6 +67,7 @@ _TOP = 1  # L1: the most stable tier the rule fills; L0 is the system prompt's
 _FILES = 2  # L2: the most stable tier files go to
 _LAST_CACHED = 3  # L3
 _ACTIVE = 4
+_MOVING = len(TIERS)  # past every tier: the item changed, is new, or must move
 
 
 class _Slot:
@@ -128,6 +129,10 @@ class _Scan:
     digests: list[str] = field(default_factory=list)
     olds: list[ItemState | None] = field(default_factory=list)
     """Each item's remembered state, if any."""
+    kept: list[ItemState | None] = field(default_factory=list)
+    """Each item's new state if it stays unchanged in its tier (None: it changed or is new)."""
+    where: list[list[int]] = field(default_factory=lambda: [[] for _ in range(_MOVING + 1)])
+    """The positions of the items staying in each tier, and last of those that must move."""
     broken: set[int] = field(default_factory=set)
     """Tiers whose text changes: an item in them changed, left, or broke the history order."""
     held: list[int] = field(default_factory=lambda: [0] * len(TIERS))
@@ -141,36 +146,48 @@ class _Scan:
 
 
 def _scan(previous: TrackerState, items: Sequence[TrackedItem]) -> _Scan:
-    """Hash every item, compare it with what was remembered, and total what the rule's
-    decisions need; no per-item objects are made here."""
+    """Hash every item, compare it with what was remembered, total what the rule's
+    decisions need, and make the new state of every item that stays unchanged where it is
+    (whether its tier is rewritten is known only at the end; most are not)."""
     scan = _Scan()
-    remembered = previous.by_key.get
-    floor = 0
-    for item in items:
-        digest = content_hash(item.text)
-        scan.digests.append(digest)
-        old = remembered(item.key)
-        scan.olds.append(old)
+    scan.digests = content_hashes([item.text for item in items])
+    scan.olds = list(map(previous.by_key.get, [item.key for item in items]))
+    held, broken, where, kept = scan.held, scan.broken, scan.where, scan.kept
+    make = object.__new__
+    floor = waiting = 0
+    for position, (item, digest, old) in enumerate(
+        zip(items, scan.digests, scan.olds, strict=True)
+    ):
         if old is None or old.hash != digest:
             if old is not None and old.tier != "active":
-                scan.broken.add(_INDEX[old.tier])
-            scan.waiting_rent += item.tokens
+                broken.add(_INDEX[old.tier])
+            waiting += item.tokens
             if item.kind == "history":
                 floor = _ACTIVE
+            kept.append(None)
+            where[_MOVING].append(position)
             continue
         tier = _INDEX[old.tier]
         if item.kind == "history":
             if tier < floor:  # an earlier message is in a less stable tier
-                scan.broken.add(tier)
+                broken.add(tier)
                 scan.demoted.add(item.key)
-                scan.waiting_rent += item.tokens * (old.n + 2)
+                waiting += item.tokens * (old.n + 2)
                 floor = _ACTIVE
+                kept.append(None)
+                where[_MOVING].append(position)
                 continue
             floor = tier
             scan.history_rent[tier] += item.tokens * (old.rewrites + 1)
         if tier == _ACTIVE:
-            scan.waiting_rent += item.tokens * (old.n + 2)
-        scan.held[tier] += item.tokens
+            waiting += item.tokens * (old.n + 2)
+        held[tier] += item.tokens
+        # As _state() does, inlined: a frozen dataclass's __init__ would triple the cost.
+        state = make(ItemState)
+        state.__dict__.update(old.__dict__, n=old.n + 1, tokens=item.tokens)
+        kept.append(state)
+        where[tier].append(position)
+    scan.waiting_rent = waiting
     return scan
 
 
@@ -256,32 +273,25 @@ def track_settle(previous: TrackerState, items: Sequence[TrackedItem]) -> Tracke
     ``previous`` is a first request."""
     first = previous.requests == 0
     scan = _scan(previous, items)
-    remembered = sum(1 for old in scan.olds if old is not None)
+    remembered = len(scan.olds) - scan.olds.count(None)
     seen = {i.key for i in items} if remembered < len(previous.items) else None
     gone = [old for old in previous.items if old.key not in seen] if seen is not None else []
     scan.broken.update(_INDEX[old.tier] for old in gone if old.tier != "active")
     start = _start(scan, first)
     top = _top(scan, start) if start is not None else len(TIERS)
-    # Items unchanged in the tiers before the rewrite keep everything but their count; only
-    # the rest become slots (a repository's map entries mostly skip this).
-    placed: list[ItemState | _Slot] = []
+    # Items unchanged in the tiers before the rewrite keep the state the scan made; only the
+    # rest become slots (a repository's map entries mostly skip this).
+    placed = scan.kept
+    moving = sorted(
+        position for tier in range(min(top, _ACTIVE), _MOVING + 1) for position in scan.where[tier]
+    )
     slots: list[_Slot] = []
     members: list[_Slot] = []
-    make = object.__new__
-    for item, digest, old in zip(items, scan.digests, scan.olds, strict=True):
-        if old is not None and old.hash == digest and item.key not in scan.demoted:
-            tier = _INDEX[old.tier]
-            if tier < top and tier != _ACTIVE:
-                kept = make(ItemState)  # as _state() does, inlined for the bulk of a map
-                kept.__dict__.update(old.__dict__)
-                kept.__dict__["n"] = old.n + 1
-                kept.__dict__["tokens"] = item.tokens
-                placed.append(kept)
-                continue
-        slot = _Slot(item, digest, old)
+    for position in moving:
+        item, old = items[position], scan.olds[position]
+        slot = _Slot(item, scan.digests[position], old)
         if item.key in scan.demoted:
             slot.tier, slot.reason = _ACTIVE, "demoted"
-        placed.append(slot)
         slots.append(slot)
         # A file changing at two requests in a row is being worked on: it waits in active
         # rather than rewrite L3 again at the next request.
@@ -303,7 +313,10 @@ def track_settle(previous: TrackerState, items: Sequence[TrackedItem]) -> Tracke
     changes.extend(
         TierChange(key=old.key, before=old.tier, after=None, reason="removed") for old in gone
     )
-    states = tuple(p.state() if isinstance(p, _Slot) else p for p in placed)
+    for position, slot in zip(moving, slots, strict=True):
+        placed[position] = slot.state()
+    states = tuple(p for p in placed if p is not None)
+    assert len(states) == len(items)
     return TrackerUpdate(
         state=TrackerState(items=states, requests=previous.requests + 1, rule="settle"),
         changes=tuple(changes),

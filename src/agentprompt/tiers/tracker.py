@@ -52,6 +52,7 @@ __all__ = [
     "TrackerUpdate",
     "check_keys",
     "content_hash",
+    "content_hashes",
     "first_request",
     "tier_for",
     "track_thresholds",
@@ -99,17 +100,25 @@ def content_hash(text: str) -> str:
     """The hash that tells whether an item's text changed (SHA-256, hex)."""
     if len(text) <= _REMEMBERED_LENGTH:
         return _short_hash(text)
+    return _sha256(text)
+
+
+def content_hashes(texts: Sequence[str]) -> list[str]:
+    """:func:`content_hash` of each text (the same values, faster for many texts)."""
+    short, limit = _short_hash, _REMEMBERED_LENGTH
+    return [short(t) if len(t) <= limit else _sha256(t) for t in texts]
+
+
+def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 _REMEMBERED_LENGTH = 4096
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _short_hash(text: str) -> str:
-    # A repository's map entries come back with the same text request after request; a
-    # dictionary lookup costs a tenth of hashing them again (at most 32,768 short texts).
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+# A repository's map entries come back with the same text request after request; a cache
+# lookup costs a tenth of hashing them again (at most 32,768 short texts are kept).
+_short_hash = functools.lru_cache(maxsize=1 << 15)(_sha256)
 
 
 @dataclass(frozen=True, kw_only=True)
