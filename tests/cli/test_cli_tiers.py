@@ -1,4 +1,5 @@
-"""``agentprompt tiers`` (tracker state and changes between requests, kept in the store) and
+"""``agentprompt tiers`` (tracker state and changes between requests, kept in the store, the
+cache blocks each request reuses or rewrites, the running served share) and
 ``agentprompt inspect --profile ac``."""
 
 from __future__ import annotations
@@ -29,32 +30,43 @@ def test_first_request_distributes_and_later_ones_promote(
     assert reasons == {"promoted"} and later["requests"] == 4
 
 
-def test_the_default_rule_is_spec_literal_and_ripple_is_opt_in(
+def test_the_default_rule_is_settle_and_moves_nothing_unchanged(
     run: Callable[..., Result], repo: Path
 ) -> None:
-    """Four requests without --rule promote the L3 items at N = 6 (SPEC.md's rule); the same
-    requests with --rule ripple move nothing, L2 being intact."""
+    """Four unchanged requests without --rule move nothing after the first and reuse every
+    cache block; the threshold rule promotes the L3 items at N = 6 and rewrites them."""
     for _ in range(4):
         default = tiers(run, repo, "--file", "src/app/core.py")
-    assert {c["reason"] for c in default["changes"]} == {"promoted"}  # type: ignore[union-attr]
+    assert default["rule"] == "settle" and default["changes"] == []
+    cache = default["cache"]
+    assert {b["status"] for b in cache["blocks"]} == {"reused"}  # type: ignore[index]
+    assert cache["written"] == 0 and cache["running"]["requests"] == 4  # type: ignore[index]
     tiers(run, repo, "--reset")
     for _ in range(4):
-        ripple = tiers(run, repo, "--file", "src/app/core.py", "--rule", "ripple")
-    assert ripple["changes"] == [] and ripple["requests"] == 4
+        literal = tiers(run, repo, "--file", "src/app/core.py", "--rule", "threshold")
+    assert {c["reason"] for c in literal["changes"]} == {"promoted"}  # type: ignore[union-attr]
+    assert "rewritten" in {b["status"] for b in literal["cache"]["blocks"]}  # type: ignore[index]
 
 
-def test_an_edited_file_is_demoted(run: Callable[..., Result], repo: Path) -> None:
+def test_an_edited_file_is_rewritten_into_l3_and_its_tier_is_rewritten(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    """An edited file leaves its tier (rewritten anyway) for L3; edited again at the next
+    request, it is being worked on and waits in active."""
+    first = tiers(run, repo, "--file", "src/app/core.py")
+    placed = {c["key"]: c["after"] for c in first["changes"]}  # type: ignore[union-attr]
     tiers(run, repo, "--file", "src/app/core.py")
     (repo / "src" / "app" / "core.py").write_text("VALUE = 3\n")
     data = tiers(run, repo, "--file", "src/app/core.py")
-    assert {
-        "key": "file:src/app/core.py",
-        "before": "L1",
-        "after": "active",
-        "reason": "demoted",
-    } in (
-        data["changes"]  # type: ignore[operator]
-    )
+    change = {"key": "file:src/app/core.py", "before": placed["file:src/app/core.py"]}
+    assert {**change, "after": "L3", "reason": "demoted"} in data["changes"]  # type: ignore[operator]
+    status = {b["tier"]: b["status"] for b in data["cache"]["blocks"]}  # type: ignore[index]
+    assert status["L0"] == "reused" and status["L3"] == "rewritten"
+    assert 0 < data["cache"]["running"]["share"] < 1  # type: ignore[index]
+    (repo / "src" / "app" / "core.py").write_text("VALUE = 4\n")
+    again = tiers(run, repo, "--file", "src/app/core.py")
+    hot = {"key": "file:src/app/core.py", "before": "L3", "after": "active", "reason": "demoted"}
+    assert hot in again["changes"]  # type: ignore[operator]
 
 
 def test_show_reads_the_state_without_a_request(run: Callable[..., Result], repo: Path) -> None:
@@ -73,13 +85,15 @@ def test_reset_forgets_the_state(run: Callable[..., Result], repo: Path) -> None
 def test_terminal_view_names_promotions_and_demotions(
     run: Callable[..., Result], repo: Path
 ) -> None:
-    run("tiers", "--root", str(repo), "--file", "src/app/core.py")
+    args = ("tiers", "--root", str(repo), "--file", "src/app/core.py", "--rule", "threshold")
+    run(*args)
     (repo / "src" / "app" / "core.py").write_text("VALUE = 9\n")
-    result = run("tiers", "--root", str(repo), "--file", "src/app/core.py")
+    result = run(*args)
     assert "demoted" in result.out and "Tokens per tier" in result.out
+    assert "rewritten" in result.out and "Served from the cache so far" in result.out
     for _ in range(3):  # unchanged three times: graduates back into L3
-        result = run("tiers", "--root", str(repo), "--file", "src/app/core.py")
-    assert "promoted" in result.out and "active" in result.out
+        result = run(*args)
+    assert "promoted" in result.out and "active" in result.out and "reused" in result.out
 
 
 def test_bad_file_is_bad_input_and_leaves_the_state(run: Callable[..., Result], repo: Path) -> None:
@@ -108,17 +122,47 @@ def test_inspect_ac_does_not_write_the_tracker(run: Callable[..., Result], repo:
     assert not (repo / ".agentprompt" / "state.db").exists()
 
 
-def test_damaged_stored_state_is_bad_input_naming_the_fix(
-    run: Callable[..., Result], repo: Path
-) -> None:
+def test_damaged_stored_state_warns_and_is_rebuilt(run: Callable[..., Result], repo: Path) -> None:
     from agentprompt.store import Store, default_store_path
 
     with Store(default_store_path(repo)) as store:
         store.create_session("tiers", {"items": "not a list", "changes": []})
+    result = run("tiers", "--root", str(repo), "--json")
+    assert result.code == 0 and "Traceback" not in result.err
+    assert "warning: the stored cache-tier state is damaged (items:" in result.err
+    data = json.loads(result.out)
+    assert data["requests"] == 1 and data["warnings"]
+    assert {c["reason"] for c in data["changes"]} == {"distributed"}
+    assert tiers(run, repo)["requests"] == 2 and tiers(run, repo)["warnings"] == []
+
+
+def test_a_record_that_is_not_json_warns_and_is_rebuilt(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    import sqlite3
+
+    from agentprompt.store import Store, default_store_path
+
+    with Store(default_store_path(repo)) as store:
+        store.create_session("tiers", {"items": []})
+    with sqlite3.connect(default_store_path(repo)) as db:
+        db.execute("UPDATE sessions SET state = '{not json' WHERE kind = 'tiers'")
     result = run("tiers", "--root", str(repo))
-    assert result.code == 2 and "--reset" in result.err and "Traceback" not in result.err
-    assert tiers(run, repo, "--reset") == {"reset": True}
-    assert tiers(run, repo)["requests"] == 1
+    assert result.code == 0 and "damaged state (not JSON)" in result.err
+    assert "Traceback" not in result.err
+    assert tiers(run, repo)["requests"] == 2
+
+
+def test_switching_rules_warns_and_places_the_tiers_afresh(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    tiers(run, repo, "--file", "src/app/core.py")
+    tiers(run, repo, "--file", "src/app/core.py")
+    result = run("tiers", "--root", str(repo), "--json", "--rule", "ripple")
+    assert result.code == 0 and "placed under the 'settle' rule, not 'ripple'" in result.err
+    data = json.loads(result.out)
+    assert data["rule"] == "ripple" and data["warnings"]
+    assert {c["reason"] for c in data["changes"]} == {"distributed"}
 
 
 def test_inspect_ac_table_shows_each_sections_tier_and_tier_totals(
@@ -129,21 +173,21 @@ def test_inspect_ac_table_shows_each_sections_tier_and_tier_totals(
     assert "┃ tier" in result.out and "Tokens per cache tier: L0 " in result.out
 
 
-def test_show_with_a_damaged_change_record_is_bad_input(
-    run: Callable[..., Result], repo: Path
-) -> None:
-    """A stored change with an unknown reason used to crash the terminal view."""
+def test_show_with_a_damaged_change_record_warns(run: Callable[..., Result], repo: Path) -> None:
+    """A stored change with an unknown reason used to crash the terminal view; --show names
+    the damage and changes nothing."""
     from agentprompt.store import Store, default_store_path
 
     with Store(default_store_path(repo)) as store:
         bad = {"key": "a", "before": "L1", "after": "L9", "reason": "bogus"}
         store.create_session("tiers", {"requests": 1, "items": [], "changes": [bad]})
     before = snapshot_tree(repo)
-    for args in (("--show",), ()):
-        result = run("tiers", "--root", str(repo), *args)
-        assert result.code == 2 and "changes/0/after" in result.err and "--reset" in result.err
-        assert "Traceback" not in result.err
+    result = run("tiers", "--root", str(repo), "--show")
+    assert result.code == 0 and "changes/0/after" in result.err and "Traceback" not in result.err
     assert snapshot_tree(repo) == before
+    result = run("tiers", "--root", str(repo))
+    assert result.code == 0 and "changes/0/after" in result.err
+    assert tiers(run, repo, "--show")["warnings"] == []
 
 
 def test_a_bad_file_on_the_first_request_writes_nothing(

@@ -86,3 +86,42 @@ def test_a_valid_record_with_an_extra_field_still_loads(tmp_path: Path) -> None:
         )
         state, changes = load_tracker(store)
     assert state.requests == 2 and state.get("a") is not None and changes[0].after == "L1"
+
+
+def test_open_tracker_keeps_the_rule_the_cache_blocks_and_the_tally(tmp_path: Path) -> None:
+    from agentprompt.tiers import CacheUse, ServedTally, open_tracker
+    from agentprompt.tiers.served import BlockUse
+
+    update = track(TrackerState(), [TrackedItem(key="a", kind="file", text="x", tokens=1)])
+    use = CacheUse(
+        blocks=(BlockUse(tier="L0", tokens=10, status="reused", key="k0"),),
+        served=10,
+        written=0,
+        uncached=2,
+    )
+    tally = ServedTally().add(use)
+    with Store(tmp_path / "s.db") as store:
+        save_tracker(store, update.state, update.changes, use=use, tally=tally)
+        stored = open_tracker(store)
+    assert stored.state == update.state and stored.state.rule == "settle"
+    assert stored.cached == ("k0",) and stored.tally == tally and stored.warnings == ()
+
+
+def test_open_tracker_turns_a_damaged_record_into_a_warning(tmp_path: Path) -> None:
+    from agentprompt.tiers import open_tracker
+
+    with Store(tmp_path / "s.db") as store:
+        store.create_session("tiers", {"items": [{**GOOD_ITEM, "tier": "L9"}]})
+        stored = open_tracker(store)
+    assert stored.state == TrackerState() and stored.cached == ()
+    assert len(stored.warnings) == 1 and "items/0/tier" in stored.warnings[0]
+
+
+def test_a_record_from_before_rewrites_were_counted_still_loads(tmp_path: Path) -> None:
+    """Records written before items carried a rewrite count (or a rule) load with 0 and
+    None."""
+    with Store(tmp_path / "s.db") as store:
+        store.create_session("tiers", {"requests": 3, "items": [GOOD_ITEM], "changes": []})
+        state, _ = load_tracker(store)
+    got = state.get("a")
+    assert got is not None and got.rewrites == 0 and state.rule is None

@@ -1,7 +1,6 @@
-"""SPEC.md's cache-tier rules, one by one, under the literal threshold rule (an item's tier
-follows its N), which is the default: N counter, thresholds 12/9/6/3, demotion, history
-graduation, the first distribution. The opt-in ripple rule has its own tests
-(test_tiers_ripple.py)."""
+"""The literal threshold rule (an item's tier follows its N), kept as an option beside the
+default settle rule: N counter, thresholds 12/9/6/3, demotion, history graduation, the first
+distribution. The ripple rule and the settle rule have their own tests."""
 
 from __future__ import annotations
 
@@ -114,17 +113,17 @@ def test_a_new_history_message_graduates_at_once_into_l3() -> None:
     assert update.changes[0].reason == "graduated"
 
 
-def test_the_default_rule_is_spec_literal() -> None:
-    """Without a policy the tracker follows SPEC.md as written: an L3 item whose N reaches 6
-    moves to L2 though L2 is intact (the ripple rule would keep it in L3)."""
-    assert TierPolicy().rule == "threshold"
+def test_the_threshold_rule_moves_an_item_into_an_intact_tier() -> None:
+    """Under the threshold rule an L3 item whose N reaches 6 moves to L2 though L2 is intact
+    (the ripple rule keeps it in L3)."""
     before = TrackerState(
         items=(ItemState(key="a", kind="file", hash=content_hash("x"), n=5, tier="L3", tokens=1),),
         requests=5,
+        rule="threshold",
     )
-    literal = track_with(before, [item("a")])
-    assert literal == track(before, [item("a")])
+    literal = track(before, [item("a")])
     assert literal.state.get("a").tier == "L2"  # type: ignore[union-attr]
+    before = TrackerState(items=before.items, requests=5, rule="ripple")
     ripple = track_with(before, [item("a")], TierPolicy(rule="ripple"))
     assert ripple.state.get("a").tier == "L3"  # type: ignore[union-attr]
 

@@ -182,6 +182,8 @@ def test_round_trip_build_copy_preview_apply(page: Page, repo: Path, sample_repl
     expect(rows.first).to_contain_text("L0")
     expect(page.locator("#breakdown-table")).to_contain_text("file:scripts/report.py")
     expect(page.locator("#breakdown-total")).to_contain_text("tokens")
+    expect(page.locator("#breakdown-table")).to_contain_text("rewritten")  # nothing recorded yet
+    expect(page.locator("#breakdown-served")).to_contain_text("every block is written once")
     page.locator("#breakdown").screenshot(path=str(OUTPUT / "07-breakdown.png"))
 
 

@@ -239,6 +239,21 @@ def test_get_context_breakdown_counts_tiers_and_items(rpc: Rpc, repo: Path) -> N
             assert load_tracker(store)[0].requests == 0
 
 
+def test_get_context_breakdown_shows_reused_and_rewritten_blocks(rpc: Rpc, repo: Path) -> None:
+    """With nothing recorded every block would be written; after a recorded request for the
+    same context, every block is reused and the running share counts both requests."""
+    from agentprompt.tiers import repository_request
+
+    params = {"files": ["src/utils.ts"], "task": "Fix it."}
+    fresh = rpc("get_context_breakdown", **params)["result"]
+    assert fresh["rule"] == "settle" and fresh["warnings"] == []
+    assert {b["status"] for b in fresh["cache"]["blocks"]} == {"rewritten"}
+    repository_request(repo, files=["src/utils.ts"], task="Fix it.")
+    again = rpc("get_context_breakdown", **params)["result"]
+    assert {b["status"] for b in again["cache"]["blocks"]} == {"reused"}
+    assert again["cache"]["running"]["requests"] == 2 and again["cache"]["written"] == 0
+
+
 def test_get_context_breakdown_refuses_unsafe_files(rpc: Rpc) -> None:
     assert rpc("get_context_breakdown", files=["../x"])["error"]["code"] == -32602
 

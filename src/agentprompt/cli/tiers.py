@@ -1,5 +1,6 @@
 """``agentprompt tiers``: make one cache-tiered request for a repository and show which items
-were promoted or demoted since the last one (the tracker persists in the project's store)."""
+moved since the last one, which cache blocks it reuses and which it rewrites, and the share
+of input tokens the cache has served so far (the tracker persists in the project's store)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.cli.output import console, print_json, printable
+from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.context.environment import find_project_root
 from agentprompt.store import Store, default_store_path
-from agentprompt.tiers.breakdown import ContextBreakdown, get_context_breakdown
-from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
-from agentprompt.tiers.persist import load_tracker, reset_tracker, save_tracker
-from agentprompt.tiers.policy import TierPolicy
-from agentprompt.tiers.request import tiered_request
+from agentprompt.tiers.breakdown import ContextBreakdown
+from agentprompt.tiers.context import DEFAULT_MAP_TOKENS
+from agentprompt.tiers.persist import StoredTracker, open_tracker, reset_tracker
+from agentprompt.tiers.policy import RULES, TierPolicy
+from agentprompt.tiers.report import TierReport, repository_request
+from agentprompt.tiers.served import CacheUse, ServedTally, cache_json
 from agentprompt.tiers.tracker import TIERS, TierChange, TrackerState
-from agentprompt.tokens import shared_counter
 
 __all__ = ["tiers_command"]
 
@@ -52,7 +53,8 @@ def _show_changes(changes: tuple[TierChange, ...]) -> None:
 
 
 def _show_state(state: TrackerState) -> None:
-    table = Table(title=f"Cache tiers after request {state.requests}")
+    rule = f", {state.rule} rule" if state.rule else ""
+    table = Table(title=f"Cache tiers after request {state.requests}{rule}")
     for col in ("tier", "items", "tokens", "N range"):
         table.add_column(col, justify="left" if col == "tier" else "right")
     for tier in TIERS:
@@ -61,6 +63,24 @@ def _show_state(state: TrackerState) -> None:
         span = f"{min(ns)}–{max(ns)}" if ns else "—"
         table.add_row(tier, str(len(items)), str(sum(i.tokens for i in items)), span)
     console.print(table)
+
+
+def _show_cache(use: CacheUse, tally: ServedTally) -> None:
+    table = Table(title="Cache blocks of this request")
+    for col in ("tier", "tokens", "cache"):
+        table.add_column(col, justify="right" if col == "tokens" else "left")
+    for b in use.blocks:
+        status = "[green]reused[/green]" if b.status == "reused" else "[yellow]rewritten[/yellow]"
+        table.add_row(b.tier, str(b.tokens), status)
+    console.print(table)
+    console.print(
+        f"This request: {use.served} tokens read from the cache, {use.written} written, "
+        f"{use.uncached} uncached."
+    )
+    console.print(
+        f"Served from the cache so far: [bold]{tally.share:.1%}[/bold] of {tally.total} input "
+        f"tokens over {tally.requests} request(s)."
+    )
 
 
 def _show_breakdown(breakdown: ContextBreakdown) -> None:
@@ -94,11 +114,11 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
 @click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
 @click.option(
     "--rule",
-    type=click.Choice(["threshold", "ripple"]),
-    default="threshold",
+    type=click.Choice(list(RULES)),
+    default=RULES[0],
     show_default=True,
-    help="threshold (the default rule): tier follows N; ripple (opt-in): promote only into "
-    "tiers already broken, for more cache hits.",
+    help="settle: items stay put and moves ride rewrites that happen anyway (most served); "
+    "threshold: an item's tier follows its N; ripple: promote by N into broken tiers only.",
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
@@ -128,52 +148,74 @@ def tiers_command(
             console.print("Tracker state forgotten." if dropped else "No tracker state.")
         return
     if show:
-        state: TrackerState = TrackerState()
-        changes: tuple[TierChange, ...] = ()
+        stored = StoredTracker()
         if store_path.exists():
             with Store(store_path) as store:
-                state, changes = load_tracker(store)
-        if as_json:
-            print_json(
-                {
-                    "requests": state.requests,
-                    "items": [
-                        {"key": i.key, "kind": i.kind, "tier": i.tier, "n": i.n, "tokens": i.tokens}
-                        for i in state.items
-                    ],
-                    "changes": _changes_json(changes),
-                }
-            )
-        else:
-            _show_state(state)
-            _show_changes(changes)
+                stored = open_tracker(store)
+        _warn(stored.warnings)
+        _print_stored(stored, as_json)
         return
-    previous = TrackerState()
-    if store_path.exists():  # a damaged state is refused before anything is built or written
-        with Store(store_path) as store:
-            previous, _ = load_tracker(store)
-    context = repository_context(
-        base, files=files, user=task, task=task, map_tokens=map_tokens, model=model
+    report = repository_request(
+        base,
+        files=files,
+        task=task,
+        map_tokens=map_tokens,
+        model=model,
+        policy=TierPolicy(rule=next(r for r in RULES if r == rule)),
     )
-    policy = TierPolicy(rule="ripple" if rule == "ripple" else "threshold")
-    request = tiered_request(
-        context, previous, counter=shared_counter(model), root=base, policy=policy
-    )
-    with Store(store_path) as store:
-        save_tracker(store, request.update.state, request.update.changes)
-    breakdown = get_context_breakdown(request.prompt, counter=shared_counter(model))
+    _warn(report.warnings)
+    _print_report(report, as_json)
+
+
+def _warn(warnings: tuple[str, ...]) -> None:
+    for warning in warnings:
+        err_console.print(Text(f"agentprompt: warning: {warning}"))
+
+
+def _print_stored(stored: StoredTracker, as_json: bool) -> None:
+    state = stored.state
     if as_json:
         print_json(
             {
-                "requests": request.update.state.requests,
-                "total_tokens": breakdown.total_tokens,
-                "tokenizer": breakdown.tokenizer,
-                "tiers": breakdown.tiers_json(),
-                "changes": _changes_json(request.update.changes),
-                "breakpoints": list(request.prompt.composition.breakpoints),
+                "requests": state.requests,
+                "rule": state.rule,
+                "items": [
+                    {"key": i.key, "kind": i.kind, "tier": i.tier, "n": i.n, "tokens": i.tokens}
+                    for i in state.items
+                ],
+                "changes": _changes_json(stored.changes),
+                "served_share": round(stored.tally.share, 4),
+                "warnings": list(stored.warnings),
             }
         )
         return
-    _show_state(request.update.state)
-    _show_breakdown(breakdown)
-    _show_changes(request.update.changes)
+    _show_state(state)
+    _show_changes(stored.changes)
+    if stored.tally.requests:
+        console.print(
+            f"Served from the cache so far: [bold]{stored.tally.share:.1%}[/bold] of "
+            f"{stored.tally.total} input tokens over {stored.tally.requests} request(s)."
+        )
+
+
+def _print_report(report: TierReport, as_json: bool) -> None:
+    update = report.request.update
+    if as_json:
+        print_json(
+            {
+                "requests": update.state.requests,
+                "rule": update.state.rule,
+                "total_tokens": report.breakdown.total_tokens,
+                "tokenizer": report.breakdown.tokenizer,
+                "tiers": report.breakdown.tiers_json(),
+                "changes": _changes_json(update.changes),
+                "breakpoints": list(report.request.prompt.composition.breakpoints),
+                "cache": cache_json(report.cache, report.tally),
+                "warnings": list(report.warnings),
+            }
+        )
+        return
+    _show_state(update.state)
+    _show_breakdown(report.breakdown)
+    _show_changes(update.changes)
+    _show_cache(report.cache, report.tally)

@@ -1,4 +1,4 @@
-"""Ripple promotion (opt-in, ``TierPolicy(rule="ripple")``): move items up only into cache
+"""Ripple promotion (an option, ``TierPolicy(rule="ripple")``): move items up only into cache
 tiers that are already broken.
 
 SPEC.md's thresholds (L0 12, L1 9, L2 6, L3 3) are the N an item needs to enter a tier. The
@@ -7,9 +7,8 @@ requests, and every move rewrites two tier blocks, so the provider cache misses 
 higher one on; with a conversation whose history climbs through the tiers that is every
 request (``bench/tiers_bench.py`` measures it). The ripple policy, which the seed's own
 implementation follows, keeps the thresholds and the demotion rule but moves nothing into a
-tier whose cache block is intact. It adds rules SPEC.md does not state (the N cap, history
-waiting in active for a break or a token target), so it is not the default; choose it when
-the cache hits matter more than the letter of SPEC.md:
+tier whose cache block is intact. It serves more than the threshold rule but less than the
+default settle rule (:mod:`agentprompt.tiers.settle`), which it is kept to compare with:
 
 1. A changed item drops to active with N = 0 and breaks the tier it left; a removed item
    breaks its tier too.

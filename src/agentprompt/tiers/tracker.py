@@ -1,50 +1,36 @@
 """The stability tracker: which cache tier each item of the context belongs in.
 
-SPEC.md's rules, exactly. Every tracked item (a file's content, a file's symbol-map entry, a
-history message) has a content hash and a counter N of consecutive requests it stayed
-unchanged. L0 needs N >= 12 (and is terminal), L1 N >= 9, L2 N >= 6, L3 N >= 3; below 3 an
-item is active (not cached). A changed item goes back to N = 0 and the active tier. History
-messages never change once written, so a new one graduates at once (into L3). On the first
-request the items are spread greedily over L1–L3 by token count
-(:mod:`agentprompt.tiers.distribution`).
+Every tracked item (a file's content, a file's symbol-map entry, a history message) has a
+content hash and a counter N of consecutive requests it stayed unchanged. This module holds
+the tracker's values, the first request's greedy distribution over L1–L3
+(:mod:`agentprompt.tiers.distribution`) and the literal threshold rule: an item's tier
+follows its N (L0 N >= 12, L1 >= 9, L2 >= 6, L3 >= 3, below 3 active), a changed item goes
+back to N = 0 and active. It is an option (``TierPolicy(rule="threshold")``), kept to compare
+with: it moves some item across a threshold nearly every request and rewrites the cached
+blocks, so it serves far less than no tiers at all (``bench/BENCHMARKS.md``, "Cache tiers").
+The default is the settle rule (:mod:`agentprompt.tiers.settle`); :mod:`agentprompt.tiers.ripple`
+holds the other option; :func:`agentprompt.tiers.track` picks between them.
 
-Where a new history message goes. SPEC.md: "A changed item resets to N = 0 and drops to
-active; history messages are immutable, so they may graduate at once." The sentence sets
-history against a changed item: a file must sit in active until N reaches 3 to show it is
-stable, a history message cannot change, so it skips that wait. To "graduate" is to leave
-active for the cache (the tiers are defined by N, and the least N a cached tier takes is
-L3's 3), so a new message enters L3 with N = 3 (:data:`HISTORY_ENTRY_N`). Nothing in the
-text sends it further: L0–L2 are not graduation but stability earned over requests
-("a counter N of consecutive requests it stayed unchanged", and every tracked item, history
-included, has one), and SPEC.md's own sentence on L0 calls it the tier of N ≥ 12 that always
-holds the system prompt and legend, not a place for the newest turn. So a message then
-climbs one tier every three requests like any item (L2 at N = 6, L1 at 9, L0 at 12); seed
-004 only adds that L0 may hold "stable conversation turns", which a message becomes by
-climbing. Entering higher (L0 at once) would also put the newest message before older ones
-still in L1–L3, breaking the conversation's order. The cost of the climb is measured
-(``bench/BENCHMARKS.md``, "Cache tiers"); the opt-in ripple rule avoids most of it.
+Where a new history message goes under the threshold rule. A history message cannot change,
+so it skips the wait in active a file needs to show it is stable: it enters L3 with N = 3
+(:data:`HISTORY_ENTRY_N`) and then climbs one tier every three requests like any item (L2 at
+N = 6, L1 at 9, L0 at 12). Entering higher would put the newest message before older ones
+still in L1–L3, breaking the conversation's order. A history message whose text changed (a
+conversation rewritten at that position, as compaction does) resets like any changed item
+but, immutable from then on, re-enters L3 with N = 3 in the same request. On the first
+request history is not spread with the files and map entries (spreading by token count
+would send a long old message to L1 and a short newer one to L3, out of order).
 
-A history message whose text changed (a conversation rewritten at that position, as
-compaction does) resets like any changed item, but SPEC.md's reason for graduating at once,
-immutability, holds for its new text too: it leaves its tier and re-enters L3 with N = 3 in
-the same request rather than waiting three requests in active.
-
-On the first request, history is not spread with the files and map entries: graduation is
-its own rule ("at once", into L3), and spreading by token count would send a long old
-message to L1 and a short newer one to L3, again out of order.
-
-This module holds the tracker's values, the first request's distribution and the literal
-rule (an item's tier follows its N), which is the default; :mod:`agentprompt.tiers.ripple`
-holds the opt-in rule that moves items only into tiers already broken, and
-:func:`agentprompt.tiers.track` picks between them. Every step is pure: the previous
-:class:`TrackerState` and this request's items in, the new state and what moved out.
+Every step is pure: the previous :class:`TrackerState` and this request's items in, the new
+state and what moved out.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from agentprompt.errors import UsageError
@@ -66,6 +52,7 @@ __all__ = [
     "TrackerUpdate",
     "check_keys",
     "content_hash",
+    "content_hashes",
     "first_request",
     "tier_for",
     "track_thresholds",
@@ -111,7 +98,27 @@ def tier_for(n: int) -> CacheTier:
 
 def content_hash(text: str) -> str:
     """The hash that tells whether an item's text changed (SHA-256, hex)."""
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _short_hash(text)
+    return _sha256(text)
+
+
+def content_hashes(texts: Sequence[str]) -> list[str]:
+    """:func:`content_hash` of each text (the same values, faster for many texts)."""
+    short, limit = _short_hash, _REMEMBERED_LENGTH
+    return [short(t) if len(t) <= limit else _sha256(t) for t in texts]
+
+
+def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_REMEMBERED_LENGTH = 4096
+
+
+# A repository's map entries come back with the same text request after request; a cache
+# lookup costs a tenth of hashing them again (at most 32,768 short texts are kept).
+_short_hash = functools.lru_cache(maxsize=1 << 15)(_sha256)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,6 +151,9 @@ class ItemState:
     """The tier it is in."""
     tokens: int
     """Its token count at the last request."""
+    rewrites: int = 0
+    """How many times its cache block was written again while it stayed unchanged in its
+    tier (the settle rule's measure of what leaving it there has cost)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,13 +164,23 @@ class TrackerState:
     """Every item of the last request, in the order it was given."""
     requests: int = 0
     """How many requests have been tracked (0: the next one is the first)."""
+    rule: str | None = None
+    """The promotion rule that placed the items (None: not recorded), so a request under
+    another rule can tell that the placement is not its own."""
+    _index: dict[str, ItemState] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A repository of ten thousand items is looked up once per item each request.
+        object.__setattr__(self, "_index", {i.key: i for i in self.items})
 
     def get(self, key: str) -> ItemState | None:
         """The remembered state of ``key``, if it was in the last request."""
-        for item in self.items:
-            if item.key == key:
-                return item
-        return None
+        return self._index.get(key)
+
+    @property
+    def by_key(self) -> Mapping[str, ItemState]:
+        """Every remembered item by its key."""
+        return self._index
 
     def in_tier(self, tier: CacheTier) -> tuple[ItemState, ...]:
         """The items in ``tier``, in the order they were given."""
@@ -189,10 +209,14 @@ class TrackerUpdate:
     """The new state."""
     changes: tuple[TierChange, ...]
     """What entered, left or moved, in item order (removed items last)."""
+    warnings: tuple[str, ...] = ()
+    """Problems with the previous state that were repaired (the state was rebuilt)."""
 
 
 def check_keys(items: Sequence[TrackedItem]) -> None:
     """Refuse two items with one key (:class:`DuplicateItem`)."""
+    if len({item.key for item in items}) == len(items):
+        return
     seen: set[str] = set()
     for item in items:
         if item.key in seen:

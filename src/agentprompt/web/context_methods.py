@@ -18,13 +18,9 @@ from agentprompt.repo.map import (
     tree_to_dict,
 )
 from agentprompt.repo.rank import InvalidTask
-from agentprompt.store import Store, default_store_path
-from agentprompt.tiers.breakdown import get_context_breakdown
-from agentprompt.tiers.context import repository_context
-from agentprompt.tiers.persist import load_tracker
-from agentprompt.tiers.request import tiered_request
+from agentprompt.tiers.report import repository_request
+from agentprompt.tiers.served import cache_json
 from agentprompt.tiers.snippets import load_prompt_snippets
-from agentprompt.tiers.tracker import TrackerState
 from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
@@ -96,7 +92,10 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
 def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_context_breakdown``: tokens per cache tier and per item (system, map legend,
     symbol map entries, files, the task) of a tiered request over ``files`` (default: the
-    bridge session's files) and ``task``. The tracker's stored state is read, not changed."""
+    bridge session's files) and ``task``, under the default tier rule; which cache blocks it
+    would reuse or rewrite against the last recorded request, and the share the cache has
+    served so far. The tracker's stored state is read, not changed (a damaged one gives a
+    warning and a fresh placement)."""
     check_unknown(params, ("files", "task"), "get_context_breakdown")
     session = find_session(root)
     files = safe_paths(root, text_list(params, "files"), "files")
@@ -105,18 +104,13 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
         files = session[1].files
     if task is None:
         task = session[1].task if session is not None else ""
-    previous = TrackerState()
-    store_path = default_store_path(root)
-    if store_path.exists():
-        with Store(store_path) as store:
-            previous, _ = load_tracker(store)
-    counter = shared_counter()
-    context = repository_context(root, files=files, user=task, task=task, counter=counter)
-    request = tiered_request(context, previous, counter=counter, root=root)
-    breakdown = get_context_breakdown(request.prompt, counter=counter)
+    report = repository_request(root, files=files, task=task, save=False)
     return {
-        "total_tokens": breakdown.total_tokens,
-        "tokenizer": breakdown.tokenizer,
+        "total_tokens": report.breakdown.total_tokens,
+        "tokenizer": report.breakdown.tokenizer,
         "files": list(files),
-        "tiers": breakdown.tiers_json(),
+        "rule": report.request.update.state.rule,
+        "tiers": report.breakdown.tiers_json(),
+        "cache": cache_json(report.cache, report.tally),
+        "warnings": list(report.warnings),
     }

@@ -335,18 +335,27 @@ async function applyReply() {
 
 async function loadBreakdown() {
   const data = await rpc("get_context_breakdown", { files: [...state.files], task: $("task").value });
+  const status = {};
+  for (const block of data.cache.blocks) status[block.tier] = block.status;
   const rows = [];
   for (const tier of data.tiers) {
     const head = el("tr", { className: "tier" },
       el("th", { scope: "row" }, tier.tier + (tier.cached ? " (cached)" : "")),
-      el("td", {}, tier.items.length + " item(s)"), el("td", {}, ""), el("td", {}, tier.tokens));
+      el("td", {}, tier.items.length + " item(s)"), el("td", {}, ""), el("td", {}, tier.tokens),
+      el("td", { className: status[tier.tier] || "" }, status[tier.tier] || (tier.tier === "active" ? "not cached" : "—")));
     rows.push(head);
     for (const item of tier.items) {
-      rows.push(el("tr", {}, el("td", {}, ""), el("td", {}, item.key), el("td", {}, item.kind), el("td", {}, item.tokens)));
+      rows.push(el("tr", {}, el("td", {}, ""), el("td", {}, item.key), el("td", {}, item.kind), el("td", {}, item.tokens), el("td", {}, "")));
     }
   }
   document.querySelector("#breakdown-table tbody").replaceChildren(...rows);
-  $("breakdown-total").textContent = "Total: " + data.total_tokens + " tokens (" + data.tokenizer + ")";
+  const running = data.cache.running;
+  $("breakdown-total").textContent = "Total: " + data.total_tokens + " tokens (" + data.tokenizer + "); " +
+    data.rule + " rule: " + data.cache.served + " would be read from the cache, " + data.cache.written + " written";
+  $("breakdown-served").textContent = running.requests > 1
+    ? "Served from the cache over the recorded requests, this one included: " + (100 * running.share).toFixed(1) + "% of " + running.total + " input tokens"
+    : "No earlier request recorded: every block is written once.";
+  $("breakdown-warnings").replaceChildren(...data.warnings.map((w) => el("p", { className: "warning" }, w)));
 }
 
 // --- start ------------------------------------------------------------------------------
