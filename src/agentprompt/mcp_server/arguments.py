@@ -6,10 +6,11 @@ nothing has run when it is refused."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
 
 __all__ = [
     "DEFAULT_READ_TOKENS",
@@ -121,6 +122,9 @@ def argument_problem(
         problem = _size_problem(name, value)
         if problem is not None:
             return problem
+    # Imported on the first call, not at the server's start (clients time the start).
+    from jsonschema import Draft202012Validator
+
     errors = sorted(
         Draft202012Validator(schema).iter_errors(dict(arguments)),
         key=lambda e: (list(map(str, e.absolute_path)), e.validator != "type"),

@@ -289,17 +289,28 @@ class PromptLibrary:
         return self.load(name).render(**values)
 
     def list(self) -> list[PromptSource]:
-        """Every prompt name found in any directory, with the file it resolves to."""
-        names: set[str] = set()
-        for _, d in self.search_dirs():
+        """Every prompt name found in any directory, with the file it resolves to (each
+        directory is walked once; the first in lookup order wins, as :meth:`find` says)."""
+        hits: dict[str, list[tuple[str, Path]]] = {}
+        for origin, d in self.search_dirs():
             try:
                 if d.is_dir():
-                    found = d.rglob("*.md")
-                    names.update(p.relative_to(d).with_suffix("").as_posix() for p in found)
+                    for path in sorted(d.rglob("*.md")):
+                        name = path.relative_to(d).with_suffix("").as_posix()
+                        _check_name(name)
+                        if _is_file(d, path):
+                            hits.setdefault(name, []).append((origin, path))
             except OSError as exc:
                 raise PromptDirUnreadable(d, exc) from None
-        sources = [self.find(n) for n in sorted(names)]
-        return [s for s in sources if s is not None]
+        return [
+            PromptSource(
+                name=name,
+                path=found[0][1],
+                origin=found[0][0],
+                shadows=tuple(p for _, p in found[1:]),
+            )
+            for name, found in sorted(hits.items())
+        ]
 
 
 class PromptDirUnreadable(AgentPromptError):
