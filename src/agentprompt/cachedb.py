@@ -5,9 +5,14 @@ skipped, never fatal, when they cannot be opened."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
-__all__ = ["open_cache"]
+__all__ = ["open_cache", "rows_in"]
+
+_CHUNK = 500
+"""Keys asked for in one statement (SQLite limits a statement's parameters)."""
 
 
 def open_cache(where: Path, schema: str) -> sqlite3.Connection | None:
@@ -23,3 +28,11 @@ def open_cache(where: Path, schema: str) -> sqlite3.Connection | None:
     except (OSError, sqlite3.Error):
         return None
     return db
+
+
+def rows_in(db: sqlite3.Connection, query: str, keys: Sequence[str]) -> Iterator[Any]:
+    """The rows ``query`` gives for every key of ``keys``: its ``{marks}`` stands for the
+    placeholders of an ``IN (...)``, and the keys are asked for a chunk at a time."""
+    for start in range(0, len(keys), _CHUNK):
+        chunk = list(keys[start : start + _CHUNK])
+        yield from db.execute(query.format(marks=",".join("?" * len(chunk))), chunk)

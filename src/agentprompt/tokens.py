@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from agentprompt.cachedb import open_cache
+from agentprompt.cachedb import open_cache, rows_in
 from agentprompt.errors import UsageError
 
 __all__ = [
@@ -429,11 +429,8 @@ def _recall(store: Path | None, keys: set[str]) -> dict[str, int]:
     wanted = list(keys)
     known: dict[str, int] = {}
     try:
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(f"SELECT key, tokens FROM counts WHERE key IN ({marks})", chunk)
-            known.update((str(k), int(n)) for k, n in rows.fetchall())
+        rows = rows_in(db, "SELECT key, tokens FROM counts WHERE key IN ({marks})", wanted)
+        known.update((str(k), int(n)) for k, n in rows)
     except sqlite3.Error:
         return {}
     finally:

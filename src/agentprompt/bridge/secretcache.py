@@ -17,6 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 from agentprompt.cachedb import open_cache as open_db
+from agentprompt.cachedb import rows_in
 from agentprompt.repo.secrets import SecretFinding
 
 __all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache", "text_digest"]
@@ -86,11 +87,7 @@ def cached_scan(
     try:
         known: dict[str, str] = {}
         wanted = list(set(keys.values()))
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(f"SELECT key, findings FROM scans WHERE key IN ({marks})", chunk)
-            known.update(rows.fetchall())
+        known.update(rows_in(db, "SELECT key, findings FROM scans WHERE key IN ({marks})", wanted))
         todo = []
         for path, text in items:
             hit = known.get(keys[path])

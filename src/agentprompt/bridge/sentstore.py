@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from agentprompt.bridge.secretcache import open_cache
+from agentprompt.cachedb import rows_in
 
 __all__ = ["default_sent_path", "recall_texts", "remember_texts"]
 
@@ -52,11 +53,7 @@ def recall_texts(where: Path, digests: Iterable[str]) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     try:
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(f"SELECT digest, text FROM sent WHERE digest IN ({marks})", chunk)
-            found.update(rows.fetchall())
+        found.update(rows_in(db, "SELECT digest, text FROM sent WHERE digest IN ({marks})", wanted))
     except sqlite3.Error:
         return found
     finally:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from agentprompt.bridge.render import fence_for
 from agentprompt.bridge.secretcache import open_cache, text_digest
+from agentprompt.cachedb import rows_in
 from agentprompt.repo.discovery import SniffStamp
 
 __all__ = ["TextFacts", "text_facts"]
@@ -104,13 +105,8 @@ def _recall(db: sqlite3.Connection, steady: Mapping[str, str]) -> dict[str, Text
     """The remembered facts of the paths in ``steady`` whose stamp still matches."""
     found: dict[str, TextFacts] = {}
     wanted = list(steady)
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = db.execute(
-            f"SELECT path, stamp, digest, fence FROM texts WHERE path IN ({marks})", chunk
-        )
-        for path, stamp, digest, fence in rows:
-            if steady.get(path) == stamp and isinstance(fence, int) and fence >= 3:
-                found[path] = TextFacts(digest=str(digest), fence="`" * fence)
+    query = "SELECT path, stamp, digest, fence FROM texts WHERE path IN ({marks})"
+    for path, stamp, digest, fence in rows_in(db, query, wanted):
+        if steady.get(path) == stamp and isinstance(fence, int) and fence >= 3:
+            found[path] = TextFacts(digest=str(digest), fence="`" * fence)
     return found

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agentprompt.cachedb import rows_in
 from agentprompt.repo.extraction.rows import (
     CachedFile,
     CacheRow,
@@ -180,17 +181,12 @@ class SymbolCache:
         wanted = [p for p in dict.fromkeys(paths) if storable(p)]
         found: dict[str, FileSymbols] = {}
         try:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                for path, data, refs in self._db.execute(
-                    f"SELECT path, data, refs FROM files WHERE detailed AND path IN ({marks})",
-                    chunk,
-                ):
-                    try:
-                        found[path] = from_json(data, tuple(refs.split()))
-                    except (ValueError, KeyError, IndexError, TypeError):
-                        continue
+            query = "SELECT path, data, refs FROM files WHERE detailed AND path IN ({marks})"
+            for path, data, refs in rows_in(self._db, query, wanted):
+                try:
+                    found[path] = from_json(data, tuple(refs.split()))
+                except (ValueError, KeyError, IndexError, TypeError):
+                    continue
         except sqlite3.DatabaseError as exc:
             self._recover(exc)
         return found
@@ -209,15 +205,11 @@ class SymbolCache:
         wanted = [p for p in dict.fromkeys(paths) if storable(p)]
         found: dict[str, tuple[str, str, str, str]] = {}
         try:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                for path, names, defs, members, refs in self._db.execute(
-                    "SELECT path, names_hash, defs, members, refs FROM files "
-                    f"WHERE path IN ({marks})",
-                    chunk,
-                ):
-                    found[path] = (names, defs, members, refs)
+            query = (
+                "SELECT path, names_hash, defs, members, refs FROM files WHERE path IN ({marks})"
+            )
+            for path, names, defs, members, refs in rows_in(self._db, query, wanted):
+                found[path] = (names, defs, members, refs)
         except sqlite3.DatabaseError as exc:
             self._recover(exc)
         return found
