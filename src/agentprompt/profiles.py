@@ -117,22 +117,16 @@ def _session_tools(request: InspectRequest) -> tuple[ToolDefinition, ...]:
 def _ac(request: InspectRequest) -> list[Part]:
     """Seed 004's cache-tiered prompt: items placed by the repository's stored tracker (read,
     never written), or spread over L1–L3 as on a first request."""
-    from agentprompt.store import Store, default_store_path
     from agentprompt.tiers.assembly import tier_parts
     from agentprompt.tiers.context import repository_context
-    from agentprompt.tiers.persist import load_tracker
+    from agentprompt.tiers.persist import read_stored
     from agentprompt.tiers.policy import track
-    from agentprompt.tiers.tracker import TrackerState
 
     context = repository_context(
         request.root, history=request.history, user=request.task, task=request.task
     )
-    previous = TrackerState()
-    store_path = default_store_path(request.root.resolve())
-    if store_path.exists():
-        with Store(store_path) as store:
-            previous, _ = load_tracker(store)
-    state = track(previous, context.items).state
+    # A damaged stored state places the items afresh (the command prints its warning).
+    state = track(read_stored(request.root).state, context.items).state
     return list(tier_parts(context, state, prompts=PromptLibrary(request.root)))
 
 

@@ -136,6 +136,19 @@ def test_damaged_stored_state_warns_and_is_rebuilt(run: Callable[..., Result], r
     assert tiers(run, repo)["requests"] == 2 and tiers(run, repo)["warnings"] == []
 
 
+def test_inspect_ac_with_a_damaged_stored_state_warns_and_places_afresh(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    from agentprompt.store import Store, default_store_path
+
+    with Store(default_store_path(repo)) as store:
+        store.create_session("tiers", {"items": "not a list", "changes": []})
+    result = run("inspect", "--profile", "ac", "--root", str(repo), "--task", "Fix it", "--json")
+    assert result.code == 0, result.err
+    assert "warning: the stored cache-tier state is damaged (items:" in result.err
+    assert json.loads(result.out)["messages"]
+
+
 def test_a_record_that_is_not_json_warns_and_is_rebuilt(
     run: Callable[..., Result], repo: Path
 ) -> None:

@@ -249,6 +249,11 @@ def inspect_command(
 
         for problem in scan_agents(request.root).problems:
             err_console.print(f"agentprompt: warning: skipped {problem}", markup=False)
+    if profile_name == "ac":
+        from agentprompt.tiers.persist import read_stored
+
+        for warning in read_stored(request.root).warnings:
+            err_console.print(f"agentprompt: warning: {warning}", markup=False)
     previous = read_messages_file(previous_file) if previous_file else None
     report = inspect_profile(
         profile_name,

@@ -13,12 +13,13 @@ request nor shapes its prompt.
 from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any, get_args
 
 import jsonschema
 
 from agentprompt.errors import AgentPromptError
-from agentprompt.store import SessionRecord, Store, StoreError
+from agentprompt.store import SessionRecord, Store, StoreError, default_store_path
 from agentprompt.tiers.served import CacheUse, ServedTally
 from agentprompt.tiers.tracker import (
     TIERS,
@@ -35,6 +36,7 @@ __all__ = [
     "StoredTracker",
     "load_tracker",
     "open_tracker",
+    "read_stored",
     "reset_tracker",
     "save_tracker",
 ]
@@ -203,6 +205,16 @@ def open_tracker(store: Store) -> StoredTracker:
         return _read(record.state)
     except CorruptTierState as exc:
         return StoredTracker(warnings=(f"{exc.problem}; the tiers are placed afresh",))
+
+
+def read_stored(root: Path) -> StoredTracker:
+    """The tracker stored for the repository at ``root`` (read as :func:`open_tracker` reads
+    it); an empty one when the repository has no state database yet."""
+    store_path = default_store_path(root.resolve())
+    if not store_path.exists():
+        return StoredTracker()
+    with Store(store_path) as store:
+        return open_tracker(store)
 
 
 def save_tracker(

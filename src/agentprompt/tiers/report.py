@@ -14,7 +14,7 @@ from pathlib import Path
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import ContextBreakdown, get_context_breakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
-from agentprompt.tiers.persist import StoredTracker, open_tracker, save_tracker
+from agentprompt.tiers.persist import read_stored, save_tracker
 from agentprompt.tiers.policy import TierPolicy
 from agentprompt.tiers.request import TieredRequest, tiered_request
 from agentprompt.tiers.served import CacheUse, ServedTally, cache_use
@@ -55,10 +55,7 @@ def repository_request(
     """Make one tiered request over ``root`` against the stored tracker and, with ``save``,
     record it as the tracker's latest."""
     store_path = default_store_path(root)
-    stored = StoredTracker()
-    if store_path.exists():
-        with Store(store_path) as store:
-            stored = open_tracker(store)
+    stored = read_stored(root)
     counter = shared_counter(model)
     context = repository_context(
         root, files=files, user=task, task=task, map_tokens=map_tokens, model=model
