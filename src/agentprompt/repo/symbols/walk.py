@@ -104,7 +104,7 @@ def _visit(
         if role == "function":  # the commonest first
             _function(walk, child, parent, depth, in_class, markers)
         elif role == "wrapper":
-            _wrapper(walk, child, parent, depth, in_class, markers)
+            _wrapper(walk, child, parent, depth, in_class, markers, node.type == "ERROR")
         elif role == "class":
             _class(walk, child, parent, depth, markers)
         elif role == "member":
@@ -122,7 +122,10 @@ def _wrapper(
     depth: int,
     in_class: bool,
     markers: tuple[str, ...],
+    in_error: bool,
 ) -> None:
+    """A node whose children the walk reads as its own (``in_error``: its parent is an
+    error-recovery node, known here because ``Node.parent`` walks down from the root)."""
     kind = node.type
     if kind == "if_statement" and "__main__" in node_text(node.child_by_field_name("condition")):
         return
@@ -143,7 +146,7 @@ def _wrapper(
         return
     _visit(walk, node, parent, depth, in_class, markers)
     if kind == "ERROR":
-        _recover(walk, node, parent, depth, in_class, markers)
+        _recover(walk, node, parent, depth, in_class, markers, outermost=not in_error)
 
 
 def _recover(
@@ -153,6 +156,8 @@ def _recover(
     depth: int,
     in_class: bool,
     markers: tuple[str, ...],
+    *,
+    outermost: bool,
 ) -> None:
     """Named definitions an error-recovery node holds below children the walk skips (a
     parser that lost its way may nest ``function later() {}`` inside a broken expression),
@@ -162,7 +167,6 @@ def _recover(
             _class(walk, current, parent, depth, markers)
         else:
             _function(walk, current, parent, depth, in_class, markers)
-    outermost = node.parent is None or node.parent.type != "ERROR"
     if walk.language in ("javascript", "typescript", "tsx") and not in_class and outermost:
         recover_lines(walk, node, parent, depth, markers)
 
