@@ -69,6 +69,7 @@ def test_ctrl_c_during_a_batch_stops_its_shell_commands_at_once(call: Call, repo
             call("batch", shell_ctx(repo), tools=[slow, slow])
     finally:
         timer.cancel()
-    assert time.monotonic() - start < 1.5
+    # At once: long before the commands' 30 s sleep (the bound leaves room for a busy machine).
+    assert time.monotonic() - start < 10
     time.sleep(2)
     assert not (repo / "late").exists()
