@@ -11,6 +11,10 @@ from __future__ import annotations
 class AgentPromptError(Exception):
     """Base class of every error agentprompt raises on purpose (bad input, bad state)."""
 
+    json_reported: bool = False
+    """A command already printed this error in its ``--json`` report (the command line
+    then prints no second JSON error)."""
+
 
 class UsageError(AgentPromptError):
     """A caller asked for something that does not exist or cannot be combined."""

@@ -261,3 +261,24 @@ def test_requests_are_judged_by_the_ignore_rules_of_the_rounds_start(
     status = json.loads(run("bridge", "status", "--root", str(repo), "--json").out)
     assert "local/notes.md" not in status["files"]
     assert {"src/app/made.py", "src/app/core.py"} <= set(status["files"])
+
+
+def test_with_json_a_damaged_session_is_a_json_error_too(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    db = _start(run, repo)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE sessions SET state = ?", ("[1, 2]",))
+    reply = tmp_path / "reply.md"
+    reply.write_text(_reply("src/app/new.py"), encoding="utf-8")
+    for args in (
+        ("apply", str(reply), "--root", str(repo), "--json"),
+        ("pack", "--root", str(repo), "--json"),
+        ("bridge", "status", "--root", str(repo), "--json"),
+    ):
+        result = run(*args)
+        assert result.code == 2, (args, result.err)
+        data = json.loads(result.out)  # one JSON document, never two
+        assert "stored bridge session cannot be read" in data["error"]
+        assert len(result.err.strip().splitlines()) == 1
+    assert not (repo / "src" / "app" / "new.py").exists()

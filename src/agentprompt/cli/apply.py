@@ -191,6 +191,7 @@ def apply_command(
         # on stderr stays, as for every command).
         if as_json and not do_recover:
             print_json({"error": str(exc), "written": False, "written_files": []})
+            exc.json_reported = True
         raise
 
 

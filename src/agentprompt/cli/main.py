@@ -8,7 +8,7 @@ import sys
 import click
 
 from agentprompt import __version__
-from agentprompt.cli.output import EXIT_BAD_INPUT, err_console
+from agentprompt.cli.output import EXIT_BAD_INPUT, err_console, print_json
 from agentprompt.errors import AgentPromptError
 
 __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
@@ -81,4 +81,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT if exc.exit_code == 2 else exc.exit_code)
     except AgentPromptError as exc:
         err_console.print(f"agentprompt: error: {exc}", markup=False)
+        if _wants_json(argv) and not exc.json_reported:
+            # A script reading --json output gets the error as JSON too (the stderr line
+            # stays, as for every command); a command that printed its own report says so.
+            print_json({"error": str(exc)})
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _wants_json(argv: list[str] | None) -> bool:
+    """Whether the command line asked for JSON output (``--json`` before any ``--``)."""
+    args = sys.argv[1:] if argv is None else argv
+    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
