@@ -46,8 +46,8 @@ def test_ordinary_files_are_not_stores_by_name(path: str) -> None:
 
 
 def test_an_npmrc_is_a_store_only_with_a_token() -> None:
-    assert not secret_store_name(".npmrc", "registry=https://registry.npmjs.org/\n")
-    assert secret_store_name(".npmrc", "//registry.npmjs.org/:_authToken=abc\n")
+    assert not secret_store_name(".npmrc", "registry=https://npm.example.invalid/\n")
+    assert secret_store_name(".npmrc", "//npm.example.invalid/:_authToken=abc\n")
 
 
 @pytest.mark.parametrize("password", ["Tr0ub4dor&3xK9", "pa!ss2024", "a$b$c9", "x;y;z1", "it'sme1"])

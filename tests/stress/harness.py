@@ -327,7 +327,7 @@ def _planted() -> dict[str, tuple[str, str]]:
             "aws/credentials": ("[default]\nregion = eu\nlabel = cred-6631\n", "cred-6631"),
             "certs/bundle.p12": ("p12-bytes-0042\n", "p12-bytes-0042"),
             ".netrc": ("machine h login u password netrcpw-77\n", "netrcpw-77"),
-            ".npmrc": ("//registry.npmjs.org/:_authToken=npm_tok_5566\n", "npm_tok_5566"),
+            ".npmrc": ("//npm.example.invalid/:_authToken=npm_tok_5566\n", "npm_tok_5566"),
             "src/settings.py": (f'AWS_ACCESS_KEY_ID = "{aws}"\n', aws),
             "src/keys.ts": (
                 'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA7y";\n',

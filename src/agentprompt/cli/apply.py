@@ -11,7 +11,9 @@ exit status is 1 and the message names the files written.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -123,6 +125,23 @@ def _show_recovery(report: RecoveryReport) -> None:
         console.print("The interrupted apply was rolled back.")
 
 
+def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` reporting its bad input (exit 2, nothing written) as apply's JSON report
+    shape under ``--json`` (the line on stderr stays, as for every command)."""
+
+    @functools.wraps(command)
+    def run(**params: Any) -> None:
+        try:
+            command(**params)
+        except AgentPromptError as exc:
+            if params["as_json"] and not params["do_recover"]:
+                print_json({"error": str(exc), "written": False, "written_files": []})
+                exc.json_reported = True
+            raise
+
+    return run
+
+
 @click.command("apply")
 @click.argument("reply", required=False, default="-")
 @click.option(
@@ -162,6 +181,7 @@ def _show_recovery(report: RecoveryReport) -> None:
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_json_errors
 def apply_command(
     reply: str,
     root: Path,
@@ -174,38 +194,6 @@ def apply_command(
     as_json: bool,
 ) -> None:
     """Apply the edits in REPLY (a file, or - for standard input) under --root."""
-    try:
-        _apply_command(
-            reply,
-            root,
-            dialect,
-            dry_run,
-            partial,
-            allow_whole_file,
-            fix_encoding,
-            do_recover,
-            as_json,
-        )
-    except AgentPromptError as exc:
-        # Exit 2, nothing written: with --json the error is JSON on stdout too (the line
-        # on stderr stays, as for every command).
-        if as_json and not do_recover:
-            print_json({"error": str(exc), "written": False, "written_files": []})
-            exc.json_reported = True
-        raise
-
-
-def _apply_command(
-    reply: str,
-    root: Path,
-    dialect: str,
-    dry_run: bool,
-    partial: bool,
-    allow_whole_file: bool,
-    fix_encoding: bool,
-    do_recover: bool,
-    as_json: bool,
-) -> None:
     if not root.is_dir():
         raise UsageError(f"--root {root} is not a directory; give the repository root")
     if do_recover:
