@@ -14,6 +14,7 @@ from agentprompt.edits import (
     detect_dialects,
     parse_reply,
 )
+from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.edits.instructions import dialect_instructions
 from agentprompt.errors import UsageError
 
@@ -78,6 +79,12 @@ def test_a_named_dialect_reads_only_its_own_blocks() -> None:
 def test_detect_dialects_names_the_markers_present() -> None:
     assert detect_dialects(MIXED) == tuple(DIALECTS)
     assert detect_dialects("just prose") == ()
+
+
+def test_the_names_offered_before_parsing_are_the_registered_dialects() -> None:
+    # The MCP server's schema lists DIALECT_NAMES without importing the readers.
+    assert DIALECT_NAMES == tuple(DIALECTS)
+    assert AUTO not in DIALECT_NAMES
 
 
 def test_unknown_dialect_names_the_valid_ones() -> None:

@@ -33,7 +33,7 @@ from pydantic import Field
 
 from agentprompt import __version__
 from agentprompt.context.instructions import instruction_names
-from agentprompt.edits.dialects import AUTO, DIALECTS
+from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import AgentPromptError
 from agentprompt.mcp_server.arguments import DEFAULT_READ_TOKENS, argument_problem
 from agentprompt.mcp_server.results import (
@@ -63,7 +63,7 @@ Dialect = Annotated[
     str,
     Field(
         description="The reply's format (auto: recognise it).",
-        json_schema_extra={"enum": [AUTO, *sorted(DIALECTS)]},
+        json_schema_extra={"enum": [AUTO, *sorted(DIALECT_NAMES)]},
     ),
 ]
 """The reply formats the edit engine reads (``auto``: recognise them)."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from agentprompt.edits.actions import EditError
+from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.edits.dialects import applypatch, bridge, editrepl, searchreplace, udiff, whole
 from agentprompt.edits.dialects.base import BlockOutcome, BlockReader, Dialect, ScanState
 
@@ -26,9 +27,6 @@ __all__ = [
     "select_dialects",
 ]
 
-AUTO = "auto"
-"""The dialect name that detects every dialect by its markers."""
-
 DIALECTS: Mapping[str, Dialect] = MappingProxyType(
     {
         d.name: d
@@ -43,6 +41,12 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
     }
 )
 """Every dialect by name, in detection order."""
+
+if tuple(DIALECTS) != DIALECT_NAMES:  # pragma: no cover - a registry edited on one side only
+    raise ImportError(
+        f"the dialect registry {tuple(DIALECTS)} differs from DIALECT_NAMES {DIALECT_NAMES}; "
+        "list the same dialects in the same order in agentprompt/edits/dialect_names.py"
+    )
 
 
 class UnknownDialect(EditError):
