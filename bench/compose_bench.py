@@ -33,9 +33,9 @@ from agentprompt import (
     Section,
     Stability,
     ToolDefinition,
-    assemble,
     get_tokenizer,
 )
+from agentprompt.composition import assemble
 
 ROOT = Path(__file__).resolve().parent.parent
 
