@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -74,3 +75,28 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     copied: list[str] = []
     monkeypatch.setattr("agentprompt.bridge.clipboard.system_copy", copied.append)
     return copied
+
+
+Growth = Callable[[Callable[[], object], Callable[[], object]], tuple[float, float]]
+
+
+@pytest.fixture
+def growth() -> Growth:
+    """The CPU seconds ``small()`` and ``large()`` take, for tests that an algorithm stays
+    linear.
+
+    This process's CPU time, not the wall clock, so other jobs on a busy machine do not
+    count; the two are measured in turns, five times each, and the
+    best of each kept, so a burst of cache misses or a collection slows both alike.
+    """
+
+    def seconds(small: Callable[[], object], large: Callable[[], object]) -> tuple[float, float]:
+        best = {small: float("inf"), large: float("inf")}
+        for _ in range(5):
+            for run in (small, large):
+                began = time.process_time()
+                run()
+                best[run] = min(best[run], time.process_time() - began)
+        return best[small], best[large]
+
+    return seconds

@@ -12,6 +12,8 @@ from mcp.types import TextResourceContents
 
 from agentprompt.prompts.loader import PACKAGED_DIR
 
+pytestmark = pytest.mark.slow
+
 
 def test_prompt_files_instructions_and_the_map_are_resources(
     example: Path, run_served: Callable[..., None]

@@ -9,10 +9,13 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from mcp import ClientSession
 from mcp.types import ProgressNotificationParams
 
 from mcp_server.client import error_text, structured
+
+pytestmark = pytest.mark.slow
 
 ESCAPING_REPLY = """../outside.txt
 <<<<<<< SEARCH

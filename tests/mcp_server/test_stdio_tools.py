@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from mcp import ClientSession
 
 from agentprompt.bridge.state import find_session
 from agentprompt.tokens import shared_counter
 from mcp_server.client import EXAMPLE, error_text, structured
+
+pytestmark = pytest.mark.slow
 
 TOOLS = {
     "rank_files",

@@ -6,10 +6,13 @@ form feeds, comments holding quotes, and Windows line breaks."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.repo.symbols import extract_symbols
+
+pytestmark = pytest.mark.slow
 
 _STRINGS = (
     '"s"',

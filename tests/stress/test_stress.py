@@ -4,6 +4,8 @@ secret in a prompt, no mount path leaked in another spelling."""
 
 from __future__ import annotations
 
+import pytest
+
 from .harness import (
     concurrent_applies,
     enospc_at_each_write,
@@ -11,6 +13,8 @@ from .harness import (
     planted_secrets,
     workflow_spellings,
 )
+
+pytestmark = pytest.mark.slow
 
 
 def test_concurrent_applies_on_one_session_lose_no_update() -> None:
