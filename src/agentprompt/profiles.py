@@ -115,7 +115,7 @@ def _session_tools(request: InspectRequest) -> tuple[ToolDefinition, ...]:
 
 
 def _ac(request: InspectRequest) -> list[Part]:
-    """Seed 004's cache-tiered prompt: items placed by the repository's stored tracker (read,
+    """The cache-tiered prompt: items placed by the repository's stored tracker (read,
     never written), or spread over L1–L3 as on a first request."""
     from agentprompt.tiers.assembly import tier_parts
     from agentprompt.tiers.context import repository_context
@@ -140,19 +140,19 @@ PROFILES: dict[str, NamedProfile] = {
     ),
     "ally": NamedProfile(
         name="ally",
-        description="the agent session's first call of a turn as seed 001 places it: "
+        description="the agent session's first call of a turn, everything in messages[0]: "
         "per-turn facts regenerated into messages[0]",
         build=_session("ally"),
         tools=_session_tools,
     ),
     "demo": NamedProfile(
         name="demo",
-        description="the main agent's prompt (seed 001) for a repository and a task",
+        description="the main agent's prompt for a repository and a task",
         build=_demo,
     ),
     "ac": NamedProfile(
         name="ac",
-        description="seed 004's cache-tiered prompt (L0–L3 and active) for a repository",
+        description="the cache-tiered prompt (L0–L3 and active) for a repository",
         build=_ac,
     ),
 }

@@ -81,13 +81,13 @@ def prompts(tmp_path: Path) -> PromptLibrary:
     return PromptLibrary(tmp_path)
 
 
-def test_interruption_reminder_is_the_seeds_text(prompts: PromptLibrary) -> None:
+def test_interruption_reminder_is_the_fixed_text(prompts: PromptLibrary) -> None:
     message = interruption_reminder(prompts)
     assert message.role == "system"
     assert message.content == INTERRUPTION
 
 
-def test_todo_reminder_for_an_empty_list_is_the_seeds_text(prompts: PromptLibrary) -> None:
+def test_todo_reminder_for_an_empty_list_is_the_fixed_text(prompts: PromptLibrary) -> None:
     assert todo_reminder(prompts, ()).content == TODO_EMPTY
 
 
@@ -105,11 +105,11 @@ def test_todo_reminder_leaves_out_the_focus_paragraph_when_nothing_is_in_progres
     assert text.startswith("<system-reminder>\nCurrent todos:\n1. [○] Pending task\n\nHousekeeping")
 
 
-def test_required_tools_reminder_is_the_seeds_text(prompts: PromptLibrary) -> None:
+def test_required_tools_reminder_is_the_fixed_text(prompts: PromptLibrary) -> None:
     assert required_tools_reminder(prompts, ["tool_name_1", "tool_name_2"]).content == REQUIRED
 
 
-def test_continuation_reminder_is_the_seeds_text(prompts: PromptLibrary) -> None:
+def test_continuation_reminder_is_the_fixed_text(prompts: PromptLibrary) -> None:
     assert continuation_reminder(prompts).content == CONTINUATION
 
 
@@ -118,7 +118,7 @@ def test_tool_context_reminder_wraps_the_tools_text(prompts: PromptLibrary) -> N
     assert message.content == "<system-reminder>\nYou have just created a plan.\n</system-reminder>"
 
 
-def test_reminders_come_in_the_seeds_order(prompts: PromptLibrary) -> None:
+def test_reminders_come_in_the_fixed_order(prompts: PromptLibrary) -> None:
     facts = ReminderFacts(
         interrupted=True,
         todos=(),

@@ -58,7 +58,7 @@ def prompts(tmp_path: Path) -> PromptLibrary:
     return PromptLibrary(tmp_path)
 
 
-def test_explorer_prompt_is_the_seeds_exactly(prompts: PromptLibrary) -> None:
+def test_explorer_prompt_is_the_fixed_text_exactly(prompts: PromptLibrary) -> None:
     text = explorer_agent(prompts).system_prompt
     assert text.startswith("You are a specialized code exploration assistant. Your role is to")
     assert "- You have READ-ONLY access - you cannot modify files\n" in text
@@ -76,7 +76,7 @@ def test_explorer_is_read_only_with_the_tools_its_prompt_lists(prompts: PromptLi
         assert re.search(rf"\b{tool}\b", spec.system_prompt)
 
 
-def test_planner_prompt_keeps_the_seeds_lines(prompts: PromptLibrary) -> None:
+def test_planner_prompt_keeps_the_fixed_lines(prompts: PromptLibrary) -> None:
     text = planner_agent(prompts).system_prompt
     for line in (
         "You are an expert implementation planner. Your role is to create detailed, actionable",

@@ -107,7 +107,7 @@ def test_main_prompt_starts_with_the_identity(root: Path, prompts: PromptLibrary
     )
 
 
-def test_main_prompt_context_is_in_the_seed_order(root: Path, prompts: PromptLibrary) -> None:
+def test_main_prompt_context_is_in_the_fixed_order(root: Path, prompts: PromptLibrary) -> None:
     text = main_system_prompt(_facts(root), prompts=prompts)
     context = text[text.index("## Context\n") :]
     assert context == (

@@ -101,7 +101,7 @@ def test_subtasks_get_ids_and_can_be_updated() -> None:
     assert todos.get("t1").subtasks[0].status == "completed"
 
 
-def test_active_context_has_seed_format() -> None:
+def test_active_context_has_the_fixed_format() -> None:
     todos = TodoList()
     todos.add_many([TodoDraft(content="Set up", status="completed") for _ in range(2)])
     todos.add("Implement user authentication")
@@ -119,7 +119,7 @@ def test_active_context_is_empty_for_empty_list() -> None:
     assert TodoList().generate_active_context() == ""
 
 
-def test_reminder_items_carry_seed_markers() -> None:
+def test_reminder_items_carry_the_status_markers() -> None:
     todos = three()
     todos.update("t1", status="completed")
     assert todos.reminder_items() == (

@@ -38,7 +38,7 @@ def _context(tmp_path: Path, **overrides: object) -> AgentContext:
     return AgentContext(**values)  # type: ignore[arg-type]
 
 
-def test_the_prompt_starts_with_seed_001s_identity_exactly(tmp_path: Path) -> None:
+def test_the_prompt_starts_with_the_agent_identity_exactly(tmp_path: Path) -> None:
     comp = compose(demo_profile(), _context(tmp_path))
     assert comp.messages[0].text.startswith(ALLY_IDENTITY + "\n\n## Behavior\n")
 

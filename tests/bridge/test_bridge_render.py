@@ -48,7 +48,7 @@ def test_continue_follow_up_snapshot(
     snapshot(f"bridge/continue_{lang}.md", build_prompt(example, state).text)
 
 
-def test_browse_prompt_starts_the_user_part_with_the_seed_mode_line(example: Path) -> None:
+def test_browse_prompt_starts_the_user_part_with_the_fixed_mode_line(example: Path) -> None:
     prompt = build_prompt(example, BridgeState(task="t", lang="ja"))
     assert prompt.user.startswith("📖 現在のモード: 閲覧モード\n")
     assert "## ファイル構造\n" in prompt.user

@@ -19,7 +19,7 @@ from agentprompt.bridge.split import (
 from agentprompt.tokens import shared_counter
 
 
-def test_part_headers_are_the_seeds_text_byte_for_byte() -> None:
+def test_part_headers_are_the_fixed_text_byte_for_byte() -> None:
     assert part_header(1, 3, "ja") == (
         "---\n**📦 分割送信: パート 1/3**\n"
         "（続きがあります。すべて受け取ってから処理してください）\n---\n"

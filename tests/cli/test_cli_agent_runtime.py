@@ -181,7 +181,7 @@ def test_without_the_shell_the_prompt_asks_the_user_to_run_commands_and_chat_say
     assert "tools: read," in result.err and "no shell" in result.err
 
 
-def test_with_the_shell_the_prompt_states_the_seed_directives(
+def test_with_the_shell_the_prompt_says_to_run_and_verify_yourself(
     run: Callable[..., Result], repo: Path, tmp_path: Path, sent: list[ModelRequest]
 ) -> None:
     model = _script(tmp_path, "A.")

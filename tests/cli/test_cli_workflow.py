@@ -265,9 +265,7 @@ def test_compose_agent_without_input_notes_that_there_is_no_user_message(
     assert "note:" not in with_input.err
 
 
-def test_compose_json_names_each_sections_seed_layer(
-    run: Run, package: Path, project: Path
-) -> None:
+def test_compose_json_names_each_sections_layer(run: Run, package: Path, project: Path) -> None:
     out = json.loads(_compose(run, package, project, "--mode", "run", "--input", "x", "--json").out)
     assert [(s["id"], s["layer"]) for s in out["sections"]] == [
         ("base_runtime_rules", "BaseRuntimeRules"),

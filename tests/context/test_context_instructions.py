@@ -24,7 +24,7 @@ def prompts(tmp_path: Path) -> PromptLibrary:
     return PromptLibrary(tmp_path)
 
 
-def test_ally_md_renders_as_the_seed_shows(tmp_path: Path, prompts: PromptLibrary) -> None:
+def test_ally_md_renders_under_its_heading(tmp_path: Path, prompts: PromptLibrary) -> None:
     (tmp_path / "ALLY.md").write_text(
         "\nWhen creating git commits, always use ./quick-commit tool if available.\n\n"
     )

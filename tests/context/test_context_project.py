@@ -11,7 +11,7 @@ from agentprompt.context.project import ProjectFacts, detect_project, project_su
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def test_node_typescript_project_reads_like_the_seed_example() -> None:
+def test_node_typescript_project_reads_node_typescript_npm() -> None:
     facts = detect_project(FIXTURES / "node_ts")
     assert facts == ProjectFacts(
         project_types=("Node.js",),

@@ -23,7 +23,7 @@ def prompts(tmp_path: Path) -> PromptLibrary:
     return PromptLibrary(tmp_path)
 
 
-def test_seed_example_line_at_85_percent(prompts: PromptLibrary) -> None:
+def test_usage_line_at_85_percent_with_its_warning(prompts: PromptLibrary) -> None:
     stats = ToolResultStats().add(1000).add(2000)
     usage = ContextUsage(used_tokens=85_000, context_size=100_000, tool_results=stats)
     assert warning_line(usage, prompts) == (
@@ -49,7 +49,7 @@ def test_below_70_percent_there_is_no_warning(prompts: PromptLibrary) -> None:
         (100, "CRITICAL: Context nearly full. Finish immediately or compact."),
     ],
 )
-def test_threshold_messages_are_the_seeds(
+def test_threshold_messages_are_the_fixed_texts(
     prompts: PromptLibrary, percent: int, message: str | None
 ) -> None:
     assert threshold_message(percent, prompts) == message

@@ -144,7 +144,7 @@ def test_every_dialect_has_instructions_whose_examples_parse(name: str) -> None:
     assert not [d for d in result.diagnostics if d.severity == "error"]
 
 
-def test_bridge_instructions_are_japanese_with_the_seed_markers_and_english_exists() -> None:
+def test_bridge_instructions_are_japanese_with_the_bridge_markers_and_english_exists() -> None:
     ja = dialect_instructions("bridge")
     assert "<<<SWITCH_MODE: edit>>>\n対象ファイル:\n- path/to/file.ts\n" in ja
     assert "残り: N個のファイル変更があります" in ja

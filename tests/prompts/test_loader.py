@@ -459,7 +459,7 @@ def test_build_system_prompt_is_the_system_prompt_alone_without_an_extra(
     assert build_system_prompt(root) == "System text."
 
 
-def test_the_prompts_package_exports_exactly_the_seed_loader_functions() -> None:
+def test_the_prompts_package_exports_exactly_the_three_loader_functions() -> None:
     assert agentprompt.prompts.__all__ == [
         "build_system_prompt",
         "load_extra_prompt",

@@ -67,9 +67,9 @@ def test_every_variable_a_packaged_prompt_declares_is_used(
     assert set(template.variables) <= used
 
 
-def test_agent_identity_is_seed_001s_ally_identity(library: PromptLibrary) -> None:
+def test_agent_identity_is_the_fixed_ally_identity(library: PromptLibrary) -> None:
     assert library.render("agent/identity") == ALLY_IDENTITY
 
 
-def test_agent_once_mode_is_seed_001s_single_response_block(library: PromptLibrary) -> None:
+def test_agent_once_mode_is_the_fixed_single_response_block(library: PromptLibrary) -> None:
     assert library.render("agent/once_mode") == ONCE_MODE

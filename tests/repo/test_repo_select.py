@@ -160,7 +160,7 @@ def test_no_active_constraint_gives_an_empty_string() -> None:
     assert build_constraints_section(SelectionOptions()) == ""
 
 
-def test_all_rules_appear_in_the_seed_order() -> None:
+def test_all_rules_appear_in_the_fixed_order() -> None:
     options = SelectionOptions(
         filter="py", exclude="test", max_files=2, include=("a.py",), dir="src"
     )

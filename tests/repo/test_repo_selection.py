@@ -183,7 +183,7 @@ def test_asking_for_nothing_without_being_done_ends_the_loop(root: Path) -> None
     assert (result.rounds, result.stopped, result.done) == (1, "no more files requested", False)
 
 
-def test_an_unparseable_reply_ends_the_loop_with_the_seed_reason(root: Path) -> None:
+def test_an_unparseable_reply_ends_the_loop_with_the_fixed_reason(root: Path) -> None:
     result = run(root, ScriptedModel(["no idea"]))
     assert (result.done, result.reason, result.selected) == (
         True,

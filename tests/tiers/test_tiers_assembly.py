@@ -91,7 +91,7 @@ def test_assembled_messages_match_the_snapshot(snapshot: Callable[[str, str], No
     )
 
 
-def test_messages_zero_is_the_l0_system_block_in_seed_order() -> None:
+def test_messages_zero_is_the_l0_system_block_in_fixed_order() -> None:
     context, state = full_context()
     first = assemble_tiers(context, state).messages[0]
     assert first.role == "system"

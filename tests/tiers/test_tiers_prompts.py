@@ -18,7 +18,7 @@ from agentprompt.prompts.loader import (
 )
 
 
-def test_system_prompt_has_the_six_parts_in_seed_order(tmp_path: Path) -> None:
+def test_system_prompt_has_the_six_parts_in_order(tmp_path: Path) -> None:
     text = load_system_prompt(tmp_path)
     heads = ["# Role", "# Symbol Map", "# Edit Protocol", "# Workflow", "# Examples"]
     heads.append("# Failure Recovery")
@@ -46,7 +46,7 @@ def test_system_prompt_has_the_six_parts_in_seed_order(tmp_path: Path) -> None:
         "Never edit a file you have not seen",
     ],
 )
-def test_system_prompt_covers_each_rule_the_seed_lists(tmp_path: Path, phrase: str) -> None:
+def test_system_prompt_covers_each_listed_rule(tmp_path: Path, phrase: str) -> None:
     assert phrase in load_system_prompt(tmp_path)
 
 

@@ -18,7 +18,7 @@ def project_file(root: Path) -> Path:
     return root / "config" / "prompts" / "prompt-snippets.json"
 
 
-def test_packaged_default_has_the_seeds_seven_snippets(tmp_path: Path) -> None:
+def test_packaged_default_has_seven_snippets(tmp_path: Path) -> None:
     found = load_prompt_snippets(tmp_path)
     assert found.origin == "packaged" and found.problems == ()
     assert [s.icon for s in found.snippets] == ["✂️", "🔍", "✏️", "⏸️", "✅", "📦", "🏁"]

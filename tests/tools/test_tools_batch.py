@@ -19,7 +19,7 @@ from agentprompt.tools import (
 Call = Callable[..., ToolResult]
 
 
-def test_definition_is_the_seed_custom_definition(registry: ToolRegistry) -> None:
+def test_definition_is_the_hand_written_custom_definition(registry: ToolRegistry) -> None:
     spec = registry.get("batch")
     assert spec is not None
     params = spec.parameters

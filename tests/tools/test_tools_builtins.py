@@ -30,7 +30,7 @@ def test_every_builtin_is_registered_in_order(registry: ToolRegistry) -> None:
     )
 
 
-def test_explore_guidance_is_the_seed_text(registry: ToolRegistry) -> None:
+def test_explore_guidance_is_the_fixed_text(registry: ToolRegistry) -> None:
     spec = registry.get("explore")
     assert spec is not None and spec.guidance == EXPLORE_GUIDANCE
 

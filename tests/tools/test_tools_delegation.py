@@ -40,7 +40,7 @@ def test_agent_passes_the_agent_name(call: Call, ctx: ToolContext) -> None:
     assert seen[-1].agent_name == "general"
 
 
-def test_plan_with_proposed_todos_sets_the_seed_tool_context(call: Call, ctx: ToolContext) -> None:
+def test_plan_with_proposed_todos_sets_the_fixed_tool_context(call: Call, ctx: ToolContext) -> None:
     def planner(request: DelegationRequest) -> str:
         ctx.todos.add("Add model", status="proposed")
         return "## Implementation Plan"

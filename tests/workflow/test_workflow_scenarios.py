@@ -56,7 +56,7 @@ def _system(data: ComposeInput, prompts: PromptLibrary) -> str:
         ({"mode": "chat"}, ["base_runtime_rules", "tool_policy", "user_input"]),
     ],
 )
-def test_each_mode_has_the_seeds_layers_in_the_seeds_order(
+def test_each_mode_has_its_layers_in_the_fixed_order(
     make_input: MakeInput, prompts: PromptLibrary, kwargs: dict[str, object], expected: list[str]
 ) -> None:
     data = make_input(**kwargs, user_input="Hello.")

@@ -1,4 +1,4 @@
-"""The agent prompting system of seed 001: the session turn driver, reminders, compaction,
+"""The agent prompting system: the session turn driver, reminders, compaction,
 todos, system prompts and specialised agents.
 
 Names are imported on first use, so importing one module of the package (the tools import

@@ -1,4 +1,4 @@
-"""Auto-compaction (seed 001, 9.3): summarise old messages when the context fills up.
+"""Auto-compaction: summarise old messages when the context fills up.
 
 When context usage passes the compact threshold, a span of older messages is summarised
 by the model with the compaction prompt (``prompts/agent/compaction.md``) and replaced by
@@ -50,7 +50,7 @@ class CompactionPolicy:
 
     threshold: float = 80.0
     """Context usage, in percent of the context size, at which the history is compacted
-    (seed 001's ``compact_threshold``)."""
+    (``compact_threshold``)."""
     keep_head: int = 1
     """Leading history messages kept verbatim: the cached prefix after the system prompt."""
     keep_recent: int = 6

@@ -2,7 +2,7 @@
 
 :func:`run_delegation` is the session's answer to a
 :class:`~agentprompt.tools.context.DelegationRequest`: a new session with the specialised
-agent's role (seed 001, 6.1) on the parent's model, tools and prompts, run for one turn on
+agent's role on the parent's model, tools and prompts, run for one turn on
 the task; its final response is the tool's result. The explorer is read-only, the planner
 proposes todos into the parent's own todo list (so the user can accept or reject them),
 and custom agents get the tools, required tools and model their definition names (a
@@ -75,7 +75,7 @@ def delegation_role(
     definition, when already looked up)."""
     spec = spec or _spec(parent, request)
     policy = _policy(parent.config.policy, spec, request.read_only)
-    if request.kind == "plan":  # the plan waits for the user's answer (seed 001, 3.3)
+    if request.kind == "plan":  # the plan waits for the user's answer
         policy = replace(policy, propose_todos=True)
     return AgentRole(
         name=spec.name,

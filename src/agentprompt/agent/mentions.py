@@ -1,6 +1,6 @@
 """``@agent_name`` in a user message: delegate the rest of the message to that agent.
 
-Seed 001's delegation guidelines tell the main agent to delegate when the user tags an
+The delegation guidelines tell the main agent to delegate when the user tags an
 agent; the session does it before the first model call of the turn, as a call of the
 ``agent`` tool, so the delegation is visible in the history like any other tool call and
 the model then writes the turn's text response from the agent's result.

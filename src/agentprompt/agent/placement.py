@@ -2,7 +2,7 @@
 
 Two profiles place them:
 
-- ``ally`` does exactly what seed 001 does: the whole system prompt, per-turn facts
+- ``ally`` keeps everything in ``messages[0]``: the whole system prompt, per-turn facts
   (context usage, todo state) included, is regenerated into ``messages[0]`` before every
   call, so the cached prefix ends inside ``messages[0]`` on every call.
 - ``agent`` (the default) keeps ``messages[0]`` stable for the session and carries the
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 ProfileName = Literal["agent", "ally"]
-"""The two placements: the cache-stable default and the seed's own."""
+"""The two placements: the cache-stable default and ``ally``, all in ``messages[0]``."""
 
 PROFILE_NAMES: tuple[ProfileName, ...] = ("agent", "ally")
 """Every placement, default first."""

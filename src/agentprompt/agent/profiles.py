@@ -1,6 +1,6 @@
 """Profiles of the agent's prompt.
 
-``demo`` is the main agent's prompt of seed 001 for one repository: the core directives as
+``demo`` is the main agent's prompt for one repository: the core directives as
 static system text, the environment as session text, the repository's files as an optional
 section that falls back to its top-level folders, any history, and the task as the user's
 turn.
@@ -102,10 +102,10 @@ def _directive(name: str) -> SectionSpec[AgentContext]:
 
 
 def demo_profile() -> Profile[AgentContext]:
-    """The main agent's prompt of seed 001 for a repository, cache-stable in layout."""
+    """The main agent's prompt for a repository, cache-stable in layout."""
     return Profile(
         name="demo",
-        description="The main agent's prompt (seed 001) for this repository and a task.",
+        description="The main agent's prompt for this repository and a task.",
         specs=(
             _directive("agent/identity"),
             _directive("agent/behavior"),

@@ -1,12 +1,12 @@
-"""Seed 001's temporary system reminders: built for one model call, removed right after it.
+"""Temporary system reminders: built for one model call, removed right after it.
 
 A reminder is a system message whose text is wrapped in ``<system-reminder>`` tags. The
 session appends the reminders due for a call as the last messages of the request, and
-right after the response it filters the history exactly as the seed does (every system
+right after the response it filters the history (every system
 message whose content includes ``<system-reminder>`` goes), so reminders never pile up and
 never reach the stored conversation.
 
-The texts are the seed's, byte for byte, in ``prompts/agent/reminders/``.
+The texts are fixed, byte for byte, in ``prompts/agent/reminders/``.
 """
 
 from __future__ import annotations
@@ -38,11 +38,10 @@ __all__ = [
 ]
 
 REMINDER_TAG = "<system-reminder>"
-"""The tag that marks a system message as temporary (seed 001, section 3)."""
+"""The tag that marks a system message as temporary."""
 
 DEFAULT_MAX_REQUIRED_WARNINGS = 3
-"""How many required-tool reminders an agent gets before it may finish anyway (seed 001's
-``BUFFER_SIZES.AGENT_REQUIRED_TOOL_MAX_WARNINGS``)."""
+"""How many required-tool reminders an agent gets before it may finish anyway."""
 
 TodoLine = tuple[int, str, str]
 """One todo as the reminder lists it: its position from 1, its status marker, its text."""
@@ -95,7 +94,7 @@ def continuation_reminder(prompts: PromptLibrary) -> Message:
 
 
 def text_response_reminder(prompts: PromptLibrary) -> Message:
-    """The reminder sent when a reply ended the turn without text, enforcing the seed's
+    """The reminder sent when a reply ended the turn without text, enforcing the
     critical rule that a turn never ends with only tool calls."""
     return wrap_reminder(prompts, prompts.render("agent/reminders/text_response"))
 
@@ -137,7 +136,7 @@ class ReminderFacts:
 
 
 def build_reminders(prompts: PromptLibrary, facts: ReminderFacts) -> tuple[Message, ...]:
-    """The reminders due for one call, in the seed's order: interruption, todo, tool
+    """The reminders due for one call, in this order: interruption, todo, tool
     context, required tools, continuation (then the tool-round limit or the text-response
     nudge)."""
     out: list[Message] = []
@@ -169,5 +168,5 @@ def inject_reminders(messages: Sequence[Message], reminders: Sequence[Message]) 
 
 
 def remove_reminders(messages: Iterable[Message]) -> list[Message]:
-    """The conversation without any reminder (the seed's filter after every response)."""
+    """The conversation without any reminder (the filter run after every response)."""
     return [m for m in messages if not is_reminder(m)]

@@ -1,4 +1,4 @@
-"""The reference agent, assembled: a session with the built-in tools, seed 001's system
+"""The reference agent, assembled: a session with the built-in tools, the main agent's system
 prompt, sub-agents and a store; what ``agentprompt chat`` and ``run --once`` drive."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def create_session(
     clock: Callable[[], dt.datetime] | None = None,
     cwd: Path | None = None,
 ) -> AgentSession:
-    """A main-agent session over ``root`` with the built-in tools, seed 001's regenerated
+    """A main-agent session over ``root`` with the built-in tools, the main agent's regenerated
     system prompt, the explore/plan/agent sub-agents and ``@agent_name`` delegation.
     ``cwd`` is where the user works (inside ``root``; default: ``root``): the prompt's
     working directory, where the instruction files' hierarchy ends."""

@@ -1,4 +1,4 @@
-"""The agent session: seed 001's turn driver.
+"""The agent session: the turn driver.
 
 One turn: the user's message joins the history; then, for every model call, the system
 prompt is regenerated with current facts, the due reminders are injected, the model is
@@ -346,7 +346,7 @@ class AgentSession:
     def _step(self, turn: TurnState) -> str | None:
         """One model call and what follows it; the final text when the turn is over."""
         if self.role is None:
-            self.todos.log_if_changed()  # seed 001 logs the todos once per regeneration
+            self.todos.log_if_changed()  # the todos are logged once per regeneration
         placed = self.build_request(self._reminders(turn))
         self.last_request = placed
         turn.requests += 1

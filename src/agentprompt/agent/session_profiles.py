@@ -4,7 +4,7 @@ of a session's turn, exactly as :class:`~agentprompt.agent.session.AgentSession`
 Both hold the regenerated system prompt with the built-in tools' guidance, the history, the
 user's request, and the todo reminder due after a user message; ``agent`` keeps
 ``messages[0]`` stable and sends the per-turn facts after the history, ``ally`` puts them
-in ``messages[0]`` as seed 001 does.
+in ``messages[0]``, regenerated before every call.
 """
 
 from __future__ import annotations

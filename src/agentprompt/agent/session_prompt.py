@@ -4,7 +4,7 @@ A session hands a :class:`PromptInputs` (its current facts) to a
 :data:`SystemPromptBuilder` and gets a :class:`~agentprompt.agent.placement.SystemText`
 back: the whole prompt for the ``ally`` placement, and the stable part and the per-turn
 facts for the default one. :func:`seed_system_prompt` is the builder of the reference
-agent: seed 001's main and specialised prompts from :mod:`agentprompt.agent.system_prompt`,
+agent: the main and specialised prompts from :mod:`agentprompt.agent.system_prompt`,
 with the environment, project facts, project instructions and available agents read again
 for every call (the stable part changes only when one of them does).
 """
@@ -68,7 +68,7 @@ def seed_system_prompt(
     environment: Environment | None = None,
     cwd: Path | None = None,
 ) -> SystemPromptBuilder:
-    """Seed 001's system prompt builder for a session over ``prompts.root``, run from
+    """The reference agent's system prompt builder for a session over ``prompts.root``, run from
     ``cwd`` (default: the root), the prompt's working directory: the instruction files
     (ALLY.md, AGENTS.md, CLAUDE.md) are read from the root down to it.
 

@@ -25,18 +25,18 @@ class SessionConfig:
     """How a session runs its turns."""
 
     profile: ProfileName = "agent"
-    """Where per-turn facts go: ``agent`` (cache-stable tail, default) or ``ally`` (the
-    seed's regenerated ``messages[0]``)."""
+    """Where per-turn facts go: ``agent`` (cache-stable tail, default) or ``ally`` (a
+    ``messages[0]`` regenerated before every call)."""
     once: bool = False
     """Single-response mode (``--once``): the once-mode instructions are in the prompt."""
     stream: bool = False
-    """Stream the main agent's replies (specialised agents never stream, as in the seed)."""
+    """Stream the main agent's replies (specialised agents never stream)."""
     model: str | None = None
     """The model to ask; None for the client's default. Also picks the tokenizer."""
     max_tokens: int | None = None
     """The most tokens one reply may have; None for the provider's default."""
     context_size: int = 128_000
-    """The model's context window in tokens (seed 001's ``context_size``)."""
+    """The model's context window in tokens."""
     compaction: CompactionPolicy = field(default_factory=CompactionPolicy)
     """When to compact and what to keep."""
     policy: ToolPolicy = field(default_factory=ToolPolicy)
@@ -71,7 +71,7 @@ class AgentRole:
     name: str
     """The agent's name (``explore``, ``plan``, or a custom agent's name)."""
     base_prompt: str
-    """Its own system prompt (the seed's ``agentSystemPrompt``)."""
+    """Its own system prompt (``agent/planner``, ``agent/explorer`` or a custom agent's body)."""
     task: str
     """The task it was given."""
     policy: ToolPolicy = field(default_factory=ToolPolicy)

@@ -1,10 +1,10 @@
-"""Specialised agents (seed 001, section 6): the planner, the explorer and custom agents.
+"""Specialised agents: the planner, the explorer and custom agents.
 
 An :class:`AgentSpec` is what a sub-agent is: its name, one-line description, its own system
 prompt (the "Primary Identity" of :func:`~agentprompt.agent.system_prompt.agent_system_prompt`),
 the tools it may use, the tools it must call before it finishes, and an optional model.
 
-The planner and explorer prompts are seed 001's, in ``prompts/agent/planner.md`` and
+The planner and explorer prompts are fixed texts in ``prompts/agent/planner.md`` and
 ``explorer.md``. Custom agents are Markdown files whose front matter names the agent::
 
     ---
@@ -127,7 +127,7 @@ class AgentSpec:
     tools: tuple[str, ...] | None = None
     """The only tools it may use, or None for every tool the session's policy allows."""
     required_tools: tuple[str, ...] = ()
-    """Tools it must call before it may finish (seed 001's required tool reminder)."""
+    """Tools it must call before it may finish (else it gets the required tool reminder)."""
     read_only: bool = False
     """Whether it may only use tools that change nothing."""
     model: str | None = None
@@ -149,7 +149,7 @@ class OutputCheck:
 
 
 def planner_agent(prompts: PromptLibrary) -> AgentSpec:
-    """The planner behind the ``plan`` tool: seed 001's PlanTool prompt; it must propose
+    """The planner behind the ``plan`` tool (``agent/planner``); it must propose
     todos with ``todo_add`` before it finishes."""
     return AgentSpec(
         name="plan",
@@ -161,7 +161,7 @@ def planner_agent(prompts: PromptLibrary) -> AgentSpec:
 
 
 def explorer_agent(prompts: PromptLibrary) -> AgentSpec:
-    """The read-only explorer behind the ``explore`` tool: seed 001's ExploreTool prompt."""
+    """The read-only explorer behind the ``explore`` tool (``agent/explorer``)."""
     return AgentSpec(
         name="explore",
         description="Read-only codebase exploration and analysis",

@@ -1,6 +1,6 @@
-"""The agent's system prompts (seed 001, sections 1, 2, 6.1 and 8).
+"""The agent's system prompts: the main agent's, a specialised agent's, and their context.
 
-:func:`main_system_prompt` is seed 001's ``getMainSystemPrompt()``: the core directives
+:func:`main_system_prompt` builds the main agent's system prompt: the core directives
 (identity, behaviour, delegation, general guidelines), the once-mode instructions, the tool
 usage guidance section, the context information and the todo status, rebuilt from
 :class:`PromptFacts` before every model call. :func:`agent_system_prompt` is
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-"""How the context states the current date (seed 001, 8.2: ``2025-10-31 14:32:15``)."""
+"""How the context states the current date (``2025-10-31 14:32:15``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +60,7 @@ class PromptFacts:
     """The agents the main agent may delegate to (main agent only)."""
     runs_commands: bool = True
     """Whether a tool that runs commands (the shell) is offered: the behaviour directives
-    then say to run and verify yourself, as seed 001 does; without one they tell the
+    then say to run and verify yourself; without one they tell the
     model to ask the user to run commands (``agent/behavior_no_shell``)."""
 
 
@@ -81,7 +81,7 @@ def _library(facts: PromptFacts, prompts: PromptLibrary | None) -> PromptLibrary
 
 
 def behavior_prompt(runs_commands: bool) -> str:
-    """The behaviour directives' prompt name: seed 001's when the agent can run commands,
+    """The behaviour directives' prompt name: ``agent/behavior`` when the agent can run commands,
     the variant that asks the user to run them when it cannot."""
     return "agent/behavior" if runs_commands else "agent/behavior_no_shell"
 
@@ -89,7 +89,7 @@ def behavior_prompt(runs_commands: bool) -> str:
 def core_directives(
     prompts: PromptLibrary, *, delegation: bool = True, runs_commands: bool = True
 ) -> str:
-    """Seed 001's CORE_DIRECTIVES: identity, behaviour (for an agent that can run commands,
+    """The core directives: identity, behaviour (for an agent that can run commands,
     or one that cannot), delegation guidelines (main agent only, ``delegation``) and general
     guidelines, separated by blank lines."""
     names = ["agent/identity", behavior_prompt(runs_commands)]
@@ -139,7 +139,7 @@ def _main_tail_lines(facts: PromptFacts, prompts: PromptLibrary) -> list[str]:
 
 
 def context_lines(facts: PromptFacts, prompts: PromptLibrary, *, main: bool = True) -> str:
-    """Seed 001's context information (8.1) in its order: date, working directory and git
+    """The context information in its fixed order: date, working directory and git
     branch, OS, Python version, project, context usage, then for the main agent only the
     project instructions and the available agents."""
     lines = [_date_line(facts, prompts), *_session_lines(facts, prompts)]
@@ -166,7 +166,7 @@ def _join(*blocks: str) -> str:
 
 
 def _with_todos(context: str, facts: PromptFacts) -> str:
-    """The context followed by the todo status on the next line, as seed 001 appends it."""
+    """The context followed by the todo status on the next line."""
     todo = facts.todo_context.strip("\n")
     return f"{context}\n{todo}" if todo.strip() else context
 
@@ -220,7 +220,7 @@ def _specialized(
 def agent_system_prompt(
     base: str, task: str, facts: PromptFacts, *, prompts: PromptLibrary | None = None
 ) -> str:
-    """A specialised agent's system prompt (seed 001, 6.1): Primary Identity (``base``),
+    """A specialised agent's system prompt: Primary Identity (``base``),
     behavioural directives, general guidelines, Current Task (``task``), Context without
     the agents list or project instructions, and the Final Response Requirement."""
     lib = _library(facts, prompts)

@@ -1,15 +1,15 @@
-"""The todo list an agent keeps while it works (seed 001, section 10).
+"""The todo list an agent keeps while it works.
 
 A :class:`TodoList` holds :class:`Todo` values (pending, in progress, completed, or proposed
 by the planner), with dependencies between them and one level of subtasks. It enforces the
-seed's rule that exactly one todo is in progress while active work remains: a change that
+rule that exactly one todo is in progress while active work remains: a change that
 would put two in progress is refused with :class:`TodoError`, and when the todo in progress
 is completed (or none is in progress) the first pending todo whose dependencies are done is
 started. Proposed todos stay out of that rule until :meth:`TodoList.accept_proposed`.
 Once the user has seen a plan (:meth:`TodoList.present_proposals`), a new proposal replaces
 it: a revised plan never leaves the superseded one's todos behind to be accepted with it.
 
-The list renders the seed's active context for the system prompt
+The list renders its active context for the system prompt
 (:meth:`TodoList.generate_active_context`) and the numbered items of the todo reminder
 (:meth:`TodoList.reminder_items`), and round-trips through JSON-ready state for the session
 store. It is safe to use from the batch tool's threads.
@@ -59,7 +59,7 @@ MARKERS: Mapping[TodoStatus, str] = {
     "completed": "✓",
     "proposed": "◇",
 }
-"""The marker shown before a todo in the reminder and the active context (seed 001, 3.2)."""
+"""The marker shown before a todo in the reminder and the active context."""
 
 _LOG = logging.getLogger(__name__)
 
@@ -302,7 +302,7 @@ class TodoList:
 
     def accept_seen_proposals(self, seen: frozenset[str]) -> tuple[Todo, ...]:
         """Accept the plan ``seen`` (the ids proposed when the user's message came) if the
-        answer left it as it was: no ``deny_proposal``, no new plan (seed 001)."""
+        answer left it as it was: no ``deny_proposal``, no new plan."""
         return self.accept_proposed() if seen and self.proposed_ids() == seen else ()
 
     def deny_proposed(self) -> tuple[Todo, ...]:
@@ -318,7 +318,7 @@ class TodoList:
     # rendering
 
     def generate_active_context(self) -> str:
-        """The seed's todo summary for the system prompt, or ``""`` for an empty list::
+        """The todo summary for the system prompt, or ``""`` for an empty list::
 
         📋 Active Todos (3/5 completed):
         → Currently working on: "Implement user authentication"
@@ -364,7 +364,7 @@ class TodoList:
 
     def log_if_changed(self) -> str | None:
         """Log the list (at INFO) when it changed since the last call; returns what was
-        logged, or None when nothing changed (seed 001: logged once per turn)."""
+        logged, or None when nothing changed (so the list is logged once per turn)."""
         with self._lock:
             current = tuple(self._todos)
             if current == self._logged:

@@ -1,7 +1,7 @@
 """The repository as the bridge shows it: the files, their notes and summaries, and contents.
 
 Built on the repository context engine: discovery decides which files a prompt may show,
-the symbol cache gives each code file's seed 003 note (``exports: ...``) and its browse-mode
+the symbol cache gives each code file's tree note (``exports: ...``) and its browse-mode
 summary, and ranking orders files when the token budget is tight.
 """
 
@@ -61,7 +61,7 @@ class RepoView:
     discovery: Discovery
     """The discovery the view was made from."""
     notes: Mapping[str, str] = field(default_factory=dict)
-    """Seed 003's note per file (``exports: a, b, ...``), where there is one."""
+    """The note after each file in the tree (``exports: a, b, ...``), where there is one."""
     summaries: Mapping[str, str] = field(default_factory=dict)
     """Each code file's browse-mode summary (signatures and structure, no bodies)."""
     problems: tuple[str, ...] = ()

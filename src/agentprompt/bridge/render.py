@@ -82,7 +82,7 @@ def _info(path: str) -> str:
 
 
 _SPLIT_HEADINGS = {"ja": "## 分割送信の対応", "en": "## Split prompts"}
-"""The heading of seed 003's split-sending section, in the system part and in the bridge
+"""The heading of the split-sending section, in the system part and in the bridge
 dialect's instructions (which hold its long-output half, CONTINUE)."""
 
 
@@ -99,7 +99,7 @@ def _split_off(formats: str, heading: str) -> tuple[str, str]:
 def render_system(lang: str, root: Path | None = None) -> str:
     """The system part: identity, the two modes, the reply formats, split sending.
 
-    Seed 003 has one split-sending section, the last, holding long input (the part
+    The system part has one split-sending section, the last, holding long input (the part
     headers) and then long output (CONTINUE). The dialect's own instructions must explain
     CONTINUE on their own, so their section is moved into the system part's, not repeated.
     """
@@ -124,7 +124,7 @@ class UserPart:
     paths: Sequence[str]
     """Every file the prompt may show (the tree)."""
     notes: Mapping[str, str]
-    """Seed 003's note per file."""
+    """The note after each file in the tree (``exports: ...``)."""
     levels: Mapping[str, Level]
     """What is shown of each file that is more than a path."""
     contents: Mapping[str, str]
@@ -185,7 +185,7 @@ def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | Non
 def render_user(
     state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
 ) -> str:
-    """The user part of the round: seed 003's browse-mode or edit-mode prompt, after
+    """The user part of the round: the browse-mode or edit-mode prompt, after
     ``lead`` (the system part on the first round: a prompt of hundreds of megabytes is
     then built in one piece instead of being copied again to put the two together)."""
     return render_user_keyed(state, part, root, lead=lead).text

@@ -1,4 +1,4 @@
-"""A bridge round: what the reply's blocks do to the session (seed 003's "拡張機能側の対応").
+"""A bridge round: what the reply's blocks do to the session and the files.
 
 After the edits are applied (one transaction, by the edit engine), the reply's file
 requests add files to the context, a mode switch changes the mode for the files it names,

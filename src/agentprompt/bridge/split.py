@@ -1,4 +1,4 @@
-"""Split sending (seed 003): a long prompt cut into parts, each within the limit with its header.
+"""Split sending: a long prompt cut into parts, each within the limit with its header.
 
 Cuts fall between lines only, preferring the start of a section (a Markdown heading), then
 the line after a closed fence or a blank line (the end of a file's block), then any line.
@@ -59,7 +59,7 @@ class LimitTooSmall(UsageError):
 
 
 def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
-    """The header of part ``n`` of ``m``, seed 003's text byte for byte, with a final newline."""
+    """The header of part ``n`` of ``m``, fixed text byte for byte, with a final newline."""
     if n == m:
         return render_prompt("part_header_last", lang, root, m=m) + "\n"
     return render_prompt("part_header", lang, root, n=n, m=m) + "\n"

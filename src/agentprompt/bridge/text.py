@@ -1,6 +1,6 @@
 """The bridge's prompt files, chosen by language, and the default language from the locale.
 
-Seed 003 is Japanese, so ``bridge/NAME.md`` holds the Japanese text and
+The bridge's prompts were written in Japanese, so ``bridge/NAME.md`` holds the Japanese text and
 ``bridge/NAME_en.md`` the English one (the convention of ``edits/dialect_bridge.md``).
 """
 
@@ -38,7 +38,7 @@ def default_lang(environ: Mapping[str, str]) -> str:
 
 
 def prompt_name(base: str, lang: str) -> str:
-    """The prompt name of ``bridge/BASE`` in ``lang`` (Japanese is the seed's own text)."""
+    """The prompt name of ``bridge/BASE`` in ``lang`` (Japanese is the original text)."""
     if lang not in LANGS:
         raise UnknownLanguage(lang)
     return f"bridge/{base}" if lang == "ja" else f"bridge/{base}_{lang}"

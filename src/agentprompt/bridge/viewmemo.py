@@ -1,6 +1,6 @@
 """The bridge's notes and summaries of a whole repository, remembered file by file.
 
-Packing a large repository needs every code file's seed 003 note (``exports: ...``) and its
+Packing a large repository needs every code file's tree note (``exports: ...``) and its
 browse-mode summary. Both are computed from the full symbols in the symbol cache, and
 decoding those for ten thousand files costs more than everything else a warm pack does.
 They depend only on each file's content, so the finished notes and summaries are kept, with

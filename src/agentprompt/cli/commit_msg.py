@@ -1,4 +1,4 @@
-"""``agentprompt commit-msg``: a commit message for the staged diff (seed 004).
+"""``agentprompt commit-msg``: a commit message for the staged diff.
 
 The model is named by ``--model`` or ``$AGENTPROMPT_MODEL``; :func:`resolve_chat_model`
 turns the name into a chat model. ``--model script:FILE`` replays the replies listed in a

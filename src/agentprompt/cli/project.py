@@ -1,4 +1,4 @@
-"""``agentprompt project``: the project instruction files (seed 001, 7.2).
+"""``agentprompt project``: the project instruction files.
 
 ``init`` writes ALLY.md from the wizard's answers (asked interactively on a terminal, or
 given as flags), ``show`` prints the instruction files the agent would read and ``edit``

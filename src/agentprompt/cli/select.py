@@ -1,4 +1,4 @@
-"""``agentprompt select``: let a model choose the files a request needs (seed 000).
+"""``agentprompt select``: let a model choose the files a request needs.
 
 The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable (or
 the config file, see :mod:`agentprompt.llm.config`); :func:`resolve_model` turns the name

@@ -1,4 +1,4 @@
-"""``agentprompt snippets``: the prompt snippets in force for a repository (seed 004)."""
+"""``agentprompt snippets``: the prompt snippets in force for a repository."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Project instruction files: ALLY.md, AGENTS.md and CLAUDE.md (seed 001, section 7).
+"""Project instruction files: ALLY.md, AGENTS.md and CLAUDE.md.
 
 All three are read from every directory from the project root down to the working
 directory, so a subdirectory can refine the root's rules; the deeper file wins, and the
-prompt says so. Seed 001 reads ``ALLY.md`` from the working directory only; here it is
+prompt says so. ``ALLY.md`` is not read from the working directory alone: here it is
 also read from the root above it, because that is where ``project init`` and the append
 tool write it, and an agent started in a subdirectory must not lose the project's own
-file. Run from the root (the seed's case), that is exactly the seed's file. Which names
+file. Run from the root, that is exactly the root's ``ALLY.md``. Which names
 are read, and in which order, is the ``names`` argument.
 
 The included text is capped at ``max_bytes`` (UTF-8) in total. The budget goes first to the
@@ -58,7 +58,7 @@ INSTRUCTION_FILES_ENV = "AGENTPROMPT_INSTRUCTION_FILES"
 (``AGENTS.md,ALLY.md``); unset means :data:`DEFAULT_INSTRUCTION_FILES`."""
 
 PRIMARY_FILE = "ALLY.md"
-"""The file ``project init`` creates and the append tool writes to (seed 001, 7.2)."""
+"""The file ``project init`` creates and the append tool writes to."""
 
 
 class InstructionError(AgentPromptError):
@@ -266,7 +266,7 @@ def write_instructions(root: Path, text: str, *, name: str = PRIMARY_FILE) -> Pa
 
 
 def append_instruction(root: Path, text: str, *, name: str = PRIMARY_FILE) -> Path:
-    """Append ``text`` to instruction file ``name`` under ``root`` (seed 001's ALLY.md
+    """Append ``text`` to instruction file ``name`` under ``root`` (for the ALLY.md
     append tool), after a blank line; creates the file when it is missing. Returns its path."""
     addition = text.replace("\r\n", "\n").strip()
     if not addition:

@@ -1,4 +1,4 @@
-"""Project detection (seed 001, 8.1): what kind of project a directory holds.
+"""Project detection: what kind of project a directory holds.
 
 :func:`detect_project` looks only at the files present: manifests and lock files at the
 root, their dependency lists, container and CI configuration, and a bounded count of source
@@ -47,7 +47,7 @@ MAX_LANGUAGES = 4
 """At most this many languages are listed."""
 
 SEPARATOR = " • "
-"""How the summary joins its items (seed 001, 8.2: ``Node.js • TypeScript • npm``)."""
+"""How the summary joins its items (``Node.js • TypeScript • npm``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,7 +93,7 @@ class ProjectFacts:
 
 
 def project_summary(facts: ProjectFacts) -> str:
-    """The facts on one line as seed 001 shows them (``Node.js • TypeScript • npm``)."""
+    """The facts on one line, as the context shows them (``Node.js • TypeScript • npm``)."""
     return SEPARATOR.join(facts.summary_items())
 
 

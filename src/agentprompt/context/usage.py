@@ -1,7 +1,7 @@
-"""Context usage and its warnings (seed 001, section 9).
+"""Context usage and its warnings.
 
 The context section states how full the model's context window is, how many more tool
-calls of the average result size still fit, and, from 70% on, one of seed 001's warning
+calls of the average result size still fit, and, from 70% on, one of three fixed warning
 messages (70 moderate, 85 high, 95 critical). Everything here is a pure function of token
 counts; the session measures them.
 """
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 ThresholdLevel = Literal[70, 85, 95]
-"""A context-usage threshold of seed 001: 70 normal, 85 warning, 95 critical."""
+"""A context-usage threshold: 70 normal, 85 warning, 95 critical."""
 
 CONTEXT_THRESHOLDS: dict[ThresholdLevel, str] = {
     70: "context/usage_moderate",
@@ -110,13 +110,13 @@ class ContextUsage:
 
 
 def threshold_level(percent: int) -> ThresholdLevel | None:
-    """The highest of seed 001's thresholds that ``percent`` reaches, or None below all."""
+    """The highest of the thresholds that ``percent`` reaches, or None below all."""
     reached = [level for level in CONTEXT_THRESHOLDS if percent >= level]
     return reached[-1] if reached else None
 
 
 def threshold_message(percent: int, prompts: PromptLibrary) -> str | None:
-    """Seed 001's message for the threshold ``percent`` reaches, or None below 70%."""
+    """The fixed message for the threshold ``percent`` reaches, or None below 70%."""
     level = threshold_level(percent)
     return None if level is None else prompts.render(CONTEXT_THRESHOLDS[level])
 

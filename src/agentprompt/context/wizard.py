@@ -1,4 +1,4 @@
-"""The project wizard's content (seed 001, 7.2): answers in, a new ALLY.md out.
+"""The project wizard's content: answers in, a new ALLY.md out.
 
 The questions are asked by ``agentprompt project init`` (or answered by its flags); this
 module only suggests defaults from the detected project and renders the answers, so it is

@@ -125,7 +125,7 @@ class PatchFile(_ActionBase):
 
 @dataclass(frozen=True, kw_only=True)
 class AnchoredEdit(_ActionBase):
-    """Seed 004's EDIT/REPL block: shared leading lines locate the edit."""
+    """An EDIT/REPL block: shared leading lines locate the edit."""
 
     kind: Literal["edit"] = "edit"
     path: str

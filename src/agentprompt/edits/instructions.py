@@ -13,7 +13,7 @@ __all__ = ["dialect_instructions", "instruction_prompt"]
 
 def instruction_prompt(name: str, lang: str | None = None) -> str:
     """The prompt name holding dialect ``name``'s instructions in ``lang`` (default: the
-    dialect's own language; seed 003's bridge is Japanese)."""
+    dialect's own language; the bridge's is Japanese)."""
     dialect = get_dialect(name)
     if lang is None or lang == dialect.lang:
         return dialect.prompt

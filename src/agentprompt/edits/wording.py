@@ -3,7 +3,7 @@
 English is each prompt's base name (``edits/feedback.md``, ``edits/reason_overlap.md``); a
 language's text sits beside it with the language as a suffix (``edits/feedback_ja.md``).
 That is the reverse of the bridge's own prompts (``bridge/NAME.md`` Japanese,
-``bridge/NAME_en.md`` English): there Japanese is the seed's text, here English is.
+``bridge/NAME_en.md`` English): there Japanese is the original text, here English is.
 
 A language's file is looked up through the whole prompt lookup order (a project's override
 of ``feedback_ja.md`` first, then the packaged one); the English file is used only when no

@@ -1,4 +1,4 @@
-"""Model interfaces, the model clients, seed 000's prompt executor, and the test models.
+"""Model interfaces, the model clients, the prompt executor, and the test models.
 
 :func:`resolve_model_config` and :func:`make_client` pick and build a client
 (``openai:NAME``, ``anthropic:NAME`` or ``script:FILE``); the SDK clients themselves live in

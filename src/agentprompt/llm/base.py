@@ -1,8 +1,8 @@
 """What agentprompt needs from a language model, as small protocols.
 
 A :class:`ModelClient` takes a chat turn (messages and tool definitions) and returns a
-:class:`ModelReply`, optionally streamed as events. A :class:`PromptExecutor` is seed 000's
-simpler interface: one prompt in, an object or a string out.
+:class:`ModelReply`, optionally streamed as events. A :class:`PromptExecutor` is the
+simpler interface file selection uses: one prompt in, an object or a string out.
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ class ModelRequest:
     temperature: float | None = None
     """Sampling temperature; None for the provider's default."""
     mode: Literal["fast", "smart"] | None = None
-    """Seed 000's speed hint: ``fast`` asks for a quick, cheap model."""
+    """A speed hint: ``fast`` asks for a quick, cheap model."""
     response_shape: Literal["json", "text"] | None = None
-    """Seed 000's shape hint: ``json`` asks for a JSON object and nothing else."""
+    """A shape hint: ``json`` asks for a JSON object and nothing else."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,7 +132,7 @@ class ModelClient(Protocol):
 
 @runtime_checkable
 class PromptExecutor(Protocol):
-    """Seed 000's ``llmAgent``: runs one prompt and returns an object or a string."""
+    """A model that runs one prompt and returns an object or a string."""
 
     def execute_prompt(
         self, prompt: str, *, mode: str = "fast", response_shape: str = "json"

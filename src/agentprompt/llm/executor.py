@@ -1,4 +1,5 @@
-"""Seed 000's ``execute_prompt`` interface on top of any chat model client."""
+"""The ``execute_prompt`` interface (one prompt in, an object or a string out) on top of any
+chat model client."""
 
 from __future__ import annotations
 

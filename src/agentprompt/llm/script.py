@@ -12,7 +12,7 @@ The file holds a JSON list with one item per model call, in order:
   ``connection`` or ``interrupted`` and optional ``status``, ``message``, ``retry_after``
   and ``partial`` (a reply object: what arrived before the failure); the call raises the
   matching :class:`~agentprompt.llm.errors.ModelError`;
-- any other object: an answer for seed 000's ``execute_prompt`` (sent as JSON text to a
+- any other object: an answer for ``execute_prompt`` (sent as JSON text to a
   chat call).
 """
 

@@ -1,8 +1,8 @@
 """Models for tests and demos: no network, fully predictable, and they record every request.
 
 :class:`ScriptedModel` answers from a queue; :class:`FunctionModel` answers with a function
-of the request. Both are chat clients (:class:`~agentprompt.llm.base.ModelClient`) and seed
-000 prompt executors (:class:`~agentprompt.llm.base.PromptExecutor`).
+of the request. Both are chat clients (:class:`~agentprompt.llm.base.ModelClient`) and
+prompt executors (:class:`~agentprompt.llm.base.PromptExecutor`).
 """
 
 from __future__ import annotations

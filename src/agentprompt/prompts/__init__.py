@@ -1,6 +1,6 @@
-"""Prompt files and seed 004's system prompt loader.
+"""Prompt files and the system prompt loader.
 
-The package exports exactly what seed 004's ``ac/prompts/__init__.py`` does; the file
+The package exports the three system prompt loader functions and nothing else; the file
 lookup machinery (:class:`~agentprompt.prompts.loader.PromptLibrary`, ``load_skill``, the
 errors) is in :mod:`agentprompt.prompts.loader` and re-exported from :mod:`agentprompt`.
 """

@@ -1,4 +1,4 @@
-"""Prompt files: lookup order, declared variables, and seed 004's system prompt loader.
+"""Prompt files: lookup order, declared variables, and the system prompt loader.
 
 Every piece of prompt text is a Markdown file. A file may start with front matter that
 declares its variables::
@@ -15,7 +15,7 @@ variables must declare every placeholder it uses, and rendering it needs exactly
 values. A file with no ``variables`` is plain text, used as it is.
 
 A name (``system``, ``agent/identity``, ``skills/compaction``) resolves to ``NAME.md`` in the
-first of: the project's ``config/prompts/`` (seed 004's convention), its
+first of: the project's ``config/prompts/`` (the place a project keeps its own prompts), its
 ``.agentprompt/prompts/``, the user's config directory, and the packaged defaults.
 """
 

@@ -1,5 +1,5 @@
 """Stability-tracked cache tiers (L0–L3 and active), their message assembly and breakdown,
-the system reminder, commit messages, the topic detector and prompt snippets (seed 004).
+the system reminder, commit messages, the topic detector and prompt snippets.
 
 Submodules load on first use, so reading the snippets does not load the symbol map.
 """

@@ -1,8 +1,8 @@
-"""Cache-tiered message assembly (seed 004's message structure).
+"""Cache-tiered message assembly: which message each tier becomes.
 
 messages[0] is the L0 block (role system): the system prompt, the map header and legend, the
-L0 map entries, the L0 files and the L0 history, in that order, as seed 004's "L0 block
-content" lists them and SPEC.md says ("L0 is messages[0] (role system)"). A system message
+L0 map entries, the L0 files and the L0 history, in that order: the most stable content,
+cached as one prefix, is always messages[0] with role system. A system message
 cannot hold native turns, so L0 history is written into it under a header, each message
 headed by its speaker (``tiers/history_header``, ``tiers/history_turn``). L1–L3 are each a
 user message (their map entries and files) answered by the assistant, followed by their

@@ -1,4 +1,4 @@
-"""How many tokens each cache tier, and each item in it, costs (seed 004's context breakdown)."""
+"""How many tokens each cache tier, and each item in it, costs: the context breakdown."""
 
 from __future__ import annotations
 

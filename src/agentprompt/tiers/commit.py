@@ -1,4 +1,4 @@
-"""Commit messages from a staged diff (seed 004's ``get_commit_message``).
+"""Commit messages from a staged diff (``get_commit_message``).
 
 The model gets the commit system prompt (``commit_system.md``) and the diff. Its reply is
 checked against the format: ``<type>: <subject>`` with a conventional type and a subject of

@@ -1,6 +1,6 @@
-"""Seed 004's system reminder: the compact EDIT/REPL rules, for reinforcing mid-conversation.
+"""The system reminder: the compact EDIT/REPL rules, for reinforcing mid-conversation.
 
-Not injected by default (as in the seed); :func:`inject_reminder` puts it before the latest
+Not injected by default; :func:`inject_reminder` puts it before the latest
 user message when a caller asks for it.
 """
 

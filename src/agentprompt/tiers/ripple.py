@@ -1,11 +1,11 @@
 """Ripple promotion (an option, ``TierPolicy(rule="ripple")``): move items up only into cache
 tiers that are already broken.
 
-SPEC.md's thresholds (L0 12, L1 9, L2 6, L3 3) are the N an item needs to enter a tier. The
+The tier thresholds (L0 12, L1 9, L2 6, L3 3) are the N an item needs to enter a tier. The
 literal reading, "an item's tier follows its N", moves some item across a threshold on most
 requests, and every move rewrites two tier blocks, so the provider cache misses from the
 higher one on; with a conversation whose history climbs through the tiers that is every
-request (``bench/tiers_bench.py`` measures it). The ripple policy, which the seed's own
+request (``bench/tiers_bench.py`` measures it). The ripple policy, which the original tiering
 implementation follows, keeps the thresholds and the demotion rule but moves nothing into a
 tier whose cache block is intact. It serves more than the threshold rule but less than the
 default settle rule (:mod:`agentprompt.tiers.settle`), which it is kept to compare with:
@@ -44,7 +44,7 @@ __all__ = ["DEFAULT_HISTORY_TARGET_TOKENS", "track_ripple"]
 
 DEFAULT_HISTORY_TARGET_TOKENS = 1536
 """Active history tokens that graduate into L3 on their own: Anthropic's smallest cache
-block (1024 tokens) with half again as margin, as in the seed's implementation."""
+block (1024 tokens) with half again as margin."""
 
 _ENTRY: dict[CacheTier, int] = {**dict(THRESHOLDS), "active": 0}
 _CASCADE: tuple[tuple[CacheTier, CacheTier], ...] = (("L0", "L1"), ("L1", "L2"), ("L2", "L3"))

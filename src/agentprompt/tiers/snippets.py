@@ -1,8 +1,8 @@
-"""Prompt snippets: the quick-insert messages shown as buttons (seed 004).
+"""Prompt snippets: the quick-insert messages shown as buttons.
 
 Lookup order: the repository's ``config/prompts/prompt-snippets.json``, then the user's
 config directory (``prompts/prompt-snippets.json`` there), then the packaged default with
-the seed's seven snippets. Each snippet needs ``icon`` and ``message``; ``tooltip`` falls
+its seven snippets. Each snippet needs ``icon`` and ``message``; ``tooltip`` falls
 back to the first 50 characters of the message. Invalid entries are reported and skipped;
 a file that cannot be read or is not valid JSON is reported and the next source is used.
 """

@@ -1,4 +1,4 @@
-"""Topic-boundary detection for history compaction (seed 004's ``TopicDetector``).
+"""Topic-boundary detection for history compaction (``TopicDetector``).
 
 The detector asks a model where the conversation's current topic began, with the
 ``skills/compaction.md`` skill prompt as the system message (loaded lazily, on the first

@@ -1,6 +1,6 @@
-"""The batch tool: run up to five tool calls concurrently in one call (seed 001, 4.1).
+"""The batch tool: run up to five tool calls concurrently in one call.
 
-Its definition is written out by hand (the seed's custom definition: an array of
+Its definition is written out by hand (a custom definition: an array of
 ``{name, arguments}``). Each call runs through the same registry, in a thread of its own,
 so every call is validated and allowed by the policy exactly as a direct call would be.
 Batch may not contain batch. Ctrl-C during a batch stops its shell commands and returns
@@ -25,7 +25,7 @@ BATCH = "batch"
 
 
 def batch_parameters(tools_description: str) -> dict[str, Any]:
-    """The batch tool's arguments schema, as seed 001 writes it."""
+    """The batch tool's arguments schema, written by hand."""
     return {
         "type": "object",
         "properties": {

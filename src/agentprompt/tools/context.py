@@ -57,7 +57,7 @@ class ToolResult:
     is_error: bool = False
     """Whether the call failed."""
     tool_context: str | None = None
-    """Text for the tool-context reminder before the next model call (seed 001, 3.3)."""
+    """Text for the tool-context reminder before the next model call."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,7 @@ Each hands a :class:`~agentprompt.tools.context.DelegationRequest` to ``ctx.dele
 (supplied by the session) and returns the sub-agent's final response. explore asks for a
 read-only agent; plan asks for the planner, and when the planner left proposed todos it
 sets the tool-context reminder that tells the model how the user may accept or reject them
-(seed 001, 3.3).
+(before the next model call).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The project-instructions tool: the model appends an instruction to ALLY.md (seed 001, 7.2).
+"""The project-instructions tool: the model appends an instruction to ALLY.md.
 
 The file is checked with the edit engine's path safety first (a symlinked ALLY.md leading
 out of the root is refused), then :func:`agentprompt.context.instructions.append_instruction`

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 GUIDANCE_HEADING = "## Tool Usage Guidance"
-"""The heading of the guidance section in the system prompt (seed 001, 5.2)."""
+"""The heading of the guidance section in the system prompt."""
 
 ToolHandler = Callable[[ToolContext, dict[str, Any]], "str | ToolResult"]
 """What runs a tool: the context and the validated arguments in, the result text out."""

@@ -34,7 +34,7 @@ __all__ = [
 
 
 def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
-    """``get_prompt_snippets``: the snippets in force (seed 004: the repository's file,
+    """``get_prompt_snippets``: the snippets in force (the repository's file,
     else the user's, else the packaged defaults), where they came from, and any problems."""
     check_unknown(params, (), "get_prompt_snippets")
     found = load_prompt_snippets(root)

@@ -1,4 +1,4 @@
-"""The workflow runtime composer (seed 002).
+"""The workflow runtime's layered prompt composer.
 
 A workflow runtime turns a workflow package (``agents.json`` v1.1, ``workflow.graph.json``
 and step files) and a run's state into the messages for the model, layer by layer and by

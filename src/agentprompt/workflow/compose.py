@@ -1,4 +1,4 @@
-"""The workflow runtime's prompt, layer by layer in seed 002's order for each mode.
+"""The workflow runtime's prompt, layer by layer in a fixed order for each mode.
 
 =====================  ===========================================================
 profile                layers
@@ -63,7 +63,7 @@ LAYER_NAMES: dict[str, str] = {
     "node_brief": "NodeBrief",
     "user_input": "UserInput",
 }
-"""Seed 002's name of the layer each section id builds."""
+"""The layer name (as ``compose --json`` reports it) each section id builds."""
 
 Layer = Callable[[ComposeInput, PromptLibrary], str | None]
 
@@ -94,10 +94,10 @@ _LAYERS: dict[str, tuple[SectionSpec[WorkflowContext], ...]] = {
 }
 
 _DESCRIPTIONS = {
-    "run": "A workflow run with an active step (seed 002).",
-    "run-completed": "A workflow run after completion: the Post-Completion Profile (seed 002).",
-    "agent": "A session with one agent of a workflow package (seed 002).",
-    "chat": "Free, tool-enabled chat without a persona (seed 002).",
+    "run": "A workflow run with an active step.",
+    "run-completed": "A workflow run after completion: the Post-Completion Profile.",
+    "agent": "A session with one agent of a workflow package.",
+    "chat": "Free, tool-enabled chat without a persona.",
 }
 
 

@@ -1,4 +1,4 @@
-"""The layers of seed 002, each a function from the compose input to its text.
+"""The workflow prompt's layers, each a function from the compose input to its text.
 
 Layer text comes from the prompt files under ``prompts/workflow/``. Every value that does
 not come from the runtime itself (persona fields, step files, titles, run variables, the

@@ -1,4 +1,4 @@
-"""Seed 003's copy-paste bridge markers.
+"""The copy-paste bridge's markers.
 
 ```
 <<<FILE: path>>> ... <<<END>>>          whole new content (``[NEW] path``: create only)
@@ -109,7 +109,7 @@ def is_bridge_marker(line: str) -> bool:
 
 @dataclass(frozen=True)
 class BridgeDialect:
-    """Seed 003's bridge dialect."""
+    """The copy-paste bridge's dialect."""
 
     name: str = NAME
     """Registry name."""

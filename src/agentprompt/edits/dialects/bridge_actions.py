@@ -1,4 +1,4 @@
-"""The actions of seed 003's bridge blocks, built from a block's kind, argument and body:
+"""The actions of the copy-paste bridge's blocks, built from a block's kind, argument and body:
 whole files (without a fence the model wrapped them in), patches (without git headers),
 deletions, file requests, mode switches and continuations (with their labelled fields)."""
 

@@ -1,4 +1,4 @@
-"""Seed 004's EDIT/REPL blocks (SPEC.md):
+"""EDIT/REPL blocks, located by the context lines shared by both halves:
 
 ```
 path/to/file.ext
@@ -84,7 +84,7 @@ _SPEC = Delimiters(
 
 @dataclass(frozen=True)
 class EditReplDialect:
-    """Seed 004's EDIT/REPL dialect."""
+    """The EDIT/REPL dialect."""
 
     name: str = NAME
     """Registry name."""

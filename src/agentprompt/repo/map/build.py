@@ -479,7 +479,7 @@ def ranking_json(result: RepositoryRanking, top: int | None = None) -> dict[str,
 def annotate_files(
     root: Path, discovery: Discovery, *, use_cache: bool = True, cache_path: Path | None = None
 ) -> dict[str, str]:
-    """Seed 003's per-file notes (``exports: ...``, ``main entry, imports: ...``) by path."""
+    """The bridge's per-file notes (``exports: ...``, ``main entry, imports: ...``) by path."""
     extraction = extract_repository(discovery, use_cache=use_cache, cache_path=cache_path)
     try:
         loaded = extraction.symbols(extraction.files)

@@ -1,4 +1,4 @@
-"""The symbol map text in seed 004's notation, and seed 003's browse-view summaries.
+"""The symbol map text in its compact notation, and the bridge's browse-view summaries.
 
 A map is a legend (only the notation the map uses, read from the prompt file
 ``repo/symbol_map_legend.md``) followed by one block per file::
@@ -283,8 +283,8 @@ def _aliases(paths: Sequence[str]) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True, kw_only=True)
 class MapParts:
-    """A map cut into its legend and one block per file, for placing them apart (seed 004
-    keeps the legend in the most stable cache tier and moves file blocks between tiers)."""
+    """A map cut into its legend and one block per file, for placing them apart (the cache
+    tiers keep the legend in the most stable tier and move file blocks between tiers)."""
 
     legend: str
     """The legend lines (notation used, path aliases), each ending in a newline."""
@@ -481,7 +481,7 @@ def _module_name(module: str) -> str:
 def file_annotation(
     entry: FileSymbols, text: str | None = None, *, declared: bool = False
 ) -> str | None:
-    """Seed 003's note after a file in the tree: ``exports: a, b, ...`` or
+    """The note after a file in the bridge's tree: ``exports: a, b, ...`` or
     ``main entry, imports: utils`` (None when there is nothing to say). ``main entry`` is
     said of real entry points only (:func:`is_entry_point`; pass the file's ``text`` when
     :func:`needs_text_for_entry` says the rule needs it, and ``declared`` for a file a
@@ -512,7 +512,7 @@ def _listed(names: Sequence[str]) -> str:
 
 
 def browse_summary(entry: FileSymbols) -> str:
-    """A file's signatures and structure without bodies, for seed 003's browse mode."""
+    """A file's signatures and structure without bodies, for the bridge's browse mode."""
     lines: list[str] = []
     if entry.imports:
         modules = list(dict.fromkeys(i.module for i in entry.imports))

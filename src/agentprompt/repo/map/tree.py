@@ -1,4 +1,4 @@
-"""The directory tree a model is shown (seed 000's ``directoryTree``, seed 003's file structure).
+"""The directory tree a model is shown (file selection's tree, the bridge's file structure).
 
 One line per entry, two spaces of indentation per level, folders written ``name/``::
 

@@ -1,4 +1,4 @@
-"""The file-selection loop around seed 000's :func:`~agentprompt.repo.selection.ask_llm_for_files`.
+"""The file-selection loop around :func:`~agentprompt.repo.selection.ask_llm_for_files`.
 
 Each round shows the model the directory tree, the active constraints and (after the first)
 the current context: the files loaded so far and the requests that could not be served,

@@ -1,4 +1,4 @@
-"""Seed 000: asking a model which files to read for a request, and reading its answer robustly.
+"""File selection: ask a model which files to read for a request, and read its answer robustly.
 
 :func:`ask_llm_for_files` builds the first prompt (``repo/file_select_initial``) or, once
 there is a current context, the follow-up prompt (``repo/file_select_followup``), with the
@@ -34,16 +34,16 @@ __all__ = [
 ]
 
 ACTIVE_CONSTRAINTS_HEADING = "## Active Constraints"
-"""The heading of the constraints section (seed 000, exact)."""
+"""The heading of the constraints section (fixed text, word for word)."""
 
 PARSE_FAILURE_REASON = "Could not parse LLM response."
-"""The reason given when a reply cannot be read (seed 000, exact)."""
+"""The reason given when a reply cannot be read (fixed text, word for word)."""
 
 _JSON_SPAN = re.compile(r"\{[\s\S]*\}")
 
 
 class FileChoice(TypedDict):
-    """A model's answer, normalised (seed 000's ``{ done, files, reason }``)."""
+    """A model's answer, normalised: ``{ done, files, reason }``."""
 
     done: bool
     """True when the model needs no more files after these."""
@@ -119,7 +119,7 @@ def _constraint_lines(options: SelectionOptions | Mapping[str, Any]) -> list[str
 def build_constraints_section(options: SelectionOptions | Mapping[str, Any]) -> str:
     """The ``## Active Constraints`` section for ``options``, or ``""`` when none is active.
 
-    ``options`` is a :class:`SelectionOptions` or a mapping with the seed's keys
+    ``options`` is a :class:`SelectionOptions` or a mapping with these keys
     (``filter``, ``exclude``, ``maxFiles`` or ``max_files``, ``include``, ``dir``).
     """
     lines = _constraint_lines(options)

@@ -36,7 +36,7 @@ async function guarded(action) {
   try { await action(); } catch (error) { showError(error); }
 }
 
-// --- the task input and the snippet drawer (seed 004) ---------------------------------
+// --- the task input and the snippet drawer --------------------------------------------
 
 function autoResize(textarea) {
   // border-box sizing: the height must hold the borders as well as the scrolled content.

@@ -1,4 +1,4 @@
-"""Review of the map's cold path: a head start reads nothing outside the root, and a map
+"""The map's cold path: a head start reads nothing outside the root, and a map
 asked to use one process starts no worker processes when the fitting wants details, and
 details wanted at once are spread over a head start's workers; JSX text is not read as
 strings."""
