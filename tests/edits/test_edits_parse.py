@@ -83,7 +83,7 @@ def test_detect_dialects_names_the_markers_present() -> None:
 
 def test_the_names_offered_before_parsing_are_the_registered_dialects() -> None:
     # The MCP server's schema lists DIALECT_NAMES without importing the readers.
-    assert DIALECT_NAMES == tuple(DIALECTS)
+    assert tuple(DIALECTS) == DIALECT_NAMES
     assert AUTO not in DIALECT_NAMES
 
 

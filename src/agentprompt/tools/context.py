@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from agentprompt.agent.todos import TodoList
 from agentprompt.errors import AgentPromptError
+from agentprompt.todos import TodoList
 from agentprompt.tools.policy import ToolPolicy
 
 if TYPE_CHECKING:
