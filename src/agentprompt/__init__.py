@@ -32,7 +32,7 @@ if _typing.TYPE_CHECKING:
         assemble,
         compose,
     )
-    from agentprompt.context.environment import Environment, find_project_root, read_environment
+    from agentprompt.context.environment import Environment, read_environment
     from agentprompt.edits import (
         ApplyOptions,
         ApplyReport,
@@ -76,6 +76,7 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.prefix import SharedPrefix, shared_prefix
     from agentprompt.profiles import InspectReport, InspectRequest, inspect_profile
+    from agentprompt.project_root import find_project_root
     from agentprompt.prompts.loader import (
         InvalidPromptFile,
         MissingVariables,
@@ -158,7 +159,7 @@ _LAZY = {
     "assemble": "agentprompt.composition",
     "compose": "agentprompt.composition",
     "Environment": "agentprompt.context.environment",
-    "find_project_root": "agentprompt.context.environment",
+    "find_project_root": "agentprompt.project_root",
     "read_environment": "agentprompt.context.environment",
     "ClientPromptExecutor": "agentprompt.llm",
     "FunctionModel": "agentprompt.llm",

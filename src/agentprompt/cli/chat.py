@@ -273,7 +273,7 @@ def _is_text(text: str) -> bool:
 
 
 def _options(**kw: Any) -> _Options:
-    from agentprompt.context.environment import find_project_root
+    from agentprompt.project_root import find_project_root
 
     root = (kw["root"] or find_project_root()).resolve()
     return _Options(

@@ -21,10 +21,10 @@ from agentprompt.cli.output import (
     printable,
     show_messages,
 )
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient
 from agentprompt.llm.config import make_client, resolve_model_config
+from agentprompt.project_root import find_project_root
 from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai
 

@@ -20,10 +20,10 @@ from agentprompt.cli.output import (
     show_messages,
 )
 from agentprompt.composition import Composition
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
 from agentprompt.profiles import PROFILES, InspectReport, InspectRequest, inspect_profile
+from agentprompt.project_root import find_project_root
 from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text
 
 __all__ = ["inspect_command", "read_messages_file", "report_json"]

@@ -13,7 +13,6 @@ from pathlib import Path
 import click
 
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
 from agentprompt.context.instructions import (
     DEFAULT_INSTRUCTION_FILES,
     DEFAULT_MAX_INSTRUCTION_BYTES,
@@ -26,6 +25,7 @@ from agentprompt.context.instructions import (
 from agentprompt.context.project import detect_project
 from agentprompt.context.wizard import ProjectAnswers, render_ally_md, suggest_answers
 from agentprompt.errors import UsageError
+from agentprompt.project_root import find_project_root
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["project_group"]

@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.output import console, print_json
-from agentprompt.context.environment import find_project_root
+from agentprompt.project_root import find_project_root
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["prompts_group"]

@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.output import console, print_json, show_json
-from agentprompt.context.environment import find_project_root
+from agentprompt.project_root import find_project_root
 from agentprompt.store import Store, StoreError, default_store_path
 
 __all__ = ["sessions_group"]

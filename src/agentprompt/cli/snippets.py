@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
+from agentprompt.project_root import find_project_root
 from agentprompt.tiers.snippets import load_prompt_snippets
 
 __all__ = ["snippets_command"]

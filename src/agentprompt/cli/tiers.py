@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
+from agentprompt.project_root import find_project_root
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import ContextBreakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS

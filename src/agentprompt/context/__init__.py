@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 from agentprompt.context.environment import (
     Environment,
-    find_project_root,
     read_environment,
     watch_environment,
     working_directory,
 )
+from agentprompt.project_root import find_project_root
 
 if TYPE_CHECKING:
     from agentprompt.context.instructions import (

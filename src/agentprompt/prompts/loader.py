@@ -30,8 +30,8 @@ from pathlib import Path
 import platformdirs
 import yaml
 
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.project_root import find_project_root
 
 __all__ = [
     "InvalidPromptFile",
