@@ -18,15 +18,14 @@ from agentprompt.context.instructions import (
     DEFAULT_MAX_INSTRUCTION_BYTES,
     PRIMARY_FILE,
     InstructionError,
-    append_instruction,
     load_instructions,
-    write_instructions,
 )
 from agentprompt.context.project import detect_project
 from agentprompt.context.wizard import ProjectAnswers, render_ally_md, suggest_answers
 from agentprompt.errors import UsageError
 from agentprompt.project_root import find_project_root
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.tools.instructions_tool import append_instruction, write_instructions
 
 __all__ = ["project_group"]
 
