@@ -25,7 +25,8 @@ from agentprompt.agent.specialized import (
     scan_agents,
 )
 from agentprompt.llm.base import ModelClient
-from agentprompt.llm.config import make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import resolve_model_config
 from agentprompt.todos import TodoList
 from agentprompt.tools.context import DelegationRequest
 from agentprompt.tools.policy import ToolPolicy

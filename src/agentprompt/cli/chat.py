@@ -156,7 +156,8 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session_types import SessionConfig
     from agentprompt.cli.chat_commands import run_slash_command, tools_line
-    from agentprompt.llm.config import default_config_file, make_client, read_config_file
+    from agentprompt.llm.clients import make_client
+    from agentprompt.llm.config import default_config_file, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 

@@ -23,7 +23,8 @@ from agentprompt.cli.output import (
 )
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient
-from agentprompt.llm.config import make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import resolve_model_config
 from agentprompt.project_root import find_project_root
 from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai

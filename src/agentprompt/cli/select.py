@@ -22,7 +22,8 @@ from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.llm.config import MODEL_ENV, make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import MODEL_ENV, resolve_model_config
 from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
 from agentprompt.llm.executor import ClientPromptExecutor
 from agentprompt.llm.script import load_script_model
