@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import yaml
 
-from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.errors import InvalidAgentDefinition, UnknownAgent
 from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary, user_prompt_dir
 
 __all__ = [
@@ -88,30 +88,6 @@ PLAN_HEADINGS: tuple[str, ...] = (
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 _KNOWN_KEYS = frozenset({"name", "description", "tools", "model", "required_tools", "read_only"})
-
-
-class InvalidAgentDefinition(AgentPromptError):
-    """An agent file that cannot be used; the message names the file and what to fix."""
-
-    def __init__(self, path: Path | None, problem: str, *, field: str | None = None) -> None:
-        self.path = path
-        self.problem = problem
-        self.field = field
-        """The front-matter key at fault, or None when the problem is the whole file."""
-        where = f"agent file {path}" if path else "agent definition"
-        super().__init__(f"{where}: {problem}")
-
-
-class UnknownAgent(UsageError):
-    """An agent name that no definition provides."""
-
-    def __init__(self, name: str, known: Sequence[str]) -> None:
-        self.name = name
-        self.known = tuple(known)
-        super().__init__(
-            f"no agent is called {name!r}; available agents: {', '.join(known) or 'none'}. "
-            "Define it in .agentprompt/agents/NAME.md"
-        )
 
 
 @dataclass(frozen=True, kw_only=True)
