@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from agentprompt.cli.model import ModelOptions, config_from_options, model_options
+from agentprompt.cli.options import make_root_option
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
@@ -54,11 +55,9 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--resume", "resume_id", default=None, metavar="ID", help="Continue a stored session."
         ),
-        click.option(
-            "--root",
-            type=click.Path(exists=True, file_okay=False, path_type=Path),
-            default=None,
-            help="The repository the agent works in (default: the one around the cwd).",
+        make_root_option(
+            "The repository the agent works in (default: the one around the cwd).",
+            find_repository=True,
         ),
         click.option(
             "--db",
@@ -274,9 +273,7 @@ def _is_text(text: str) -> bool:
 
 
 def _options(**kw: Any) -> _Options:
-    from agentprompt.project_root import find_project_root
-
-    root = (kw["root"] or find_project_root()).resolve()
+    root = kw["root"].resolve()
     return _Options(
         root=root,
         db=kw["db"],

@@ -16,7 +16,13 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.model import ModelOptions, model_options
-from agentprompt.cli.options import check_root, exclude_option, include_option, max_tokens_option
+from agentprompt.cli.options import (
+    check_root,
+    exclude_option,
+    include_option,
+    make_root_option,
+    max_tokens_option,
+)
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
@@ -128,13 +134,7 @@ def _print_result(result: FileSelection) -> None:
 
 @click.command("select")
 @click.option("--task", required=True, help="The request the files are chosen for.")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository's folder.",
-)
+@make_root_option("The repository's folder.")
 @click.option(
     "--filter", "filter_re", default=None, metavar="RE", help="Only files whose name matches RE."
 )
