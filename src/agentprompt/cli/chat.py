@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from agentprompt.cli.model import ModelOptions, config_from_options, model_options
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="Context usage at which the history is summarised (default: [agent] "
             "compact_threshold in the config file, else 80).",
         ),
-        click.option("--json", "as_json", is_flag=True, help="Print each turn's result as JSON."),
+        json_option("Print each turn's result as JSON."),
     ]
     for option in reversed(options):
         fn = option(fn)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import (
     EXIT_FAILED,
     err_console,
@@ -69,7 +69,7 @@ _ACTIONS = {
 @click.option("--model", default=None, help="The model (script:FILE replays JSON replies).")
 @click.option("--print-prompt", is_flag=True, help="Print the request instead of sending it.")
 @format_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def commit_msg_command(
     root: Path, model: str | None, print_prompt: bool, fmt: str, as_json: bool
 ) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import (
     console,
     err_console,
@@ -216,7 +216,7 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     help="Put the system reminder (the compact edit-format rules) before the latest user message.",
 )
 @format_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def inspect_command(
     profile_name: str,
     task: str,

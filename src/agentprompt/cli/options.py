@@ -19,6 +19,7 @@ __all__ = [
     "exclude_option",
     "include_generated_option",
     "include_option",
+    "json_option",
     "make_root_option",
     "max_tokens_option",
     "port_option",
@@ -59,6 +60,12 @@ def _repository_around_cwd(ctx: click.Context, param: click.Parameter, value: Pa
 
 root_option = make_root_option("The repository root.")
 """The ``--root`` option: the repository a command works on (default: this folder)."""
+
+
+def json_option(help_text: str = "Print JSON.") -> Callable[[FC], FC]:
+    """``--json``: print the result as JSON for programs (bad input then comes as
+    ``{"error": ...}`` on stdout too); ``help_text`` says what is printed."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
 
 
 def port_option(help_text: str) -> Callable[[FC], FC]:

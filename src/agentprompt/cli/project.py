@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.context.instructions import (
     DEFAULT_INSTRUCTION_FILES,
@@ -83,7 +83,7 @@ def _interview(answers: ProjectAnswers) -> ProjectAnswers:
 )
 @click.option("--force", is_flag=True, help="Replace an existing ALLY.md.")
 @click.option("--dry-run", is_flag=True, help="Print the file instead of writing it.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def init_command(
     root: Path,
     description: str | None,
@@ -163,7 +163,7 @@ def init_command(
     help="Instruction file names to read, in order (default: $AGENTPROMPT_INSTRUCTION_FILES, "
     "else " + ", ".join(DEFAULT_INSTRUCTION_FILES) + ").",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def show_command(
     root: Path, cwd: Path | None, max_bytes: int, names: tuple[str, ...], as_json: bool
 ) -> None:
@@ -205,7 +205,7 @@ def show_command(
 @project_group.command("edit")
 @_root_option
 @click.option("--append", "addition", default=None, help="Append this text instead of editing.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def edit_command(root: Path, addition: str | None, as_json: bool) -> None:
     """Open ALLY.md in $EDITOR (created if missing), or append text to it with --append."""
     where = root.resolve()

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, print_json
 from agentprompt.prompts.loader import PromptLibrary
 
@@ -26,7 +26,7 @@ def prompts_group() -> None:
 
 @prompts_group.command("list")
 @_root_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def list_command(root: Path, as_json: bool) -> None:
     """Every prompt name, the file it resolves to, and the files it overrides."""
     library = PromptLibrary(root)
@@ -61,7 +61,7 @@ def list_command(root: Path, as_json: bool) -> None:
 @prompts_group.command("show")
 @click.argument("name")
 @_root_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def show_command(name: str, root: Path, as_json: bool) -> None:
     """The prompt file NAME resolves to, with its declared variables and text."""
     library = PromptLibrary(root)

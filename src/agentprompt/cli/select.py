@@ -20,6 +20,7 @@ from agentprompt.cli.options import (
     check_root,
     exclude_option,
     include_option,
+    json_option,
     make_root_option,
     max_tokens_option,
 )
@@ -173,7 +174,7 @@ def _print_result(result: FileSelection) -> None:
 @model_options
 @max_file_bytes_option
 @no_git_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def select_command(
     task: str,
     root: Path,

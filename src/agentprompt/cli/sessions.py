@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, print_json, show_json
 from agentprompt.store import Store, StoreError, default_store_path
 
@@ -28,7 +28,7 @@ _options = [
         default=None,
         help="The state database (default: ROOT/.agentprompt/state.db).",
     ),
-    click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+    json_option(),
 ]
 
 

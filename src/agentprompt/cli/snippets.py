@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.tiers.snippets import load_prompt_snippets
 
@@ -17,7 +17,7 @@ __all__ = ["snippets_command"]
 
 @click.command("snippets")
 @make_root_option("The repository (default: the one around the cwd).", find_repository=True)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def snippets_command(root: Path, as_json: bool) -> None:
     """List the prompt snippets: the repository's, else the user's, else the defaults."""
     found = load_prompt_snippets(root.resolve())

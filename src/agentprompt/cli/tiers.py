@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.cli.options import make_root_option
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import ContextBreakdown
@@ -117,7 +117,7 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def tiers_command(
     root: Path,
     files: tuple[str, ...],
