@@ -18,6 +18,6 @@ def test_agent_all_is_sorted_and_every_name_resolves() -> None:
 
 
 def test_importing_the_todo_list_does_not_load_the_session() -> None:
-    code = "import sys, agentprompt.agent.todos; print('agentprompt.agent.session' in sys.modules)"
+    code = "import sys, agentprompt.todos; print('agentprompt.agent.session' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -45,10 +45,10 @@ def _no_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[ModelRequest]:
     """Every request the commands' script models receive, in order."""
-    import agentprompt.llm.config as config
+    import agentprompt.llm.clients as clients
 
     requests: list[ModelRequest] = []
-    make = config.make_client
+    make = clients.make_client
 
     class Recording:
         def __init__(self, inner: Any) -> None:
@@ -65,7 +65,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[ModelRequest]:
         def __getattr__(self, name: str) -> Any:
             return getattr(self.inner, name)
 
-    monkeypatch.setattr(config, "make_client", lambda cfg: Recording(make(cfg)))
+    monkeypatch.setattr(clients, "make_client", lambda cfg: Recording(make(cfg)))
     return requests
 
 

@@ -1,4 +1,4 @@
-"""Environment facts: the project root and git state, read at the edge."""
+"""Environment facts: git state and the rest, read at the edge."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 from agentprompt.context.environment import (
-    find_project_root,
     git_state,
     read_environment,
     watch_environment,
@@ -18,17 +17,6 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
 
 def _init(root: Path) -> None:
     subprocess.run([*GIT, "init", "-q", "-b", "trunk"], cwd=root, check=True)
-
-
-def test_the_project_root_is_the_nearest_folder_with_git(tmp_path: Path) -> None:
-    _init(tmp_path)
-    deep = tmp_path / "a" / "b"
-    deep.mkdir(parents=True)
-    assert find_project_root(deep) == tmp_path.resolve()
-
-
-def test_outside_a_repository_the_project_root_is_the_start(tmp_path: Path) -> None:
-    assert find_project_root(tmp_path) == tmp_path.resolve()
 
 
 def test_a_repository_without_commits_still_names_its_branch(tmp_path: Path) -> None:

@@ -152,6 +152,8 @@ def test_tool_failure_reads_as_the_tool_failing(tmp_path: Path) -> None:
 def test_package_all_names_every_public_name_once() -> None:
     import agentprompt.tools as tools
 
+    loaded = [getattr(tools, n) for n in tools.__all__]  # the lazy names too
+    assert len(loaded) == len(set(tools.__all__))
     public = {n for n, v in vars(tools).items() if not n.startswith("_")}
     modules = {n for n in public if type(getattr(tools, n)).__name__ == "module"}
     assert sorted(tools.__all__) == sorted(public - modules)

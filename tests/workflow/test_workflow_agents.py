@@ -12,9 +12,13 @@ import pytest
 from agentprompt.workflow import (
     AgentDefinition,
     InvalidAgentDefinition,
+    InvalidAgentsFile,
+    InvalidPackageFile,
     RuntimeStore,
     UnknownAgent,
     UnknownPackage,
+    UnknownPackageAgent,
+    WorkflowError,
     load_agents_file,
 )
 
@@ -30,11 +34,11 @@ def _write(package: Path, data: object) -> Path:
     return path
 
 
-def _errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidAgentDefinition:
+def _errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidAgentsFile:
     data = _data(package)
     change(data)
     path = _write(package, data)
-    with pytest.raises(InvalidAgentDefinition) as caught:
+    with pytest.raises(InvalidAgentsFile) as caught:
         load_agents_file(path)
     return caught.value
 
@@ -96,6 +100,26 @@ def test_an_unknown_agent_lists_the_known_ones(package_copy: Path) -> None:
         UnknownAgent, match=r"no agent 'pm' in .*agents.json: choose one of analyst, reviewer"
     ):
         store.get_agent_definition("brief", "pm")
+
+
+def test_an_unknown_package_agent_is_an_unknown_agent_and_a_workflow_error(
+    package_copy: Path,
+) -> None:
+    store = RuntimeStore({"brief": package_copy})
+    with pytest.raises(UnknownPackageAgent) as caught:
+        store.get_agent_definition("brief", "pm")
+    assert isinstance(caught.value, UnknownAgent)
+    assert isinstance(caught.value, WorkflowError)
+    assert caught.value.name == caught.value.agent_id == "pm"
+
+
+def test_an_invalid_agents_file_is_an_invalid_agent_definition_and_package_file(
+    package_copy: Path,
+) -> None:
+    error = _errors(package_copy, lambda d: d["agents"][0].pop("id"))
+    assert isinstance(error, InvalidAgentDefinition)
+    assert isinstance(error, InvalidPackageFile)
+    assert error.path == package_copy / "agents.json"
 
 
 def test_an_unknown_package_lists_the_registered_ones(package_copy: Path) -> None:

@@ -1,8 +1,8 @@
 """The agent prompting system: the session turn driver, reminders, compaction,
-todos, system prompts and specialised agents.
+system prompts and specialised agents, with the todo list of :mod:`agentprompt.todos`.
 
-Names are imported on first use, so importing one module of the package (the tools import
-``agentprompt.agent.todos``) does not load the whole session machinery.
+Names are imported on first use, so importing one module of the package does not load the
+whole session machinery.
 """
 
 import typing as _typing
@@ -130,7 +130,7 @@ if _typing.TYPE_CHECKING:
         main_system_prompt,
         turn_lines,
     )
-    from agentprompt.agent.todos import (
+    from agentprompt.todos import (
         MARKERS,
         Todo,
         TodoChange,
@@ -157,7 +157,7 @@ _SOURCES = {
     "EXPLORER_TOOLS": "agentprompt.agent.specialized",
     "EventKind": "agentprompt.agent.session_types",
     "InvalidAgentDefinition": "agentprompt.agent.specialized",
-    "MARKERS": "agentprompt.agent.todos",
+    "MARKERS": "agentprompt.todos",
     "Mention": "agentprompt.agent.mentions",
     "NESTED_TOOLS": "agentprompt.agent.delegation",
     "OutputCheck": "agentprompt.agent.specialized",
@@ -178,14 +178,14 @@ _SOURCES = {
     "SystemParts": "agentprompt.agent.system_prompt",
     "SystemPromptBuilder": "agentprompt.agent.session_prompt",
     "SystemText": "agentprompt.agent.placement",
-    "Todo": "agentprompt.agent.todos",
-    "TodoChange": "agentprompt.agent.todos",
-    "TodoDraft": "agentprompt.agent.todos",
-    "TodoError": "agentprompt.agent.todos",
+    "Todo": "agentprompt.todos",
+    "TodoChange": "agentprompt.todos",
+    "TodoDraft": "agentprompt.todos",
+    "TodoError": "agentprompt.todos",
     "TodoLine": "agentprompt.agent.reminders",
-    "TodoList": "agentprompt.agent.todos",
-    "TodoReminderItem": "agentprompt.agent.todos",
-    "TodoStatus": "agentprompt.agent.todos",
+    "TodoList": "agentprompt.todos",
+    "TodoReminderItem": "agentprompt.todos",
+    "TodoStatus": "agentprompt.todos",
     "TurnResult": "agentprompt.agent.session_types",
     "UnknownAgent": "agentprompt.agent.specialized",
     "agent_system_parts": "agentprompt.agent.system_prompt",

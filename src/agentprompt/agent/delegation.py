@@ -24,9 +24,10 @@ from agentprompt.agent.specialized import (
     planner_agent,
     scan_agents,
 )
-from agentprompt.agent.todos import TodoList
 from agentprompt.llm.base import ModelClient
-from agentprompt.llm.config import make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import resolve_model_config
+from agentprompt.todos import TodoList
 from agentprompt.tools.context import DelegationRequest
 from agentprompt.tools.policy import ToolPolicy
 

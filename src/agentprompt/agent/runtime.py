@@ -24,7 +24,8 @@ from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.store import Store, default_store_path
-from agentprompt.tools.registry import ToolRegistry, default_registry
+from agentprompt.tools.builtins import default_registry
+from agentprompt.tools.registry import ToolRegistry
 
 __all__ = ["Chat", "create_session", "open_chat"]
 

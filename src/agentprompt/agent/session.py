@@ -39,7 +39,6 @@ from agentprompt.agent.reminders import (
 from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
-from agentprompt.agent.todos import TodoList
 from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
 from agentprompt.context.usage import ContextUsage, ToolResultStats
@@ -47,6 +46,7 @@ from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
 from agentprompt.llm.errors import ModelError
 from agentprompt.messages import Message, ToolCall
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.todos import TodoList
 from agentprompt.tokens import Tokenizer, shared_counter
 from agentprompt.tools.context import DelegationRequest, ToolContext
 from agentprompt.tools.policy import ToolPolicy

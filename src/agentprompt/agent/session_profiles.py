@@ -24,7 +24,7 @@ from agentprompt.messages import Message, ToolDefinition
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Part, Section, Stability
 from agentprompt.tokens import shared_counter
-from agentprompt.tools.registry import default_registry
+from agentprompt.tools.builtins import default_registry
 
 __all__ = ["session_profile_parts", "session_profile_tools"]
 

@@ -13,11 +13,11 @@ from typing import Any, get_args
 
 from agentprompt.agent.reminders import remove_reminders
 from agentprompt.agent.session import AgentSession
-from agentprompt.agent.todos import TodoError, TodoList
 from agentprompt.context.usage import ToolResultStats
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, MessageFormatError, Role, ToolCall
 from agentprompt.store import SessionRecord, Store
+from agentprompt.todos import TodoError, TodoList
 
 __all__ = [
     "SESSION_KIND",

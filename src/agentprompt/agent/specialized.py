@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
-from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.errors import InvalidAgentDefinition, UnknownAgent
+from agentprompt.prompts.frontmatter import InvalidFrontMatter, read_front_matter
 from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary, user_prompt_dir
+from agentprompt.prompts.stamps import StampedCache
 
 __all__ = [
     "EXPLORER_TOOLS",
@@ -86,32 +86,7 @@ PLAN_HEADINGS: tuple[str, ...] = (
 """The headings the planner's output format requires, in order."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 _KNOWN_KEYS = frozenset({"name", "description", "tools", "model", "required_tools", "read_only"})
-
-
-class InvalidAgentDefinition(AgentPromptError):
-    """An agent file that cannot be used; the message names the file and what to fix."""
-
-    def __init__(self, path: Path | None, problem: str, *, field: str | None = None) -> None:
-        self.path = path
-        self.problem = problem
-        self.field = field
-        """The front-matter key at fault, or None when the problem is the whole file."""
-        where = f"agent file {path}" if path else "agent definition"
-        super().__init__(f"{where}: {problem}")
-
-
-class UnknownAgent(UsageError):
-    """An agent name that no definition provides."""
-
-    def __init__(self, name: str, known: Sequence[str]) -> None:
-        self.name = name
-        self.known = tuple(known)
-        super().__init__(
-            f"no agent is called {name!r}; available agents: {', '.join(known) or 'none'}. "
-            "Define it in .agentprompt/agents/NAME.md"
-        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,17 +181,15 @@ def parse_agent_file(
     """An :class:`AgentSpec` from an agent file's text: front matter with ``description``
     (required), ``name`` (default: the file's stem), ``tools``, ``required_tools``,
     ``read_only`` and ``model``; the body is the system prompt."""
-    match = _FRONT_MATTER.match(text.removeprefix("\ufeff"))
-    if not match:
+    try:
+        front = read_front_matter(text.removeprefix("\ufeff"))
+    except InvalidFrontMatter as exc:
+        raise InvalidAgentDefinition(path, str(exc)) from None
+    if front is None:
         raise InvalidAgentDefinition(
             path, "it must start with front matter between '---' lines naming its description"
         )
-    try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError as exc:
-        raise InvalidAgentDefinition(path, f"front matter is not valid YAML: {exc}") from None
-    if not isinstance(meta, dict):
-        raise InvalidAgentDefinition(path, "front matter must be a mapping of keys to values")
+    meta = front.meta
     unknown = sorted(str(k) for k in meta if k not in _KNOWN_KEYS)
     if unknown:
         raise InvalidAgentDefinition(
@@ -237,7 +210,7 @@ def parse_agent_file(
         raise InvalidAgentDefinition(
             path, "'description' is required: say what the agent does", field="description"
         )
-    body = text.removeprefix("\ufeff")[match.end() :].strip()
+    body = front.body.strip()
     if not body:
         raise InvalidAgentDefinition(path, "the body (the agent's system prompt) is empty")
     read_only = meta.get("read_only", False)
@@ -266,28 +239,25 @@ def parse_agent_file(
     )
 
 
-_PARSED: dict[tuple[Path, AgentOrigin], tuple[tuple[int, int, int, int], AgentSpec]] = {}
-"""Agent files already parsed, by path, with the stat they were parsed at: a session reads
-the agents before every call, and an unchanged file is not parsed again."""
+_PARSED: StampedCache[tuple[Path, AgentOrigin], AgentSpec] = StampedCache()
+"""Agent files already parsed: a session reads the agents before every call, and an
+unchanged file is not parsed again."""
 
 
 def _read_agent(path: Path, origin: AgentOrigin) -> AgentSpec:
+    def parse(raw: bytes) -> AgentSpec:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidAgentDefinition(
+                path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+            ) from None
+        return parse_agent_file(text, path=path, origin=origin)
+
     try:
-        info = path.stat()
-        stamp = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-        cached = _PARSED.get((path, origin))
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        text = path.read_bytes().decode("utf-8")
+        return _PARSED.load((path, origin), path, parse)
     except OSError as exc:
         raise InvalidAgentDefinition(path, f"cannot be read ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidAgentDefinition(
-            path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-        ) from None
-    spec = parse_agent_file(text, path=path, origin=origin)
-    _PARSED[(path, origin)] = (stamp, spec)
-    return spec
 
 
 def _dir_agents(

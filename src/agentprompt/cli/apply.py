@@ -26,6 +26,7 @@ from agentprompt.bridge.context import RepoView, view_repository
 from agentprompt.bridge.rounds import reply_options
 from agentprompt.bridge.state import BridgeState, held_session
 from agentprompt.cli.bridge import bridge_session, finish_round
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 from agentprompt.cli.parse import read_reply
 from agentprompt.cli.progress import scan_progress
@@ -144,13 +145,7 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
 
 @click.command("apply")
 @click.argument("reply", required=False, default="-")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository root every path is relative to.",
-)
+@make_root_option("The repository root every path is relative to.")
 @click.option(
     "--dialect",
     default=AUTO,
@@ -180,7 +175,7 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
 @click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @_json_errors
 def apply_command(
     reply: str,

@@ -24,7 +24,7 @@ from agentprompt.bridge.state import (
     save_state,
 )
 from agentprompt.bridge.text import render_prompt
-from agentprompt.cli.options import check_root, root_option
+from agentprompt.cli.options import check_root, json_option, root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
@@ -155,7 +155,7 @@ def bridge_group() -> None:
 
 @bridge_group.command("status")
 @root_option
-@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+@json_option("Print the state as JSON.")
 def status_command(root: Path, as_json: bool) -> None:
     """Show the bridge session in progress: task, mode, files in context, rounds."""
     session_id, state = load_session(_check_root(root))
@@ -201,7 +201,7 @@ def status_command(root: Path, as_json: bool) -> None:
 @bridge_group.command("drop")
 @click.argument("files", nargs=-1, required=True)
 @root_option
-@click.option("--json", "as_json", is_flag=True, help="Print the session's state as JSON.")
+@json_option("Print the session's state as JSON.")
 def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """Take FILES (or folders) out of the session's context: their changes are no longer
     sent, and a reply's edits do not bring them back (bridge add does)."""
@@ -218,7 +218,7 @@ def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
 @bridge_group.command("add")
 @click.argument("files", nargs=-1, required=True)
 @root_option
-@click.option("--json", "as_json", is_flag=True, help="Print the session's state as JSON.")
+@json_option("Print the session's state as JSON.")
 def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """Put FILES (or every file under a folder) in the session's context in full (edit
     mode): the next prompt sends them."""
@@ -243,7 +243,7 @@ def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
 
 @bridge_group.command("reset")
 @root_option
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option("Print the result as JSON.")
 def reset_command(root: Path, as_json: bool) -> None:
     """Clear the bridge session (files are not touched)."""
     removed = clear_session(_check_root(root))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from agentprompt.cli.model import ModelOptions, config_from_options, model_options
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
@@ -54,11 +55,9 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--resume", "resume_id", default=None, metavar="ID", help="Continue a stored session."
         ),
-        click.option(
-            "--root",
-            type=click.Path(exists=True, file_okay=False, path_type=Path),
-            default=None,
-            help="The repository the agent works in (default: the one around the cwd).",
+        make_root_option(
+            "The repository the agent works in (default: the one around the cwd).",
+            find_repository=True,
         ),
         click.option(
             "--db",
@@ -97,7 +96,7 @@ def _shared(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="Context usage at which the history is summarised (default: [agent] "
             "compact_threshold in the config file, else 80).",
         ),
-        click.option("--json", "as_json", is_flag=True, help="Print each turn's result as JSON."),
+        json_option("Print each turn's result as JSON."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -156,7 +155,8 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session_types import SessionConfig
     from agentprompt.cli.chat_commands import run_slash_command, tools_line
-    from agentprompt.llm.config import default_config_file, make_client, read_config_file
+    from agentprompt.llm.clients import make_client
+    from agentprompt.llm.config import default_config_file, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
 
@@ -273,9 +273,7 @@ def _is_text(text: str) -> bool:
 
 
 def _options(**kw: Any) -> _Options:
-    from agentprompt.context.environment import find_project_root
-
-    root = (kw["root"] or find_project_root()).resolve()
+    root = kw["root"].resolve()
     return _Options(
         root=root,
         db=kw["db"],

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import (
     EXIT_FAILED,
     err_console,
@@ -21,10 +22,10 @@ from agentprompt.cli.output import (
     printable,
     show_messages,
 )
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient
-from agentprompt.llm.config import make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import resolve_model_config
 from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai
 
@@ -64,21 +65,16 @@ _ACTIONS = {
 
 
 @click.command("commit-msg")
-@click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The repository (default: the one around the cwd).",
-)
+@make_root_option("The repository (default: the one around the cwd).", find_repository=True)
 @click.option("--model", default=None, help="The model (script:FILE replays JSON replies).")
 @click.option("--print-prompt", is_flag=True, help="Print the request instead of sending it.")
 @format_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def commit_msg_command(
-    root: Path | None, model: str | None, print_prompt: bool, fmt: str, as_json: bool
+    root: Path, model: str | None, print_prompt: bool, fmt: str, as_json: bool
 ) -> None:
     """Write a commit message for the staged diff."""
-    base = (root or find_project_root()).resolve()
+    base = root.resolve()
     diff = staged_diff(base)
     messages = commit_messages(diff, root=base)
     if print_prompt:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 from rich.table import Table
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import (
     console,
     err_console,
@@ -20,7 +21,6 @@ from agentprompt.cli.output import (
     show_messages,
 )
 from agentprompt.composition import Composition
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
 from agentprompt.profiles import PROFILES, InspectReport, InspectRequest, inspect_profile
@@ -180,11 +180,8 @@ def _print_report(report: InspectReport, fmt: str) -> None:
 @click.command("inspect")
 @click.option("--profile", "profile_name", required=True, help=f"One of: {', '.join(PROFILES)}.")
 @click.option("--task", default="", help="The user's request the prompt is built for.")
-@click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The repository the prompt is about (default: the one around the cwd).",
+@make_root_option(
+    "The repository the prompt is about (default: the one around the cwd).", find_repository=True
 )
 @click.option("--model", default=None, help="Count tokens for this model (default o200k_base).")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=None, help="Fit to a budget.")
@@ -219,11 +216,11 @@ def _print_report(report: InspectReport, fmt: str) -> None:
     help="Put the system reminder (the compact edit-format rules) before the latest user message.",
 )
 @format_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def inspect_command(
     profile_name: str,
     task: str,
-    root: Path | None,
+    root: Path,
     model: str | None,
     max_tokens: int | None,
     reserve_output: int,
@@ -237,7 +234,7 @@ def inspect_command(
 ) -> None:
     """Show a profile's messages, the tokens of each section, and where caches break."""
     request = InspectRequest(
-        root=(root or find_project_root()).resolve(),
+        root=root.resolve(),
         task=task,
         history=tuple(read_messages_file(history_file)) if history_file else (),
         now=date,

@@ -7,7 +7,12 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import include_generated_option, max_tokens_option, root_option
+from agentprompt.cli.options import (
+    include_generated_option,
+    json_option,
+    max_tokens_option,
+    root_option,
+)
 from agentprompt.cli.output import err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -34,7 +39,7 @@ __all__ = ["map_command"]
     "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
 )
 @include_generated_option
-@click.option("--json", "as_json", is_flag=True, help="Print the map and its files as JSON.")
+@json_option("Print the map and its files as JSON.")
 def map_command(
     root: Path,
     max_tokens: int | None,

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 import click
 
 from agentprompt.llm.base import ModelClient
-from agentprompt.llm.config import MODEL_ENV, ModelConfig, make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import MODEL_ENV, ModelConfig, resolve_model_config
 
 __all__ = ["ModelOptions", "client_from_options", "config_from_options", "model_options"]
 

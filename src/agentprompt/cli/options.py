@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from agentprompt.errors import UsageError
+from agentprompt.project_root import find_project_root
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -18,20 +19,53 @@ __all__ = [
     "exclude_option",
     "include_generated_option",
     "include_option",
+    "json_option",
+    "make_root_option",
     "max_tokens_option",
     "port_option",
     "read_text_source",
     "root_option",
 ]
 
-root_option = click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository root.",
-)
+
+def make_root_option(help_text: str, *, find_repository: bool = False) -> Callable[[FC], FC]:
+    """``--root DIR``, the folder a command works on, described by ``help_text``.
+
+    By default it is taken as given, and is this folder when not given. With
+    ``find_repository`` it must be an existing folder, and when not given it is the
+    repository around this folder (:func:`~agentprompt.project_root.find_project_root`):
+    the commands that act on the user's project (its sessions, prompts, instructions,
+    commits) work from anywhere inside it.
+    """
+    if find_repository:
+        return click.option(
+            "--root",
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            default=None,
+            callback=_repository_around_cwd,
+            help=help_text,
+        )
+    return click.option(
+        "--root",
+        type=click.Path(path_type=Path),
+        default=Path("."),
+        show_default=True,
+        help=help_text,
+    )
+
+
+def _repository_around_cwd(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:
+    return value if value is not None else find_project_root()
+
+
+root_option = make_root_option("The repository root.")
 """The ``--root`` option: the repository a command works on (default: this folder)."""
+
+
+def json_option(help_text: str = "Print JSON.") -> Callable[[FC], FC]:
+    """``--json``: print the result as JSON for programs (bad input then comes as
+    ``{"error": ...}`` on stdout too); ``help_text`` says what is printed."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
 
 
 def port_option(help_text: str) -> Callable[[FC], FC]:

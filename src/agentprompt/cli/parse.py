@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.cli.options import read_text_source
+from agentprompt.cli.options import json_option, read_text_source
 from agentprompt.cli.output import EXIT_FAILED, console, print_json, printable
 from agentprompt.edits.actions import (
     Action,
@@ -108,7 +108,7 @@ def _show(result: ParseResult) -> None:
     show_default=True,
     help=f"The reply's dialect: {', '.join([AUTO, *DIALECTS])}.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def parse_command(reply: str, dialect: str, as_json: bool) -> None:
     """The actions a model's REPLY (a file, or - for stdin) holds, without applying them.
 

@@ -12,34 +12,26 @@ from pathlib import Path
 
 import click
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
 from agentprompt.context.instructions import (
     DEFAULT_INSTRUCTION_FILES,
     DEFAULT_MAX_INSTRUCTION_BYTES,
     PRIMARY_FILE,
     InstructionError,
-    append_instruction,
     load_instructions,
-    write_instructions,
 )
 from agentprompt.context.project import detect_project
 from agentprompt.context.wizard import ProjectAnswers, render_ally_md, suggest_answers
 from agentprompt.errors import UsageError
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.tools.instructions_tool import append_instruction, write_instructions
 
 __all__ = ["project_group"]
 
-_root_option = click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The project (default: the repository around the cwd).",
+_root_option = make_root_option(
+    "The project (default: the repository around the cwd).", find_repository=True
 )
-
-
-def _root(root: Path | None) -> Path:
-    return (root or find_project_root()).resolve()
 
 
 @click.group("project")
@@ -91,9 +83,9 @@ def _interview(answers: ProjectAnswers) -> ProjectAnswers:
 )
 @click.option("--force", is_flag=True, help="Replace an existing ALLY.md.")
 @click.option("--dry-run", is_flag=True, help="Print the file instead of writing it.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def init_command(
-    root: Path | None,
+    root: Path,
     description: str | None,
     build_command: str | None,
     test_command: str | None,
@@ -106,7 +98,7 @@ def init_command(
     as_json: bool,
 ) -> None:
     """Create ALLY.md with the project wizard; detected facts are the suggestions."""
-    where = _root(root)
+    where = root.resolve()
     target = where / PRIMARY_FILE
     if target.exists() and not force and not dry_run:
         raise UsageError(
@@ -171,12 +163,12 @@ def init_command(
     help="Instruction file names to read, in order (default: $AGENTPROMPT_INSTRUCTION_FILES, "
     "else " + ", ".join(DEFAULT_INSTRUCTION_FILES) + ").",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def show_command(
-    root: Path | None, cwd: Path | None, max_bytes: int, names: tuple[str, ...], as_json: bool
+    root: Path, cwd: Path | None, max_bytes: int, names: tuple[str, ...], as_json: bool
 ) -> None:
     """The instruction files the agent reads here, as the prompt includes them."""
-    where = _root(root)
+    where = root.resolve()
     here = cwd.resolve() if cwd else Path.cwd().resolve()
     if cwd is None and not here.is_relative_to(where):
         here = where
@@ -213,10 +205,10 @@ def show_command(
 @project_group.command("edit")
 @_root_option
 @click.option("--append", "addition", default=None, help="Append this text instead of editing.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def edit_command(root: Path | None, addition: str | None, as_json: bool) -> None:
+@json_option()
+def edit_command(root: Path, addition: str | None, as_json: bool) -> None:
     """Open ALLY.md in $EDITOR (created if missing), or append text to it with --append."""
-    where = _root(root)
+    where = root.resolve()
     target = where / PRIMARY_FILE
     if addition is not None:
         path = append_instruction(where, addition)

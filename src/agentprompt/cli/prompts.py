@@ -7,17 +7,15 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, print_json
-from agentprompt.context.environment import find_project_root
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["prompts_group"]
 
-_root_option = click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The project whose prompt overrides apply (default: the repository around the cwd).",
+_root_option = make_root_option(
+    "The project whose prompt overrides apply (default: the repository around the cwd).",
+    find_repository=True,
 )
 
 
@@ -28,10 +26,10 @@ def prompts_group() -> None:
 
 @prompts_group.command("list")
 @_root_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def list_command(root: Path | None, as_json: bool) -> None:
+@json_option()
+def list_command(root: Path, as_json: bool) -> None:
     """Every prompt name, the file it resolves to, and the files it overrides."""
-    library = PromptLibrary(root or find_project_root())
+    library = PromptLibrary(root)
     sources = library.list()
     if as_json:
         print_json(
@@ -63,10 +61,10 @@ def list_command(root: Path | None, as_json: bool) -> None:
 @prompts_group.command("show")
 @click.argument("name")
 @_root_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def show_command(name: str, root: Path | None, as_json: bool) -> None:
+@json_option()
+def show_command(name: str, root: Path, as_json: bool) -> None:
     """The prompt file NAME resolves to, with its declared variables and text."""
-    library = PromptLibrary(root or find_project_root())
+    library = PromptLibrary(root)
     source = library.resolve(name)
     template = library.load(name)
     if as_json:

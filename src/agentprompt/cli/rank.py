@@ -8,7 +8,12 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from agentprompt.cli.options import include_generated_option, read_text_source, root_option
+from agentprompt.cli.options import (
+    include_generated_option,
+    json_option,
+    read_text_source,
+    root_option,
+)
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.errors import UsageError
@@ -58,7 +63,7 @@ def _reason_text(reason: RankReason) -> str:
 @click.option(
     "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
+@json_option("Print the ranking as JSON.")
 def rank_command(
     task: str | None,
     task_file: str | None,

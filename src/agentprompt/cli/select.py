@@ -16,13 +16,21 @@ import click
 from rich.table import Table
 
 from agentprompt.cli.model import ModelOptions, model_options
-from agentprompt.cli.options import check_root, exclude_option, include_option, max_tokens_option
+from agentprompt.cli.options import (
+    check_root,
+    exclude_option,
+    include_option,
+    json_option,
+    make_root_option,
+    max_tokens_option,
+)
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.cli.tree import discovery_options, max_file_bytes_option, no_git_option
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.llm.config import MODEL_ENV, make_client, resolve_model_config
+from agentprompt.llm.clients import make_client
+from agentprompt.llm.config import MODEL_ENV, resolve_model_config
 from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
 from agentprompt.llm.executor import ClientPromptExecutor
 from agentprompt.llm.script import load_script_model
@@ -127,13 +135,7 @@ def _print_result(result: FileSelection) -> None:
 
 @click.command("select")
 @click.option("--task", required=True, help="The request the files are chosen for.")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository's folder.",
-)
+@make_root_option("The repository's folder.")
 @click.option(
     "--filter", "filter_re", default=None, metavar="RE", help="Only files whose name matches RE."
 )
@@ -172,7 +174,7 @@ def _print_result(result: FileSelection) -> None:
 @model_options
 @max_file_bytes_option
 @no_git_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def select_command(
     task: str,
     root: Path,

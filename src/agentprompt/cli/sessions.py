@@ -9,31 +9,26 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, print_json, show_json
-from agentprompt.context.environment import find_project_root
 from agentprompt.store import Store, StoreError, default_store_path
 
 __all__ = ["sessions_group"]
 
 
-def _db_path(root: Path | None, db: Path | None) -> Path:
-    return db or default_store_path(root or find_project_root())
+def _db_path(root: Path, db: Path | None) -> Path:
+    return db or default_store_path(root)
 
 
 _options = [
-    click.option(
-        "--root",
-        type=click.Path(exists=True, file_okay=False, path_type=Path),
-        default=None,
-        help="The project (default: the repository around the cwd).",
-    ),
+    make_root_option("The project (default: the repository around the cwd).", find_repository=True),
     click.option(
         "--db",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
         help="The state database (default: ROOT/.agentprompt/state.db).",
     ),
-    click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+    json_option(),
 ]
 
 
@@ -51,7 +46,7 @@ def sessions_group() -> None:
 @sessions_group.command("list")
 @click.option("--kind", default=None, help="Only sessions of this runtime (agent, bridge...).")
 @_with_options
-def list_command(kind: str | None, root: Path | None, db: Path | None, as_json: bool) -> None:
+def list_command(kind: str | None, root: Path, db: Path | None, as_json: bool) -> None:
     """The stored sessions, newest first."""
     path = _db_path(root, db)
     records = []
@@ -76,7 +71,7 @@ def list_command(kind: str | None, root: Path | None, db: Path | None, as_json: 
 @sessions_group.command("show")
 @click.argument("session_id")
 @_with_options
-def show_command(session_id: str, root: Path | None, db: Path | None, as_json: bool) -> None:
+def show_command(session_id: str, root: Path, db: Path | None, as_json: bool) -> None:
     """One stored session with its state."""
     path = _db_path(root, db)
     if not path.exists():
@@ -93,7 +88,7 @@ def show_command(session_id: str, root: Path | None, db: Path | None, as_json: b
 @sessions_group.command("delete")
 @click.argument("session_id")
 @_with_options
-def delete_command(session_id: str, root: Path | None, db: Path | None, as_json: bool) -> None:
+def delete_command(session_id: str, root: Path, db: Path | None, as_json: bool) -> None:
     """Remove a stored session."""
     path = _db_path(root, db)
     existed = False

@@ -8,24 +8,19 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
 from agentprompt.tiers.snippets import load_prompt_snippets
 
 __all__ = ["snippets_command"]
 
 
 @click.command("snippets")
-@click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The repository (default: the one around the cwd).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def snippets_command(root: Path | None, as_json: bool) -> None:
+@make_root_option("The repository (default: the one around the cwd).", find_repository=True)
+@json_option()
+def snippets_command(root: Path, as_json: bool) -> None:
     """List the prompt snippets: the repository's, else the user's, else the defaults."""
-    found = load_prompt_snippets((root or find_project_root()).resolve())
+    found = load_prompt_snippets(root.resolve())
     if as_json:
         print_json(
             {

@@ -11,8 +11,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.context.environment import find_project_root
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.breakdown import ContextBreakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS
@@ -96,12 +96,7 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
 
 
 @click.command("tiers")
-@click.option(
-    "--root",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="The repository (default: the one around the cwd).",
-)
+@make_root_option("The repository (default: the one around the cwd).", find_repository=True)
 @click.option("--file", "files", multiple=True, help="A file whose full text is in context.")
 @click.option("--task", default="", help="The user's message of this request.")
 @click.option(
@@ -122,9 +117,9 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def tiers_command(
-    root: Path | None,
+    root: Path,
     files: tuple[str, ...],
     task: str,
     map_tokens: int,
@@ -135,7 +130,7 @@ def tiers_command(
     as_json: bool,
 ) -> None:
     """Track one request's items over the cache tiers and show what moved."""
-    base = (root or find_project_root()).resolve()
+    base = root.resolve()
     store_path = default_store_path(base)
     if reset:
         dropped = False

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from agentprompt.cli.options import include_generated_option
+from agentprompt.cli.options import include_generated_option, json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
 from agentprompt.cli.progress import scan_progress
 from agentprompt.repo.discovery import (
@@ -114,13 +114,7 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
 
 
 @click.command("tree")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository's folder.",
-)
+@make_root_option("The repository's folder.")
 @click.option("--annotate", is_flag=True, help="Note each file's exports and imports.")
 @click.option("--show-tokens", "with_tokens", is_flag=True, help="Show tokens per file and folder.")
 @click.option("--tokens", "with_tokens", is_flag=True, hidden=True)
@@ -143,7 +137,7 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
 @click.option("--no-default-excludes", is_flag=True, help="Keep lock files, build output, venvs...")
 @include_generated_option
 @no_git_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def tree_command(
     root: Path,
     annotate: bool,

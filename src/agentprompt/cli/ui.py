@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli.options import port_option
+from agentprompt.cli.options import make_root_option, port_option
 from agentprompt.cli.output import err_console
 from agentprompt.errors import UsageError
 
@@ -14,13 +14,7 @@ __all__ = ["ui_command"]
 
 
 @click.command("ui")
-@click.option(
-    "--root",
-    type=click.Path(path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="The repository the page works on.",
-)
+@make_root_option("The repository the page works on.")
 @port_option("The port on 127.0.0.1 (0: a free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 def ui_command(root: Path, port: int, open_browser: bool) -> None:

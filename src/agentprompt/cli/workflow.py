@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from agentprompt.cli.inspect import report_json
+from agentprompt.cli.options import json_option
 from agentprompt.cli.output import (
     EXIT_BAD_INPUT,
     console,
@@ -74,7 +75,7 @@ def _turn_json(turn: WorkflowTurn, fmt: str) -> dict[str, Any]:
     help="The run state directory (default: PROJECT/.agentprompt/workflow/PACKAGE-ID).",
 )
 @format_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def compose_command(
     package_dir: Path,
     project_dir: Path,
@@ -115,7 +116,7 @@ def compose_command(
 
 @workflow_group.command("validate")
 @click.option("--package", "package_dir", type=_DIR, required=True, help="The workflow package.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 def validate_command(package_dir: Path, as_json: bool) -> None:
     """Check a package's agents.json and workflow.graph.json; list every problem found.
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 from agentprompt.context.environment import (
     Environment,
-    find_project_root,
     read_environment,
     watch_environment,
     working_directory,
 )
+from agentprompt.project_root import find_project_root
 
 if TYPE_CHECKING:
     from agentprompt.context.instructions import (
@@ -25,11 +25,11 @@ if TYPE_CHECKING:
         InstructionError,
         InstructionFile,
         ProjectInstructions,
-        append_instruction,
+        appended_instructions,
         instruction_names,
         load_instructions,
         render_instructions,
-        write_instructions,
+        written_instructions,
     )
     from agentprompt.context.project import ProjectFacts, detect_project, project_summary
     from agentprompt.context.usage import (
@@ -51,11 +51,11 @@ _SOURCES = {
         "InstructionError",
         "InstructionFile",
         "ProjectInstructions",
-        "append_instruction",
+        "appended_instructions",
         "instruction_names",
         "load_instructions",
         "render_instructions",
-        "write_instructions",
+        "written_instructions",
     ),
     "agentprompt.context.project": ("ProjectFacts", "detect_project", "project_summary"),
     "agentprompt.context.usage": (
@@ -86,7 +86,7 @@ __all__ = [
     "ProjectFacts",
     "ProjectInstructions",
     "ToolResultStats",
-    "append_instruction",
+    "appended_instructions",
     "detect_project",
     "find_project_root",
     "instruction_names",
@@ -101,5 +101,5 @@ __all__ = [
     "warning_line",
     "watch_environment",
     "working_directory",
-    "write_instructions",
+    "written_instructions",
 ]

@@ -16,7 +16,6 @@ from pathlib import Path
 
 __all__ = [
     "Environment",
-    "find_project_root",
     "git_head_file",
     "git_state",
     "read_environment",
@@ -43,15 +42,6 @@ class Environment:
     """The platform and its release (``linux 6.1.0``)."""
     python_version: str
     """The version of the Python running agentprompt."""
-
-
-def find_project_root(start: Path | None = None) -> Path:
-    """The nearest directory at or above ``start`` holding ``.git``, else ``start`` itself."""
-    here = (start or Path.cwd()).resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return here
 
 
 def _git(cwd: Path, *args: str) -> str | None:

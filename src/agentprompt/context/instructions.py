@@ -13,8 +13,8 @@ file names listed first and, within a name, to the deeper files, so the instruct
 win are the ones kept whole; a file cut short ends with a line saying how much is missing.
 Each file is named in the prompt by its path relative to the project root.
 
-Writes (:func:`append_instruction`, :func:`write_instructions`) go through the edit engine,
-so they stay inside the root, never follow a symlink out of it, and are all or nothing.
+:func:`written_instructions` and :func:`appended_instructions` give the content a write
+would leave; :mod:`agentprompt.tools.instructions_tool` writes it through the edit engine.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ __all__ = [
     "InstructionError",
     "InstructionFile",
     "ProjectInstructions",
-    "append_instruction",
+    "appended_instructions",
     "instruction_names",
     "load_instructions",
     "render_instructions",
-    "write_instructions",
+    "written_instructions",
 ]
 
 DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = ("ALLY.md", "AGENTS.md", "CLAUDE.md")
@@ -246,37 +246,25 @@ def render_instructions(instructions: ProjectInstructions, prompts: PromptLibrar
     return "\n".join(entries)
 
 
-def _write(root: Path, name: str, content: str) -> Path:
-    from agentprompt.edits import WriteFile, apply_actions
-
-    report = apply_actions(root, [WriteFile(dialect="whole", path=name, content=content)])
-    if report.failed:
-        reasons = "; ".join(f.reason for f in report.failed)
-        raise InstructionError(f"{name} in {root} was not written: {reasons}")
-    return root / name
-
-
-def write_instructions(root: Path, text: str, *, name: str = PRIMARY_FILE) -> Path:
-    """Write ``text`` as the whole of instruction file ``name`` under ``root`` (created or
-    replaced); returns its path."""
+def written_instructions(text: str, *, name: str = PRIMARY_FILE) -> str:
+    """The content of instruction file ``name`` when ``text`` is written as the whole of it
+    (line ends normalised, one final newline); :class:`InstructionError` when it is empty."""
     body = text.replace("\r\n", "\n").strip()
     if not body:
         raise InstructionError(f"refusing to write an empty {name}; give the instructions text")
-    return _write(Path(root).resolve(), name, body + "\n")
+    return body + "\n"
 
 
-def append_instruction(root: Path, text: str, *, name: str = PRIMARY_FILE) -> Path:
-    """Append ``text`` to instruction file ``name`` under ``root`` (for the ALLY.md
-    append tool), after a blank line; creates the file when it is missing. Returns its path."""
+def appended_instructions(root: Path, text: str, *, name: str = PRIMARY_FILE) -> str:
+    """The content of instruction file ``name`` under ``root`` once ``text`` is appended
+    after a blank line (just ``text`` when the file is missing); :class:`InstructionError`
+    when the text is empty or the file cannot be read."""
     addition = text.replace("\r\n", "\n").strip()
     if not addition:
         raise InstructionError(
             f"nothing to append to {name}: the text is empty; pass the instruction to add"
         )
-    root = Path(root).resolve()
-    path = root / name
-    existing, problem = _read(path, name, trim=False)
+    existing, problem = _read(Path(root).resolve() / name, name, trim=False)
     if problem:
         raise InstructionError(f"cannot append to {problem}")
-    content = f"{existing.rstrip()}\n\n{addition}\n" if existing else f"{addition}\n"
-    return _write(root, name, content)
+    return f"{existing.rstrip()}\n\n{addition}\n" if existing else f"{addition}\n"

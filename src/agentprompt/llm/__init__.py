@@ -22,10 +22,10 @@ from agentprompt.llm.base import (
     check_model_requests_allowed,
     model_requests,
 )
+from agentprompt.llm.clients import make_client
 from agentprompt.llm.config import (
     ModelConfig,
     Provider,
-    make_client,
     read_config_file,
     resolve_model_config,
 )

@@ -38,7 +38,6 @@ from typing import Any, Final, Literal, cast
 
 import platformdirs
 
-from agentprompt.llm.base import ModelClient
 from agentprompt.llm.errors import MissingApiKey, ModelConfigError
 
 __all__ = [
@@ -51,7 +50,6 @@ __all__ = [
     "Provider",
     "ProviderSettings",
     "default_config_file",
-    "make_client",
     "read_config_file",
     "resolve_model_config",
 ]
@@ -326,7 +324,8 @@ def resolve_model_config(
     then the config file's ``model`` name it. ``api_key_env`` names the variable the key is
     read from instead of the provider's default. ``env`` defaults to ``os.environ``; a given
     ``config_file`` must exist, the default one may be missing. A missing key is not an
-    error here: :func:`make_client` reports it, so a configuration can be shown without one.
+    error here: :func:`~agentprompt.llm.clients.make_client` reports it, so a
+    configuration can be shown without one.
     """
     env = os.environ if env is None else env
     file = (
@@ -383,23 +382,3 @@ def api_key_for(config: ModelConfig) -> str:
     if config.base_url and not config.api_key_required:
         return NO_KEY_PLACEHOLDER
     raise MissingApiKey(config.provider, config.api_key_env or KEY_ENV[config.provider])
-
-
-def make_client(config: ModelConfig) -> ModelClient:
-    """A chat client for ``config``: the OpenAI or Anthropic SDK client, or a reply script.
-
-    The SDKs are imported when a client is made, not before. Raises :class:`MissingApiKey`
-    when a key is needed and none is configured, :class:`ClientNotInstalled` when the SDK is
-    missing, and :class:`ModelConfigError` for an unreadable reply script.
-    """
-    if config.provider == "script":
-        from agentprompt.llm.script import load_script_model
-
-        return load_script_model(Path(config.model))
-    if config.provider == "anthropic":
-        from agentprompt.llm.anthropic_client import AnthropicClient
-
-        return AnthropicClient(config)
-    from agentprompt.llm.openai_client import OpenAIClient
-
-    return OpenAIClient(config)

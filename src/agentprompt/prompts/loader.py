@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
-import yaml
 
-from agentprompt.context.environment import find_project_root
 from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.project_root import find_project_root
+from agentprompt.prompts.frontmatter import InvalidFrontMatter, read_front_matter
+from agentprompt.prompts.stamps import StampedCache
 
 __all__ = [
     "InvalidPromptFile",
@@ -68,7 +69,6 @@ PACKAGED_DIR = packaged_dir()
 
 # Either an escaped opening (group 1) or a placeholder (group 2 holds the variable's name).
 _PLACEHOLDER = re.compile(r"(\\\{\{)|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
 class PromptFileMissing(AgentPromptError, FileNotFoundError):
@@ -170,18 +170,12 @@ def placeholders(body: str) -> set[str]:
 
 def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
     """A :class:`PromptTemplate` from a file's text, with its front matter checked."""
-    meta: dict[str, object] = {}
-    body = text
-    match = _FRONT_MATTER.match(text)
-    if match:
-        try:
-            loaded = yaml.safe_load(match.group(1)) or {}
-        except yaml.YAMLError as exc:
-            raise InvalidPromptFile(path, f"front matter is not valid YAML: {exc}") from None
-        if not isinstance(loaded, dict):
-            raise InvalidPromptFile(path, "front matter must be a mapping of keys to values")
-        meta = loaded
-        body = text[match.end() :]
+    try:
+        front = read_front_matter(text)
+    except InvalidFrontMatter as exc:
+        raise InvalidPromptFile(path, str(exc)) from None
+    meta: dict[str, object] = front.meta if front else {}
+    body = front.body if front else text
     if body.endswith("\r\n"):
         body = body[:-2]
     elif body.endswith("\n"):
@@ -207,10 +201,9 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
     )
 
 
-_PARSED: dict[tuple[str, Path], tuple[tuple[int, int, int, int], PromptTemplate]] = {}
-"""Parsed prompt files, shared by every library of the process, each with the stamp (size,
-modification and change time, inode) it was parsed at: a file is parsed again only when
-it changed, however many libraries load it (the edit engine makes one per apply)."""
+_PARSED: StampedCache[tuple[str, Path], PromptTemplate] = StampedCache()
+"""Parsed prompt files, shared by every library of the process: a file is parsed again only
+when it changed, however many libraries load it (the edit engine makes one per apply)."""
 
 
 def user_prompt_dir() -> Path:
@@ -265,24 +258,20 @@ class PromptLibrary:
     def load(self, name: str) -> PromptTemplate:
         """The prompt file ``name`` resolves to, parsed."""
         path = self.resolve(name).path
+
+        def parse(raw: bytes) -> PromptTemplate:
+            try:
+                text = raw.decode("utf-8-sig")  # a byte-order mark is not part of the text
+            except UnicodeDecodeError as exc:
+                raise InvalidPromptFile(
+                    path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+                ) from None
+            return parse_prompt_file(name, path, text)
+
         try:
-            stat = path.stat()
-            key = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
-            cached = _PARSED.get((name, path))
-            if cached and cached[0] == key:
-                return cached[1]
-            raw = path.read_bytes()
+            return _PARSED.load((name, path), path, parse)
         except OSError as exc:
             raise InvalidPromptFile(path, f"cannot be read ({exc.strerror})") from None
-        try:
-            text = raw.decode("utf-8-sig")  # a byte-order mark is not part of the text
-        except UnicodeDecodeError as exc:
-            raise InvalidPromptFile(
-                path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-            ) from None
-        template = parse_prompt_file(name, path, text)
-        _PARSED[(name, path)] = (key, template)
-        return template
 
     def render(self, name: str, /, **values: object) -> str:
         """The prompt ``name`` with ``values`` filled in."""

@@ -1,5 +1,12 @@
-"""Tools an agent can call: the registry, the policy, the context, and the built-in tools."""
+"""Tools an agent can call: the registry, the policy, the context, and the built-in tools.
 
+:func:`default_registry` loads the built-in tools (and the edit engine they use) on first
+use, so importing the registry or the context stays cheap.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
 from agentprompt.tools.context import (
     DelegationKind,
     DelegationRequest,
@@ -14,10 +21,14 @@ from agentprompt.tools.registry import (
     ToolHandler,
     ToolRegistry,
     ToolSpec,
-    default_registry,
     tool_from_function,
 )
 from agentprompt.tools.schema import ToolDefinitionError
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.tools.builtins import default_registry
+
+__getattr__ = _lazy_attributes(globals(), {"default_registry": "agentprompt.tools.builtins"})
 
 __all__ = [
     "GUIDANCE_HEADING",

@@ -14,10 +14,16 @@ from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tools import browse, delegation, files, todo_tools
 from agentprompt.tools.batch import BATCH, batch, batch_parameters
 from agentprompt.tools.instructions_tool import instructions_append
-from agentprompt.tools.registry import ToolSpec, tool_from_function
+from agentprompt.tools.registry import ToolRegistry, ToolSpec, tool_from_function
 from agentprompt.tools.shell import shell
 
-__all__ = ["BUILTIN_NAMES", "READ_ONLY_NAMES", "builtin_specs", "todo_add_parameters"]
+__all__ = [
+    "BUILTIN_NAMES",
+    "READ_ONLY_NAMES",
+    "builtin_specs",
+    "default_registry",
+    "todo_add_parameters",
+]
 
 BUILTIN_NAMES = (
     "read",
@@ -137,3 +143,9 @@ def builtin_specs(prompts: PromptLibrary) -> tuple[ToolSpec, ...]:
             )
         )
     return tuple(specs)
+
+
+def default_registry(prompts: PromptLibrary | None = None) -> ToolRegistry:
+    """A registry holding every built-in tool, described by the prompt files of ``prompts``
+    (default: the packaged prompts and the current project's overrides)."""
+    return ToolRegistry(builtin_specs(prompts or PromptLibrary()))

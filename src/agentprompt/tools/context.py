@@ -12,16 +12,21 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from agentprompt.agent.todos import TodoList
 from agentprompt.errors import AgentPromptError
+from agentprompt.messages import ToolCall
+from agentprompt.todos import TodoList
 from agentprompt.tools.policy import ToolPolicy
 
-if TYPE_CHECKING:
-    from agentprompt.tools.registry import ToolRegistry
-
-__all__ = ["DelegationKind", "DelegationRequest", "ToolContext", "ToolFailure", "ToolResult"]
+__all__ = [
+    "DelegationKind",
+    "DelegationRequest",
+    "ToolContext",
+    "ToolFailure",
+    "ToolResult",
+    "ToolRunner",
+]
 
 DelegationKind = Literal["explore", "plan", "agent"]
 """Which kind of sub-agent a tool asks for."""
@@ -72,8 +77,18 @@ class ToolContext:
     """The agent's todo list, which the todo tools change."""
     delegate: Callable[[DelegationRequest], str] | None = None
     """Runs a sub-agent and returns its final response (None: delegation unavailable)."""
-    registry: ToolRegistry | None = None
-    """The registry running the call (set by :meth:`ToolRegistry.run`, used by batch)."""
+    registry: ToolRunner | None = None
+    """The registry running the call (set by :meth:`~agentprompt.tools.ToolRegistry.run`,
+    used by batch)."""
     stop: threading.Event | None = None
     """Set when the call must end early: Ctrl-C reached the batch running it in a thread,
     where no KeyboardInterrupt arrives. A tool that runs long (the shell) polls it."""
+
+
+class ToolRunner(Protocol):
+    """What runs a model's tool call in a context: the registry, through which the batch
+    tool runs each of its calls."""
+
+    def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        """Run ``call``; every failure comes back as an error result."""
+        ...

@@ -20,7 +20,6 @@ import jsonschema
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import MessageFormatError, ToolCall, ToolDefinition
-from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tools.context import ToolContext, ToolResult
 from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.schema import call_handler, function_schema
@@ -31,7 +30,6 @@ __all__ = [
     "ToolHandler",
     "ToolRegistry",
     "ToolSpec",
-    "default_registry",
     "tool_from_function",
 ]
 
@@ -213,11 +211,3 @@ def _clip(result: ToolResult, limit: int) -> ToolResult:
         "narrow the request to see the rest]"
     )
     return replace(result, content=cut + note)
-
-
-def default_registry(prompts: PromptLibrary | None = None) -> ToolRegistry:
-    """A registry holding every built-in tool, described by the prompt files of ``prompts``
-    (default: the packaged prompts and the current project's overrides)."""
-    from agentprompt.tools.builtins import builtin_specs
-
-    return ToolRegistry(builtin_specs(prompts or PromptLibrary()))

@@ -1,6 +1,6 @@
 """The todo tools: add, update, remove, clear and list todos, and deny a proposed plan.
 
-They change the :class:`~agentprompt.agent.todos.TodoList` in the tool context; the session
+They change the :class:`~agentprompt.todos.TodoList` in the tool context; the session
 shows the list's new state in the next system prompt and todo reminder. Each returns the
 list as it now stands, so the model sees ids and statuses.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from agentprompt.agent.todos import STATUSES, TodoDraft, TodoStatus
+from agentprompt.todos import STATUSES, TodoDraft, TodoStatus
 from agentprompt.tools.context import ToolContext, ToolFailure
 
 __all__ = ["deny_proposal", "todo_add", "todo_clear", "todo_list", "todo_remove", "todo_update"]

@@ -44,6 +44,7 @@ from agentprompt.workflow.compose import (
 )
 from agentprompt.workflow.errors import (
     InvalidAgentDefinition,
+    InvalidAgentsFile,
     InvalidComposeInput,
     InvalidPackageFile,
     InvalidRunState,
@@ -53,6 +54,7 @@ from agentprompt.workflow.errors import (
     UnknownAgent,
     UnknownNode,
     UnknownPackage,
+    UnknownPackageAgent,
     UnsafeModelPath,
     WorkflowError,
 )
@@ -120,6 +122,7 @@ __all__ = [
     "GraphNode",
     "Intent",
     "InvalidAgentDefinition",
+    "InvalidAgentsFile",
     "InvalidComposeInput",
     "InvalidPackageFile",
     "InvalidRunState",
@@ -138,6 +141,7 @@ __all__ = [
     "UnknownAgent",
     "UnknownNode",
     "UnknownPackage",
+    "UnknownPackageAgent",
     "UnsafeModelPath",
     "WorkflowContext",
     "WorkflowError",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agentprompt.prompts.loader import placeholders
-from agentprompt.workflow.errors import InvalidAgentDefinition, PackageProblem, UnknownAgent
+from agentprompt.workflow.errors import InvalidAgentsFile, PackageProblem, UnknownPackageAgent
 from agentprompt.workflow.validation import AgentOf, read_json, schema_problems, sorted_problems
 
 __all__ = [
@@ -127,11 +127,11 @@ class AgentsFile:
     """The agent used when none is chosen."""
 
     def get(self, agent_id: str, *, package_id: str) -> AgentDefinition:
-        """The agent ``agent_id``; :class:`UnknownAgent` lists the ones that exist."""
+        """The agent ``agent_id``; :class:`UnknownPackageAgent` lists the ones that exist."""
         for agent in self.agents:
             if agent.id == agent_id:
                 return agent
-        raise UnknownAgent(package_id, agent_id, [a.id for a in self.agents], self.path)
+        raise UnknownPackageAgent(package_id, agent_id, [a.id for a in self.agents], self.path)
 
     @property
     def default(self) -> AgentDefinition:
@@ -267,12 +267,12 @@ def _agent(raw: dict[str, Any]) -> AgentDefinition:
 def load_agents_file(path: Path) -> AgentsFile:
     """The agents file at ``path``, validated against schema v1.1.
 
-    Raises :class:`InvalidAgentDefinition` listing every problem: a missing or unreadable
+    Raises :class:`InvalidAgentsFile` listing every problem: a missing or unreadable
     file, text that is not JSON, each schema violation, duplicate ids, an unknown default.
     """
     data, problems = agents_file_problems(path)
     if problems:
-        raise InvalidAgentDefinition(path, problems)
+        raise InvalidAgentsFile(path, problems)
     agents = tuple(_agent(raw) for raw in data["agents"])
     return AgentsFile(
         path=path,

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.errors import AgentPromptError, InvalidAgentDefinition, UnknownAgent, UsageError
 
 __all__ = [
     "InvalidAgentDefinition",
+    "InvalidAgentsFile",
     "InvalidComposeInput",
     "InvalidPackageFile",
     "InvalidRunState",
@@ -25,6 +26,7 @@ __all__ = [
     "UnknownAgent",
     "UnknownNode",
     "UnknownPackage",
+    "UnknownPackageAgent",
     "UnsafeModelPath",
     "WorkflowError",
 ]
@@ -77,10 +79,19 @@ class InvalidPackageFile(WorkflowError):
         )
 
 
-class InvalidAgentDefinition(InvalidPackageFile):
-    """An ``agents.json`` that is missing, not JSON, or not valid against schema v1.1."""
+class InvalidAgentsFile(InvalidAgentDefinition, InvalidPackageFile):
+    """An ``agents.json`` that is missing, not JSON, or not valid against schema v1.1: an
+    invalid agent definition whose ``problems`` list everything wrong with the file."""
 
     kind = "agents file"
+    path: Path
+    """The agents file."""
+
+    def __init__(self, path: Path, problems: Sequence[PackageProblem]) -> None:
+        # The package file's message, not an agent file's: InvalidPackageFile builds it.
+        InvalidPackageFile.__init__(self, path, problems)
+        self.problem = str(self)
+        self.field = None
 
 
 class InvalidWorkflowGraph(InvalidPackageFile):
@@ -99,14 +110,16 @@ class InvalidRunState(InvalidPackageFile):
     )
 
 
-class UnknownAgent(WorkflowError, UsageError):
+class UnknownPackageAgent(UnknownAgent, WorkflowError):
     """An agent id that the package's ``agents.json`` does not define."""
 
     def __init__(self, package_id: str, agent_id: str, known: Sequence[str], path: Path) -> None:
         self.package_id = package_id
         self.agent_id = agent_id
+        self.name = agent_id
         self.known = tuple(known)
-        super().__init__(
+        # The package's message, not the agent runtime's: skip UnknownAgent's constructor.
+        super(UnknownAgent, self).__init__(
             f"package {package_id!r} has no agent {agent_id!r} in {path}: choose one of "
             f"{', '.join(self.known)}"
         )

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.agent.todos import Todo, TodoDraft, TodoError, TodoList
+from agentprompt.todos import Todo, TodoDraft, TodoError, TodoList
 
 
 def three() -> TodoList:
@@ -165,7 +165,7 @@ def test_malformed_state_is_a_clear_error() -> None:
 
 def test_change_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     todos = three()
-    with caplog.at_level(logging.INFO, logger="agentprompt.agent.todos"):
+    with caplog.at_level(logging.INFO, logger="agentprompt.todos.todo_list"):
         assert todos.log_if_changed() is not None
         assert todos.log_if_changed() is None
         todos.update("t1", content="Implement login")

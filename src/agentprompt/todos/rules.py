@@ -3,22 +3,17 @@
 :func:`check_todos` refuses a list that breaks a rule (unique ids, known and acyclic
 dependencies, dependencies done before a todo starts, at most one todo in progress) with a
 :class:`TodoError` that names the rule and the fix; :func:`settle` starts the next ready todo
-when none is in progress. :mod:`agentprompt.agent.todos` applies them on every change.
+when none is in progress. :class:`~agentprompt.todos.TodoList` applies them on every change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from agentprompt.errors import AgentPromptError
-
-if TYPE_CHECKING:
-    from agentprompt.agent.todos import Todo
+from agentprompt.todos.values import Todo, TodoError
 
 __all__ = [
-    "TodoError",
     "check_cycles",
     "check_todos",
     "clean",
@@ -28,10 +23,6 @@ __all__ = [
     "replace_todo",
     "settle",
 ]
-
-
-class TodoError(AgentPromptError):
-    """A todo change that cannot be made; the message says what to do instead."""
 
 
 def check_todos(todos: Sequence[Todo]) -> None:
