@@ -14,12 +14,14 @@ import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal
 
 from agentprompt.composition import (
     MESSAGE_OVERHEAD,
     Composition,
     assemble,
+    count_text,
     message_tokens,
 )
 from agentprompt.errors import AgentPromptError
@@ -161,8 +163,13 @@ def fit(
     *,
     reserve_output: int = 0,
     counter: Tokenizer | None = None,
+    count_store: Path | None = None,
 ) -> FitResult:
-    """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``."""
+    """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``.
+
+    Each rebuild counts its messages anew; a large message is counted by parts whose
+    counts are remembered (in ``count_store`` too, a cache database), so only the parts
+    a cut changed are tokenized again (:func:`~agentprompt.composition.count_text`)."""
     counter = counter or shared_counter()
     budget = max_tokens - reserve_output
     if budget <= 0:
@@ -180,7 +187,7 @@ def fit(
 
     def build() -> Composition:
         kept = [s.part for s in slots if not s.dropped]
-        return assemble(kept, counter=counter, tools=composition.tools)
+        return assemble(kept, counter=counter, tools=composition.tools, count_store=count_store)
 
     estimate = composition.total_tokens
     while True:
@@ -192,7 +199,7 @@ def fit(
                 exhausted = True
                 break
             before = copy.copy(slot)
-            estimate -= _shrink(slot, estimate - budget, counter, cuts)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts, count_store)
             if len(cuts) > len(steps):
                 slot.cuts += 1
                 steps.append((slot, before))
@@ -247,7 +254,9 @@ def _reason(excess: int, priority: int | None) -> str:
     )
 
 
-def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
+def _shrink(
+    slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut], store: Path | None = None
+) -> int:
     """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
     before = slot.tokens
     part = slot.part
@@ -258,7 +267,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
         # The section steps down to its next fallback, which keeps the smaller ones after it.
         part = replace(part, text=part.fallbacks[0], fallbacks=part.fallbacks[1:])
         slot.level += 1
-        tokens = counter.count(part.text)
+        tokens = count_text(counter, part.text, store)
         if tokens < before:
             slot.part = part
             slot.tokens = tokens

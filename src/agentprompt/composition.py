@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
 from agentprompt.sections import C, HistorySlot, InvalidSection, Part, Profile, Stability
-from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 from agentprompt.wire.anthropic import MAX_CACHE_BREAKPOINTS
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PlacedSection",
     "assemble",
     "compose",
+    "count_text",
     "message_tokens",
 ]
 
@@ -37,6 +39,19 @@ MESSAGE_OVERHEAD = 3
 
 REPLY_OVERHEAD = 3
 """Tokens the chat format adds to prime the model's reply."""
+
+KEYED_COUNT_CHARS = 256_000
+"""A text at least this long is counted by parts (:meth:`CountCache.count_keyed`): a large
+message rebuilt with one section changed recounts only the parts that changed."""
+
+
+def count_text(counter: Tokenizer, text: str, store: Path | None = None) -> int:
+    """The exact token count of ``text``: a large one by its parts cut before each Markdown
+    heading, each part's count remembered in memory and in ``store`` (a cache database),
+    when ``counter`` is a :class:`~agentprompt.tokens.CountCache`."""
+    if len(text) >= KEYED_COUNT_CHARS and isinstance(counter, CountCache):
+        return counter.count_keyed(text, store=store)
+    return counter.count(text)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,12 +122,13 @@ class Composition:
         raise KeyError(section_id)
 
 
-def message_tokens(message: Message, counter: Tokenizer) -> int:
-    """Tokens of one message's text, name and tool calls, framing not included.
+def message_tokens(message: Message, counter: Tokenizer, store: Path | None = None) -> int:
+    """Tokens of one message's text, name and tool calls, framing not included (a large
+    text counted by parts, remembered in ``store``: :func:`count_text`).
 
     Images are not counted: their cost depends on the provider and the image size.
     """
-    n = counter.count(message.text)
+    n = count_text(counter, message.text, store)
     if message.name:
         n += counter.count(message.name) + 1  # OpenAI's accounting adds one for a name
     for call in message.tool_calls:
@@ -177,6 +193,7 @@ def assemble(
     *,
     counter: Tokenizer | None = None,
     tools: Sequence[ToolDefinition] = (),
+    count_store: Path | None = None,
 ) -> Composition:
     """Turn sections into messages, count their tokens and place cache breakpoints.
 
@@ -184,7 +201,9 @@ def assemble(
     when they are in the same stability band and cache tier, so per-turn facts never change
     a message that carries stable text. A cache breakpoint ends each run of messages of one
     band, tier or the history, except runs of per-turn or ephemeral text, which are not worth
-    caching; when more than four would result, the last four are kept.
+    caching; when more than four would result, the last four are kept. Large texts are
+    counted by parts whose counts are remembered, in ``count_store`` too when given (a
+    cache database, :func:`count_text`).
     """
     counter = counter or shared_counter()
     parts = tuple(parts)
@@ -222,7 +241,7 @@ def assemble(
         spans.append((len(groups) - 1, len(groups) - 1))
 
     messages = _render(groups)
-    msg_tokens = tuple(message_tokens(m, counter) for m in messages)
+    msg_tokens = tuple(message_tokens(m, counter, count_store) for m in messages)
     placed: list[PlacedSection] = []
     for part, (first, last) in zip(parts, spans, strict=True):
         if isinstance(part, HistorySlot):
@@ -247,7 +266,7 @@ def assemble(
                     role=part.role,
                     stability=part.stability,
                     priority=part.priority,
-                    tokens=counter.count(part.text),
+                    tokens=count_text(counter, part.text, count_store),
                     first_message=first,
                     last_message=last,
                     cache_tier=part.cache_tier,
