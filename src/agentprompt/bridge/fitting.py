@@ -139,15 +139,15 @@ def fit_files(
         return Fitted(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
         )
-    # The composition counts the files as sections, not as the rendered prompt shows them:
-    # the difference is carried over to the budget, then corrected by the exact count.
-    offset = whole.total_tokens - exact
+    # The composition counts the files as sections, not as the rendered prompt shows them
+    # (nor the note naming what was cut): the difference is carried over to the budget,
+    # and when the rendered prompt is still over, the composition must shed that much more.
+    target = budget + whole.total_tokens - exact
     for _ in range(_REFITS):
         try:
-            result = fit(whole, budget + offset, counter=tokens, count_store=store)
+            result = fit(whole, target, counter=tokens, count_store=store)
         except BudgetExceeded:
-            needed = counter(frame)
-            raise BudgetTooSmall(budget, needed) from None
+            break
         current, left_out = _levels_after(levels, order, result.cuts)
         rendered = render(current, left_out)
         exact = counter(rendered.text, rendered.spans)
@@ -160,8 +160,9 @@ def fit_files(
                 composition=result.composition,
                 cuts=result.cuts,
             )
-        offset -= exact - budget
-    raise BudgetTooSmall(budget, exact)
+        target = result.composition.total_tokens - (exact - budget)
+    smallest = render({p: "path" for p in levels}, tuple((p, "path") for p in order if p in levels))
+    raise BudgetTooSmall(budget, counter(smallest.text, smallest.spans))
 
 
 def _levels_after(
