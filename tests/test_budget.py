@@ -654,3 +654,33 @@ def test_refitting_a_large_composition_recounts_only_the_parts_a_cut_changed() -
     assert result.composition.total_tokens == TOK.count(result.composition.messages[0].text) + 6
     # Rebuilding after the cuts tokenized no part again: each was counted once before.
     assert counter.misses - misses <= 2
+
+
+def test_keyed_sections_are_counted_once_across_counters_through_the_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = tmp_path / "counts.db"
+    parts = [
+        Section(
+            id=f"s{i}",
+            role="user",
+            text=f"## s{i}\n" + words(300),
+            priority=1,
+            fallbacks=(f"## s{i}\n" + words(20),),
+            count_keys=(f"full-{i}", f"short-{i}"),
+        )
+        for i in range(30)
+    ]
+    first = CountCache(TOK)
+    whole = assemble(parts, counter=first, count_store=store)
+    fitted = fit(whole, whole.total_tokens - 2000, counter=first, count_store=store)
+    assert whole.total_tokens == TOK.count(whole.messages[0].text) + 6
+    later = CountCache(TOK)
+    again = assemble(parts, counter=later, count_store=store)
+    refit = fit(again, again.total_tokens - 2000, counter=later, count_store=store)
+    assert later.misses == 0  # every section, fallback and message came from the store
+    assert refit.composition.total_tokens == fitted.composition.total_tokens
+    assert refit.composition.total_tokens == TOK.count(refit.composition.messages[0].text) + 6
+
+
+def test_more_count_keys_than_texts_is_refused() -> None:
+    with pytest.raises(AgentPromptError, match="2 count keys for 1 texts"):
+        Section(id="a", role="user", text="x", count_keys=("k1", "k2"))

@@ -31,7 +31,7 @@ from agentprompt.sections import (
     Part,
     Section,
 )
-from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 
 __all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
 
@@ -177,6 +177,7 @@ def fit(
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
+    _count_keyed_fallbacks(composition.parts, counter, count_store)
     slots = [
         _Slot(index=i, original=p, part=p, tokens=s.tokens)
         for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
@@ -214,6 +215,22 @@ def fit(
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
             raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+
+
+def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: Path | None) -> None:
+    """Count the keyed fallbacks in one batch, so each cut finds its count remembered
+    instead of asking the count store once per cut."""
+    if not isinstance(counter, CountCache):
+        return
+    items = [
+        (key, text)
+        for p in parts
+        if isinstance(p, Section)
+        for text, key in zip(p.fallbacks, p.count_keys[1:], strict=False)
+        if key is not None
+    ]
+    if items:
+        counter.count_each_keyed(items, store=store)
 
 
 def _undo_needless_cuts(
@@ -265,9 +282,15 @@ def _shrink(
     chain = len(slot.original.fallbacks) if isinstance(slot.original, Section) else 0
     while part.fallbacks:
         # The section steps down to its next fallback, which keeps the smaller ones after it.
-        part = replace(part, text=part.fallbacks[0], fallbacks=part.fallbacks[1:])
+        part = replace(
+            part,
+            text=part.fallbacks[0],
+            fallbacks=part.fallbacks[1:],
+            count_keys=part.count_keys[1:],
+        )
         slot.level += 1
-        tokens = count_text(counter, part.text, store)
+        key = part.count_keys[0] if part.count_keys else None
+        tokens = count_text(counter, part.text, store, key=key)
         if tokens < before:
             slot.part = part
             slot.tokens = tokens

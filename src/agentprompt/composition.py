@@ -15,8 +15,16 @@ from pathlib import Path
 from typing import Literal
 
 from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
-from agentprompt.sections import C, HistorySlot, InvalidSection, Part, Profile, Stability
-from agentprompt.tokens import CountCache, Tokenizer, shared_counter
+from agentprompt.sections import (
+    C,
+    HistorySlot,
+    InvalidSection,
+    Part,
+    Profile,
+    Section,
+    Stability,
+)
+from agentprompt.tokens import CountCache, KeyedSpan, Tokenizer, shared_counter
 from agentprompt.wire.anthropic import MAX_CACHE_BREAKPOINTS
 
 __all__ = [
@@ -45,12 +53,24 @@ KEYED_COUNT_CHARS = 256_000
 message rebuilt with one section changed recounts only the parts that changed."""
 
 
-def count_text(counter: Tokenizer, text: str, store: Path | None = None) -> int:
-    """The exact token count of ``text``: a large one by its parts cut before each Markdown
-    heading, each part's count remembered in memory and in ``store`` (a cache database),
-    when ``counter`` is a :class:`~agentprompt.tokens.CountCache`."""
-    if len(text) >= KEYED_COUNT_CHARS and isinstance(counter, CountCache):
-        return counter.count_keyed(text, store=store)
+def count_text(
+    counter: Tokenizer,
+    text: str,
+    store: Path | None = None,
+    *,
+    key: str | None = None,
+    known: Sequence[KeyedSpan] = (),
+) -> int:
+    """The exact token count of ``text``, when ``counter`` is a
+    :class:`~agentprompt.tokens.CountCache`: a keyed text (``key``), or one with keyed
+    spans (``known``), from the counts remembered under those keys; a large one by its
+    parts cut before each Markdown heading; each count remembered in memory and in
+    ``store`` (a cache database)."""
+    if isinstance(counter, CountCache):
+        if key is not None:
+            return counter.count_keyed(text, [(0, len(text), key)], store=store)
+        if known or len(text) >= KEYED_COUNT_CHARS:
+            return counter.count_keyed(text, known, store=store)
     return counter.count(text)
 
 
@@ -122,13 +142,19 @@ class Composition:
         raise KeyError(section_id)
 
 
-def message_tokens(message: Message, counter: Tokenizer, store: Path | None = None) -> int:
+def message_tokens(
+    message: Message,
+    counter: Tokenizer,
+    store: Path | None = None,
+    known: Sequence[KeyedSpan] = (),
+) -> int:
     """Tokens of one message's text, name and tool calls, framing not included (a large
-    text counted by parts, remembered in ``store``: :func:`count_text`).
+    text counted by parts, and ``known`` spans of it by their keys, remembered in
+    ``store``: :func:`count_text`).
 
     Images are not counted: their cost depends on the provider and the image size.
     """
-    n = count_text(counter, message.text, store)
+    n = count_text(counter, message.text, store, known=known)
     if message.name:
         n += counter.count(message.name) + 1  # OpenAI's accounting adds one for a name
     for call in message.tool_calls:
@@ -154,9 +180,27 @@ class _Group:
     stability: Stability
     cache_tier: str | None
     texts: list[str] = field(default_factory=list)
+    keys: list[str | None] = field(default_factory=list)
+    """Each text's count key (:attr:`Section.count_keys`), or None."""
     stable_texts: int = 0
     """How many leading texts are static; a marker may go after them inside the message."""
     message: Message | None = None
+
+    def spans(self) -> tuple[KeyedSpan, ...]:
+        """The keyed texts' spans in the joined message; a text followed by another is
+        keyed with the separator after it, so the span ends where the next text starts."""
+        spans: list[KeyedSpan] = []
+        at = 0
+        last = len(self.texts) - 1
+        for i, (text, key) in enumerate(zip(self.texts, self.keys, strict=True)):
+            end = at + len(text)
+            if key is not None:
+                if i < last:
+                    spans.append((at, end + len(SEPARATOR), f"{key}\0joined"))
+                else:
+                    spans.append((at, end, key))
+            at = end + len(SEPARATOR)
+        return tuple(spans)
 
     @property
     def empty(self) -> bool:
@@ -182,6 +226,25 @@ class _Group:
             cache_breakpoint=end_mark,
             inner_breakpoints=inner,
         )
+
+
+def _keyed_counts(parts: Sequence[Part], counter: Tokenizer, store: Path | None) -> dict[int, int]:
+    """The token counts of the keyed sections (by ``id``), recalled or counted in one
+    batch (:meth:`~agentprompt.tokens.CountCache.count_each_keyed`)."""
+    if not isinstance(counter, CountCache):
+        return {}
+    keyed = [
+        (p, key) for p in parts if isinstance(p, Section) and (key := _count_key(p)) is not None
+    ]
+    if not keyed:
+        return {}
+    counts = counter.count_each_keyed([(key, p.text) for p, key in keyed], store=store)
+    return {id(p): n for (p, _key), n in zip(keyed, counts, strict=True)}
+
+
+def _count_key(section: Section) -> str | None:
+    """The key of a section's current text, if it has one."""
+    return section.count_keys[0] if section.count_keys else None
 
 
 def _segment_key(group: _Group) -> tuple[object, ...]:
@@ -234,14 +297,28 @@ def assemble(
             ):
                 open_group.stable_texts += 1
             open_group.texts.append(part.text)
+            open_group.keys.append(_count_key(part))
             open_group.stability = max(open_group.stability, part.stability)
         else:
             static = 1 if part.stability == Stability.STATIC else 0
-            groups.append(_Group(part.role, part.stability, part.cache_tier, [part.text], static))
+            groups.append(
+                _Group(
+                    part.role,
+                    part.stability,
+                    part.cache_tier,
+                    [part.text],
+                    [_count_key(part)],
+                    static,
+                )
+            )
         spans.append((len(groups) - 1, len(groups) - 1))
 
     messages = _render(groups)
-    msg_tokens = tuple(message_tokens(m, counter, count_store) for m in messages)
+    keyed = _keyed_counts(parts, counter, count_store)
+    msg_tokens = tuple(
+        message_tokens(m, counter, count_store, g.spans() if g.message is None else ())
+        for m, g in zip(messages, groups, strict=True)
+    )
     placed: list[PlacedSection] = []
     for part, (first, last) in zip(parts, spans, strict=True):
         if isinstance(part, HistorySlot):
@@ -266,7 +343,9 @@ def assemble(
                     role=part.role,
                     stability=part.stability,
                     priority=part.priority,
-                    tokens=count_text(counter, part.text, count_store),
+                    tokens=keyed[id(part)]
+                    if id(part) in keyed
+                    else count_text(counter, part.text, count_store),
                     first_message=first,
                     last_message=last,
                     cache_tier=part.cache_tier,

@@ -18,6 +18,7 @@ prompt is hundreds of megabytes).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,11 +87,16 @@ def prompt_sections(
     levels: Mapping[str, Level],
     order: Sequence[str],
     blocks: Mapping[tuple[str, Level], str],
+    digests: Mapping[str, str] | None = None,
 ) -> list[Section]:
     """The prompt's sections: ``frame`` (required), then each file shown at more than its
-    path, most relevant first, at its level, with its summary as fallback."""
+    path, most relevant first, at its level, with its summary as fallback. ``digests``:
+    the files' contents' digests, by path, which key their sections' token counts (a
+    summary is keyed by its own digest), so a count is remembered across runs."""
     sections = [Section(id="frame", role="user", text=frame, stability=Stability.SESSION)]
-    ranked = [p for p in order if p in levels] + [p for p in levels if p not in set(order)]
+    ranked = [p for p in order if p in levels]
+    placed = set(ranked)
+    ranked += [p for p in levels if p not in placed]
     for path in ranked:
         level = levels[path]
         text = blocks.get((path, level))
@@ -98,17 +104,32 @@ def prompt_sections(
             continue
         head = f"## {path}\n"
         summary = blocks.get((path, "summary")) if level == "full" else None
-        fallbacks = (head + summary,) if summary is not None and len(summary) < len(text) else ()
+        keep = summary is not None and len(summary) < len(text)
+        texts = (text, summary) if keep and summary is not None else (text,)
+        full_key = (digests or {}).get(path) if level == "full" else None
+        keys = [
+            _key(path, level, full_key, text),
+            *(_key(path, "summary", None, t) for t in texts[1:]),
+        ]
         sections.append(
             Section(
                 id=f"file:{path}",
                 role="user",
                 text=head + text,
                 priority=FILE_PRIORITY,
-                fallbacks=fallbacks,
+                fallbacks=tuple(head + t for t in texts[1:]),
+                count_keys=tuple(keys),
             )
         )
     return sections
+
+
+def _key(path: str, level: Level, digest: str | None, text: str) -> str:
+    """The count key of a file's section at ``level``: its path and its text's digest
+    (``digest`` when known, else worked out from ``text``)."""
+    if digest is None:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    return f"bridge-section\0{path}\0{level}\0{digest}"
 
 
 def fit_files(
@@ -122,18 +143,20 @@ def fit_files(
     tokens: CountCache,
     store: Path | None = None,
     report: bool = False,
+    digests: Mapping[str, str] | None = None,
 ) -> Fitted:
     """The prompt ``render`` makes, its files cut down by the core budget (lowest of
     ``order`` first) to ``budget``; ``blocks`` holds each file's text at each level it may
-    be shown at. ``tokens`` counts the sections (remembering large texts' parts in
-    ``store``); ``report``: build the sections' composition even when nothing is cut."""
+    be shown at, ``digests`` its content's digest. ``tokens`` counts the sections
+    (remembering their counts in ``store``, by key); ``report``: build the sections'
+    composition even when nothing is cut."""
     rendered = render(levels, ())
     exact = counter(rendered.text, rendered.spans)
     if (budget is None or exact <= budget) and not report:
         return Fitted(text=rendered.text, tokens=exact, levels=dict(levels), left_out=())
     frame = render({}, ()).text
     whole = assemble(
-        prompt_sections(frame, levels, order, blocks), counter=tokens, count_store=store
+        prompt_sections(frame, levels, order, blocks, digests), counter=tokens, count_store=store
     )
     if budget is None or exact <= budget:
         return Fitted(
@@ -175,5 +198,7 @@ def _levels_after(
     for step in cuts:
         path = step.section.removeprefix("file:")
         cut[path] = current[path] = "path" if step.action == "dropped" else "summary"
-    ranked = [p for p in order if p in cut] + [p for p in cut if p not in set(order)]
+    ranked = [p for p in order if p in cut]
+    known = set(ranked)
+    ranked += [p for p in cut if p not in known]
     return current, tuple((p, cut[p]) for p in ranked)

@@ -287,6 +287,7 @@ def _followup_prompt(
         tokens=tokens,
         store=cache,
         report=report,
+        digests=digests,
     )
     in_full = tuple(p for p, lv in fitted.levels.items() if lv == "full")
     sends = {p: digests[p] for p in in_full}
@@ -422,6 +423,7 @@ def build_prompt(
         tokens=counter,
         store=cache,
         report=report,
+        digests=digests,
     )
     in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
     # Every file in context is known to the chat: those cut by the budget (or withheld)
