@@ -278,3 +278,15 @@ def test_short_feedback_after_a_partial_apply_asks_only_for_the_failed_blocks(
     actions = [_sr("b.py", "B = 1\n", "B = 2\n", block=0), _sr("app.py", "nothing\n", "x\n", 1)]
     report = apply_actions(root, actions, _short(root, partial=True))
     assert report.feedback.startswith("1 of 2 file blocks failed. The others were written")
+
+
+def test_short_feedback_on_a_change_already_in_the_file_asks_to_leave_it_out(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_text("a\nB\nc\n")
+    options = ApplyOptions(seen_in_full=frozenset({"f.txt"}), short_feedback=True)
+    reply = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    report = apply_reply(tmp_path, reply, options=options)
+    assert "already in the file" in report.feedback
+    assert "Leave out a block whose change is already in the file." in report.feedback
+    assert "Line " not in report.feedback  # nothing differs: the change is there

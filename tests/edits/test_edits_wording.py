@@ -29,7 +29,7 @@ def _load(name: str) -> tuple[tuple[str, ...], set[str]]:
 
 def test_the_feedback_and_reason_files_are_all_listed() -> None:
     names = _english_names()
-    assert len(names) == 108
+    assert len(names) == 109
     assert {
         "feedback",
         "feedback_summary",

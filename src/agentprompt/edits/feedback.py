@@ -9,7 +9,6 @@ built from), so a project can reword any of it. Each is worded in the language a
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Literal
 
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
@@ -18,7 +17,6 @@ from agentprompt.edits.wording import punctuation, render_in
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
-    "FeedbackForm",
     "block_feedback",
     "closest_lines",
     "lost_feedback",
@@ -38,11 +36,6 @@ _SCAN_LIMIT = 5000
 
 DIFFERING_MAX = 3
 """Short feedback quotes at most this many of the file's lines that differ, per region."""
-
-FeedbackForm = Literal["full", "short"]
-"""How a failed block's feedback shows the file: ``full`` quotes the closest lines with
-numbers; ``short`` (for a model that already holds the file, as in a chat follow-up) names
-them by number and quotes only the lines that differ from what the block quoted."""
 
 _KINDS = frozenset({"write", "patch", "edit", "replace", "delete", "move"})
 """The action kinds worded by ``edits/feedback_kind_<kind>.md``."""
@@ -227,7 +220,7 @@ def _short_closest_text(outcome: ActionOutcome, words: _Words) -> str:
                 parts.append(words.line("feedback_compact_line", number=number, actual=actual))
     if not parts:
         return words.line("feedback_nothing_close", path=path)
-    return " ".join(parts)
+    return words.marks.sentences.join(parts)
 
 
 def _numbers(outcomes: Sequence[ActionOutcome], words: _Words, capital: bool = True) -> str:
@@ -422,12 +415,14 @@ def _short_reply_text(
         ).strip()
         for o in failed
     ]
-    outcome = "feedback_compact_written" if written else "feedback_compact_held"
+    outcome = words.line("feedback_compact_written" if written else "feedback_compact_held")
+    if any(o.settled for o in failed):
+        outcome += words.marks.sentences + words.line("feedback_compact_settled")
     return words.render(
         "feedback_compact_summary",
         failed=len(failed),
         total=len(all_outcomes),
-        outcome=words.line(outcome),
+        outcome=outcome,
         blocks="\n\n".join(blocks),
     ).strip()
 
