@@ -257,8 +257,10 @@ class CountCache:
         self._max_chars = max_chars
         self._chars = 0
         self._counts: OrderedDict[str, int] = OrderedDict()
-        self._keyed: OrderedDict[str, int] = OrderedDict()
-        """Counts by key (of :meth:`count_keyed`'s parts and spans), the most recent last."""
+        self._keyed: OrderedDict[tuple[str, str], int] = OrderedDict()
+        """Counts by count store (its path; empty: none) and key (of :meth:`count_keyed`'s
+        parts and spans), the most recent last: a count in memory is one its store holds,
+        so each store still learns every count asked of it."""
         self.hits = 0
         self.misses = 0
 
@@ -324,7 +326,7 @@ class CountCache:
         count = workers if workers is not None else (os.cpu_count() or 1)
         learned = dict(zip(todo, self._count_all(parts, count), strict=True))
         _remember(store, learned)
-        self._memo_keyed(learned)
+        self._memo_keyed(store, learned)
         remembered.update(learned)
         return sum(remembered[k] for k in keys)
 
@@ -349,28 +351,30 @@ class CountCache:
         count = workers if workers is not None else (os.cpu_count() or 1)
         learned = dict(zip(todo, self._count_all(list(todo.values()), count), strict=True))
         _remember(store, learned)
-        self._memo_keyed(learned)
+        self._memo_keyed(store, learned)
         remembered.update(learned)
         return [remembered[k] for k in keys]
 
     def _recall_keyed(self, keys: set[str], store: Path | None) -> dict[str, int]:
         """The counts of ``keys`` known in memory or in ``store`` (one query for those not
         in memory); those from the store are then kept in memory too."""
+        where = str(store or "")
         found: dict[str, int] = {}
         for key in keys:
-            n = self._keyed.get(key)
+            n = self._keyed.get((where, key))
             if n is not None:
                 found[key] = n
-                self._keyed.move_to_end(key)
+                self._keyed.move_to_end((where, key))
         missing = keys - found.keys()
         if missing:
             stored = _recall(store, missing)
-            self._memo_keyed(stored)
+            self._memo_keyed(store, stored)
             found.update(stored)
         return found
 
-    def _memo_keyed(self, counts: dict[str, int]) -> None:
-        self._keyed.update(counts)
+    def _memo_keyed(self, store: Path | None, counts: dict[str, int]) -> None:
+        where = str(store or "")
+        self._keyed.update(((where, k), n) for k, n in counts.items())
         while len(self._keyed) > _KEYED_ENTRIES:
             self._keyed.popitem(last=False)
 
