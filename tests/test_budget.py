@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from agentprompt.budget import BudgetExceeded, Cut, fit, history_cut
 from agentprompt.composition import (
+    KEYED_COUNT_CHARS,
     Composition,
     assemble,
+    count_text,
 )
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, Role, ToolCall, ToolDefinition
@@ -21,7 +23,7 @@ from agentprompt.sections import (
     SectionRole,
     Stability,
 )
-from agentprompt.tokens import get_tokenizer
+from agentprompt.tokens import CountCache, get_tokenizer
 
 TOK = get_tokenizer("o200k_base")
 
@@ -625,3 +627,60 @@ def test_fitting_thousands_of_sections_cuts_each_in_one_pass() -> None:
     kept = texts(result.composition)
     assert kept["file2999"] == words(50)
     assert "file0" not in kept
+
+
+def test_a_large_text_is_counted_exactly_by_its_remembered_parts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = "".join(f"## part {i}\n" + words(400) + "\n" for i in range(200))
+    assert len(text) >= KEYED_COUNT_CHARS
+    counter = CountCache(TOK)
+    store = tmp_path / "counts.db"
+    assert count_text(counter, text, store) == TOK.count(text)
+    fresh = CountCache(TOK)
+    assert count_text(fresh, text, store) == TOK.count(text)
+    assert fresh.misses == 0  # every part's count came from the store
+
+
+def test_refitting_a_large_composition_recounts_only_the_parts_a_cut_changed() -> None:
+    big = [
+        Section(id=f"s{i}", role="user", text=f"## s{i}\n" + words(2000), priority=1)
+        for i in range(40)
+    ]
+    counter = CountCache(TOK)
+    whole = assemble(big, counter=counter)
+    assert whole.total_tokens == TOK.count(whole.messages[0].text) + 6
+    misses = counter.misses
+    result = fit(whole, whole.total_tokens - 1000, counter=counter)
+    assert result.cuts and result.composition.total_tokens <= whole.total_tokens - 1000
+    assert result.composition.total_tokens == TOK.count(result.composition.messages[0].text) + 6
+    # Rebuilding after the cuts tokenized no part again: each was counted once before.
+    assert counter.misses - misses <= 2
+
+
+def test_keyed_sections_are_counted_once_across_counters_through_the_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = tmp_path / "counts.db"
+    parts = [
+        Section(
+            id=f"s{i}",
+            role="user",
+            text=f"## s{i}\n" + words(300),
+            priority=1,
+            fallbacks=(f"## s{i}\n" + words(20),),
+            count_keys=(f"full-{i}", f"short-{i}"),
+        )
+        for i in range(30)
+    ]
+    first = CountCache(TOK)
+    whole = assemble(parts, counter=first, count_store=store)
+    fitted = fit(whole, whole.total_tokens - 2000, counter=first, count_store=store)
+    assert whole.total_tokens == TOK.count(whole.messages[0].text) + 6
+    later = CountCache(TOK)
+    again = assemble(parts, counter=later, count_store=store)
+    refit = fit(again, again.total_tokens - 2000, counter=later, count_store=store)
+    assert later.misses == 0  # every section, fallback and message came from the store
+    assert refit.composition.total_tokens == fitted.composition.total_tokens
+    assert refit.composition.total_tokens == TOK.count(refit.composition.messages[0].text) + 6
+
+
+def test_more_count_keys_than_texts_is_refused() -> None:
+    with pytest.raises(AgentPromptError, match="2 count keys for 1 texts"):
+        Section(id="a", role="user", text="x", count_keys=("k1", "k2"))

@@ -80,3 +80,21 @@ def test_many_new_parts_are_counted_in_workers(tmp_path: Path) -> None:
     counted = CountCache(get_tokenizer("o200k_base"))
     exact = get_tokenizer("o200k_base").count(text)
     assert counted.count_keyed(text, store=tmp_path / "c.db", workers=2) == exact
+
+
+def test_counts_by_key_are_remembered_in_memory_and_still_given_to_a_new_store(
+    tmp_path: Path,
+) -> None:
+    cache = CountCache(get_tokenizer("o200k_base"))
+    items = [(f"k{i}", f"text number {i}\n") for i in range(5)]
+    first = tmp_path / "a.db"
+    assert cache.count_each_keyed(items, store=first) == [
+        get_tokenizer("o200k_base").count(t) for _k, t in items
+    ]
+    misses = cache.misses
+    cache.count_each_keyed(items, store=first)
+    assert cache.misses == misses  # from memory
+    second = tmp_path / "b.db"
+    cache.count_each_keyed(items, store=second)
+    with sqlite3.connect(second) as db:
+        assert db.execute("SELECT COUNT(*) FROM counts").fetchone()[0] == 5

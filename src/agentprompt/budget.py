@@ -14,12 +14,14 @@ import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal
 
 from agentprompt.composition import (
     MESSAGE_OVERHEAD,
     Composition,
     assemble,
+    count_text,
     message_tokens,
 )
 from agentprompt.errors import AgentPromptError
@@ -29,7 +31,7 @@ from agentprompt.sections import (
     Part,
     Section,
 )
-from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 
 __all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
 
@@ -161,8 +163,13 @@ def fit(
     *,
     reserve_output: int = 0,
     counter: Tokenizer | None = None,
+    count_store: Path | None = None,
 ) -> FitResult:
-    """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``."""
+    """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``.
+
+    Each rebuild counts its messages anew; a large message is counted by parts whose
+    counts are remembered (in ``count_store`` too, a cache database), so only the parts
+    a cut changed are tokenized again (:func:`~agentprompt.composition.count_text`)."""
     counter = counter or shared_counter()
     budget = max_tokens - reserve_output
     if budget <= 0:
@@ -170,6 +177,7 @@ def fit(
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
+    _count_keyed_fallbacks(composition.parts, counter, count_store)
     slots = [
         _Slot(index=i, original=p, part=p, tokens=s.tokens)
         for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
@@ -180,7 +188,7 @@ def fit(
 
     def build() -> Composition:
         kept = [s.part for s in slots if not s.dropped]
-        return assemble(kept, counter=counter, tools=composition.tools)
+        return assemble(kept, counter=counter, tools=composition.tools, count_store=count_store)
 
     estimate = composition.total_tokens
     while True:
@@ -192,7 +200,7 @@ def fit(
                 exhausted = True
                 break
             before = copy.copy(slot)
-            estimate -= _shrink(slot, estimate - budget, counter, cuts)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts, count_store)
             if len(cuts) > len(steps):
                 slot.cuts += 1
                 steps.append((slot, before))
@@ -207,6 +215,22 @@ def fit(
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
             raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+
+
+def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: Path | None) -> None:
+    """Count the keyed fallbacks in one batch, so each cut finds its count remembered
+    instead of asking the count store once per cut."""
+    if not isinstance(counter, CountCache):
+        return
+    items = [
+        (key, text)
+        for p in parts
+        if isinstance(p, Section)
+        for text, key in zip(p.fallbacks, p.count_keys[1:], strict=False)
+        if key is not None
+    ]
+    if items:
+        counter.count_each_keyed(items, store=store)
 
 
 def _undo_needless_cuts(
@@ -247,7 +271,9 @@ def _reason(excess: int, priority: int | None) -> str:
     )
 
 
-def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
+def _shrink(
+    slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut], store: Path | None = None
+) -> int:
     """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
     before = slot.tokens
     part = slot.part
@@ -256,9 +282,15 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
     chain = len(slot.original.fallbacks) if isinstance(slot.original, Section) else 0
     while part.fallbacks:
         # The section steps down to its next fallback, which keeps the smaller ones after it.
-        part = replace(part, text=part.fallbacks[0], fallbacks=part.fallbacks[1:])
+        part = replace(
+            part,
+            text=part.fallbacks[0],
+            fallbacks=part.fallbacks[1:],
+            count_keys=part.count_keys[1:],
+        )
         slot.level += 1
-        tokens = counter.count(part.text)
+        key = part.count_keys[0] if part.count_keys else None
+        tokens = count_text(counter, part.text, store, key=key)
         if tokens < before:
             slot.part = part
             slot.tokens = tokens

@@ -11,11 +11,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
-from agentprompt.sections import C, HistorySlot, InvalidSection, Part, Profile, Stability
-from agentprompt.tokens import Tokenizer, shared_counter
+from agentprompt.sections import (
+    C,
+    HistorySlot,
+    InvalidSection,
+    Part,
+    Profile,
+    Section,
+    Stability,
+)
+from agentprompt.tokens import CountCache, KeyedSpan, Tokenizer, shared_counter
 from agentprompt.wire.anthropic import MAX_CACHE_BREAKPOINTS
 
 __all__ = [
@@ -26,6 +35,7 @@ __all__ = [
     "PlacedSection",
     "assemble",
     "compose",
+    "count_text",
     "message_tokens",
 ]
 
@@ -37,6 +47,31 @@ MESSAGE_OVERHEAD = 3
 
 REPLY_OVERHEAD = 3
 """Tokens the chat format adds to prime the model's reply."""
+
+KEYED_COUNT_CHARS = 256_000
+"""A text at least this long is counted by parts (:meth:`CountCache.count_keyed`): a large
+message rebuilt with one section changed recounts only the parts that changed."""
+
+
+def count_text(
+    counter: Tokenizer,
+    text: str,
+    store: Path | None = None,
+    *,
+    key: str | None = None,
+    known: Sequence[KeyedSpan] = (),
+) -> int:
+    """The exact token count of ``text``, when ``counter`` is a
+    :class:`~agentprompt.tokens.CountCache`: a keyed text (``key``), or one with keyed
+    spans (``known``), from the counts remembered under those keys; a large one by its
+    parts cut before each Markdown heading; each count remembered in memory and in
+    ``store`` (a cache database)."""
+    if isinstance(counter, CountCache):
+        if key is not None:
+            return counter.count_keyed(text, [(0, len(text), key)], store=store)
+        if known or len(text) >= KEYED_COUNT_CHARS:
+            return counter.count_keyed(text, known, store=store)
+    return counter.count(text)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,12 +142,19 @@ class Composition:
         raise KeyError(section_id)
 
 
-def message_tokens(message: Message, counter: Tokenizer) -> int:
-    """Tokens of one message's text, name and tool calls, framing not included.
+def message_tokens(
+    message: Message,
+    counter: Tokenizer,
+    store: Path | None = None,
+    known: Sequence[KeyedSpan] = (),
+) -> int:
+    """Tokens of one message's text, name and tool calls, framing not included (a large
+    text counted by parts, and ``known`` spans of it by their keys, remembered in
+    ``store``: :func:`count_text`).
 
     Images are not counted: their cost depends on the provider and the image size.
     """
-    n = counter.count(message.text)
+    n = count_text(counter, message.text, store, known=known)
     if message.name:
         n += counter.count(message.name) + 1  # OpenAI's accounting adds one for a name
     for call in message.tool_calls:
@@ -138,9 +180,27 @@ class _Group:
     stability: Stability
     cache_tier: str | None
     texts: list[str] = field(default_factory=list)
+    keys: list[str | None] = field(default_factory=list)
+    """Each text's count key (:attr:`Section.count_keys`), or None."""
     stable_texts: int = 0
     """How many leading texts are static; a marker may go after them inside the message."""
     message: Message | None = None
+
+    def spans(self) -> tuple[KeyedSpan, ...]:
+        """The keyed texts' spans in the joined message; a text followed by another is
+        keyed with the separator after it, so the span ends where the next text starts."""
+        spans: list[KeyedSpan] = []
+        at = 0
+        last = len(self.texts) - 1
+        for i, (text, key) in enumerate(zip(self.texts, self.keys, strict=True)):
+            end = at + len(text)
+            if key is not None:
+                if i < last:
+                    spans.append((at, end + len(SEPARATOR), f"{key}\0joined"))
+                else:
+                    spans.append((at, end, key))
+            at = end + len(SEPARATOR)
+        return tuple(spans)
 
     @property
     def empty(self) -> bool:
@@ -168,6 +228,25 @@ class _Group:
         )
 
 
+def _keyed_counts(parts: Sequence[Part], counter: Tokenizer, store: Path | None) -> dict[int, int]:
+    """The token counts of the keyed sections (by ``id``), recalled or counted in one
+    batch (:meth:`~agentprompt.tokens.CountCache.count_each_keyed`)."""
+    if not isinstance(counter, CountCache):
+        return {}
+    keyed = [
+        (p, key) for p in parts if isinstance(p, Section) and (key := _count_key(p)) is not None
+    ]
+    if not keyed:
+        return {}
+    counts = counter.count_each_keyed([(key, p.text) for p, key in keyed], store=store)
+    return {id(p): n for (p, _key), n in zip(keyed, counts, strict=True)}
+
+
+def _count_key(section: Section) -> str | None:
+    """The key of a section's current text, if it has one."""
+    return section.count_keys[0] if section.count_keys else None
+
+
 def _segment_key(group: _Group) -> tuple[object, ...]:
     return ("history",) if group.message is not None else (group.stability.band, group.cache_tier)
 
@@ -177,6 +256,7 @@ def assemble(
     *,
     counter: Tokenizer | None = None,
     tools: Sequence[ToolDefinition] = (),
+    count_store: Path | None = None,
 ) -> Composition:
     """Turn sections into messages, count their tokens and place cache breakpoints.
 
@@ -184,7 +264,9 @@ def assemble(
     when they are in the same stability band and cache tier, so per-turn facts never change
     a message that carries stable text. A cache breakpoint ends each run of messages of one
     band, tier or the history, except runs of per-turn or ephemeral text, which are not worth
-    caching; when more than four would result, the last four are kept.
+    caching; when more than four would result, the last four are kept. Large texts are
+    counted by parts whose counts are remembered, in ``count_store`` too when given (a
+    cache database, :func:`count_text`).
     """
     counter = counter or shared_counter()
     parts = tuple(parts)
@@ -215,14 +297,28 @@ def assemble(
             ):
                 open_group.stable_texts += 1
             open_group.texts.append(part.text)
+            open_group.keys.append(_count_key(part))
             open_group.stability = max(open_group.stability, part.stability)
         else:
             static = 1 if part.stability == Stability.STATIC else 0
-            groups.append(_Group(part.role, part.stability, part.cache_tier, [part.text], static))
+            groups.append(
+                _Group(
+                    part.role,
+                    part.stability,
+                    part.cache_tier,
+                    [part.text],
+                    [_count_key(part)],
+                    static,
+                )
+            )
         spans.append((len(groups) - 1, len(groups) - 1))
 
     messages = _render(groups)
-    msg_tokens = tuple(message_tokens(m, counter) for m in messages)
+    keyed = _keyed_counts(parts, counter, count_store)
+    msg_tokens = tuple(
+        message_tokens(m, counter, count_store, g.spans() if g.message is None else ())
+        for m, g in zip(messages, groups, strict=True)
+    )
     placed: list[PlacedSection] = []
     for part, (first, last) in zip(parts, spans, strict=True):
         if isinstance(part, HistorySlot):
@@ -247,7 +343,9 @@ def assemble(
                     role=part.role,
                     stability=part.stability,
                     priority=part.priority,
-                    tokens=counter.count(part.text),
+                    tokens=keyed[id(part)]
+                    if id(part) in keyed
+                    else count_text(counter, part.text, count_store),
                     first_message=first,
                     last_message=last,
                     cache_tier=part.cache_tier,

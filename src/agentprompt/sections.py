@@ -81,8 +81,18 @@ class Section:
     """Ever smaller replacements used before dropping it (full text → signatures → path)."""
     cache_tier: str | None = None
     """An explicit cache tier (``L0``–``L3``); sections of different tiers never merge."""
+    count_keys: tuple[str | None, ...] = ()
+    """Keys identifying ``text`` and then each fallback (equal keys, equal texts; None or
+    missing: no key): a keyed text's token count is remembered under its key in a count
+    store, so it is not tokenized again, in this process or a later one
+    (:func:`~agentprompt.composition.assemble`'s ``count_store``)."""
 
     def __post_init__(self) -> None:
+        if len(self.count_keys) > 1 + len(self.fallbacks):
+            raise InvalidSection(
+                f"section {self.id!r}: {len(self.count_keys)} count keys for "
+                f"{1 + len(self.fallbacks)} texts (the text and its fallbacks)"
+            )
         previous = self.text
         for i, smaller in enumerate(self.fallbacks, 1):
             if len(smaller) >= len(previous):

@@ -257,6 +257,10 @@ class CountCache:
         self._max_chars = max_chars
         self._chars = 0
         self._counts: OrderedDict[str, int] = OrderedDict()
+        self._keyed: OrderedDict[tuple[str, str], int] = OrderedDict()
+        """Counts by count store (its path; empty: none) and key (of :meth:`count_keyed`'s
+        parts and spans), the most recent last: a count in memory is one its store holds,
+        so each store still learns every count asked of it."""
         self.hits = 0
         self.misses = 0
 
@@ -316,14 +320,63 @@ class CountCache:
         _cut(self.name, text, at, len(text), keys, pending)
         if len(keys) == 1 and not known:
             return self.count(text)  # nothing to cut: no use remembering it
-        remembered = _recall(store, set(keys))
+        remembered = self._recall_keyed(set(keys), store)
         todo = {k: v for k, v in pending.items() if k not in remembered}
         parts = [v if isinstance(v, str) else text[v[0] : v[1]] for v in todo.values()]
         count = workers if workers is not None else (os.cpu_count() or 1)
         learned = dict(zip(todo, self._count_all(parts, count), strict=True))
         _remember(store, learned)
+        self._memo_keyed(store, learned)
         remembered.update(learned)
         return sum(remembered[k] for k in keys)
+
+    def count_each_keyed(
+        self,
+        items: Sequence[tuple[str, str]],
+        *,
+        store: Path | None = None,
+        workers: int | None = None,
+    ) -> list[int]:
+        """The exact token counts of many texts, each identified by a key (``(key,
+        text)``; equal keys, equal texts): those remembered (in memory, then in ``store``,
+        in one query) are not tokenized; the rest are counted (in ``workers`` processes
+        when there is much new text) and remembered. A text's key is the one
+        :meth:`count_keyed` gives a span covering all of it, so the two share counts."""
+        keys = [f"{self.name}\0span\0{key}" for key, _text in items]
+        remembered = self._recall_keyed(set(keys), store)
+        todo: dict[str, str] = {}
+        for key, (_ident, text) in zip(keys, items, strict=True):
+            if key not in remembered:
+                todo.setdefault(key, text)
+        count = workers if workers is not None else (os.cpu_count() or 1)
+        learned = dict(zip(todo, self._count_all(list(todo.values()), count), strict=True))
+        _remember(store, learned)
+        self._memo_keyed(store, learned)
+        remembered.update(learned)
+        return [remembered[k] for k in keys]
+
+    def _recall_keyed(self, keys: set[str], store: Path | None) -> dict[str, int]:
+        """The counts of ``keys`` known in memory or in ``store`` (one query for those not
+        in memory); those from the store are then kept in memory too."""
+        where = str(store or "")
+        found: dict[str, int] = {}
+        for key in keys:
+            n = self._keyed.get((where, key))
+            if n is not None:
+                found[key] = n
+                self._keyed.move_to_end((where, key))
+        missing = keys - found.keys()
+        if missing:
+            stored = _recall(store, missing)
+            self._memo_keyed(store, stored)
+            found.update(stored)
+        return found
+
+    def _memo_keyed(self, store: Path | None, counts: dict[str, int]) -> None:
+        where = str(store or "")
+        self._keyed.update(((where, k), n) for k, n in counts.items())
+        while len(self._keyed) > _KEYED_ENTRIES:
+            self._keyed.popitem(last=False)
 
     def _count_all(self, parts: Sequence[str], workers: int) -> list[int]:
         size = sum(len(p) for p in parts)
@@ -362,6 +415,8 @@ _HEADING_BYTES = re.compile(rb"\n(?=#{1,6} )")
 _PARALLEL_CHARS = 4_000_000
 """Less new text than this is counted in-process (starting workers would cost more)."""
 _CHUNK_CHARS = 2_000_000
+_KEYED_ENTRIES = 500_000
+"""At most this many counts by key are kept in memory (a key is under 100 bytes)."""
 
 
 def is_piece_boundary(text: str, at: int) -> bool:

@@ -1,4 +1,5 @@
-"""The token budget: full text, then signatures, then the path, lowest-ranked first."""
+"""The token budget: full text, then signatures, then the path, lowest-ranked first, cut by
+the core budget over the prompt's sections."""
 
 from __future__ import annotations
 
@@ -63,3 +64,33 @@ def test_a_follow_up_cuts_the_files_it_adds_to_the_budget(example: Path) -> None
     assert fitted.tokens <= whole.tokens - 20
     assert fitted.left_out == (("scripts/report.py", "summary"),)
     assert "### src/utils.ts" not in fitted.user
+
+
+def test_the_cuts_are_the_core_budget_s_over_the_file_sections(example: Path) -> None:
+    whole = build_prompt(example, _state(None))
+    fitted = build_prompt(example, _state(whole.tokens - 20))
+    assert [(c.section, c.action) for c in fitted.cuts] == [("file:scripts/report.py", "fallback")]
+    ids = [s.id for s in fitted.sections]
+    assert ids[0] == "frame" and "file:src/utils.ts" in ids
+    assert whole.sections == () and whole.cuts == ()  # nothing to fit, nothing built
+
+
+def test_every_file_loses_its_full_text_before_any_loses_its_summary(example: Path) -> None:
+    whole = build_prompt(example, _state(None))
+    frame = build_prompt(example, _state(whole.tokens - 200))
+    actions = [(c.section, c.action) for c in frame.cuts]
+    fallbacks = [i for i, (_s, a) in enumerate(actions) if a == "fallback"]
+    drops = [i for i, (_s, a) in enumerate(actions) if a == "dropped"]
+    assert fallbacks and drops and max(fallbacks) < min(drops)
+
+
+def test_a_report_gives_the_sections_without_cutting(example: Path) -> None:
+    whole = build_prompt(example, _state(None))
+    reported = build_prompt(example, _state(None), report=True)
+    assert reported.text == whole.text and reported.cuts == ()
+    assert {s.id for s in reported.sections} == {
+        "frame",
+        "file:src/utils.ts",
+        "file:src/index.ts",
+        "file:scripts/report.py",
+    }

@@ -156,7 +156,8 @@ def test_a_japanese_session_quotes_japanese_feedback_in_the_next_prompt(
     text = data["bridge"]["prompt"]["text"]
     assert "## 前回の変更の結果\n前回の返答の変更ブロックのうち" in text
     assert opening in text
-    assert "引用された行 `export function parseJSON(input: string): unknown {` は、" in text
+    # The chat holds the file: the short form quotes only the file's line that differs.
+    assert "9 行目は実際には `export function parseJSON(str: string): unknown {` です。" in text
     assert "was not applied" not in text and "Block 1" not in text
     assert load_session(example)[1].feedback == data["feedback"]
     assert opening in data["feedback"]
@@ -168,5 +169,5 @@ def test_an_english_session_keeps_english_feedback(
     code, data = _apply_in_session(example, "en", capsys)
     assert code == 1
     text = data["bridge"]["prompt"]["text"]
-    assert "Block 1 (a patch of `src/utils.ts`, starting at line 3 of your reply)" in text
+    assert "Block 1 (a patch of `src/utils.ts`, reply line 3) was not applied" in text
     assert "ブロック" not in text

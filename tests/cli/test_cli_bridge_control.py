@@ -224,3 +224,13 @@ def test_add_sends_a_file_the_budget_cut_from_the_first_prompt(
     assert "Added to the context: scripts/report.py" in added.out
     follow = run("pack", "--root", str(example), "--max-tokens", "5000").out
     assert "### scripts/report.py\n```python\n" in follow
+
+
+def test_max_tokens_too_small_on_a_session_in_progress_changes_nothing(
+    run: Run, example: Path, clipboard: list[str]
+) -> None:
+    _start(run, example, "src/utils.ts")
+    before = _status(run, example)
+    line = _one_error_line(run("pack", "--root", str(example), "--max-tokens", "10"))
+    assert "--max-tokens 10 is too small" in line
+    assert _status(run, example) == before

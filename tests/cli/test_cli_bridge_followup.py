@@ -57,7 +57,8 @@ def test_after_a_failed_edit_the_follow_up_holds_the_feedback_and_the_task_only(
     text = _followup(run, example, _reply(tmp_path, FAILED))
     assert text.startswith("✏️ Current mode: edit\n\n## Result of your last changes\n")
     assert text.endswith("## Task (reminder)\nMake parseJSON safe\n")
-    assert "parseJSONX" in text
+    # The chat holds the file: the feedback quotes only the file's line the block got wrong.
+    assert "Line 9 of the file reads `export function parseJSON(str: string): unknown {`" in text
     # No file is sent again: the chat holds them all.
     assert "```typescript" not in text and "# You are a coding assistant" not in text
     count = shared_counter().count

@@ -179,6 +179,26 @@ def test_max_tokens_fits_and_says_what_was_left_out(run: Run, example: Path) -> 
     assert data["tokens"] <= 1250
     assert data["left_out"]
     assert "## Files left out" in data["user"]
+    # The budget's own cut report: each cut names the file's section and what it became.
+    cut = {c["section"]: c["action"] for c in data["cuts"]}
+    assert {f"file:{p}" for p, _kept in ((x["path"], x["kept"]) for x in data["left_out"])} == set(
+        cut
+    )
+    assert "cut to fit --max-tokens: file:" in result.err
+
+
+def test_report_gives_the_tokens_of_every_section(run: Run, example: Path) -> None:
+    args = ("pack", "src/utils.ts", "scripts/report.py", "--root", str(example), "--task", "t")
+    result = run(*args, "--lang", "en", "--report", "--json")
+    data = json.loads(result.out)
+    ids = [s["id"] for s in data["sections"]]
+    assert ids[0] == "frame" and set(ids[1:]) == {"file:src/utils.ts", "file:scripts/report.py"}
+    assert data["cuts"] == []
+    assert all(s["tokens"] > 0 for s in data["sections"])
+    assert "tokens per section (3, largest first):" in result.err
+    assert "file:src/utils.ts" in result.err
+    plain = json.loads(run("pack", "--root", str(example), "--json").out)
+    assert plain["sections"] == [] and plain["text"] == data["text"]
 
 
 def _untouched(run: Run, root: Path, *args: str) -> Result:

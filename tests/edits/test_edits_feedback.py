@@ -235,3 +235,58 @@ def test_a_settled_block_is_not_said_to_differ_nor_asked_for_again(tmp_path: Pat
     settled = report.failed[0].feedback
     assert "already in the file" in settled and "Your line" not in settled
     assert "except a block whose change is already in the file" in report.feedback
+
+
+def _short(root: Path, **values: object) -> ApplyOptions:
+    return ApplyOptions(seen_in_full=frozenset({"app.py", "b.py"}), short_feedback=True, **values)  # type: ignore[arg-type]
+
+
+def test_short_feedback_names_the_nearest_line_and_quotes_only_the_one_that_differs(
+    tmp_path: Path,
+) -> None:
+    root = _root(tmp_path)
+    actions = [_sr("app.py", "def load(path):\n    with open(pth) as f:\n", "x\n", block=0, line=3)]
+    report = apply_actions(root, actions, _short(root))
+    assert "of `app.py`, reply line 3) was not applied" in report.feedback
+    assert "Nearest lines in the file: 4-5." in report.feedback
+    assert "Line 5 of the file reads `    with open(path) as f:`." in report.feedback
+    assert "def load" not in report.feedback  # the model holds the lines that match
+    assert "Nothing was written" in report.feedback
+    assert len(report.feedback) < len(apply_actions(root, actions).feedback) / 2
+
+
+def test_short_feedback_names_a_region_by_its_line_numbers(tmp_path: Path) -> None:
+    (tmp_path / "d.py").write_text("x = 1\ny = 2\n\nx = 1\ny = 2\n")
+    options = ApplyOptions(seen_in_full=frozenset({"d.py"}), short_feedback=True)
+    report = apply_actions(tmp_path, [_sr("d.py", "x = 1\ny = 2\n", "z\n", block=0)], options)
+    assert "Nearest lines in the file (place 1 of 2): 1-2." in report.feedback
+    assert "Nearest lines in the file (place 2 of 2): 4-5." in report.feedback
+
+
+def test_feedback_on_a_file_the_model_does_not_hold_stays_full(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    actions = [_sr("app.py", "def load(path):\n    with open(pth) as f:\n", "x\n", block=0)]
+    options = ApplyOptions(seen_in_full=frozenset({"b.py"}), short_feedback=True)
+    report = apply_actions(root, actions, options)
+    assert report.feedback == apply_actions(root, actions).feedback
+
+
+def test_short_feedback_after_a_partial_apply_asks_only_for_the_failed_blocks(
+    tmp_path: Path,
+) -> None:
+    root = _root(tmp_path)
+    actions = [_sr("b.py", "B = 1\n", "B = 2\n", block=0), _sr("app.py", "nothing\n", "x\n", 1)]
+    report = apply_actions(root, actions, _short(root, partial=True))
+    assert report.feedback.startswith("1 of 2 file blocks failed. The others were written")
+
+
+def test_short_feedback_on_a_change_already_in_the_file_asks_to_leave_it_out(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_text("a\nB\nc\n")
+    options = ApplyOptions(seen_in_full=frozenset({"f.txt"}), short_feedback=True)
+    reply = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    report = apply_reply(tmp_path, reply, options=options)
+    assert "already in the file" in report.feedback
+    assert "Leave out a block whose change is already in the file." in report.feedback
+    assert "Line " not in report.feedback  # nothing differs: the change is there

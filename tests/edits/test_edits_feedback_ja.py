@@ -189,3 +189,16 @@ def test_a_refused_path_and_a_binary_file_are_explained_in_japanese(tmp_path: Pa
     assert english.failed[0].reason == (
         "refused path '../secret.txt': '..' is not allowed; give a path inside the root"
     )
+
+
+def test_short_feedback_is_japanese_and_holds_no_english_sentence(tmp_path: Path) -> None:
+    held = frozenset({"app.py", "b.py", "d.py"})
+    options = ApplyOptions(lang="ja", seen_in_full=held, short_feedback=True)
+    report = apply_reply(_root(tmp_path), UNMATCHED, options=options)
+    assert report.feedback.startswith("3 個のファイルブロックのうち 2 個が失敗しました。")
+    assert "5 行目は実際には `    with open(path) as f:` です。" in report.feedback
+    assert (
+        "ファイルで最も近い行 (候補 1/2): 1-2 行目。ファイルで最も近い行 (候補 2/2): 4-5 行目。"
+        in (report.feedback)
+    )
+    assert not {p for p in _english_phrases() if p in report.feedback}

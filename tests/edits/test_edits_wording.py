@@ -29,10 +29,12 @@ def _load(name: str) -> tuple[tuple[str, ...], set[str]]:
 
 def test_the_feedback_and_reason_files_are_all_listed() -> None:
     names = _english_names()
-    assert len(names) == 102
+    assert len(names) == 109
     assert {
         "feedback",
         "feedback_summary",
+        "feedback_compact",
+        "feedback_compact_summary",
         "feedback_tool",
         "reason_ambiguous",
         "reason_lost_truncated_file",

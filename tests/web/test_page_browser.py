@@ -293,3 +293,45 @@ def test_build_prompt_asks_before_replacing_a_session_in_progress(
     found = find_session(repo)
     assert found is not None and found[1].task == "Something else entirely."
     assert found[1].rounds == 0
+
+
+def test_include_exclude_and_max_tokens_shape_the_prompt_and_it_downloads_whole(
+    page: Page, repo: Path
+) -> None:
+    page.get_by_text("Files and size").click()
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    # A pattern matching no file: one clear error, and no session.
+    page.get_by_label("Include (gitignore patterns").fill("nothing-like-it/")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.get_by_role("alert")).to_contain_text("nothing-like-it/")
+    assert find_session(repo) is None
+
+    page.get_by_label("Include (gitignore patterns").fill("src/")
+    page.get_by_label("Exclude (gitignore patterns").fill("index.ts")
+    page.get_by_role("button", name="Build prompt").click()
+    status = page.locator("#prompt-status")
+    expect(status).to_contain_text("whole prompt")
+    found = find_session(repo)
+    assert found is not None
+    assert found[1].includes == ("src/",) and found[1].excludes == ("index.ts",)
+    shown = page.locator("#parts .part").first
+    expect(shown).to_contain_text("utils.ts (exports:")
+    expect(shown).not_to_contain_text("index.ts (main entry")
+
+    # A budget the summaries do not fit: the prompt is cut, and says so.
+    whole = int(status.inner_text().split(" tokens")[0].rsplit(" ", 1)[-1])
+    page.get_by_label("Max tokens").fill(str(whole - 5))
+    page.get_by_role("button", name="Send everything again").click()
+    expect(status).to_contain_text("cut to fit: src/utils.ts")
+    found = find_session(repo)
+    assert found is not None and found[1].max_tokens == whole - 5
+    shot(page, "10-include-exclude-budget")
+
+    # The whole prompt as a file to attach, unsplit.
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download whole prompt").click()
+    download = info.value
+    assert download.suggested_filename == "prompt.md"
+    saved = Path(download.path()).read_text(encoding="utf-8")
+    assert saved.startswith("# You are a coding assistant") and "utils.ts" in saved
+    assert saved.rstrip("\n") == shown.locator(".part-text").inner_text().rstrip("\n")

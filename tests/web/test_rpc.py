@@ -379,3 +379,46 @@ def test_build_prompt_with_a_task_replaces_a_session_in_progress_only_with_new(
     assert find_session(repo) == before
     replaced = rpc("build_prompt", task="other", new=True)["result"]
     assert replaced["state"]["task"] == "other" and replaced["state"]["rounds"] == 0
+
+
+def test_build_prompt_include_and_exclude_are_gitignore_patterns_kept_for_the_session(
+    rpc: Rpc, repo: Path
+) -> None:
+    result = rpc("build_prompt", task="t", include=["src/"], exclude=["index.ts"])["result"]
+    assert "utils.ts" in result["user"] and "index.ts" not in result["user"]
+    assert "report.py" not in result["user"]
+    assert result["state"]["includes"] == ["src/"] and result["state"]["excludes"] == ["index.ts"]
+    tree = rpc("get_tree")["result"]
+    assert tree["session"]["include"] == ["src/"] and tree["session"]["exclude"] == ["index.ts"]
+
+
+def test_build_prompt_max_tokens_cuts_files_and_reports_the_cuts(rpc: Rpc) -> None:
+    files = ["src/utils.ts", "scripts/report.py"]
+    whole = rpc("build_prompt", task="t", files=files)["result"]
+    cut = rpc("build_prompt", task="t", files=files, max_tokens=whole["tokens"] - 20)["result"]
+    assert cut["tokens"] <= whole["tokens"] - 20 and cut["left_out"]
+    assert cut["cuts"] and cut["cuts"][0]["section"].startswith("file:")
+    assert cut["state"]["max_tokens"] == whole["tokens"] - 20
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"task": "t", "include": ["nothing-like-it/"]}, "nothing-like-it/"),
+        ({"task": "t", "exclude": ["*.nope"]}, "*.nope"),
+        ({"task": "t", "files": ["src/utils.ts"], "max_tokens": 10}, "too small"),
+        ({"task": "t", "max_tokens": 0}, '"max_tokens" must be a whole number'),
+        ({"task": "t", "include": "src/"}, '"include" must be a list of strings'),
+        ({"include": ["src/"]}, 'give "task" too'),
+        ({"max_tokens": 10}, "too small"),
+    ],
+)
+def test_bad_build_prompt_input_is_one_error_and_changes_nothing(
+    rpc: Rpc, repo: Path, params: dict[str, Any], said: str
+) -> None:
+    rpc("build_prompt", task="first", files=["src/utils.ts"])
+    before = find_session(repo)
+    error = rpc("build_prompt", **params)["error"]
+    assert error["code"] == -32602 and said in error["message"], error
+    assert "\n" not in error["message"]
+    assert find_session(repo) == before

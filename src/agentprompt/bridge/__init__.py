@@ -6,7 +6,7 @@ from agentprompt.bridge.control import NotInContext, add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
 from agentprompt.bridge.render import fence_for, render_system, render_user
-from agentprompt.bridge.rounds import Round, advance, run_round
+from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
 from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, SizeReport, size_report
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
@@ -61,6 +61,7 @@ __all__ = [
     "part_header",
     "render_system",
     "render_user",
+    "reply_options",
     "run_round",
     "save_state",
     "session_view",

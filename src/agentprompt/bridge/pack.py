@@ -20,7 +20,7 @@ from agentprompt.bridge.context import (
     rank_files,
     view_repository,
 )
-from agentprompt.bridge.fitting import fit_levels
+from agentprompt.bridge.fitting import Fitted, fit_files
 from agentprompt.bridge.followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge.render import (
     Level,
@@ -36,6 +36,8 @@ from agentprompt.bridge.sentstore import default_sent_path, recall_texts, rememb
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import text_facts
+from agentprompt.budget import Cut
+from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
@@ -81,6 +83,12 @@ class BridgePrompt:
     shown: tuple[tuple[str, str], ...] = ()
     """Each file's text as the prompt shows it (content, summary or diff), for the size
     report."""
+    sections: tuple[PlacedSection, ...] = ()
+    """The prompt as the core composer's sections (``frame``, then ``file:PATH`` per file
+    shown at more than its path), each with its tokens; empty unless a budget cut the
+    prompt or a report was asked for (:mod:`agentprompt.bridge.fitting`)."""
+    cuts: tuple[Cut, ...] = ()
+    """What the budget cut to fit, in the order it was cut."""
 
     @cached_property
     def user(self) -> str:
@@ -110,6 +118,19 @@ class BridgePrompt:
             "continuation": self.continuation,
             "followup": self.followup,
             "parts": list(self.parts),
+            "sections": [
+                {"id": s.id, "tokens": s.tokens, "priority": s.priority} for s in self.sections
+            ],
+            "cuts": [
+                {
+                    "section": c.section,
+                    "action": c.action,
+                    "tokens_before": c.tokens_before,
+                    "tokens_after": c.tokens_after,
+                    "detail": c.detail,
+                }
+                for c in self.cuts
+            ],
         }
 
 
@@ -214,6 +235,7 @@ def _followup_prompt(
     overlay: Overlay | None,
     split: bool,
     remember: bool,
+    report: bool,
 ) -> BridgePrompt:
     """The follow-up prompt (see :mod:`agentprompt.bridge.followup`)."""
     sent = dict(state.sent)
@@ -253,8 +275,20 @@ def _followup_prompt(
     def render(current: Any, left_out: Any) -> RenderedUser:
         return render_followup(state, part, current, left_out, root)
 
-    counter = partial(shared_counter().count_keyed, store=cache)
-    fitted = fit_levels(render, levels, added, blocks, state.max_tokens, counter)
+    tokens = shared_counter()
+    counter = partial(tokens.count_keyed, store=cache)
+    fitted = fit_files(
+        render,
+        levels,
+        added,
+        blocks,
+        state.max_tokens,
+        counter,
+        tokens=tokens,
+        store=cache,
+        report=report,
+        digests=digests,
+    )
     in_full = tuple(p for p, lv in fitted.levels.items() if lv == "full")
     sends = {p: digests[p] for p in in_full}
     sends.update({c.path: digests[c.path] for c in changes if c.text is not None})
@@ -275,6 +309,7 @@ def _followup_prompt(
         sends=tuple(sends.items()),
         followup=True,
         shown=tuple(shown),
+        fitted=fitted,
     )
 
 
@@ -293,6 +328,7 @@ def build_prompt(
     secret_cache: Path | None = None,
     overlay: Overlay | None = None,
     remember: bool = False,
+    report: bool = False,
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed): the whole prompt
     on the session's first round or a resend (:attr:`BridgeState.full_next`), else a
@@ -302,7 +338,9 @@ def build_prompt(
     leaves the whole text as the only part. Secret scans and token counts are remembered
     in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
     texts as a reply's edits would leave them (``None``: deleted), shown instead of the
-    disk's, so a dry run previews the prompt a real apply would make next."""
+    disk's, so a dry run previews the prompt a real apply would make next. ``report``:
+    give the prompt's sections with their tokens even when no budget cut it
+    (:attr:`BridgePrompt.sections`)."""
     counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None and not state.resend:
@@ -322,6 +360,7 @@ def build_prompt(
             overlay=overlay,
             split=split,
             remember=remember,
+            report=report,
         )
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
@@ -374,8 +413,17 @@ def build_prompt(
         )
         return render_user_keyed(state, part, root, lead=head)
 
-    fitted = fit_levels(
-        render, levels, order, blocks, state.max_tokens, partial(counter.count_keyed, store=cache)
+    fitted = fit_files(
+        render,
+        levels,
+        order,
+        blocks,
+        state.max_tokens,
+        partial(counter.count_keyed, store=cache),
+        tokens=counter,
+        store=cache,
+        report=report,
+        digests=digests,
     )
     in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
     # Every file in context is known to the chat: those cut by the budget (or withheld)
@@ -397,6 +445,7 @@ def build_prompt(
         shown_in_full=in_full,
         sends=tuple(sends.items()),
         shown=tuple((p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks),
+        fitted=fitted,
     )
 
 
@@ -442,6 +491,7 @@ def _finish(
     sends: tuple[tuple[str, str], ...] = (),
     followup: bool = False,
     shown: tuple[tuple[str, str], ...] = (),
+    fitted: Fitted | None = None,
 ) -> BridgePrompt:
     counter = shared_counter()
     parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
@@ -461,4 +511,6 @@ def _finish(
         sends=sends,
         followup=followup,
         shown=shown,
+        sections=fitted.composition.sections if fitted and fitted.composition else (),
+        cuts=fitted.cuts if fitted else (),
     )

@@ -64,6 +64,7 @@ def reply_options(
         partial=partial,
         lang=state.lang,
         seen_in_full=frozenset(state.shown),
+        short_feedback=True,
         allow_whole_file=allow_whole_file,
         fix_encoding=fix_encoding,
     )

@@ -120,6 +120,13 @@ def _say(text: str) -> None:
     help="Pasteable text, JSON, or OpenAI/Anthropic messages.",
 )
 @include_generated_option
+@click.option(
+    "--report",
+    "report_sections",
+    is_flag=True,
+    help="Also report the prompt's tokens per section (the frame, then each file shown in "
+    "full or as a summary) and what the budget cut, on stderr (in json: sections, cuts).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 def pack_command(
     paths: tuple[str, ...],
@@ -140,6 +147,7 @@ def pack_command(
     part: int | None,
     fmt: str,
     include_generated: bool,
+    report_sections: bool,
     as_json: bool,
 ) -> None:
     """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
@@ -223,7 +231,7 @@ def pack_command(
             resend=state.resend or full,
         )
         view = session_view(root, state)
-    prompt = build_prompt(root, state, view=view, remember=True)
+    prompt = build_prompt(root, state, view=view, remember=True, report=report_sections)
     # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
     state = state.after_prompt(prompt.shown_in_full, prompt.sends)
     if part is not None and not 1 <= part <= len(prompt.parts):
@@ -260,6 +268,23 @@ def pack_command(
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
     _summary(state, prompt, view.discovery, report.lines())
+    for line in budget_lines(prompt, sections=report_sections):
+        _say(line)
+
+
+def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
+    """What the budget cut (always, when it cut something) and, with ``sections``, the
+    tokens of each of the prompt's sections, largest first, as lines for people."""
+    lines = [
+        f"cut to fit --max-tokens: {c.section} {c.detail} ({c.tokens_before:,} -> "
+        f"{c.tokens_after:,} tokens)"
+        for c in prompt.cuts
+    ]
+    if sections and prompt.sections:
+        lines.append(f"tokens per section ({len(prompt.sections)}, largest first):")
+        ranked = sorted(prompt.sections, key=lambda s: (-s.tokens, s.id))
+        lines += [f"  {s.tokens:>9,}  {s.id}" for s in ranked]
+    return lines
 
 
 def _summary(

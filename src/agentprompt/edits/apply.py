@@ -73,6 +73,10 @@ class ApplyOptions:
     """The files (relative paths, ``/`` separators) the model has been shown in full in this
     session: a whole-file write over an existing file not among them is refused, since it
     would replace code the model has not read. ``None``: not known, nothing refused."""
+    short_feedback: bool = False
+    """Word the reply's feedback in short when every failed block names a file of
+    ``seen_in_full`` (the model holds it, as a chat follow-up's does): the nearest lines by
+    number and only those that differ from what the block quoted, not an excerpt."""
     allow_whole_file: bool = False
     """Write whole files over existing ones even when the model has not seen them in full."""
     progress: Callable[[int, int], None] | None = None
@@ -308,7 +312,10 @@ def _failures(
     )
     if tool is not None:
         return failed, "\n\n".join(feedback)
-    summary = reply_feedback(plan.failed, plan.outcomes, written=lands, library=library, lang=lang)
+    held = options.seen_in_full if options.short_feedback else None
+    summary = reply_feedback(
+        plan.failed, plan.outcomes, written=lands, library=library, lang=lang, held=held
+    )
     return failed, summary
 
 

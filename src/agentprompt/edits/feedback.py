@@ -8,7 +8,7 @@ built from), so a project can reword any of it. Each is worded in the language a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
@@ -33,6 +33,9 @@ MAX_REGIONS = 6
 """At most this many regions (failed hunks, ambiguous candidates) are quoted per block."""
 _SCAN_LIMIT = 5000
 """Files longer than this are not scanned line by line for a nearest line."""
+
+DIFFERING_MAX = 3
+"""Short feedback quotes at most this many of the file's lines that differ, per region."""
 
 _KINDS = frozenset({"write", "patch", "edit", "replace", "delete", "move"})
 """The action kinds worded by ``edits/feedback_kind_<kind>.md``."""
@@ -151,6 +154,73 @@ def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
     if not parts:
         return words.render("feedback_nothing_close", path=path)
     return "\n\n".join(parts)
+
+
+def _nearest(
+    lines: Sequence[str], quoted: Sequence[str], region: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The 0-based span of the file's lines nearest to the ``quoted`` ones (the region
+    itself when known), or None when nothing is similar."""
+    if region is not None:
+        return region if region[1] > region[0] else (region[0], region[0] + 1)
+    wanted = max((q.strip() for q in quoted), key=len, default="")
+    found = most_similar(lines, wanted) if len(lines) <= _SCAN_LIMIT else None
+    return None if found is None else (found[0], found[0] + 1)
+
+
+def _differing(
+    lines: Sequence[str], quoted: Sequence[str], span: tuple[int, int]
+) -> list[tuple[int, str]]:
+    """The file's lines (1-based number, text) near ``span`` that a quoted line stands
+    for but does not equal, at most :data:`DIFFERING_MAX`."""
+    start = max(0, span[0] - EXCERPT_CONTEXT)
+    end = min(len(lines), span[1] + EXCERPT_CONTEXT)
+    window = set(lines[start:end])
+    found: dict[int, str] = {}
+    for line in quoted:
+        if len(found) == DIFFERING_MAX:
+            break
+        if not line.strip() or line in window:
+            continue
+        near = most_similar(lines, line, floor=0.6, start=start, end=end)
+        if near is not None and lines[near[0]] != line:
+            found.setdefault(near[0] + 1, lines[near[0]])
+    return sorted(found.items())
+
+
+def _short_closest_text(outcome: ActionOutcome, words: _Words) -> str:
+    """Where the lines nearest to what the block quoted are, by number, and the file's
+    lines among them that differ from the quoted ones (the model holds the rest)."""
+    path = outcome.path
+    if not outcome.hunk_failures or not outcome.file_lines:
+        return words.line("feedback_unchanged", path=path)
+    lines = outcome.file_lines
+    many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
+    parts: list[str] = []
+    shown = 0
+    for failure in outcome.hunk_failures:
+        for what, region in _regions(failure, many, words):
+            if shown == MAX_REGIONS:
+                break
+            span = _nearest(lines, failure.expected, region)
+            if span is None:
+                continue
+            shown += 1
+            first, last = span[0] + 1, min(span[1], len(lines))
+            numbers = str(first) if last <= first else f"{first}-{last}"
+            differing = (
+                []
+                if failure.candidates or failure.settled
+                else _differing(lines, failure.expected, span)
+            )
+            if not (differing and last <= first and not what):
+                # A one-line region is named by its differing line alone.
+                parts.append(words.line("feedback_compact_near", span=numbers, what=what))
+            for number, actual in differing:
+                parts.append(words.line("feedback_compact_line", number=number, actual=actual))
+    if not parts:
+        return words.line("feedback_nothing_close", path=path)
+    return words.marks.sentences.join(parts)
 
 
 def _numbers(outcomes: Sequence[ActionOutcome], words: _Words, capital: bool = True) -> str:
@@ -295,12 +365,17 @@ def reply_feedback(
     written: bool,
     library: PromptLibrary | None = None,
     lang: str = "en",
+    held: Collection[str] | None = None,
 ) -> str:
     """The feedback for a whole reply with ``failed`` blocks, worded in ``lang``: with one,
     that block's full text; with several, each block's own part, then once what became of
     the blocks that matched and how to resend (said per block, it would repeat for every
-    one)."""
+    one). ``held``: the files the model holds as they are (a chat that was sent them);
+    when every failed block names one of them, the feedback is the short form, which
+    names the nearest lines by number and quotes only those that differ."""
     words = _Words(library, lang)
+    if held is not None and all(o.path in held for o in failed):
+        return _short_reply_text(failed, all_outcomes, written, words)
     alone = len(failed) == 1
     texts = [_block_text(o, all_outcomes, written, words, alone=alone) for o in failed]
     if not alone:
@@ -318,6 +393,38 @@ def reply_feedback(
             summary = _summary_text(texts, len(all_outcomes), written, words)
             return f"{summary}\n\n{once}"
     return _summary_text(texts, len(all_outcomes), written, words)
+
+
+def _short_reply_text(
+    failed: Sequence[ActionOutcome],
+    all_outcomes: Sequence[ActionOutcome],
+    written: bool,
+    words: _Words,
+) -> str:
+    """The short form of :func:`reply_feedback`: a line on what was written and what to
+    resend, then a line per failed block with the nearest lines by number."""
+    blocks = [
+        words.render(
+            "feedback_compact",
+            block=o.action.block + 1,
+            kind=words.kind(o.action.kind),
+            path=o.path,
+            line=o.action.line,
+            reason=_sentence(o.reason, words),
+            closest=_short_closest_text(o, words),
+        ).strip()
+        for o in failed
+    ]
+    outcome = words.line("feedback_compact_written" if written else "feedback_compact_held")
+    if any(o.settled for o in failed):
+        outcome += words.marks.sentences + words.line("feedback_compact_settled")
+    return words.render(
+        "feedback_compact_summary",
+        failed=len(failed),
+        total=len(all_outcomes),
+        outcome=outcome,
+        blocks="\n\n".join(blocks),
+    ).strip()
 
 
 def lost_feedback(

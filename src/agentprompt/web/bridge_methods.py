@@ -34,7 +34,7 @@ from agentprompt.edits.journal import WriteFailed, locked
 from agentprompt.errors import UsageError
 from agentprompt.store import StoreError
 from agentprompt.tokens import shared_counter
-from agentprompt.web.params import check_unknown, flag, safe_paths, text, text_list
+from agentprompt.web.params import check_unknown, count, flag, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams
 
 __all__ = [
@@ -72,26 +72,40 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
     return data
 
 
+_BUILD_PARAMS = ("task", "mode", "files", "lang", "full", "new", "include", "exclude", "max_tokens")
+
+
 def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``build_prompt``: with ``task``, start a session over ``files`` in ``mode`` (as
     ``pack --task``; once a reply was applied in the session in progress, only with
-    ``new``); without it, the current prompt of the session in progress (``full``: all of
-    it again, for a new chat)."""
-    check_unknown(params, ("task", "mode", "files", "lang", "full", "new"), "build_prompt")
+    ``new``), showing only the files ``include`` keeps and ``exclude`` leaves (gitignore
+    patterns, as ``pack --include/--exclude``; a pattern matching no file is refused);
+    without it, the current prompt of the session in progress (``full``: all of it again,
+    for a new chat). ``max_tokens`` is the prompt's budget, kept for the session."""
+    check_unknown(params, _BUILD_PARAMS, "build_prompt")
     task = text(params, "task")
     full = flag(params, "full")
     new = flag(params, "new")
     mode = text(params, "mode", choices=("browse", "edit"))
     lang = text(params, "lang", choices=LANGS)
     files = safe_paths(root, text_list(params, "files"), "files")
+    includes = text_list(params, "include", "gitignore patterns")
+    excludes = text_list(params, "exclude", "gitignore patterns")
+    max_tokens = count(params, "max_tokens")
     if task is None:
-        if files or mode:
+        if files or mode or includes or excludes:
             raise InvalidParams(
-                'params "files" and "mode" start a new session; give "task" too (without '
-                "it, build_prompt shows the current prompt of the session in progress)"
+                'params "files", "mode", "include" and "exclude" start a new session; give '
+                '"task" too (without it, build_prompt shows the current prompt of the '
+                "session in progress)"
             )
         session_id, stored = load_session(root)
-        state = replace(stored, lang=lang or stored.lang, resend=stored.resend or full)
+        state = replace(
+            stored,
+            lang=lang or stored.lang,
+            resend=stored.resend or full,
+            max_tokens=max_tokens if max_tokens is not None else stored.max_tokens,
+        )
         prompt = build_prompt(root, state, view=session_view(root, state), remember=True)
         # What the prompt sends is pending until a reply to it is applied (as pack does).
         state = state.after_prompt(prompt.shown_in_full, prompt.sends)
@@ -106,12 +120,20 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
             f'a bridge session is in progress (round {found[1].rounds}); give "new": true '
             'to replace it with this task, or leave out "task" to show its current prompt'
         )
-    view = view_repository(root)
+    try:
+        view = session_view(
+            root, BridgeState(task=task, includes=includes, excludes=excludes), strict=True
+        )
+    except UsageError as exc:
+        raise InvalidParams(f'params "include"/"exclude": {exc}') from None
     state = BridgeState.starting(
         task,
         resolve_paths(view, files),
         mode=mode,
         lang=lang or default_lang(os.environ),
+        max_tokens=max_tokens,
+        includes=includes,
+        excludes=excludes,
     )
     prompt = build_prompt(root, state, view=view, remember=True)
     state = state.after_prompt(prompt.shown_in_full, prompt.sends)

@@ -66,7 +66,8 @@ def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
 
 def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_tree``: every file a prompt may show with its token count, as a list and as a
-    tree, and which of them the bridge session has in context."""
+    tree, and which of them the bridge session has in context (with the session's round,
+    dropped files, include/exclude patterns and budget)."""
     check_unknown(params, (), "get_tree")
     found = discover(root)
     counter = shared_counter()
@@ -83,7 +84,15 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
         "context": list(session[1].files) if session else [],
         "mode": session[1].mode if session else None,
         "session": (
-            {"rounds": session[1].rounds, "dropped": list(session[1].dropped)} if session else None
+            {
+                "rounds": session[1].rounds,
+                "dropped": list(session[1].dropped),
+                "include": list(session[1].includes),
+                "exclude": list(session[1].excludes),
+                "max_tokens": session[1].max_tokens,
+            }
+            if session
+            else None
         ),
         "problems": [*found.problems, *problems],
     }

@@ -10,7 +10,7 @@ from typing import Any
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.web.rpc import InvalidParams
 
-__all__ = ["check_unknown", "flag", "safe_paths", "text", "text_list"]
+__all__ = ["check_unknown", "count", "flag", "safe_paths", "text", "text_list"]
 
 
 def check_unknown(params: Mapping[str, Any], known: Sequence[str], method: str) -> None:
@@ -49,13 +49,24 @@ def flag(params: Mapping[str, Any], name: str) -> bool:
     return value
 
 
-def text_list(params: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    """The list-of-strings param ``name`` (empty when absent)."""
+def count(params: Mapping[str, Any], name: str) -> int | None:
+    """The positive whole-number param ``name`` (None when absent)."""
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidParams(f'param "{name}" must be a whole number of at least 1')
+    return value
+
+
+def text_list(
+    params: Mapping[str, Any], name: str, what: str = "paths relative to the root"
+) -> tuple[str, ...]:
+    """The list-of-strings param ``name`` (empty when absent); ``what`` says what the
+    strings are, in the error."""
     value = params.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidParams(
-            f'param "{name}" must be a list of strings (paths relative to the root)'
-        )
+        raise InvalidParams(f'param "{name}" must be a list of strings ({what})')
     return tuple(value)
 
 

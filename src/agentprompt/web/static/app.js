@@ -3,7 +3,7 @@
 "use strict";
 
 const TOKEN = document.querySelector('meta[name="agentprompt-token"]').content;
-const state = { files: new Set(), mode: "browse", parts: [], previewed: false };
+const state = { files: new Set(), mode: "browse", parts: [], text: "", previewed: false };
 let rpcId = 0;
 
 function $(id) { return document.getElementById(id); }
@@ -182,6 +182,12 @@ async function loadTree() {
   $("root-name").textContent = tree.root;
   if (tree.context.length) state.files = new Set(tree.context);
   if (tree.mode) setMode(tree.mode);
+  if (tree.session) {
+    // The session's own patterns and budget, where the fields are still empty.
+    if (!$("include").value) $("include").value = tree.session.include.join("\n");
+    if (!$("exclude").value) $("exclude").value = tree.session.exclude.join("\n");
+    if (!$("max-tokens").value && tree.session.max_tokens) $("max-tokens").value = tree.session.max_tokens;
+  }
   renderTree();
 }
 
@@ -202,6 +208,8 @@ async function copyText(text) {
 
 function renderPrompt(prompt) {
   state.parts = prompt.parts;
+  state.text = prompt.text;
+  $("download").disabled = false;
   const total = prompt.parts.length;
   const items = prompt.parts.map((part) => {
     const copy = el("button", { type: "button", className: "copy" }, "Copy");
@@ -236,9 +244,35 @@ function renderSections(sections) {
   $("sections-table").hidden = sections.length === 0;
 }
 
+function patterns(id) {
+  // Gitignore patterns, one a line (blank lines left out).
+  return $(id).value.split("\n").map((line) => line.trim()).filter((line) => line);
+}
+
+function maxTokens() {
+  const value = $("max-tokens").value.trim();
+  return value ? Number(value) : null;
+}
+
+function downloadPrompt() {
+  // The whole prompt, unsplit, as a file to attach to the chat (as pack --output FILE).
+  const blob = new Blob([state.text], { type: "text/markdown;charset=utf-8" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "prompt.md" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+  $("prompt-status").textContent = "Saved the whole prompt as prompt.md: attach it to the chat.";
+}
+
 async function buildPrompt() {
   const task = $("task").value;
   const params = { task, mode: state.mode, files: [...state.files] };
+  const include = patterns("include");
+  const exclude = patterns("exclude");
+  if (include.length) params.include = include;
+  if (exclude.length) params.exclude = exclude;
+  if (maxTokens() !== null) params.max_tokens = maxTokens();
   if (tree && tree.session && tree.session.rounds > 0) {
     // As pack --task --new: a session with replies applied is replaced only when asked.
     if (!window.confirm("A session is in progress (round " + tree.session.rounds +
@@ -253,7 +287,9 @@ async function buildPrompt() {
 
 async function resendAll() {
   // Everything again (system part, task, structure, files in context), for a new chat.
-  renderPrompt(await rpc("build_prompt", { full: true }));
+  const params = { full: true };
+  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  renderPrompt(await rpc("build_prompt", params));
   await loadBreakdown();
 }
 
@@ -367,6 +403,7 @@ function start() {
   }
   $("build").addEventListener("click", () => guarded(buildPrompt));
   $("full").addEventListener("click", () => guarded(resendAll));
+  $("download").addEventListener("click", () => guarded(async () => downloadPrompt()));
   $("rank-files").addEventListener("click", () => guarded(rankFiles));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));
