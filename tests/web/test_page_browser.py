@@ -16,6 +16,12 @@ from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
 
 from agentprompt.bridge.state import find_session
 
+pytestmark = pytest.mark.slow
+
+# A page's answer waits on the server's work (a whole prompt built, a reply applied): give
+# a machine busy with other jobs longer than Playwright's 5 s before a check gives up.
+expect.set_options(timeout=20_000)
+
 CHROMIUM = Path("/usr/bin/chromium")
 OUTPUT = Path(__file__).parent / "output"
 REBOUND_HOST = "rebound.invalid"
