@@ -187,6 +187,24 @@ def test_max_tokens_fits_and_says_what_was_left_out(run: Run, example: Path) -> 
     assert "cut to fit --max-tokens: file:" in result.err
 
 
+def test_many_cuts_are_named_five_largest_first_and_counted(run: Run, tmp_path: Path) -> None:
+    for i in range(12):
+        body = "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(10 + 5 * i))
+        (tmp_path / f"mod{i:02}.py").write_text(body, encoding="utf-8")
+    args = ("pack", "--root", str(tmp_path), "--task", "t", "--lang", "en", "--new")
+    data = json.loads(run(*args, "--max-tokens", "2500", "--json").out)
+    assert len(data["cuts"]) > 5
+    err = run(*args, "--max-tokens", "2500").err
+    named = [line for line in err.splitlines() if line.startswith("cut to fit --max-tokens: file:")]
+    assert len(named) == 5
+    largest = sorted(data["cuts"], key=lambda c: c["tokens_after"] - c["tokens_before"])[:5]
+    assert all(any(c["section"] + " " in line for line in named) for c in largest)
+    more = len(data["cuts"]) - 5
+    assert f"cut to fit --max-tokens: {more} more cuts ({len(data['cuts'])} in all" in err
+    everything = run(*args, "--max-tokens", "2500", "--report").err
+    assert everything.count("cut to fit --max-tokens: file:") == len(data["cuts"])
+
+
 def test_report_gives_the_tokens_of_every_section(run: Run, example: Path) -> None:
     args = ("pack", "src/utils.ts", "scripts/report.py", "--root", str(example), "--task", "t")
     result = run(*args, "--lang", "en", "--report", "--json")

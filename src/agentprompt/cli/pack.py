@@ -272,14 +272,28 @@ def pack_command(
         _say(line)
 
 
+CUTS_SHOWN = 5
+"""How many of the budget's cuts a pack names without ``--report`` (the largest ones)."""
+
+
 def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
-    """What the budget cut (always, when it cut something) and, with ``sections``, the
-    tokens of each of the prompt's sections, largest first, as lines for people."""
+    """What the budget cut (when it cut something: the five largest cuts and a count of the
+    rest, or every cut with ``sections``) and, with ``sections``, the tokens of each of the
+    prompt's sections, largest first, as lines for people."""
+    cuts = prompt.cuts
+    if not sections and len(cuts) > CUTS_SHOWN:
+        cuts = tuple(sorted(cuts, key=lambda c: c.tokens_after - c.tokens_before)[:CUTS_SHOWN])
     lines = [
         f"cut to fit --max-tokens: {c.section} {c.detail} ({c.tokens_before:,} -> "
         f"{c.tokens_after:,} tokens)"
-        for c in prompt.cuts
+        for c in cuts
     ]
+    if len(cuts) < len(prompt.cuts):
+        saved = sum(c.tokens_before - c.tokens_after for c in prompt.cuts)
+        lines.append(
+            f"cut to fit --max-tokens: {len(prompt.cuts) - len(cuts):,} more cuts "
+            f"({len(prompt.cuts):,} in all, {saved:,} tokens); --report lists every one"
+        )
     if sections and prompt.sections:
         lines.append(f"tokens per section ({len(prompt.sections)}, largest first):")
         ranked = sorted(prompt.sections, key=lambda s: (-s.tokens, s.id))
