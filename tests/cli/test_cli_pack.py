@@ -54,6 +54,10 @@ def test_full_loop_browse_request_edit_applies_every_block(
     index_before = (example / "src/index.ts").read_text()
     done = run("apply", _reply(tmp_path, EDITS, "edits.md"), "--root", str(example))
     assert done.code == 0, done.out + done.err
+    # An edit round adds no file: the notice says the next prompt is ready, not that files
+    # were added.
+    assert "The next prompt is ready. Paste it into the LLM." in done.out
+    assert "Files were added" not in done.out
     assert (example / "src/utils.ts").read_text() == (
         "export function parseJSON(str: string): unknown {\n  try {\n    return JSON.parse(str);\n"
         "  } catch {\n    return null;\n  }\n}\n"

@@ -143,7 +143,8 @@ def finish_round(
             console.print(Text(printable(text)), end="")
         return None
     deliver(outcome.prompt, root)
-    notice = render_prompt("notice", outcome.state.lang, root)
+    # The fixed notice says files were added: it is for a round that added some.
+    notice = render_prompt("notice" if outcome.added else "notice_next", outcome.state.lang, root)
     console.print(Text(notice, style="bold green"))
     return None
 
