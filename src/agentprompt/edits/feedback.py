@@ -8,7 +8,7 @@ built from), so a project can reword any of it. Each is worded in the language a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
@@ -126,31 +126,38 @@ def _regions(
     return [(_where(words, hunk, None), failure.closest)]
 
 
+def _failed_regions(
+    outcome: ActionOutcome, words: _Words
+) -> Iterator[tuple[HunkFailure, str, tuple[int, int] | None]]:
+    """Each failed hunk's places to show (what it is called, and its region of the file when
+    known), in order: a block with several hunks names the hunk of each place."""
+    many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
+    for failure in outcome.hunk_failures:
+        for what, region in _regions(failure, many, words):
+            yield failure, what, region
+
+
 def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
     path = outcome.path
     if not outcome.hunk_failures or not outcome.file_lines:
         return words.render("feedback_unchanged", path=path)
     lines = outcome.file_lines
-    many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
     parts: list[str] = []
     shown = 0
-    for failure in outcome.hunk_failures:
-        for what, region in _regions(failure, many, words):
-            if shown == MAX_REGIONS:
-                break
-            excerpt = closest_lines(lines, failure.expected, region)
-            if not excerpt:
-                continue
-            shown += 1
-            width = len(str(excerpt[-1][0]))
-            text = "\n".join(f"{n:>{width}} | {line}" for n, line in excerpt)
-            parts.append(words.render("feedback_closest", path=path, what=what, excerpt=text))
-            if not failure.candidates and not failure.settled:
-                differs = _differs(
-                    words, lines, failure.expected, (excerpt[0][0] - 1, excerpt[-1][0])
-                )
-                if differs:
-                    parts.append(differs)
+    for failure, what, region in _failed_regions(outcome, words):
+        if shown == MAX_REGIONS:
+            break
+        excerpt = closest_lines(lines, failure.expected, region)
+        if not excerpt:
+            continue
+        shown += 1
+        width = len(str(excerpt[-1][0]))
+        text = "\n".join(f"{n:>{width}} | {line}" for n, line in excerpt)
+        parts.append(words.render("feedback_closest", path=path, what=what, excerpt=text))
+        if not failure.candidates and not failure.settled:
+            differs = _differs(words, lines, failure.expected, (excerpt[0][0] - 1, excerpt[-1][0]))
+            if differs:
+                parts.append(differs)
     if not parts:
         return words.render("feedback_nothing_close", path=path)
     return "\n\n".join(parts)
@@ -195,29 +202,27 @@ def _short_closest_text(outcome: ActionOutcome, words: _Words) -> str:
     if not outcome.hunk_failures or not outcome.file_lines:
         return words.line("feedback_unchanged", path=path)
     lines = outcome.file_lines
-    many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
     parts: list[str] = []
     shown = 0
-    for failure in outcome.hunk_failures:
-        for what, region in _regions(failure, many, words):
-            if shown == MAX_REGIONS:
-                break
-            span = _nearest(lines, failure.expected, region)
-            if span is None:
-                continue
-            shown += 1
-            first, last = span[0] + 1, min(span[1], len(lines))
-            numbers = str(first) if last <= first else f"{first}-{last}"
-            differing = (
-                []
-                if failure.candidates or failure.settled
-                else _differing(lines, failure.expected, span)
-            )
-            if not (differing and last <= first and not what):
-                # A one-line region is named by its differing line alone.
-                parts.append(words.line("feedback_compact_near", span=numbers, what=what))
-            for number, actual in differing:
-                parts.append(words.line("feedback_compact_line", number=number, actual=actual))
+    for failure, what, region in _failed_regions(outcome, words):
+        if shown == MAX_REGIONS:
+            break
+        span = _nearest(lines, failure.expected, region)
+        if span is None:
+            continue
+        shown += 1
+        first, last = span[0] + 1, min(span[1], len(lines))
+        numbers = str(first) if last <= first else f"{first}-{last}"
+        differing = (
+            []
+            if failure.candidates or failure.settled
+            else _differing(lines, failure.expected, span)
+        )
+        if not (differing and last <= first and not what):
+            # A one-line region is named by its differing line alone.
+            parts.append(words.line("feedback_compact_near", span=numbers, what=what))
+        for number, actual in differing:
+            parts.append(words.line("feedback_compact_line", number=number, actual=actual))
     if not parts:
         return words.line("feedback_nothing_close", path=path)
     return words.marks.sentences.join(parts)
