@@ -22,8 +22,10 @@ from agentprompt.errors import AgentPromptError
 from agentprompt.store import SessionRecord, Store, StoreError, default_store_path
 from agentprompt.tiers.served import CacheUse, ServedTally
 from agentprompt.tiers.tracker import (
+    CACHED_TIERS,
     TIERS,
     ChangeReason,
+    CopyState,
     ItemKind,
     ItemState,
     TierChange,
@@ -111,6 +113,9 @@ _STATE_SCHEMA: dict[str, Any] = {
                     "tier": {"enum": list(TIERS)},
                     "tokens": _COUNT,
                     "rewrites": _COUNT,
+                    "copy": {"type": ["string", "null"]},
+                    "copy_state": {"enum": list(get_args(CopyState))},
+                    "carried": _COUNT,
                 },
             },
         },
@@ -158,6 +163,13 @@ def _check(data: Any) -> None:
         if item["key"] in seen:
             raise CorruptTierState(f"the item {item['key']!r:.100} is stored twice")
         seen.add(item["key"])
+        if item.get("copy_state", "current") != "current" and (
+            item.get("copy") is None or item["tier"] not in CACHED_TIERS[1:]
+        ):
+            raise CorruptTierState(
+                f"the item {item['key']!r:.100} is marked {item['copy_state']} but has no "
+                "cached copy in L1–L3"
+            )
 
 
 def _read(data: Any) -> StoredTracker:

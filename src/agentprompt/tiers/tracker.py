@@ -43,6 +43,7 @@ __all__ = [
     "TIERS",
     "CacheTier",
     "ChangeReason",
+    "CopyState",
     "DuplicateItem",
     "ItemKind",
     "ItemState",
@@ -66,6 +67,11 @@ ItemKind = Literal["file", "symbols", "history"]
 
 ChangeReason = Literal["new", "promoted", "demoted", "removed", "distributed", "graduated"]
 """Why an item moved between two requests."""
+
+CopyState = Literal["current", "changed", "gone"]
+"""What an item's cached copy is to its current text: ``current``, the same; ``changed``, the
+item changed since the copy was written (a note in active gives the changes); ``gone``, the
+item left the context (a note in active says so)."""
 
 TIERS: tuple[CacheTier, ...] = ("L0", "L1", "L2", "L3", "active")
 """Every tier, most stable first (the order they are sent in)."""
@@ -154,6 +160,16 @@ class ItemState:
     rewrites: int = 0
     """How many times its cache block was written again while it stayed unchanged in its
     tier (the settle rule's measure of what leaving it there has cost)."""
+    copy: str | None = None
+    """The text its cached tier holds (kept by the deferred rule only, for files and map
+    entries in L1–L3, so the tier can be sent byte for byte after the item changes or
+    leaves the context; None otherwise)."""
+    copy_state: CopyState = "current"
+    """Whether :attr:`copy` is still the item's text (``current``), or the item changed
+    (``changed``) or left the context (``gone``) since, with a note in active saying so."""
+    carried: int = 0
+    """Tokens of notes about this item sent uncached in active since its copy went out of
+    date: what not rewriting its tier has cost so far."""
 
 
 @dataclass(frozen=True, kw_only=True)
