@@ -88,8 +88,6 @@ def outgrown(copy: str, current: str, path: str) -> bool:
 def note_tokens(kind: ItemKind, key: str, copy: str, current: str, tokens: int) -> int:
     """About how many tokens the note about an item changed since ``copy`` costs: a file's
     diff, in proportion to the file's ``tokens``, or a map entry's whole text."""
-    if kind != "file":
-        return tokens + _NOTE_OVERHEAD
     diff = changes_since(item_path(key), copy, current)
     return -(-tokens * len(diff) // max(1, len(current))) + _NOTE_OVERHEAD
 
@@ -120,6 +118,9 @@ def carried_notes(
             text = lib.render("tiers/map_gone", path=path)
         else:
             assert item is not None
-            text = lib.render("tiers/map_changes", path=path, entry=item.text)
+            diff = changes_since(path, state.copy, item.text)
+            if not diff:
+                continue
+            text = lib.render("tiers/map_changes", path=path, diff=fenced(diff, "diff"))
         notes.append(CarriedNote(key=state.key, kind=state.kind, gone=gone, text=text))
     return tuple(notes)
