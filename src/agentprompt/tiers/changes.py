@@ -68,12 +68,19 @@ def fenced(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{body}{fence}"
 
 
+def _lines(text: str) -> list[str]:
+    """A text's lines, each ending with a newline (a map entry's last line has none; it is
+    shown as a line all the same)."""
+    return (text if text.endswith("\n") or not text else text + "\n").splitlines(keepends=True)
+
+
 @functools.lru_cache(maxsize=256)
 def changes_since(path: str, copy: str, current: str) -> str:
     """The unified diff from a file's cached copy to its current text (both as
-    :func:`~agentprompt.tiers.items.file_text` shows them), over the file's content."""
-    old = file_content(copy).splitlines(keepends=True)
-    new = file_content(current).splitlines(keepends=True)
+    :func:`~agentprompt.tiers.items.file_text` shows them), over the file's content; for a
+    map entry, over its lines."""
+    old = _lines(file_content(copy))
+    new = _lines(file_content(current))
     return "".join(
         unified_diff(old, new, fromfile=f"a/{path}", tofile=f"b/{path}", n=CONTEXT_LINES)
     )
