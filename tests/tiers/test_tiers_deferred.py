@@ -110,6 +110,11 @@ def reconstruct(parts: dict[str, str], key: str) -> str:
     return apply_strictly(text + "\n", fenced_diff(note)).removesuffix("\n")
 
 
+def test_the_default_policy_is_deferred() -> None:
+    assert TierPolicy().rule == "deferred"
+    assert track(TrackerState(), [file("a.py", lines(3))]).state.rule == "deferred"
+
+
 def test_an_entry_that_leaves_keeps_its_place_so_its_tier_is_sent_as_before() -> None:
     items = [entry("m.py", "f run:1"), entry("n.py", "f go:2"), entry("o.py", "f do:3")]
     items.append(file("a.py", lines(60)))

@@ -19,7 +19,7 @@ from agentprompt.tiers.tracker import (
 
 __all__ = ["RULES", "TierPolicy", "TierRule", "track"]
 
-TierRule = Literal["settle", "deferred", "threshold", "ripple"]
+TierRule = Literal["deferred", "settle", "threshold", "ripple"]
 """The promotion rules, by name."""
 
 RULES: tuple[TierRule, ...] = get_args(TierRule)
@@ -36,7 +36,7 @@ class TierPolicy:
     L1 9, L2 6, L3 3) and ``ripple`` stay as options to compare with.
     """
 
-    rule: TierRule = "settle"
+    rule: TierRule = "deferred"
     """``deferred`` (default): as ``settle``, and a changed file or map entry keeps its cached
     copy in place with a note of the changes in active until rewriting its tier pays;
     ``settle``: unchanged items stay put, moves ride rewrites that happen anyway or pay for

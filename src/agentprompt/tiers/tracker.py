@@ -8,8 +8,9 @@ follows its N (L0 N >= 12, L1 >= 9, L2 >= 6, L3 >= 3, below 3 active), a changed
 back to N = 0 and active. It is an option (``TierPolicy(rule="threshold")``), kept to compare
 with: it moves some item across a threshold nearly every request and rewrites the cached
 blocks, so it serves far less than no tiers at all (``bench/BENCHMARKS.md``, "Cache tiers").
-The default is the settle rule (:mod:`agentprompt.tiers.settle`); :mod:`agentprompt.tiers.ripple`
-holds the other option; :func:`agentprompt.tiers.track` picks between them.
+The default is the deferred rule, and settle the same without deferred refresh
+(:mod:`agentprompt.tiers.settle` holds both); :mod:`agentprompt.tiers.ripple` holds the other
+option; :func:`agentprompt.tiers.track` picks between them.
 
 Where a new history message goes under the threshold rule. A history message cannot change,
 so it skips the wait in active a file needs to show it is stable: it enters L3 with N = 3
