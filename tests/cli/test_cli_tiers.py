@@ -51,20 +51,20 @@ def test_the_default_rule_is_deferred_and_moves_nothing_unchanged(
 def test_an_edited_file_is_rewritten_into_l3_and_its_tier_is_rewritten(
     run: Callable[..., Result], repo: Path
 ) -> None:
-    """An edited file leaves its tier (rewritten anyway) for L3; edited again at the next
-    request, it is being worked on and waits in active."""
-    first = tiers(run, repo, "--file", "src/app/core.py")
+    """Under settle, an edited file leaves its tier (rewritten anyway) for L3; edited again
+    at the next request, it is being worked on and waits in active."""
+    first = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     placed = {c["key"]: c["after"] for c in first["changes"]}  # type: ignore[union-attr]
-    tiers(run, repo, "--file", "src/app/core.py")
+    tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     (repo / "src" / "app" / "core.py").write_text("VALUE = 3\n")
-    data = tiers(run, repo, "--file", "src/app/core.py")
+    data = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     change = {"key": "file:src/app/core.py", "before": placed["file:src/app/core.py"]}
     assert {**change, "after": "L3", "reason": "demoted"} in data["changes"]  # type: ignore[operator]
     status = {b["tier"]: b["status"] for b in data["cache"]["blocks"]}  # type: ignore[index]
     assert status["L0"] == "reused" and status["L3"] == "rewritten"
     assert 0 < data["cache"]["running"]["share"] < 1  # type: ignore[index]
     (repo / "src" / "app" / "core.py").write_text("VALUE = 4\n")
-    again = tiers(run, repo, "--file", "src/app/core.py")
+    again = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     hot = {"key": "file:src/app/core.py", "before": "L3", "after": "active", "reason": "demoted"}
     assert hot in again["changes"]  # type: ignore[operator]
 

@@ -40,7 +40,10 @@ measurements that chose it):
    when what its notes and those of the tiers below have cost, with what waits in active,
    reaches what rewriting it costs (rent or buy, as in 3), or when a file's diff would be
    as long as the file. A map entry whose file is now in full in the context is not kept
-   (the layout has no map entry for such a file): its tier breaks as under settle.
+   (the layout has no map entry for such a file): its tier breaks as under settle. A change
+   no longer breaks a file's tier, so a rewrite from L1 or L2 puts every file in L2 (no
+   split by how likely each is to change): L3 is left to the history that graduates next,
+   and those graduations rewrite only it.
 
 L0 holds the system prompt and the map legend; the rule puts nothing else there (a change
 there rewrites everything). The first request is a rewrite from L1 with nothing waiting: map
@@ -315,11 +318,15 @@ def _file_split(files: Sequence[_Slot]) -> int:
     return best
 
 
-def _homes(pool: Sequence[_Slot], top: int) -> dict[str, int]:
-    """Where a rewrite from ``top`` places each item (rule 2 of the module's docstring)."""
+def _homes(pool: Sequence[_Slot], top: int, deferred: bool) -> dict[str, int]:
+    """Where a rewrite from ``top`` places each item (rules 2 and 5 of the module's
+    docstring)."""
     homes = {s.key: top for s in pool if s.kind != "file"}
     files = sorted((s for s in pool if s.kind == "file"), key=lambda s: -s.n)
-    split = _file_split(files) if top < _LAST_CACHED else 0
+    if deferred:
+        split = len(files) if top < _LAST_CACHED else 0
+    else:
+        split = _file_split(files) if top < _LAST_CACHED else 0
     for i, slot in enumerate(files):
         homes[slot.key] = max(top, _FILES) if i < split else _LAST_CACHED
     return homes
@@ -359,9 +366,9 @@ def _top(scan: _Scan, start: int) -> int:
     return top
 
 
-def _repack(members: Sequence[_Slot], top: int) -> None:
+def _repack(members: Sequence[_Slot], top: int, deferred: bool) -> None:
     """Place every item of a rewrite from ``top`` (and every waiting one) at its home."""
-    homes = _homes(members, top)
+    homes = _homes(members, top, deferred)
     for slot in members:
         tier = homes[slot.key]
         slot.rewrites = slot.rewrites + 1 if slot.tier == tier and not slot.fresh else 0
@@ -460,7 +467,7 @@ def track_settle(
         if slot.tier >= top and not hot:
             members.append(slot)
     if start is not None:
-        _repack(members, top)
+        _repack(members, top, deferred)
     changes = [
         TierChange(
             key=s.key,
