@@ -26,6 +26,7 @@ from agentprompt.tiers import (
     open_tracker,
     save_tracker,
     tier_parts,
+    tiered_request,
     track,
 )
 from agentprompt.tiers.items import file_content
@@ -331,3 +332,40 @@ def test_copy_and_notes_give_every_item_exactly_over_any_session(
                 assert f"active/changes/{key}" in parts
                 note = parts[f"active/changes/{key}"]
                 assert "no longer" in note and key.split(":", 1)[1] in note
+
+
+def test_a_changed_legend_stays_in_l0_with_its_changes_in_active() -> None:
+    """A notation leaving the map would rewrite every tier through L0; the legend L0 holds
+    is kept and the active tier gives the current one exactly."""
+    items = [entry("m.py", "f run:1"), file("a.py", lines(60))]
+    old = "# f function\n# c class\n# ″=ditto"
+    new = "# f function\n# ″=ditto"
+    first = tiered_request(
+        TierContext(system="S", legend=old, items=tuple(items)), TrackerState(), policy=DEFERRED
+    )
+    cached = cache_use(first.prompt.composition, ()).keys
+    changed = TierContext(system="S", legend=new, items=tuple(items))
+    second = tiered_request(changed, first.update.state, policy=DEFERRED)
+    assert cache_use(second.prompt.composition, cached).written == 0
+    parts = {p.id: p.text for p in second.prompt.parts}
+    assert parts["L0/legend"].endswith(old)
+    note = parts["active/changes/legend"]
+    assert apply_strictly(old + "\n", fenced_diff(note)) == new + "\n"
+    assert second.update.state.legend == old and second.update.state.legend_carried > 0
+    # Under settle the request's legend is sent, and the cache is rewritten from L0.
+    settled = tiered_request(changed, TrackerState(), policy=TierPolicy(rule="settle"))
+    assert {p.id: p.text for p in settled.prompt.parts}["L0/legend"].endswith(new)
+
+
+def test_a_legend_note_is_dropped_once_it_has_cost_rewriting_every_tier() -> None:
+    items = [entry("m.py", "f run:1"), file("a.py", lines(8))]
+    old, new = "# f function\n# c class", "# f function"
+    state = tiered_request(
+        TierContext(system="S", legend=old, items=tuple(items)), TrackerState(), policy=DEFERRED
+    ).update.state
+    changed = TierContext(system="S", legend=new, items=tuple(items))
+    for _ in range(200):
+        state = tiered_request(changed, state, policy=DEFERRED).update.state
+        if state.legend == new:
+            break
+    assert state.legend == new and state.legend_carried == 0

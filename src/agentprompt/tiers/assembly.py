@@ -25,7 +25,7 @@ from agentprompt.composition import Composition, assemble
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Section, SectionRole, Stability
-from agentprompt.tiers.changes import CarriedNote, carried_notes
+from agentprompt.tiers.changes import CarriedNote, carried_notes, changes_since, fenced
 from agentprompt.tiers.items import history_role
 from agentprompt.tiers.tracker import (
     CACHED_TIERS,
@@ -44,6 +44,7 @@ __all__ = [
     "assemble_tiers",
     "carried_in_active",
     "placed_items",
+    "shown_legend",
     "tier_parts",
 ]
 
@@ -97,7 +98,11 @@ def _section(tier: CacheTier, sid: str, role: SectionRole, text: str) -> Section
 
 
 def _tier_sections(
-    lib: PromptLibrary, tier: CacheTier, context: TierContext, members: Sequence[TrackedItem]
+    lib: PromptLibrary,
+    tier: CacheTier,
+    context: TierContext,
+    members: Sequence[TrackedItem],
+    legend: str,
 ) -> list[Section]:
     """One tier's sections: its context message (and the reply to it), then its history.
 
@@ -110,9 +115,9 @@ def _tier_sections(
     out: list[Section] = []
     if tier == "L0":
         out.append(_section(tier, "system", role, context.system))
-        if context.legend or symbols:
+        if legend or symbols:
             header = lib.render("tiers/map_header")
-            out.append(_section(tier, "legend", role, f"{header}\n\n{context.legend}"))
+            out.append(_section(tier, "legend", role, f"{header}\n\n{legend}"))
     elif symbols:
         out.append(_section(tier, "map-header", role, lib.render("tiers/map_continued")))
     out.extend(_section(tier, i.key, role, i.text) for i in symbols)
@@ -182,12 +187,27 @@ def placed_items(context: TierContext, state: TrackerState) -> dict[CacheTier, l
     return by_tier
 
 
+def shown_legend(context: TierContext, state: TrackerState) -> str:
+    """The map legend L0 holds: the state's copy under the deferred rule, else the
+    context's."""
+    return state.legend if state.legend is not None else context.legend
+
+
 def carried_in_active(
     context: TierContext, state: TrackerState, lib: PromptLibrary
 ) -> tuple[CarriedNote, ...]:
-    """The notes the active tier carries about cached copies that are out of date."""
+    """The notes the active tier carries about cached copies that are out of date (the
+    legend's first)."""
+    notes: list[CarriedNote] = []
+    legend = shown_legend(context, state)
+    if legend != context.legend:
+        diff = fenced(changes_since("legend", legend, context.legend), "diff")
+        text = lib.render("tiers/legend_changes", diff=diff)
+        notes.append(CarriedNote(key="legend", kind="symbols", gone=False, text=text))
     stale = _out_of_date(state)
-    return carried_notes(context.items, stale, lib) if stale else ()
+    if stale:
+        notes.extend(carried_notes(context.items, stale, lib))
+    return tuple(notes)
 
 
 def tier_parts(
@@ -207,7 +227,9 @@ def tier_parts(
             parts.extend(_section(tier, f"{NOTE_SECTION}{n.key}", "user", n.text) for n in notes)
             if not any(i.kind != "history" for i in by_tier[tier]):
                 parts.append(_section(tier, "ack", "assistant", lib.render("tiers/ack")))
-        parts.extend(_tier_sections(lib, tier, context, by_tier[tier]))
+        parts.extend(
+            _tier_sections(lib, tier, context, by_tier[tier], shown_legend(context, state))
+        )
     if context.user:
         parts.append(Section(id="user", role="user", text=context.user, stability=Stability.TURN))
     return tuple(parts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentprompt.tiers.assembly import NOTE_SECTION, TieredPrompt, placed_items
+from agentprompt.tiers.assembly import NOTE_SECTION, TieredPrompt, placed_items, shown_legend
 from agentprompt.tiers.tracker import TIERS, CacheTier
 from agentprompt.tokens import Tokenizer, shared_counter
 
@@ -109,10 +109,9 @@ def get_context_breakdown(
     items["L0"].append(
         ItemTokens(key="system", kind="system", tokens=counter.count(prompt.context.system))
     )
-    if prompt.context.legend:
-        items["L0"].append(
-            ItemTokens(key="legend", kind="legend", tokens=counter.count(prompt.context.legend))
-        )
+    legend = shown_legend(prompt.context, prompt.state)
+    if legend:
+        items["L0"].append(ItemTokens(key="legend", kind="legend", tokens=counter.count(legend)))
     for tier, members in placed_items(prompt.context, prompt.state).items():
         for item in members:
             state = prompt.state.get(item.key)

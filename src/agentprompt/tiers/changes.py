@@ -51,7 +51,8 @@ class CarriedNote:
     """One note in the active tier about an item whose cached copy is out of date."""
 
     key: str
-    """The item's key (``file:PATH`` or ``symbols:PATH``)."""
+    """The item's key (``file:PATH`` or ``symbols:PATH``), or ``legend`` for the map
+    legend L0 holds."""
     kind: ItemKind
     """What the item holds."""
     gone: bool

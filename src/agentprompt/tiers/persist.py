@@ -83,6 +83,8 @@ def _state_json(
     return {
         "requests": state.requests,
         "rule": state.rule,
+        "legend": state.legend,
+        "legend_carried": state.legend_carried,
         "items": [asdict(i) for i in state.items],
         "changes": [asdict(c) for c in changes],
         "cache": {"blocks": list(cached), **asdict(tally)},
@@ -100,6 +102,8 @@ _STATE_SCHEMA: dict[str, Any] = {
     "properties": {
         "requests": _COUNT,
         "rule": {"type": ["string", "null"]},
+        "legend": {"type": ["string", "null"]},
+        "legend_carried": _COUNT,
         "items": {
             "type": "array",
             "items": {
@@ -187,7 +191,13 @@ def _read(data: Any) -> StoredTracker:
         total=cache.get("total", 0),
         cost=float(cache.get("cost", 0.0)),
     )
-    state = TrackerState(items=items, requests=data.get("requests", 0), rule=data.get("rule"))
+    state = TrackerState(
+        items=items,
+        requests=data.get("requests", 0),
+        rule=data.get("rule"),
+        legend=data.get("legend"),
+        legend_carried=data.get("legend_carried", 0),
+    )
     return StoredTracker(
         state=state, changes=changes, cached=tuple(cache.get("blocks", ())), tally=tally
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 from agentprompt.tiers.ripple import DEFAULT_HISTORY_TARGET_TOKENS, track_ripple
-from agentprompt.tiers.settle import track_settle
+from agentprompt.tiers.settle import keep_legend, track_settle
 from agentprompt.tiers.tracker import (
     TrackedItem,
     TrackerState,
@@ -55,12 +55,17 @@ def _rule_warning(stored: str, rule: str) -> str:
 
 
 def track(
-    previous: TrackerState, items: Sequence[TrackedItem], policy: TierPolicy | None = None
+    previous: TrackerState,
+    items: Sequence[TrackedItem],
+    policy: TierPolicy | None = None,
+    *,
+    legend: str | None = None,
 ) -> TrackerUpdate:
     """Apply one request's items to the tracker under ``policy`` (default: ``deferred``).
 
     A state placed under another rule is not continued (each rule keeps its own
-    invariants): the tiers are placed afresh, with a warning in the update.
+    invariants): the tiers are placed afresh, with a warning in the update. With the map's
+    ``legend``, the deferred rule also decides which legend L0 holds.
     """
     check_keys(items)
     policy = policy or TierPolicy()
@@ -78,4 +83,6 @@ def track(
         update = track_ripple(previous, items, history_target_tokens=policy.history_target_tokens)
     if update.state.rule != policy.rule:
         update = replace(update, state=replace(update.state, rule=policy.rule))
+    if policy.rule == "deferred" and legend is not None:
+        update = replace(update, state=keep_legend(previous, update.state, legend))
     return replace(update, warnings=warnings) if warnings else update

@@ -45,6 +45,11 @@ measurements that chose it):
    split by how likely each is to change): L3 is left to the history that graduates next,
    and those graduations rewrite only it.
 
+6. **The legend too** (deferred rule). L0 holds the map legend, and a change there would
+   rewrite every tier. A legend that changes (a notation comes into the map or leaves it)
+   stays in L0 as it was sent, with a diff to the current legend in active, until those
+   notes have cost what rewriting every cached tier costs (:func:`keep_legend`).
+
 L0 holds the system prompt and the map legend; the rule puts nothing else there (a change
 there rewrites everything). The first request is a rewrite from L1 with nothing waiting: map
 entries in L1, files over L2 and L3.
@@ -57,9 +62,9 @@ the later messages to active, which breaks their tiers like any move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from agentprompt.tiers.changes import GONE_NOTE_TOKENS, note_tokens, outgrown
+from agentprompt.tiers.changes import GONE_NOTE_TOKENS, changes_since, note_tokens, outgrown
 from agentprompt.tiers.items import item_path
 from agentprompt.tiers.tracker import (
     TIERS,
@@ -75,7 +80,7 @@ from agentprompt.tiers.tracker import (
     content_hashes,
 )
 
-__all__ = ["REWRITE_PREMIUM", "track_settle"]
+__all__ = ["REWRITE_PREMIUM", "keep_legend", "track_settle"]
 
 REWRITE_PREMIUM = 1.15
 """What rewriting a cached token costs beyond reading it, in input-token prices: a cache
@@ -87,6 +92,7 @@ _FILES = 2  # L2: the most stable tier files go to
 _LAST_CACHED = 3  # L3
 _ACTIVE = 4
 _MOVING = len(TIERS)  # past every tier: the item changed, is new, or must move
+_CHARS_PER_TOKEN = 4  # the legend's notes are sized without a tokenizer
 
 
 class _Slot:
@@ -498,3 +504,21 @@ def track_settle(
         ),
         changes=tuple(changes),
     )
+
+
+def keep_legend(previous: TrackerState, state: TrackerState, legend: str) -> TrackerState:
+    """``state`` with the legend L0 holds under the deferred rule (rule 6 of the module's
+    docstring): the copy L0 already holds while carrying its changes costs less than
+    rewriting every cached tier, else ``legend``."""
+    copy = previous.legend if previous.requests and previous.rule == "deferred" else None
+    if copy is None or copy == legend:
+        return replace(state, legend=legend, legend_carried=0)
+    diff = changes_since("legend", copy, legend)
+    note = len(diff) // _CHARS_PER_TOKEN + GONE_NOTE_TOKENS
+    carried = previous.legend_carried + note
+    cached = sum(s.tokens for s in state.items if s.tier != "active")
+    cached += len(copy) // _CHARS_PER_TOKEN
+    # No "longer than the text" test here: a legend is short, and rewriting it rewrites all.
+    if carried >= REWRITE_PREMIUM * cached:
+        return replace(state, legend=legend, legend_carried=0)
+    return replace(state, legend=copy, legend_carried=carried)

@@ -184,6 +184,12 @@ class TrackerState:
     rule: str | None = None
     """The promotion rule that placed the items (None: not recorded), so a request under
     another rule can tell that the placement is not its own."""
+    legend: str | None = None
+    """The map legend L0 holds, kept by the deferred rule: a changed legend stays in L0 byte
+    for byte with its changes carried in active (None: L0 holds the request's legend)."""
+    legend_carried: int = 0
+    """Tokens of notes about the legend sent uncached in active since L0's copy went out of
+    date."""
     _index: dict[str, ItemState] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
