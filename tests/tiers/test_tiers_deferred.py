@@ -30,6 +30,7 @@ from agentprompt.tiers import (
     track,
 )
 from agentprompt.tiers.items import file_content
+from agentprompt.tiers.settle import NOTE_HORIZON
 
 DEFERRED = TierPolicy(rule="deferred")
 
@@ -221,7 +222,7 @@ def test_a_map_entry_of_a_file_now_in_context_is_not_kept() -> None:
 
 
 def test_a_changed_map_entry_is_carried_as_a_diff_and_a_dropped_one_as_gone() -> None:
-    items = [entry("m.py", "f run:1\nf stop:9"), entry("n.py", "f go:2"), file("a.py", lines(60))]
+    items = [entry("m.py", "f run:1\nf stop:9"), entry("n.py", "f go:2"), file("a.py", lines(300))]
     state = track(TrackerState(), items, DEFERRED).state
     changed = [entry("m.py", "f run:1\nf halt:9"), items[2]]
     update = track(state, changed, DEFERRED)
@@ -369,3 +370,20 @@ def test_a_legend_note_is_dropped_once_it_has_cost_rewriting_every_tier() -> Non
         if state.legend == new:
             break
     assert state.legend == new and state.legend_carried == 0
+
+
+def test_notes_as_large_as_their_tier_rewrite_it_at_once() -> None:
+    """A re-ranked map changes most entries: notes that would pay for the rewrite within
+    NOTE_HORIZON requests are not carried at all; a small change is."""
+    names = [f"m{i}.py" for i in range(6)]
+    rows = "\n".join(f"f fn{k}:{k}" for k in range(8))
+    items = [entry(n, rows) for n in names] + [file("a.py", lines(30))]
+    state = track(track(TrackerState(), items, DEFERRED).state, items, DEFERRED).state
+    small = [entry(names[0], rows.replace("fn3", "fn_three")), *items[1:]]
+    kept = track(state, small, DEFERRED).state
+    assert kept.get(f"symbols:{names[0]}").copy_state == "changed"  # type: ignore[union-attr]
+    reranked = [entry(n, rows.replace("fn", "g")) for n in names] + [items[-1]]
+    update = track(state, reranked, DEFERRED)
+    assert {s.copy_state for s in update.state.items} == {"current"}
+    assert all(s.copy == i.text for s, i in zip(update.state.items, reranked, strict=True))
+    assert NOTE_HORIZON > 1
