@@ -387,3 +387,38 @@ def test_notes_as_large_as_their_tier_rewrite_it_at_once() -> None:
     assert {s.copy_state for s in update.state.items} == {"current"}
     assert all(s.copy == i.text for s, i in zip(update.state.items, reranked, strict=True))
     assert NOTE_HORIZON > 1
+
+
+def test_the_prompt_gives_each_file_on_disk_over_random_edits(tmp_path: Path) -> None:
+    """A repository edited on disk request after request: from the prompt alone (cached
+    copies and the notes in active) every file in context reads exactly as on disk."""
+    import random
+
+    from agentprompt.tiers import repository_context
+
+    rng = random.Random(7)
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    paths = [f"pkg/mod{i}.py" for i in range(4)]
+    for i, path in enumerate(paths):
+        body = "".join(f"def f{i}_{k}(x):\n    return x + {k}\n\n" for k in range(30))
+        (root / path).write_text(body)
+    state = TrackerState()
+    in_context = paths[:3]
+    carried = 0
+    for turn in range(14):
+        if turn == 6:
+            in_context = [paths[0], paths[1], paths[3]]
+        context = repository_context(root, files=in_context, map_tokens=512)
+        request = tiered_request(context, state, root=root, policy=DEFERRED)
+        state = request.update.state
+        parts = {p.id: p.text for p in request.prompt.parts}
+        carried += sum(1 for sid in parts if sid.startswith("active/changes/file:"))
+        for path in in_context:
+            assert reconstruct(parts, f"file:{path}") == (root / path).read_text()
+        path = rng.choice(in_context)
+        rows = (root / path).read_text().splitlines(keepends=True)
+        at = rng.randrange(len(rows))
+        rows[at : at + rng.randint(0, 2)] = [f"    # turn {turn}\n"] * rng.randint(0, 2)
+        (root / path).write_text("".join(rows))
+    assert carried > 0  # the notes were exercised, not only rewrites

@@ -4,11 +4,12 @@ A chat model already holds a cached tier's text as it was sent, so an item that 
 leaves the context) need not be re-rendered in place, which would rewrite its tier and every
 tier after it. Its cached copy stays byte for byte, and the active tier (uncached) carries a
 note: for a file, a unified diff from the cached copy to its current content; for a map
-entry, its current text; for an item that left the context, a line saying so. The diff is
-exact: applied to the copy it gives the current content (the tests apply it).
+entry (and the map legend L0 holds), a unified diff over its lines; for an item that left
+the context, a line saying so. The diff is exact: applied to the copy it gives the current
+text (the tests apply it).
 
 The notes' texts are prompt files (``tiers/changes_header``, ``tiers/file_changes``,
-``tiers/file_gone``, ``tiers/map_changes``, ``tiers/map_gone``).
+``tiers/file_gone``, ``tiers/map_changes``, ``tiers/map_gone``, ``tiers/legend_changes``).
 """
 
 from __future__ import annotations
@@ -93,9 +94,9 @@ def outgrown(copy: str, current: str, path: str) -> bool:
     return len(changes_since(path, copy, current)) >= len(current)
 
 
-def note_tokens(kind: ItemKind, key: str, copy: str, current: str, tokens: int) -> int:
-    """About how many tokens the note about an item changed since ``copy`` costs: a file's
-    diff, in proportion to the file's ``tokens``, or a map entry's whole text."""
+def note_tokens(key: str, copy: str, current: str, tokens: int) -> int:
+    """About how many tokens the note about an item changed since ``copy`` costs: its
+    diff, in proportion to the item's ``tokens``, and the note's heading."""
     diff = changes_since(item_path(key), copy, current)
     return -(-tokens * len(diff) // max(1, len(current))) + _NOTE_OVERHEAD
 

@@ -34,8 +34,8 @@ measurements that chose it):
    is an option). A chat model already holds a cached tier's text as it was sent, so a
    file or map entry in L1–L3 that changes, or leaves the context, need not break its
    tier: its cached copy stays byte for byte and the active tier carries a note
-   (:mod:`agentprompt.tiers.changes`: a diff from the copy to the file's current content,
-   an entry's new text, or that the item is gone). The notes cost uncached tokens at
+   (:mod:`agentprompt.tiers.changes`: a diff from the copy to the current text, a file's
+   content or a map entry's lines, or that the item is gone). The notes cost uncached tokens at
    every request; a tier is consolidated (rewritten with current texts, its notes dropped)
    when what its notes and those of the tiers below have cost, with what waits in active,
    reaches what rewriting it costs (rent or buy, as in 3), when this request's notes alone
@@ -201,7 +201,7 @@ def _carry(item: TrackedItem, digest: str, old: ItemState) -> ItemState | None:
     elif item.kind == "file" and outgrown(copy, item.text, item_path(item.key)):
         return None
     else:
-        note = note_tokens(item.kind, item.key, copy, item.text, item.tokens)
+        note = note_tokens(item.key, copy, item.text, item.tokens)
         copy_state, carried = "changed", old.carried + note
     unchanged = old.hash == digest and old.copy_state != "gone"
     state = _state(
