@@ -16,8 +16,8 @@ and the reply each turn.
 Each turn's context (system prompt, symbol map of the files not in context, the files in
 context, the history, the user's message) is assembled once per variant:
 
-* ``settle``, ``threshold``, ``ripple``: ``tiered_request`` under that ``TierPolicy`` rule,
-  the tracker carried from turn to turn (``settle`` is the default);
+* ``deferred``, ``settle``, ``threshold``, ``ripple``: ``tiered_request`` under that
+  ``TierPolicy`` rule, the tracker carried from turn to turn (``deferred`` is the default);
 * ``acdc``: AC-DC's own ``StabilityTracker`` (``../shared/peers/ac-dc/``, its membrane
   controller, driven turn by turn as AC-DC drives it: map entries grouped into one
   ``symbols:<dir>`` block per directory, seeded by ``initialize_dir_blocks`` from the
