@@ -16,8 +16,8 @@ and the reply each turn.
 Each turn's context (system prompt, symbol map of the files not in context, the files in
 context, the history, the user's message) is assembled once per variant:
 
-* ``settle``, ``threshold``, ``ripple``: ``tiered_request`` under that ``TierPolicy`` rule,
-  the tracker carried from turn to turn (``settle`` is the default);
+* ``deferred``, ``settle``, ``threshold``, ``ripple``: ``tiered_request`` under that
+  ``TierPolicy`` rule, the tracker carried from turn to turn (``deferred`` is the default);
 * ``acdc``: AC-DC's own ``StabilityTracker`` (``../shared/peers/ac-dc/``, its membrane
   controller, driven turn by turn as AC-DC drives it: map entries grouped into one
   ``symbols:<dir>`` block per directory, seeded by ``initialize_dir_blocks`` from the
@@ -85,10 +85,12 @@ MAP_TOKENS = 4096
 ACDC_CACHE_TARGET = 1536
 """AC-DC's cache target for a model with a 1,024-token cache minimum (× 1.5 buffer)."""
 
-RULES = ("settle", "threshold", "ripple")
+RULES = ("deferred", "settle", "threshold", "ripple")
+DEFAULT = RULES[0]
 VARIANTS = (*RULES, "acdc", "none")
 NAMES = {
-    "settle": "tiers, settle rule (default)",
+    "deferred": "tiers, deferred rule (default)",
+    "settle": "tiers, settle rule",
     "threshold": "tiers, threshold rule (N 12/9/6/3)",
     "ripple": "tiers, ripple rule",
     "acdc": "AC-DC's tracker (membrane controller)",
@@ -379,7 +381,7 @@ def session(root: Path, seed: int, shape: Shape) -> dict[str, Tally]:
                 rng.choice(_WORDS) for _ in range(shape.prose_words)
             )
         model.add(reply)
-        answer = model.complete(ModelRequest(messages=comps["settle"].messages)).text
+        answer = model.complete(ModelRequest(messages=comps[DEFAULT].messages)).text
         if "««« EDIT" in answer:
             report = apply_reply(root, answer, dialect="editrepl")
             if report.failed:
@@ -476,11 +478,12 @@ def report_shape(shape: Shape, runs: int) -> None:
                     value / base if base else float("inf")
                 )
         for measure in ("identical", "served", "cost"):
-            peer = shares[f"{measure} acdc"][-1]
-            ours = shares[f"{measure} settle"][-1]
-            shares.setdefault(f"{measure} ratio peer", []).append(
-                ours / peer if peer else float("inf")
-            )
+            ours = shares[f"{measure} {DEFAULT}"][-1]
+            for other in ("acdc", "settle"):
+                theirs = shares[f"{measure} {other}"][-1]
+                shares.setdefault(f"{measure} ratio {DEFAULT}/{other}", []).append(
+                    ours / theirs if theirs else float("inf")
+                )
         print(
             f"{shape.name} run {run}: "
             + "; ".join(
@@ -504,9 +507,15 @@ def report_shape(shape: Shape, runs: int) -> None:
         print("| --- | --- | --- | --- |")
         for v in VARIANTS:
             print(_row(NAMES[v], shares[f"{measure} {v}"]))
-        for v in ("settle", "acdc"):
+        for v in (DEFAULT, "settle", "acdc"):
             print(_row(f"ratio {v} / no tiers, per run", shares[f"{measure} ratio {v}"]))
-        print(_row("ratio settle / AC-DC, per run", shares[f"{measure} ratio peer"]))
+        for other, name in (("acdc", "AC-DC"), ("settle", "settle")):
+            print(
+                _row(
+                    f"ratio {DEFAULT} / {name}, per run",
+                    shares[f"{measure} ratio {DEFAULT}/{other}"],
+                )
+            )
         print()
     if shape.name == "30-turn":
         plot_shares(

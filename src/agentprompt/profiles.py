@@ -126,7 +126,7 @@ def _ac(request: InspectRequest) -> list[Part]:
         request.root, history=request.history, user=request.task, task=request.task
     )
     # A damaged stored state places the items afresh (the command prints its warning).
-    state = track(read_stored(request.root).state, context.items).state
+    state = track(read_stored(request.root).state, context.items, legend=context.legend).state
     return list(tier_parts(context, state, prompts=PromptLibrary(request.root)))
 
 

@@ -30,14 +30,14 @@ def test_first_request_distributes_and_later_ones_promote(
     assert reasons == {"promoted"} and later["requests"] == 4
 
 
-def test_the_default_rule_is_settle_and_moves_nothing_unchanged(
+def test_the_default_rule_is_deferred_and_moves_nothing_unchanged(
     run: Callable[..., Result], repo: Path
 ) -> None:
     """Four unchanged requests without --rule move nothing after the first and reuse every
     cache block; the threshold rule promotes the L3 items at N = 6 and rewrites them."""
     for _ in range(4):
         default = tiers(run, repo, "--file", "src/app/core.py")
-    assert default["rule"] == "settle" and default["changes"] == []
+    assert default["rule"] == "deferred" and default["changes"] == []
     cache = default["cache"]
     assert {b["status"] for b in cache["blocks"]} == {"reused"}  # type: ignore[index]
     assert cache["written"] == 0 and cache["running"]["requests"] == 4  # type: ignore[index]
@@ -51,22 +51,42 @@ def test_the_default_rule_is_settle_and_moves_nothing_unchanged(
 def test_an_edited_file_is_rewritten_into_l3_and_its_tier_is_rewritten(
     run: Callable[..., Result], repo: Path
 ) -> None:
-    """An edited file leaves its tier (rewritten anyway) for L3; edited again at the next
-    request, it is being worked on and waits in active."""
-    first = tiers(run, repo, "--file", "src/app/core.py")
+    """Under settle, an edited file leaves its tier (rewritten anyway) for L3; edited again
+    at the next request, it is being worked on and waits in active."""
+    first = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     placed = {c["key"]: c["after"] for c in first["changes"]}  # type: ignore[union-attr]
-    tiers(run, repo, "--file", "src/app/core.py")
+    tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     (repo / "src" / "app" / "core.py").write_text("VALUE = 3\n")
-    data = tiers(run, repo, "--file", "src/app/core.py")
+    data = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     change = {"key": "file:src/app/core.py", "before": placed["file:src/app/core.py"]}
     assert {**change, "after": "L3", "reason": "demoted"} in data["changes"]  # type: ignore[operator]
     status = {b["tier"]: b["status"] for b in data["cache"]["blocks"]}  # type: ignore[index]
     assert status["L0"] == "reused" and status["L3"] == "rewritten"
     assert 0 < data["cache"]["running"]["share"] < 1  # type: ignore[index]
     (repo / "src" / "app" / "core.py").write_text("VALUE = 4\n")
-    again = tiers(run, repo, "--file", "src/app/core.py")
+    again = tiers(run, repo, "--file", "src/app/core.py", "--rule", "settle")
     hot = {"key": "file:src/app/core.py", "before": "L3", "after": "active", "reason": "demoted"}
     assert hot in again["changes"]  # type: ignore[operator]
+
+
+def test_a_small_edit_keeps_the_cached_copy_and_carries_the_change(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    """Under the default rule a one-line edit to a file in a cached tier rewrites no block:
+    the active tier carries the diff, and both views say how many tokens it carries."""
+    table = repo / "src" / "app" / "table.py"
+    table.write_text("".join(f"ROW_{i} = {i}\n" for i in range(80)))
+    for _ in range(2):
+        tiers(run, repo, "--file", "src/app/table.py")
+    table.write_text(table.read_text().replace("ROW_40 = 40", "ROW_40 = 41"))
+    data = tiers(run, repo, "--file", "src/app/table.py")
+    assert {b["status"] for b in data["cache"]["blocks"]} == {"reused"}  # type: ignore[index]
+    active = next(t for t in data["tiers"] if t["tier"] == "active")  # type: ignore[union-attr]
+    notes = [i for i in active["items"] if i["kind"] == "changes"]
+    assert [n["key"] for n in notes] == ["changes:file:src/app/table.py"]
+    assert data["carried"] == notes[0]["tokens"] > 0
+    shown = run("tiers", "--root", str(repo), "--file", "src/app/table.py")
+    assert shown.code == 0 and "Carried as changes in active:" in shown.out
 
 
 def test_show_reads_the_state_without_a_request(run: Callable[..., Result], repo: Path) -> None:
@@ -172,7 +192,7 @@ def test_switching_rules_warns_and_places_the_tiers_afresh(
     tiers(run, repo, "--file", "src/app/core.py")
     tiers(run, repo, "--file", "src/app/core.py")
     result = run("tiers", "--root", str(repo), "--json", "--rule", "ripple")
-    assert result.code == 0 and "placed under the 'settle' rule, not 'ripple'" in result.err
+    assert result.code == 0 and "placed under the 'deferred' rule, not 'ripple'" in result.err
     data = json.loads(result.out)
     assert data["rule"] == "ripple" and data["warnings"]
     assert {c["reason"] for c in data["changes"]} == {"distributed"}

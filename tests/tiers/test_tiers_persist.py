@@ -103,7 +103,7 @@ def test_open_tracker_keeps_the_rule_the_cache_blocks_and_the_tally(tmp_path: Pa
     with Store(tmp_path / "s.db") as store:
         save_tracker(store, update.state, update.changes, use=use, tally=tally)
         stored = open_tracker(store)
-    assert stored.state == update.state and stored.state.rule == "settle"
+    assert stored.state == update.state and stored.state.rule == "deferred"
     assert stored.cached == ("k0",) and stored.tally == tally and stored.warnings == ()
 
 

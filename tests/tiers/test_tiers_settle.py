@@ -1,4 +1,5 @@
-"""The settle rule, the default: unchanged items stay put, moves ride rewrites that happen
+"""The settle rule (an option; the default, deferred, builds on it): unchanged items stay put,
+moves ride rewrites that happen
 anyway, waiting items graduate when they have paid for it, history keeps its order."""
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from agentprompt.tiers import (
     content_hash,
     track,
 )
+
+SETTLE = TierPolicy(rule="settle")
 
 
 def item(key: str, text: str = "x", tokens: int = 10, kind: str = "file") -> TrackedItem:
@@ -43,9 +46,8 @@ def stored(*rows: tuple[str, str, int, str], requests: int = 20) -> TrackerState
     )
 
 
-def test_the_default_policy_is_settle() -> None:
-    assert TierPolicy().rule == "settle"
-    update = track(TrackerState(), [item("file:a.py")])
+def test_the_settle_policy_records_its_rule() -> None:
+    update = track(TrackerState(), [item("file:a.py")], SETTLE)
     assert update.state.rule == "settle"
 
 
@@ -56,7 +58,7 @@ def test_the_first_request_puts_map_and_history_in_l1_and_files_lower() -> None:
         item("file:b.py", tokens=500),
         history(0),
     ]
-    update = track(TrackerState(), items)
+    update = track(TrackerState(), items, SETTLE)
     tiers = placed(update.state)
     assert tiers["symbols:m.py"] == "L1" and tiers["history:0"] == "L1"
     assert {tiers["file:a.py"], tiers["file:b.py"]} <= {"L2", "L3"}
@@ -66,8 +68,8 @@ def test_the_first_request_puts_map_and_history_in_l1_and_files_lower() -> None:
 
 def test_an_unchanged_request_moves_nothing_and_counts_up() -> None:
     items = [item("symbols:m.py", kind="symbols"), item("file:a.py"), history(0)]
-    first = track(TrackerState(), items).state
-    second = track(first, items)
+    first = track(TrackerState(), items, SETTLE).state
+    second = track(first, items, SETTLE)
     assert second.changes == ()
     assert placed(second.state) == placed(first)
     assert all(i.n == 1 for i in second.state.items)
@@ -80,7 +82,7 @@ def test_a_changed_file_is_rewritten_into_l3_and_tiers_above_stay() -> None:
         ("file:b.py", "L3", 9, "file"),
     )
     items = [item("symbols:m.py", kind="symbols"), item("file:a.py", "edited"), item("file:b.py")]
-    update = track(before, items)
+    update = track(before, items, SETTLE)
     tiers = placed(update.state)
     assert tiers["symbols:m.py"] == "L1" and tiers["file:a.py"] == "L3"
     change = next(c for c in update.changes if c.key == "file:a.py")
@@ -91,7 +93,9 @@ def test_a_changed_file_is_rewritten_into_l3_and_tiers_above_stay() -> None:
 
 def test_a_file_changed_twice_in_a_row_waits_in_active() -> None:
     before = stored(("symbols:m.py", "L1", 9, "symbols"), ("file:a.py", "L3", 0, "file"))
-    update = track(before, [item("symbols:m.py", kind="symbols"), item("file:a.py", "again")])
+    update = track(
+        before, [item("symbols:m.py", kind="symbols"), item("file:a.py", "again")], SETTLE
+    )
     assert placed(update.state)["file:a.py"] == "active"
 
 
@@ -117,7 +121,7 @@ def test_new_history_waits_in_active_until_its_rent_pays_for_rewriting_l3() -> N
     waited = 0
     for i in range(10):
         messages.append(history(i, tokens=10))
-        update = track(state, [item("file:a.py", tokens=l3_tokens), *messages])
+        update = track(state, [item("file:a.py", tokens=l3_tokens), *messages], SETTLE)
         state = update.state
         rent = sum(10 * (i - j + 1) for j in range(i + 1))
         if rent < REWRITE_PREMIUM * l3_tokens:
@@ -143,7 +147,7 @@ def test_history_rides_a_rewrite_to_its_top() -> None:
         item("file:b.py"),
         item("history:0", kind="history"),
     ]
-    assert placed(track(before, items).state)["history:0"] == "L2"
+    assert placed(track(before, items, SETTLE).state)["history:0"] == "L2"
 
 
 def test_a_removed_item_breaks_its_tier_only() -> None:
@@ -160,6 +164,7 @@ def test_a_removed_item_breaks_its_tier_only() -> None:
             item("file:a.py"),
             item("history:0", kind="history"),
         ],
+        SETTLE,
     )
     assert any(c.key == "symbols:n.py" and c.reason == "removed" for c in update.changes)
     assert placed(update.state)["history:0"] == "L1"  # L1 was rewritten: history rides it
@@ -173,14 +178,16 @@ def test_history_out_of_order_in_a_foreign_state_is_repaired() -> None:
         ("history:1", "L1", 9, "history"),
         requests=5,
     )
-    update = track(before, [item("history:0", kind="history"), item("history:1", kind="history")])
+    update = track(
+        before, [item("history:0", kind="history"), item("history:1", kind="history")], SETTLE
+    )
     tiers = placed(update.state)
     assert TIERS.index(tiers["history:0"]) <= TIERS.index(tiers["history:1"])  # type: ignore[arg-type]
 
 
 def test_switching_rules_warns_and_places_afresh() -> None:
     items = [item("symbols:m.py", kind="symbols"), item("file:a.py")]
-    settled = track(TrackerState(), items).state
+    settled = track(TrackerState(), items, SETTLE).state
     update = track(settled, items, TierPolicy(rule="threshold"))
     assert (
         update.warnings and "'settle'" in update.warnings[0] and "'threshold'" in update.warnings[0]
@@ -195,6 +202,7 @@ def test_history_lifts_out_of_a_tier_rewritten_often_once_it_has_paid() -> None:
     state = track(
         TrackerState(),
         [item("symbols:m.py", tokens=50, kind="symbols"), item("file:a.py", tokens=50)],
+        SETTLE,
     ).state
     tiers_seen: list[str] = []
     messages: list[TrackedItem] = []
@@ -206,7 +214,7 @@ def test_history_lifts_out_of_a_tier_rewritten_often_once_it_has_paid() -> None:
             item("file:a.py", text, 50),
             *messages,
         ]
-        state = track(state, items).state
+        state = track(state, items, SETTLE).state
         tiers_seen.append(placed(state)["history:1"])
     assert "L3" in tiers_seen
     assert tiers_seen[-1] in ("L1", "L2")
@@ -252,13 +260,13 @@ def test_settle_invariants_hold_over_any_session(
         ]
         items += [history(j) for j in range(messages)]
         before = state
-        update: TrackerUpdate = track(before, items)
+        update: TrackerUpdate = track(before, items, SETTLE)
         state = update.state
         assert [i.key for i in state.items] == [i.key for i in items]
         tiers = [TIERS.index(i.tier) for i in state.items if i.kind == "history"]
         assert tiers == sorted(tiers)
         assert all(i.tier != "L0" for i in state.items)
         if not any(i.tier == "active" for i in state.items):
-            again = track(state, items)
+            again = track(state, items, SETTLE)
             assert again.changes == ()
             assert [i.tier for i in again.state.items] == [i.tier for i in state.items]

@@ -246,7 +246,7 @@ def test_get_context_breakdown_shows_reused_and_rewritten_blocks(rpc: Rpc, repo:
 
     params = {"files": ["src/utils.ts"], "task": "Fix it."}
     fresh = rpc("get_context_breakdown", **params)["result"]
-    assert fresh["rule"] == "settle" and fresh["warnings"] == []
+    assert fresh["rule"] == "deferred" and fresh["warnings"] == []
     assert {b["status"] for b in fresh["cache"]["blocks"]} == {"rewritten"}
     repository_request(repo, files=["src/utils.ts"], task="Fix it.")
     again = rpc("get_context_breakdown", **params)["result"]

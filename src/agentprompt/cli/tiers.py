@@ -93,6 +93,12 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
         table.add_row(t.tier, "yes" if t.cached else "no", str(t.tokens), Text(names or "—"))
     console.print(table)
     console.print(f"Total input tokens: [bold]{breakdown.total_tokens}[/bold]")
+    notes = [i for i in breakdown.tier("active").items if i.kind == "changes"]
+    if notes:
+        console.print(
+            f"Carried as changes in active: {breakdown.carried} tokens ({len(notes)} "
+            "note(s) on cached copies that are out of date, instead of rewriting their tiers)."
+        )
 
 
 @click.command("tiers")
@@ -112,8 +118,10 @@ def _show_breakdown(breakdown: ContextBreakdown) -> None:
     type=click.Choice(list(RULES)),
     default=RULES[0],
     show_default=True,
-    help="settle: items stay put and moves ride rewrites that happen anyway (most served); "
-    "threshold: an item's tier follows its N; ripple: promote by N into broken tiers only.",
+    help="deferred: as settle, and a changed file keeps its cached copy with its changes "
+    "carried in active until rewriting pays (most served); settle: items stay put and moves "
+    "ride rewrites that happen anyway; threshold: an item's tier follows its N; ripple: "
+    "promote by N into broken tiers only.",
 )
 @click.option("--show", is_flag=True, help="Show the stored state; make no request.")
 @click.option("--reset", is_flag=True, help="Forget the stored tracker state.")
@@ -204,6 +212,7 @@ def _print_report(report: TierReport, as_json: bool) -> None:
                 "tokenizer": report.breakdown.tokenizer,
                 "tiers": report.breakdown.tiers_json(),
                 "changes": _changes_json(update.changes),
+                "carried": report.breakdown.carried,
                 "breakpoints": list(report.request.prompt.composition.breakpoints),
                 "cache": cache_json(report.cache, report.tally),
                 "warnings": list(report.warnings),

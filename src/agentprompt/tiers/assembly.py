@@ -25,11 +25,28 @@ from agentprompt.composition import Composition, assemble
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Section, SectionRole, Stability
+from agentprompt.tiers.changes import CarriedNote, carried_notes, changes_since, fenced
 from agentprompt.tiers.items import history_role
-from agentprompt.tiers.tracker import TIERS, CacheTier, TrackedItem, TrackerState
+from agentprompt.tiers.tracker import (
+    CACHED_TIERS,
+    TIERS,
+    CacheTier,
+    ItemState,
+    TrackedItem,
+    TrackerState,
+)
 from agentprompt.tokens import Tokenizer, shared_counter
 
-__all__ = ["TierContext", "TieredPrompt", "assemble_tiers", "tier_parts"]
+__all__ = [
+    "NOTE_SECTION",
+    "TierContext",
+    "TieredPrompt",
+    "assemble_tiers",
+    "carried_in_active",
+    "placed_items",
+    "shown_legend",
+    "tier_parts",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +98,11 @@ def _section(tier: CacheTier, sid: str, role: SectionRole, text: str) -> Section
 
 
 def _tier_sections(
-    lib: PromptLibrary, tier: CacheTier, context: TierContext, members: Sequence[TrackedItem]
+    lib: PromptLibrary,
+    tier: CacheTier,
+    context: TierContext,
+    members: Sequence[TrackedItem],
+    legend: str,
 ) -> list[Section]:
     """One tier's sections: its context message (and the reply to it), then its history.
 
@@ -94,9 +115,9 @@ def _tier_sections(
     out: list[Section] = []
     if tier == "L0":
         out.append(_section(tier, "system", role, context.system))
-        if context.legend or symbols:
+        if legend or symbols:
             header = lib.render("tiers/map_header")
-            out.append(_section(tier, "legend", role, f"{header}\n\n{context.legend}"))
+            out.append(_section(tier, "legend", role, f"{header}\n\n{legend}"))
     elif symbols:
         out.append(_section(tier, "map-header", role, lib.render("tiers/map_continued")))
     out.extend(_section(tier, i.key, role, i.text) for i in symbols)
@@ -123,18 +144,92 @@ def _tier_sections(
     return out
 
 
+NOTE_SECTION = "changes/"
+"""How the id of a note's section starts after its tier (``active/changes/file:a.py``)."""
+
+
+def _carries(state: TrackerState) -> bool:
+    """Whether ``state`` keeps a cached copy that differs from its item (the deferred rule)."""
+    return any(s.copy_state != "current" for s in state.items)
+
+
+def _out_of_date(state: TrackerState) -> list[ItemState]:
+    """The states whose cached copy is out of date, in a cached tier with its copy kept."""
+    return [
+        s
+        for s in state.items
+        if s.copy_state != "current" and s.copy is not None and s.tier in CACHED_TIERS
+    ]
+
+
+def placed_items(context: TierContext, state: TrackerState) -> dict[CacheTier, list[TrackedItem]]:
+    """Each tier's items as they are sent: an item in the tier ``state`` gives it (active
+    when it has none), in the context's order; under the deferred rule, an item whose cached
+    copy is out of date is sent as that copy, and an item that left the context but whose
+    copy stays in its tier is sent as the copy too, where it was (the state's order)."""
+    by_tier: dict[CacheTier, list[TrackedItem]] = {t: [] for t in TIERS}
+    if not _carries(state):
+        for item in context.items:
+            known = state.get(item.key)
+            by_tier[known.tier if known is not None else "active"].append(item)
+        return by_tier
+    current: dict[str, TrackedItem | None] = {i.key: i for i in context.items}
+    for known in state.items:
+        present = current.pop(known.key, None)
+        stale = known.copy_state != "current" and known.copy is not None
+        if stale and known.tier in CACHED_TIERS:
+            assert known.copy is not None
+            copy = TrackedItem(key=known.key, kind=known.kind, text=known.copy, tokens=known.tokens)
+            by_tier[known.tier].append(copy)
+        elif present is not None:
+            by_tier[known.tier].append(present)
+    by_tier["active"].extend(i for i in current.values() if i is not None)
+    return by_tier
+
+
+def shown_legend(context: TierContext, state: TrackerState) -> str:
+    """The map legend L0 holds: the state's copy under the deferred rule, else the
+    context's."""
+    return state.legend if state.legend is not None else context.legend
+
+
+def carried_in_active(
+    context: TierContext, state: TrackerState, lib: PromptLibrary
+) -> tuple[CarriedNote, ...]:
+    """The notes the active tier carries about cached copies that are out of date (the
+    legend's first)."""
+    notes: list[CarriedNote] = []
+    legend = shown_legend(context, state)
+    if legend != context.legend:
+        diff = fenced(changes_since("legend", legend, context.legend), "diff")
+        text = lib.render("tiers/legend_changes", diff=diff)
+        notes.append(CarriedNote(key="legend", kind="symbols", gone=False, text=text))
+    stale = _out_of_date(state)
+    if stale:
+        notes.extend(carried_notes(context.items, stale, lib))
+    return tuple(notes)
+
+
 def tier_parts(
     context: TierContext, state: TrackerState, *, prompts: PromptLibrary | None = None
 ) -> tuple[Section, ...]:
-    """The sections of a tiered request: each item in the tier ``state`` gives it."""
+    """The sections of a tiered request: each item in the tier ``state`` gives it, and the
+    notes about out-of-date cached copies at the head of the active tier."""
     lib = prompts or PromptLibrary()
-    by_tier: dict[CacheTier, list[TrackedItem]] = {t: [] for t in TIERS}
-    for item in context.items:
-        known = state.get(item.key)
-        by_tier[known.tier if known is not None else "active"].append(item)
+    by_tier = placed_items(context, state)
+    notes = carried_in_active(context, state, lib)
     parts: list[Section] = []
     for tier in TIERS:
-        parts.extend(_tier_sections(lib, tier, context, by_tier[tier]))
+        if tier == "active" and notes:
+            parts.append(
+                _section(tier, "changes-header", "user", lib.render("tiers/changes_header"))
+            )
+            parts.extend(_section(tier, f"{NOTE_SECTION}{n.key}", "user", n.text) for n in notes)
+            if not any(i.kind != "history" for i in by_tier[tier]):
+                parts.append(_section(tier, "ack", "assistant", lib.render("tiers/ack")))
+        parts.extend(
+            _tier_sections(lib, tier, context, by_tier[tier], shown_legend(context, state))
+        )
     if context.user:
         parts.append(Section(id="user", role="user", text=context.user, stability=Stability.TURN))
     return tuple(parts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentprompt.tiers.assembly import TieredPrompt
+from agentprompt.tiers.assembly import NOTE_SECTION, TieredPrompt, placed_items, shown_legend
 from agentprompt.tiers.tracker import TIERS, CacheTier
 from agentprompt.tokens import Tokenizer, shared_counter
 
@@ -20,7 +20,9 @@ class ItemTokens:
     """The item's key (``system``, ``legend``, ``file:PATH``, ``symbols:PATH``,
     ``history:N``, ``user``)."""
     kind: str
-    """What it is: ``system``, ``legend``, ``file``, ``symbols``, ``history`` or ``user``."""
+    """What it is: ``system``, ``legend``, ``file``, ``symbols``, ``history``, ``user``, or
+    ``changes`` (a note in active about a cached copy that is out of date; its key is
+    ``changes:`` and the item's key)."""
     tokens: int
     """Its exact token count."""
     n: int | None = None
@@ -52,6 +54,12 @@ class ContextBreakdown:
     tokenizer: str
     """The encoding the counts are for."""
 
+    @property
+    def carried(self) -> int:
+        """Tokens of the notes carried in active about cached copies that are out of date
+        (the deferred rule's changes, sent instead of rewriting their tiers)."""
+        return sum(i.tokens for i in self.tier("active").items if i.kind == "changes")
+
     def tier(self, name: CacheTier) -> TierTokens:
         """The breakdown of tier ``name``."""
         return next(t for t in self.tiers if t.tier == name)
@@ -71,6 +79,9 @@ class ContextBreakdown:
             }
             for t in self.tiers
         ]
+
+
+_NOTE_ID = f"active/{NOTE_SECTION}"
 
 
 def _tier_named(name: str | None) -> CacheTier:
@@ -98,21 +109,29 @@ def get_context_breakdown(
     items["L0"].append(
         ItemTokens(key="system", kind="system", tokens=counter.count(prompt.context.system))
     )
-    if prompt.context.legend:
-        items["L0"].append(
-            ItemTokens(key="legend", kind="legend", tokens=counter.count(prompt.context.legend))
-        )
-    for item in prompt.context.items:
-        state = prompt.state.get(item.key)
-        tier = state.tier if state is not None else "active"
-        items[tier].append(
-            ItemTokens(
-                key=item.key,
-                kind=item.kind,
-                tokens=item.tokens,
-                n=state.n if state is not None else 0,
+    legend = shown_legend(prompt.context, prompt.state)
+    if legend:
+        items["L0"].append(ItemTokens(key="legend", kind="legend", tokens=counter.count(legend)))
+    for tier, members in placed_items(prompt.context, prompt.state).items():
+        for item in members:
+            state = prompt.state.get(item.key)
+            items[tier].append(
+                ItemTokens(
+                    key=item.key,
+                    kind=item.kind,
+                    tokens=item.tokens,
+                    n=state.n if state is not None else 0,
+                )
             )
+    notes = [p for p in prompt.parts if p.id.startswith(_NOTE_ID)]
+    items["active"][:0] = [
+        ItemTokens(
+            key=f"changes:{p.id.removeprefix(_NOTE_ID)}",
+            kind="changes",
+            tokens=counter.count(p.text),
         )
+        for p in notes
+    ]
     if prompt.context.user:
         items["active"].append(
             ItemTokens(key="user", kind="user", tokens=counter.count(prompt.context.user))

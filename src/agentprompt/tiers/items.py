@@ -17,6 +17,7 @@ from agentprompt.tokens import Tokenizer
 
 __all__ = [
     "InvalidHistory",
+    "file_content",
     "file_item",
     "file_text",
     "history_items",
@@ -47,6 +48,16 @@ def file_text(path: str, content: str) -> str:
     fence = "`" * max(3, longest + 1)
     body = content if content.endswith("\n") or not content else content + "\n"
     return f"{path}\n{fence}\n{body}{fence}"
+
+
+def file_content(text: str) -> str:
+    """The content a :func:`file_text` shows (ending with a newline unless empty): its lines
+    between the fences; a text not shaped so, whole."""
+    parts = text.split("\n", 2)
+    if len(parts) < 3 or not parts[1].startswith("```") or not parts[2].endswith(parts[1]):
+        return text
+    fence, rest = parts[1], parts[2]
+    return rest[: len(rest) - len(fence)]
 
 
 def file_item(path: str, content: str, counter: Tokenizer) -> TrackedItem:

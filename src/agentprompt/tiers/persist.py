@@ -22,8 +22,10 @@ from agentprompt.errors import AgentPromptError
 from agentprompt.store import SessionRecord, Store, StoreError, default_store_path
 from agentprompt.tiers.served import CacheUse, ServedTally
 from agentprompt.tiers.tracker import (
+    CACHED_TIERS,
     TIERS,
     ChangeReason,
+    CopyState,
     ItemKind,
     ItemState,
     TierChange,
@@ -81,6 +83,8 @@ def _state_json(
     return {
         "requests": state.requests,
         "rule": state.rule,
+        "legend": state.legend,
+        "legend_carried": state.legend_carried,
         "items": [asdict(i) for i in state.items],
         "changes": [asdict(c) for c in changes],
         "cache": {"blocks": list(cached), **asdict(tally)},
@@ -98,6 +102,8 @@ _STATE_SCHEMA: dict[str, Any] = {
     "properties": {
         "requests": _COUNT,
         "rule": {"type": ["string", "null"]},
+        "legend": {"type": ["string", "null"]},
+        "legend_carried": _COUNT,
         "items": {
             "type": "array",
             "items": {
@@ -111,6 +117,9 @@ _STATE_SCHEMA: dict[str, Any] = {
                     "tier": {"enum": list(TIERS)},
                     "tokens": _COUNT,
                     "rewrites": _COUNT,
+                    "copy": {"type": ["string", "null"]},
+                    "copy_state": {"enum": list(get_args(CopyState))},
+                    "carried": _COUNT,
                 },
             },
         },
@@ -158,6 +167,13 @@ def _check(data: Any) -> None:
         if item["key"] in seen:
             raise CorruptTierState(f"the item {item['key']!r:.100} is stored twice")
         seen.add(item["key"])
+        if item.get("copy_state", "current") != "current" and (
+            item.get("copy") is None or item["tier"] not in CACHED_TIERS[1:]
+        ):
+            raise CorruptTierState(
+                f"the item {item['key']!r:.100} is marked {item['copy_state']} but has no "
+                "cached copy in L1–L3"
+            )
 
 
 def _read(data: Any) -> StoredTracker:
@@ -175,7 +191,13 @@ def _read(data: Any) -> StoredTracker:
         total=cache.get("total", 0),
         cost=float(cache.get("cost", 0.0)),
     )
-    state = TrackerState(items=items, requests=data.get("requests", 0), rule=data.get("rule"))
+    state = TrackerState(
+        items=items,
+        requests=data.get("requests", 0),
+        rule=data.get("rule"),
+        legend=data.get("legend"),
+        legend_carried=data.get("legend_carried", 0),
+    )
     return StoredTracker(
         state=state, changes=changes, cached=tuple(cache.get("blocks", ())), tally=tally
     )

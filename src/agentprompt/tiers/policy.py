@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 from agentprompt.tiers.ripple import DEFAULT_HISTORY_TARGET_TOKENS, track_ripple
-from agentprompt.tiers.settle import track_settle
+from agentprompt.tiers.settle import keep_legend, track_settle
 from agentprompt.tiers.tracker import (
     TrackedItem,
     TrackerState,
@@ -19,7 +19,7 @@ from agentprompt.tiers.tracker import (
 
 __all__ = ["RULES", "TierPolicy", "TierRule", "track"]
 
-TierRule = Literal["settle", "threshold", "ripple"]
+TierRule = Literal["deferred", "settle", "threshold", "ripple"]
 """The promotion rules, by name."""
 
 RULES: tuple[TierRule, ...] = get_args(TierRule)
@@ -30,15 +30,17 @@ RULES: tuple[TierRule, ...] = get_args(TierRule)
 class TierPolicy:
     """How items move between tiers.
 
-    The default, ``settle``, serves the most of each request from a provider's cache and
-    costs the least in the benchmarks (``bench/BENCHMARKS.md``, "Cache tiers");
-    ``threshold`` (an item's tier follows its N: L0 12, L1 9, L2 6, L3 3) and ``ripple``
-    stay as options to compare with.
+    The default, ``deferred``, serves the most of each request from a provider's cache and
+    costs the least in the benchmarks (``bench/BENCHMARKS.md``, "Cache tiers"); ``settle``
+    (the same without deferred refresh), ``threshold`` (an item's tier follows its N: L0 12,
+    L1 9, L2 6, L3 3) and ``ripple`` stay as options to compare with.
     """
 
-    rule: TierRule = "settle"
-    """``settle`` (default): unchanged items stay put, moves ride rewrites that happen anyway
-    or pay for themselves; ``threshold``: an item's tier follows its N; ``ripple``: move items
+    rule: TierRule = "deferred"
+    """``deferred`` (default): as ``settle``, and a changed file or map entry keeps its cached
+    copy in place with a note of the changes in active until rewriting its tier pays;
+    ``settle``: unchanged items stay put, moves ride rewrites that happen anyway or pay for
+    themselves; ``threshold``: an item's tier follows its N; ``ripple``: move items
     up by N only into tiers already broken this request."""
     history_target_tokens: int = DEFAULT_HISTORY_TARGET_TOKENS
     """Under ``ripple``: active history graduates into L3 on its own once it holds this
@@ -53,12 +55,17 @@ def _rule_warning(stored: str, rule: str) -> str:
 
 
 def track(
-    previous: TrackerState, items: Sequence[TrackedItem], policy: TierPolicy | None = None
+    previous: TrackerState,
+    items: Sequence[TrackedItem],
+    policy: TierPolicy | None = None,
+    *,
+    legend: str | None = None,
 ) -> TrackerUpdate:
-    """Apply one request's items to the tracker under ``policy`` (default: ``settle``).
+    """Apply one request's items to the tracker under ``policy`` (default: ``deferred``).
 
     A state placed under another rule is not continued (each rule keeps its own
-    invariants): the tiers are placed afresh, with a warning in the update.
+    invariants): the tiers are placed afresh, with a warning in the update. With the map's
+    ``legend``, the deferred rule also decides which legend L0 holds.
     """
     check_keys(items)
     policy = policy or TierPolicy()
@@ -66,8 +73,8 @@ def track(
     if previous.requests and previous.rule is not None and previous.rule != policy.rule:
         warnings = (_rule_warning(previous.rule, policy.rule),)
         previous = TrackerState()
-    if policy.rule == "settle":
-        update = track_settle(previous, items)
+    if policy.rule in ("deferred", "settle"):
+        update = track_settle(previous, items, deferred=policy.rule == "deferred")
     elif previous.requests == 0:
         update = first_request(items)
     elif policy.rule == "threshold":
@@ -76,4 +83,6 @@ def track(
         update = track_ripple(previous, items, history_target_tokens=policy.history_target_tokens)
     if update.state.rule != policy.rule:
         update = replace(update, state=replace(update.state, rule=policy.rule))
+    if policy.rule == "deferred" and legend is not None:
+        update = replace(update, state=keep_legend(previous, update.state, legend))
     return replace(update, warnings=warnings) if warnings else update

@@ -32,6 +32,6 @@ def tiered_request(
     policy: TierPolicy | None = None,
 ) -> TieredRequest:
     """Track ``context``'s items against ``previous`` and assemble the request they give."""
-    update = track(previous, context.items, policy)
+    update = track(previous, context.items, policy, legend=context.legend)
     prompt = assemble_tiers(context, update.state, counter=counter, root=root)
     return TieredRequest(prompt=prompt, update=update)

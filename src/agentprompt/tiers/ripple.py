@@ -8,7 +8,8 @@ higher one on; with a conversation whose history climbs through the tiers that i
 request (``bench/tiers_bench.py`` measures it). The ripple policy, which the original tiering
 implementation follows, keeps the thresholds and the demotion rule but moves nothing into a
 tier whose cache block is intact. It serves more than the threshold rule but less than the
-default settle rule (:mod:`agentprompt.tiers.settle`), which it is kept to compare with:
+settle rule and the default deferred rule (:mod:`agentprompt.tiers.settle`), which it is
+kept to compare with:
 
 1. A changed item drops to active with N = 0 and breaks the tier it left; a removed item
    breaks its tier too.

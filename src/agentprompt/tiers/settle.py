@@ -1,5 +1,6 @@
-"""The settle rule (the default, ``TierPolicy()``): an unchanged item stays where it is unless
-its tier is rewritten anyway, and a rewrite is bought only when it pays.
+"""The settle rule and the deferred rule (the default, ``TierPolicy()``): an unchanged item stays
+where it is unless its tier is rewritten anyway, and a rewrite is bought only when it pays;
+under the deferred rule a changed item's cached copy stays too, with a note in active.
 
 A provider caches the whole prefix up to each breakpoint, keyed by its exact text, so a change
 in tier ``Lk`` rewrites ``Lk`` and every cached tier after it, whatever the rule does. The
@@ -29,6 +30,27 @@ measurements that chose it):
    once the tokens it has been rewritten for (this time included) reach the tokens of the
    extra tier: rent or buy again, one tier at a time, up to L1.
 
+5. **Deferred refresh** (the deferred rule, the default ``TierPolicy()``; settle without it
+   is an option). A chat model already holds a cached tier's text as it was sent, so a
+   file or map entry in L1–L3 that changes, or leaves the context, need not break its
+   tier: its cached copy stays byte for byte and the active tier carries a note
+   (:mod:`agentprompt.tiers.changes`: a diff from the copy to the current text, a file's
+   content or a map entry's lines, or that the item is gone). The notes cost uncached tokens at
+   every request; a tier is consolidated (rewritten with current texts, its notes dropped)
+   when what its notes and those of the tiers below have cost, with what waits in active,
+   reaches what rewriting it costs (rent or buy, as in 3), when this request's notes alone
+   would reach it within :data:`NOTE_HORIZON` requests, or when a file's diff would be as
+   long as the file. A map entry whose file is now in full in the context is not kept
+   (the layout has no map entry for such a file): its tier breaks as under settle. A change
+   no longer breaks a file's tier, so a rewrite from L1 or L2 puts every file in L2 (no
+   split by how likely each is to change): L3 is left to the history that graduates next,
+   and those graduations rewrite only it.
+
+6. **The legend too** (deferred rule). L0 holds the map legend, and a change there would
+   rewrite every tier. A legend that changes (a notation comes into the map or leaves it)
+   stays in L0 as it was sent, with a diff to the current legend in active, until those
+   notes have cost what rewriting every cached tier costs (:func:`keep_legend`).
+
 L0 holds the system prompt and the map legend; the rule puts nothing else there (a change
 there rewrites everything). The first request is a rewrite from L1 with nothing waiting: map
 entries in L1, files over L2 and L3.
@@ -41,8 +63,10 @@ the later messages to active, which breaks their tiers like any move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from agentprompt.tiers.changes import GONE_NOTE_TOKENS, changes_since, note_tokens, outgrown
+from agentprompt.tiers.items import item_path
 from agentprompt.tiers.tracker import (
     TIERS,
     CacheTier,
@@ -53,14 +77,22 @@ from agentprompt.tiers.tracker import (
     TrackedItem,
     TrackerState,
     TrackerUpdate,
+    content_hash,
     content_hashes,
 )
 
-__all__ = ["REWRITE_PREMIUM", "track_settle"]
+__all__ = ["NOTE_HORIZON", "REWRITE_PREMIUM", "keep_legend", "track_settle"]
 
 REWRITE_PREMIUM = 1.15
 """What rewriting a cached token costs beyond reading it, in input-token prices: a cache
 write is 1.25×, a cache read 0.1× (Anthropic's ratios)."""
+
+NOTE_HORIZON = 4
+"""Under the deferred rule, a tier is rewritten at once when the notes of this one request
+about its copies (and those below) would pay for the rewrite within this many requests:
+notes that large (a map re-ranked when a file joins the context) stay until the tier is
+rewritten, so waiting for their rent to add up only adds their cost (chosen by the
+benchmark: 4 served more than 0 or 8 over the shapes measured)."""
 
 _INDEX = {tier: i for i, tier in enumerate(TIERS)}
 _TOP = 1  # L1: the most stable tier the rule fills; L0 is the system prompt's
@@ -68,6 +100,7 @@ _FILES = 2  # L2: the most stable tier files go to
 _LAST_CACHED = 3  # L3
 _ACTIVE = 4
 _MOVING = len(TIERS)  # past every tier: the item changed, is new, or must move
+_CHARS_PER_TOKEN = 4  # the legend's notes are sized without a tokenizer
 
 
 class _Slot:
@@ -83,12 +116,14 @@ class _Slot:
         "n",
         "reason",
         "rewrites",
+        "text",
         "tier",
         "tokens",
     )
 
     def __init__(self, item: TrackedItem, digest: str, old: ItemState | None) -> None:
         self.key: str = item.key
+        self.text = item.text
         self.kind: ItemKind = item.kind
         self.hash = digest
         self.tokens = item.tokens
@@ -102,11 +137,15 @@ class _Slot:
             self.n, self.tier, self.rewrites = 0, _ACTIVE, 0
             self.reason = "new" if old is None else "demoted"
 
-    def state(self) -> ItemState:
-        """The slot as the tracker remembers it."""
-        return _state(
+    def state(self, deferred: bool) -> ItemState:
+        """The slot as the tracker remembers it (under the deferred rule, with the text its
+        cached tier now holds)."""
+        state = _state(
             self.key, self.kind, self.hash, self.n, TIERS[self.tier], self.tokens, self.rewrites
         )
+        if deferred and self.kind != "history" and _TOP <= self.tier <= _LAST_CACHED:
+            state.__dict__["copy"] = self.text
+        return state
 
 
 def _state(
@@ -119,6 +158,7 @@ def _state(
     fields = state.__dict__
     fields["key"], fields["kind"], fields["hash"], fields["n"] = key, kind, digest, n
     fields["tier"], fields["tokens"], fields["rewrites"] = tier, tokens, rewrites
+    fields["copy"], fields["copy_state"], fields["carried"] = None, "current", 0
     return state
 
 
@@ -143,12 +183,68 @@ class _Scan:
     """What the items waiting in active have cost uncached (tokens × requests waited)."""
     demoted: set[str] = field(default_factory=set)
     """History dropped to active to keep the conversation's order."""
+    notes_now: list[int] = field(default_factory=lambda: [0] * len(TIERS))
+    """Per tier, what this request's notes about its out-of-date copies cost."""
+    carried_rent: list[int] = field(default_factory=lambda: [0] * len(TIERS))
+    """Per tier, what the notes about its out-of-date copies have cost uncached so far
+    (deferred rule)."""
 
 
-def _scan(previous: TrackerState, items: Sequence[TrackedItem]) -> _Scan:
+def _carry(item: TrackedItem, digest: str, old: ItemState) -> ItemState | None:
+    """Under the deferred rule, the new state of an item whose cached copy stays in its tier
+    although the item changed (or came back after leaving): the copy is current again, or
+    a note carries the change. None when the note would outgrow the file (rewrite it)."""
+    copy = old.copy
+    assert copy is not None
+    if digest == content_hash(copy):
+        copy_state, carried = "current", 0
+    elif item.kind == "file" and outgrown(copy, item.text, item_path(item.key)):
+        return None
+    else:
+        note = note_tokens(item.key, copy, item.text, item.tokens)
+        copy_state, carried = "changed", old.carried + note
+    unchanged = old.hash == digest and old.copy_state != "gone"
+    state = _state(
+        item.key,
+        item.kind,
+        digest,
+        old.n + 1 if unchanged else 0,
+        old.tier,
+        item.tokens,
+        old.rewrites,
+    )
+    fields = state.__dict__
+    fields["copy"], fields["copy_state"], fields["carried"] = copy, copy_state, carried
+    return state
+
+
+def _ghost(old: ItemState) -> ItemState:
+    """Under the deferred rule, the state of an item that left the context while its copy
+    stays in its cached tier, with a note saying it is gone."""
+    state = _state(old.key, old.kind, old.hash, old.n, old.tier, old.tokens, old.rewrites)
+    fields = state.__dict__
+    fields["copy"], fields["copy_state"] = old.copy, "gone"
+    fields["carried"] = old.carried + GONE_NOTE_TOKENS
+    return state
+
+
+def _deferrable(old: ItemState | None) -> bool:
+    """Whether an item's cached copy can stay in its tier after it changed or left (a file
+    or map entry in L1–L3 whose copy is remembered; history cannot: the conversation is
+    what it is)."""
+    return (
+        old is not None
+        and old.copy is not None
+        and old.kind != "history"
+        and old.tier in ("L1", "L2", "L3")
+    )
+
+
+def _scan(previous: TrackerState, items: Sequence[TrackedItem], *, deferred: bool = False) -> _Scan:
     """Hash every item, compare it with what was remembered, total what the rule's
     decisions need, and make the new state of every item that stays unchanged where it is
-    (whether its tier is rewritten is known only at the end; most are not)."""
+    (whether its tier is rewritten is known only at the end; most are not). Under the
+    deferred rule, an item whose cached copy can stay (:func:`_deferrable`) stays too."""
     scan = _Scan()
     scan.digests = content_hashes([item.text for item in items])
     scan.olds = list(map(previous.by_key.get, [item.key for item in items]))
@@ -157,9 +253,25 @@ def _scan(previous: TrackerState, items: Sequence[TrackedItem]) -> _Scan:
     # filling its __dict__ (a frozen dataclass's __init__ would triple the cost).
     index, active, moving, new, fill = _INDEX, _ACTIVE, _MOVING, object.__new__, object.__setattr__
     floor = waiting = 0
+    carried = scan.carried_rent
     for position, (item, digest, old) in enumerate(
         zip(items, scan.digests, scan.olds, strict=True)
     ):
+        if (
+            deferred
+            and old is not None
+            and (old.hash != digest or old.copy_state != "current")
+            and _deferrable(old)
+        ):
+            state = _carry(item, digest, old)
+            if state is not None:
+                tier = index[old.tier]
+                held[tier] += item.tokens
+                carried[tier] += state.carried
+                scan.notes_now[tier] += max(0, state.carried - old.carried)
+                kept.append(state)
+                where[tier].append(position)
+                continue
         if old is None or old.hash != digest:
             if old is not None and old.tier != "active":
                 broken.add(index[old.tier])
@@ -223,11 +335,15 @@ def _file_split(files: Sequence[_Slot]) -> int:
     return best
 
 
-def _homes(pool: Sequence[_Slot], top: int) -> dict[str, int]:
-    """Where a rewrite from ``top`` places each item (rule 2 of the module's docstring)."""
+def _homes(pool: Sequence[_Slot], top: int, deferred: bool) -> dict[str, int]:
+    """Where a rewrite from ``top`` places each item (rules 2 and 5 of the module's
+    docstring)."""
     homes = {s.key: top for s in pool if s.kind != "file"}
     files = sorted((s for s in pool if s.kind == "file"), key=lambda s: -s.n)
-    split = _file_split(files) if top < _LAST_CACHED else 0
+    if deferred:
+        split = len(files) if top < _LAST_CACHED else 0
+    else:
+        split = _file_split(files) if top < _LAST_CACHED else 0
     for i, slot in enumerate(files):
         homes[slot.key] = max(top, _FILES) if i < split else _LAST_CACHED
     return homes
@@ -239,6 +355,20 @@ def _start(scan: _Scan, first: bool) -> int | None:
         return _TOP
     if scan.broken:
         return max(min(scan.broken), _TOP)
+    if any(scan.carried_rent):
+        # Rent or buy over the notes too: rewriting from a tier with out-of-date copies
+        # drops the notes about them and those of the tiers below, and lets what waits in
+        # active graduate.
+        for tier in range(_TOP, _LAST_CACHED + 1):
+            if tier < _LAST_CACHED and not scan.carried_rent[tier]:
+                continue
+            rent = scan.waiting_rent + sum(scan.carried_rent[tier : _LAST_CACHED + 1])
+            cost = REWRITE_PREMIUM * sum(scan.held[tier : _LAST_CACHED + 1])
+            if rent > 0 and rent >= cost:
+                return tier
+            if sum(scan.notes_now[tier : _LAST_CACHED + 1]) * NOTE_HORIZON >= cost:
+                return tier
+        return None
     l3 = scan.held[_LAST_CACHED]
     if scan.waiting_rent > 0 and scan.waiting_rent >= REWRITE_PREMIUM * l3:
         return _LAST_CACHED  # rent or buy: the waiting items have paid for rewriting L3
@@ -256,9 +386,9 @@ def _top(scan: _Scan, start: int) -> int:
     return top
 
 
-def _repack(members: Sequence[_Slot], top: int) -> None:
+def _repack(members: Sequence[_Slot], top: int, deferred: bool) -> None:
     """Place every item of a rewrite from ``top`` (and every waiting one) at its home."""
-    homes = _homes(members, top)
+    homes = _homes(members, top, deferred)
     for slot in members:
         tier = homes[slot.key]
         slot.rewrites = slot.rewrites + 1 if slot.tier == tier and not slot.fresh else 0
@@ -272,15 +402,70 @@ def _repack(members: Sequence[_Slot], top: int) -> None:
         slot.tier = tier
 
 
-def track_settle(previous: TrackerState, items: Sequence[TrackedItem]) -> TrackerUpdate:
-    """One request under the settle rule (see the module's docstring); an empty
-    ``previous`` is a first request."""
-    first = previous.requests == 0
-    scan = _scan(previous, items)
+def _ghosts(
+    previous: TrackerState, items: Sequence[TrackedItem], scan: _Scan, *, deferred: bool
+) -> tuple[list[ItemState], list[ItemState]]:
+    """The items of the last request missing from this one: those whose copy stays in its
+    tier under the deferred rule (ghosts, counted in the scan's totals) and those that
+    break their tier."""
     remembered = len(scan.olds) - scan.olds.count(None)
-    seen = {i.key for i in items} if remembered < len(previous.items) else None
-    gone = [old for old in previous.items if old.key not in seen] if seen is not None else []
-    scan.broken.update(_INDEX[old.tier] for old in gone if old.tier != "active")
+    if remembered == len(previous.items):
+        return [], []
+    seen = {i.key for i in items}
+    ghosts: list[ItemState] = []
+    breaking: list[ItemState] = []
+    for old in previous.items:
+        if old.key in seen:
+            continue
+        # A file now in full in the context has no map entry in any tier: its entry's tier
+        # is rewritten rather than kept with a note.
+        opened = old.kind == "symbols" and f"file:{item_path(old.key)}" in seen
+        if deferred and not opened and _deferrable(old):
+            ghost = _ghost(old)
+            tier = _INDEX[ghost.tier]
+            scan.held[tier] += ghost.tokens
+            scan.carried_rent[tier] += ghost.carried
+            scan.notes_now[tier] += GONE_NOTE_TOKENS
+            ghosts.append(ghost)
+        else:
+            breaking.append(old)
+            if old.tier != "active":
+                scan.broken.add(_INDEX[old.tier])
+    return ghosts, breaking
+
+
+def _in_order(
+    states: Sequence[ItemState], ghosts: Sequence[ItemState], previous: TrackerState
+) -> tuple[ItemState, ...]:
+    """``states`` with each ghost put back after the item it followed last time, so the
+    tiers it sits in are sent in the same order as before."""
+    if not ghosts:
+        return tuple(states)
+    ghost_keys = {g.key: g for g in ghosts}
+    present = {s.key for s in states}
+    after: dict[str | None, list[ItemState]] = {}
+    last: str | None = None
+    for old in previous.items:
+        if old.key in ghost_keys:
+            after.setdefault(last, []).append(ghost_keys[old.key])
+        elif old.key in present:
+            last = old.key
+    out = list(after.get(None, ()))
+    for state in states:
+        out.append(state)
+        out.extend(after.get(state.key, ()))
+    return tuple(out)
+
+
+def track_settle(
+    previous: TrackerState, items: Sequence[TrackedItem], *, deferred: bool = False
+) -> TrackerUpdate:
+    """One request under the settle rule (see the module's docstring), or with ``deferred``
+    under the deferred rule (rule 5 of the module's docstring); an empty ``previous`` is a
+    first request."""
+    first = previous.requests == 0
+    scan = _scan(previous, items, deferred=deferred)
+    ghosts, gone = _ghosts(previous, items, scan, deferred=deferred)
     start = _start(scan, first)
     top = _top(scan, start) if start is not None else len(TIERS)
     # Items unchanged in the tiers before the rewrite keep the state the scan made; only the
@@ -303,7 +488,7 @@ def track_settle(previous: TrackerState, items: Sequence[TrackedItem]) -> Tracke
         if slot.tier >= top and not hot:
             members.append(slot)
     if start is not None:
-        _repack(members, top)
+        _repack(members, top, deferred)
     changes = [
         TierChange(
             key=s.key,
@@ -314,14 +499,41 @@ def track_settle(previous: TrackerState, items: Sequence[TrackedItem]) -> Tracke
         for s in slots
         if first or s.reason is not None or s.before != TIERS[s.tier]
     ]
+    # An item is reported removed at the request it leaves, not again while its copy stays.
     changes.extend(
-        TierChange(key=old.key, before=old.tier, after=None, reason="removed") for old in gone
+        TierChange(key=old.key, before=old.tier, after=None, reason="removed")
+        for old in (*gone, *ghosts)
+        if previous.by_key[old.key].copy_state != "gone"
     )
     for position, slot in zip(moving, slots, strict=True):
-        placed[position] = slot.state()
-    states = tuple(p for p in placed if p is not None)
+        placed[position] = slot.state(deferred)
+    states = [p for p in placed if p is not None]
     assert len(states) == len(items)
+    # Ghosts in the rewritten tiers are dropped with them.
+    kept = [g for g in ghosts if _INDEX[g.tier] < top]
     return TrackerUpdate(
-        state=TrackerState(items=states, requests=previous.requests + 1, rule="settle"),
+        state=TrackerState(
+            items=_in_order(states, kept, previous),
+            requests=previous.requests + 1,
+            rule="deferred" if deferred else "settle",
+        ),
         changes=tuple(changes),
     )
+
+
+def keep_legend(previous: TrackerState, state: TrackerState, legend: str) -> TrackerState:
+    """``state`` with the legend L0 holds under the deferred rule (rule 6 of the module's
+    docstring): the copy L0 already holds while carrying its changes costs less than
+    rewriting every cached tier, else ``legend``."""
+    copy = previous.legend if previous.requests and previous.rule == "deferred" else None
+    if copy is None or copy == legend:
+        return replace(state, legend=legend, legend_carried=0)
+    diff = changes_since("legend", copy, legend)
+    note = len(diff) // _CHARS_PER_TOKEN + GONE_NOTE_TOKENS
+    carried = previous.legend_carried + note
+    cached = sum(s.tokens for s in state.items if s.tier != "active")
+    cached += len(copy) // _CHARS_PER_TOKEN
+    # No "longer than the text" test here: a legend is short, and rewriting it rewrites all.
+    if carried >= REWRITE_PREMIUM * cached:
+        return replace(state, legend=legend, legend_carried=0)
+    return replace(state, legend=copy, legend_carried=carried)

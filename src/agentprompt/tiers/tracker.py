@@ -8,8 +8,9 @@ follows its N (L0 N >= 12, L1 >= 9, L2 >= 6, L3 >= 3, below 3 active), a changed
 back to N = 0 and active. It is an option (``TierPolicy(rule="threshold")``), kept to compare
 with: it moves some item across a threshold nearly every request and rewrites the cached
 blocks, so it serves far less than no tiers at all (``bench/BENCHMARKS.md``, "Cache tiers").
-The default is the settle rule (:mod:`agentprompt.tiers.settle`); :mod:`agentprompt.tiers.ripple`
-holds the other option; :func:`agentprompt.tiers.track` picks between them.
+The default is the deferred rule, and settle the same without deferred refresh
+(:mod:`agentprompt.tiers.settle` holds both); :mod:`agentprompt.tiers.ripple` holds the other
+option; :func:`agentprompt.tiers.track` picks between them.
 
 Where a new history message goes under the threshold rule. A history message cannot change,
 so it skips the wait in active a file needs to show it is stable: it enters L3 with N = 3
@@ -43,6 +44,7 @@ __all__ = [
     "TIERS",
     "CacheTier",
     "ChangeReason",
+    "CopyState",
     "DuplicateItem",
     "ItemKind",
     "ItemState",
@@ -66,6 +68,11 @@ ItemKind = Literal["file", "symbols", "history"]
 
 ChangeReason = Literal["new", "promoted", "demoted", "removed", "distributed", "graduated"]
 """Why an item moved between two requests."""
+
+CopyState = Literal["current", "changed", "gone"]
+"""What an item's cached copy is to its current text: ``current``, the same; ``changed``, the
+item changed since the copy was written (a note in active gives the changes); ``gone``, the
+item left the context (a note in active says so)."""
 
 TIERS: tuple[CacheTier, ...] = ("L0", "L1", "L2", "L3", "active")
 """Every tier, most stable first (the order they are sent in)."""
@@ -154,6 +161,16 @@ class ItemState:
     rewrites: int = 0
     """How many times its cache block was written again while it stayed unchanged in its
     tier (the settle rule's measure of what leaving it there has cost)."""
+    copy: str | None = None
+    """The text its cached tier holds (kept by the deferred rule only, for files and map
+    entries in L1–L3, so the tier can be sent byte for byte after the item changes or
+    leaves the context; None otherwise)."""
+    copy_state: CopyState = "current"
+    """Whether :attr:`copy` is still the item's text (``current``), or the item changed
+    (``changed``) or left the context (``gone``) since, with a note in active saying so."""
+    carried: int = 0
+    """Tokens of notes about this item sent uncached in active since its copy went out of
+    date: what not rewriting its tier has cost so far."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,6 +184,12 @@ class TrackerState:
     rule: str | None = None
     """The promotion rule that placed the items (None: not recorded), so a request under
     another rule can tell that the placement is not its own."""
+    legend: str | None = None
+    """The map legend L0 holds, kept by the deferred rule: a changed legend stays in L0 byte
+    for byte with its changes carried in active (None: L0 holds the request's legend)."""
+    legend_carried: int = 0
+    """Tokens of notes about the legend sent uncached in active since L0's copy went out of
+    date."""
     _index: dict[str, ItemState] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

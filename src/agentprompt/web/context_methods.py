@@ -102,9 +102,10 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
     """``get_context_breakdown``: tokens per cache tier and per item (system, map legend,
     symbol map entries, files, the task) of a tiered request over ``files`` (default: the
     bridge session's files) and ``task``, under the default tier rule; which cache blocks it
-    would reuse or rewrite against the last recorded request, and the share the cache has
-    served so far. The tracker's stored state is read, not changed (a damaged one gives a
-    warning and a fresh placement)."""
+    would reuse or rewrite against the last recorded request, the tokens carried in active as
+    changes to cached copies (``carried``), and the share the cache has served so far. The
+    tracker's stored state is read, not changed (a damaged one gives a warning and a fresh
+    placement)."""
     check_unknown(params, ("files", "task"), "get_context_breakdown")
     session = find_session(root)
     files = safe_paths(root, text_list(params, "files"), "files")
@@ -120,6 +121,7 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
         "files": list(files),
         "rule": report.request.update.state.rule,
         "tiers": report.breakdown.tiers_json(),
+        "carried": report.breakdown.carried,
         "cache": cache_json(report.cache, report.tally),
         "warnings": list(report.warnings),
     }

@@ -387,7 +387,8 @@ async function loadBreakdown() {
   document.querySelector("#breakdown-table tbody").replaceChildren(...rows);
   const running = data.cache.running;
   $("breakdown-total").textContent = "Total: " + data.total_tokens + " tokens (" + data.tokenizer + "); " +
-    data.rule + " rule: " + data.cache.served + " would be read from the cache, " + data.cache.written + " written";
+    data.rule + " rule: " + data.cache.served + " would be read from the cache, " + data.cache.written + " written" +
+    (data.carried ? "; carried as changes in active: " + data.carried + " tokens" : "");
   $("breakdown-served").textContent = running.requests > 1
     ? "Served from the cache over the recorded requests, this one included: " + (100 * running.share).toFixed(1) + "% of " + running.total + " input tokens"
     : "No earlier request recorded: every block is written once.";
