@@ -4,6 +4,7 @@ line it lets the rules skip is one detect-secrets never flags."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -161,3 +162,11 @@ def test_every_line_detect_secrets_flags_is_a_candidate(name: str, text: str) ->
         return  # transformers' lines are scanned whatever the candidates
     found = secretscan._scan_whole_files([(name, text)])[name]
     assert {f.line for f in found} <= lines
+
+
+def test_threads_may_ask_at_once() -> None:
+    texts = [(p, "x = 1\n" * 200 + t) for p, t in {**SECRETS, **QUIET}.items()] * 8
+    alone = [secretfilter.candidate_lines(p, t) for p, t in texts]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda item: secretfilter.candidate_lines(*item), texts))
+    assert together == alone

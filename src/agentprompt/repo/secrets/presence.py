@@ -24,8 +24,9 @@ index unused rather than half right.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Held", "PresenceIndex", "presence_index"]
@@ -60,6 +61,8 @@ class PresenceIndex:
     (None when there are none)."""
     lengths: tuple[int, ...]
     """Each located keyword's length, by its id."""
+    busy: threading.Lock = field(default_factory=threading.Lock, compare=False)
+    """Held during a scan: a database has one scratch space, which two threads cannot share."""
 
     def held(self, text: str, lowered: str) -> Held:
         """What ``text`` holds of the words and patterns (``lowered`` is it in lower case,
@@ -70,11 +73,13 @@ class PresenceIndex:
             found.add(pattern)
 
         if not text.isascii():
-            self.words.scan(lowered.encode("utf-8", "surrogatepass"), match_event_handler=hit)
+            with self.busy:
+                self.words.scan(lowered.encode("utf-8", "surrogatepass"), match_event_handler=hit)
             return Held(words=frozenset(self.names[i][1] for i in found), patterns=None)
-        self.lowered.scan(lowered.encode("ascii"), match_event_handler=hit)
-        if self.raw is not None:
-            self.raw.scan(text.encode("ascii"), match_event_handler=hit)
+        with self.busy:
+            self.lowered.scan(lowered.encode("ascii"), match_event_handler=hit)
+            if self.raw is not None:
+                self.raw.scan(text.encode("ascii"), match_event_handler=hit)
         words = frozenset(self.names[i][1] for i in found if self.names[i][0] == "word")
         patterns = frozenset(self.names[i][1] for i in found if self.names[i][0] == "pattern")
         return Held(words=words, patterns=patterns)
@@ -90,7 +95,8 @@ class PresenceIndex:
         def hit(keyword: int, _start: int, end: int, _flags: int, _context: object) -> None:
             found.add(end - lengths[keyword])
 
-        self.located.scan(lowered.encode("ascii"), match_event_handler=hit)
+        with self.busy:
+            self.located.scan(lowered.encode("ascii"), match_event_handler=hit)
         return found
 
 
