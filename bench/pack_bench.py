@@ -233,8 +233,8 @@ def main() -> None:
         for run in range(args.runs):
             for row in rows:
                 if args.cold and row.startswith("agentprompt"):
-                    shutil.rmtree(CACHE.parent, ignore_errors=True)
-                    shutil.rmtree(BASELINE_CACHE.parent, ignore_errors=True)
+                    own = BASELINE_CACHE if row == BASELINE else CACHE
+                    shutil.rmtree(own.parent, ignore_errors=True)
                 edited = corpus / EDITED
                 original = edited.read_bytes()
                 if row == CHANGED:
