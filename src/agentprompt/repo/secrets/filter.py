@@ -21,7 +21,9 @@ place in the whole text. A regex that cannot match without certain plain words
 (:mod:`agentprompt.repo.secrets.regexneeds`) is skipped when the text lacks them, and tried line
 by line, exactly as detect-secrets reads lines, where its rarest word occurs. The
 costliest regexes have quicker necessary gates (:mod:`agentprompt.repo.secrets.gates`) and
-are tried only on the lines where those hit.
+are tried only on the lines where those hit. Which words and gates a text holds, and where
+the keywords begin, is asked of it in one pass where that can be done
+(:mod:`agentprompt.repo.secrets.presence`); the answers are those of the searches it spares.
 
 Files whose lines detect-secrets may rewrite before scanning (:func:`may_be_rewritten`)
 are always scanned, whatever their own lines, and the scan asks its transformers for the
