@@ -25,7 +25,14 @@ the next round) so a busy moment on the machine hits every row alike:
 4. repomix compress: the same with ``--compress`` (tree-sitter signatures).
 
 Each row also shows the CPU time (user + system) of the process and its children, which
-varies much less than wall time when other jobs share the machine.
+varies much less than wall time when other jobs share the machine. An agentprompt run also
+prints the prompt's token count, characters, findings and files withheld, its peak resident
+memory (the process or its largest worker) and the start of the prompt's SHA-256.
+
+``--baseline SRC`` adds the row **agentprompt full, baseline**: the same full pack with the
+``agentprompt`` package found in ``SRC`` first (``PYTHONPATH``; e.g. ``src/`` of another
+commit, unpacked with ``git archive REV src | tar -x -C DIR``), with its own cache, so an
+A/B of two versions runs side by side with Repomix in one run.
 
 The load average (``/proc/loadavg``) is printed before and after, since the machine's two
 cores may be shared.
@@ -59,16 +66,26 @@ EDITED = "Django-5.0.6/Django-5.0.6/django/utils/text.py"
 """The file the "one file changed" row appends a comment to."""
 CHANGED = "agentprompt full, one file changed"
 
+BASELINE = "agentprompt full, baseline"
+"""The full pack by another source tree (``--baseline``), for an A/B in the same run."""
+BASELINE_CACHE = BENCH / ".work" / "pack-cache-baseline" / "symbols.db"
+
 _PACK = """
-import sys
+import hashlib, resource, sys
 from pathlib import Path
 from agentprompt.bridge.pack import pack_repository
 prompt = pack_repository(
     Path(sys.argv[1]), sys.argv[2], signatures=sys.argv[3] == "signatures",
     cache_path=Path(sys.argv[4]),
 )
-Path(sys.argv[5]).write_text(prompt.text, encoding="utf-8", errors="surrogatepass")
-print(prompt.tokens, len(prompt.text), len(prompt.withheld))
+data = prompt.text.encode("utf-8", "surrogatepass")
+Path(sys.argv[5]).write_bytes(data)
+# Peak resident memory of this process and of its largest worker, in MB.
+peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF,
+           resource.RUSAGE_CHILDREN)) / 1024
+print(prompt.tokens, len(prompt.text), len(prompt.withheld),
+      len({f.path for f in prompt.withheld}), f"peak {peak:.0f} MB",
+      f"sha256 {hashlib.sha256(data).hexdigest()[:16]}")
 """
 
 
@@ -104,6 +121,7 @@ def _commands(corpus: Path, out: Path) -> dict[str, list[str]]:
     node = ["node", str(REPOMIX), str(corpus), "--quiet"]
     return {
         "agentprompt full": [*python, "full", str(CACHE), str(out / "full.md")],
+        BASELINE: [*python, "full", str(BASELINE_CACHE), str(out / "baseline.md")],
         CHANGED: [*python, "full", str(CACHE), str(out / "full.md")],
         "agentprompt signatures": [*python, "signatures", str(CACHE), str(out / "sig.md")],
         "repomix full": [*node, "--output", str(out / "repomix.xml")],
@@ -116,10 +134,10 @@ def _cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _time(command: list[str]) -> tuple[float, float, str]:
+def _time(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Wall time, CPU time (the process and its children) and what the command printed."""
     start, cpu = time.perf_counter(), _cpu()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     took, used = time.perf_counter() - start, _cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -184,6 +202,13 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="Rows to run (default: all).")
     parser.add_argument("--stages", action="store_true", help="Time a full pack's stages.")
     parser.add_argument("--cold", action="store_true", help="Clear agentprompt's caches first.")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="SRC",
+        help=f"Also run the full pack with the agentprompt package in SRC (a checkout's src/"
+        f" folder, e.g. a git worktree of another commit), as the row {BASELINE!r}.",
+    )
     args = parser.parse_args()
     corpus = build_corpus()
     _git_corpus(corpus)
@@ -201,17 +226,21 @@ def main() -> None:
     cpus: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="pack-bench-") as folder:
         commands = _commands(corpus, Path(folder))
-        rows = [r for r in commands if not args.only or r in args.only]
+        rows = [r for r in commands if (not args.only or r in args.only) and r != BASELINE]
+        if args.baseline is not None:
+            rows.insert(0, BASELINE)
+        baseline = {**os.environ, "PYTHONPATH": str(args.baseline)} if args.baseline else None
         for run in range(args.runs):
             for row in rows:
                 if args.cold and row.startswith("agentprompt"):
-                    shutil.rmtree(CACHE.parent, ignore_errors=True)
+                    own = BASELINE_CACHE if row == BASELINE else CACHE
+                    shutil.rmtree(own.parent, ignore_errors=True)
                 edited = corpus / EDITED
                 original = edited.read_bytes()
                 if row == CHANGED:
                     edited.write_bytes(original + f"\n# pack bench, run {run + 1}\n".encode())
                 try:
-                    took, used, said = _time(commands[row])
+                    took, used, said = _time(commands[row], baseline if row == BASELINE else None)
                 finally:
                     if row == CHANGED:
                         edited.write_bytes(original)
@@ -235,6 +264,8 @@ def main() -> None:
         )
     for ours, theirs in (
         ("agentprompt full", "repomix full"),
+        (BASELINE, "repomix full"),
+        ("agentprompt full", BASELINE),
         ("agentprompt signatures", "repomix compress"),
     ):
         if ours in medians and theirs in medians:

@@ -14,9 +14,9 @@ then the two parts of ``scan_texts`` apart: the rules' pass that names the candi
 and detect-secrets on those lines (and on the lines its transformers rewrite).
 
 ``--against REV --rounds N``: CPU seconds of the rules' pass alone (``candidate_lines`` on
-every file) with ``repo/secretfilter.py`` as it is at git revision ``REV`` and as it is
-now, interleaved in one process, N rounds; and whether the candidate lines now are a
-subset of those at ``REV``.
+every file) with ``repo/secrets/filter.py`` as it is at git revision ``REV`` and as it is
+now, interleaved in one process, N rounds; and whether the candidate lines now are the
+same as, or a subset of, those at ``REV``.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def timing(items: list[tuple[str, str]], pairs: int) -> None:
 
 
 def _module_at(revision: str) -> ModuleType:
-    """``repo/secretfilter.py`` as it is at a git revision, loaded as its own module."""
+    """``repo/secrets/filter.py`` as it is at a git revision, loaded as its own module."""
     root = Path(__file__).resolve().parent.parent
     source = subprocess.run(
         ["git", "show", f"{revision}:src/agentprompt/repo/secrets/filter.py"],
@@ -157,10 +157,12 @@ def against(items: list[tuple[str, str]], revision: str, rounds: int) -> None:
         pairs = zip(lines[0], lines[1], strict=True)
         subset = all(old is None or (new is not None and new <= old) for old, new in pairs)
         counts = [sum(len(found or ()) for found in side) for side in lines]
+        same = "NOT a subset" if not subset else "a subset"
+        same = "the same lines" if lines[0] == lines[1] else same
         print(
             f"round {run + 1}: rules' pass at {revision} {took[0]:.2f} CPU-s "
             f"({counts[0]} candidate lines), now {took[1]:.2f} CPU-s ({counts[1]}; "
-            f"{'a subset' if subset else 'NOT a subset'}) (load {_load()})"
+            f"{same}) (load {_load()})"
         )
 
 

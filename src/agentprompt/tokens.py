@@ -30,6 +30,7 @@ import os
 import re
 import sqlite3
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -385,21 +386,33 @@ class CountCache:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        chunks: list[list[str]] = [[]]
-        filled = 0
-        for part in parts:
+        spans: list[tuple[int, int]] = []
+        first = filled = 0
+        for number, part in enumerate(parts):
             if filled >= _CHUNK_CHARS:
-                chunks.append([])
-                filled = 0
-            chunks[-1].append(part)
+                spans.append((first, number))
+                first, filled = number, 0
             filled += len(part)
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        spans.append((first, len(parts)))
+        fork = sys.platform.startswith("linux")
+        context = multiprocessing.get_context("fork" if fork else "spawn")
+        global _inherited_parts
         counts: list[int] = []
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context(method)
-        ) as pool:
-            for done in pool.map(_count_chunk, [(self.name, c) for c in chunks]):
-                counts.extend(done)
+        with _one_count_at_a_time:
+            # Forked workers read the parts from the memory they inherit (set before the
+            # pool forks them, on its first task) and are sent only which to count.
+            _inherited_parts = parts
+            try:
+                with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                    if fork:
+                        jobs = [(self.name, a, b) for a, b in spans]
+                        done = pool.map(_count_inherited, jobs)
+                    else:
+                        done = pool.map(_count_chunk, [(self.name, parts[a:b]) for a, b in spans])
+                    for chunk in done:
+                        counts.extend(chunk)
+            finally:
+                _inherited_parts = ()
         return counts
 
 
@@ -463,11 +476,24 @@ def _cut(
                 pending[key] = str(piece, "utf-8", "surrogatepass")
 
 
-def _count_chunk(job: tuple[str, list[str]]) -> list[int]:
+def _count_chunk(job: tuple[str, Sequence[str]]) -> list[int]:
     """Count parts in a worker."""
     encoding, parts = job
     counter = get_tokenizer(encoding)
     return [counter.count(part) for part in parts]
+
+
+_inherited_parts: Sequence[str] = ()
+"""The parts being counted in workers, set before they fork so that they inherit them."""
+_one_count_at_a_time = threading.Lock()
+"""Held while :data:`_inherited_parts` is in use."""
+
+
+def _count_inherited(job: tuple[str, int, int]) -> list[int]:
+    """Count the inherited parts ``start:stop`` in a forked worker."""
+    encoding, start, stop = job
+    counter = get_tokenizer(encoding)
+    return [counter.count(part) for part in _inherited_parts[start:stop]]
 
 
 def _is_bpe(counter: Tokenizer) -> bool:

@@ -79,7 +79,9 @@ def test_only_the_changed_file_is_summarised_again(
     index.write_text(index.read_text(encoding="utf-8") + "\n// touched\n", encoding="utf-8")
     os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
     again = view_repository(example)
-    assert asked == ["src/index.ts"]
+    # The changed file, parsed again, has its note and summary from the parse; the
+    # unchanged ones come from the remembered view: no symbols are decoded.
+    assert asked == []
     assert again.summaries == first.summaries
     assert again.notes == first.notes
     gone = example / "scripts" / "report.py"
@@ -101,3 +103,31 @@ def test_a_file_a_manifest_declares_is_a_main_entry_in_every_view(tmp_path: Path
     (root / "package.json").write_text('{"name": "x", "main": "lib/app.js"}\n')
     assert view_repository(root).notes["lib/app.js"] == "main entry"
     assert view_repository(root).notes["lib/app.js"] == "main entry"
+
+
+def test_a_first_view_takes_its_notes_and_summaries_from_the_parse(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    decode = Extraction.symbols
+
+    def recording(self: Extraction, paths: object) -> object:
+        wanted = list(paths)  # type: ignore[call-overload]
+        asked.extend(wanted)
+        return decode(self, wanted)
+
+    monkeypatch.setattr(Extraction, "symbols", recording)
+    first = view_repository(example)
+    code = set(first.summaries)
+    assert code and not code & set(asked)  # no code file's symbols were decoded
+    cache = SymbolCache(default_cache_path(example))
+    try:
+        cache._db.execute("DELETE FROM blobs")
+        cache._db.commit()
+    finally:
+        cache.close()
+    asked.clear()
+    again = view_repository(example)  # nothing parsed: every file decoded from the cache
+    assert code <= set(asked)
+    assert again.notes == first.notes
+    assert again.summaries == first.summaries

@@ -22,8 +22,9 @@ from agentprompt.repo.extraction.cache import (
     from_json,
     to_json,
 )
+from agentprompt.repo.extraction.workers import PARALLEL_THRESHOLD
 from agentprompt.repo.map import MapOptions, build_map
-from agentprompt.repo.symbols import extract_symbols
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -248,3 +249,32 @@ def test_without_a_cache_symbols_are_extracted_with_details_on_demand(project: P
     assert got["pkg/sample.ts"] == fresh
     assert got["README.md"].language is None
     assert not (project / ".agentprompt").exists()
+
+
+def _names(root: Path, entry: FileSymbols) -> tuple[str, ...]:
+    """What the derive tests make of a file's symbols (module level: sent to workers)."""
+    assert root.is_dir()
+    return tuple(s.name for s in entry.symbols)
+
+
+@pytest.mark.parametrize("count", [3, PARALLEL_THRESHOLD + 10])
+def test_derive_is_made_of_every_parsed_file_where_it_was_extracted(
+    tmp_path: Path, count: int
+) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(count):
+        (root / f"m{i}.py").write_text(f"def f{i}(x):\n    return x\n\nclass C{i}:\n    pass\n")
+    (root / "README.md").write_text("# many\n")
+    found = _extract(root, workers=2, derive=_names)
+    assert found.parsed == count
+    expected = {
+        f"m{i}.py": _names(root, extract_symbols(f"m{i}.py", (root / f"m{i}.py").read_bytes()))
+        for i in range(count)
+    }
+    assert found.derived == expected
+    assert _extract(root, workers=2, derive=_names).derived == {}  # nothing parsed again
+
+
+def test_without_derive_nothing_is_derived(project: Path) -> None:
+    assert _extract(project).derived == {}

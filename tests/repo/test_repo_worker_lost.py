@@ -32,7 +32,9 @@ _KILL: dict[str, object] = {}
 """What :func:`_dying` kills for: ``victim`` path, ``once`` marker, ``details`` wanted."""
 
 
-def _dying(root: str, path: str, details: bool = True) -> Result:
+def _dying(
+    root: str, path: str, details: bool = True, derive: parse_workers.Deriver | None = None
+) -> Result:
     """:func:`~agentprompt.repo.extraction.workers.extract_one`, but a worker process (never
     this one) reading the victim dies by SIGKILL: the first time only when a ``once``
     marker file is to be left, every time otherwise."""
@@ -43,7 +45,7 @@ def _dying(root: str, path: str, details: bool = True) -> Result:
         if isinstance(once, Path):
             once.write_text("")
         os.kill(os.getpid(), signal.SIGKILL)
-    return _REAL(root, path, details)
+    return _REAL(root, path, details, derive)
 
 
 def _killing(

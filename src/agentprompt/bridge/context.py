@@ -24,7 +24,7 @@ from agentprompt.repo.map import (
     file_note,
     remember_discovery,
 )
-from agentprompt.repo.symbols import extract_symbols
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
 __all__ = [
     "Overlay",
@@ -113,19 +113,29 @@ def view_repository(
     found, loaded = discover_remembered(root, cache_path, use_cache=use_cache, options=options)
     found = filter_discovery(found, includes, excludes, strict=strict_patterns)
     extraction = extract_repository(
-        found, use_cache=use_cache, cache_path=cache_path, workers=workers
+        found,
+        use_cache=use_cache,
+        cache_path=cache_path,
+        workers=workers,
+        derive=_note_and_summary,
     )
     remember_discovery(extraction, found, loaded)
 
     def compute(paths: Iterable[str]) -> NotesAndSummaries:
+        # Files parsed in this run had theirs made by the parse workers; the others'
+        # symbols are decoded from the cache.
+        made = extraction.derived
+        wanted = list(paths)
+        pairs = [(p, made[p]) for p in wanted if p in made]
+        decoded = extraction.symbols(p for p in wanted if p not in made)
+        pairs += [(p, _note_and_summary(found.root, e)) for p, e in decoded.items()]
         notes: dict[str, str] = {}
         texts: dict[str, str] = {}
-        for path, entry in extraction.symbols(paths).items():
-            note = file_note(found.root, entry)
+        for path, (note, summary) in pairs:
             if note:
                 notes[path] = note
-            if entry.language is not None:
-                texts[path] = browse_summary(entry)
+            if summary is not None:
+                texts[path] = summary
         return notes, texts
 
     declared = declared_entry_points(found.root, [f.path for f in found.files])
@@ -148,6 +158,13 @@ def view_repository(
         problems=tuple(extraction.problems),
         entry_points=declared,
     )
+
+
+def _note_and_summary(root: Path, entry: FileSymbols) -> tuple[str | None, str | None]:
+    """A file's note in the tree and, for a code file, its browse-mode summary (made where
+    its symbols are: in the parse workers for the files a view parses)."""
+    summary = browse_summary(entry) if entry.language is not None else None
+    return file_note(root, entry), summary
 
 
 def overlay_view(view: RepoView, overlay: Overlay) -> RepoView:

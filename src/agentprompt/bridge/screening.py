@@ -4,7 +4,8 @@ text is headed in (a whole repository packed at once).
 Each worker runs the repository engine's detect-secrets scan
 (:func:`agentprompt.repo.secrets.scan_texts`, which skips the texts detect-secrets' own
 rules cannot flag) on a share of the files, so the findings are exactly those of a scan in
-one process.
+one process. Forked workers find the texts in the memory they inherit and are sent only
+which ones to scan (a whole repository's text would otherwise be pickled through a pipe).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -25,26 +27,45 @@ PARALLEL_SCREEN_THRESHOLD = 300
 """Fewer files than this are scanned in-process (starting workers would cost more)."""
 _CHUNK = 64
 
+_inherited: Sequence[tuple[str, str]] = ()
+"""The texts being screened, set before the workers fork so that they inherit them."""
+_one_at_a_time = threading.Lock()
+"""Held while :data:`_inherited` is in use (two threads screening at once take turns)."""
+
 
 def _scan_chunk(items: Sequence[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' findings for one share of the files, in a worker."""
     return scan_texts(items)
 
 
+def _scan_inherited(numbers: Sequence[int]) -> dict[str, tuple[SecretFinding, ...]]:
+    """detect-secrets' findings for the inherited texts at ``numbers``, in a forked worker."""
+    return scan_texts([_inherited[n] for n in numbers])
+
+
 def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' findings for ``items``, in ``workers`` processes when there are many."""
     if workers <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
         return _scan_chunk(items)
+    global _inherited
     # Largest texts first, in small chunks, so no worker is left with a long tail.
-    ordered = sorted(items, key=lambda item: -len(item[1]))
-    chunks = [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    order = sorted(range(len(items)), key=lambda n: -len(items[n][1]))
+    chunks = [order[i : i + _CHUNK] for i in range(0, len(order), _CHUNK)]
+    fork = sys.platform.startswith("linux")
     found: dict[str, tuple[SecretFinding, ...]] = {}
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context(method)
-    ) as pool:
-        for part in pool.map(_scan_chunk, chunks):
-            found.update(part)
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    with _one_at_a_time:
+        _inherited = items  # before the pool forks its workers (on the first task)
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                if fork:
+                    parts = pool.map(_scan_inherited, chunks)
+                else:
+                    parts = pool.map(_scan_chunk, [[items[n] for n in c] for c in chunks])
+                for part in parts:
+                    found.update(part)
+        finally:
+            _inherited = ()
     return found
 
 

@@ -101,7 +101,7 @@ def cached_scan(
             db.executemany(
                 "INSERT OR REPLACE INTO scans (key, findings) VALUES (?, ?)",
                 [
-                    (keys[p], json.dumps([[f.line, f.kind] for f in hits]))
+                    (keys[p], json.dumps([[f.line, f.kind] for f in hits]) if hits else "[]")
                     for p, hits in fresh.items()
                 ],
             )

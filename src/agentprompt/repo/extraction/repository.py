@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agentprompt.repo.discovery import Discovery
 from agentprompt.repo.extraction.cache import (
@@ -31,6 +32,7 @@ from agentprompt.repo.extraction.cache import (
     storable,
 )
 from agentprompt.repo.extraction.workers import (
+    Deriver,
     HeadStart,
     ProgressCallback,
     Result,
@@ -64,6 +66,9 @@ class Extraction:
     memory: dict[str, tuple[str, str]]
     """Results (JSON, references) of files parsed without a cache (or whose names cannot be
     cache keys), by path; the JSON is empty for a file extracted without details."""
+    derived: dict[str, Any] = field(default_factory=dict)
+    """What ``derive`` made of each file parsed in this run (see
+    :func:`extract_repository`), by path."""
     previous: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
     """What the cache held before this run for files parsed again or gone: (names hash,
     defs, members, references) by path, so a remembered graph can be updated."""
@@ -175,13 +180,18 @@ def extract_repository(
     progress: ProgressCallback | None = None,
     details: bool = True,
     head: HeadStart | None = None,
+    derive: Deriver | None = None,
 ) -> Extraction:
     """Extraction results for every code file of ``discovery``, parsing only what changed.
 
     With ``details=False`` files are parsed for their names and references only, and a
     cached row without details is as good as one with them (see the module's docstring).
     ``head``: a parse :func:`start_parsing` began before ``discovery`` was made; its
-    workers stay for :meth:`Extraction.symbols` until the caller closes it.
+    workers stay for :meth:`Extraction.symbols` until the caller closes it. ``derive``
+    is called on each parsed file's symbols where they were extracted (see
+    :data:`~agentprompt.repo.extraction.workers.Deriver`), its results kept in
+    :attr:`Extraction.derived`: a caller that wants something of every file's symbols
+    then needs to decode only those of the files not parsed in this run.
     """
     if head is not None and details:
         head.close()  # it parsed without details
@@ -270,14 +280,18 @@ def extract_repository(
         details=details,
         head=head,
         stamps={f.path: (f.size, f.mtime_ns) for f in code},
+        derive=derive,
     )
     memory: dict[str, tuple[str, str]] = {}
+    derived: dict[str, Any] = {}
     for path, made, problem in results:
         if problem is not None:
             problems.append(problem)
         if made is None:
             continue
         files[path] = made.light
+        if made.derived is not None:
+            derived[path] = made.derived
         if cache is None or not storable(path):
             memory[path] = (made.data, made.refs)
     if cache is not None:
@@ -292,6 +306,7 @@ def extract_repository(
         parsed=len(to_parse),
         problems=tuple(problems),
         memory=memory,
+        derived=derived,
         previous=previous,
         warnings=tuple(warnings),
         workers=head.pool if head is not None else None,

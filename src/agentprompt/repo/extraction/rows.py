@@ -133,6 +133,9 @@ class CacheRow:
     data: str
     """The full :class:`FileSymbols` as :func:`to_json` text (empty once stored, and for a
     file extracted without details)."""
+    derived: Any = None
+    """What the extraction's ``derive`` made of the symbols where they were extracted (None
+    when it was not asked for), so the caller need not decode the JSON for it."""
 
     def values(self) -> tuple[Any, ...]:
         """The row's columns in the ``files`` table's order."""

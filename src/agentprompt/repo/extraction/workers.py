@@ -16,16 +16,17 @@ import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from agentprompt.repo.extraction.cache import CacheRow, SymbolCache, content_hash, row_for, storable
-from agentprompt.repo.symbols import extract_symbols
+from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
 __all__ = [
     "PARALLEL_THRESHOLD",
     "WORKER_LOST",
+    "Deriver",
     "HeadStart",
     "ProgressCallback",
     "Result",
@@ -47,14 +48,20 @@ _STORE_BATCH = 512
 Result = tuple[str, CacheRow | None, str | None]
 """One file's extraction: (path, cache row, problem)."""
 
+Deriver = Callable[[Path, FileSymbols], Any]
+"""Makes something of one file's symbols (given the repository root) where they were just
+extracted, in the worker, kept as the row's :attr:`~CacheRow.derived`; a module-level
+function, so that it can be sent to worker processes."""
+
 WORKER_LOST = "not parsed: the parser's process died while reading it (killed, or crashed on it)"
 """The problem of a file that took its parse worker down each time it was read."""
 
 
 def extract_one(
-    root: str, path: str, details: bool = True
+    root: str, path: str, details: bool = True, derive: Deriver | None = None
 ) -> tuple[str, CacheRow | None, str | None]:
-    """Read and parse one file: (path, cache row, problem).
+    """Read and parse one file: (path, cache row, problem); with ``derive``, the row
+    carries what it made of the symbols.
 
     The file is stat-ed before and after it is read; when it changed meanwhile the row gets
     an impossible mtime (-1), so the next run parses it again. Any failure of the parser on
@@ -76,14 +83,17 @@ def extract_one(
         return path, None, f"{path}: {entry.problem}"
     steady = (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns)
     mtime = after.st_mtime_ns if steady and after.st_size == len(data) else -1
-    return path, row_for(entry, after.st_size, mtime, content_hash(data)), None
+    row = row_for(entry, after.st_size, mtime, content_hash(data))
+    if derive is not None:
+        row = replace(row, derived=derive(Path(root), entry))
+    return path, row, None
 
 
 def extract_chunk(
-    root: str, paths: Sequence[str], details: bool
+    root: str, paths: Sequence[str], details: bool, derive: Deriver | None = None
 ) -> list[tuple[str, CacheRow | None, str | None]]:
     """Parse ``paths`` in a worker process."""
-    return [extract_one(root, p, details) for p in paths]
+    return [extract_one(root, p, details, derive) for p in paths]
 
 
 def _light(
@@ -99,7 +109,7 @@ def _light(
 
 def _stripped(row: CacheRow) -> CacheRow:
     """``row`` without its JSON and references."""
-    return CacheRow(light=row.light, refs="", data="")
+    return CacheRow(light=row.light, refs="", data="", derived=row.derived)
 
 
 def _context() -> Any:
@@ -176,6 +186,7 @@ def parse_all(
     head: HeadStart | None = None,
     stamps: Mapping[str, tuple[int, int]] | None = None,
     retry: bool = True,
+    derive: Deriver | None = None,
 ) -> list[Result]:
     """Parse ``paths``; rows are stored in ``cache`` as they come (one writer, so no waits
     for the database lock), and only their light part is kept. With ``head``, the results
@@ -184,12 +195,13 @@ def parse_all(
     A worker that dies (the system killed it, say) breaks the pool, and the results not yet
     in are lost with it: those files are parsed again (new workers, or this process for a
     few). When that parse breaks too (``retry`` False), a file kills its worker: the rest
-    are parsed one by one to find it (see :func:`_one_by_one`)."""
+    are parsed one by one to find it (see :func:`_one_by_one`). ``derive``: see
+    :data:`Deriver` (the head start's rows have nothing derived)."""
     total = len(paths)
     results: list[Result] = []
     if head is None and (workers <= 1 or total < PARALLEL_THRESHOLD):
         for i, path in enumerate(paths):
-            results.append(extract_one(str(root), path, details))
+            results.append(extract_one(str(root), path, details, derive))
             if progress is not None and (i % 50 == 0 or i + 1 == total):
                 progress(i + 1, total)
         return _stored(results, cache)
@@ -205,7 +217,9 @@ def parse_all(
     try:
         for i in range(0, len(rest), _CHUNK):
             chunk = tuple(rest[i : i + _CHUNK])
-            later.append((chunk, head.pool.submit(extract_chunk, str(root), chunk, details)))
+            later.append(
+                (chunk, head.pool.submit(extract_chunk, str(root), chunk, details, derive))
+            )
     except BrokenExecutor:
         broken = True  # a head start's worker died: what was not handed out is parsed below
     done: set[str] = set()
@@ -240,7 +254,16 @@ def parse_all(
         return [*results, *_one_by_one(root, again, cache, details)]
     if again:
         results.extend(
-            parse_all(root, again, workers, None, cache, details=details, retry=not broken)
+            parse_all(
+                root,
+                again,
+                workers,
+                None,
+                cache,
+                details=details,
+                retry=not broken,
+                derive=derive,
+            )
         )
     return results
 

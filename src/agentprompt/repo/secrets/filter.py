@@ -21,7 +21,9 @@ place in the whole text. A regex that cannot match without certain plain words
 (:mod:`agentprompt.repo.secrets.regexneeds`) is skipped when the text lacks them, and tried line
 by line, exactly as detect-secrets reads lines, where its rarest word occurs. The
 costliest regexes have quicker necessary gates (:mod:`agentprompt.repo.secrets.gates`) and
-are tried only on the lines where those hit.
+are tried only on the lines where those hit. Which words and gates a text holds, and where
+the keywords begin, is asked of it in one pass where that can be done
+(:mod:`agentprompt.repo.secrets.presence`); the answers are those of the searches it spares.
 
 Files whose lines detect-secrets may rewrite before scanning (:func:`may_be_rewritten`)
 are always scanned, whatever their own lines, and the scan asks its transformers for the
@@ -44,6 +46,7 @@ from typing import Any
 
 from agentprompt.repo.secrets.gates import Gate, gate_for, gated_lines
 from agentprompt.repo.secrets.keywords import Keyword, keyword_rule, keyword_spans
+from agentprompt.repo.secrets.presence import Held, PresenceIndex, presence_index
 from agentprompt.repo.secrets.regexneeds import (
     Words,
     lacks_required,
@@ -107,6 +110,9 @@ class _Rules:
     lowercase to it (``ſ`` matches ``s``): a text holding one is searched without words."""
     unknown: bool
     """A plugin of a kind not understood here: every text must be scanned."""
+    presence: PresenceIndex | None = None
+    """The words and gates above, asked of a text in one pass
+    (:mod:`agentprompt.repo.secrets.presence`), when that can be done."""
 
 
 def _entropy_rule(plugin: Any) -> _Entropy:
@@ -152,6 +158,25 @@ def _rules() -> _Rules:
         keyword=keyword,
         folded=_folded({*"".join(w for rule in regexes for ws in rule.needs for w in ws)}),
         unknown=unknown,
+        presence=_presence(regexes, entropy, keyword),
+    )
+
+
+def _presence(
+    regexes: list[_Regex], entropy: list[_Entropy], keyword: Keyword | None
+) -> PresenceIndex | None:
+    """One index of every word the rules need, every gate pattern and the keyword cores."""
+    gates = [rule.gate for rule in regexes if rule.gate is not None]
+    words = [word for rule in regexes for words in rule.needs for word in words]
+    words += [core for core, _held in keyword.cores] if keyword is not None else []
+    return presence_index(
+        words,
+        [p for gate in gates if gate.lowered for p in gate.patterns],
+        [
+            *(p for gate in gates if not gate.lowered for p in gate.patterns),
+            *(p for rule in entropy for p in rule.gates),
+        ],
+        keywords=keyword.words if keyword is not None else (),
     )
 
 
@@ -248,23 +273,52 @@ def _spans(rules: _Rules, text: str, lowered: str | None) -> Iterator[tuple[int,
     offset at which detect-secrets' per-line matching could match (none means the text
     holds nothing it reports); lazily, so asking for the first is quick."""
     gated: dict[tuple[re.Pattern[str], ...], list[tuple[int, int]]] = {}  # once per gate
+    # What the text holds of the words and gates, in one pass (None: ask each in turn).
+    held = None
+    if lowered is not None and rules.presence is not None:
+        held = rules.presence.held(text, lowered)
     for rule in rules.regexes:
         gate = rule.gate
         if gate is not None and (lowered is not None or not gate.lowered):
+            if held is not None and not _any_pattern(held, gate.patterns):
+                continue  # no gate hit: no line the regex could match within
             if gate.patterns not in gated:
                 hay = text if lowered is None else lowered
                 gated[gate.patterns] = gated_lines(gate, text, hay)
             yield from lines_matching(rule.regex, text, gated[gate.patterns])
-        elif lowered is not None and lacks_required(rule.needs, lowered):
+        elif _lacks(rule, held, lowered):
             continue
         elif lowered is not None and rule.selective:
             yield from matching_lines(rule.regex, rule.needs, text, lowered)
         else:
             yield from (found.span() for found in rule.regex.finditer(text))
     for entropy in rules.entropy:
-        yield from _entropy_spans(entropy, text)
-    if rules.keyword is not None:
-        yield from keyword_spans(rules.keyword, text, lowered)
+        if held is None or _any_pattern(held, entropy.gates):
+            yield from _entropy_spans(entropy, text)
+    keyword = rules.keyword
+    if keyword is not None and (
+        held is None or not keyword.cores or any(core in held.words for core, _ in keyword.cores)
+    ):
+        # With cores, a keyword starts only where one of them is (see keyword_spans).
+        starts = None
+        if lowered is not None and rules.presence is not None and keyword.words:
+            starts = rules.presence.starts(text, lowered)
+        yield from keyword_spans(keyword, text, lowered, starts)
+
+
+def _lacks(rule: _Regex, held: Held | None, lowered: str | None) -> bool:
+    """Whether the text misses every word of one of the sets ``rule`` needs (so its
+    regex cannot match), from the index where it was asked, else by search."""
+    if held is not None:
+        return any(not words & held.words for words in rule.needs)
+    return lowered is not None and lacks_required(rule.needs, lowered)
+
+
+def _any_pattern(held: Held, patterns: Iterable[re.Pattern[str]]) -> bool:
+    """Whether one of ``patterns`` may match: it has a hit, or the text was not asked."""
+    if held.patterns is None:
+        return True
+    return any(p.pattern in held.patterns for p in patterns)
 
 
 def _line_numbers(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[int]:

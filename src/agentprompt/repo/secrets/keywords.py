@@ -6,7 +6,7 @@ for why whole-text matching never misses what its per-line matching finds).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from agentprompt.repo.secrets.regexneeds import line_around, lines_matching, whole_text
@@ -90,14 +90,18 @@ def _keyword_starts(rule: Keyword, text: str, lowered: str | None) -> Iterator[i
             yield found.start()
 
 
-def keyword_spans(rule: Keyword, text: str, lowered: str | None) -> Iterator[tuple[int, int]]:
+def keyword_spans(
+    rule: Keyword, text: str, lowered: str | None, starts: Iterable[int] | None = None
+) -> Iterator[tuple[int, int]]:
     """The keyword regexes' matches within the lines holding a keyword start: a match
     at each start of those that must begin with a keyword, and any match of the others,
     each of which ends in a keyword (so a line it matches within holds a keyword start).
-    Each is searched no further than the line's stop, as detect-secrets reads the line."""
+    Each is searched no further than the line's stop, as detect-secrets reads the line.
+    ``starts``: every place a keyword begins, when the caller found them already."""
     lines: list[tuple[int, int]] = []
     end = stop = -1
-    for at in sorted(set(_keyword_starts(rule, text, lowered))):
+    places = set(_keyword_starts(rule, text, lowered) if starts is None else starts)
+    for at in sorted(places):
         if at > end:
             begin, stop, end = line_around(text, at)
             lines.append((begin, stop))
