@@ -13,6 +13,8 @@ from agentprompt.repo.secrets.filter import _as_read, _lowered, _Regex, _rules
 from agentprompt.repo.secrets.gates import _GATES, digest, gated_lines
 from agentprompt.repo.secrets.keywords import _keyword_starts
 
+pytestmark = pytest.mark.slow
+
 _GATED = [rule for rule in _rules().regexes if rule.gate is not None]
 _NOISE = st.sampled_from(["\n", " \n", "\t", " ", "=", ":", '"', "'", ".", "-", "_", "ſ", "K"])
 _SETTINGS = settings(
