@@ -7,7 +7,7 @@ summary, and ranking orders files when the token budget is tight.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -15,7 +15,7 @@ from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
 from agentprompt.repo.discovery.patterns import filter_discovery
-from agentprompt.repo.extraction import extract_repository
+from agentprompt.repo.extraction import default_cache_path, extract_repository
 from agentprompt.repo.map import (
     browse_summary,
     declared_entry_points,
@@ -96,9 +96,12 @@ def view_repository(
     includes: Sequence[str] = (),
     excludes: Sequence[str] = (),
     strict_patterns: bool = False,
+    whole: Callable[[RepoView], bool] | None = None,
 ) -> RepoView:
     """The bridge's view of ``root``: discovery, and (with ``summaries``) every code file's
-    note and summary from the symbol cache (``cache_path``, default the root's own).
+    note and summary from the symbol cache (``cache_path``, default the root's own),
+    unless ``whole`` says, of the bare view (discovery only), that every file will be shown
+    whole: then no file is parsed and the view has no notes and no summaries.
     Generated and minified files are left out unless ``include_generated``; ``includes``
     and ``excludes`` are gitignore patterns (see
     :func:`~agentprompt.repo.discovery.patterns.filter_discovery`; with
@@ -112,6 +115,13 @@ def view_repository(
         )
     found, loaded = discover_remembered(root, cache_path, use_cache=use_cache, options=options)
     found = filter_discovery(found, includes, excludes, strict=strict_patterns)
+    if whole is not None and whole(RepoView(discovery=found)):
+        # Every file is shown whole: no note in the tree and no summary is needed (the
+        # model reads each file's text), so no file is parsed.
+        if use_cache:
+            symbols = cache_path or default_cache_path(found.root)
+            remember_discovery(symbols, found, loaded)
+        return RepoView(discovery=found)
     extraction = extract_repository(
         found,
         use_cache=use_cache,

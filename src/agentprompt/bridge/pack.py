@@ -7,7 +7,7 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
@@ -43,7 +43,14 @@ from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.tokens import shared_counter
 
-__all__ = ["BridgePrompt", "build_prompt", "pack_repository", "session_view", "split_limit"]
+__all__ = [
+    "BridgePrompt",
+    "build_prompt",
+    "pack_repository",
+    "session_view",
+    "shows_every_file_whole",
+    "split_limit",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,16 +202,36 @@ def _in_files(
     return tuple(moved)
 
 
-def session_view(root: Path, state: BridgeState, *, strict: bool = False) -> RepoView:
+def session_view(
+    root: Path,
+    state: BridgeState,
+    *,
+    strict: bool = False,
+    whole: Callable[[RepoView], bool] | None = None,
+) -> RepoView:
     """The repository as the session shows it (its generated-files choice and its
     ``--include``/``--exclude`` patterns; ``strict``: a pattern matching no file is an
-    error)."""
+    error). A session that shows every file whole needs no notes or summaries, so its view
+    parses nothing (``whole`` says so of a new session's bare view, whose files are not yet
+    the state's)."""
     return view_repository(
         root,
         include_generated=state.include_generated,
         includes=state.includes,
         excludes=state.excludes,
         strict_patterns=strict,
+        whole=whole or partial(shows_every_file_whole, state),
+    )
+
+
+def shows_every_file_whole(state: BridgeState, view: RepoView) -> bool:
+    """Whether ``state``'s prompts show every file of ``view`` in full: edit mode, no token
+    budget (which could cut a file to its summary) and every file in context."""
+    return (
+        state.mode == "edit"
+        and state.max_tokens is None
+        and bool(view.paths)
+        and set(view.paths) <= set(state.files)
     )
 
 
@@ -462,7 +489,12 @@ def pack_repository(
     scanning: every file in full (edit mode), or with ``signatures`` every code file's
     summary (browse mode); generated and minified files only with ``include_generated``.
     No session is involved."""
-    view = view_repository(root, cache_path=cache_path, include_generated=include_generated)
+    view = view_repository(
+        root,
+        cache_path=cache_path,
+        include_generated=include_generated,
+        whole=None if signatures else lambda _bare: True,
+    )
     mode: Literal["browse", "edit"] = "browse" if signatures else "edit"
     state = BridgeState(
         task=task,

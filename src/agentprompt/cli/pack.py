@@ -10,8 +10,13 @@ from pathlib import Path
 
 import click
 
-from agentprompt.bridge.context import resolve_paths
-from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
+from agentprompt.bridge.context import RepoView, resolve_paths
+from agentprompt.bridge.pack import (
+    BridgePrompt,
+    build_prompt,
+    session_view,
+    shows_every_file_whole,
+)
 from agentprompt.bridge.sizes import size_report, warn_threshold
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import (
@@ -188,6 +193,15 @@ def pack_command(
                 f"a bridge session is in progress (round {found[1].rounds}); add --new to "
                 "replace it with this task, or leave out --task to print its current prompt"
             )
+
+        def whole(bare: RepoView) -> bool:
+            # A new session over every file in edit mode, with no budget, shows them all
+            # whole: its view needs no notes or summaries, so nothing is parsed.
+            starting = BridgeState.starting(
+                task, resolve_paths(bare, paths), mode=mode, lang="en", max_tokens=max_tokens
+            )
+            return shows_every_file_whole(starting, bare)
+
         view = session_view(
             root,
             BridgeState(
@@ -197,6 +211,7 @@ def pack_command(
                 excludes=excludes,
             ),
             strict=True,
+            whole=whole,
         )
         state = BridgeState.starting(
             task,

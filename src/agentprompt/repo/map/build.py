@@ -162,12 +162,15 @@ def discover_remembered(
 
 
 def remember_discovery(
-    extraction: Extraction, found: Discovery, loaded: Mapping[str, Remembered] | None
+    cache: Extraction | Path | None,
+    found: Discovery,
+    loaded: Mapping[str, Remembered] | None,
 ) -> None:
-    """Keep ``found``'s content verdicts next to the extraction's symbol cache, when they
-    changed since ``loaded``."""
-    if extraction.cache is not None and found.sniffed:
-        save_verdicts(verdicts_path(extraction.cache.path), found.sniffed, loaded=loaded)
+    """Keep ``found``'s content verdicts next to the symbol cache (an extraction's, or the
+    cache file at a path), when they changed since ``loaded``; nothing without a cache."""
+    path = cache.cache.path if isinstance(cache, Extraction) and cache.cache else cache
+    if isinstance(path, Path) and found.sniffed:
+        save_verdicts(verdicts_path(path), found.sniffed, loaded=loaded)
 
 
 def build_map(

@@ -1,0 +1,75 @@
+"""A prompt that shows every file whole parses nothing: its tree carries no notes (the model
+reads each file's text) and no summary is made, so a first whole-repository pack skips the
+symbol extraction that only notes and summaries need."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentprompt.bridge import context, pack_repository
+from agentprompt.bridge.context import RepoView
+from agentprompt.bridge.pack import session_view, shows_every_file_whole
+from agentprompt.bridge.state import BridgeState
+from agentprompt.cli.main import main
+
+TREE_WITH_NOTES = "  utils.ts (exports:"
+
+
+def _no_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("the view parsed files")
+
+    monkeypatch.setattr(context, "extract_repository", refuse)
+
+
+def _tree(text: str) -> str:
+    start = text.index("## File structure")
+    return text[start : text.index("\n\n", start)]
+
+
+def test_a_whole_repository_pack_parses_nothing_and_its_tree_has_no_notes(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_parse(monkeypatch)
+    prompt = pack_repository(example, "Review it")
+    tree = _tree(prompt.text)
+    assert "src/\n  index.ts\n  utils.ts" in tree and "(" not in tree
+    assert set(prompt.shown_in_full) >= {"src/index.ts", "src/utils.ts", "scripts/report.py"}
+
+
+def test_a_signatures_pack_still_makes_notes_and_summaries(example: Path) -> None:
+    prompt = pack_repository(example, "Review it", signatures=True)
+    assert TREE_WITH_NOTES in _tree(prompt.text)
+
+
+def test_only_edit_mode_over_every_file_without_a_budget_is_whole(example: Path) -> None:
+    bare = RepoView(discovery=context.view_repository(example, summaries=False).discovery)
+    every = bare.paths
+    edit = BridgeState(task="t", mode="edit", files=every)
+    assert shows_every_file_whole(edit, bare)
+    assert not shows_every_file_whole(BridgeState(task="t", mode="browse", files=every), bare)
+    assert not shows_every_file_whole(BridgeState(task="t", mode="edit", files=every[:-1]), bare)
+    budget = BridgeState(task="t", mode="edit", files=every, max_tokens=10_000)
+    assert not shows_every_file_whole(budget, bare)
+
+
+def test_a_session_over_every_file_parses_nothing_in_later_rounds(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = context.view_repository(example, summaries=False).paths
+    state = BridgeState(task="t", mode="edit", files=every)
+    _no_parse(monkeypatch)
+    assert session_view(example, state).notes == {}
+
+
+def test_pack_of_every_file_in_edit_mode_from_the_command_line(
+    example: Path, clipboard: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["pack", ".", "--root", str(example), "--task", "Review it", "--lang", "en"]
+    assert main(args) in (0, None)
+    assert TREE_WITH_NOTES not in _tree(capsys.readouterr().out)
+    # With a budget a file may be cut to its summary: the view is parsed, notes and all.
+    assert main([*args, "--new", "--max-tokens", "50000"]) in (0, None)
+    assert TREE_WITH_NOTES in _tree(capsys.readouterr().out)
