@@ -114,22 +114,15 @@ def carried_notes(
         path = item_path(state.key)
         item = current.get(state.key)
         gone = state.copy_state == "gone" or item is None
-        if state.kind == "file":
-            if gone:
-                text = lib.render("tiers/file_gone", path=path)
-            else:
-                assert item is not None
-                diff = changes_since(path, state.copy, item.text)
-                if not diff:
-                    continue
-                text = lib.render("tiers/file_changes", path=path, diff=fenced(diff, "diff"))
-        elif gone:
-            text = lib.render("tiers/map_gone", path=path)
+        # A file's notes and a map entry's are worded by their own prompts.
+        prompt = "tiers/file" if state.kind == "file" else "tiers/map"
+        if gone:
+            text = lib.render(f"{prompt}_gone", path=path)
         else:
             assert item is not None
             diff = changes_since(path, state.copy, item.text)
             if not diff:
                 continue
-            text = lib.render("tiers/map_changes", path=path, diff=fenced(diff, "diff"))
+            text = lib.render(f"{prompt}_changes", path=path, diff=fenced(diff, "diff"))
         notes.append(CarriedNote(key=state.key, kind=state.kind, gone=gone, text=text))
     return tuple(notes)
