@@ -4,13 +4,15 @@ symbol extraction that only notes and summaries need."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from agentprompt.bridge import context, pack_repository
 from agentprompt.bridge.context import RepoView
-from agentprompt.bridge.pack import session_view, shows_every_file_whole
+from agentprompt.bridge.pack import session_view, shows_every_file_whole, starting_state
 from agentprompt.bridge.state import BridgeState
 from agentprompt.cli.main import main
 
@@ -73,3 +75,18 @@ def test_pack_of_every_file_in_edit_mode_from_the_command_line(
     # With a budget a file may be cut to its summary: the view is parsed, notes and all.
     assert main([*args, "--new", "--max-tokens", "50000"]) in (0, None)
     assert TREE_WITH_NOTES in _tree(capsys.readouterr().out)
+
+
+def test_a_new_session_resolves_its_files_and_parses_only_when_a_note_is_needed(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def make(mode: str) -> Callable[[tuple[str, ...]], BridgeState]:
+        return partial(BridgeState.starting, "t", mode=mode, lang="en")
+
+    browse, view = starting_state(example, ["src"], make("browse"))
+    assert browse.focus == ("src/index.ts", "src/utils.ts") and view.notes
+    _no_parse(monkeypatch)
+    edit, bare = starting_state(example, ["."], make("edit"))
+    assert set(edit.files) == set(bare.paths) and bare.notes == {}
+    with pytest.raises(AssertionError, match="parsed"):
+        starting_state(example, ["src"], make("edit"))  # the others need their notes

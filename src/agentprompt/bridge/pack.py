@@ -7,7 +7,7 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
@@ -18,6 +18,7 @@ from agentprompt.bridge.context import (
     RepoView,
     overlay_view,
     rank_files,
+    resolve_paths,
     view_repository,
 )
 from agentprompt.bridge.fitting import Fitted, fit_files
@@ -50,6 +51,7 @@ __all__ = [
     "session_view",
     "shows_every_file_whole",
     "split_limit",
+    "starting_state",
 ]
 
 
@@ -222,6 +224,22 @@ def session_view(
         strict_patterns=strict,
         whole=whole or partial(shows_every_file_whole, state),
     )
+
+
+def starting_state(
+    root: Path, paths: Sequence[str], make: Callable[[tuple[str, ...]], BridgeState]
+) -> tuple[BridgeState, RepoView]:
+    """A new session's state and the view it starts from: ``make`` turns the files
+    ``paths`` name (resolved against the repository as the session shows it) into the
+    state. The view takes the new session's patterns strictly (one that matches no file is
+    an error) and parses nothing when the session will show every file whole."""
+    view = session_view(
+        root,
+        make(()),
+        strict=True,
+        whole=lambda bare: shows_every_file_whole(make(resolve_paths(bare, paths)), bare),
+    )
+    return make(resolve_paths(view, paths)), view
 
 
 def shows_every_file_whole(state: BridgeState, view: RepoView) -> bool:

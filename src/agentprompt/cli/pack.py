@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import click
 
-from agentprompt.bridge.context import RepoView, resolve_paths
-from agentprompt.bridge.pack import (
-    BridgePrompt,
-    build_prompt,
-    session_view,
-    shows_every_file_whole,
-)
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
 from agentprompt.bridge.sizes import size_report, warn_threshold
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import (
@@ -194,37 +189,22 @@ def pack_command(
                 "replace it with this task, or leave out --task to print its current prompt"
             )
 
-        def whole(bare: RepoView) -> bool:
-            # A new session over every file in edit mode, with no budget, shows them all
-            # whole: its view needs no notes or summaries, so nothing is parsed.
-            starting = BridgeState.starting(
-                task, resolve_paths(bare, paths), mode=mode, lang="en", max_tokens=max_tokens
-            )
-            return shows_every_file_whole(starting, bare)
-
-        view = session_view(
+        state, view = starting_state(
             root,
-            BridgeState(
-                task=task,
+            paths,
+            partial(
+                BridgeState.starting,
+                task,
+                mode=mode,
+                lang=lang or default_lang(os.environ),
+                max_tokens=max_tokens,
+                split_chars=split_chars,
+                split_tokens=split_tokens,
                 include_generated=include_generated,
                 includes=includes,
                 excludes=excludes,
+                warn_tokens=warn_tokens,
             ),
-            strict=True,
-            whole=whole,
-        )
-        state = BridgeState.starting(
-            task,
-            resolve_paths(view, paths),
-            mode=mode,
-            lang=lang or default_lang(os.environ),
-            max_tokens=max_tokens,
-            split_chars=split_chars,
-            split_tokens=split_tokens,
-            include_generated=include_generated,
-            includes=includes,
-            excludes=excludes,
-            warn_tokens=warn_tokens,
         )
     else:
         if paths or mode or new or includes or excludes:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agentprompt.bridge.context import RepoView, resolve_paths, view_repository
+from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.control import add_files, drop_files
-from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
 from agentprompt.bridge.rounds import reply_options, run_round
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.state import (
@@ -120,21 +121,21 @@ def build_prompt_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]
             f'a bridge session is in progress (round {found[1].rounds}); give "new": true '
             'to replace it with this task, or leave out "task" to show its current prompt'
         )
-    try:
-        view = session_view(
-            root, BridgeState(task=task, includes=includes, excludes=excludes), strict=True
-        )
-    except UsageError as exc:
-        raise InvalidParams(f'params "include"/"exclude": {exc}') from None
-    state = BridgeState.starting(
+    make = partial(
+        BridgeState.starting,
         task,
-        resolve_paths(view, files),
         mode=mode,
         lang=lang or default_lang(os.environ),
         max_tokens=max_tokens,
         includes=includes,
         excludes=excludes,
     )
+    try:
+        state, view = starting_state(root, files, make)
+    except UnknownFile:
+        raise
+    except UsageError as exc:
+        raise InvalidParams(f'params "include"/"exclude": {exc}') from None
     prompt = build_prompt(root, state, view=view, remember=True)
     state = state.after_prompt(prompt.shown_in_full, prompt.sends)
     store_session(root, state)
