@@ -30,10 +30,10 @@ import os
 import re
 import sqlite3
 import sys
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -383,37 +383,18 @@ class CountCache:
         size = sum(len(p) for p in parts)
         if workers <= 1 or size < _PARALLEL_CHARS or not _is_bpe(self.tokenizer):
             return [self.count(p) for p in parts]
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from agentprompt.shares import map_shares
 
-        spans: list[tuple[int, int]] = []
+        spans: list[range] = []
         first = filled = 0
         for number, part in enumerate(parts):
             if filled >= _CHUNK_CHARS:
-                spans.append((first, number))
+                spans.append(range(first, number))
                 first, filled = number, 0
             filled += len(part)
-        spans.append((first, len(parts)))
-        fork = sys.platform.startswith("linux")
-        context = multiprocessing.get_context("fork" if fork else "spawn")
-        global _inherited_parts
-        counts: list[int] = []
-        with _one_count_at_a_time:
-            # Forked workers read the parts from the memory they inherit (set before the
-            # pool forks them, on its first task) and are sent only which to count.
-            _inherited_parts = parts
-            try:
-                with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                    if fork:
-                        jobs = [(self.name, a, b) for a, b in spans]
-                        done = pool.map(_count_inherited, jobs)
-                    else:
-                        done = pool.map(_count_chunk, [(self.name, parts[a:b]) for a, b in spans])
-                    for chunk in done:
-                        counts.extend(chunk)
-            finally:
-                _inherited_parts = ()
-        return counts
+        spans.append(range(first, len(parts)))
+        done = map_shares(parts, spans, partial(_count_parts, self.name), workers)
+        return [count for chunk in done for count in chunk]
 
 
 KeyedSpan = tuple[int, int, str]
@@ -476,24 +457,10 @@ def _cut(
                 pending[key] = str(piece, "utf-8", "surrogatepass")
 
 
-def _count_chunk(job: tuple[str, Sequence[str]]) -> list[int]:
-    """Count parts in a worker."""
-    encoding, parts = job
+def _count_parts(encoding: str, parts: Sequence[str]) -> list[int]:
+    """Count parts in a worker (the tables rebuilt there from the encoding's name)."""
     counter = get_tokenizer(encoding)
     return [counter.count(part) for part in parts]
-
-
-_inherited_parts: Sequence[str] = ()
-"""The parts being counted in workers, set before they fork so that they inherit them."""
-_one_count_at_a_time = threading.Lock()
-"""Held while :data:`_inherited_parts` is in use."""
-
-
-def _count_inherited(job: tuple[str, int, int]) -> list[int]:
-    """Count the inherited parts ``start:stop`` in a forked worker."""
-    encoding, start, stop = job
-    counter = get_tokenizer(encoding)
-    return [counter.count(part) for part in _inherited_parts[start:stop]]
 
 
 def _is_bpe(counter: Tokenizer) -> bool:

@@ -10,16 +10,13 @@ which ones to scan (a whole repository's text would otherwise be pickled through
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import sys
-import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from agentprompt.bridge.secretcache import cached_scan
 from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_texts
+from agentprompt.shares import map_shares
 
 __all__ = ["PARALLEL_SCREEN_THRESHOLD", "screen_prompt_texts"]
 
@@ -27,45 +24,22 @@ PARALLEL_SCREEN_THRESHOLD = 300
 """Fewer files than this are scanned in-process (starting workers would cost more)."""
 _CHUNK = 64
 
-_inherited: Sequence[tuple[str, str]] = ()
-"""The texts being screened, set before the workers fork so that they inherit them."""
-_one_at_a_time = threading.Lock()
-"""Held while :data:`_inherited` is in use (two threads screening at once take turns)."""
-
 
 def _scan_chunk(items: Sequence[tuple[str, str]]) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' findings for one share of the files, in a worker."""
     return scan_texts(items)
 
 
-def _scan_inherited(numbers: Sequence[int]) -> dict[str, tuple[SecretFinding, ...]]:
-    """detect-secrets' findings for the inherited texts at ``numbers``, in a forked worker."""
-    return scan_texts([_inherited[n] for n in numbers])
-
-
 def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' findings for ``items``, in ``workers`` processes when there are many."""
     if workers <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
         return _scan_chunk(items)
-    global _inherited
     # Largest texts first, in small chunks, so no worker is left with a long tail.
     order = sorted(range(len(items)), key=lambda n: -len(items[n][1]))
     chunks = [order[i : i + _CHUNK] for i in range(0, len(order), _CHUNK)]
-    fork = sys.platform.startswith("linux")
     found: dict[str, tuple[SecretFinding, ...]] = {}
-    context = multiprocessing.get_context("fork" if fork else "spawn")
-    with _one_at_a_time:
-        _inherited = items  # before the pool forks its workers (on the first task)
-        try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                if fork:
-                    parts = pool.map(_scan_inherited, chunks)
-                else:
-                    parts = pool.map(_scan_chunk, [[items[n] for n in c] for c in chunks])
-                for part in parts:
-                    found.update(part)
-        finally:
-            _inherited = ()
+    for part in map_shares(items, chunks, _scan_chunk, workers):
+        found.update(part)
     return found
 
 
