@@ -68,7 +68,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "agentprompt.agent": ("AgentSession", "create_session"),
     "agentprompt.bridge": ("build_prompt", "pack_repository"),
     "agentprompt.workflow": ("compose_workflow", "load_package"),
-    "agentprompt.tiers": ("get_commit_message", "get_context_breakdown"),
+    "agentprompt.commitmsg": ("get_commit_message",),
+    "agentprompt.tiers": ("get_context_breakdown",),
     "agentprompt.tools": ("ToolRegistry", "default_registry"),
 }
 """The public API, by the module each name lives in: the one table of it. The loader below
@@ -86,6 +87,7 @@ if _typing.TYPE_CHECKING:
     from agentprompt.agent import AgentSession, create_session
     from agentprompt.bridge import build_prompt, pack_repository
     from agentprompt.budget import BudgetExceeded, FitResult, fit
+    from agentprompt.commitmsg import get_commit_message
     from agentprompt.composition import Composition, compose
     from agentprompt.context.environment import read_environment
     from agentprompt.edits import (
@@ -128,7 +130,7 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.sections import HistorySlot, Profile, Section, SectionSpec, Stability
     from agentprompt.store import Store
-    from agentprompt.tiers import get_commit_message, get_context_breakdown
+    from agentprompt.tiers import get_context_breakdown
     from agentprompt.tokens import CountCache, Tokenizer, get_tokenizer, tokenizer_for_model
     from agentprompt.tools import ToolRegistry, default_registry
     from agentprompt.wire import from_anthropic, from_openai, to_anthropic, to_openai, to_text

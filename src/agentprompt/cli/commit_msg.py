@@ -22,11 +22,11 @@ from agentprompt.cli.output import (
     printable,
     show_messages,
 )
+from agentprompt.commitmsg import commit_messages, get_commit_message, staged_diff
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient
 from agentprompt.llm.clients import make_client
 from agentprompt.llm.config import resolve_model_config
-from agentprompt.tiers.commit import commit_messages, get_commit_message, staged_diff
 from agentprompt.wire import to_openai
 
 __all__ = ["ChatModelNotConfigured", "commit_msg_command", "resolve_chat_model"]

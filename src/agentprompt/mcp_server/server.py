@@ -382,7 +382,7 @@ def _add_prompts(server: MCPServer, root: Path, library: PromptLibrary, calls: _
         diff: Annotated[str | None, _text("The diff (default: the staged changes).")] = None,
     ) -> list[UserMessage]:
         def messages() -> list[UserMessage]:
-            from agentprompt.tiers.commit import commit_messages, staged_diff
+            from agentprompt.commitmsg import commit_messages, staged_diff
 
             text = diff if diff is not None else staged_diff(root)
             return [UserMessage(str(m.content)) for m in commit_messages(text, root=root)]

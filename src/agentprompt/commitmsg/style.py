@@ -2,7 +2,7 @@
 
 The commit prompt asks for "add", not "added" or "adds", and for a subject that starts with
 a lower-case word after the type. :func:`subject_style_problems` finds a subject that breaks
-either rule; :func:`~agentprompt.tiers.commit.commit_problems` counts them among the format's
+either rule; :func:`~agentprompt.commitmsg.message.commit_problems` counts them among the format's
 problems, so a message breaking them is asked for again once, like any other.
 
 A word written in capitals (``README``, ``API``) or in mixed case (``TodoList``) is a name,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from agentprompt.llm import ScriptedModel
-from agentprompt.tiers import (
+from agentprompt.commitmsg import (
     EmptyDiff,
     clean_commit_message,
     commit_messages,
     commit_problems,
     get_commit_message,
 )
+from agentprompt.llm import ScriptedModel
 
 DIFF = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n"
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from agentprompt.commitmsg.style import subject_style_problems
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelClient, ModelRequest
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.discovery import run_git
-from agentprompt.tiers.commit_style import subject_style_problems
 
 __all__ = [
     "BODY_WIDTH",

@@ -1,0 +1,33 @@
+"""Commit messages from a staged diff: the model's reply checked against the conventional
+format and the subject's style, repaired where that is mechanical, asked again once where it
+is not (``agentprompt commit-msg``)."""
+
+from agentprompt.commitmsg.message import (
+    BODY_WIDTH,
+    COMMIT_TYPES,
+    SUBJECT_LIMIT,
+    CommitMessage,
+    EmptyDiff,
+    NoStagedDiff,
+    clean_commit_message,
+    commit_messages,
+    commit_problems,
+    get_commit_message,
+    staged_diff,
+)
+from agentprompt.commitmsg.style import subject_style_problems
+
+__all__ = [
+    "BODY_WIDTH",
+    "COMMIT_TYPES",
+    "SUBJECT_LIMIT",
+    "CommitMessage",
+    "EmptyDiff",
+    "NoStagedDiff",
+    "clean_commit_message",
+    "commit_messages",
+    "commit_problems",
+    "get_commit_message",
+    "staged_diff",
+    "subject_style_problems",
+]
