@@ -3,6 +3,7 @@ Claude Desktop), over standard input and output or over HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -49,15 +50,24 @@ def mcp_command(root: Path, transport: str, port: int, read_only: bool) -> None:
             f"{TOKEN_ENV} is {len(token)} characters long; give a token of 16 characters "
             "or more (or unset it for a fresh one)"
         )
-    from agentprompt.mcp_server import (
-        HttpEndpoint,
-        ServerConfig,
-        create_server,
-        serve_http,
-        serve_stdio,
-    )
+    # Importing the SDK builds some 560 pydantic models, and the cyclic garbage collector,
+    # run again and again while they are made, costs a tenth of the start (a client waits
+    # for it). Nothing made while starting is garbage: collection waits until the server is
+    # built, and what start made is then left out of later collections (gc.freeze).
+    gc.disable()
+    try:
+        from agentprompt.mcp_server import (
+            HttpEndpoint,
+            ServerConfig,
+            create_server,
+            serve_http,
+            serve_stdio,
+        )
 
-    server = create_server(ServerConfig(root=root, read_only=read_only))
+        server = create_server(ServerConfig(root=root, read_only=read_only))
+        gc.freeze()
+    finally:
+        gc.enable()
     if transport == "stdio":
         serve_stdio(server)
         return
