@@ -147,3 +147,14 @@ def test_applying_any_prefix_of_a_bare_diff_writes_only_what_the_whole_reply_wri
         for path, content in files.items():
             now = (root / path).read_text()
             assert now in (content, wanted[path]), (cut, text[:cut][-30:], path, now)
+
+
+def test_a_reply_cut_off_between_a_further_files_headers_and_its_hunk_is_truncated() -> None:
+    # The last hunk's old side is full, so the "--- a/x.py" / "+++ b/x.py" after it are a
+    # further file's headers whose @@ the reply never reached, not a removed and an added
+    # line of that hunk (found by the mixed-prefixes property test).
+    first = REPLIES["udiff_wrong_counts"]
+    result = parse_reply(first + "\n--- a/x.py\n+++ b/x.py\n")
+    assert result.truncated
+    full = [_plain(a) for a in parse_reply(first).actions]
+    assert all(_plain(a) in full for a in result.actions)

@@ -331,9 +331,28 @@ class _Reader:
             return False
         if end == n and self.state.open_tail:
             return True
+        if self._headers_at_end(end):
+            return True
         if w.counting:
             return not self._ends_whole(end)
         return w.in_headers and not _complete_headers(w.sections[-1].headers)
+
+    def _headers_at_end(self, end: int) -> bool:
+        """Whether the last hunk's last lines are a ``--- path`` / ``+++ path`` pair its old
+        side had no room for: a further file's headers whose ``@@`` the reply was cut off
+        before (a removed ``-- x`` and an added ``++ y`` line the counts do hold stay in it)."""
+        w = self.walker
+        if w.hunk_at is None or self._lines is None:
+            return False
+        k = end
+        while k > w.hunk_at + 1 and not self._lines[k - 1].strip():
+            k -= 1
+        rows = self._lines[w.hunk_at + 1 : k]
+        if len(rows) < 2 or not (rows[-2].startswith("--- ") and rows[-1].startswith("+++ ")):
+            return False
+        declared = parse_header(self._lines[w.hunk_at]).old_count
+        before = sum(1 for r in rows[:-2] if r[:1] in (" ", "-", ""))
+        return declared is not None and before >= declared
 
     def _ends_whole(self, end: int) -> bool:
         """Whether the last hunk, whose counts promise more lines than the diff holds, still
