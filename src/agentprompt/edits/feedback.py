@@ -8,13 +8,16 @@ built from), so a project can reword any of it. Each is worded in the language a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import TypeVar
 
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.plan import ActionOutcome
 from agentprompt.edits.wording import punctuation, render_in
 from agentprompt.prompts.loader import PromptLibrary
+
+T = TypeVar("T")
 
 __all__ = [
     "block_feedback",
@@ -126,15 +129,24 @@ def _regions(
     return [(_where(words, hunk, None), failure.closest)]
 
 
-def _failed_regions(
-    outcome: ActionOutcome, words: _Words
-) -> Iterator[tuple[HunkFailure, str, tuple[int, int] | None]]:
-    """Each failed hunk's places to show (what it is called, and its region of the file when
-    known), in order: a block with several hunks names the hunk of each place."""
+def _placed(
+    outcome: ActionOutcome,
+    words: _Words,
+    place: Callable[[HunkFailure, tuple[int, int] | None], T | None],
+) -> list[tuple[HunkFailure, str, T]]:
+    """The failed hunks' places the file has lines for, at most :data:`MAX_REGIONS`, in
+    order: each failure, what the place is called (a block with several hunks names the
+    hunk) and what ``place`` found in the file there (None: nothing to show)."""
     many = outcome.action.kind == "patch" and len(getattr(outcome.action, "hunks", ())) > 1
+    shown: list[tuple[HunkFailure, str, T]] = []
     for failure in outcome.hunk_failures:
         for what, region in _regions(failure, many, words):
-            yield failure, what, region
+            found = place(failure, region)
+            if found is not None:
+                shown.append((failure, what, found))
+                if len(shown) == MAX_REGIONS:
+                    return shown
+    return shown
 
 
 def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
@@ -143,14 +155,9 @@ def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
         return words.render("feedback_unchanged", path=path)
     lines = outcome.file_lines
     parts: list[str] = []
-    shown = 0
-    for failure, what, region in _failed_regions(outcome, words):
-        if shown == MAX_REGIONS:
-            break
-        excerpt = closest_lines(lines, failure.expected, region)
-        if not excerpt:
-            continue
-        shown += 1
+    for failure, what, excerpt in _placed(
+        outcome, words, lambda f, region: closest_lines(lines, f.expected, region) or None
+    ):
         width = len(str(excerpt[-1][0]))
         text = "\n".join(f"{n:>{width}} | {line}" for n, line in excerpt)
         parts.append(words.render("feedback_closest", path=path, what=what, excerpt=text))
@@ -203,14 +210,9 @@ def _short_closest_text(outcome: ActionOutcome, words: _Words) -> str:
         return words.line("feedback_unchanged", path=path)
     lines = outcome.file_lines
     parts: list[str] = []
-    shown = 0
-    for failure, what, region in _failed_regions(outcome, words):
-        if shown == MAX_REGIONS:
-            break
-        span = _nearest(lines, failure.expected, region)
-        if span is None:
-            continue
-        shown += 1
+    for failure, what, span in _placed(
+        outcome, words, lambda f, region: _nearest(lines, f.expected, region)
+    ):
         first, last = span[0] + 1, min(span[1], len(lines))
         numbers = str(first) if last <= first else f"{first}-{last}"
         differing = (
