@@ -119,8 +119,7 @@ def view_repository(
         # Every file is shown whole: no note in the tree and no summary is needed (the
         # model reads each file's text), so no file is parsed.
         if use_cache:
-            symbols = cache_path or default_cache_path(found.root)
-            remember_discovery(symbols, found, loaded)
+            remember_discovery(cache_path or default_cache_path(found.root), found, loaded)
         return RepoView(discovery=found)
     extraction = extract_repository(
         found,
@@ -129,7 +128,7 @@ def view_repository(
         workers=workers,
         derive=_note_and_summary,
     )
-    remember_discovery(extraction, found, loaded)
+    remember_discovery(extraction.cache.path if extraction.cache else None, found, loaded)
 
     def compute(paths: Iterable[str]) -> NotesAndSummaries:
         # Files parsed in this run had theirs made by the parse workers; the others'

@@ -162,15 +162,12 @@ def discover_remembered(
 
 
 def remember_discovery(
-    cache: Extraction | Path | None,
-    found: Discovery,
-    loaded: Mapping[str, Remembered] | None,
+    cache_path: Path | None, found: Discovery, loaded: Mapping[str, Remembered] | None
 ) -> None:
-    """Keep ``found``'s content verdicts next to the symbol cache (an extraction's, or the
-    cache file at a path), when they changed since ``loaded``; nothing without a cache."""
-    path = cache.cache.path if isinstance(cache, Extraction) and cache.cache else cache
-    if isinstance(path, Path) and found.sniffed:
-        save_verdicts(verdicts_path(path), found.sniffed, loaded=loaded)
+    """Keep ``found``'s content verdicts next to the symbol cache at ``cache_path``, when
+    they changed since ``loaded``; nothing without a cache."""
+    if cache_path is not None and found.sniffed:
+        save_verdicts(verdicts_path(cache_path), found.sniffed, loaded=loaded)
 
 
 def build_map(
@@ -263,7 +260,7 @@ def _extracted(
         )
         if tokenizer is not None:
             tokenizer.join()
-        remember_discovery(extraction, found, loaded)
+        remember_discovery(extraction.cache.path if extraction.cache else None, found, loaded)
         try:
             yield found, extraction
         finally:
