@@ -43,13 +43,4 @@ def test_screening_in_workers_finds_what_one_process_finds(
     single = screen_prompt_texts(items, workers=1)
     assert parallel == single
     assert parallel.withheld == ("keys.py",)
-
-
-def test_screening_workers_leave_no_texts_behind(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr("agentprompt.bridge.screening.PARALLEL_SCREEN_THRESHOLD", 2)
-    items = [(f"m{i}.py", f"x = {i}\n") for i in range(4)]
-    items.append(("keys.py", 'AWS = "AKIAIOSFODNN7EXAMPLE"\n'))
-    assert screen_prompt_texts(items, workers=2).withheld == ("keys.py",)
-    assert shares._inherited == ()  # not kept once the workers are done
+    assert shares._inherited == ()  # the workers' texts are not kept once they are done

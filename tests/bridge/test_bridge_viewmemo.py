@@ -19,6 +19,20 @@ def _refuse_symbols(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Extraction, "symbols", refuse)
 
 
+def _record_symbols(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths whose symbols are decoded from the cache from now on, in order."""
+    asked: list[str] = []
+    decode = Extraction.symbols
+
+    def recording(self: Extraction, paths: object) -> object:
+        wanted = list(paths)  # type: ignore[call-overload]
+        asked.extend(wanted)
+        return decode(self, wanted)
+
+    monkeypatch.setattr(Extraction, "symbols", recording)
+    return asked
+
+
 def test_an_unchanged_repository_reuses_its_notes_and_summaries(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -65,15 +79,7 @@ def test_only_the_changed_file_is_summarised_again(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = view_repository(example)
-    asked: list[str] = []
-    decode = Extraction.symbols
-
-    def recording(self: Extraction, paths: object) -> object:
-        wanted = list(paths)  # type: ignore[call-overload]
-        asked.extend(wanted)
-        return decode(self, wanted)
-
-    monkeypatch.setattr(Extraction, "symbols", recording)
+    asked = _record_symbols(monkeypatch)
     index = example / "src" / "index.ts"
     before = index.stat()
     index.write_text(index.read_text(encoding="utf-8") + "\n// touched\n", encoding="utf-8")
@@ -108,15 +114,7 @@ def test_a_file_a_manifest_declares_is_a_main_entry_in_every_view(tmp_path: Path
 def test_a_first_view_takes_its_notes_and_summaries_from_the_parse(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked: list[str] = []
-    decode = Extraction.symbols
-
-    def recording(self: Extraction, paths: object) -> object:
-        wanted = list(paths)  # type: ignore[call-overload]
-        asked.extend(wanted)
-        return decode(self, wanted)
-
-    monkeypatch.setattr(Extraction, "symbols", recording)
+    asked = _record_symbols(monkeypatch)
     first = view_repository(example)
     code = set(first.summaries)
     assert code and not code & set(asked)  # no code file's symbols were decoded
