@@ -162,7 +162,7 @@ PROFILES: dict[str, NamedProfile] = {
 def _with_system_reminder(parts: list[Part], root: Path) -> list[Part]:
     """``parts`` with the system reminder before the text of the latest user message (a
     user section, or the last user message of the history); unchanged without one."""
-    from agentprompt.tiers.reminder import get_system_reminder
+    from agentprompt.prompts.system_reminder import get_system_reminder
 
     reminder = get_system_reminder(root=root)
     out = list(parts)
