@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 
-from agentprompt.prompts.loader import user_prompt_dir
+from agentprompt.prompts.loader import PACKAGED_DIR, user_prompt_dir
 
 __all__ = [
     "PACKAGED_SNIPPETS",
@@ -31,7 +31,7 @@ __all__ = [
 SNIPPETS_FILE = "prompt-snippets.json"
 """The snippets file's name in every searched directory."""
 
-PACKAGED_SNIPPETS = Path(__file__).resolve().parent / SNIPPETS_FILE
+PACKAGED_SNIPPETS = PACKAGED_DIR / SNIPPETS_FILE
 """The packaged default snippets."""
 
 TOOLTIP_FALLBACK_CHARS = 50

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import agentprompt
 from agentprompt.messages import Message
-from agentprompt.tiers import get_system_reminder, inject_reminder
+from agentprompt.prompts.system_reminder import get_system_reminder, inject_reminder
 
 
 def test_reminder_holds_the_edit_repl_markers_and_rules() -> None:

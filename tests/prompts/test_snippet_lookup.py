@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agentprompt.tiers import PACKAGED_SNIPPETS, load_prompt_snippets
+from agentprompt.prompts.snippets import PACKAGED_SNIPPETS, load_prompt_snippets
 
 
 def write(path: Path, data: object) -> Path:

@@ -36,10 +36,10 @@ from agentprompt.agent.reminders import (
     missing_required_tools,
     remove_reminders,
 )
-from agentprompt.agent.session_prompt import PromptInputs, SystemPromptBuilder
-from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.session.prompt import PromptInputs, SystemPromptBuilder
+from agentprompt.agent.session.turn import TurnState, answer_calls, unanswered_calls
+from agentprompt.agent.session.values import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
-from agentprompt.agent.turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
 from agentprompt.context.usage import ContextUsage, ToolResultStats
 from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
@@ -62,7 +62,7 @@ class AgentSession:
     """A conversation with one agent (the main agent, or a specialised sub-agent).
 
     The session holds the state that persists between turns (history, todos, token usage,
-    the interruption flag, the pending tool context); :mod:`agentprompt.agent.session_store`
+    the interruption flag, the pending tool context); :mod:`agentprompt.agent.session.persist`
     saves and restores it.
     """
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from agentprompt.agent.topic import TopicDetector, TopicReplyError, parse_topic_reply
 from agentprompt.llm import ScriptedModel
 from agentprompt.messages import Message
-from agentprompt.tiers import TopicDetector, TopicReplyError, parse_topic_reply
 
 CONVERSATION = [
     Message(role="user", content="Fix the login bug."),

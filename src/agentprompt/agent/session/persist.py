@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from agentprompt.agent.reminders import remove_reminders
-from agentprompt.agent.session import AgentSession
+from agentprompt.agent.session.driver import AgentSession
 from agentprompt.context.usage import ToolResultStats
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, MessageFormatError, Role, ToolCall

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agentprompt.agent.session_types import TurnResult
+from agentprompt.agent.session.values import TurnResult
 from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message, ToolCall
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName, place_request, request_parts
 from agentprompt.agent.reminders import todo_reminder
-from agentprompt.agent.session_prompt import PromptInputs, seed_system_prompt
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session.prompt import PromptInputs, seed_system_prompt
+from agentprompt.agent.session.values import SessionConfig
 from agentprompt.context.environment import working_directory
 from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message, ToolDefinition

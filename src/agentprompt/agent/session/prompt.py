@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentprompt.agent.placement import ProfileName, SystemText
-from agentprompt.agent.session_types import AgentRole
+from agentprompt.agent.session.values import AgentRole
 from agentprompt.agent.specialized import scan_agents
 from agentprompt.agent.system_prompt import (
     PromptFacts,
