@@ -105,7 +105,7 @@ def read_catalogue(path: Path, text: str, name: Callable[[str], str]) -> Catalog
     """The catalogue in ``text`` (the file ``path``), each entry's template named by
     ``name(key)``; :class:`InvalidCatalogue` names the file and the entry that is wrong."""
     try:
-        data = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
+        data = yaml.load(text, Loader=_LOADER)  # the safe subset, C or Python
     except yaml.YAMLError as exc:
         raise InvalidCatalogue(path, f"is not valid YAML: {exc}") from None
     if data is None:
@@ -123,7 +123,9 @@ def read_catalogue(path: Path, text: str, name: Callable[[str], str]) -> Catalog
 def _entry(path: Path, key: str, entry: object, name: str) -> PromptTemplate:
     """One entry of a catalogue as a template, checked."""
     if not isinstance(entry, dict):
-        raise InvalidCatalogue(path, "must be a mapping of description, variables and text", key=key)
+        raise InvalidCatalogue(
+            path, "must be a mapping of description, variables and text", key=key
+        )
     extra = sorted(str(f) for f in entry if f not in _FIELDS)
     if extra:
         raise InvalidCatalogue(
@@ -176,6 +178,9 @@ class MessageCatalogues:
     """Its languages; the first is the one the others are checked against."""
     localize: Callable[[str, str], str]
     """A name (``edits/feedback_block``) in a language."""
+    fixed: tuple[str, ...] = ()
+    """Prefixes of the keys only the packaged catalogues word (a project's or the user's
+    entry for one is refused): texts that are data as well as words for the model."""
 
     @property
     def folder(self) -> str:
@@ -199,6 +204,10 @@ class MessageCatalogues:
         entry replaces it)."""
         return self.packaged(lang).entry(key).render(**values)
 
+    def overridable(self, key: str) -> bool:
+        """Whether a project's or the user's catalogue may word ``key``."""
+        return not key.startswith(self.fixed)
+
     def lookup(self, library: PromptLibrary, key: str, lang: str) -> PromptTemplate:
         """The entry ``key`` in ``lang`` from the first catalogue of the lookup order that
         holds it: a project's or the user's file, else the packaged one."""
@@ -212,13 +221,14 @@ class MessageCatalogues:
         packaged = self.packaged(lang)
         reference = packaged.entry(key)
         hits: list[tuple[str, PromptTemplate]] = []
-        for origin, path in library.files(self.file(lang)):
+        files = library.files(self.file(lang)) if self.overridable(key) else []
+        for origin, path in files:
             if origin == "packaged":
                 hits.append((origin, reference))
                 continue
-            found = self._override(path, lang).entries.get(key)
-            if found is not None:
-                hits.append((origin, found))
+            override = self._override(path, lang).entries.get(key)
+            if override is not None:
+                hits.append((origin, override))
         origin, template = hits[0] if hits else ("packaged", reference)
         shadows = tuple(t.path for _, t in hits[1:])
         name = self.entry_name(key, lang)
@@ -234,7 +244,8 @@ class MessageCatalogues:
         return None
 
     def sources(self, library: PromptLibrary) -> list[PromptSource]:
-        """Where every entry of every language resolves to, as :meth:`source` says."""
+        """Where every entry of every language resolves to, as :meth:`source` says, by
+        name."""
         return [
             self.source(library, key, lang)[1]
             for lang in self.langs
@@ -252,8 +263,16 @@ class MessageCatalogues:
                 raise InvalidCatalogue(
                     path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
                 ) from None
-            found = read_catalogue(path, text, lambda key: self.entry_name(key, lang))
+            found = read_catalogue(path, text, partial(self.entry_name, lang=lang))
             _check_like(found, self.packaged(lang), partial=True)
+            for key in found.entries:
+                if not self.overridable(key):
+                    raise InvalidCatalogue(
+                        path,
+                        "is worded by the packaged catalogue only (the text is data of "
+                        "its own as well); remove it",
+                        key=key,
+                    )
             return found
 
         try:

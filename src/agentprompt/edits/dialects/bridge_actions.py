@@ -20,6 +20,7 @@ from agentprompt.edits.actions import (
 from agentprompt.edits.dialects.base import (
     clean_path,
     closes_fence,
+    diagnostic_text,
     looks_like_path,
     note,
     opens_fence,
@@ -151,8 +152,7 @@ def build_action(
                     note(
                         "warning",
                         "fence-in-block",
-                        f"The content of {path} was wrapped in a markdown fence; the fence "
-                        "lines were removed.",
+                        diagnostic_text("bridge_fence_in_block", path=path),
                         line=line,
                         block=block,
                         dialect=NAME,
