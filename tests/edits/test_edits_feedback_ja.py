@@ -210,3 +210,24 @@ def test_short_feedback_is_japanese_and_holds_no_english_sentence(tmp_path: Path
         in (report.feedback)
     )
     assert not {p for p in _english_phrases() if p in report.feedback}
+
+
+def test_a_reply_readers_note_is_worded_in_japanese_in_a_japanese_apply(tmp_path: Path) -> None:
+    cut = "b.py\n```python\nB = 2\n"
+    report = apply_reply(_root(tmp_path), cut, options=ApplyOptions(lang="ja"))
+    note = "返答が b.py の内容の途中で途切れていました。ファイルは書き込んでいません。"
+    assert report.diagnostics[0].message.startswith(note)
+    assert f"読み取れませんでした: {note}" in report.feedback
+    assert [p for p in _english_phrases() if p in report.feedback] == []
+    english = apply_reply(_root(tmp_path), cut)
+    assert english.diagnostics[0].message == (
+        "The reply was cut off inside the content of b.py; the file was not written. "
+        "Send the whole file again."
+    )
+
+
+def test_a_warning_of_the_reply_readers_is_japanese_too(tmp_path: Path) -> None:
+    report = apply_reply(_root(tmp_path), "Nothing to change.\n", options=ApplyOptions(lang="ja"))
+    assert [d.message for d in report.diagnostics] == [
+        "返答には、どの形式の編集ブロックも要求ブロックもありません。適用するものはありません。"
+    ]

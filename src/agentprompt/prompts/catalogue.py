@@ -26,9 +26,9 @@ packaged file has, with the same variables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ __all__ = [
     "MessageCatalogues",
     "UnknownMessage",
     "read_catalogue",
+    "read_languages",
 ]
 
 CATALOGUE_SUFFIX = ".yaml"
@@ -218,8 +219,7 @@ class MessageCatalogues:
     ) -> tuple[PromptTemplate, PromptSource]:
         """The entry ``key`` in ``lang`` as :meth:`lookup` finds it, and where it comes from
         (with the files further down the lookup order that hold it, which it overrides)."""
-        packaged = self.packaged(lang)
-        reference = packaged.entry(key)
+        reference = self.packaged(lang).entry(key)
         hits: list[tuple[str, PromptTemplate]] = []
         files = library.files(self.file(lang)) if self.overridable(key) else []
         for origin, path in files:
@@ -263,7 +263,7 @@ class MessageCatalogues:
                 raise InvalidCatalogue(
                     path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
                 ) from None
-            found = read_catalogue(path, text, partial(self.entry_name, lang=lang))
+            found = read_catalogue(path, text, _naming(self.entry_name, lang))
             _check_like(found, self.packaged(lang), partial=True)
             for key in found.entries:
                 if not self.overridable(key):
@@ -284,15 +284,29 @@ class MessageCatalogues:
 @cache
 def _packaged(catalogues: MessageCatalogues) -> dict[str, Catalogue]:
     """Every packaged catalogue of the set, read, and checked against the first."""
-    found = {}
-    for lang in catalogues.langs:
-        path = PACKAGED_DIR / catalogues.file(lang)
-        name = partial(catalogues.entry_name, lang=lang)
-        found[lang] = read_catalogue(path, path.read_text(encoding="utf-8"), name)
-    reference = found[catalogues.langs[0]]
-    for lang in catalogues.langs[1:]:
+    files = [(lang, PACKAGED_DIR / catalogues.file(lang)) for lang in catalogues.langs]
+    return read_languages(files, catalogues.entry_name)
+
+
+def read_languages(
+    files: Sequence[tuple[str, Path]], name: Callable[[str, str], str]
+) -> dict[str, Catalogue]:
+    """The catalogue of each language (``files``: each language with its file), every one
+    holding the keys of the first with the same variables (:class:`InvalidCatalogue` names
+    the file and the key that differ); ``name(key, lang)`` names each entry's template."""
+    found = {
+        lang: read_catalogue(path, path.read_text(encoding="utf-8"), _naming(name, lang))
+        for lang, path in files
+    }
+    reference = found[files[0][0]]
+    for lang, _ in files[1:]:
         _check_like(found[lang], reference, partial=False)
     return found
+
+
+def _naming(name: Callable[[str, str], str], lang: str) -> Callable[[str], str]:
+    """``name`` for the entries of one language."""
+    return lambda key: name(key, lang)
 
 
 def _check_like(catalogue: Catalogue, reference: Catalogue, *, partial: bool) -> None:
