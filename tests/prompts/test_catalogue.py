@@ -10,6 +10,7 @@ import pytest
 from agentprompt.edits.wording import EDIT_MESSAGES, message_in
 from agentprompt.prompts.catalogue import (
     InvalidCatalogue,
+    ReplacedPromptFile,
     UnknownMessage,
     read_catalogue,
     read_languages,
@@ -144,6 +145,21 @@ def test_a_project_catalogue_overrides_its_keys_and_leaves_the_others_packaged(
     _, source = EDIT_MESSAGES.source(library, "feedback_others_none", "en")
     assert source.origin == "project"
     assert source.shadows == (PACKAGED_DIR / "edits" / "catalogue.yaml",)
+
+
+def test_a_prompt_file_for_a_text_that_is_now_an_entry_is_refused_naming_both(
+    tmp_path: Path,
+) -> None:
+    library = _library(tmp_path)
+    stale = tmp_path / "config" / "prompts" / "edits" / "feedback_others_none_ja.md"
+    _write(stale, "---\ndescription: Old.\nvariables: {}\n---\n古い。\n")
+    assert message_in(library, "feedback_others_none", "en") != "古い。"
+    with pytest.raises(ReplacedPromptFile) as refused:
+        message_in(library, "feedback_others_none", "ja")
+    message = str(refused.value)
+    assert str(stale) in message
+    assert "'feedback_others_none'" in message
+    assert str(tmp_path / "config" / "prompts" / "edits" / "catalogue_ja.yaml") in message
 
 
 def test_the_project_catalogue_comes_before_the_users(tmp_path: Path) -> None:

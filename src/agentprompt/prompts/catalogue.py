@@ -51,6 +51,7 @@ __all__ = [
     "Catalogue",
     "InvalidCatalogue",
     "MessageCatalogues",
+    "ReplacedPromptFile",
     "UnknownMessage",
     "read_catalogue",
     "read_languages",
@@ -83,6 +84,19 @@ class UnknownMessage(AgentPromptError):
         self.path = path
         self.key = key
         super().__init__(f"message catalogue {path} has no entry {key!r}")
+
+
+class ReplacedPromptFile(AgentPromptError):
+    """A project's or the user's prompt file for a text that is now a catalogue entry."""
+
+    def __init__(self, path: Path, *, key: str, catalogue: Path) -> None:
+        self.path = path
+        self.key = key
+        super().__init__(
+            f"prompt file {path} is no longer read: its text is the entry {key!r} of a "
+            f"message catalogue now; move the text under that key in {catalogue} and delete "
+            "the file"
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -221,7 +235,10 @@ class MessageCatalogues:
         (with the files further down the lookup order that hold it, which it overrides)."""
         reference = self.packaged(lang).entry(key)
         hits: list[tuple[str, PromptTemplate]] = []
-        files = library.files(self.file(lang)) if self.overridable(key) else []
+        files: list[tuple[str, Path]] = []
+        if self.overridable(key):
+            self._refuse_entry_files(library, key, lang)
+            files = library.files(self.file(lang))
         for origin, path in files:
             if origin == "packaged":
                 hits.append((origin, reference))
@@ -251,6 +268,16 @@ class MessageCatalogues:
             for lang in self.langs
             for key in self.packaged(lang).entries
         ]
+
+    def _refuse_entry_files(self, library: PromptLibrary, key: str, lang: str) -> None:
+        """Refuse a project's or the user's prompt file named like entry ``key``
+        (``edits/feedback_block.md``): the entry's text is no longer read from such a file,
+        and using the packaged text instead would drop the override without a word."""
+        name = self.entry_name(key, lang)
+        for origin, path in library.files(f"{name}.md"):
+            if origin != "packaged":
+                folder = path.parents[len(Path(name).parts) - 1]
+                raise ReplacedPromptFile(path, key=key, catalogue=folder / self.file(lang))
 
     def _override(self, path: Path, lang: str) -> Catalogue:
         """A project's or the user's catalogue of ``lang``, checked against the packaged
