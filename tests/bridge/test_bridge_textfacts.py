@@ -155,7 +155,7 @@ def test_a_warm_pack_is_exact_and_sees_a_file_changed_under_an_old_stamp(
     later = time.time_ns() + 60 * 10**9
     monkeypatch.setattr("agentprompt.bridge.textfacts.time.time_ns", lambda: later)
     _age(example)
-    where = tmp_path / "secrets.db"
+    where = tmp_path / "cache.db"
     files = ("src/utils.ts", "src/index.ts", "scripts/report.py")
     state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=0)
     first = build_prompt(example, state, split=False, secret_cache=where)

@@ -32,8 +32,8 @@ from agentprompt.bridge.render import (
     render_user_keyed,
 )
 from agentprompt.bridge.screening import screen_prompt_texts
-from agentprompt.bridge.secretcache import default_secret_cache_path, text_digest
-from agentprompt.bridge.sentstore import default_sent_path, recall_texts, remember_texts
+from agentprompt.bridge.secretcache import text_digest
+from agentprompt.bridge.sentstore import recall_texts, remember_texts
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.textfacts import text_facts
@@ -42,6 +42,7 @@ from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
+from agentprompt.store import default_cache_path
 from agentprompt.tokens import shared_counter
 
 __all__ = [
@@ -296,7 +297,7 @@ def _followup_prompt(
     held = set(screen.withheld)
     withheld = tuple(f for f in screen.findings if f.path in held)
     added = [p for p in added if p not in held]
-    earlier = recall_texts(default_sent_path(root), [sent[p] for p in changed])
+    earlier = recall_texts(default_cache_path(root), [sent[p] for p in changed])
     changes: list[Changed] = []
     for path in changed:
         if path in held:
@@ -338,7 +339,7 @@ def _followup_prompt(
     sends = {p: digests[p] for p in in_full}
     sends.update({c.path: digests[c.path] for c in changes if c.text is not None})
     if remember:
-        remember_texts(default_sent_path(root), {d: contents[p] for p, d in sends.items()})
+        remember_texts(default_cache_path(root), {d: contents[p] for p, d in sends.items()})
     shown = [(p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks]
     shown += [(c.path, c.diff or c.text or "") for c in changes]
     return _finish(
@@ -381,10 +382,10 @@ def build_prompt(
     ``remember``, the texts it shows in full are kept so a later follow-up can send a diff
     against them (:mod:`agentprompt.bridge.sentstore`). ``split=False``
     leaves the whole text as the only part. Secret scans and token counts are remembered
-    in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
-    texts as a reply's edits would leave them (``None``: deleted), shown instead of the
-    disk's, so a dry run previews the prompt a real apply would make next. ``report``:
-    give the prompt's sections with their tokens even when no budget cut it
+    in the cache database ``secret_cache`` (default ``ROOT/.agentprompt/cache/cache.db``).
+    ``overlay``: files' texts as a reply's edits would leave them (``None``: deleted),
+    shown instead of the disk's, so a dry run previews the prompt a real apply would make
+    next. ``report``: give the prompt's sections with their tokens even when no budget cut it
     (:attr:`BridgePrompt.sections`)."""
     counter = shared_counter()
     system = render_system(state.lang, root)
@@ -393,7 +394,7 @@ def build_prompt(
         return _finish(
             state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
-    cache = secret_cache or default_secret_cache_path(root)
+    cache = secret_cache or default_cache_path(root)
     view = overlay_view(view or session_view(root, state), overlay or {})
     if not state.full_next:
         return _followup_prompt(
@@ -476,7 +477,7 @@ def build_prompt(
     sends = {p: "" for p in state.files}
     sends.update({p: digests[p] for p in in_full if p in digests})
     if remember:
-        remember_texts(default_sent_path(root), {digests[p]: contents[p] for p in in_full})
+        remember_texts(default_cache_path(root), {digests[p]: contents[p] for p in in_full})
     return _finish(
         state,
         root,
@@ -521,8 +522,7 @@ def pack_repository(
         files=() if signatures else view.paths,
         include_generated=include_generated,
     )
-    secrets = cache_path.parent / "secrets.db" if cache_path is not None else None
-    return build_prompt(root, state, view=view, split=False, secret_cache=secrets)
+    return build_prompt(root, state, view=view, split=False, secret_cache=cache_path)
 
 
 def _finish(

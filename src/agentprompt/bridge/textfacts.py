@@ -3,8 +3,8 @@
 Packing a large repository again reads every file, and then used to look at all of the
 text twice more: a BLAKE2 digest of each file for its remembered secret verdict and token
 count, and a search for backtick and tilde runs for a fence that the content cannot close.
-Both depend on the text only, so they are kept per path in the bridge's cache database
-(``texts`` table, beside the secret verdicts) with the file's stamp: size, modification
+Both depend on the text only, so they are kept per path in the project's cache database
+(``texts`` table, :mod:`agentprompt.store.cachedb`) with the file's stamp: size, modification
 time, change time and inode, as discovery's verdict memo keeps them
 (:mod:`agentprompt.repo.discovery.sniff_memo`).
 
@@ -25,16 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.bridge.render import fence_for
-from agentprompt.bridge.secretcache import open_cache, text_digest
-from agentprompt.cachedb import rows_in
+from agentprompt.bridge.secretcache import text_digest
 from agentprompt.repo.discovery import SniffStamp
+from agentprompt.store.cachedb import open_cache, rows_in
 
 __all__ = ["TextFacts", "text_facts"]
 
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS texts "
-    "(path TEXT PRIMARY KEY, stamp TEXT NOT NULL, digest TEXT NOT NULL, fence INTEGER NOT NULL)"
-)
 _RACY_NS = 2_000_000_000
 """A file changed this recently is not remembered (see the module's docstring)."""
 
@@ -71,7 +67,7 @@ def text_facts(
         for path, stamp in after.items()
         if path in texts and before.get(path) == stamp
     }
-    db = open_cache(where, _SCHEMA) if where is not None and steady else None
+    db = open_cache(where) if where is not None and steady else None
     if db is None:
         return {path: _facts(text) for path, text in texts.items()}
     try:

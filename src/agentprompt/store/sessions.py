@@ -1,4 +1,4 @@
-"""SQLite persistence for sessions and other runtime state.
+"""The state database: sessions and other runtime state, kept across upgrades.
 
 The database runs in WAL mode so readers never block the writer, and its schema evolves
 through an append-only list of named migrations: a migration, once released, is never
@@ -20,7 +20,7 @@ from typing import Any
 
 from agentprompt.errors import AgentPromptError
 
-__all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError", "default_store_path"]
+__all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError"]
 
 
 class StoreError(AgentPromptError):
@@ -70,11 +70,6 @@ class SessionRecord:
     """When it was last saved."""
     state: dict[str, Any]
     """The runtime's state, as JSON-compatible data."""
-
-
-def default_store_path(root: Path) -> Path:
-    """Where a project's state lives: ``ROOT/.agentprompt/state.db``."""
-    return root / ".agentprompt" / "state.db"
 
 
 def _keep_out_of_git(path: Path) -> None:
