@@ -51,6 +51,11 @@ measurements that chose it):
    stays in L0 as it was sent, with a diff to the current legend in active, until those
    notes have cost what rewriting every cached tier costs (:func:`keep_legend`).
 
+7. **The steady map** (deferred rule; :mod:`agentprompt.tiers.steady`, before this module's
+   step). A request shows the map as its cached tier holds it: an entry whose file is
+   unchanged and not in the context keeps its text however the ranking moved, the entries
+   a new ranking adds wait, and the map is re-ranked when its tier is rewritten anyway.
+
 L0 holds the system prompt and the map legend; the rule puts nothing else there (a change
 there rewrites everything). The first request is a rewrite from L1 with nothing waiting: map
 entries in L1, files over L2 and L3.
@@ -306,8 +311,6 @@ def _scan(previous: TrackerState, items: Sequence[TrackedItem], *, deferred: boo
         fields = old.__dict__.copy()
         fields["n"] = old.n + 1
         fields["tokens"] = item.tokens
-        if old.copy is not None:
-            fields["source"] = item.source  # the copy is the item's text, made from it
         state = new(ItemState)
         fill(state, "__dict__", fields)
         kept.append(state)

@@ -22,6 +22,7 @@ rewrites, and costs nothing between them.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
 
 from agentprompt.tiers.assembly import TierContext
 from agentprompt.tiers.items import item_path
@@ -38,6 +39,7 @@ __all__ = ["steady_context", "track_context"]
 
 _CACHED = ("L1", "L2", "L3")
 _INDEX = {tier: i for i, tier in enumerate(TIERS)}
+_KIND, _TIER = attrgetter("kind"), attrgetter("tier")
 
 
 def _current_copy(state: ItemState | None) -> bool:
@@ -59,14 +61,33 @@ def _as_cached(state: ItemState) -> TrackedItem:
     )
 
 
-def steady_context(previous: TrackerState, context: TierContext) -> tuple[TierContext, int | None]:
+def _as_cached_already(previous: TrackerState, context: TierContext) -> bool:
+    """Whether every map entry of ``context`` is the text its tier caches and no remembered
+    entry is missing (the usual request): ten thousand entries are compared in two
+    passes."""
+    get = previous.by_key.get
+    symbols = [i for i in context.items if i.kind == "symbols"]
+    if len(symbols) != list(map(_KIND, previous.items)).count("symbols"):
+        return False
+    return all([(s := get(i.key)) is not None and s.copy == i.text for i in symbols])
+
+
+def map_tier(previous: TrackerState) -> int | None:
+    """The most stable tier holding a cached map entry, by index (None: none)."""
+    tiers = set(map(_TIER, (s for s in previous.items if s.kind == "symbols")))
+    return min((_INDEX[t] for t in tiers.intersection(_CACHED)), default=None)
+
+
+def steady_context(previous: TrackerState, context: TierContext) -> TierContext:
     """``context`` with its map as the cached tiers hold it (see the module's docstring):
     each cached entry still true of its file as cached, an entry whose file changed as the
-    new ranking has it (if it has it), no entry the new ranking adds; and the most stable
-    tier holding a cached map entry, by index (None: none). ``context`` itself, with None,
+    new ranking has it (if it has it), no entry the new ranking adds. ``context`` itself
     after a first request, under another rule, or without sources."""
     if not previous.requests or previous.rule != "deferred" or not context.sources:
-        return context, None
+        return context
+    legend = previous.legend if previous.legend is not None else context.legend
+    if _as_cached_already(previous, context):
+        return replace(context, legend=legend)
     remembered = previous.by_key.get
     sources = context.sources
     entries: list[TrackedItem] = []
@@ -88,8 +109,8 @@ def steady_context(previous: TrackerState, context: TierContext) -> tuple[TierCo
             moved = True
         else:
             entries.append(item)  # its file changed: its diff is carried in active
-    cached = [s.tier for s in previous.items if s.kind == "symbols" and s.tier in _CACHED]
-    if len(entries) < len(cached):
+    cached = sum(1 for s in previous.items if s.kind == "symbols" and s.tier in _CACHED)
+    if len(entries) < cached:
         # Entries the new ranking leaves out stay while their file is unchanged and not in
         # the context.
         shown = {i.key for i in entries}
@@ -103,9 +124,7 @@ def steady_context(previous: TrackerState, context: TierContext) -> tuple[TierCo
                 moved = True
     if moved:
         entries.sort(key=lambda i: i.key)
-    legend = previous.legend if previous.legend is not None else context.legend
-    steady = replace(context, items=(*entries, *others), legend=legend)
-    return steady, min((_INDEX[t] for t in set(cached)), default=None)
+    return replace(context, items=(*entries, *others), legend=legend)
 
 
 def track_context(
@@ -117,10 +136,11 @@ def track_context(
     assemble) and the update."""
     policy = policy or TierPolicy()
     if policy.rule == "deferred":
-        steady, top = steady_context(previous, context)
+        steady = steady_context(previous, context)
         if steady is not context:
             update = track(previous, steady.items, policy, legend=steady.legend)
             rewrite = update.rewrite_from
+            top = map_tier(previous) if rewrite is not None else None
             if top is None or rewrite is None or _INDEX[rewrite] > top:
                 return steady, update
     return context, track(previous, context.items, policy, legend=context.legend)
