@@ -72,7 +72,7 @@ def _as_cached_already(previous: TrackerState, context: TierContext) -> bool:
     return all([(s := get(i.key)) is not None and s.copy == i.text for i in symbols])
 
 
-def map_tier(previous: TrackerState) -> int | None:
+def _map_tier(previous: TrackerState) -> int | None:
     """The most stable tier holding a cached map entry, by index (None: none)."""
     tiers = set(map(_TIER, (s for s in previous.items if s.kind == "symbols")))
     return min((_INDEX[t] for t in tiers.intersection(_CACHED)), default=None)
@@ -140,7 +140,7 @@ def track_context(
         if steady is not context:
             update = track(previous, steady.items, policy, legend=steady.legend)
             rewrite = update.rewrite_from
-            top = map_tier(previous) if rewrite is not None else None
+            top = _map_tier(previous) if rewrite is not None else None
             if top is None or rewrite is None or _INDEX[rewrite] > top:
                 return steady, update
     return context, track(previous, context.items, policy, legend=context.legend)
