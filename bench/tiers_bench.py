@@ -69,11 +69,12 @@ from agentprompt.tiers import (
     TrackerState,
     assemble_tiers,
     content_hash,
+    item_path,
     repository_context,
     tiered_request,
-    track,
 )
 from agentprompt.tiers.served import cache_use
+from agentprompt.tiers.steady import track_context
 from agentprompt.tokens import shared_counter
 from edits_bench import CORPUS_PACKAGES, build_repository
 from peers_report import plot_shares
@@ -394,8 +395,9 @@ def session(root: Path, seed: int, shape: Shape) -> dict[str, Tally]:
 
 
 def speed(items: int = 10_000, requests: int = 30) -> dict[str, float]:
-    """Milliseconds per tier update (``track``) for a repository of ``items`` map entries,
-    a few files and a growing history: median over ``requests`` requests per rule."""
+    """Milliseconds per tier update (``track_context``: the steady map and ``track``) for a
+    repository of ``items`` map entries, a few files and a growing history: median over
+    ``requests`` requests per rule."""
     rng = random.Random(0)
     symbols = [
         TrackedItem(
@@ -403,9 +405,11 @@ def speed(items: int = 10_000, requests: int = 30) -> dict[str, float]:
             kind="symbols",
             text=f"mod{i}\n f run:{i}",
             tokens=40 + i % 60,
+            source=f"hash of mod{i}",
         )
         for i in range(items)
     ]
+    sources = {item_path(s.key): s.source for s in symbols}
     out: dict[str, float] = {}
     for rule in RULES:
         policy = TierPolicy(rule=rule)  # type: ignore[arg-type]
@@ -424,9 +428,9 @@ def speed(items: int = 10_000, requests: int = 30) -> dict[str, float]:
                     key=f"history:{turn}", kind="history", text=f"user\nturn {turn}", tokens=60
                 )
             )
-            batch = [*symbols, *files, *history]
+            context = TierContext(system="", items=(*symbols, *files, *history), sources=sources)
             started = time.process_time()
-            state = track(state, batch, policy).state
+            state = track_context(state, context, policy)[1].state
             times.append((time.process_time() - started) * 1000)
         out[rule] = statistics.median(times[1:])
     return out

@@ -120,14 +120,14 @@ def _ac(request: InspectRequest) -> list[Part]:
     from agentprompt.tiers.assembly import tier_parts
     from agentprompt.tiers.context import repository_context
     from agentprompt.tiers.persist import read_stored
-    from agentprompt.tiers.policy import track
+    from agentprompt.tiers.steady import track_context
 
     context = repository_context(
         request.root, history=request.history, user=request.task, task=request.task
     )
     # A damaged stored state places the items afresh (the command prints its warning).
-    state = track(read_stored(request.root).state, context.items, legend=context.legend).state
-    return list(tier_parts(context, state, prompts=PromptLibrary(request.root)))
+    placed, update = track_context(read_stored(request.root).state, context)
+    return list(tier_parts(placed, update.state, prompts=PromptLibrary(request.root)))
 
 
 PROFILES: dict[str, NamedProfile] = {

@@ -17,8 +17,8 @@ breakpoints and counts every message exactly; ``inspect --profile ac`` shows the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentprompt.composition import Composition, assemble
@@ -61,6 +61,10 @@ class TierContext:
     """Files, map entries and history messages, in the order to show them within a tier."""
     user: str = ""
     """The user's current message (empty: none)."""
+    sources: Mapping[str, str] = field(default_factory=dict)
+    """The content hash of every file the map may show (not in context), by path: a map
+    entry cached earlier is kept while its file's hash is unchanged (empty: none is kept,
+    the map is taken as given)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -89,11 +89,16 @@ def repository_context(
     )
     shown = sorted((f for f in repo_map.files if f.path not in texts), key=lambda f: f.path)
     parts = render_parts([f.entry for f in shown])
+    sources = {p: h for p, h in repo_map.sources.items() if p not in texts}
     items: list[TrackedItem] = [
-        *symbol_items(parts, counter),
+        *symbol_items(parts, counter, sources),
         *(file_item(p, texts[p], counter) for p in paths),
         *history_items(history, counter),
     ]
     return TierContext(
-        system=build_system_prompt(root), legend=parts.legend, items=tuple(items), user=user
+        system=build_system_prompt(root),
+        legend=parts.legend,
+        items=tuple(items),
+        user=user,
+        sources=sources,
     )

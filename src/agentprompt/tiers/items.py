@@ -7,7 +7,7 @@ so the tracker can follow it and the breakdown can price it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message
@@ -66,11 +66,20 @@ def file_item(path: str, content: str, counter: Tokenizer) -> TrackedItem:
     return TrackedItem(key=f"file:{path}", kind="file", text=text, tokens=counter.count(text))
 
 
-def symbol_items(parts: MapParts, counter: Tokenizer) -> list[TrackedItem]:
+def symbol_items(
+    parts: MapParts, counter: Tokenizer, sources: Mapping[str, str] | None = None
+) -> list[TrackedItem]:
     """One tracked item per file block of a symbol map (the legend is not an item: it always
-    sits in L0)."""
+    sits in L0), each with its file's content hash from ``sources`` when given."""
+    known = sources or {}
     return [
-        TrackedItem(key=f"symbols:{path}", kind="symbols", text=block, tokens=counter.count(block))
+        TrackedItem(
+            key=f"symbols:{path}",
+            kind="symbols",
+            text=block,
+            tokens=counter.count(block),
+            source=known.get(path, ""),
+        )
         for path, block in parts.blocks
     ]
 

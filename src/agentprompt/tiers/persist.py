@@ -120,6 +120,7 @@ _STATE_SCHEMA: dict[str, Any] = {
                     "copy": {"type": ["string", "null"]},
                     "copy_state": {"enum": list(get_args(CopyState))},
                     "carried": _COUNT,
+                    "source": {"type": "string"},
                 },
             },
         },

@@ -38,7 +38,9 @@ class TierPolicy:
 
     rule: TierRule = "deferred"
     """``deferred`` (default): as ``settle``, and a changed file or map entry keeps its cached
-    copy in place with a note of the changes in active until rewriting its tier pays;
+    copy in place with a note of the changes in active until rewriting its tier pays, and
+    (through :func:`~agentprompt.tiers.tiered_request`) the map keeps its cached entries
+    while their files are unchanged, re-ranked only when its tier is rewritten anyway;
     ``settle``: unchanged items stay put, moves ride rewrites that happen anyway or pay for
     themselves; ``threshold``: an item's tier follows its N; ``ripple``: move items
     up by N only into tiers already broken this request."""

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers
-from agentprompt.tiers.policy import TierPolicy, track
+from agentprompt.tiers.policy import TierPolicy
+from agentprompt.tiers.steady import track_context
 from agentprompt.tiers.tracker import TrackerState, TrackerUpdate
 from agentprompt.tokens import Tokenizer
 
@@ -31,7 +32,9 @@ def tiered_request(
     root: Path | None = None,
     policy: TierPolicy | None = None,
 ) -> TieredRequest:
-    """Track ``context``'s items against ``previous`` and assemble the request they give."""
-    update = track(previous, context.items, policy, legend=context.legend)
-    prompt = assemble_tiers(context, update.state, counter=counter, root=root)
+    """Track ``context``'s items against ``previous`` and assemble the request they give
+    (under the deferred rule, with the map as its cached tier holds it until that tier is
+    rewritten: :mod:`agentprompt.tiers.steady`)."""
+    placed, update = track_context(previous, context, policy)
+    prompt = assemble_tiers(placed, update.state, counter=counter, root=root)
     return TieredRequest(prompt=prompt, update=update)

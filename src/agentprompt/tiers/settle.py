@@ -51,6 +51,11 @@ measurements that chose it):
    stays in L0 as it was sent, with a diff to the current legend in active, until those
    notes have cost what rewriting every cached tier costs (:func:`keep_legend`).
 
+7. **The steady map** (deferred rule; :mod:`agentprompt.tiers.steady`, before this module's
+   step). A request shows the map as its cached tier holds it: an entry whose file is
+   unchanged and not in the context keeps its text however the ranking moved, the entries
+   a new ranking adds wait, and the map is re-ranked when its tier is rewritten anyway.
+
 L0 holds the system prompt and the map legend; the rule puts nothing else there (a change
 there rewrites everything). The first request is a rewrite from L1 with nothing waiting: map
 entries in L1, files over L2 and L3.
@@ -63,7 +68,7 @@ the later messages to active, which breaks their tiers like any move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from agentprompt.tiers.changes import GONE_NOTE_TOKENS, changes_since, note_tokens, outgrown
 from agentprompt.tiers.items import item_path
@@ -116,6 +121,7 @@ class _Slot:
         "n",
         "reason",
         "rewrites",
+        "source",
         "text",
         "tier",
         "tokens",
@@ -127,6 +133,7 @@ class _Slot:
         self.kind: ItemKind = item.kind
         self.hash = digest
         self.tokens = item.tokens
+        self.source = item.source
         self.before: CacheTier | None = old.tier if old is not None else None
         self.reason: ChangeReason | None = None
         if old is not None and old.hash == digest:
@@ -145,6 +152,7 @@ class _Slot:
         )
         if deferred and self.kind != "history" and _TOP <= self.tier <= _LAST_CACHED:
             state.__dict__["copy"] = self.text
+            state.__dict__["source"] = self.source
         return state
 
 
@@ -159,6 +167,7 @@ def _state(
     fields["key"], fields["kind"], fields["hash"], fields["n"] = key, kind, digest, n
     fields["tier"], fields["tokens"], fields["rewrites"] = tier, tokens, rewrites
     fields["copy"], fields["copy_state"], fields["carried"] = None, "current", 0
+    fields["source"] = ""
     return state
 
 
@@ -215,6 +224,8 @@ def _carry(item: TrackedItem, digest: str, old: ItemState) -> ItemState | None:
     )
     fields = state.__dict__
     fields["copy"], fields["copy_state"], fields["carried"] = copy, copy_state, carried
+    # The copy was made from the file as it is when it is current again, else as it was.
+    fields["source"] = item.source if copy_state == "current" else old.source
     return state
 
 
@@ -225,6 +236,7 @@ def _ghost(old: ItemState) -> ItemState:
     fields = state.__dict__
     fields["copy"], fields["copy_state"] = old.copy, "gone"
     fields["carried"] = old.carried + GONE_NOTE_TOKENS
+    fields["source"] = old.source
     return state
 
 
@@ -408,7 +420,9 @@ def _ghosts(
     """The items of the last request missing from this one: those whose copy stays in its
     tier under the deferred rule (ghosts, counted in the scan's totals) and those that
     break their tier."""
-    remembered = len(scan.olds) - scan.olds.count(None)
+    # Not list.count(None): that compares every state with None through its __eq__, ten
+    # times slower than asking each whether it is None.
+    remembered = len(scan.olds) - sum(1 for old in scan.olds if old is None)
     if remembered == len(previous.items):
         return [], []
     seen = {i.key for i in items}
@@ -518,7 +532,17 @@ def track_settle(
             rule="deferred" if deferred else "settle",
         ),
         changes=tuple(changes),
+        rewrite_from=TIERS[top] if start is not None else None,
     )
+
+
+def _with_legend(state: TrackerState, legend: str, carried: int) -> TrackerState:
+    """``state`` with the legend L0 holds and what its notes have cost (its index of items
+    shared, not built again for ten thousand items)."""
+    out = object.__new__(TrackerState)
+    out.__dict__.update(state.__dict__)
+    out.__dict__["legend"], out.__dict__["legend_carried"] = legend, carried
+    return out
 
 
 def keep_legend(previous: TrackerState, state: TrackerState, legend: str) -> TrackerState:
@@ -527,7 +551,7 @@ def keep_legend(previous: TrackerState, state: TrackerState, legend: str) -> Tra
     rewriting every cached tier, else ``legend``."""
     copy = previous.legend if previous.requests and previous.rule == "deferred" else None
     if copy is None or copy == legend:
-        return replace(state, legend=legend, legend_carried=0)
+        return _with_legend(state, legend, 0)
     diff = changes_since("legend", copy, legend)
     note = len(diff) // _CHARS_PER_TOKEN + GONE_NOTE_TOKENS
     carried = previous.legend_carried + note
@@ -535,5 +559,5 @@ def keep_legend(previous: TrackerState, state: TrackerState, legend: str) -> Tra
     cached += len(copy) // _CHARS_PER_TOKEN
     # No "longer than the text" test here: a legend is short, and rewriting it rewrites all.
     if carried >= REWRITE_PREMIUM * cached:
-        return replace(state, legend=legend, legend_carried=0)
-    return replace(state, legend=copy, legend_carried=carried)
+        return _with_legend(state, legend, 0)
+    return _with_legend(state, copy, carried)

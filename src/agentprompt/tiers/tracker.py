@@ -140,6 +140,9 @@ class TrackedItem:
     """Its text, as it is sent."""
     tokens: int
     """Its exact token count (the first distribution balances tiers by it)."""
+    source: str = ""
+    """What its text was made from, for a map entry its file's content hash (empty: not
+    known); the deferred rule remembers it with the cached copy."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,6 +174,9 @@ class ItemState:
     carried: int = 0
     """Tokens of notes about this item sent uncached in active since its copy went out of
     date: what not rewriting its tier has cost so far."""
+    source: str = ""
+    """For a map entry whose copy is kept, the content hash of its file when the copy was
+    written (empty: not known), so the entry can be kept while its file is unchanged."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -234,6 +240,9 @@ class TrackerUpdate:
     """What entered, left or moved, in item order (removed items last)."""
     warnings: tuple[str, ...] = ()
     """Problems with the previous state that were repaired (the state was rebuilt)."""
+    rewrite_from: CacheTier | None = None
+    """The most stable cached tier this request rewrites (None: none, or not told by the
+    rule; the settle and deferred rules tell it)."""
 
 
 def check_keys(items: Sequence[TrackedItem]) -> None:

@@ -136,6 +136,9 @@ class RepoMap:
     """What went wrong with the symbol cache (the map was still built)."""
     ranks: Mapping[str, float] = field(default_factory=dict)
     """Every code file's rank (its relevance to the task when there is one)."""
+    sources: Mapping[str, str] = field(default_factory=dict)
+    """Every code file's content hash as it was read, so a map entry shown earlier can be
+    told still true of its file (the hash is unchanged) or not."""
     relevance: TaskRanking | None = None
     """Every code file ordered by its relevance to the task, with the reasons (None
     without a task)."""
@@ -361,6 +364,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         problems=(*_skipped(found), *extraction.problems),
         warnings=extraction.all_warnings(),
         ranks=ranks,
+        sources={path: cached.hash for path, cached in extraction.files.items()},
         relevance=relevance,
         unknown_focus=tuple(
             p
