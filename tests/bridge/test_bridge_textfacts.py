@@ -23,13 +23,17 @@ _STAMP = (10, 1_000_000_000, 1_000_000_000, 7)
 
 def _rows(where: Path) -> list[tuple[str, str, str, int]]:
     with sqlite3.connect(where) as db:
-        return list(db.execute("SELECT path, stamp, digest, fence FROM texts"))
+        return list(db.execute("SELECT path, stamp, digest, fence FROM text_facts"))
 
 
 def test_facts_are_the_texts_own(tmp_path: Path) -> None:
     text = "x\n````\ny\n"
     facts = text_facts({"a.md": text}, {}, {}, tmp_path / "c.db")
-    assert facts == {"a.md": TextFacts(digest=text_digest(text), fence=fence_for(text))}
+    assert facts == {
+        "a.md": TextFacts(
+            digest=text_digest(text), fence=fence_for(text), chars=len(text), ends_line=True
+        )
+    }
     assert facts["a.md"].fence == "`````"
 
 

@@ -3,8 +3,10 @@
 Packing a large repository again reads every file, and then used to look at all of the
 text twice more: a BLAKE2 digest of each file for its remembered secret verdict and token
 count, and a search for backtick and tilde runs for a fence that the content cannot close.
-Both depend on the text only, so they are kept per path in the bridge's cache database
-(``texts`` table, beside the secret verdicts) with the file's stamp: size, modification
+These, with the text's length and whether it ends a line (all a prompt's frame around the
+text needs, so a whole repository's prompt can be written without holding every text),
+depend on the text only, so they are kept per path in the bridge's cache database
+(``text_facts`` table, beside the secret verdicts) with the file's stamp: size, modification
 time, change time and inode, as discovery's verdict memo keeps them
 (:mod:`agentprompt.repo.discovery.sniff_memo`).
 
@@ -29,11 +31,12 @@ from agentprompt.bridge.secretcache import open_cache, text_digest
 from agentprompt.cachedb import rows_in
 from agentprompt.repo.discovery import SniffStamp
 
-__all__ = ["TextFacts", "text_facts"]
+__all__ = ["TextFacts", "recall_facts", "text_facts"]
 
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS texts "
-    "(path TEXT PRIMARY KEY, stamp TEXT NOT NULL, digest TEXT NOT NULL, fence INTEGER NOT NULL)"
+    "CREATE TABLE IF NOT EXISTS text_facts (path TEXT PRIMARY KEY, stamp TEXT NOT NULL, "
+    "digest TEXT NOT NULL, fence INTEGER NOT NULL, chars INTEGER NOT NULL, "
+    "ends_line INTEGER NOT NULL)"
 )
 _RACY_NS = 2_000_000_000
 """A file changed this recently is not remembered (see the module's docstring)."""
@@ -47,10 +50,20 @@ class TextFacts:
     """:func:`~agentprompt.bridge.secretcache.text_digest` of the text."""
     fence: str
     """:func:`~agentprompt.bridge.render.fence_for` of the text."""
+    chars: int
+    """The text's length in characters."""
+    ends_line: bool
+    """The text is empty or ends with a line break (its closing fence needs none before
+    it)."""
 
 
 def _facts(text: str) -> TextFacts:
-    return TextFacts(digest=text_digest(text), fence=fence_for(text))
+    return TextFacts(
+        digest=text_digest(text),
+        fence=fence_for(text),
+        chars=len(text),
+        ends_line=not text or text.endswith("\n"),
+    )
 
 
 def _stamp_key(stamp: SniffStamp) -> str:
@@ -77,7 +90,7 @@ def text_facts(
     try:
         known = _recall(db, steady)
         found: dict[str, TextFacts] = {}
-        fresh: list[tuple[str, str, str, int]] = []
+        fresh: list[tuple[str, str, str, int, int, bool]] = []
         now = time.time_ns()
         for path, text in texts.items():
             hit = known.get(path)
@@ -87,11 +100,21 @@ def text_facts(
             found[path] = facts = _facts(text)
             stamp = after.get(path)
             if path in steady and stamp is not None and now - max(stamp[1], stamp[2]) > _RACY_NS:
-                fresh.append((path, steady[path], facts.digest, len(facts.fence)))
+                fresh.append(
+                    (
+                        path,
+                        steady[path],
+                        facts.digest,
+                        len(facts.fence),
+                        facts.chars,
+                        facts.ends_line,
+                    )
+                )
         if fresh:
             with db:
                 db.executemany(
-                    "INSERT OR REPLACE INTO texts (path, stamp, digest, fence) VALUES (?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO text_facts (path, stamp, digest, fence, chars, "
+                    "ends_line) VALUES (?, ?, ?, ?, ?, ?)",
                     fresh,
                 )
         return found
@@ -101,12 +124,32 @@ def text_facts(
         db.close()
 
 
+def recall_facts(stamps: Mapping[str, SniffStamp], where: Path) -> dict[str, TextFacts]:
+    """The facts remembered at ``where`` of the files whose stamp (discovery's, taken
+    before any reading) is the remembered one, without reading them: a text read later
+    with that same stamp after reading is the text they describe."""
+    db = open_cache(where, _SCHEMA) if stamps else None
+    if db is None:
+        return {}
+    try:
+        return _recall(db, {path: _stamp_key(stamp) for path, stamp in stamps.items()})
+    except sqlite3.Error:
+        return {}
+    finally:
+        db.close()
+
+
 def _recall(db: sqlite3.Connection, steady: Mapping[str, str]) -> dict[str, TextFacts]:
     """The remembered facts of the paths in ``steady`` whose stamp still matches."""
     found: dict[str, TextFacts] = {}
     wanted = list(steady)
-    query = "SELECT path, stamp, digest, fence FROM texts WHERE path IN ({marks})"
-    for path, stamp, digest, fence in rows_in(db, query, wanted):
+    query = (
+        "SELECT path, stamp, digest, fence, chars, ends_line FROM text_facts "
+        "WHERE path IN ({marks})"
+    )
+    for path, stamp, digest, fence, chars, ends_line in rows_in(db, query, wanted):
         if steady.get(path) == stamp and isinstance(fence, int) and fence >= 3:
-            found[path] = TextFacts(digest=str(digest), fence="`" * fence)
+            found[path] = TextFacts(
+                digest=str(digest), fence="`" * fence, chars=int(chars), ends_line=bool(ends_line)
+            )
     return found
