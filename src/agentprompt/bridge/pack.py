@@ -124,10 +124,7 @@ class BridgePrompt:
     def write(self, stream: TextIO) -> None:
         """Write :attr:`text` to ``stream`` piece by piece (a whole repository's prompt
         is never held whole)."""
-        if "text" in self.__dict__:
-            stream.write(self.text)
-        else:
-            self.body.write(stream)
+        self.body.write(stream)
 
     @cached_property
     def user(self) -> str:
@@ -685,14 +682,19 @@ def _finish(
     fitted: Fitted | None = None,
 ) -> BridgePrompt:
     counter = shared_counter()
-    body = text if isinstance(text, PromptText) else PromptText((text,))
-    whole = text if isinstance(text, str) else body.join() if split or tokens is None else ""
-    parts = split_prompt(whole, split_limit(state), state.lang, root) if split else ()
-    prompt = BridgePrompt(
+    whole: str | None = None
+    if isinstance(text, PromptText) and not split and tokens is not None:
+        body = text  # read only when written
+    else:
+        # Once joined (to be split), the prompt is kept as that one string, not read again.
+        whole = text if isinstance(text, str) else text.join()
+        body = PromptText((whole,))
+    parts = split_prompt(whole, split_limit(state), state.lang, root) if whole and split else ()
+    return BridgePrompt(
         system=system,
         body=body,
         user_start=user_start,
-        tokens=tokens if tokens is not None else counter.count(whole),
+        tokens=tokens if tokens is not None else counter.count(whole or ""),
         tokenizer=counter.name,
         mode=state.mode,
         lang=state.lang,
@@ -707,6 +709,3 @@ def _finish(
         sections=fitted.composition.sections if fitted and fitted.composition else (),
         cuts=fitted.cuts if fitted else (),
     )
-    if whole:
-        prompt.__dict__["text"] = whole  # already joined: not read or joined again
-    return prompt
