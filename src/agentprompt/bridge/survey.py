@@ -55,6 +55,10 @@ class Survey:
         return WholeText(body=self.bodies[path], fence=facts.fence, ends_line=facts.ends_line)
 
 
+_BATCH_FILES = 2_000
+"""At most this many files are read at a time (a file's size may be unknown)."""
+
+
 def _sized(paths: Sequence[str], sizes: Mapping[str, SniffStamp]) -> Iterator[list[str]]:
     """``paths`` in runs of about :data:`BATCH_BYTES` by their discovered sizes."""
     batch: list[str] = []
@@ -63,7 +67,7 @@ def _sized(paths: Sequence[str], sizes: Mapping[str, SniffStamp]) -> Iterator[li
         stamp = sizes.get(path)
         batch.append(path)
         size += stamp[0] if stamp is not None else 0
-        if size >= BATCH_BYTES:
+        if size >= BATCH_BYTES or len(batch) >= _BATCH_FILES:
             yield batch
             batch, size = [], 0
     if batch:
