@@ -27,7 +27,10 @@ the next round) so a busy moment on the machine hits every row alike:
 Each row also shows the CPU time (user + system) of the process and its children, which
 varies much less than wall time when other jobs share the machine. An agentprompt run also
 prints the prompt's token count, characters, findings and files withheld, its peak resident
-memory (the process or its largest worker) and the start of the prompt's SHA-256.
+memory (``ru_maxrss`` of the process or of its largest worker, whichever is larger, taken
+once the prompt is written) and the start of the prompt's SHA-256. The prompt is written
+to its file piece by piece (``BridgePrompt.write``), as ``pack -o`` writes it; a
+``--baseline`` tree without ``write`` writes its joined text.
 
 ``--baseline SRC`` adds the row **agentprompt full, baseline**: the same full pack with the
 ``agentprompt`` package found in ``SRC`` first (``PYTHONPATH``; e.g. ``src/`` of another

@@ -45,7 +45,7 @@ def _written(prompt: BridgePrompt) -> str:
     return out.getvalue()
 
 
-def test_the_written_prompt_is_the_joined_text_and_the_budgeted_path_s(tmp_path: Path) -> None:
+def test_the_written_prompt_is_the_joined_text_the_composer_path_renders(tmp_path: Path) -> None:
     root = _repository(tmp_path / "repo", 120)
     cache = tmp_path / "cache" / "symbols.db"
     prompt = pack_repository(root, "Review it", cache_path=cache)
