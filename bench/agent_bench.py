@@ -40,7 +40,7 @@ from typing import Any
 
 from agentprompt.agent.placement import PlacedRequest, ProfileName
 from agentprompt.agent.runtime import create_session
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session.values import SessionConfig
 from agentprompt.llm.base import ModelReply, ModelRequest
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall

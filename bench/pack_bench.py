@@ -13,9 +13,9 @@ the next round) so a busy moment on the machine hits every row alike:
 1. agentprompt full: every discovered file in full (edit mode), exact ``o200k_base`` token
    count of the whole prompt, detect-secrets verdict on every file's text (files its own
    rules cannot flag are not scanned, the rest are). Verdicts and the token counts of the
-   prompt's parts are remembered by content in ``bench/.work/pack-cache/secrets.db``, the
-   symbols in ``symbols.db`` beside it: the first run does everything, later runs only
-   what changed; ``--cold`` clears both caches before every agentprompt run.
+   prompt's parts are remembered by content in ``bench/.work/pack-cache/cache.db``, with
+   the symbols: the first run does everything, later runs only what changed; ``--cold``
+   clears the caches before every agentprompt run.
    **agentprompt full, one file changed** is the same after a comment was appended to one
    file (``EDITED``); the file is put back and the caches warmed again, untimed, after each
    such run.
@@ -63,7 +63,7 @@ from map_corpus import build_corpus  # noqa: E402
 REPOMIX_VERSION = "1.18.1"
 TOOLS = BENCH / ".work" / "repomix"
 REPOMIX = TOOLS / "node_modules" / "repomix" / "bin" / "repomix.cjs"
-CACHE = BENCH / ".work" / "pack-cache" / "symbols.db"
+CACHE = BENCH / ".work" / "pack-cache" / "cache.db"
 TASK = "Review the whole repository."
 EDITED = "Django-5.0.6/Django-5.0.6/django/utils/text.py"
 """The file the "one file changed" row appends a comment to."""

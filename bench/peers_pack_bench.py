@@ -52,7 +52,7 @@ from pack_bench import _PACK, CACHE, REPOMIX, TASK, _ensure_repomix, _git_corpus
 from peers import TIKTOKEN_CACHE, venv_python  # noqa: E402
 from peers_report import WORK, bars, cells, header, save, table  # noqa: E402
 
-OWN_CACHE = WORK / "pack-cache" / "symbols.db"
+OWN_CACHE = WORK / "pack-cache" / "cache.db"
 PAIRS = [
     ("agentprompt full", "files-to-prompt"),
     ("agentprompt full", "gitingest"),
@@ -63,17 +63,12 @@ PAIRS = [
 
 
 def _seed_cache() -> None:
-    """Copy the shared pack caches once, through SQLite, so a concurrent writer is safe."""
+    """Copy the shared pack cache once, through SQLite, so a concurrent writer is safe."""
     if OWN_CACHE.exists() or not CACHE.exists():
         return
     OWN_CACHE.parent.mkdir(parents=True, exist_ok=True)
-    for name in ("symbols.db", "secrets.db"):
-        if (CACHE.parent / name).exists():
-            with (
-                sqlite3.connect(CACHE.parent / name) as source,
-                sqlite3.connect(OWN_CACHE.parent / name) as target,
-            ):
-                source.backup(target)
+    with sqlite3.connect(CACHE) as source, sqlite3.connect(OWN_CACHE) as target:
+        source.backup(target)
 
 
 def _isolated() -> list[str]:

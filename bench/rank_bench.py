@@ -35,7 +35,7 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 HERE_SRC = BENCH.parent / "src"
-BASE = BENCH / ".work" / "rank-bench" / "symbols.db"
+BASE = BENCH / ".work" / "rank-bench" / "cache.db"
 TOKENS = 4096
 TOLERANCE = 1e-12
 
@@ -85,7 +85,7 @@ def _child(scenario: str, dump: bool) -> dict[str, Any]:
 
     corpus = BENCH / ".corpus"
     with tempfile.TemporaryDirectory() as tmp:
-        cache_path = Path(tmp) / "symbols.db"
+        cache_path = Path(tmp) / "cache.db"
         shutil.copyfile(BASE, cache_path)
         options = repomap.MapOptions(tokens=TOKENS, cache_path=cache_path, **SCENARIOS[scenario])
         found, _ = repomap.discover_remembered(corpus, BASE)

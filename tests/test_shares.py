@@ -42,3 +42,21 @@ def test_a_failing_share_raises_and_leaves_nothing_behind() -> None:
 
 def invert(items: Sequence[int]) -> float:
     return 1 / items[0]
+
+
+_SET_IN_THE_PARENT = "as imported"
+"""Changed by a test before it starts a worker: a forked worker sees the change."""
+
+
+def _seen_by_the_worker() -> str:
+    return _SET_IN_THE_PARENT
+
+
+def test_a_pool_forks_its_workers_on_linux_and_spawns_them_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "_SET_IN_THE_PARENT", "changed")
+    with shares.process_pool(1) as pool:
+        seen = pool.submit(_seen_by_the_worker).result(timeout=60)
+    assert sys.platform.startswith("linux") == shares.FORKED
+    assert seen == ("changed" if shares.FORKED else "as imported")

@@ -94,7 +94,7 @@ def _demo(request: InspectRequest) -> list[Part]:
 
 def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
     def build(request: InspectRequest) -> list[Part]:
-        from agentprompt.agent.session_profiles import session_profile_parts
+        from agentprompt.agent.session.profiles import session_profile_parts
 
         return session_profile_parts(
             profile,
@@ -109,7 +109,7 @@ def _session(profile: ProfileName) -> Callable[[InspectRequest], list[Part]]:
 
 
 def _session_tools(request: InspectRequest) -> tuple[ToolDefinition, ...]:
-    from agentprompt.agent.session_profiles import session_profile_tools
+    from agentprompt.agent.session.profiles import session_profile_tools
 
     return session_profile_tools(root=request.root)
 
@@ -162,7 +162,7 @@ PROFILES: dict[str, NamedProfile] = {
 def _with_system_reminder(parts: list[Part], root: Path) -> list[Part]:
     """``parts`` with the system reminder before the text of the latest user message (a
     user section, or the last user message of the history); unchanged without one."""
-    from agentprompt.tiers.reminder import get_system_reminder
+    from agentprompt.prompts.system_reminder import get_system_reminder
 
     reminder = get_system_reminder(root=root)
     out = list(parts)

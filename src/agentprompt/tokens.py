@@ -16,8 +16,8 @@ pieces never contain a line break. So a text cut right after ``\\n`` and before 
 ASCII character other than ``/`` counts exactly as the sum of its parts (a property test
 checks this against the real tokenizer). Such a text is cut before each Markdown heading,
 each part is counted once (in worker processes when much text is new), and its count is
-remembered by the part's digest in a cache database (``counts`` table) as well as in
-memory.
+remembered by the part's digest in the cache database (``counts`` table,
+:mod:`agentprompt.store.cachedb`) as well as in memory.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from agentprompt.cachedb import open_cache, rows_in
 from agentprompt.errors import UsageError
+from agentprompt.store.cachedb import open_cache, rows_in
 
 __all__ = [
     "BpeTokenizer",
@@ -411,7 +411,6 @@ KeyedSpan = tuple[int, int, str]
 """``(start, end, key)``: ``text[start:end]`` is identified by ``key`` (equal keys, equal
 texts), so its remembered count can be used without reading it."""
 
-_COUNTS_SCHEMA = "CREATE TABLE IF NOT EXISTS counts (key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)"
 _HEADING = re.compile(r"\n(?=#{1,6} )")
 # The same in UTF-8, where "\n" and "#" bytes are those characters only; a cut between
 # them is always a piece boundary.
@@ -481,7 +480,7 @@ def _is_bpe(counter: Tokenizer) -> bool:
 def _recall(store: Path | None, keys: set[str]) -> dict[str, int]:
     if store is None:
         return {}
-    db = open_cache(store, _COUNTS_SCHEMA)
+    db = open_cache(store)
     if db is None:
         return {}
     wanted = list(keys)
@@ -499,7 +498,7 @@ def _recall(store: Path | None, keys: set[str]) -> dict[str, int]:
 def _remember(store: Path | None, learned: dict[str, int]) -> None:
     if store is None or not learned:
         return
-    db = open_cache(store, _COUNTS_SCHEMA)
+    db = open_cache(store)
     if db is None:
         return
     try:

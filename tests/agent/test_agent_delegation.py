@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
-from agentprompt.agent.session_types import SessionConfig, SessionEvent
+from agentprompt.agent.session.values import SessionConfig, SessionEvent
 from agentprompt.llm.base import ModelReply, ModelRequest
 from agentprompt.llm.testing import FunctionModel, ScriptedModel
 from agentprompt.messages import ToolCall

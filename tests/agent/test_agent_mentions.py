@@ -8,8 +8,8 @@ from typing import Any
 
 from agentprompt.agent.mentions import find_mention, mention_call
 from agentprompt.agent.placement import SystemText
-from agentprompt.agent.session import AgentSession
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session.driver import AgentSession
+from agentprompt.agent.session.values import SessionConfig
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.tools.context import ToolContext
 from agentprompt.tools.policy import ToolPolicy

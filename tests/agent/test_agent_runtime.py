@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
-from agentprompt.agent.session_types import SessionConfig
+from agentprompt.agent.session.values import SessionConfig
 from agentprompt.llm.base import ModelReply, Usage
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall

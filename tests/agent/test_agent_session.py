@@ -10,9 +10,9 @@ import pytest
 
 from agentprompt.agent.compaction import CompactionPolicy
 from agentprompt.agent.placement import SystemText
-from agentprompt.agent.session import AgentSession
-from agentprompt.agent.session_prompt import PromptInputs
-from agentprompt.agent.session_types import AgentRole, SessionConfig, SessionEvent
+from agentprompt.agent.session.driver import AgentSession
+from agentprompt.agent.session.prompt import PromptInputs
+from agentprompt.agent.session.values import AgentRole, SessionConfig, SessionEvent
 from agentprompt.errors import UsageError
 from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, TextDelta, Usage
 from agentprompt.llm.errors import ModelConnectionError

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from agentprompt.agent.placement import SystemText
-from agentprompt.agent.session import AgentSession
-from agentprompt.agent.session_prompt import PromptInputs
-from agentprompt.agent.session_store import (
+from agentprompt.agent.session.driver import AgentSession
+from agentprompt.agent.session.persist import (
     SessionStateError,
     load_session_state,
     restore_session,
     save_session,
     session_state,
 )
+from agentprompt.agent.session.prompt import PromptInputs
 from agentprompt.llm.base import ModelReply
 from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall

@@ -24,7 +24,7 @@ class _Counting:
 
 def test_a_text_scanned_once_is_remembered(tmp_path: Path) -> None:
     scanner = _Counting()
-    where = tmp_path / "cache" / "secrets.db"
+    where = tmp_path / "cache" / "cache.db"
     items = [("a.py", "KEY = 1\n"), ("b.py", "x = 1\n")]
     first = cached_scan(items, scanner, where)
     second = cached_scan(items, scanner, where)
@@ -36,7 +36,7 @@ def test_a_text_scanned_once_is_remembered(tmp_path: Path) -> None:
 
 def test_a_changed_text_is_scanned_again(tmp_path: Path) -> None:
     scanner = _Counting()
-    where = tmp_path / "secrets.db"
+    where = tmp_path / "cache.db"
     cached_scan([("a.py", "x = 1\n")], scanner, where)
     assert cached_scan([("a.py", "KEY = 2\n")], scanner, where)["a.py"]
     assert scanner.seen == ["a.py", "a.py"]
@@ -46,6 +46,6 @@ def test_an_unusable_cache_scans_everything(tmp_path: Path) -> None:
     scanner = _Counting()
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    found = cached_scan([("a.py", "KEY\n")], scanner, blocker / "secrets.db")
+    found = cached_scan([("a.py", "KEY\n")], scanner, blocker / "cache.db")
     assert found["a.py"]
     assert scanner.seen == ["a.py"]

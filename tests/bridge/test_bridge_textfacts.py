@@ -23,7 +23,7 @@ _STAMP = (10, 1_000_000_000, 1_000_000_000, 7)
 
 def _rows(where: Path) -> list[tuple[str, str, str, int]]:
     with sqlite3.connect(where) as db:
-        return list(db.execute("SELECT path, stamp, digest, fence FROM text_facts"))
+        return list(db.execute("SELECT path, stamp, digest, fence FROM texts"))
 
 
 def test_facts_are_the_texts_own(tmp_path: Path) -> None:
@@ -159,7 +159,7 @@ def test_a_warm_pack_is_exact_and_sees_a_file_changed_under_an_old_stamp(
     later = time.time_ns() + 60 * 10**9
     monkeypatch.setattr("agentprompt.bridge.textfacts.time.time_ns", lambda: later)
     _age(example)
-    where = tmp_path / "secrets.db"
+    where = tmp_path / "cache.db"
     files = ("src/utils.ts", "src/index.ts", "scripts/report.py")
     state = BridgeState(task="t", lang="en", mode="edit", files=files, rounds=0)
     first = build_prompt(example, state, split=False, secret_cache=where)

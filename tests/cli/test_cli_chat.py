@@ -251,7 +251,7 @@ def test_an_interrupted_once_run_ends_with_status_130_and_is_stored(
     def ctrl_c(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("agentprompt.agent.session.call_model", ctrl_c)
+    monkeypatch.setattr("agentprompt.agent.session.driver.call_model", ctrl_c)
     model = _script(tmp_path, "A.")
     result = run("run", "--once", "hello", "--model", model, "--root", str(repo), "--json")
     assert result.code == 130

@@ -55,7 +55,7 @@ def test_map_respects_the_token_budget(run: Callable[..., Result], repo: Path) -
 def test_map_writes_its_cache_under_the_root(run: Callable[..., Result], repo: Path) -> None:
     _code_repo(repo)
     assert run("map", "--root", str(repo)).code == 0
-    assert (repo / ".agentprompt" / "cache" / "symbols.db").exists()
+    assert (repo / ".agentprompt" / "cache" / "cache.db").exists()
     again = run("map", "--root", str(repo))
     assert "0 parsed" in again.err
 
@@ -139,15 +139,15 @@ def test_map_reports_a_rebuilt_cache_once_as_a_warning(
 ) -> None:
     _code_repo(repo)
     assert run("map", "--root", str(repo)).code == 0
-    db = repo / ".agentprompt" / "cache" / "symbols.db"
+    db = repo / ".agentprompt" / "cache" / "cache.db"
     for suffix in ("-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     db.write_bytes(b"not a database" * 100)
     result = run("map", "--root", str(repo))
     assert result.code == 0
-    lines = [line for line in result.err.splitlines() if "symbol cache" in line]
+    lines = [line for line in result.err.splitlines() if "cache database" in line]
     assert len(lines) == 1
-    assert lines[0].startswith("agentprompt: warning: the symbol cache")
+    assert lines[0].startswith("agentprompt: warning: the cache database")
     assert "Warning" not in result.err
 
 

@@ -114,3 +114,27 @@ def test_sessions_delete_removes_a_session(run: Run, repo: Path) -> None:
     result = run("sessions", "delete", record.id, "--root", str(repo), "--json")
     assert json.loads(result.out) == {"deleted": True, "id": record.id}
     assert run("sessions", "show", record.id, "--root", str(repo)).code == 2
+
+
+def test_prompts_show_names_an_edit_catalogue_entry_as_its_file_was_named(
+    run: Run, repo: Path
+) -> None:
+    result = run("prompts", "show", "edits/reason_ambiguous_ja", "--root", str(repo), "--json")
+    data = json.loads(result.out)
+    assert data["key"] == "reason_ambiguous"
+    assert data["path"].endswith("catalogue_ja.yaml")
+    assert data["variables"] == ["count", "where"]
+    assert data["text"].startswith("引用された行が {{count}} か所に")
+
+
+def test_prompts_list_shows_a_project_override_of_a_catalogue_entry(run: Run, repo: Path) -> None:
+    override = repo / "config" / "prompts" / "edits" / "catalogue.yaml"
+    override.parent.mkdir(parents=True)
+    override.write_text("feedback_others_none:\n  variables: {}\n  text: Only this one.\n")
+    data = json.loads(run("prompts", "list", "--root", str(repo), "--json").out)
+    by_name = {p["name"]: p for p in data["prompts"]}
+    assert by_name["edits/feedback_others_none"]["origin"] == "project"
+    assert by_name["edits/feedback_others_none"]["path"] == str(override)
+    assert by_name["edits/feedback_others_none_ja"]["origin"] == "packaged"
+    shown = run("prompts", "show", "edits/feedback_others_none", "--root", str(repo))
+    assert "Only this one." in shown.out and "(project)" in shown.out

@@ -209,17 +209,16 @@ def test_broken_feedback_override_with_partial_writes_nothing(tmp_path: Path) ->
 
 
 def test_every_packaged_feedback_and_reason_prompt_renders() -> None:
+    from agentprompt.edits.wording import EDIT_MESSAGES, LANGS
     from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary
 
     library = PromptLibrary()
-    names = sorted(
-        p.stem
-        for p in (PACKAGED_DIR / "edits").glob("*.md")
-        if p.stem.startswith(("feedback", "reason"))
-    )
-    assert len(names) > 20
-    for name in names:
-        template = library.load(f"edits/{name}")
+    names = sorted(p.stem for p in (PACKAGED_DIR / "edits").glob("feedback*.md"))
+    templates = [library.load(f"edits/{name}") for name in names]
+    for lang in LANGS:
+        templates.extend(EDIT_MESSAGES.packaged(lang).entries.values())
+    assert len(names) == 10 and len(templates) > 200
+    for template in templates:
         text = template.render(**{v: "X" for v in template.variables})
         assert text.strip() and "{{" not in text
 

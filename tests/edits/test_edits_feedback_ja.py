@@ -10,7 +10,7 @@ import pytest
 
 from agentprompt.edits.apply import ApplyOptions, apply_reply
 from agentprompt.edits.reasons import reason
-from agentprompt.edits.wording import UnknownEditLanguage
+from agentprompt.edits.wording import EDIT_MESSAGES, UnknownEditLanguage
 from agentprompt.prompts.loader import PACKAGED_DIR, parse_prompt_file
 
 APP = "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n"
@@ -60,13 +60,14 @@ def _root(tmp_path: Path) -> Path:
 
 
 def _english_phrases() -> set[str]:
-    """Every run of three or more English words in the packaged English feedback and
-    reason files (the text between their placeholders)."""
+    """Every run of three or more English words in the packaged English feedback files and
+    catalogue entries (the text between their placeholders)."""
     phrases = set()
-    for path in (PACKAGED_DIR / "edits").glob("*.md"):
-        if not path.stem.startswith(("feedback", "reason_")) or path.stem.endswith("_ja"):
-            continue
-        body = parse_prompt_file(path.stem, path, path.read_text(encoding="utf-8")).body
+    bodies = [entry.body for entry in EDIT_MESSAGES.packaged("en").entries.values()]
+    for path in (PACKAGED_DIR / "edits").glob("feedback*.md"):
+        if not path.stem.endswith("_ja"):
+            bodies.append(parse_prompt_file(path.stem, path, path.read_text("utf-8")).body)
+    for body in bodies:
         for piece in re.split(r"\{\{\s*\w+\s*\}\}", body):
             phrases.update(m.group(0) for m in re.finditer(r"[A-Za-z]+(?: [A-Za-z]+){2,}", piece))
     return phrases
@@ -145,9 +146,13 @@ def test_a_patch_with_failed_hunks_joins_their_japanese_reasons(tmp_path: Path) 
 
 def test_a_project_japanese_override_is_used(tmp_path: Path) -> None:
     root = _root(tmp_path)
-    override = root / "config" / "prompts" / "edits" / "feedback_others_none_ja.md"
+    override = root / "config" / "prompts" / "edits" / "catalogue_ja.yaml"
     override.parent.mkdir(parents=True)
-    override.write_text("ほかのブロックはありません（プロジェクトの文面）。\n", encoding="utf-8")
+    override.write_text(
+        "feedback_others_none:\n  variables: {}\n"
+        "  text: ほかのブロックはありません（プロジェクトの文面）。\n",
+        encoding="utf-8",
+    )
     reply = "app.py\n```\n<<<<<<< SEARCH\nnothing like it\n=======\nx\n>>>>>>> REPLACE\n```\n"
     report = apply_reply(root, reply, options=ApplyOptions(lang="ja"))
     assert "ほかのブロックはありません（プロジェクトの文面）。" in report.feedback
@@ -156,9 +161,12 @@ def test_a_project_japanese_override_is_used(tmp_path: Path) -> None:
 
 def test_a_project_english_override_leaves_japanese_feedback_packaged(tmp_path: Path) -> None:
     root = _root(tmp_path)
-    override = root / ".agentprompt" / "prompts" / "edits" / "feedback_others_none.md"
+    override = root / ".agentprompt" / "prompts" / "edits" / "catalogue.yaml"
     override.parent.mkdir(parents=True)
-    override.write_text("There were no other blocks (project wording).\n")
+    override.write_text(
+        "feedback_others_none:\n  variables: {}\n"
+        "  text: There were no other blocks (project wording).\n"
+    )
     reply = "app.py\n```\n<<<<<<< SEARCH\nnothing like it\n=======\nx\n>>>>>>> REPLACE\n```\n"
     japanese = apply_reply(root, reply, options=ApplyOptions(lang="ja"))
     assert "返答のファイルブロックはこのブロックだけでした。" in japanese.feedback
@@ -202,3 +210,24 @@ def test_short_feedback_is_japanese_and_holds_no_english_sentence(tmp_path: Path
         in (report.feedback)
     )
     assert not {p for p in _english_phrases() if p in report.feedback}
+
+
+def test_a_reply_readers_note_is_worded_in_japanese_in_a_japanese_apply(tmp_path: Path) -> None:
+    cut = "b.py\n```python\nB = 2\n"
+    report = apply_reply(_root(tmp_path), cut, options=ApplyOptions(lang="ja"))
+    note = "返答が b.py の内容の途中で途切れていました。ファイルは書き込んでいません。"
+    assert report.diagnostics[0].message.startswith(note)
+    assert f"読み取れませんでした: {note}" in report.feedback
+    assert [p for p in _english_phrases() if p in report.feedback] == []
+    english = apply_reply(_root(tmp_path), cut)
+    assert english.diagnostics[0].message == (
+        "The reply was cut off inside the content of b.py; the file was not written. "
+        "Send the whole file again."
+    )
+
+
+def test_a_warning_of_the_reply_readers_is_japanese_too(tmp_path: Path) -> None:
+    report = apply_reply(_root(tmp_path), "Nothing to change.\n", options=ApplyOptions(lang="ja"))
+    assert [d.message for d in report.diagnostics] == [
+        "返答には、どの形式の編集ブロックも要求ブロックもありません。適用するものはありません。"
+    ]

@@ -1,5 +1,5 @@
-"""The edit engine's languages: every English feedback and reason file has a Japanese twin,
-and a language's file is looked up before the English one."""
+"""The edit engine's languages: every English feedback file and catalogue entry has a
+Japanese twin, and a language's file is looked up before the English one."""
 
 from __future__ import annotations
 
@@ -7,13 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.edits.wording import UnknownEditLanguage, localized_name, render_in, speaking
+from agentprompt.edits.wording import (
+    EDIT_MESSAGES,
+    UnknownEditLanguage,
+    localized_name,
+    render_in,
+    speaking,
+)
 from agentprompt.prompts.loader import PACKAGED_DIR, PromptLibrary, parse_prompt_file, placeholders
 
 EDITS = PACKAGED_DIR / "edits"
 
 
-def _english_names() -> list[str]:
+def _english_files() -> list[str]:
     return sorted(
         p.stem
         for p in EDITS.glob("*.md")
@@ -27,9 +33,10 @@ def _load(name: str) -> tuple[tuple[str, ...], set[str]]:
     return template.variables, placeholders(template.body)
 
 
-def test_the_feedback_and_reason_files_are_all_listed() -> None:
-    names = _english_names()
-    assert len(names) == 109
+def test_the_feedback_and_reason_texts_are_all_listed() -> None:
+    keys = set(EDIT_MESSAGES.packaged("en").entries)
+    worded = set(_english_files()) | {k for k in keys if k.startswith(("feedback", "reason_"))}
+    assert len(worded) == 109
     assert {
         "feedback",
         "feedback_summary",
@@ -38,10 +45,20 @@ def test_the_feedback_and_reason_files_are_all_listed() -> None:
         "feedback_tool",
         "reason_ambiguous",
         "reason_lost_truncated_file",
-    } <= set(names)
+    } <= worded
+    assert set(_english_files()).isdisjoint(keys)
 
 
-@pytest.mark.parametrize("name", _english_names())
+def test_only_texts_of_several_lines_are_prompt_files() -> None:
+    for name in _english_files():
+        path = EDITS / f"{name}.md"
+        assert "\n" in parse_prompt_file(name, path, path.read_text(encoding="utf-8")).body
+    for lang in ("en", "ja"):
+        for entry in EDIT_MESSAGES.packaged(lang).entries.values():
+            assert "\n" not in entry.body, entry.key
+
+
+@pytest.mark.parametrize("name", _english_files())
 def test_every_english_file_has_a_japanese_twin_with_the_same_placeholders(name: str) -> None:
     twin = EDITS / f"{name}_ja.md"
     assert twin.is_file(), f"{name}.md has no Japanese twin {twin.name}"
@@ -51,8 +68,18 @@ def test_every_english_file_has_a_japanese_twin_with_the_same_placeholders(name:
     assert ja_used == used
 
 
+def test_every_catalogue_entry_has_a_japanese_twin_with_the_same_placeholders() -> None:
+    english, japanese = EDIT_MESSAGES.packaged("en"), EDIT_MESSAGES.packaged("ja")
+    assert english.entries.keys() == japanese.entries.keys()
+    for key, entry in english.entries.items():
+        twin = japanese.entries[key]
+        assert twin.variables == entry.variables, key
+        assert placeholders(twin.body) == placeholders(entry.body), key
+        assert twin.body != entry.body or not entry.body.isascii(), key
+
+
 def test_no_japanese_file_lacks_its_english_original() -> None:
-    english = set(_english_names())
+    english = set(_english_files())
     orphans = [
         p.name
         for p in EDITS.glob("*_ja.md")

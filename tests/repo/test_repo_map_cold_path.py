@@ -44,14 +44,14 @@ def test_a_head_start_reads_no_file_through_a_folder_link_leading_out(
 def test_a_map_with_one_worker_starts_no_processes_for_details(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started: list[Any] = []
-    real = parse_workers.ProcessPoolExecutor
+    started: list[int] = []
+    real = parse_workers.process_pool
 
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        started.append(kwargs.get("max_workers"))
-        return real(*args, **kwargs)
+    def counting(workers: int) -> Any:
+        started.append(workers)
+        return real(workers)
 
-    monkeypatch.setattr(parse_workers, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(parse_workers, "process_pool", counting)
     result = build_map(repo, MapOptions(tokens=4000, workers=1))
     assert "step_5" in result.text
     assert started == []

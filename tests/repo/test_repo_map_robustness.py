@@ -92,7 +92,7 @@ def test_a_corrupt_cache_is_one_warning_not_a_python_warning(tmp_path: Path) -> 
 
 
 def test_a_locked_cache_is_not_moved_aside(tmp_path: Path) -> None:
-    db = tmp_path / "symbols.db"
+    db = tmp_path / "cache.db"
     cache = SymbolCache(db)
     cache._recover(sqlite3.OperationalError("database is locked"))
     assert not Path(f"{db}.damaged").exists()
@@ -129,7 +129,7 @@ def test_a_file_changing_while_read_is_parsed_again(
 def test_a_cache_busy_while_opening_is_retried_not_rebuilt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "symbols.db"
+    db = tmp_path / "cache.db"
     SymbolCache(db).close()
     real_connect = SymbolCache._connect
     failures = {"left": 2}

@@ -105,7 +105,7 @@ def test_prefilter_negative_means_scan_finds_nothing_on_real_files() -> None:
 def test_screening_finds_the_same_as_a_full_scan(tmp_path: Path) -> None:
     items = list({**SECRETS, **QUIET, **_repository_texts()}.items())[:60]
     full = scan_texts(items)
-    screen = screen_prompt_texts(items, workers=1, cache_path=tmp_path / "secrets.db")
+    screen = screen_prompt_texts(items, workers=1, cache_path=tmp_path / "cache.db")
     assert set(screen.withheld) == {p for p, hits in full.items() if hits}
     assert list(screen.findings) == [f for p, _ in items for f in full[p]]
 

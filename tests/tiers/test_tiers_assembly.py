@@ -13,11 +13,10 @@ from agentprompt.tiers import (
     TrackerState,
     assemble_tiers,
     content_hash,
-    file_item,
     get_context_breakdown,
-    history_items,
     tier_parts,
 )
+from agentprompt.tiers.items import file_item, history_items
 from agentprompt.tokens import shared_counter
 from agentprompt.wire import to_anthropic, to_text
 

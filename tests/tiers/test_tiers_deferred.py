@@ -14,14 +14,12 @@ from hypothesis import strategies as st
 
 from agentprompt.store import Store
 from agentprompt.tiers import (
-    REWRITE_PREMIUM,
     TierContext,
     TierPolicy,
     TrackedItem,
     TrackerState,
     assemble_tiers,
     cache_use,
-    file_text,
     get_context_breakdown,
     open_tracker,
     save_tracker,
@@ -29,8 +27,8 @@ from agentprompt.tiers import (
     tiered_request,
     track,
 )
-from agentprompt.tiers.items import file_content
-from agentprompt.tiers.settle import NOTE_HORIZON
+from agentprompt.tiers.items import file_content, file_text
+from agentprompt.tiers.settle import NOTE_HORIZON, REWRITE_PREMIUM
 
 DEFERRED = TierPolicy(rule="deferred")
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from agentprompt.composition import assemble
 from agentprompt.sections import Section, Stability
 from agentprompt.tiers import (
-    READ_PRICE,
-    WRITE_PRICE,
     ServedTally,
     TierContext,
     TrackedItem,
@@ -16,6 +14,7 @@ from agentprompt.tiers import (
     cache_use,
     track,
 )
+from agentprompt.tiers.served import READ_PRICE, WRITE_PRICE
 
 
 def context(text_a: str = "alpha " * 50, user: str = "go") -> TierContext:

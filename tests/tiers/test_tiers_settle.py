@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.tiers import (
-    REWRITE_PREMIUM,
     TIERS,
     ItemState,
     TierPolicy,
@@ -18,6 +17,7 @@ from agentprompt.tiers import (
     content_hash,
     track,
 )
+from agentprompt.tiers.settle import REWRITE_PREMIUM
 
 SETTLE = TierPolicy(rule="settle")
 

@@ -7,17 +7,16 @@ from __future__ import annotations
 import pytest
 
 from agentprompt.tiers import (
-    DuplicateItem,
     ItemState,
     TierPolicy,
     TrackedItem,
     TrackerState,
     TrackerUpdate,
     content_hash,
-    distribute,
-    tier_for,
 )
 from agentprompt.tiers import track as track_with
+from agentprompt.tiers.distribution import distribute
+from agentprompt.tiers.tracker import DuplicateItem, tier_for
 
 THRESHOLD = TierPolicy(rule="threshold")
 

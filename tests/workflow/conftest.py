@@ -11,13 +11,8 @@ from typing import Any
 import pytest
 
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.workflow import (
-    ComposeInput,
-    RunState,
-    WorkflowPackage,
-    load_package,
-    node_brief_for,
-)
+from agentprompt.workflow import ComposeInput, RunState, WorkflowPackage, load_package
+from agentprompt.workflow.package import node_brief_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "workflow" / "feature-brief"
 """The example package shipped in examples/."""

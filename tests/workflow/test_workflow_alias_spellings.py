@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.workflow import HIDDEN_PATH, Mounts, alias_text
+from agentprompt.workflow import Mounts
+from agentprompt.workflow.aliases import HIDDEN_PATH, alias_text
 
 
 @pytest.fixture

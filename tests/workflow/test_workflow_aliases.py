@@ -14,18 +14,15 @@ from hypothesis import strategies as st
 
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.workflow import (
-    HIDDEN_PATH,
-    Artifact,
     ComposeInput,
     Mounts,
     ReadOnlyMount,
     UnsafeModelPath,
-    alias_path,
-    alias_text,
     compose_workflow,
     dealias,
-    mount_overlap,
 )
+from agentprompt.workflow.aliases import HIDDEN_PATH, alias_path, alias_text, mount_overlap
+from agentprompt.workflow.graph import Artifact
 
 MakeInput = Callable[..., ComposeInput]
 

@@ -17,11 +17,11 @@ from agentprompt.workflow import (
     load_graph,
     load_package,
     load_run_state,
-    node_brief_for,
     package_problems,
-    run_state_path,
     save_run_state,
 )
+from agentprompt.workflow.package import node_brief_for
+from agentprompt.workflow.state import run_state_path
 
 
 def _graph_errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidWorkflowGraph:

@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.workflow import ComposeInput, FsPolicy, McpPolicy, ToolSettings
+from agentprompt.workflow import ComposeInput
+from agentprompt.workflow.agents import FsPolicy, McpPolicy, ToolSettings
 from agentprompt.workflow.layers import base_runtime_rules, persona, tool_policy
 
 MakeInput = Callable[..., ComposeInput]

@@ -10,10 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.workflow import (
+from agentprompt.workflow import ComposeInput, compose_workflow
+from agentprompt.workflow.markers import (
     LAYER_TAGS,
-    ComposeInput,
-    compose_workflow,
     escape_markers,
     find_markers,
     unescape_markers,

@@ -10,13 +10,8 @@ import pytest
 
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Stability
-from agentprompt.workflow import (
-    ComposeInput,
-    InvalidComposeInput,
-    RunState,
-    compose_workflow,
-    unwrap_user_input,
-)
+from agentprompt.workflow import ComposeInput, InvalidComposeInput, RunState, compose_workflow
+from agentprompt.workflow.markers import unwrap_user_input
 
 MakeInput = Callable[..., ComposeInput]
 

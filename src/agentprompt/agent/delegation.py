@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from agentprompt.agent.session import AgentSession
-from agentprompt.agent.session_types import AgentRole, SessionEvent
+from agentprompt.agent.session.driver import AgentSession
+from agentprompt.agent.session.values import AgentRole, SessionEvent
 from agentprompt.agent.specialized import (
     AgentSpec,
     explorer_agent,

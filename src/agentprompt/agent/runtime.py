@@ -10,15 +10,15 @@ from pathlib import Path
 from types import TracebackType
 
 from agentprompt.agent.delegation import run_delegation
-from agentprompt.agent.session import AgentSession
-from agentprompt.agent.session_prompt import seed_system_prompt
-from agentprompt.agent.session_store import (
+from agentprompt.agent.session.driver import AgentSession
+from agentprompt.agent.session.persist import (
     SessionStateError,
     load_session_state,
     restore_session,
     save_session,
 )
-from agentprompt.agent.session_types import SessionConfig, SessionEvent, TurnResult
+from agentprompt.agent.session.prompt import seed_system_prompt
+from agentprompt.agent.session.values import SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import scan_agents
 from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient

@@ -34,8 +34,8 @@ from agentprompt.bridge.render import (
     render_user_keyed,
 )
 from agentprompt.bridge.screening import screen_prompt_texts
-from agentprompt.bridge.secretcache import default_secret_cache_path, text_digest
-from agentprompt.bridge.sentstore import default_sent_path, recall_texts, remember_texts
+from agentprompt.bridge.secretcache import text_digest
+from agentprompt.bridge.sentstore import recall_texts, remember_texts
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.streamed import FileBody, Piece, PromptText, read_batches
@@ -46,6 +46,7 @@ from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
+from agentprompt.store import default_cache_path
 from agentprompt.tokens import CountCache, is_piece_boundary, shared_counter
 
 __all__ = [
@@ -323,7 +324,7 @@ def _followup_prompt(
     held = set(screen.withheld)
     withheld = tuple(f for f in screen.findings if f.path in held)
     added = [p for p in added if p not in held]
-    earlier = recall_texts(default_sent_path(root), [sent[p] for p in changed])
+    earlier = recall_texts(default_cache_path(root), [sent[p] for p in changed])
     changes: list[Changed] = []
     for path in changed:
         if path in held:
@@ -365,7 +366,7 @@ def _followup_prompt(
     sends = {p: digests[p] for p in in_full}
     sends.update({c.path: digests[c.path] for c in changes if c.text is not None})
     if remember:
-        remember_texts(default_sent_path(root), {d: contents[p] for p, d in sends.items()})
+        remember_texts(default_cache_path(root), {d: contents[p] for p, d in sends.items()})
     shown = [(p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks]
     shown += [(c.path, c.diff or c.text or "") for c in changes]
     return _finish(
@@ -408,10 +409,10 @@ def build_prompt(
     ``remember``, the texts it shows in full are kept so a later follow-up can send a diff
     against them (:mod:`agentprompt.bridge.sentstore`). ``split=False``
     leaves the whole text as the only part. Secret scans and token counts are remembered
-    in ``secret_cache`` (default ``ROOT/.agentprompt/cache/secrets.db``). ``overlay``: files'
-    texts as a reply's edits would leave them (``None``: deleted), shown instead of the
-    disk's, so a dry run previews the prompt a real apply would make next. ``report``:
-    give the prompt's sections with their tokens even when no budget cut it
+    in the cache database ``secret_cache`` (default ``ROOT/.agentprompt/cache/cache.db``).
+    ``overlay``: files' texts as a reply's edits would leave them (``None``: deleted),
+    shown instead of the disk's, so a dry run previews the prompt a real apply would make
+    next. ``report``: give the prompt's sections with their tokens even when no budget cut it
     (:attr:`BridgePrompt.sections`)."""
     system = render_system(state.lang, root)
     if state.continuation is not None and not state.resend:
@@ -419,7 +420,7 @@ def build_prompt(
         return _finish(
             state, root, system=system, text=user, tokens=None, continuation=True, split=split
         )
-    cache = secret_cache or default_secret_cache_path(root)
+    cache = secret_cache or default_cache_path(root)
     view = overlay_view(view or session_view(root, state), overlay or {})
     if not state.full_next:
         return _followup_prompt(
@@ -507,7 +508,7 @@ def build_prompt(
     sends = {p: "" for p in state.files}
     sends.update({p: digests[p] for p in in_full if p in digests})
     if remember:
-        remember_texts(default_sent_path(root), {digests[p]: contents[p] for p in in_full})
+        remember_texts(default_cache_path(root), {digests[p]: contents[p] for p in in_full})
     return _finish(
         state,
         root,
@@ -593,7 +594,7 @@ def _whole_prompt(
 
 def _remember_whole(root: Path, survey: Survey, in_full: Sequence[str]) -> None:
     """Keep the texts of ``in_full`` for later diffs, a batch at a time."""
-    where = default_sent_path(root)
+    where = default_cache_path(root)
     kept = {p: b for p in in_full if isinstance(b := survey.bodies[p], str)}
     remember_texts(where, {survey.facts[p].digest: t for p, t in kept.items()})
     read = [b for p in in_full if isinstance(b := survey.bodies[p], FileBody)]
@@ -659,8 +660,7 @@ def pack_repository(
         files=() if signatures else view.paths,
         include_generated=include_generated,
     )
-    secrets = cache_path.parent / "secrets.db" if cache_path is not None else None
-    return build_prompt(root, state, view=view, split=False, secret_cache=secrets)
+    return build_prompt(root, state, view=view, split=False, secret_cache=cache_path)
 
 
 def _finish(

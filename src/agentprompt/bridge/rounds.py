@@ -16,10 +16,11 @@ from agentprompt.bridge.context import Overlay, RepoView, overlay_view
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.requests import resolve_requests
 from agentprompt.bridge.secretcache import text_digest
-from agentprompt.bridge.sentstore import default_sent_path, remember_texts
+from agentprompt.bridge.sentstore import remember_texts
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.apply import ApplyOptions, ApplyReport
 from agentprompt.repo.discovery import read_texts
+from agentprompt.store import default_cache_path
 
 __all__ = ["Round", "advance", "reply_options", "run_round"]
 
@@ -143,7 +144,7 @@ def _written_by(root: Path, report: ApplyReport, overlay: Overlay) -> dict[str, 
     contents, _ = read_texts(root, [p for p in touched if p not in overlay])
     contents.update({p: t for p, t in overlay.items() if p in touched and t is not None})
     if not report.dry_run:
-        remember_texts(default_sent_path(root), {text_digest(t): t for t in contents.values()})
+        remember_texts(default_cache_path(root), {text_digest(t): t for t in contents.values()})
     return {p: text_digest(t) for p, t in contents.items()}
 
 

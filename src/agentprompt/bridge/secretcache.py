@@ -2,9 +2,9 @@
 
 detect-secrets reads every line with every plugin, which makes it by far the slowest part
 of packing a large repository. Its findings depend only on the file's name, its text and
-detect-secrets' version, so they are kept in a SQLite table keyed by those (the text by its
-BLAKE2 digest) beside the symbol cache, in the git-ignored ``.agentprompt/cache/``. A cache
-that cannot be opened is skipped: every text is then scanned, as without it.
+detect-secrets' version, so they are kept keyed by those (the text by its BLAKE2 digest) in
+the ``scans`` table of the project's cache database (:mod:`agentprompt.store.cachedb`). A
+cache that cannot be opened is skipped: every text is then scanned, as without it.
 """
 
 from __future__ import annotations
@@ -16,21 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from agentprompt.cachedb import open_cache as open_db
-from agentprompt.cachedb import rows_in
 from agentprompt.repo.secrets import SecretFinding
+from agentprompt.store.cachedb import open_cache, rows_in
 
-__all__ = ["Scanner", "cached_scan", "default_secret_cache_path", "open_cache", "text_digest"]
+__all__ = ["Scanner", "cached_scan", "text_digest"]
 
 Scanner = Callable[[Sequence[tuple[str, str]]], dict[str, tuple[SecretFinding, ...]]]
 """Scans ``(path, text)`` pairs and returns the findings by path."""
-
-_SCHEMA = "CREATE TABLE IF NOT EXISTS scans (key TEXT PRIMARY KEY, findings TEXT NOT NULL)"
-
-
-def default_secret_cache_path(root: Path) -> Path:
-    """``ROOT/.agentprompt/cache/secrets.db``."""
-    return root / ".agentprompt" / "cache" / "secrets.db"
 
 
 def _version() -> str:
@@ -53,12 +45,6 @@ def _key(version: str, path: str, digest: str) -> str:
     return f"{version}\0{path.rpartition('/')[2]}\0{digest}"
 
 
-def open_cache(where: Path, schema: str = _SCHEMA) -> sqlite3.Connection | None:
-    """The cache database at ``where`` with ``schema``'s table (default: the scans table);
-    see :func:`agentprompt.cachedb.open_cache`."""
-    return open_db(where, schema)
-
-
 def _findings(path: str, stored: str) -> tuple[SecretFinding, ...]:
     return tuple(
         SecretFinding(path=path, line=line, kind=kind) for line, kind in json.loads(stored)
@@ -71,7 +57,8 @@ def cached_scan(
     where: Path,
     digests: Mapping[str, str] | None = None,
 ) -> dict[str, tuple[SecretFinding, ...]]:
-    """The findings of every ``(path, text)``: remembered ones from the cache at ``where``,
+    """The findings of every ``(path, text)``: remembered ones from the cache database at
+    ``where``,
     the rest from ``scan`` (and then remembered). ``digests``: texts' :func:`text_digest`
     already known, by path (the others are worked out)."""
     db = open_cache(where)

@@ -2,8 +2,9 @@
 
 A follow-up prompt shows a file that changed since the chat last saw it as a diff against
 the version sent, when the diff is smaller. That version is kept here, keyed by its
-digest, in a SQLite table in the git-ignored ``.agentprompt/cache/``. A store that cannot
-be opened, or a text no longer in it, only means the whole file is sent again.
+digest, in the ``sent`` table of the project's cache database
+(:mod:`agentprompt.store.cachedb`). A database that cannot be opened, or a text no longer
+in it, only means the whole file is sent again.
 """
 
 from __future__ import annotations
@@ -12,24 +13,17 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from agentprompt.bridge.secretcache import open_cache
-from agentprompt.cachedb import rows_in
+from agentprompt.store.cachedb import open_cache, rows_in
 
-__all__ = ["default_sent_path", "recall_texts", "remember_texts"]
-
-_SCHEMA = "CREATE TABLE IF NOT EXISTS sent (digest TEXT PRIMARY KEY, text TEXT NOT NULL)"
-
-
-def default_sent_path(root: Path) -> Path:
-    """``ROOT/.agentprompt/cache/sent.db``."""
-    return root / ".agentprompt" / "cache" / "sent.db"
+__all__ = ["recall_texts", "remember_texts"]
 
 
 def remember_texts(where: Path, texts: Mapping[str, str]) -> None:
-    """Keep ``texts`` (by digest) at ``where``; a store that cannot be written is skipped."""
+    """Keep ``texts`` (by digest) in the cache database at ``where``; a database that
+    cannot be written is skipped."""
     if not texts:
         return
-    db = open_cache(where, _SCHEMA)
+    db = open_cache(where)
     if db is None:
         return
     try:
@@ -44,11 +38,12 @@ def remember_texts(where: Path, texts: Mapping[str, str]) -> None:
 
 
 def recall_texts(where: Path, digests: Iterable[str]) -> dict[str, str]:
-    """The texts kept at ``where`` for ``digests`` (those not kept are left out)."""
+    """The texts kept in the cache database at ``where`` for ``digests`` (those not kept
+    are left out)."""
     wanted = list(dict.fromkeys(digests))
     if not wanted or not where.exists():
         return {}
-    db = open_cache(where, _SCHEMA)
+    db = open_cache(where)
     if db is None:
         return {}
     found: dict[str, str] = {}

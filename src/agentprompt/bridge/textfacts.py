@@ -5,8 +5,8 @@ text twice more: a BLAKE2 digest of each file for its remembered secret verdict 
 count, and a search for backtick and tilde runs for a fence that the content cannot close.
 These, with the text's length and whether it ends a line (all a prompt's frame around the
 text needs, so a whole repository's prompt can be written without holding every text),
-depend on the text only, so they are kept per path in the bridge's cache database
-(``text_facts`` table, beside the secret verdicts) with the file's stamp: size, modification
+depend on the text only, so they are kept per path in the project's cache database
+(``texts`` table, :mod:`agentprompt.store.cachedb`) with the file's stamp: size, modification
 time, change time and inode, as discovery's verdict memo keeps them
 (:mod:`agentprompt.repo.discovery.sniff_memo`).
 
@@ -27,17 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.bridge.render import fence_for
-from agentprompt.bridge.secretcache import open_cache, text_digest
-from agentprompt.cachedb import rows_in
+from agentprompt.bridge.secretcache import text_digest
 from agentprompt.repo.discovery import SniffStamp
+from agentprompt.store.cachedb import open_cache, rows_in
 
 __all__ = ["TextFacts", "recall_facts", "text_facts"]
 
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS text_facts (path TEXT PRIMARY KEY, stamp TEXT NOT NULL, "
-    "digest TEXT NOT NULL, fence INTEGER NOT NULL, chars INTEGER NOT NULL, "
-    "ends_line INTEGER NOT NULL)"
-)
 _RACY_NS = 2_000_000_000
 """A file changed this recently is not remembered (see the module's docstring)."""
 
@@ -84,7 +79,7 @@ def text_facts(
         for path, stamp in after.items()
         if path in texts and before.get(path) == stamp
     }
-    db = open_cache(where, _SCHEMA) if where is not None and steady else None
+    db = open_cache(where) if where is not None and steady else None
     if db is None:
         return {path: _facts(text) for path, text in texts.items()}
     try:
@@ -113,7 +108,7 @@ def text_facts(
         if fresh:
             with db:
                 db.executemany(
-                    "INSERT OR REPLACE INTO text_facts (path, stamp, digest, fence, chars, "
+                    "INSERT OR REPLACE INTO texts (path, stamp, digest, fence, chars, "
                     "ends_line) VALUES (?, ?, ?, ?, ?, ?)",
                     fresh,
                 )
@@ -128,7 +123,7 @@ def recall_facts(stamps: Mapping[str, SniffStamp], where: Path) -> dict[str, Tex
     """The facts remembered at ``where`` of the files whose stamp (discovery's, taken
     before any reading) is the remembered one, without reading them: a text read later
     with that same stamp after reading is the text they describe."""
-    db = open_cache(where, _SCHEMA) if stamps else None
+    db = open_cache(where) if stamps else None
     if db is None:
         return {}
     try:
@@ -143,10 +138,7 @@ def _recall(db: sqlite3.Connection, steady: Mapping[str, str]) -> dict[str, Text
     """The remembered facts of the paths in ``steady`` whose stamp still matches."""
     found: dict[str, TextFacts] = {}
     wanted = list(steady)
-    query = (
-        "SELECT path, stamp, digest, fence, chars, ends_line FROM text_facts "
-        "WHERE path IN ({marks})"
-    )
+    query = "SELECT path, stamp, digest, fence, chars, ends_line FROM texts WHERE path IN ({marks})"
     for path, stamp, digest, fence, chars, ends_line in rows_in(db, query, wanted):
         if steady.get(path) == stamp and isinstance(fence, int) and fence >= 3:
             found[path] = TextFacts(

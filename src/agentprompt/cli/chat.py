@@ -25,7 +25,7 @@ from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
-    from agentprompt.agent.session_types import SessionEvent
+    from agentprompt.agent.session.values import SessionEvent
 
 __all__ = ["chat_command", "run_command"]
 
@@ -153,7 +153,7 @@ def _show_warning(event: SessionEvent) -> None:
 def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
     from agentprompt.agent.compaction import CompactionPolicy
     from agentprompt.agent.runtime import open_chat
-    from agentprompt.agent.session_types import SessionConfig
+    from agentprompt.agent.session.values import SessionConfig
     from agentprompt.cli.chat_commands import run_slash_command, tools_line
     from agentprompt.llm.clients import make_client
     from agentprompt.llm.config import default_config_file, read_config_file

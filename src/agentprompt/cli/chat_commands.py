@@ -20,7 +20,7 @@ import click
 
 from agentprompt.agent.compaction import CompactionError
 from agentprompt.agent.runtime import Chat
-from agentprompt.agent.session import AgentSession
+from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.specialized import scan_agents
 from agentprompt.context.usage import warning_line
 from agentprompt.errors import AgentPromptError

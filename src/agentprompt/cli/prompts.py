@@ -1,4 +1,9 @@
-"""``agentprompt prompts``: which file each prompt name resolves to."""
+"""``agentprompt prompts``: which file each prompt name resolves to.
+
+Besides prompt files, the names include the entries of the message catalogues
+(``edits/reason_overlap``, ``edits/feedback_block_ja``: the entry of ``edits/catalogue.yaml``
+or ``catalogue_ja.yaml``), each resolving to the catalogue file that words it.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,14 @@ from rich.table import Table
 
 from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, print_json
-from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.edits.wording import EDIT_MESSAGES
+from agentprompt.prompts.catalogue import MessageCatalogues
+from agentprompt.prompts.loader import PromptLibrary, PromptSource, PromptTemplate
 
 __all__ = ["prompts_group"]
+
+CATALOGUES: tuple[MessageCatalogues, ...] = (EDIT_MESSAGES,)
+"""The message catalogues whose entries are listed and shown beside the prompt files."""
 
 _root_option = make_root_option(
     "The project whose prompt overrides apply (default: the repository around the cwd).",
@@ -30,7 +40,8 @@ def prompts_group() -> None:
 def list_command(root: Path, as_json: bool) -> None:
     """Every prompt name, the file it resolves to, and the files it overrides."""
     library = PromptLibrary(root)
-    sources = library.list()
+    entries = [s for catalogues in CATALOGUES for s in catalogues.sources(library)]
+    sources = sorted([*library.list(), *entries], key=lambda s: s.name)
     if as_json:
         print_json(
             {
@@ -63,10 +74,10 @@ def list_command(root: Path, as_json: bool) -> None:
 @_root_option
 @json_option()
 def show_command(name: str, root: Path, as_json: bool) -> None:
-    """The prompt file NAME resolves to, with its declared variables and text."""
+    """The prompt file NAME resolves to (or the catalogue entry NAME names), with its declared
+    variables and text."""
     library = PromptLibrary(root)
-    source = library.resolve(name)
-    template = library.load(name)
+    source, template = _shown(library, name)
     if as_json:
         print_json(
             {
@@ -76,10 +87,25 @@ def show_command(name: str, root: Path, as_json: bool) -> None:
                 "description": template.description,
                 "variables": list(template.variables),
                 "text": template.body,
+                "key": template.key,
             }
         )
         return
     console.print(f"[bold]{name}[/bold] ← {source.path} ({source.origin})")
+    if template.key is not None:
+        console.print(f"entry {template.key} of the message catalogue", markup=False)
     if template.variables:
         console.print("variables: " + ", ".join(template.variables))
     console.print(template.body, markup=False)
+
+
+def _shown(library: PromptLibrary, name: str) -> tuple[PromptSource, PromptTemplate]:
+    """Where ``name`` resolves to and its text: a prompt file, else a catalogue entry of that
+    name; a name that is neither is the prompt file's error, listing the paths searched."""
+    if library.find(name) is None:
+        for catalogues in CATALOGUES:
+            named = catalogues.named(name)
+            if named is not None:
+                template, source = catalogues.source(library, *named)
+                return source, template
+    return library.resolve(name), library.load(name)

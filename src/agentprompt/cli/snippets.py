@@ -10,7 +10,7 @@ from rich.text import Text
 
 from agentprompt.cli.options import json_option, make_root_option
 from agentprompt.cli.output import console, err_console, print_json, printable
-from agentprompt.tiers.snippets import load_prompt_snippets
+from agentprompt.prompts.snippets import load_prompt_snippets
 
 __all__ = ["snippets_command"]
 

@@ -36,6 +36,7 @@ from agentprompt.edits.mojibake import GarbledLine, GarbledReply, garbled_lines,
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.paths import resolve_inside
 from agentprompt.edits.plan import FileChange, Plan, plan_actions
+from agentprompt.edits.reasons import diagnostic
 from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
 
@@ -337,15 +338,14 @@ def apply_reply(
     if garbled:
         with speaking(options.lang):
             parsed = parse_reply(repair(reply, garbled), dialect)
-        repaired = Diagnostic(
-            severity="warning",
-            code="encoding-repaired",
-            message=f"{len(garbled)} line(s) of the reply were UTF-8 read as Windows-1252 or "
-            "Latin-1 and were repaired before parsing.",
-            line=garbled[0].line,
-            block=None,
-            dialect=None,
-        )
+            repaired = Diagnostic(
+                severity="warning",
+                code="encoding-repaired",
+                message=diagnostic("encoding_repaired", count=len(garbled)),
+                line=garbled[0].line,
+                block=None,
+                dialect=None,
+            )
         parsed = replace(parsed, diagnostics=(repaired, *parsed.diagnostics))
     lost = [d for d in parsed.diagnostics if d.severity == "error"]
     hold = bool(lost) and not options.partial

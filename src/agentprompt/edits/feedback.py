@@ -1,9 +1,11 @@
 """Feedback for the model: which block failed, why, and what the file really holds there.
 
 Every sentence comes from a prompt file under ``edits/`` (``feedback.md`` for one failed
-block, ``feedback_summary.md`` for the reply, and the small ``feedback_*.md`` pieces they are
-built from), so a project can reword any of it. Each is worded in the language asked for
-(:mod:`~agentprompt.edits.wording`): ``feedback_ja.md`` beside ``feedback.md``.
+block, ``feedback_summary.md`` for the reply: the templates that lay paragraphs out) or from
+the edit engine's message catalogue (``edits/catalogue.yaml``: the one-line ``feedback_*``
+pieces they are built from), so a project can reword any of it. Each is worded in the
+language asked for (:mod:`~agentprompt.edits.wording`): ``feedback_ja.md`` beside
+``feedback.md``, ``catalogue_ja.yaml`` beside ``catalogue.yaml``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TypeVar
 from agentprompt.edits.fuzzy import most_similar
 from agentprompt.edits.hunks import HunkFailure
 from agentprompt.edits.plan import ActionOutcome
-from agentprompt.edits.wording import punctuation, render_in
+from agentprompt.edits.wording import message_in, punctuation, render_in
 from agentprompt.prompts.loader import PromptLibrary
 
 T = TypeVar("T")
@@ -41,11 +43,12 @@ DIFFERING_MAX = 3
 """Short feedback quotes at most this many of the file's lines that differ, per region."""
 
 _KINDS = frozenset({"write", "patch", "edit", "replace", "delete", "move"})
-"""The action kinds worded by ``edits/feedback_kind_<kind>.md``."""
+"""The action kinds worded by the catalogue's ``feedback_kind_<kind>`` entries."""
 
 
 class _Words:
-    """The feedback's prompt files in one language, from one project's prompt library."""
+    """The feedback's prompt files and catalogue entries in one language, from one
+    project's prompt directories."""
 
     def __init__(self, library: PromptLibrary | None, lang: str) -> None:
         self.library = library or PromptLibrary()
@@ -53,12 +56,16 @@ class _Words:
         self.marks = punctuation(lang)
 
     def render(self, base: str, /, **values: object) -> str:
-        """``edits/<base>`` in this language with ``values`` filled in."""
+        """The prompt file ``edits/<base>`` in this language with ``values`` filled in."""
         return render_in(self.library, f"edits/{base}", self.lang, **values)
 
-    def line(self, base: str, /, **values: object) -> str:
-        """``edits/<base>`` as one stripped phrase, for a sentence around it."""
-        return self.render(base, **values).strip()
+    def message(self, key: str, /, **values: object) -> str:
+        """The edit catalogue's entry ``key`` in this language with ``values`` filled in."""
+        return message_in(self.library, key, self.lang, **values)
+
+    def line(self, key: str, /, **values: object) -> str:
+        """The entry ``key`` as one stripped phrase, for a sentence around it."""
+        return self.message(key, **values).strip()
 
     def kind(self, kind: str) -> str:
         """What an action of ``kind`` is, as the feedback names it."""
@@ -91,7 +98,7 @@ def _differs(
             continue
         found = most_similar(lines, line, floor=0.6, start=region[0], end=region[1])
         if found is not None and lines[found[0]] != line:
-            return words.render(
+            return words.message(
                 "feedback_differs",
                 quoted=line.strip(),
                 number=found[0] + 1,
@@ -152,7 +159,7 @@ def _placed(
 def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
     path = outcome.path
     if not outcome.hunk_failures or not outcome.file_lines:
-        return words.render("feedback_unchanged", path=path)
+        return words.message("feedback_unchanged", path=path)
     lines = outcome.file_lines
     parts: list[str] = []
     for failure, what, excerpt in _placed(
@@ -166,7 +173,7 @@ def _closest_text(outcome: ActionOutcome, words: _Words) -> str:
             if differs:
                 parts.append(differs)
     if not parts:
-        return words.render("feedback_nothing_close", path=path)
+        return words.message("feedback_nothing_close", path=path)
     return "\n\n".join(parts)
 
 
@@ -250,13 +257,13 @@ def _others(
     parts = []
     if ok and written:
         blocks = _numbers(ok, words, capital=False)
-        parts.append(words.render("feedback_others_applied", blocks=blocks))
+        parts.append(words.message("feedback_others_applied", blocks=blocks))
     elif ok:
-        parts.append(words.render("feedback_others_held", blocks=_numbers(ok, words)))
+        parts.append(words.message("feedback_others_held", blocks=_numbers(ok, words)))
     if bad:
-        parts.append(words.render("feedback_others_failed", blocks=_numbers(bad, words)))
+        parts.append(words.message("feedback_others_failed", blocks=_numbers(bad, words)))
     if not rest:
-        parts.append(words.render("feedback_others_none"))
+        parts.append(words.message("feedback_others_none"))
     return words.marks.sentences.join(part.strip() for part in parts)
 
 
@@ -298,9 +305,9 @@ def _block_text(
     if outcome.settled or not alone:
         resend = ""
     elif written:
-        resend = words.render("feedback_resend")
+        resend = words.message("feedback_resend")
     else:
-        resend = words.render("feedback_resend_all")
+        resend = words.message("feedback_resend_all")
     text = words.render(
         "feedback",
         block=outcome.action.block + 1,
@@ -327,7 +334,7 @@ def tool_feedback(
     words = _Words(library, lang)
     reason = _sentence(outcome.reason, words)
     closest = _closest_text(outcome, words)
-    retry = words.render(
+    retry = words.message(
         "feedback_tool_retry_match" if closest else "feedback_tool_retry", tool=tool
     )
     text = words.render(
@@ -390,11 +397,11 @@ def reply_feedback(
         closing = []
         if ok and written:
             blocks = _numbers(ok, words, capital=False)
-            closing.append(words.render("feedback_others_applied", blocks=blocks))
+            closing.append(words.message("feedback_others_applied", blocks=blocks))
         elif ok:
-            closing.append(words.render("feedback_others_held", blocks=_numbers(ok, words)))
+            closing.append(words.message("feedback_others_held", blocks=_numbers(ok, words)))
         if not all(o.settled for o in failed):
-            closing.append(words.render("feedback_resend_many"))
+            closing.append(words.message("feedback_resend_many"))
         if closing:
             once = words.marks.sentences.join(part.strip() for part in closing)
             summary = _summary_text(texts, len(all_outcomes), written, words)
@@ -411,7 +418,7 @@ def _short_reply_text(
     """The short form of :func:`reply_feedback`: a line on what was written and what to
     resend, then a line per failed block with the nearest lines by number."""
     blocks = [
-        words.render(
+        words.message(
             "feedback_compact",
             block=o.action.block + 1,
             kind=words.kind(o.action.kind),
@@ -441,4 +448,4 @@ def lost_feedback(
     worded in ``lang``."""
     words = _Words(library, lang)
     others = words.line("feedback_lost_written" if written else "feedback_lost_held")
-    return words.render("feedback_lost", line=line, message=message, others=others)
+    return words.message("feedback_lost", line=line, message=message, others=others)

@@ -58,7 +58,7 @@ may not write there (a model could otherwise rewrite the instructions it is give
 
 
 def _why(name: str, /, **values: object) -> str:
-    """The reason ``edits/reason_<name>.md``: a refused path of an edit is part of its
+    """The catalogue's reason ``reason_<name>``: a refused path of an edit is part of its
     feedback, so it is worded in the language of the apply in progress (English elsewhere)."""
     # Imported here: checking a path that is safe needs no prompt loader.
     from agentprompt.edits.reasons import reason

@@ -1,35 +1,29 @@
-"""The model-facing reasons an edit fails, from the packaged ``edits/reason_*.md`` prompts.
+"""The model-facing reasons an edit fails, and the reply readers' diagnostics, from the
+packaged edit catalogue (``edits/catalogue.yaml``: its ``reason_*`` and ``diagnostic_*``
+entries).
 
 A reason is part of the report's data (the ``reason`` field) as well as of the feedback, so
-it comes from the packaged prompt files only (not a project's overrides, which reword the
-feedback around it); each file is read once. It is worded in the language of the apply in
-progress (:func:`~agentprompt.edits.wording.speaking`): ``reason_<name>_<lang>.md``, or the
-English ``reason_<name>.md`` when that language has no such file.
+it comes from the packaged catalogue only (not a project's overrides, which reword the
+feedback around it); so does a diagnostic (the report's ``diagnostics``). The catalogue is
+read once. Each is worded in the language of the apply in progress
+(:func:`~agentprompt.edits.wording.speaking`), whose catalogue holds every key.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from agentprompt.edits.wording import EDIT_MESSAGES, current_lang, punctuation
 
-from agentprompt.edits.wording import current_lang, localized_name, punctuation
-from agentprompt.prompts.loader import PACKAGED_DIR, PromptTemplate, parse_prompt_file
-
-__all__ = ["joined_reasons", "listed", "reason"]
-
-
-@cache
-def _template(name: str, lang: str) -> PromptTemplate:
-    local = localized_name(f"edits/reason_{name}", lang)
-    path = PACKAGED_DIR / f"{local}.md"
-    if not path.is_file():
-        local = f"edits/reason_{name}"
-        path = PACKAGED_DIR / f"{local}.md"
-    return parse_prompt_file(local, path, path.read_text(encoding="utf-8"))
+__all__ = ["diagnostic", "joined_reasons", "listed", "reason"]
 
 
 def reason(name: str, /, **values: object) -> str:
-    """The reason ``edits/reason_<name>.md`` with ``values`` filled in, as one line."""
-    return _template(name, current_lang()).render(**values).strip()
+    """The reason ``reason_<name>`` with ``values`` filled in, as one line."""
+    return EDIT_MESSAGES.render(f"reason_{name}", current_lang(), **values).strip()
+
+
+def diagnostic(name: str, /, **values: object) -> str:
+    """The reply readers' note ``diagnostic_<name>`` with ``values`` filled in."""
+    return EDIT_MESSAGES.render(f"diagnostic_{name}", current_lang(), **values)
 
 
 def joined_reasons(reasons: list[str]) -> str:

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from agentprompt.edits.actions import Action, Diagnostic, EditError, ParseResult
 from agentprompt.edits.dialects import AUTO, BlockReader, Dialect, ScanState, select_dialects
-from agentprompt.edits.dialects.base import Fence, closes_fence, note, opens_fence
+from agentprompt.edits.dialects.base import (
+    Fence,
+    closes_fence,
+    diagnostic_text,
+    note,
+    opens_fence,
+)
 
 __all__ = ["StreamClosed", "StreamParser"]
 
@@ -158,11 +164,12 @@ class StreamParser:
             state.fence = None
 
     def _no_blocks(self) -> Diagnostic:
-        which = "any dialect" if self.dialect == AUTO else f"the {self.dialect} dialect"
         return note(
             "warning",
             "no-blocks",
-            f"The reply holds no edit or request blocks of {which}; nothing to apply.",
+            diagnostic_text("no_blocks")
+            if self.dialect == AUTO
+            else diagnostic_text("no_blocks_of_dialect", dialect=self.dialect),
             line=1,
             block=None,
             dialect=None if self.dialect == AUTO else self.dialect,

@@ -1,14 +1,20 @@
-"""The language the edit engine words its feedback and reasons in.
+"""The language the edit engine words its feedback and reasons in, and where the words are.
 
-English is each prompt's base name (``edits/feedback.md``, ``edits/reason_overlap.md``); a
-language's text sits beside it with the language as a suffix (``edits/feedback_ja.md``).
+The engine's short texts (the one-line ``feedback_*`` pieces, the ``reason_*`` reasons and
+the reply readers' ``diagnostic_*`` notes) are entries of one message catalogue per
+language, :data:`EDIT_MESSAGES` (``edits/catalogue.yaml``, ``edits/catalogue_ja.yaml``);
+the templates that lay paragraphs out (``edits/feedback.md``, ``feedback_summary.md``, ...)
+are prompt files. English is each name's base (``edits/feedback.md``, ``catalogue.yaml``);
+a language's text sits beside it with the language as a suffix (``edits/feedback_ja.md``).
 That is the reverse of the bridge's own prompts (``bridge/NAME.md`` Japanese,
 ``bridge/NAME_en.md`` English): there Japanese is the original text, here English is.
 
-A language's file is looked up through the whole prompt lookup order (a project's override
-of ``feedback_ja.md`` first, then the packaged one); the English file is used only when no
-file in that language exists anywhere, so a project's English override never displaces the
-packaged Japanese text of a Japanese session.
+A language's file or entry is looked up through the whole prompt lookup order (a project's
+override of ``feedback_ja.md``, or a project's ``catalogue_ja.yaml`` holding the key, first,
+then the packaged one); for a prompt file the English file is used only when no file in that
+language exists anywhere, so a project's English override never displaces the packaged
+Japanese text of a Japanese session. Every packaged catalogue holds every key, so an entry
+is always found in the language asked for.
 
 Reasons are worded deep inside the matcher and the guards, which only return them; the
 language of one apply is set for its planning with :func:`speaking` rather than passed
@@ -23,15 +29,18 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from agentprompt.errors import UsageError
+from agentprompt.prompts.catalogue import MessageCatalogues
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
+    "EDIT_MESSAGES",
     "LANGS",
     "Punctuation",
     "UnknownEditLanguage",
     "check_lang",
     "current_lang",
     "localized_name",
+    "message_in",
     "punctuation",
     "render_in",
     "speaking",
@@ -98,6 +107,23 @@ def render_in(library: PromptLibrary, base: str, lang: str, /, **values: object)
     if name != base and library.find(name) is None:
         name = base
     return library.render(name, **values)
+
+
+EDIT_MESSAGES = MessageCatalogues(
+    base="edits/catalogue",
+    langs=LANGS,
+    localize=localized_name,
+    fixed=("reason_", "diagnostic_"),
+)
+"""The edit engine's message catalogues, one per language of :data:`LANGS`. The reasons and
+the reply readers' diagnostics are data of the apply report, worded by the packaged
+catalogues only (:mod:`~agentprompt.edits.reasons`); a project rewords the feedback."""
+
+
+def message_in(library: PromptLibrary, key: str, lang: str, /, **values: object) -> str:
+    """The catalogue entry ``key`` in ``lang`` with ``values`` filled in, from the first
+    catalogue of the lookup order that holds it (a project's, the user's, the packaged)."""
+    return EDIT_MESSAGES.lookup(library, key, check_lang(lang)).render(**values)
 
 
 @contextmanager

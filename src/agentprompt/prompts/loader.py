@@ -37,6 +37,7 @@ from agentprompt.prompts.stamps import StampedCache
 __all__ = [
     "InvalidPromptFile",
     "InvalidPromptName",
+    "InvalidVariables",
     "MissingVariables",
     "PromptDirUnreadable",
     "PromptFileMissing",
@@ -44,6 +45,7 @@ __all__ = [
     "PromptSource",
     "PromptTemplate",
     "build_system_prompt",
+    "declared_variables",
     "load_extra_prompt",
     "load_skill",
     "load_system_prompt",
@@ -99,10 +101,14 @@ class InvalidPromptFile(AgentPromptError):
 class MissingVariables(AgentPromptError):
     """A prompt rendered without some declared variables, or with undeclared ones."""
 
-    def __init__(self, path: Path, missing: list[str], unknown: list[str]) -> None:
+    def __init__(
+        self, path: Path, missing: list[str], unknown: list[str], *, key: str | None = None
+    ) -> None:
         self.path = path
         self.missing = missing
         self.unknown = unknown
+        self.key = key
+        """The entry of a message catalogue rendered (None: a prompt file)."""
         problems = []
         if missing:
             problems.append(f"missing value(s) for {', '.join(missing)}")
@@ -110,10 +116,18 @@ class MissingVariables(AgentPromptError):
             problems.append(
                 f"value(s) given for {', '.join(unknown)}, which the file does not declare"
             )
+        if key is None:
+            where, declared = f"prompt file {path}", "in its front matter"
+        else:
+            where, declared = f"message catalogue {path}, entry {key!r}", "for the entry"
         super().__init__(
-            f"prompt file {path}: {'; '.join(problems)}. Pass exactly the variables declared "
-            "in its front matter."
+            f"{where}: {'; '.join(problems)}. Pass exactly the variables declared {declared}."
         )
+
+
+class InvalidVariables(ValueError):
+    """Declared variables that are malformed or miss a placeholder the text uses; the
+    message says what is wrong, and the reader of the file names the file."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,6 +158,8 @@ class PromptTemplate:
     """The variables the file declares, in declaration order."""
     description: str = ""
     """What the prompt is for, from its front matter."""
+    key: str | None = None
+    """The entry of a message catalogue the text is (None: a prompt file of its own)."""
 
     def render(self, /, **values: object) -> str:
         """The text with every placeholder replaced; exactly the declared variables needed."""
@@ -151,7 +167,7 @@ class PromptTemplate:
         missing = [v for v in self.variables if v not in values]
         unknown = sorted(set(values) - declared)
         if missing or unknown:
-            raise MissingVariables(self.path, missing, unknown)
+            raise MissingVariables(self.path, missing, unknown, key=self.key)
         if not declared:
             return self.body
 
@@ -180,25 +196,37 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
         body = body[:-2]
     elif body.endswith("\n"):
         body = body[:-1]
-    declared = meta.get("variables") or {}
-    if isinstance(declared, list):
-        declared = {str(v): "" for v in declared}
-    if not isinstance(declared, dict):
-        raise InvalidPromptFile(path, "'variables' must map each variable name to a description")
-    variables = tuple(str(v) for v in declared)
-    if variables:
-        used = placeholders(body)
-        undeclared = sorted(used - set(variables))
-        if undeclared:
-            raise InvalidPromptFile(
-                path,
-                f"uses {', '.join('{{' + u + '}}' for u in undeclared)} without declaring it; "
-                "add it under 'variables' in the front matter",
-            )
+    try:
+        variables = declared_variables(meta, body)
+    except InvalidVariables as exc:
+        raise InvalidPromptFile(path, str(exc)) from None
     description = meta.get("description", "")
     return PromptTemplate(
         name=name, path=path, body=body, variables=variables, description=str(description or "")
     )
+
+
+def declared_variables(
+    meta: dict[str, object], body: str, *, place: str = "in the front matter"
+) -> tuple[str, ...]:
+    """The variables ``meta`` declares (its ``variables`` key), in declaration order;
+    :class:`InvalidVariables` when they are not a mapping or a list, or ``body`` uses a
+    placeholder they leave out (a text with no variables is plain, used as it is).
+    ``place`` says where the declaration goes, for the error."""
+    declared = meta.get("variables") or {}
+    if isinstance(declared, list):
+        declared = {str(v): "" for v in declared}
+    if not isinstance(declared, dict):
+        raise InvalidVariables("'variables' must map each variable name to a description")
+    variables = tuple(str(v) for v in declared)
+    if variables:
+        undeclared = sorted(placeholders(body) - set(variables))
+        if undeclared:
+            raise InvalidVariables(
+                f"uses {', '.join('{{' + u + '}}' for u in undeclared)} without declaring it; "
+                f"add it under 'variables' {place}"
+            )
+    return variables
 
 
 _PARSED: StampedCache[tuple[str, Path], PromptTemplate] = StampedCache()
@@ -233,14 +261,18 @@ class PromptLibrary:
             ("packaged", PACKAGED_DIR),
         ]
 
+    def files(self, relative: str) -> list[tuple[str, Path]]:
+        """The files at ``relative`` (``edits/catalogue.yaml``) in the prompt directories
+        that have one, in lookup order, each with its directory's origin."""
+        _check_name(relative)
+        return [
+            (origin, d / relative) for origin, d in self.search_dirs() if _is_file(d, d / relative)
+        ]
+
     def find(self, name: str) -> PromptSource | None:
         """Where ``name`` resolves to, or None when no directory has it."""
         _check_name(name)
-        hits = [
-            (origin, d / f"{name}.md")
-            for origin, d in self.search_dirs()
-            if _is_file(d, d / f"{name}.md")
-        ]
+        hits = self.files(f"{name}.md")
         if not hits:
             return None
         origin, path = hits[0]

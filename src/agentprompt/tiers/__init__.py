@@ -1,8 +1,10 @@
-"""Stability-tracked cache tiers (L0–L3 and active), their message assembly and breakdown,
-the system reminder, the topic detector and prompt snippets (commit messages are
-:mod:`agentprompt.commitmsg`).
+"""Stability-tracked cache tiers (L0–L3 and active): the placement rules, the message
+assembly and its breakdown, the tracker's stored state and what the cache served (commit
+messages are :mod:`agentprompt.commitmsg`).
 
-Submodules load on first use, so reading the snippets does not load the symbol map.
+The package exports what a caller of the tiers needs; the rules' and the tracker's working
+parts are imported from their modules. Submodules load on first use, so importing one
+module of the package does not load the symbol map.
 """
 
 import typing as _typing
@@ -10,44 +12,20 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.tiers.assembly import (
-        TierContext,
-        TieredPrompt,
-        assemble_tiers,
-        tier_parts,
-    )
+    from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers, tier_parts
     from agentprompt.tiers.breakdown import (
         ContextBreakdown,
         ItemTokens,
         TierTokens,
         get_context_breakdown,
     )
-    from agentprompt.tiers.changes import (
-        CarriedNote,
-        carried_notes,
-        changes_since,
-    )
     from agentprompt.tiers.context import (
         DEFAULT_MAP_TOKENS,
         UnreadableContextFile,
         repository_context,
     )
-    from agentprompt.tiers.distribution import (
-        FIRST_TIERS,
-        distribute,
-    )
-    from agentprompt.tiers.items import (
-        InvalidHistory,
-        file_content,
-        file_item,
-        file_text,
-        history_items,
-        history_role,
-        item_path,
-        symbol_items,
-    )
+    from agentprompt.tiers.items import InvalidHistory
     from agentprompt.tiers.persist import (
-        STORE_KIND,
         CorruptTierState,
         StoredTracker,
         load_tracker,
@@ -55,209 +33,80 @@ if _typing.TYPE_CHECKING:
         reset_tracker,
         save_tracker,
     )
-    from agentprompt.tiers.policy import (
-        RULES,
-        TierPolicy,
-        TierRule,
-        track,
-    )
-    from agentprompt.tiers.reminder import (
-        get_system_reminder,
-        inject_reminder,
-    )
-    from agentprompt.tiers.report import (
-        TierReport,
-        repository_request,
-    )
-    from agentprompt.tiers.request import (
-        TieredRequest,
-        tiered_request,
-    )
-    from agentprompt.tiers.ripple import (
-        DEFAULT_HISTORY_TARGET_TOKENS,
-        track_ripple,
-    )
-    from agentprompt.tiers.served import (
-        READ_PRICE,
-        WRITE_PRICE,
-        BlockUse,
-        CacheUse,
-        ServedTally,
-        cache_json,
-        cache_use,
-        prefix_key,
-    )
-    from agentprompt.tiers.settle import (
-        REWRITE_PREMIUM,
-        track_settle,
-    )
-    from agentprompt.tiers.snippets import (
-        PACKAGED_SNIPPETS,
-        SNIPPETS_FILE,
-        TOOLTIP_FALLBACK_CHARS,
-        Snippet,
-        SnippetSet,
-        load_prompt_snippets,
-        snippet_sources,
-    )
-    from agentprompt.tiers.topic import (
-        TopicBoundary,
-        TopicDetector,
-        TopicReplyError,
-        parse_topic_reply,
-    )
+    from agentprompt.tiers.policy import RULES, TierPolicy, track
+    from agentprompt.tiers.report import TierReport, repository_request
+    from agentprompt.tiers.request import TieredRequest, tiered_request
+    from agentprompt.tiers.served import BlockUse, CacheUse, ServedTally, cache_json, cache_use
     from agentprompt.tiers.tracker import (
-        CACHED_TIERS,
-        HISTORY_ENTRY_N,
-        THRESHOLDS,
         TIERS,
-        CacheTier,
-        ChangeReason,
-        CopyState,
-        DuplicateItem,
-        ItemKind,
         ItemState,
         TierChange,
         TrackedItem,
         TrackerState,
         TrackerUpdate,
-        check_keys,
         content_hash,
-        first_request,
-        tier_for,
-        track_thresholds,
     )
 
 _LAZY = {
     "BlockUse": "agentprompt.tiers.served",
-    "CACHED_TIERS": "agentprompt.tiers.tracker",
-    "CacheTier": "agentprompt.tiers.tracker",
     "CacheUse": "agentprompt.tiers.served",
-    "CarriedNote": "agentprompt.tiers.changes",
-    "ChangeReason": "agentprompt.tiers.tracker",
     "ContextBreakdown": "agentprompt.tiers.breakdown",
-    "CopyState": "agentprompt.tiers.tracker",
     "CorruptTierState": "agentprompt.tiers.persist",
-    "DEFAULT_HISTORY_TARGET_TOKENS": "agentprompt.tiers.ripple",
     "DEFAULT_MAP_TOKENS": "agentprompt.tiers.context",
-    "DuplicateItem": "agentprompt.tiers.tracker",
-    "FIRST_TIERS": "agentprompt.tiers.distribution",
-    "HISTORY_ENTRY_N": "agentprompt.tiers.tracker",
     "InvalidHistory": "agentprompt.tiers.items",
-    "ItemKind": "agentprompt.tiers.tracker",
     "ItemState": "agentprompt.tiers.tracker",
     "ItemTokens": "agentprompt.tiers.breakdown",
-    "PACKAGED_SNIPPETS": "agentprompt.tiers.snippets",
-    "READ_PRICE": "agentprompt.tiers.served",
-    "REWRITE_PREMIUM": "agentprompt.tiers.settle",
     "RULES": "agentprompt.tiers.policy",
-    "SNIPPETS_FILE": "agentprompt.tiers.snippets",
-    "STORE_KIND": "agentprompt.tiers.persist",
     "ServedTally": "agentprompt.tiers.served",
-    "Snippet": "agentprompt.tiers.snippets",
-    "SnippetSet": "agentprompt.tiers.snippets",
     "StoredTracker": "agentprompt.tiers.persist",
-    "THRESHOLDS": "agentprompt.tiers.tracker",
     "TIERS": "agentprompt.tiers.tracker",
-    "TOOLTIP_FALLBACK_CHARS": "agentprompt.tiers.snippets",
     "TierChange": "agentprompt.tiers.tracker",
     "TierContext": "agentprompt.tiers.assembly",
     "TierPolicy": "agentprompt.tiers.policy",
     "TierReport": "agentprompt.tiers.report",
-    "TierRule": "agentprompt.tiers.policy",
     "TierTokens": "agentprompt.tiers.breakdown",
     "TieredPrompt": "agentprompt.tiers.assembly",
     "TieredRequest": "agentprompt.tiers.request",
-    "TopicBoundary": "agentprompt.tiers.topic",
-    "TopicDetector": "agentprompt.tiers.topic",
-    "TopicReplyError": "agentprompt.tiers.topic",
     "TrackedItem": "agentprompt.tiers.tracker",
     "TrackerState": "agentprompt.tiers.tracker",
     "TrackerUpdate": "agentprompt.tiers.tracker",
     "UnreadableContextFile": "agentprompt.tiers.context",
-    "WRITE_PRICE": "agentprompt.tiers.served",
     "assemble_tiers": "agentprompt.tiers.assembly",
     "cache_json": "agentprompt.tiers.served",
     "cache_use": "agentprompt.tiers.served",
-    "carried_notes": "agentprompt.tiers.changes",
-    "changes_since": "agentprompt.tiers.changes",
-    "check_keys": "agentprompt.tiers.tracker",
     "content_hash": "agentprompt.tiers.tracker",
-    "distribute": "agentprompt.tiers.distribution",
-    "file_content": "agentprompt.tiers.items",
-    "file_item": "agentprompt.tiers.items",
-    "file_text": "agentprompt.tiers.items",
-    "first_request": "agentprompt.tiers.tracker",
     "get_context_breakdown": "agentprompt.tiers.breakdown",
-    "get_system_reminder": "agentprompt.tiers.reminder",
-    "history_items": "agentprompt.tiers.items",
-    "history_role": "agentprompt.tiers.items",
-    "inject_reminder": "agentprompt.tiers.reminder",
-    "item_path": "agentprompt.tiers.items",
-    "load_prompt_snippets": "agentprompt.tiers.snippets",
     "load_tracker": "agentprompt.tiers.persist",
     "open_tracker": "agentprompt.tiers.persist",
-    "parse_topic_reply": "agentprompt.tiers.topic",
-    "prefix_key": "agentprompt.tiers.served",
     "repository_context": "agentprompt.tiers.context",
     "repository_request": "agentprompt.tiers.report",
     "reset_tracker": "agentprompt.tiers.persist",
     "save_tracker": "agentprompt.tiers.persist",
-    "snippet_sources": "agentprompt.tiers.snippets",
-    "symbol_items": "agentprompt.tiers.items",
-    "tier_for": "agentprompt.tiers.tracker",
     "tier_parts": "agentprompt.tiers.assembly",
     "tiered_request": "agentprompt.tiers.request",
     "track": "agentprompt.tiers.policy",
-    "track_ripple": "agentprompt.tiers.ripple",
-    "track_settle": "agentprompt.tiers.settle",
-    "track_thresholds": "agentprompt.tiers.tracker",
 }
 
 __all__ = [
-    "CACHED_TIERS",
-    "DEFAULT_HISTORY_TARGET_TOKENS",
     "DEFAULT_MAP_TOKENS",
-    "FIRST_TIERS",
-    "HISTORY_ENTRY_N",
-    "PACKAGED_SNIPPETS",
-    "READ_PRICE",
-    "REWRITE_PREMIUM",
     "RULES",
-    "SNIPPETS_FILE",
-    "STORE_KIND",
-    "THRESHOLDS",
     "TIERS",
-    "TOOLTIP_FALLBACK_CHARS",
-    "WRITE_PRICE",
     "BlockUse",
-    "CacheTier",
     "CacheUse",
-    "CarriedNote",
-    "ChangeReason",
     "ContextBreakdown",
-    "CopyState",
     "CorruptTierState",
-    "DuplicateItem",
     "InvalidHistory",
-    "ItemKind",
     "ItemState",
     "ItemTokens",
     "ServedTally",
-    "Snippet",
-    "SnippetSet",
     "StoredTracker",
     "TierChange",
     "TierContext",
     "TierPolicy",
     "TierReport",
-    "TierRule",
     "TierTokens",
     "TieredPrompt",
     "TieredRequest",
-    "TopicBoundary",
-    "TopicDetector",
-    "TopicReplyError",
     "TrackedItem",
     "TrackerState",
     "TrackerUpdate",
@@ -265,39 +114,17 @@ __all__ = [
     "assemble_tiers",
     "cache_json",
     "cache_use",
-    "carried_notes",
-    "changes_since",
-    "check_keys",
     "content_hash",
-    "distribute",
-    "file_content",
-    "file_item",
-    "file_text",
-    "first_request",
     "get_context_breakdown",
-    "get_system_reminder",
-    "history_items",
-    "history_role",
-    "inject_reminder",
-    "item_path",
-    "load_prompt_snippets",
     "load_tracker",
     "open_tracker",
-    "parse_topic_reply",
-    "prefix_key",
     "repository_context",
     "repository_request",
     "reset_tracker",
     "save_tracker",
-    "snippet_sources",
-    "symbol_items",
-    "tier_for",
     "tier_parts",
     "tiered_request",
     "track",
-    "track_ripple",
-    "track_settle",
-    "track_thresholds",
 ]
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

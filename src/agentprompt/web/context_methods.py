@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.state import find_session
+from agentprompt.prompts.snippets import load_prompt_snippets
 from agentprompt.repo.discovery import discover
 from agentprompt.repo.map import (
     build_tree,
@@ -20,7 +21,6 @@ from agentprompt.repo.map import (
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.tiers.report import repository_request
 from agentprompt.tiers.served import cache_json
-from agentprompt.tiers.snippets import load_prompt_snippets
 from agentprompt.tokens import shared_counter
 from agentprompt.web.params import check_unknown, safe_paths, text, text_list
 from agentprompt.web.rpc import InvalidParams

@@ -9,36 +9,13 @@ mode: ``run`` (with an active step, or the post-completion profile), ``agent`` a
 
 from __future__ import annotations
 
-from agentprompt.workflow.agents import (
-    AGENTS_FILE,
-    DEFAULT_MAX_READ_BYTES,
-    USER_TEMPLATE_VARIABLES,
-    AgentDefinition,
-    AgentsFile,
-    FsAccess,
-    FsPolicy,
-    McpPolicy,
-    Persona,
-    ToolSettings,
-    load_agents_file,
-    user_template_problem,
-)
-from agentprompt.workflow.aliases import (
-    HIDDEN_PATH,
-    MOUNT_NAMES,
-    MountName,
-    Mounts,
-    alias_path,
-    alias_text,
-    dealias,
-    mount_overlap,
-)
+from agentprompt.workflow.agents import AgentDefinition, AgentsFile, load_agents_file
+from agentprompt.workflow.aliases import Mounts, dealias
 from agentprompt.workflow.compose import (
     LAYER_NAMES,
     PROFILE_NAMES,
     WorkflowContext,
     compose_workflow,
-    profile_name,
     workflow_messages,
     workflow_profile,
 )
@@ -58,14 +35,7 @@ from agentprompt.workflow.errors import (
     UnsafeModelPath,
     WorkflowError,
 )
-from agentprompt.workflow.graph import (
-    GRAPH_FILE,
-    Artifact,
-    Edge,
-    GraphNode,
-    WorkflowGraph,
-    load_graph,
-)
+from agentprompt.workflow.graph import WorkflowGraph, load_graph
 from agentprompt.workflow.inputs import (
     INTENTS,
     MODES,
@@ -75,51 +45,23 @@ from agentprompt.workflow.inputs import (
     NodeBrief,
     RunState,
 )
-from agentprompt.workflow.markers import (
-    LAYER_TAGS,
-    WrappedInput,
-    escape_markers,
-    find_markers,
-    is_id,
-    unescape_markers,
-    unwrap_user_input,
-    wrap_user_input,
-)
 from agentprompt.workflow.package import (
     RuntimeStore,
     WorkflowPackage,
     load_package,
-    node_brief_for,
     package_problems,
 )
 from agentprompt.workflow.runtime import WorkflowTurn, build_compose_input, compose_turn
-from agentprompt.workflow.state import (
-    default_state_dir,
-    load_run_state,
-    run_state_path,
-    save_run_state,
-)
+from agentprompt.workflow.state import default_state_dir, load_run_state, save_run_state
 
 __all__ = [
-    "AGENTS_FILE",
-    "DEFAULT_MAX_READ_BYTES",
-    "GRAPH_FILE",
-    "HIDDEN_PATH",
     "INTENTS",
     "LAYER_NAMES",
-    "LAYER_TAGS",
     "MODES",
-    "MOUNT_NAMES",
     "PROFILE_NAMES",
-    "USER_TEMPLATE_VARIABLES",
     "AgentDefinition",
     "AgentsFile",
-    "Artifact",
     "ComposeInput",
-    "Edge",
-    "FsAccess",
-    "FsPolicy",
-    "GraphNode",
     "Intent",
     "InvalidAgentDefinition",
     "InvalidAgentsFile",
@@ -127,17 +69,13 @@ __all__ = [
     "InvalidPackageFile",
     "InvalidRunState",
     "InvalidWorkflowGraph",
-    "McpPolicy",
     "Mode",
-    "MountName",
     "Mounts",
     "NodeBrief",
     "PackageProblem",
-    "Persona",
     "ReadOnlyMount",
     "RunState",
     "RuntimeStore",
-    "ToolSettings",
     "UnknownAgent",
     "UnknownNode",
     "UnknownPackage",
@@ -148,31 +86,17 @@ __all__ = [
     "WorkflowGraph",
     "WorkflowPackage",
     "WorkflowTurn",
-    "WrappedInput",
-    "alias_path",
-    "alias_text",
     "build_compose_input",
     "compose_turn",
     "compose_workflow",
     "dealias",
     "default_state_dir",
-    "escape_markers",
-    "find_markers",
-    "is_id",
     "load_agents_file",
     "load_graph",
     "load_package",
     "load_run_state",
-    "mount_overlap",
-    "node_brief_for",
     "package_problems",
-    "profile_name",
-    "run_state_path",
     "save_run_state",
-    "unescape_markers",
-    "unwrap_user_input",
-    "user_template_problem",
     "workflow_messages",
     "workflow_profile",
-    "wrap_user_input",
 ]

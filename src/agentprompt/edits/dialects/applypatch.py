@@ -30,6 +30,7 @@ from agentprompt.edits.dialects.base import (
     ScanState,
     clean_path,
     closes_fence,
+    diagnostic_text,
     note,
     text_of,
 )
@@ -138,8 +139,9 @@ class _Reader:
                 note(
                     "error",
                     "truncated",
-                    f"The reply was cut off inside the patch for {last.path or 'a file'} (no "
-                    "'*** End Patch'); that operation was dropped. Send it again.",
+                    diagnostic_text("applypatch_truncated", path=last.path)
+                    if last.path
+                    else diagnostic_text("applypatch_truncated_unnamed"),
                     line=last.line,
                     block=None,
                     dialect=NAME,
@@ -150,7 +152,7 @@ class _Reader:
                 note(
                     "warning",
                     "missing-end-patch",
-                    "The patch has no '*** End Patch' line; it was read up to where it stopped.",
+                    diagnostic_text("applypatch_missing_end"),
                     line=self.start + 1,
                     block=None,
                     dialect=NAME,
@@ -187,7 +189,7 @@ def _split(lines: Sequence[str], start: int, end: int) -> tuple[list[_Op], list[
                 note(
                     "warning",
                     "stray-line",
-                    f"Line {i + 1} is not inside a file operation and was ignored.",
+                    diagnostic_text("applypatch_stray_line", line=i + 1),
                     line=i + 1,
                     block=None,
                     dialect=NAME,
@@ -203,7 +205,7 @@ def _build(lines: Sequence[str], op: _Op, block: int) -> tuple[Action | None, li
             note(
                 "error",
                 "missing-path",
-                f"'*** {op.kind}:' names no file.",
+                diagnostic_text("applypatch_missing_path", kind=op.kind),
                 line=op.line,
                 block=block,
                 dialect=NAME,
@@ -215,9 +217,7 @@ def _build(lines: Sequence[str], op: _Op, block: int) -> tuple[Action | None, li
             note(
                 "error",
                 "misplaced-move",
-                f"'*** Move to:' follows '*** {op.kind}: {op.path}'; a move belongs only under "
-                "'*** Update File:'. The operation was skipped and nothing was changed. Send "
-                "it again as '*** Update File:' followed by '*** Move to:'.",
+                diagnostic_text("applypatch_misplaced_move", kind=op.kind, path=op.path),
                 line=op.line,
                 block=block,
                 dialect=NAME,
@@ -235,8 +235,7 @@ def _build(lines: Sequence[str], op: _Op, block: int) -> tuple[Action | None, li
                 note(
                     "warning",
                     "missing-prefix",
-                    f"Some lines of the new file {op.path} lack the '+' prefix; they were kept "
-                    "as written.",
+                    diagnostic_text("applypatch_missing_prefix", path=op.path),
                     line=op.line,
                     block=block,
                     dialect=NAME,
@@ -259,7 +258,7 @@ def _build(lines: Sequence[str], op: _Op, block: int) -> tuple[Action | None, li
             note(
                 "error",
                 "empty-patch",
-                f"The update of {op.path} holds no changes.",
+                diagnostic_text("applypatch_empty_patch", path=op.path),
                 line=op.line,
                 block=block,
                 dialect=NAME,

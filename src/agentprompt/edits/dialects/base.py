@@ -25,6 +25,7 @@ __all__ = [
     "ScanState",
     "clean_path",
     "closes_fence",
+    "diagnostic_text",
     "fence_path_before",
     "line_before",
     "looks_like_path",
@@ -285,6 +286,15 @@ def note(
     return Diagnostic(
         severity=severity, code=code, message=message, line=line, block=block, dialect=dialect
     )
+
+
+def diagnostic_text(name: str, /, **values: object) -> str:
+    """The note ``diagnostic_<name>`` of the edit catalogue with ``values`` filled in, in the
+    language of the apply in progress (it reaches the model, as the engine's reasons do)."""
+    # Imported here: a reply with nothing to note is parsed without the prompt loader.
+    from agentprompt.edits.reasons import diagnostic
+
+    return diagnostic(name, **values)
 
 
 def line_before(lines: Sequence[str], i: int) -> int | None:

@@ -31,6 +31,7 @@ from agentprompt.edits.dialects.base import (
     Fence,
     ScanState,
     closes_fence,
+    diagnostic_text,
     note,
     opens_fence,
 )
@@ -167,7 +168,7 @@ class _Reader:
             stray = note(
                 "warning",
                 "stray-end",
-                "A '<<<END>>>' with no block open was ignored.",
+                diagnostic_text("bridge_stray_end"),
                 line=at,
                 block=None,
                 dialect=NAME,
@@ -190,7 +191,7 @@ class _Reader:
                     continue
                 if self.last_end is not None:
                     return self._ended(lines)
-                return self._unended(lines, self.j, "the next marker", bounded=False)
+                return self._unended(lines, self.j, "marker", bounded=False)
             if self.fence is not None:
                 if self.inner is not None:
                     if closes_fence(line, self.inner):
@@ -198,7 +199,7 @@ class _Reader:
                 elif closes_fence(line, self.fence):
                     if self.last_end is not None:
                         return self._ended(lines)
-                    return self._unended(lines, self.j, "the end of its code block", bounded=True)
+                    return self._unended(lines, self.j, "fence", bounded=True)
                 else:
                     opened = opens_fence(line)
                     if opened is not None and opened.info:
@@ -229,9 +230,11 @@ class _Reader:
                 note(
                     "warning",
                     "end-in-content",
-                    f"The <<<{self.kind}: {self.arg}>>> block holds {self.ends} '<<<END>>>' "
-                    "lines; it was read up to the last one, the others were taken as content "
-                    "(written only into a file that already holds them).",
+                    diagnostic_text(
+                        "bridge_end_in_content",
+                        marker=f"<<<{self.kind}: {self.arg}>>>",
+                        count=self.ends,
+                    ),
                     line=self.start + 1,
                     block=None,
                     dialect=NAME,
@@ -243,8 +246,9 @@ class _Reader:
         self, lines: Sequence[str], stop: int, where: str, *, bounded: bool
     ) -> BlockOutcome:
         """A block with no ``<<<END>>>`` that stops at line ``stop`` (``where`` says what is
-        there). Unless the code block around it ``bounded`` it (then it stops at the next
-        marker), a file's content cannot be told from the prose after it, so FILE and DIFF are
+        there: the next ``marker``, or the ``fence`` closing the code block around it). Unless
+        the code block around it ``bounded`` it (then it stops at the next marker), a file's
+        content cannot be told from the prose after it, so FILE and DIFF are
         dropped; a list keeps its items."""
         at = self.start + 1
         if self.kind in ("FILE", "DIFF") and not bounded:
@@ -260,8 +264,7 @@ class _Reader:
         missing = note(
             "warning",
             "missing-end",
-            f"The <<<{self.kind}>>> block at line {at} has no '<<<END>>>'; it was read up to "
-            f"{where}.",
+            diagnostic_text(f"bridge_missing_end_{where}", marker=f"<<<{self.kind}>>>", line=at),
             line=at,
             block=None,
             dialect=NAME,
@@ -278,9 +281,11 @@ class _Reader:
                 note(
                     "warning",
                     "marker-form",
-                    f"The marker {written[:80]!r} is not written as the format says; it was "
-                    f"read as '<<<{self.kind}{': ' + self.arg if self.arg else ''}>>>'. Write "
-                    "every marker exactly as shown.",
+                    diagnostic_text(
+                        "bridge_marker_form",
+                        written=repr(written[:80]),
+                        marker=f"<<<{self.kind}{': ' + self.arg if self.arg else ''}>>>",
+                    ),
                     line=self.start + 1,
                     block=None,
                     dialect=NAME,
@@ -291,8 +296,9 @@ class _Reader:
                 note(
                     "warning",
                     "marker-tail",
-                    f"The text after the <<<{self.kind}>>> marker's '>>>' "
-                    f"({self.tail[:60]!r}) was ignored; put nothing after a marker.",
+                    diagnostic_text(
+                        "bridge_marker_tail", marker=f"<<<{self.kind}>>>", tail=repr(self.tail[:60])
+                    ),
                     line=self.start + 1,
                     block=None,
                     dialect=NAME,

@@ -20,6 +20,7 @@ from agentprompt.edits.actions import (
 from agentprompt.edits.dialects.base import (
     clean_path,
     closes_fence,
+    diagnostic_text,
     looks_like_path,
     note,
     opens_fence,
@@ -115,7 +116,7 @@ def _diff_rows(body: Sequence[str], first: int) -> tuple[list[str], int]:
 
 
 def lost_message(name: str, /, **values: object) -> str:
-    """Why a block was dropped, from ``edits/reason_lost_<name>.md``: it reaches the model in
+    """Why a block was dropped, the catalogue's ``reason_lost_<name>``: it reaches the model in
     the apply's feedback, so it is worded as the engine's reasons are, in the language of the
     apply in progress."""
     # Imported here: a reply that loses no block is parsed without the prompt loader.
@@ -151,8 +152,7 @@ def build_action(
                     note(
                         "warning",
                         "fence-in-block",
-                        f"The content of {path} was wrapped in a markdown fence; the fence "
-                        "lines were removed.",
+                        diagnostic_text("bridge_fence_in_block", path=path),
                         line=line,
                         block=block,
                         dialect=NAME,

@@ -20,7 +20,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agentprompt.edits.actions import Action, Diagnostic
-from agentprompt.edits.dialects.base import BlockOutcome, ScanState, line_before, note
+from agentprompt.edits.dialects.base import (
+    BlockOutcome,
+    ScanState,
+    diagnostic_text,
+    line_before,
+    note,
+)
 
 __all__ = ["DelimitedReader", "Delimiters"]
 
@@ -93,8 +99,9 @@ class DelimitedReader:
                 return self._broken(
                     self.j,
                     spec.unclosed_code,
-                    f"A new '{spec.opener_text}' began before this block's '{spec.end_text}'; "
-                    f"this block was skipped. Close every block with '{spec.end_text}'.",
+                    diagnostic_text(
+                        "delimited_interrupted", opener=spec.opener_text, end=spec.end_text
+                    ),
                 )
             self.j += 1
         if not final:
@@ -102,7 +109,7 @@ class DelimitedReader:
         return self._broken(
             n,
             "truncated",
-            f"The reply was cut off inside this {spec.label} block; it was dropped. Send it again.",
+            diagnostic_text("delimited_truncated", label=spec.label),
         )
 
     def _broken(self, end: int, code: str, message: str) -> BlockOutcome:
@@ -120,25 +127,25 @@ class DelimitedReader:
             return self._broken(
                 last + 1,
                 "missing-divider",
-                f"This {spec.label} block has no '{spec.divider_text}' line between the old "
-                "and the new text; it was skipped.",
+                diagnostic_text(
+                    "delimited_missing_divider", label=spec.label, divider=spec.divider_text
+                ),
             )
         path = self.path(lines)
         if path is None:
             return self._broken(
                 last + 1,
                 "missing-path",
-                f"No file path is on the line before this '{spec.opener_text}'; put the file's "
-                "path there.",
+                diagnostic_text("delimited_missing_path", opener=spec.opener_text),
             )
         divider = _pick_divider(lines, self.start, last, choices)
         if divider is None:
             return self._broken(
                 last + 1,
                 "ambiguous-divider",
-                f"Several lines of this {spec.label} block are written as its divider, so "
-                "where the old text ends is unclear; the block was skipped and nothing was "
-                f"written. Send it again with exactly one '{spec.divider_text}' line.",
+                diagnostic_text(
+                    "delimited_ambiguous_divider", label=spec.label, divider=spec.divider_text
+                ),
             )
         block = self.state.take_block()
         notes: list[Diagnostic] = []
@@ -147,9 +154,12 @@ class DelimitedReader:
                 note(
                     "warning",
                     "ambiguous-divider",
-                    f"Several lines of this {spec.label} block look like its divider; line "
-                    f"{divider + 1} was used. Write the divider exactly as '{spec.divider_text}' "
-                    "and only once.",
+                    diagnostic_text(
+                        "delimited_divider_used",
+                        label=spec.label,
+                        line=divider + 1,
+                        divider=spec.divider_text,
+                    ),
                     line=self.start + 1,
                     block=block,
                     dialect=spec.dialect,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentprompt.edits.actions import Diagnostic, Hunk
-from agentprompt.edits.dialects.base import note
+from agentprompt.edits.dialects.base import diagnostic_text, note
 
 __all__ = ["HunkHeader", "is_body_line", "parse_header", "parse_hunks"]
 
@@ -125,7 +125,7 @@ def parse_hunks(
             return
         done = _close(current)
         if done is None:
-            warn("empty-hunk", "A hunk with no lines was skipped.", current.line)
+            warn("empty-hunk", diagnostic_text("hunk_empty"), current.line)
         else:
             hunks.append(done)
 
@@ -136,8 +136,7 @@ def parse_hunks(
             if header.malformed:
                 warn(
                     "bad-hunk-header",
-                    f"The hunk header {line.strip()!r} could not be read; the hunk is placed "
-                    "by its context alone.",
+                    diagnostic_text("hunk_bad_header", header=repr(line.strip())),
                     at,
                 )
             if (
@@ -171,7 +170,7 @@ def parse_hunks(
             continue
         warn(
             "missing-prefix",
-            f"Line {at} has no ' ', '-' or '+' prefix; it was read as a context line.",
+            diagnostic_text("hunk_missing_prefix", line=at),
             at,
         )
         current.lines.append(" " + line)

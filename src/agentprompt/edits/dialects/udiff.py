@@ -25,6 +25,7 @@ from agentprompt.edits.dialects.base import (
     Fence,
     ScanState,
     closes_fence,
+    diagnostic_text,
     note,
     path_before,
 )
@@ -402,29 +403,24 @@ class _Reader:
                 note(
                     "error",
                     "truncated",
-                    f"The reply was cut off inside the diff of {last.label() or 'a file'} (or "
-                    "its hunk counts promise more lines than it holds); that file's changes "
-                    "were dropped. Send that file's diff again.",
+                    diagnostic_text("udiff_truncated", path=last.label())
+                    if last.label()
+                    else diagnostic_text("udiff_truncated_unnamed"),
                     line=last.start + 1,
                     block=None,
                     dialect=NAME,
                 )
             )
         if self.counts_note is not None and not truncated:
-            shape = (
-                "it stops on a change or on less context than it began with, as a hunk does "
-                "only at the end of its file, so it was read as reaching the end of the file "
-                "and is placed only there"
-                if self.open_end
-                else "it ends on its context lines as a whole hunk does, so it was read as "
-                "complete and placed by its context"
-            )
             notes.append(
                 note(
                     "warning",
                     "hunk-counts",
-                    f"The last hunk's @@ counts promise more lines than the diff holds; {shape}. "
-                    "Check that nothing after it is missing.",
+                    diagnostic_text(
+                        "udiff_hunk_counts_open_end"
+                        if self.open_end
+                        else "udiff_hunk_counts_complete"
+                    ),
                     line=self.counts_note + 1,
                     block=None,
                     dialect=NAME,

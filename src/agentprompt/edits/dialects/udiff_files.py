@@ -19,7 +19,7 @@ from agentprompt.edits.actions import (
     PatchFile,
     WriteFile,
 )
-from agentprompt.edits.dialects.base import note, text_of
+from agentprompt.edits.dialects.base import diagnostic_text, note, text_of
 from agentprompt.edits.dialects.hunk_text import parse_hunks
 
 __all__ = ["DEV_NULL", "GIT_HEADERS", "NAME", "Section", "build_section"]
@@ -152,16 +152,14 @@ def build_section(
         if fallback is None:
             return fail(
                 "missing-file-header",
-                "These hunks have no '--- a/path' / '+++ b/path' header naming their file; "
-                "add the header.",
+                diagnostic_text("udiff_no_file_header"),
             )
         old = new = fallback
         notes.append(
             note(
                 "warning",
                 "missing-file-header",
-                f"The hunks have no '---'/'+++' header; they were read as changes to {fallback}, "
-                "named on the line before the diff.",
+                diagnostic_text("udiff_file_from_line_before", path=fallback),
                 line=line_no,
                 block=block,
                 dialect=NAME,
@@ -170,13 +168,14 @@ def build_section(
     if "copy from" in h or "copy to" in h:
         return fail(
             "copy-unsupported",
-            f"The diff copies {h.get('copy from', old)} to {h.get('copy to', new)}; copies are "
-            "not applied (the source would be lost to a move). Send the new file whole.",
+            diagnostic_text(
+                "udiff_copy", source=h.get("copy from", old), target=h.get("copy to", new)
+            ),
         )
     if "Binary files" in h or "GIT binary patch" in h:
         return fail(
             "binary-patch",
-            f"The diff of {new or old} is a binary patch, which cannot be applied from text.",
+            diagnostic_text("udiff_binary", path=new or old),
         )
     hunks: list[Hunk] = []
     if section.hunk_start is not None:
@@ -194,8 +193,7 @@ def build_section(
                 note(
                     "warning",
                     "removed-lines-in-new-file",
-                    f"The diff creates {new} from /dev/null but also removes lines; only the "
-                    "added and context lines were kept.",
+                    diagnostic_text("udiff_removed_lines_in_new_file", path=new),
                     line=line_no,
                     block=block,
                     dialect=NAME,
@@ -206,7 +204,7 @@ def build_section(
         ), notes
     if deleted:
         if old is None or old == DEV_NULL:
-            return fail("missing-path", "The diff deletes a file but does not name it.")
+            return fail("missing-path", diagnostic_text("udiff_delete_unnamed"))
         removed = [t for hunk in hunks for t in hunk.old_lines]
         expected = text_of(removed) if hunks else None
         return DeleteFile(
@@ -214,14 +212,14 @@ def build_section(
         ), notes
     path = old if old not in (None, DEV_NULL) else new
     if path is None:
-        return fail("missing-path", "The diff's '---' header names no file.")
+        return fail("missing-path", diagnostic_text("udiff_no_old_path"))
     move_to = new if new not in (None, DEV_NULL, path) else None
     if move_to is not None and "rename to" not in h:
         notes.append(
             note(
                 "warning",
                 "renamed-by-headers",
-                f"The headers name {path} and {move_to}; the file is moved to {move_to}.",
+                diagnostic_text("udiff_renamed_by_headers", path=path, to=move_to),
                 line=line_no,
                 block=block,
                 dialect=NAME,
@@ -230,7 +228,7 @@ def build_section(
     if not hunks:
         if move_to is not None:
             return MoveFile(path=path, to=move_to, dialect=NAME, block=block, line=line_no), notes
-        return fail("empty-patch", f"The diff of {path} holds no hunks.")
+        return fail("empty-patch", diagnostic_text("udiff_empty_patch", path=path))
     return PatchFile(
         path=path, hunks=tuple(hunks), move_to=move_to, dialect=NAME, block=block, line=line_no
     ), notes

@@ -25,6 +25,7 @@ from agentprompt.edits.dialects.base import (
     Fence,
     ScanState,
     closes_fence,
+    diagnostic_text,
     looks_like_path,
     note,
     opens_fence,
@@ -210,8 +211,7 @@ class _Reader:
         cut = note(
             "error",
             "truncated",
-            f"The reply was cut off inside the content of {path}; the file was not written. "
-            "Send the whole file again.",
+            diagnostic_text("whole_truncated", path=path),
             line=self.start + 1,
             block=block,
             dialect=NAME,
@@ -245,9 +245,7 @@ class _Reader:
         lost = note(
             "error",
             "ambiguous-fence",
-            f"The content of {path} holds bare ``` lines, so where the file ends is unclear; it "
-            "was not written. Send the whole file again inside a fence of four backticks "
-            "(````), which its own ``` lines cannot close.",
+            diagnostic_text("whole_ambiguous_fence", path=path),
             line=self.start + 1,
             block=self.state.take_block(),
             dialect=NAME,

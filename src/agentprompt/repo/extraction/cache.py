@@ -6,19 +6,21 @@ mtime moved but whose content hash is the same is a hit after one read. The name
 defines and uses are stored as plain text columns, so ranking a whole repository needs no
 JSON decoding; the full symbols are decoded only for the files a map shows.
 
-The database uses WAL, so two processes may read and write at once. A damaged or foreign
-database file is moved aside and rebuilt, with a warning, never an error.
+The rows are kept in the ``files``, ``memo`` and ``blobs`` tables of the project's cache
+database (:mod:`agentprompt.store.cachedb`, which makes the tables and opens the database in
+WAL, so two processes may read and write at once); this module keeps the queries. The
+symbol cache is the first to open that database in every command that reads a repository,
+so it is the one that repairs it: a damaged file is moved aside and rebuilt, one of another
+schema version is made afresh, with a warning, never an error.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 
-from agentprompt.cachedb import rows_in
 from agentprompt.repo.extraction.rows import (
     CachedFile,
     CacheRow,
@@ -28,6 +30,8 @@ from agentprompt.repo.extraction.rows import (
     to_json,
 )
 from agentprompt.repo.symbols import FileSymbols
+from agentprompt.store.cachedb import busy, connect, rows_in, set_aside, transaction
+from agentprompt.store.paths import default_cache_path
 
 __all__ = [
     "CACHE_VERSION",
@@ -45,29 +49,11 @@ __all__ = [
 CACHE_VERSION = 23
 """Bumped whenever extraction changes what it produces; older rows are then discarded."""
 
-_FILES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
-    " mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, language TEXT, defs TEXT NOT NULL,"
-    " members TEXT NOT NULL, names_hash TEXT NOT NULL, detailed INTEGER NOT NULL,"
-    " refs TEXT NOT NULL, data TEXT NOT NULL)"
-)
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    _FILES_TABLE,
-    "CREATE TABLE IF NOT EXISTS memo"
-    " (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS blobs"
-    " (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL)",
-)
-
+_VERSION_KEY = "symbols_version"
+"""The ``meta`` row holding the :data:`CACHE_VERSION` the rows were made by."""
 _MEMO_KEEP = 32
 _OPEN_ATTEMPTS = 8
 _BLOBS_KEEP = 2
-
-
-def default_cache_path(root: Path) -> Path:
-    """Where a repository's symbol cache lives: ``<root>/.agentprompt/cache/symbols.db``."""
-    return root / ".agentprompt" / "cache" / "symbols.db"
 
 
 def storable(path: str) -> bool:
@@ -80,14 +66,6 @@ def storable(path: str) -> bool:
     return True
 
 
-def _ignore_folder(folder: Path) -> None:
-    """Make git ignore the cache folder (a ``.gitignore`` of ``*`` ignores itself too), so a
-    map never shows up in ``git status``."""
-    marker = folder / ".gitignore"
-    if not marker.exists():
-        marker.write_text("*\n", encoding="utf-8")
-
-
 class SymbolCache:
     """The SQLite store of extraction results for one repository."""
 
@@ -97,24 +75,22 @@ class SymbolCache:
         self._db = self._open()
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _ignore_folder(self.path.parent)
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        db.execute("PRAGMA busy_timeout = 30000")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        for statement in _SCHEMA:
-            db.execute(statement)
-        row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        connected = connect(self.path, remake=True)
+        if connected.remade is not None:
+            self.warning = (
+                f"the cache database {self.path} was rebuilt ({connected.remade}), so this "
+                "run parses every file again"
+            )
+        db = connected.db
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (_VERSION_KEY,)).fetchone()
         if row is None or row[0] != str(CACHE_VERSION):
-            with _transaction(db):
-                db.execute("DROP TABLE files")
+            with transaction(db):
+                db.execute("DELETE FROM files")
                 db.execute("DELETE FROM memo")
                 db.execute("DELETE FROM blobs")
-                db.execute(_FILES_TABLE)
                 db.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)",
-                    (str(CACHE_VERSION),),
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (_VERSION_KEY, str(CACHE_VERSION)),
                 )
         db.execute("SELECT count(*) FROM files").fetchone()
         return db
@@ -124,7 +100,7 @@ class SymbolCache:
             try:
                 return self._connect()
             except sqlite3.DatabaseError as exc:
-                if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+                if isinstance(exc, sqlite3.OperationalError) and busy(exc):
                     # Another process is setting the database up (switching it to WAL can
                     # report busy at once); it is not damaged, so wait and try again.
                     if attempt + 1 == _OPEN_ATTEMPTS:
@@ -139,13 +115,10 @@ class SymbolCache:
 
     def _rebuild(self, exc: Exception) -> None:
         self.warning = (
-            f"the symbol cache {self.path} was unreadable ({exc}); it was moved aside and "
+            f"the cache database {self.path} was unreadable ({exc}); it was moved aside and "
             "rebuilt, so this run parses every file again"
         )
-        for suffix in ("", "-wal", "-shm"):
-            damaged = Path(f"{self.path}{suffix}")
-            if damaged.exists():
-                damaged.replace(Path(f"{self.path}{suffix}.damaged"))
+        set_aside(self.path)
 
     def close(self) -> None:
         """Close the database connection."""
@@ -244,7 +217,7 @@ class SymbolCache:
     def remember_blob(self, key: str, value: bytes) -> None:
         """Remember ``value`` under ``key``, keeping only the latest few such values."""
         try:
-            with _transaction(self._db):
+            with transaction(self._db):
                 self._db.execute(
                     "INSERT OR REPLACE INTO blobs (key, value, used) VALUES (?, ?, ?)",
                     (key, value, time.time()),
@@ -269,7 +242,7 @@ class SymbolCache:
     def remember(self, key: str, value: str) -> None:
         """Remember ``value`` under ``key``, keeping only the most recently stored values."""
         try:
-            with _transaction(self._db):
+            with transaction(self._db):
                 self._db.execute(
                     "INSERT OR REPLACE INTO memo (key, value, used) VALUES (?, ?, ?)",
                     (key, value, time.time()),
@@ -288,7 +261,7 @@ class SymbolCache:
         if not batch:
             return
         try:
-            with _transaction(self._db):
+            with transaction(self._db):
                 self._db.executemany(
                     "INSERT OR REPLACE INTO files "
                     "(path, size, mtime_ns, hash, language, defs, members, names_hash, detailed,"
@@ -303,7 +276,7 @@ class SymbolCache:
         batch = list(updates)
         if batch:
             try:
-                with _transaction(self._db):
+                with transaction(self._db):
                     self._db.executemany(
                         "UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", batch
                     )
@@ -315,7 +288,7 @@ class SymbolCache:
         batch = [(p,) for p in paths]
         if batch:
             try:
-                with _transaction(self._db):
+                with transaction(self._db):
                     self._db.executemany("DELETE FROM files WHERE path = ?", batch)
             except sqlite3.DatabaseError as exc:
                 self._recover(exc)
@@ -323,33 +296,13 @@ class SymbolCache:
     def _recover(self, exc: Exception) -> None:
         if isinstance(exc, sqlite3.ProgrammingError | sqlite3.InterfaceError):
             raise exc
-        if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+        if isinstance(exc, sqlite3.OperationalError) and busy(exc):
             # Another process held the database too long: it is healthy, just not ours now.
             self.warning = (
-                f"the symbol cache {self.path} stayed locked by another process ({exc}); "
+                f"the cache database {self.path} stayed locked by another process ({exc}); "
                 "this run's results were not all saved"
             )
             return
         self._db.close()
         self._rebuild(exc)
         self._db = self._connect()
-
-
-def _busy(exc: sqlite3.OperationalError) -> bool:
-    """Whether ``exc`` says the database is locked or busy (not damaged)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-@contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")

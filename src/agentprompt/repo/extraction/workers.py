@@ -10,10 +10,8 @@ parsing; this module only parses.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import stat
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -22,6 +20,7 @@ from typing import Any
 
 from agentprompt.repo.extraction.cache import CacheRow, SymbolCache, content_hash, row_for, storable
 from agentprompt.repo.symbols import FileSymbols, extract_symbols
+from agentprompt.shares import process_pool
 
 __all__ = [
     "PARALLEL_THRESHOLD",
@@ -112,11 +111,6 @@ def _stripped(row: CacheRow) -> CacheRow:
     return CacheRow(light=row.light, refs="", data="", derived=row.derived)
 
 
-def _context() -> Any:
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method)
-
-
 @dataclass(frozen=True, kw_only=True)
 class HeadStart:
     """A parse without details begun before discovery finished (see :func:`start_parsing`):
@@ -146,7 +140,7 @@ def start_parsing(
     read; the others are left to the parse that follows discovery, if discovery keeps them."""
     if workers <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return None
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+    pool = process_pool(workers)
     chunks = [tuple(paths[i : i + _CHUNK]) for i in range(0, len(paths), _CHUNK)]
     real = os.path.realpath(root)  # the folders' own real paths are compared with it
     begun = tuple((chunk, pool.submit(_guessed_chunk, real, chunk, max_bytes)) for chunk in chunks)
@@ -207,7 +201,7 @@ def parse_all(
         return _stored(results, cache)
     own = head is None
     if head is None:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+        pool = process_pool(workers)
         head = HeadStart(pool=pool, begun=())
     wanted = set(paths)
     handed = {path for chunk, _ in head.begun for path in chunk}
@@ -277,7 +271,7 @@ def _one_by_one(
     results: list[Result] = []
     todo = paths
     while todo:
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=_context())
+        pool = process_pool(1)
         try:
             coming: list[Future[Result]] = []
             with contextlib.suppress(BrokenExecutor):  # it may die before all are handed in

@@ -87,7 +87,7 @@ class MapOptions:
     workers: int | None = None
     """Processes for a cold parse (default: every core)."""
     use_cache: bool = True
-    """Keep extraction results in ``<root>/.agentprompt/cache/symbols.db``."""
+    """Keep extraction results in ``<root>/.agentprompt/cache/cache.db``."""
     cache_path: Path | None = None
     """Another place for the cache database."""
     discovery: DiscoveryOptions = field(default_factory=DiscoveryOptions)

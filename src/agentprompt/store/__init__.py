@@ -1,0 +1,50 @@
+"""A project's persistence, under its ``.agentprompt/`` folder.
+
+Two SQLite databases, kept apart because they are kept differently: ``state.db``
+(:mod:`agentprompt.store.sessions`) holds sessions, which must survive every upgrade, so its
+schema only ever migrates forward and a damaged file is an error that says what to do;
+``cache/cache.db`` (:mod:`agentprompt.store.cachedb`) holds what can be worked out again
+(the symbol cache, remembered secret scans, token counts, text facts, texts sent), so a
+damaged file or one of another schema version is rebuilt. :mod:`agentprompt.store.paths`
+says where both live. The modules that use a cache keep their own queries and open their
+tables through :func:`agentprompt.store.cachedb.connect` or
+:func:`~agentprompt.store.cachedb.open_cache`.
+"""
+
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.store.paths import default_cache_path, default_store_path
+    from agentprompt.store.sessions import (
+        MIGRATIONS,
+        Migration,
+        SessionRecord,
+        Store,
+        StoreError,
+    )
+
+# The caches (agentprompt.store.cachedb, used by the token counts) load without the session
+# store, and the session store without them.
+_LAZY = {
+    "MIGRATIONS": "agentprompt.store.sessions",
+    "Migration": "agentprompt.store.sessions",
+    "SessionRecord": "agentprompt.store.sessions",
+    "Store": "agentprompt.store.sessions",
+    "StoreError": "agentprompt.store.sessions",
+    "default_cache_path": "agentprompt.store.paths",
+    "default_store_path": "agentprompt.store.paths",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
+
+__all__ = [
+    "MIGRATIONS",
+    "Migration",
+    "SessionRecord",
+    "Store",
+    "StoreError",
+    "default_cache_path",
+    "default_store_path",
+]
