@@ -27,7 +27,10 @@ the next round) so a busy moment on the machine hits every row alike:
 Each row also shows the CPU time (user + system) of the process and its children, which
 varies much less than wall time when other jobs share the machine. An agentprompt run also
 prints the prompt's token count, characters, findings and files withheld, its peak resident
-memory (the process or its largest worker) and the start of the prompt's SHA-256.
+memory (``ru_maxrss`` of the process or of its largest worker, whichever is larger, taken
+once the prompt is written) and the start of the prompt's SHA-256. The prompt is written
+to its file piece by piece (``BridgePrompt.write``), as ``pack -o`` writes it; a
+``--baseline`` tree without ``write`` writes its joined text.
 
 ``--baseline SRC`` adds the row **agentprompt full, baseline**: the same full pack with the
 ``agentprompt`` package found in ``SRC`` first (``PYTHONPATH``; e.g. ``src/`` of another
@@ -78,14 +81,23 @@ prompt = pack_repository(
     Path(sys.argv[1]), sys.argv[2], signatures=sys.argv[3] == "signatures",
     cache_path=Path(sys.argv[4]),
 )
-data = prompt.text.encode("utf-8", "surrogatepass")
-Path(sys.argv[5]).write_bytes(data)
+out = Path(sys.argv[5])
+with out.open("w", encoding="utf-8", errors="surrogatepass", newline="") as stream:
+    if hasattr(prompt, "write"):
+        prompt.write(stream)  # piece by piece
+    else:
+        stream.write(prompt.text)  # an older tree (--baseline) has only the joined text
 # Peak resident memory of this process and of its largest worker, in MB.
 peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF,
            resource.RUSAGE_CHILDREN)) / 1024
-print(prompt.tokens, len(prompt.text), len(prompt.withheld),
+digest = hashlib.sha256()
+with out.open("rb") as written:
+    for block in iter(lambda: written.read(1 << 20), b""):
+        digest.update(block)
+chars = len(out.read_bytes().decode("utf-8", "surrogatepass"))
+print(prompt.tokens, chars, len(prompt.withheld),
       len({f.path for f in prompt.withheld}), f"peak {peak:.0f} MB",
-      f"sha256 {hashlib.sha256(data).hexdigest()[:16]}")
+      f"sha256 {digest.hexdigest()[:16]}")
 """
 
 

@@ -31,7 +31,7 @@ import re
 import sqlite3
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -355,6 +355,16 @@ class CountCache:
         self._memo_keyed(store, learned)
         remembered.update(learned)
         return [remembered[k] for k in keys]
+
+    def remembered_each_keyed(
+        self, idents: Iterable[str], *, store: Path | None = None
+    ) -> dict[str, int]:
+        """The counts remembered (in memory, then in ``store``) of the texts that
+        :meth:`count_each_keyed` would be given with the keys ``idents``, by key; those not
+        remembered are left out, and nothing is tokenized (so a caller reads only the texts
+        it must count)."""
+        named = {f"{self.name}\0span\0{ident}": ident for ident in idents}
+        return {named[key]: n for key, n in self._recall_keyed(set(named), store).items()}
 
     def _recall_keyed(self, keys: set[str], store: Path | None) -> dict[str, int]:
         """The counts of ``keys`` known in memory or in ``store`` (one query for those not

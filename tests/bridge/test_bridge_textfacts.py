@@ -29,7 +29,11 @@ def _rows(where: Path) -> list[tuple[str, str, str, int]]:
 def test_facts_are_the_texts_own(tmp_path: Path) -> None:
     text = "x\n````\ny\n"
     facts = text_facts({"a.md": text}, {}, {}, tmp_path / "c.db")
-    assert facts == {"a.md": TextFacts(digest=text_digest(text), fence=fence_for(text))}
+    assert facts == {
+        "a.md": TextFacts(
+            digest=text_digest(text), fence=fence_for(text), chars=len(text), ends_line=True
+        )
+    }
     assert facts["a.md"].fence == "`````"
 
 

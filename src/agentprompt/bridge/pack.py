@@ -7,11 +7,11 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 from agentprompt.bridge.context import (
     Overlay,
@@ -24,10 +24,12 @@ from agentprompt.bridge.context import (
 from agentprompt.bridge.fitting import Fitted, fit_files
 from agentprompt.bridge.followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge.render import (
+    EditPieces,
     Level,
     RenderedUser,
     UserPart,
     continuation_prompt,
+    render_edit_pieces,
     render_system,
     render_user_keyed,
 )
@@ -36,6 +38,8 @@ from agentprompt.bridge.secretcache import text_digest
 from agentprompt.bridge.sentstore import recall_texts, remember_texts
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.streamed import FileBody, Piece, PromptText, read_batches
+from agentprompt.bridge.survey import Survey, survey_files
 from agentprompt.bridge.textfacts import text_facts
 from agentprompt.budget import Cut
 from agentprompt.composition import PlacedSection
@@ -43,7 +47,7 @@ from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.store import default_cache_path
-from agentprompt.tokens import shared_counter
+from agentprompt.tokens import CountCache, is_piece_boundary, shared_counter
 
 __all__ = [
     "BridgePrompt",
@@ -62,9 +66,9 @@ class BridgePrompt:
 
     system: str
     """The system part (identity, modes, reply formats, split sending)."""
-    text: str
-    """What the user pastes: the system part and the user part on the first round, the
-    user part alone afterwards (the chat already holds the system part)."""
+    body: PromptText
+    """What the user pastes (:attr:`text`) as pieces: a whole repository's files are read
+    only when it is written (:mod:`agentprompt.bridge.streamed`)."""
     user_start: int
     """Where the user part starts in ``text``."""
     tokens: int
@@ -81,8 +85,9 @@ class BridgePrompt:
     """Likely secrets that kept a file's text out."""
     continuation: bool = False
     """This is the follow-up asking the model to continue."""
-    parts: tuple[str, ...] = field(default=())
-    """``text`` split for sending (one part when it fits whole)."""
+    split_parts: tuple[str, ...] = field(default=())
+    """``text`` split for sending (one part when it fits whole); empty when it was not
+    split (:attr:`parts` is then the whole text)."""
     shown_in_full: tuple[str, ...] = ()
     """The files whose whole text the prompt holds."""
     sends: tuple[tuple[str, str], ...] = ()
@@ -90,15 +95,37 @@ class BridgePrompt:
     the file is known to the chat but not its text, cut by the budget)."""
     followup: bool = False
     """This is a follow-up: only what is new since the chat's earlier prompts."""
-    shown: tuple[tuple[str, str], ...] = ()
-    """Each file's text as the prompt shows it (content, summary or diff), for the size
-    report."""
+    shown: tuple[tuple[str, Piece], ...] = ()
+    """Each file's text as the prompt shows it (content, summary or diff; a file read only
+    when asked for), for the size report."""
     sections: tuple[PlacedSection, ...] = ()
     """The prompt as the core composer's sections (``frame``, then ``file:PATH`` per file
     shown at more than its path), each with its tokens; empty unless a budget cut the
     prompt or a report was asked for (:mod:`agentprompt.bridge.fitting`)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut to fit, in the order it was cut."""
+
+    @cached_property
+    def text(self) -> str:
+        """What the user pastes: the system part and the user part on the first round, the
+        user part alone afterwards (the chat already holds the system part). Joined when
+        asked for: write a large prompt with :meth:`write` instead."""
+        return self.body.join()
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """``text`` split for sending (one part when it fits whole or was not split)."""
+        return self.split_parts or (self.text,)
+
+    @property
+    def part_count(self) -> int:
+        """How many parts :attr:`parts` has (without joining an unsplit prompt)."""
+        return len(self.split_parts) or 1
+
+    def write(self, stream: TextIO) -> None:
+        """Write :attr:`text` to ``stream`` piece by piece (a whole repository's prompt
+        is never held whole)."""
+        self.body.write(stream)
 
     @cached_property
     def user(self) -> str:
@@ -184,7 +211,7 @@ def _in_files(
     root: Path,
     findings: tuple[SecretFinding, ...],
     summaries: Mapping[str, str],
-    contents: Mapping[str, str],
+    contents: Collection[str],
 ) -> tuple[SecretFinding, ...]:
     """``findings`` with the lines of those found in a file's summary (not its text) moved
     to the file's own lines, so a finding names the line to look at."""
@@ -387,7 +414,6 @@ def build_prompt(
     shown instead of the disk's, so a dry run previews the prompt a real apply would make
     next. ``report``: give the prompt's sections with their tokens even when no budget cut it
     (:attr:`BridgePrompt.sections`)."""
-    counter = shared_counter()
     system = render_system(state.lang, root)
     if state.continuation is not None and not state.resend:
         user = continuation_prompt(state, root)
@@ -408,6 +434,11 @@ def build_prompt(
             remember=remember,
             report=report,
         )
+    if state.mode == "edit" and state.max_tokens is None and not report and not overlay:
+        return _whole_prompt(
+            root, state, view, system=system, cache=cache, split=split, remember=remember
+        )
+    counter = shared_counter()
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
@@ -495,6 +526,113 @@ def build_prompt(
     )
 
 
+def _whole_prompt(
+    root: Path,
+    state: BridgeState,
+    view: RepoView,
+    *,
+    system: str,
+    cache: Path,
+    split: bool,
+    remember: bool,
+) -> BridgePrompt:
+    """The first prompt of an edit session without a budget: every file in context in
+    full, each file's text looked at a batch at a time (:mod:`agentprompt.bridge.survey`)
+    and read again only when the prompt is written (:mod:`agentprompt.bridge.streamed`),
+    so a whole repository's texts are never all held at once."""
+    levels = _initial_levels(state, view)
+    discovered = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}
+    # The tokenizer's tables (tens of megabytes) are loaded when first needed, after the
+    # secret rules' prefilter, if any text needs it, was built (its building takes as much
+    # again for a moment).
+    survey = survey_files(root, list(levels), discovered, cache, shared_counter)
+    counter = shared_counter()
+    for path in survey.unreadable:
+        levels[path] = "summary" if path in view.summaries else "path"
+    summarised = [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
+    found = [f for p in survey.facts for f in survey.findings[p]]
+    found += screen_prompt_texts(summarised, cache_path=cache).findings
+    held = {f.path for f in found}
+    for path in held:
+        levels[path] = "path"
+    withheld = _in_files(root, tuple(found), view.summaries, survey.facts)
+    part = UserPart(
+        paths=view.paths,
+        notes=view.notes,
+        levels=levels,
+        contents={},
+        summaries=view.summaries,
+        withheld=withheld,
+    )
+    wholes = {p: survey.whole(p) for p in survey.facts if p not in held}
+    head = system + "\n\n"
+    rendered = render_edit_pieces(state, part, wholes, root, lead=head)
+    in_full = tuple(p for p, level in levels.items() if level == "full")
+    sends = {p: "" for p in state.files}
+    sends.update({p: survey.facts[p].digest for p in in_full})
+    if remember:
+        _remember_whole(root, survey, in_full)
+    shown = tuple(
+        (p, survey.bodies[p] if level == "full" else view.summaries[p])
+        for p, level in levels.items()
+        if level == "full" or (level == "summary" and p in view.summaries)
+    )
+    return _finish(
+        state,
+        root,
+        system=system,
+        text=PromptText(rendered.pieces()),
+        user_start=len(head),
+        tokens=_count_whole(rendered, survey, counter, cache),
+        withheld=withheld,
+        split=split,
+        shown_in_full=in_full,
+        sends=tuple(sends.items()),
+        shown=shown,
+    )
+
+
+def _remember_whole(root: Path, survey: Survey, in_full: Sequence[str]) -> None:
+    """Keep the texts of ``in_full`` for later diffs, a batch at a time."""
+    where = default_cache_path(root)
+    kept = {p: b for p in in_full if isinstance(b := survey.bodies[p], str)}
+    remember_texts(where, {survey.facts[p].digest: t for p, t in kept.items()})
+    read = [b for p in in_full if isinstance(b := survey.bodies[p], FileBody)]
+    for texts in read_batches(read):
+        remember_texts(where, {survey.facts[p].digest: t for p, t in texts.items()})
+
+
+def _read_piece(piece: Piece) -> str:
+    """A piece's text (a file's read from disk)."""
+    if isinstance(piece, str):
+        return piece
+    return next(read_batches([piece]))[piece.path]
+
+
+def _count_whole(rendered: EditPieces, survey: Survey, counter: CountCache, cache: Path) -> int:
+    """The exact token count of ``rendered``, as :meth:`CountCache.count_keyed` counts
+    the joined text with a keyed span per file block: the text before the first block and
+    after the last cut at headings, each block by its remembered (or surveyed) count; the
+    last block, not joined to a next one, counted on its own, or with what follows when
+    its end is not a piece boundary. Only that last file may be read again."""
+    blocks = rendered.blocks
+    if not blocks:
+        return counter.count_keyed(rendered.head + rendered.tail, store=cache)
+    total = counter.count_keyed(rendered.head + "\n", store=cache)
+    total += sum(survey.counts[b.path] for b in blocks[:-1])
+    last = blocks[-1]
+    tail = rendered.tail
+    if not is_piece_boundary("\n" + tail, 1):
+        text = last.counted_text(_read_piece(last.body), joined=False) + tail
+        return total + counter.count_keyed(text, store=cache)
+    key = last.key(survey.facts[last.path].digest, joined=False)
+    remembered = counter.remembered_each_keyed([key], store=cache).get(key)
+    if remembered is None:
+        text = last.counted_text(_read_piece(last.body), joined=False)
+        remembered = counter.count_each_keyed([(key, text)], store=cache)[0]
+    return total + remembered + (counter.count_keyed(tail, store=cache) if tail else 0)
+
+
 def pack_repository(
     root: Path,
     task: str,
@@ -530,7 +668,7 @@ def _finish(
     root: Path,
     *,
     system: str,
-    text: str,
+    text: str | PromptText,
     tokens: int | None,
     user_start: int = 0,
     continuation: bool = False,
@@ -540,23 +678,30 @@ def _finish(
     shown_in_full: tuple[str, ...] = (),
     sends: tuple[tuple[str, str], ...] = (),
     followup: bool = False,
-    shown: tuple[tuple[str, str], ...] = (),
+    shown: tuple[tuple[str, Piece], ...] = (),
     fitted: Fitted | None = None,
 ) -> BridgePrompt:
     counter = shared_counter()
-    parts = split_prompt(text, split_limit(state), state.lang, root) if split else (text,)
+    whole: str | None = None
+    if isinstance(text, PromptText) and not split and tokens is not None:
+        body = text  # read only when written
+    else:
+        # Once joined (to be split), the prompt is kept as that one string, not read again.
+        whole = text if isinstance(text, str) else text.join()
+        body = PromptText((whole,))
+    parts = split_prompt(whole, split_limit(state), state.lang, root) if whole and split else ()
     return BridgePrompt(
         system=system,
-        text=text,
+        body=body,
         user_start=user_start,
-        tokens=tokens if tokens is not None else counter.count(text),
+        tokens=tokens if tokens is not None else counter.count(whole or ""),
         tokenizer=counter.name,
         mode=state.mode,
         lang=state.lang,
         left_out=left_out,
         withheld=withheld,
         continuation=continuation,
-        parts=parts,
+        split_parts=parts,
         shown_in_full=shown_in_full,
         sends=sends,
         followup=followup,

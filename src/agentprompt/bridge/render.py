@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.streamed import Piece, PromptText
 from agentprompt.bridge.text import render_prompt
 from agentprompt.edits.instructions import dialect_instructions
 from agentprompt.repo.map import build_tree, render_tree
@@ -20,11 +21,17 @@ from agentprompt.repo.secrets import SecretFinding
 from agentprompt.repo.symbols import language_for_path
 
 __all__ = [
+    "EditPieces",
+    "FileBlock",
     "Level",
     "RenderedUser",
     "UserPart",
+    "WholeText",
+    "block_key",
     "continuation_prompt",
     "fence_for",
+    "file_block",
+    "render_edit_pieces",
     "render_system",
     "render_user",
     "render_user_keyed",
@@ -63,8 +70,13 @@ def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
 def _frame(content: str, info: str, fence: str) -> tuple[str, str]:
     """What goes before and after ``content`` to fence it (the closing fence on a line of
     its own)."""
-    close = f"{fence}\n" if content.endswith("\n") or not content else f"\n{fence}\n"
-    return f"{fence}{info}\n", close
+    return _fence_lines(not content or content.endswith("\n"), info, fence)
+
+
+def _fence_lines(ends_line: bool, info: str, fence: str) -> tuple[str, str]:
+    """What goes before and after a text to fence it: ``ends_line``, the text is empty or
+    ends with a line break, so the closing fence needs none before it."""
+    return f"{fence}{info}\n", f"{fence}\n" if ends_line else f"\n{fence}\n"
 
 
 def _fenced(content: str, info: str = "") -> str:
@@ -191,66 +203,149 @@ def render_user(
     return render_user_keyed(state, part, root, lead=lead).text
 
 
-def _block_key(path: str, info: str, fence: str, digest: str, joined: bool) -> str:
+def block_key(path: str, info: str, fence: str, digest: str, joined: bool) -> str:
     """The key of a file's block from ``## path`` to its closing fence (and, ``joined``,
     the line break that starts the next block): all that decides its text."""
     described = "\0".join(("block1", path, info, fence, digest, "+" if joined else ""))
     return hashlib.blake2b(described.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
-def _file_blocks(
-    part: UserPart, full: Sequence[str], at: int
-) -> tuple[list[str], tuple[tuple[int, int, str], ...]]:
-    """Edit mode's ``## path`` blocks, as pieces to join, the first starting at offset
-    ``at`` of the prompt, with a key for each block whose content's digest is known. A
-    file's content is one piece of its own, so it is copied once, by the final join."""
-    pieces: list[str] = []
-    spans: list[tuple[int, int, str]] = []
-    for number, path in enumerate(full):
-        content = part.contents[path]
-        info = _info(path)
-        fence = part.fences.get(path) or fence_for(content)
-        opening, close = _frame(content, info, fence)
-        lead = f"\n## {path}\n{opening}"
-        size = len(lead) + len(content) + len(close)
-        digest = part.digests.get(path)
-        if digest is not None:
-            joined = number + 1 < len(full)
-            end = at + size + (1 if joined else 0)
-            spans.append((at + 1, end, _block_key(path, info, fence, digest, joined)))
-        pieces += (lead, content, close)
-        at += size
-    return pieces, tuple(spans)
+@dataclass(frozen=True, kw_only=True)
+class WholeText:
+    """A file shown in full, as much of it as the edit-mode prompt's frame needs."""
+
+    body: Piece
+    """The text, or the file to read it from when the prompt is written."""
+    fence: str
+    """:func:`fence_for` of the text."""
+    ends_line: bool
+    """The text is empty or ends with a line break."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileBlock:
+    """One file's ``## path`` block in an edit-mode prompt: ``lead``, ``body``, ``close``."""
+
+    path: str
+    info: str
+    """The fence's info string (the language)."""
+    fence: str
+    lead: str
+    """The line break ending what comes before, ``## path`` and the opening fence."""
+    body: Piece
+    close: str
+    """The closing fence (after a line break when the text does not end with one)."""
+
+    def key(self, digest: str, *, joined: bool) -> str:
+        """The block's count key (:func:`block_key`), its text's digest ``digest``."""
+        return block_key(self.path, self.info, self.fence, digest, joined)
+
+    def counted_text(self, text: str, *, joined: bool) -> str:
+        """What :meth:`key` identifies, the block's text being ``text``: from ``## path``
+        to the closing fence, and, ``joined``, the line break that starts the next block."""
+        return self.lead[1:] + text + self.close + ("\n" if joined else "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditPieces:
+    """An edit-mode first prompt: ``head``, each file's block, then ``tail``."""
+
+    head: str
+    blocks: tuple[FileBlock, ...]
+    tail: str
+
+    def pieces(self) -> tuple[Piece, ...]:
+        """The prompt's pieces in order (a file's text is a piece of its own)."""
+        inner = (piece for b in self.blocks for piece in (b.lead, b.body, b.close))
+        return (self.head, *inner, self.tail)
+
+
+def file_block(path: str, whole: WholeText) -> FileBlock:
+    """Edit mode's ``## path`` block of a file shown in full."""
+    info = _info(path)
+    opening, close = _fence_lines(whole.ends_line, info, whole.fence)
+    return FileBlock(
+        path=path,
+        info=info,
+        fence=whole.fence,
+        lead=f"\n## {path}\n{opening}",
+        body=whole.body,
+        close=close,
+    )
+
+
+def _blocks(full: Sequence[str], wholes: Mapping[str, WholeText]) -> tuple[FileBlock, ...]:
+    """Edit mode's ``## path`` blocks of the files ``full``, in order."""
+    return tuple(file_block(path, wholes[path]) for path in full)
+
+
+def render_edit_pieces(
+    state: BridgeState,
+    part: UserPart,
+    wholes: Mapping[str, WholeText],
+    root: Path | None = None,
+    *,
+    lead: str = "",
+) -> EditPieces:
+    """The edit-mode user part after ``lead``, with the files shown in full (``wholes``,
+    by path; ``part.contents`` is not looked at) left as pieces of their own, so a prompt
+    of hundreds of megabytes is never copied whole (nor, with :class:`FileBody` pieces,
+    read whole)."""
+    lang = state.lang
+    tree = render_tree(build_tree(part.paths, annotations=part.notes))
+    summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
+    full = [p for p in state.files if part.levels.get(p) == "full" and p in wholes]
+    shown = set(summarised)
+    rest = "".join(
+        [
+            _summaries(part, [p for p in state.files if p in shown], lang, root),
+            _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
+            _notes(state, part.left_out, part.withheld, root),
+        ]
+    )
+    blocks = _blocks(full, wholes)
+    frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
+    if frame.count(_SLOT) != 1:
+        body = PromptText(EditPieces(head="", blocks=blocks, tail=rest).pieces()).join()
+        text = render_prompt("edit", lang, root, task=state.task, body=body)
+        return EditPieces(head=lead + text + "\n", blocks=(), tail="")
+    before, after = frame.split(_SLOT)
+    return EditPieces(head=lead + before, blocks=blocks, tail=rest + after + "\n")
 
 
 def render_user_keyed(
     state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
 ) -> RenderedUser:
     """:func:`render_user`, with the spans of each file block whose digest is known."""
-    lang = state.lang
-    tree = render_tree(build_tree(part.paths, annotations=part.notes))
-    summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     if state.mode == "browse":
-        body = _summaries(part, summarised, lang, root) + _notes(
+        tree = render_tree(build_tree(part.paths, annotations=part.notes))
+        summarised = [
+            p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries
+        ]
+        body = _summaries(part, summarised, state.lang, root) + _notes(
             state, part.left_out, part.withheld, root
         )
-        browse = render_prompt("browse", lang, root, task=state.task, tree=tree, body=body)
+        browse = render_prompt("browse", state.lang, root, task=state.task, tree=tree, body=body)
         return RenderedUser(text=lead + browse + "\n")
-    full = [p for p in state.files if part.levels.get(p) == "full" and p in part.contents]
-    shown = set(summarised)
-    rest = [
-        _summaries(part, [p for p in state.files if p in shown], lang, root),
-        _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
-        _notes(state, part.left_out, part.withheld, root),
-    ]
-    # The body can be hundreds of megabytes: the frame is rendered around a slot and the
-    # whole is joined once, rather than joining the body and copying it into the frame.
-    frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
-    if frame.count(_SLOT) != 1:
-        body = "".join([*_file_blocks(part, full, 0)[0], *rest])
-        return RenderedUser(
-            text=lead + render_prompt("edit", lang, root, task=state.task, body=body) + "\n"
+    wholes = {
+        path: WholeText(
+            body=content,
+            fence=part.fences.get(path) or fence_for(content),
+            ends_line=not content or content.endswith("\n"),
         )
-    before, after = frame.split(_SLOT)
-    blocks, spans = _file_blocks(part, full, len(lead) + len(before))
-    return RenderedUser(text="".join([lead, before, *blocks, *rest, after, "\n"]), spans=spans)
+        for path, content in part.contents.items()
+    }
+    rendered = render_edit_pieces(state, part, wholes, root, lead=lead)
+    spans: list[tuple[int, int, str]] = []
+    at = len(rendered.head)
+    for number, block in enumerate(rendered.blocks):
+        content = part.contents[block.path]
+        size = len(block.lead) + len(content) + len(block.close)
+        digest = part.digests.get(block.path)
+        if digest is not None:
+            joined = number + 1 < len(rendered.blocks)
+            end = at + size + (1 if joined else 0)
+            spans.append((at + 1, end, block.key(digest, joined=joined)))
+        at += size
+    # The body can be hundreds of megabytes: it is joined once, with the frame around it.
+    return RenderedUser(text=PromptText(rendered.pieces()).join(), spans=tuple(spans))

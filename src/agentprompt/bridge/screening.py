@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agentprompt.bridge.secretcache import cached_scan
-from agentprompt.repo.secrets import SecretFinding, SecretScreen, scan_texts
+from agentprompt.repo.secrets import SecretFinding, SecretScreen, may_hold_secret, scan_texts
 from agentprompt.shares import map_shares
 
-__all__ = ["PARALLEL_SCREEN_THRESHOLD", "screen_prompt_texts"]
+__all__ = ["PARALLEL_SCREEN_THRESHOLD", "scan_in_workers", "screen_prompt_texts"]
 
 PARALLEL_SCREEN_THRESHOLD = 300
 """Fewer files than this are scanned in-process (starting workers would cost more)."""
@@ -30,8 +30,21 @@ def _scan_chunk(items: Sequence[tuple[str, str]]) -> dict[str, tuple[SecretFindi
     return scan_texts(items)
 
 
+def scan_in_workers(
+    items: Sequence[tuple[str, str]], workers: int | None = None
+) -> dict[str, tuple[SecretFinding, ...]]:
+    """detect-secrets' findings for ``items`` (nothing remembered), in ``workers``
+    processes (default: one per core) when there are many."""
+    return _scan(items, workers if workers is not None else (os.cpu_count() or 1))
+
+
 def _scan(items: Sequence[tuple[str, str]], workers: int) -> dict[str, tuple[SecretFinding, ...]]:
     """detect-secrets' findings for ``items``, in ``workers`` processes when there are many."""
+    if not items:
+        return {}
+    # The rules and their prefilter are built once per process, on first use; building them
+    # takes about 100 MB for a moment. Built here first, forked workers inherit them.
+    may_hold_secret("", "")
     if workers <= 1 or len(items) < PARALLEL_SCREEN_THRESHOLD:
         return _scan_chunk(items)
     # Largest texts first, in small chunks, so no worker is left with a long tail.

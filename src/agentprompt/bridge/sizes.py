@@ -4,10 +4,11 @@ threshold, what to leave out to make it smaller."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge.streamed import FileBody, Piece, read_batches
 from agentprompt.tokens import shared_counter
 
 __all__ = ["DEFAULT_WARN_TOKENS", "SizeReport", "size_report", "warn_threshold"]
@@ -84,22 +85,38 @@ def warn_threshold(stored: int | None, environ: Mapping[str, str] | None = None)
     return number if number > 0 else DEFAULT_WARN_TOKENS
 
 
+def _length(shown: Piece) -> int:
+    """The length in characters of a text the prompt shows (a file's without reading it)."""
+    return shown.chars if isinstance(shown, FileBody) else len(shown)
+
+
+def _texts(shown: Sequence[tuple[str, Piece]]) -> dict[str, str]:
+    """The texts of ``shown`` by path (files read from disk)."""
+    texts = {p: t for p, t in shown if isinstance(t, str)}
+    for read in read_batches([t for _, t in shown if isinstance(t, FileBody)]):
+        texts.update(read)
+    return texts
+
+
 def size_report(prompt: BridgePrompt, threshold: int = DEFAULT_WARN_TOKENS) -> SizeReport:
     """The size report of ``prompt``: the longest texts it shows are counted exactly and
     the five with the most tokens named; past ``threshold`` the folder and files that make
     up most of it are suggested as ``--exclude`` patterns."""
     counter = shared_counter()
-    longest = sorted(prompt.shown, key=lambda item: -len(item[1]))[:_CANDIDATES]
-    counted = sorted(((p, counter.count(t)) for p, t in longest), key=lambda x: (-x[1], x[0]))
+    longest = sorted(prompt.shown, key=lambda item: -_length(item[1]))[:_CANDIDATES]
+    texts = _texts(longest)
+    counted = sorted(
+        ((p, counter.count(texts[p])) for p, _ in longest), key=lambda x: (-x[1], x[0])
+    )
     largest = tuple(counted[:5])
     exclude: list[str] = []
     if prompt.tokens > threshold and prompt.shown:
-        total = sum(len(t) for _, t in prompt.shown) or 1
+        total = sum(_length(t) for _, t in prompt.shown) or 1
         folders: dict[str, int] = {}
         for path, text in prompt.shown:
             if "/" in path:
                 top = path.split("/", 1)[0] + "/"
-                folders[top] = folders.get(top, 0) + len(text)
+                folders[top] = folders.get(top, 0) + _length(text)
         heavy = sorted(folders.items(), key=lambda x: -x[1])
         if heavy and heavy[0][1] * 4 >= total:
             exclude.append(heavy[0][0])
@@ -110,7 +127,7 @@ def size_report(prompt: BridgePrompt, threshold: int = DEFAULT_WARN_TOKENS) -> S
                 exclude.append("/" + path)
     return SizeReport(
         tokens=prompt.tokens,
-        parts=len(prompt.parts),
+        parts=prompt.part_count,
         largest=largest,
         threshold=threshold,
         exclude=tuple(exclude),

@@ -3,7 +3,9 @@
 Packing a large repository again reads every file, and then used to look at all of the
 text twice more: a BLAKE2 digest of each file for its remembered secret verdict and token
 count, and a search for backtick and tilde runs for a fence that the content cannot close.
-Both depend on the text only, so they are kept per path in the project's cache database
+These, with the text's length and whether it ends a line (all a prompt's frame around the
+text needs, so a whole repository's prompt can be written without holding every text),
+depend on the text only, so they are kept per path in the project's cache database
 (``texts`` table, :mod:`agentprompt.store.cachedb`) with the file's stamp: size, modification
 time, change time and inode, as discovery's verdict memo keeps them
 (:mod:`agentprompt.repo.discovery.sniff_memo`).
@@ -29,7 +31,7 @@ from agentprompt.bridge.secretcache import text_digest
 from agentprompt.repo.discovery import SniffStamp
 from agentprompt.store.cachedb import open_cache, rows_in
 
-__all__ = ["TextFacts", "text_facts"]
+__all__ = ["TextFacts", "recall_facts", "text_facts"]
 
 _RACY_NS = 2_000_000_000
 """A file changed this recently is not remembered (see the module's docstring)."""
@@ -43,10 +45,20 @@ class TextFacts:
     """:func:`~agentprompt.bridge.secretcache.text_digest` of the text."""
     fence: str
     """:func:`~agentprompt.bridge.render.fence_for` of the text."""
+    chars: int
+    """The text's length in characters."""
+    ends_line: bool
+    """The text is empty or ends with a line break (its closing fence needs none before
+    it)."""
 
 
 def _facts(text: str) -> TextFacts:
-    return TextFacts(digest=text_digest(text), fence=fence_for(text))
+    return TextFacts(
+        digest=text_digest(text),
+        fence=fence_for(text),
+        chars=len(text),
+        ends_line=not text or text.endswith("\n"),
+    )
 
 
 def _stamp_key(stamp: SniffStamp) -> str:
@@ -73,7 +85,7 @@ def text_facts(
     try:
         known = _recall(db, steady)
         found: dict[str, TextFacts] = {}
-        fresh: list[tuple[str, str, str, int]] = []
+        fresh: list[tuple[str, str, str, int, int, bool]] = []
         now = time.time_ns()
         for path, text in texts.items():
             hit = known.get(path)
@@ -83,11 +95,21 @@ def text_facts(
             found[path] = facts = _facts(text)
             stamp = after.get(path)
             if path in steady and stamp is not None and now - max(stamp[1], stamp[2]) > _RACY_NS:
-                fresh.append((path, steady[path], facts.digest, len(facts.fence)))
+                fresh.append(
+                    (
+                        path,
+                        steady[path],
+                        facts.digest,
+                        len(facts.fence),
+                        facts.chars,
+                        facts.ends_line,
+                    )
+                )
         if fresh:
             with db:
                 db.executemany(
-                    "INSERT OR REPLACE INTO texts (path, stamp, digest, fence) VALUES (?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO texts (path, stamp, digest, fence, chars, "
+                    "ends_line) VALUES (?, ?, ?, ?, ?, ?)",
                     fresh,
                 )
         return found
@@ -97,12 +119,29 @@ def text_facts(
         db.close()
 
 
+def recall_facts(stamps: Mapping[str, SniffStamp], where: Path) -> dict[str, TextFacts]:
+    """The facts remembered at ``where`` of the files whose stamp (discovery's, taken
+    before any reading) is the remembered one, without reading them: a text read later
+    with that same stamp after reading is the text they describe."""
+    db = open_cache(where) if stamps else None
+    if db is None:
+        return {}
+    try:
+        return _recall(db, {path: _stamp_key(stamp) for path, stamp in stamps.items()})
+    except sqlite3.Error:
+        return {}
+    finally:
+        db.close()
+
+
 def _recall(db: sqlite3.Connection, steady: Mapping[str, str]) -> dict[str, TextFacts]:
     """The remembered facts of the paths in ``steady`` whose stamp still matches."""
     found: dict[str, TextFacts] = {}
     wanted = list(steady)
-    query = "SELECT path, stamp, digest, fence FROM texts WHERE path IN ({marks})"
-    for path, stamp, digest, fence in rows_in(db, query, wanted):
+    query = "SELECT path, stamp, digest, fence, chars, ends_line FROM texts WHERE path IN ({marks})"
+    for path, stamp, digest, fence, chars, ends_line in rows_in(db, query, wanted):
         if steady.get(path) == stamp and isinstance(fence, int) and fence >= 3:
-            found[path] = TextFacts(digest=str(digest), fence="`" * fence)
+            found[path] = TextFacts(
+                digest=str(digest), fence="`" * fence, chars=int(chars), ends_line=bool(ends_line)
+            )
     return found

@@ -4,6 +4,7 @@ then a size report on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import replace
 from functools import partial
@@ -40,17 +41,29 @@ from agentprompt.wire import to_anthropic, to_openai
 __all__ = ["pack_command", "write_output"]
 
 
-def write_output(target: Path, text: str) -> None:
-    """Write the whole prompt to ``target``; a :class:`UsageError` naming it when it
-    cannot be written."""
+def write_output(target: Path, prompt: BridgePrompt) -> None:
+    """Write the whole prompt to ``target`` piece by piece (a whole repository's prompt is
+    never held whole); a :class:`UsageError` naming it when it cannot be written, and no
+    file left half written."""
     if target.is_dir():
         raise UsageError(f"--output {target} is a directory; give a file name")
     try:
-        target.write_text(text, encoding="utf-8", newline="")
+        with target.open("w", encoding="utf-8", newline="") as stream:
+            prompt.write(stream)
     except OSError as exc:
+        _remove(target)
         raise UsageError(
             f"cannot write --output {target}: {exc.strerror or exc}; give a writable file"
         ) from None
+    except BaseException:
+        _remove(target)
+        raise
+
+
+def _remove(target: Path) -> None:
+    """Remove a half-written ``target`` (nothing when it was never made)."""
+    with contextlib.suppress(OSError):
+        target.unlink(missing_ok=True)
 
 
 def _say(text: str) -> None:
@@ -226,16 +239,19 @@ def pack_command(
             resend=state.resend or full,
         )
         view = session_view(root, state)
-    prompt = build_prompt(root, state, view=view, remember=True, report=report_sections)
+    # Written to a file, the prompt is not split: it is then never held whole.
+    prompt = build_prompt(
+        root, state, view=view, remember=True, report=report_sections, split=output is None
+    )
     # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
     state = state.after_prompt(prompt.shown_in_full, prompt.sends)
-    if part is not None and not 1 <= part <= len(prompt.parts):
+    if part is not None and not 1 <= part <= prompt.part_count:
         raise UsageError(
-            f"--part {part} is out of range: this prompt has {len(prompt.parts)} part(s)"
+            f"--part {part} is out of range: this prompt has {prompt.part_count} part(s)"
         )
     if output is not None:
         # Written before the session is saved: a file that cannot be written changes nothing.
-        write_output(output, prompt.text)
+        write_output(output, prompt)
     if session_id is None:
         start_session(root, state)
     elif state != stored:
@@ -255,7 +271,7 @@ def pack_command(
         deliver(prompt, root, part=part or 1, copy=copy)
     else:
         for text in prompt.parts:
-            deliver(replace(prompt, parts=(text,)), root, copy=False)
+            deliver(replace(prompt, split_parts=(text,)), root, copy=False)
         if len(prompt.parts) > 1:
             _say(
                 f"The prompt is in {len(prompt.parts)} parts, printed one after the other; "

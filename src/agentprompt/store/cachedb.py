@@ -45,7 +45,7 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The layout of :data:`TABLES`; a database of another version is made afresh."""
 
 TABLES = (
@@ -63,9 +63,10 @@ TABLES = (
     "CREATE TABLE scans (key TEXT PRIMARY KEY, findings TEXT NOT NULL)",
     # Token counts, by encoding and text digest (agentprompt.tokens).
     "CREATE TABLE counts (key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)",
-    # A file's digest and fence while its stamp is unchanged (agentprompt.bridge.textfacts).
+    # A file's digest, fence, length and whether it ends a line while its stamp is unchanged
+    # (agentprompt.bridge.textfacts).
     "CREATE TABLE texts (path TEXT PRIMARY KEY, stamp TEXT NOT NULL, digest TEXT NOT NULL,"
-    " fence INTEGER NOT NULL)",
+    " fence INTEGER NOT NULL, chars INTEGER NOT NULL, ends_line INTEGER NOT NULL)",
     # Texts a bridge session's prompts sent, by digest (agentprompt.bridge.sentstore).
     "CREATE TABLE sent (digest TEXT PRIMARY KEY, text TEXT NOT NULL)",
 )
