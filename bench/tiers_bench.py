@@ -69,10 +69,10 @@ from agentprompt.tiers import (
     TrackerState,
     assemble_tiers,
     content_hash,
-    item_path,
     repository_context,
     tiered_request,
 )
+from agentprompt.tiers.items import item_path
 from agentprompt.tiers.served import cache_use
 from agentprompt.tiers.steady import track_context
 from agentprompt.tokens import shared_counter

@@ -14,12 +14,12 @@ from agentprompt.tiers import (
     TrackedItem,
     TrackerState,
     cache_use,
-    file_text,
     open_tracker,
     repository_context,
     save_tracker,
     tiered_request,
 )
+from agentprompt.tiers.items import file_text
 from agentprompt.tiers.request import TieredRequest
 from agentprompt.tiers.steady import steady_context
 
