@@ -1,11 +1,11 @@
 """The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
 
+from agentprompt.bridge._render import fence_for, render_system, render_user
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
 from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.control import NotInContext, add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
-from agentprompt.bridge.render import fence_for, render_system, render_user
 from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
 from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, SizeReport, size_report
 from agentprompt.bridge.split import (
