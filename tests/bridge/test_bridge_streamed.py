@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge import pack_repository, streamed, survey
+from agentprompt.bridge import _streamed as streamed
+from agentprompt.bridge import _survey as survey
+from agentprompt.bridge import pack_repository
+from agentprompt.bridge._streamed import FileBody, FileChanged
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.streamed import FileBody, FileChanged
 from agentprompt.tokens import get_tokenizer
 
 _TEXTS = (
