@@ -164,7 +164,7 @@ def _stages(corpus: Path) -> None:
     """Where a cold full pack's time goes, stage by stage, in this process (CPU seconds;
     detect-secrets on the prefilter's candidates, and token counting, fresh, without the
     pack's caches)."""
-    from agentprompt.bridge.context import view_repository
+    from agentprompt.bridge.view import view_repository
     from agentprompt.repo.discovery import read_texts
     from agentprompt.repo.secrets import may_hold_secret, scan_texts
     from agentprompt.tokens import CountCache, get_tokenizer

@@ -35,7 +35,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "agentprompt.store": ("Store",),
     # Prompt files and the project
     "agentprompt.prompts.loader": ("PromptLibrary", "build_system_prompt", "load_system_prompt"),
-    "agentprompt.context.environment": ("read_environment",),
+    "agentprompt.project.environment": ("read_environment",),
     # The engines: repository context, edits, models
     "agentprompt.repo": (
         "MapOptions",
@@ -89,7 +89,6 @@ if _typing.TYPE_CHECKING:
     from agentprompt.budget import BudgetExceeded, FitResult, fit
     from agentprompt.commitmsg import get_commit_message
     from agentprompt.composition import Composition, compose
-    from agentprompt.context.environment import read_environment
     from agentprompt.edits import (
         ApplyOptions,
         ApplyReport,
@@ -118,6 +117,7 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.prefix import shared_prefix
     from agentprompt.profiles import inspect_profile
+    from agentprompt.project.environment import read_environment
     from agentprompt.prompts.loader import PromptLibrary, build_system_prompt, load_system_prompt
     from agentprompt.repo import (
         MapOptions,

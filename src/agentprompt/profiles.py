@@ -11,17 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agentprompt.agent.demo_profile import AgentContext, demo_profile, list_repository_files
 from agentprompt.agent.placement import ProfileName
-from agentprompt.agent.profiles import AgentContext, demo_profile, list_repository_files
 from agentprompt.budget import Cut, fit
 from agentprompt.composition import (
     Composition,
     assemble,
 )
-from agentprompt.context.environment import read_environment
 from agentprompt.errors import UsageError
 from agentprompt.messages import Message, ToolDefinition
 from agentprompt.prefix import SharedPrefix, shared_prefix
+from agentprompt.project.environment import read_environment
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import HistorySlot, Part, Section
 from agentprompt.tokens import shared_counter

@@ -17,10 +17,10 @@ from agentprompt.agent._system_prompt import (
     main_system_prompt,
 )
 from agentprompt.agent.specialized import AgentSpec, explorer_agent, planner_agent
-from agentprompt.context.environment import Environment
-from agentprompt.context.instructions import load_instructions
-from agentprompt.context.project import ProjectFacts
-from agentprompt.context.usage import ContextUsage, ToolResultStats
+from agentprompt.project.detect import ProjectFacts
+from agentprompt.project.environment import Environment
+from agentprompt.project.instructions import load_instructions
+from agentprompt.project.usage import ContextUsage, ToolResultStats
 from agentprompt.prompts.loader import PromptLibrary
 
 Snapshot = Callable[[str, str], None]

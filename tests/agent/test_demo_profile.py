@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agentprompt import Message, Stability, compose, get_tokenizer, to_anthropic, to_openai, to_text
-from agentprompt.agent.profiles import AgentContext, demo_profile
-from agentprompt.context.environment import Environment
+from agentprompt.agent.demo_profile import AgentContext, demo_profile
+from agentprompt.project.environment import Environment
 from agentprompt.prompts.loader import PromptLibrary
 
 ALLY_IDENTITY = (

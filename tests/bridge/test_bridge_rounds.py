@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from agentprompt.bridge.context import view_repository
 from agentprompt.bridge.rounds import advance, reply_options
 from agentprompt.bridge.state import BridgeState, InvalidBridgeState, load_session
+from agentprompt.bridge.view import view_repository
 from agentprompt.cli.main import main
 from agentprompt.edits.actions import Continue, Diagnostic, SwitchMode
 from agentprompt.edits.apply import AppliedAction, ApplyReport

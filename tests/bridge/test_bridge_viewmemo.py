@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge.context import view_repository
+from agentprompt.bridge.view import view_repository
 from agentprompt.repo.extraction import Extraction, SymbolCache, default_cache_path
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge import context, pack_repository
-from agentprompt.bridge.context import RepoView
+from agentprompt.bridge import pack_repository, view
 from agentprompt.bridge.pack import session_view, shows_every_file_whole, starting_state
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.view import RepoView
 from agentprompt.cli.main import main
 
 TREE_WITH_NOTES = "  utils.ts (exports:"
@@ -23,7 +23,7 @@ def _no_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object, **_kwargs: object) -> object:
         raise AssertionError("the view parsed files")
 
-    monkeypatch.setattr(context, "extract_repository", refuse)
+    monkeypatch.setattr(view, "extract_repository", refuse)
 
 
 def _tree(text: str) -> str:
@@ -47,7 +47,7 @@ def test_a_signatures_pack_still_makes_notes_and_summaries(example: Path) -> Non
 
 
 def test_only_edit_mode_over_every_file_without_a_budget_is_whole(example: Path) -> None:
-    bare = RepoView(discovery=context.view_repository(example, summaries=False).discovery)
+    bare = RepoView(discovery=view.view_repository(example, summaries=False).discovery)
     every = bare.paths
     edit = BridgeState(task="t", mode="edit", files=every)
     assert shows_every_file_whole(edit, bare)
@@ -60,7 +60,7 @@ def test_only_edit_mode_over_every_file_without_a_budget_is_whole(example: Path)
 def test_a_session_over_every_file_parses_nothing_in_later_rounds(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    every = context.view_repository(example, summaries=False).paths
+    every = view.view_repository(example, summaries=False).paths
     state = BridgeState(task="t", mode="edit", files=every)
     _no_parse(monkeypatch)
     assert session_view(example, state).notes == {}

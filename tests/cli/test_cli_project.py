@@ -14,7 +14,7 @@ import pytest
 from .conftest import Result, snapshot_tree
 
 Run = Callable[..., Result]
-FIXTURES = Path(__file__).parents[1] / "context" / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "project" / "fixtures"
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.context.instructions import InstructionError
+from agentprompt.project.instructions import InstructionError
 from agentprompt.tools import ToolResult
 from agentprompt.tools.instructions_tool import append_instruction, write_instructions
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentprompt.agent.specialized import AgentSpec
-from agentprompt.context.environment import Environment
-from agentprompt.context.instructions import ProjectInstructions, render_instructions
-from agentprompt.context.project import ProjectFacts, project_summary
-from agentprompt.context.usage import ContextUsage, warning_line
+from agentprompt.project.detect import ProjectFacts, project_summary
+from agentprompt.project.environment import Environment
+from agentprompt.project.instructions import ProjectInstructions, render_instructions
+from agentprompt.project.usage import ContextUsage, warning_line
 from agentprompt.project_root import find_project_root
 from agentprompt.prompts.loader import PromptLibrary
 

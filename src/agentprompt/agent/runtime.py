@@ -20,8 +20,8 @@ from agentprompt.agent.session.persist import (
 from agentprompt.agent.session.prompt import seed_system_prompt
 from agentprompt.agent.session.values import SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import scan_agents
-from agentprompt.context.environment import working_directory
 from agentprompt.llm.base import ModelClient
+from agentprompt.project.environment import working_directory
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.store import Store, default_store_path
 from agentprompt.tools.builtins import default_registry

@@ -1,7 +1,6 @@
 """The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
-from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.control import NotInContext, add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
@@ -24,6 +23,7 @@ from agentprompt.bridge.state import (
     start_session,
 )
 from agentprompt.bridge.text import UnknownLanguage, default_lang
+from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
 
 __all__ = [
     "DEFAULT_SPLIT_CHARS",

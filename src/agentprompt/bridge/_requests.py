@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from agentprompt.bridge.context import RepoView, resolve_request
 from agentprompt.bridge.text import render_prompt
+from agentprompt.bridge.view import RepoView, resolve_request
 
 __all__ = ["FOLDER_CAP", "describe_reason", "resolve_requests"]
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from agentprompt.bridge.context import RepoView, resolve_paths
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.view import RepoView, resolve_paths
 from agentprompt.errors import UsageError
 
 __all__ = ["NotInContext", "add_files", "drop_files"]

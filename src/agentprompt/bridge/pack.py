@@ -30,7 +30,10 @@ from agentprompt.bridge._sentstore import recall_texts, remember_texts
 from agentprompt.bridge._streamed import FileBody, Piece, PromptText, read_batches
 from agentprompt.bridge._survey import Survey, survey_files
 from agentprompt.bridge._textfacts import text_facts
-from agentprompt.bridge.context import (
+from agentprompt.bridge.fitting import Fitted, fit_files
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
+from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.view import (
     Overlay,
     RepoView,
     overlay_view,
@@ -38,9 +41,6 @@ from agentprompt.bridge.context import (
     resolve_paths,
     view_repository,
 )
-from agentprompt.bridge.fitting import Fitted, fit_files
-from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
-from agentprompt.bridge.state import BridgeState
 from agentprompt.budget import Cut
 from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message

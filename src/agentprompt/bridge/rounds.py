@@ -15,9 +15,9 @@ from pathlib import Path
 from agentprompt.bridge._requests import resolve_requests
 from agentprompt.bridge._secretcache import text_digest
 from agentprompt.bridge._sentstore import remember_texts
-from agentprompt.bridge.context import Overlay, RepoView, overlay_view
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.view import Overlay, RepoView, overlay_view
 from agentprompt.edits.apply import ApplyOptions, ApplyReport
 from agentprompt.repo.discovery import read_texts
 from agentprompt.store import default_cache_path

@@ -22,9 +22,9 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.bridge.context import RepoView, view_repository
 from agentprompt.bridge.rounds import reply_options
 from agentprompt.bridge.state import BridgeState, held_session
+from agentprompt.bridge.view import RepoView, view_repository
 from agentprompt.cli._bridge import bridge_session, finish_round
 from agentprompt.cli._options import json_option, make_root_option
 from agentprompt.cli._output import EXIT_FAILED, console, err_console, print_json, printable

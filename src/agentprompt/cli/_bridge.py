@@ -11,7 +11,6 @@ import click
 from rich.text import Text
 
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.context import RepoView
 from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, session_view
 from agentprompt.bridge.rounds import Round, run_round
@@ -24,6 +23,7 @@ from agentprompt.bridge.state import (
     save_state,
 )
 from agentprompt.bridge.text import render_prompt
+from agentprompt.bridge.view import RepoView
 from agentprompt.cli._options import check_root, json_option, root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport

@@ -22,9 +22,9 @@ from agentprompt.agent.compaction import CompactionError
 from agentprompt.agent.runtime import Chat
 from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.specialized import scan_agents
-from agentprompt.context.usage import warning_line
 from agentprompt.errors import AgentPromptError
 from agentprompt.llm.errors import ModelError
+from agentprompt.project.usage import warning_line
 
 __all__ = ["COMMANDS", "run_slash_command", "tools_line"]
 

@@ -14,16 +14,16 @@ import click
 
 from agentprompt.cli._options import json_option, make_root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
-from agentprompt.context.instructions import (
+from agentprompt.errors import UsageError
+from agentprompt.project.detect import detect_project
+from agentprompt.project.instructions import (
     DEFAULT_INSTRUCTION_FILES,
     DEFAULT_MAX_INSTRUCTION_BYTES,
     PRIMARY_FILE,
     InstructionError,
     load_instructions,
 )
-from agentprompt.context.project import detect_project
-from agentprompt.context.wizard import ProjectAnswers, render_ally_md, suggest_answers
-from agentprompt.errors import UsageError
+from agentprompt.project.wizard import ProjectAnswers, render_ally_md, suggest_answers
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tools.instructions_tool import append_instruction, write_instructions
 

@@ -32,7 +32,6 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotatio
 from pydantic import Field
 
 from agentprompt import __version__
-from agentprompt.context.instructions import instruction_names
 from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import AgentPromptError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS, argument_problem
@@ -44,6 +43,7 @@ from agentprompt.mcp_server._results import (
     ReadContextResult,
     RepoMapResult,
 )
+from agentprompt.project.instructions import instruction_names
 from agentprompt.prompts.loader import PromptLibrary
 
 if TYPE_CHECKING:
@@ -342,7 +342,7 @@ def _add_resources(server: MCPServer, root: Path, library: PromptLibrary, calls:
         )
 
     async def read_instructions(name: str) -> str:
-        from agentprompt.context.instructions import load_instructions
+        from agentprompt.project.instructions import load_instructions
 
         found = await calls.read(lambda: load_instructions(root, names=[name]))
         if not found.files:

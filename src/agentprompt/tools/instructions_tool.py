@@ -1,7 +1,7 @@
 """Writing the project's instruction files, and the tool with which the model appends an
 instruction to ALLY.md.
 
-The content comes from :mod:`agentprompt.context.instructions` (which reads these files);
+The content comes from :mod:`agentprompt.project.instructions` (which reads these files);
 the write goes through the edit engine, so it stays inside the root, never follows a
 symlink out of it, and is all or nothing. The tool checks the file with the edit engine's
 path safety first, so a symlinked ALLY.md leading out of the root is refused.
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprompt.context.instructions import (
+from agentprompt.edits import WriteFile, apply_actions
+from agentprompt.edits.paths import resolve_target
+from agentprompt.project.instructions import (
     PRIMARY_FILE,
     InstructionError,
     appended_instructions,
     written_instructions,
 )
-from agentprompt.edits import WriteFile, apply_actions
-from agentprompt.edits.paths import resolve_target
 from agentprompt.tools.context import ToolContext
 
 __all__ = ["append_instruction", "instructions_append", "write_instructions"]

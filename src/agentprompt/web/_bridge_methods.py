@@ -15,7 +15,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
 from agentprompt.bridge.rounds import reply_options, run_round
@@ -29,6 +28,7 @@ from agentprompt.bridge.state import (
 )
 from agentprompt.bridge.state import start_session as store_session
 from agentprompt.bridge.text import LANGS, default_lang
+from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.edits.journal import WriteFailed, locked

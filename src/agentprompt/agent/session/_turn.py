@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agentprompt.agent.session.values import TurnResult
-from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message, ToolCall
+from agentprompt.project.usage import ContextUsage
 
 __all__ = ["TurnState", "answer_calls", "unanswered_calls"]
 

@@ -41,10 +41,10 @@ from agentprompt.agent.session.prompt import PromptInputs, SystemPromptBuilder
 from agentprompt.agent.session.values import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens
-from agentprompt.context.usage import ContextUsage, ToolResultStats
 from agentprompt.llm.base import ModelClient, ModelReply, ModelRequest
 from agentprompt.llm.errors import ModelError
 from agentprompt.messages import Message, ToolCall
+from agentprompt.project.usage import ContextUsage, ToolResultStats
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.todos import TodoList
 from agentprompt.tokens import Tokenizer, shared_counter

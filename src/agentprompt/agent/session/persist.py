@@ -13,9 +13,9 @@ from typing import Any, get_args
 
 from agentprompt.agent._reminders import remove_reminders
 from agentprompt.agent.session.driver import AgentSession
-from agentprompt.context.usage import ToolResultStats
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, MessageFormatError, Role, ToolCall
+from agentprompt.project.usage import ToolResultStats
 from agentprompt.store import SessionRecord, Store
 from agentprompt.todos import TodoError, TodoList
 

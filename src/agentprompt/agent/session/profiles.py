@@ -18,9 +18,9 @@ from agentprompt.agent._reminders import todo_reminder
 from agentprompt.agent.placement import ProfileName, place_request, request_parts
 from agentprompt.agent.session.prompt import PromptInputs, seed_system_prompt
 from agentprompt.agent.session.values import SessionConfig
-from agentprompt.context.environment import working_directory
-from agentprompt.context.usage import ContextUsage
 from agentprompt.messages import Message, ToolDefinition
+from agentprompt.project.environment import working_directory
+from agentprompt.project.usage import ContextUsage
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Part, Section, Stability
 from agentprompt.tokens import shared_counter

@@ -26,10 +26,10 @@ from agentprompt.agent._system_prompt import (
 from agentprompt.agent.placement import ProfileName, SystemText
 from agentprompt.agent.session.values import AgentRole
 from agentprompt.agent.specialized import scan_agents
-from agentprompt.context.environment import Environment, watch_environment
-from agentprompt.context.instructions import load_instructions
-from agentprompt.context.project import detect_project
-from agentprompt.context.usage import ContextUsage
+from agentprompt.project.detect import detect_project
+from agentprompt.project.environment import Environment, watch_environment
+from agentprompt.project.instructions import load_instructions
+from agentprompt.project.usage import ContextUsage
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["PromptInputs", "SystemPromptBuilder", "seed_system_prompt"]

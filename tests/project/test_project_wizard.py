@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprompt.context.project import ProjectFacts, detect_project
-from agentprompt.context.wizard import ProjectAnswers, render_ally_md, suggest_answers
+from agentprompt.project.detect import ProjectFacts, detect_project
+from agentprompt.project.wizard import ProjectAnswers, render_ally_md, suggest_answers
 from agentprompt.prompts.loader import PromptLibrary
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.context.project import ProjectFacts, project_summary
+from agentprompt.project.detect import ProjectFacts, project_summary
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["ProjectAnswers", "render_ally_md", "suggest_answers"]

@@ -16,15 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentprompt.context._manifests import (
-    cargo_dependencies,
-    npm_dependencies,
-    python_dependencies,
-    read_json,
-    read_text,
-    read_toml,
-)
-from agentprompt.context._project_rules import (
+from agentprompt.project._detect_rules import (
     CI_FILES,
     DOCKER_FILES,
     EXTENSION_LANGUAGES,
@@ -33,6 +25,14 @@ from agentprompt.context._project_rules import (
     MANIFEST_PACKAGE_MANAGERS,
     PROJECT_MARKERS,
     SKIPPED_DIRS,
+)
+from agentprompt.project._manifests import (
+    cargo_dependencies,
+    npm_dependencies,
+    python_dependencies,
+    read_json,
+    read_text,
+    read_toml,
 )
 
 __all__ = ["ProjectFacts", "detect_project", "project_summary"]

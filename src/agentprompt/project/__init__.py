@@ -8,29 +8,29 @@ needs it); the rest loads on first use, so starting the CLI does not pay for it.
 from typing import TYPE_CHECKING
 
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
-from agentprompt.context.environment import Environment, read_environment, watch_environment
+from agentprompt.project.environment import Environment, read_environment, watch_environment
 
 if TYPE_CHECKING:
-    from agentprompt.context.instructions import (
+    from agentprompt.project.detect import ProjectFacts, detect_project, project_summary
+    from agentprompt.project.instructions import (
         InstructionError,
         InstructionFile,
         ProjectInstructions,
         load_instructions,
         render_instructions,
     )
-    from agentprompt.context.project import ProjectFacts, detect_project, project_summary
-    from agentprompt.context.usage import ContextUsage, ToolResultStats
+    from agentprompt.project.usage import ContextUsage, ToolResultStats
 
 _SOURCES = {
-    "agentprompt.context.instructions": (
+    "agentprompt.project.instructions": (
         "InstructionError",
         "InstructionFile",
         "ProjectInstructions",
         "load_instructions",
         "render_instructions",
     ),
-    "agentprompt.context.project": ("ProjectFacts", "detect_project", "project_summary"),
-    "agentprompt.context.usage": ("ContextUsage", "ToolResultStats"),
+    "agentprompt.project.detect": ("ProjectFacts", "detect_project", "project_summary"),
+    "agentprompt.project.usage": ("ContextUsage", "ToolResultStats"),
 }
 __getattr__ = _lazy_attributes(
     globals(), {name: module for module, names in _SOURCES.items() for name in names}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.context.instructions import (
+from agentprompt.project.instructions import (
     DEFAULT_INSTRUCTION_FILES,
     INSTRUCTION_FILES_ENV,
     InstructionError,

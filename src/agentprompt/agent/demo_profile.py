@@ -1,6 +1,6 @@
-"""Profiles of the agent's prompt.
+"""The `demo` profile of the agent's prompt, and the value it builds its sections from.
 
-``demo`` is the main agent's prompt for one repository: the core directives as
+It is the main agent's prompt for one repository: the core directives as
 static system text, the environment as session text, the repository's files as an optional
 section that falls back to its top-level folders, any history, and the task as the user's
 turn.
@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.context.environment import Environment
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message
+from agentprompt.project.environment import Environment
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.discovery import discover
 from agentprompt.sections import Profile, Section, SectionSpec, Stability

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.context.project import ProjectFacts, detect_project, project_summary
+from agentprompt.project.detect import ProjectFacts, detect_project, project_summary
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

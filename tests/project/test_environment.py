@@ -6,7 +6,7 @@ import datetime as dt
 import subprocess
 from pathlib import Path
 
-from agentprompt.context.environment import (
+from agentprompt.project.environment import (
     git_state,
     read_environment,
     watch_environment,

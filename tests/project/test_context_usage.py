@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.context.usage import (
+from agentprompt.errors import AgentPromptError
+from agentprompt.project.usage import (
     DEFAULT_TOOL_RESULT_TOKENS,
     ContextUsage,
     ToolResultStats,
@@ -14,7 +15,6 @@ from agentprompt.context.usage import (
     threshold_message,
     warning_line,
 )
-from agentprompt.errors import AgentPromptError
 from agentprompt.prompts.loader import PromptLibrary
 
 
