@@ -282,7 +282,7 @@ def test_pack_prints_and_copies_the_parts_of_the_joined_text(tmp_path: Path) -> 
 
 _CHUNK = st.text(
     alphabet=st.sampled_from(
-        ["a", " ", "#", "`", "~", "\n", "\r", "é", "日", "😀", "\x85", "\u2028", "\f"]
+        ["a", " ", "#", "`", "~", "\n", "\r", "é", "日", "😀", "\x85", "\u2028", "\f", "\v", "\x1e"]
     ),
     max_size=30,
 )

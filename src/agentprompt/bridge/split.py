@@ -76,7 +76,7 @@ def part_header(n: int, m: int, lang: str, root: Path | None = None) -> str:
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
-LINE_ENDS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_ENDS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """The characters :meth:`str.splitlines` ends a line at (``\\r\\n`` ends one line too)."""
 
 
@@ -90,7 +90,7 @@ def text_lines(chunks: Iterable[str]) -> Iterator[str]:
             continue
         lines = (carry + chunk).splitlines(keepends=True)
         carry = lines.pop()
-        if carry[-1] in LINE_ENDS and carry[-1] != "\r":
+        if carry[-1] in _LINE_ENDS and carry[-1] != "\r":
             lines.append(carry)
             carry = ""
         yield from lines
