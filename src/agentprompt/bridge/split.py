@@ -166,17 +166,21 @@ class LineFacts:
     where the last one ends (one more entry than there are lines)."""
     offsets: array[int]
     """The same in characters (``reach`` itself when the limit counts characters)."""
-    ranks: bytes
+    ranks: bytearray
     """How good a cut before each line is (2 best)."""
     longest: int
     """The largest measure of a line."""
 
 
-def line_facts(lines: Iterable[str], measure: Measure | None = None) -> LineFacts:
+def line_facts(
+    lines: Iterable[str], measure: Measure | None = None, *, chars: int | None = None
+) -> LineFacts:
     """The facts of ``lines`` for cutting, each line measured with ``measure`` (None:
-    in characters)."""
-    reach = array("q", [0])
-    offsets = reach if measure is None else array("q", [0])
+    in characters). ``chars``: how many characters the lines hold, when known (a text of
+    fewer than 2**32 keeps four bytes a line for where each starts, not eight)."""
+    narrow = chars is not None and chars < 2**32
+    reach = array("I" if narrow and measure is None else "q", [0])
+    offsets = reach if measure is None else array("I" if narrow else "q", [0])
     ranks = bytearray()
     longest = 0
     for line, rank in _ranks(lines):
@@ -186,7 +190,7 @@ def line_facts(lines: Iterable[str], measure: Measure | None = None) -> LineFact
             offsets.append(offsets[-1] + len(line))
         ranks.append(rank)
         longest = max(longest, size)
-    return LineFacts(reach=reach, offsets=offsets, ranks=bytes(ranks), longest=longest)
+    return LineFacts(reach=reach, offsets=offsets, ranks=ranks, longest=longest)
 
 
 def _line_ends(facts: LineFacts, room: int) -> list[int]:
@@ -298,7 +302,7 @@ def plan_split(text: str, limit: SplitLimit, lang: str, root: Path | None = None
     if limit.measure(text) <= limit.size:
         return _whole(len(text))
     lines = text.splitlines(keepends=True)
-    facts = line_facts(lines, None if limit.measure is len else limit.measure)
+    facts = line_facts(lines, None if limit.measure is len else limit.measure, chars=len(text))
     return _plan(facts, limit, lang, root, lambda h, a, b: limit.measure(h + text[a:b]))
 
 
@@ -312,7 +316,7 @@ def plan_chunks_split(
         raise ValueError("a split of chunks measures characters")
     if chars <= limit.size:
         return _whole(chars)
-    facts = line_facts(text_lines(chunks))
+    facts = line_facts(text_lines(chunks), chars=chars)
     return _plan(facts, limit, lang, root, lambda h, a, b: len(h) + b - a)
 
 
