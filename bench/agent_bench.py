@@ -41,8 +41,8 @@ from typing import Any
 from agentprompt.agent.placement import PlacedRequest, ProfileName
 from agentprompt.agent.runtime import create_session
 from agentprompt.agent.session.values import SessionConfig
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.llm.base import ModelReply, ModelRequest
-from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall
 from agentprompt.prefix import shared_prefix
 from agentprompt.tokens import get_tokenizer, shared_counter

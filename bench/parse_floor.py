@@ -5,7 +5,7 @@ Run: ``.venv/bin/python bench/parse_floor.py`` (builds the corpus like ``map_ben
 Prints the CPU seconds of ``parser.parse`` per language and in all, the slowest files, and
 how much of it went to files with syntax errors; then the parse as a map makes it, where a
 Python file is parsed as its skeleton (function bodies blanked,
-``agentprompt.repo.symbols.skeletons``; the whole file when the skeleton has errors).
+``agentprompt.repo.symbols._skeletons``; the whole file when the skeleton has errors).
 """
 
 from __future__ import annotations

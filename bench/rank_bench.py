@@ -81,7 +81,7 @@ def _base_cache(corpus: Path) -> None:
 
 def _child(scenario: str, dump: bool) -> dict[str, Any]:
     """One cold rank and fit of the corpus on a fresh copy of the base cache."""
-    from agentprompt.repo.map import build as repomap
+    from agentprompt.repo.map import _build as repomap
 
     corpus = BENCH / ".corpus"
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,7 +16,7 @@ then the two parts of ``scan_texts`` apart: the rules' pass that names the candi
 and detect-secrets on those lines (and on the lines its transformers rewrite).
 
 ``--against REV --rounds N``: CPU seconds of the rules' pass alone (``candidate_lines`` on
-every file) with ``repo/secrets/filter.py`` as it is at git revision ``REV`` and as it is
+every file) with ``repo/secrets/_filter.py`` as it is at git revision ``REV`` and as it is
 now, interleaved in one process, N rounds; and whether the candidate lines now are the
 same as, or a subset of, those at ``REV``.
 """
@@ -36,8 +36,8 @@ from types import ModuleType
 
 from agentprompt.repo.discovery import discover, read_texts
 from agentprompt.repo.secrets import SecretFinding, may_hold_secret, scan_texts
-from agentprompt.repo.secrets import filter as secretfilter
-from agentprompt.repo.secrets import scan as secrets
+from agentprompt.repo.secrets import _filter as secretfilter
+from agentprompt.repo.secrets import _scan as secrets
 from agentprompt.repo.secrets.stores import STORE_KIND, URL_KIND
 
 CORPUS = Path(__file__).resolve().parent / ".corpus"
@@ -141,10 +141,10 @@ def timing(items: list[tuple[str, str]], pairs: int) -> None:
 
 
 def _module_at(revision: str) -> ModuleType:
-    """``repo/secrets/filter.py`` as it is at a git revision, loaded as its own module."""
+    """``repo/secrets/_filter.py`` as it is at a git revision, loaded as its own module."""
     root = Path(__file__).resolve().parent.parent
     source = subprocess.run(
-        ["git", "show", f"{revision}:src/agentprompt/repo/secrets/filter.py"],
+        ["git", "show", f"{revision}:src/agentprompt/repo/secrets/_filter.py"],
         cwd=root,
         capture_output=True,
         text=True,

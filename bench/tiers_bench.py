@@ -72,7 +72,7 @@ from agentprompt.tiers import (
     repository_context,
     tiered_request,
 )
-from agentprompt.tiers.items import item_path
+from agentprompt.tiers._items import item_path
 from agentprompt.tiers.served import cache_use
 from agentprompt.tiers.steady import track_context
 from agentprompt.tokens import shared_counter

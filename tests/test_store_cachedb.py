@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge.secretcache import cached_scan
-from agentprompt.bridge.sentstore import recall_texts, remember_texts
+from agentprompt.bridge._secretcache import cached_scan
+from agentprompt.bridge._sentstore import recall_texts, remember_texts
 from agentprompt.repo.discovery import discover
 from agentprompt.repo.extraction import Extraction, extract_repository
 from agentprompt.repo.secrets import SecretFinding

@@ -14,7 +14,7 @@ from agentprompt.agent.compaction import (
     is_compaction_notice,
     should_compact,
 )
-from agentprompt.llm.testing import ScriptedModel
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.messages import Message, ToolCall
 from agentprompt.prompts.loader import PromptLibrary
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
 from agentprompt.agent.session.values import SessionConfig, SessionEvent
+from agentprompt.llm._testing import FunctionModel, ScriptedModel
 from agentprompt.llm.base import ModelReply, ModelRequest
-from agentprompt.llm.testing import FunctionModel, ScriptedModel
 from agentprompt.messages import ToolCall
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5)

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentprompt.agent.mentions import find_mention, mention_call
+from agentprompt.agent._mentions import find_mention, mention_call
 from agentprompt.agent.placement import SystemText
 from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.session.values import SessionConfig
-from agentprompt.llm.testing import ScriptedModel
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.tools.context import ToolContext
 from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.registry import ToolRegistry, ToolSpec

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.agent.reminders import (
+from agentprompt.agent._reminders import (
     ReminderFacts,
     build_reminders,
     continuation_reminder,

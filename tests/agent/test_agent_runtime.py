@@ -9,8 +9,8 @@ from pathlib import Path
 
 from agentprompt.agent.runtime import create_session
 from agentprompt.agent.session.values import SessionConfig
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.llm.base import ModelReply, Usage
-from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5)

@@ -14,9 +14,9 @@ from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.session.prompt import PromptInputs
 from agentprompt.agent.session.values import AgentRole, SessionConfig, SessionEvent
 from agentprompt.errors import UsageError
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, TextDelta, Usage
 from agentprompt.llm.errors import ModelConnectionError
-from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import Message, ToolCall
 from agentprompt.tools.context import ToolContext, ToolResult
 from agentprompt.tools.policy import ToolPolicy

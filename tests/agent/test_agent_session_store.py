@@ -16,8 +16,8 @@ from agentprompt.agent.session.persist import (
     session_state,
 )
 from agentprompt.agent.session.prompt import PromptInputs
+from agentprompt.llm._testing import ScriptedModel
 from agentprompt.llm.base import ModelReply
-from agentprompt.llm.testing import ScriptedModel
 from agentprompt.messages import ToolCall
 from agentprompt.store import Store
 from agentprompt.tools.registry import ToolRegistry, ToolSpec

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.agent.specialized import AgentSpec, explorer_agent, planner_agent
-from agentprompt.agent.system_prompt import (
+from agentprompt.agent._system_prompt import (
     PromptFacts,
     agent_system_parts,
     agent_system_prompt,
@@ -17,6 +16,7 @@ from agentprompt.agent.system_prompt import (
     main_system_parts,
     main_system_prompt,
 )
+from agentprompt.agent.specialized import AgentSpec, explorer_agent, planner_agent
 from agentprompt.context.environment import Environment
 from agentprompt.context.instructions import load_instructions
 from agentprompt.context.project import ProjectFacts

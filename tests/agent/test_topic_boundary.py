@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentprompt.agent.topic import TopicDetector, TopicReplyError, parse_topic_reply
+from agentprompt.agent._topic import TopicDetector, TopicReplyError, parse_topic_reply
 from agentprompt.llm import ScriptedModel
 from agentprompt.messages import Message
 

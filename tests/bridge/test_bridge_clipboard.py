@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from agentprompt import shares
+from agentprompt.bridge._screening import screen_prompt_texts
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.screening import screen_prompt_texts
 
 
 def test_copies_with_the_given_clipboard(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_real_pyperclip_without_a_clipboard_falls_back_to_a_git_ignored_file(
 def test_screening_in_workers_finds_what_one_process_finds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("agentprompt.bridge.screening.PARALLEL_SCREEN_THRESHOLD", 2)
+    monkeypatch.setattr("agentprompt.bridge._screening.PARALLEL_SCREEN_THRESHOLD", 2)
     items = [(f"m{i}.py", f"x = {i}\n") for i in range(4)]
     items.append(("keys.py", 'AWS = "AKIAIOSFODNN7EXAMPLE"\n'))
     parallel = screen_prompt_texts(items, workers=2)

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.bridge.render import fence_for
+from agentprompt.bridge._render import fence_for
 
 _AT_LINE_START = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.bridge._render import fence_for
 from agentprompt.bridge.pack import build_prompt
-from agentprompt.bridge.render import fence_for
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import UnknownLanguage, default_lang, prompt_name
 
@@ -108,7 +108,7 @@ LONG_OUTPUT = {"ja": "### 出力が長い場合（LLM→ユーザー）", "en": 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_system_part_has_one_split_section_last_input_then_output(lang: str) -> None:
-    from agentprompt.bridge.render import render_system
+    from agentprompt.bridge._render import render_system
 
     lines = render_system(lang).split("\n")
     assert lines.count(SPLIT_HEADINGS[lang]) == 1
@@ -121,7 +121,7 @@ def test_system_part_has_one_split_section_last_input_then_output(lang: str) -> 
 
 
 def test_system_split_section_is_the_seeds_text(seed_003: str) -> None:
-    from agentprompt.bridge.render import render_system
+    from agentprompt.bridge._render import render_system
 
     seed = seed_003[seed_003.index("### 入力が長い場合") :]
     seed = seed[: seed.index("\n---\n\n## 使用例")]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.bridge._requests import FOLDER_CAP
 from agentprompt.bridge.context import view_repository
 from agentprompt.bridge.pack import build_prompt
-from agentprompt.bridge.requests import FOLDER_CAP
 from agentprompt.bridge.rounds import advance
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.actions import SwitchMode

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentprompt.bridge.secretcache import cached_scan
+from agentprompt.bridge._secretcache import cached_scan
 from agentprompt.repo.secrets import SecretFinding
 
 

@@ -16,7 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.bridge import pack_repository, streamed, survey
+from agentprompt.bridge import _streamed as streamed
+from agentprompt.bridge import _survey as survey
+from agentprompt.bridge import pack_repository
+from agentprompt.bridge._streamed import FileBody, FileChanged, PromptText
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.split import (
     LimitTooSmall,
@@ -28,7 +31,6 @@ from agentprompt.bridge.split import (
     text_lines,
 )
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.streamed import FileBody, FileChanged, PromptText
 from agentprompt.tokens import get_tokenizer, shared_counter
 
 _TEXTS = (

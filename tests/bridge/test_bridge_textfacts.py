@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.bridge._render import UserPart, fence_for, render_user, render_user_keyed
+from agentprompt.bridge._secretcache import text_digest
+from agentprompt.bridge._textfacts import TextFacts, text_facts
 from agentprompt.bridge.pack import build_prompt
-from agentprompt.bridge.render import UserPart, fence_for, render_user, render_user_keyed
-from agentprompt.bridge.secretcache import text_digest
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.textfacts import TextFacts, text_facts
 from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary
 
 _STAMP = (10, 1_000_000_000, 1_000_000_000, 7)
@@ -157,7 +157,7 @@ def test_a_warm_pack_is_exact_and_sees_a_file_changed_under_an_old_stamp(
     example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     later = time.time_ns() + 60 * 10**9
-    monkeypatch.setattr("agentprompt.bridge.textfacts.time.time_ns", lambda: later)
+    monkeypatch.setattr("agentprompt.bridge._textfacts.time.time_ns", lambda: later)
     _age(example)
     where = tmp_path / "cache.db"
     files = ("src/utils.ts", "src/index.ts", "scripts/report.py")

@@ -139,7 +139,7 @@ def test_a_subject_still_not_imperative_after_asking_again_fails(
      "perf: speed up the scan", "fix: embed the legend", "chore: bring back the flag"],
 )  # fmt: skip
 def test_imperative_subjects_and_names_are_accepted(subject: str) -> None:
-    from agentprompt.commitmsg.style import subject_style_problems
+    from agentprompt.commitmsg._style import subject_style_problems
 
     assert subject_style_problems(subject) == []
 
@@ -150,6 +150,6 @@ def test_imperative_subjects_and_names_are_accepted(subject: str) -> None:
      ("docs: wrote the guide", 1), ("fix: Raise the limit", 1), ("fix: applies patches", 1)],
 )  # fmt: skip
 def test_other_moods_and_capitals_are_problems(subject: str, count: int) -> None:
-    from agentprompt.commitmsg.style import subject_style_problems
+    from agentprompt.commitmsg._style import subject_style_problems
 
     assert len(subject_style_problems(subject)) == count

@@ -8,7 +8,7 @@ import time
 import pytest
 from rich.console import Console
 
-from agentprompt.cli import progress
+from agentprompt.cli import _progress as progress
 
 
 def _console(monkeypatch: pytest.MonkeyPatch, *, terminal: bool) -> io.StringIO:

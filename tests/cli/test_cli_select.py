@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.cli import select as select_cli
+from agentprompt.cli import _select as select_cli
 from agentprompt.llm import ScriptedModel
 from agentprompt.llm.base import PromptExecutor
 

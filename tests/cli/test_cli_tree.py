@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.discovery import walk as walk_module
+from agentprompt.repo.discovery import _walk as walk_module
 
 from .conftest import Result, snapshot_tree
 

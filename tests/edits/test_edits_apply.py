@@ -267,7 +267,7 @@ def test_a_new_file_cannot_also_be_a_directory_of_another(root: Path) -> None:
 def test_a_file_that_cannot_be_read_fails_its_block_without_a_traceback(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agentprompt.edits import plan
+    from agentprompt.edits import _plan as plan
 
     def denied(*args: object, **kwargs: object) -> bytes:
         raise PermissionError(13, "Permission denied")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.edits._feedback import closest_lines
 from agentprompt.edits.actions import SearchReplace
 from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
-from agentprompt.edits.feedback import closest_lines
 from agentprompt.errors import AgentPromptError
 
 

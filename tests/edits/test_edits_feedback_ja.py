@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.edits._reasons import reason
 from agentprompt.edits.apply import ApplyOptions, apply_reply
-from agentprompt.edits.reasons import reason
 from agentprompt.edits.wording import EDIT_MESSAGES, UnknownEditLanguage
 from agentprompt.prompts.loader import PACKAGED_DIR, parse_prompt_file
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.edits import match
-from agentprompt.edits.match import STAGES, Found, LineIndex, Missing, locate, normalise
+from agentprompt.edits import _match as match
+from agentprompt.edits._match import STAGES, Found, LineIndex, Missing, locate, normalise
 
 
 def _find(lines: list[str], needle: list[str], **kwargs: object) -> Found | Missing:

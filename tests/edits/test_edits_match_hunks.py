@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from agentprompt.edits._hunks import apply_hunks, hunk_from_texts, split_hunk
+from agentprompt.edits._splice import apply_edits
 from agentprompt.edits.actions import Hunk
-from agentprompt.edits.hunks import apply_hunks, hunk_from_texts, split_hunk
-from agentprompt.edits.splice import apply_edits
 
 
 def _apply(lines: list[str], *hunks: Hunk) -> list[str]:

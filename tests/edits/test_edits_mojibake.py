@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.edits._mojibake import GarbledReply, garbled_lines
 from agentprompt.edits.apply import ApplyOptions, apply_reply
-from agentprompt.edits.mojibake import GarbledReply, garbled_lines
 
 
 def _as_cp1252(text: str) -> str:

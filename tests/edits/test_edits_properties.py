@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agentprompt.edits import journal
+from agentprompt.edits._hunks import hunk_from_texts
 from agentprompt.edits.actions import (
     DeleteFile,
     EditError,
@@ -25,7 +26,6 @@ from agentprompt.edits.actions import (
     WriteFile,
 )
 from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
-from agentprompt.edits.hunks import hunk_from_texts
 from agentprompt.edits.journal import WriteFailed
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agentprompt.edits import parse_reply
+from agentprompt.edits._elision import is_elision
 from agentprompt.edits.apply import ApplyOptions, apply_reply
-from agentprompt.edits.elision import is_elision
 
 UTILS = """// Small helpers.
 

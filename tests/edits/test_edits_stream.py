@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.edits import EditError, StreamClosed, StreamParser, parse_reply
-from agentprompt.edits.dialects import udiff, whole
+from agentprompt.edits.dialects import _udiff as udiff
+from agentprompt.edits.dialects import _whole as whole
 
 FRAGMENTS = [
     "Here is the change:",

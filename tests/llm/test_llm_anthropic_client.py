@@ -23,7 +23,7 @@ from agentprompt.llm import (
     Usage,
     make_client,
 )
-from agentprompt.llm.anthropic_client import DEFAULT_MAX_TOKENS, AnthropicClient
+from agentprompt.llm._anthropic_client import DEFAULT_MAX_TOKENS, AnthropicClient
 from agentprompt.messages import Message, ToolCall, ToolDefinition
 
 from .loopback import LoopbackServer, anthropic_stream, free_port, json_answer

@@ -9,13 +9,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from agentprompt.cli.main import main
-from agentprompt.cli.model import (
+from agentprompt.cli._model import (
     ModelOptions,
     client_from_options,
     config_from_options,
     model_options,
 )
+from agentprompt.cli.main import main
 from agentprompt.llm import ModelRequest, ScriptFileModel
 from agentprompt.messages import Message
 

@@ -16,8 +16,8 @@ from agentprompt.llm import (
     make_client,
     resolve_model_config,
 )
-from agentprompt.llm.anthropic_client import AnthropicClient
-from agentprompt.llm.openai_client import OpenAIClient
+from agentprompt.llm._anthropic_client import AnthropicClient
+from agentprompt.llm._openai_client import OpenAIClient
 
 
 def test_make_client_without_a_key_for_the_providers_own_api_names_the_variable() -> None:

@@ -22,7 +22,7 @@ from agentprompt.llm import (
     Usage,
     make_client,
 )
-from agentprompt.llm.openai_client import OpenAIClient
+from agentprompt.llm._openai_client import OpenAIClient
 from agentprompt.messages import Message, ToolCall, ToolDefinition
 
 from .loopback import Answer, LoopbackServer, free_port, json_answer, openai_stream
@@ -165,7 +165,7 @@ def test_the_request_model_overrides_the_configured_one(server: LoopbackServer) 
 
 
 def test_openai_itself_gets_max_completion_tokens() -> None:
-    from agentprompt.llm.openai_client import chat_request_body
+    from agentprompt.llm._openai_client import chat_request_body
 
     body = chat_request_body(REQUEST, ModelConfig(provider="openai", model="gpt-4o"))
     assert body["max_completion_tokens"] == 100 and "max_tokens" not in body

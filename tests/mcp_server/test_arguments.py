@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentprompt.mcp_server.arguments import MAX_TEXT_CHARS, argument_problem
+from agentprompt.mcp_server._arguments import MAX_TEXT_CHARS, argument_problem
 
 SCHEMAS = {
     "rank_files": {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.repo.extraction import workers as parse_workers
+from agentprompt.repo.extraction import _workers as parse_workers
 
 
 @pytest.fixture

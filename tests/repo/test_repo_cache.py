@@ -15,14 +15,14 @@ import pytest
 
 from agentprompt.repo.discovery import RepoFile, discover
 from agentprompt.repo.extraction import Extraction, extract_repository
-from agentprompt.repo.extraction.cache import (
+from agentprompt.repo.extraction._cache import (
     CacheRow,
     SymbolCache,
     default_cache_path,
     from_json,
     to_json,
 )
-from agentprompt.repo.extraction.workers import PARALLEL_THRESHOLD
+from agentprompt.repo.extraction._workers import PARALLEL_THRESHOLD
 from agentprompt.repo.map import MapOptions, build_map
 from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
@@ -162,8 +162,8 @@ def test_two_processes_may_use_the_cache_at_once(project: Path) -> None:
     script = textwrap.dedent(
         f"""
         from pathlib import Path
-        from agentprompt.repo.discovery.files import RepoFile, discover
-        from agentprompt.repo.extraction.repository import extract_repository
+        from agentprompt.repo.discovery._files import RepoFile, discover
+        from agentprompt.repo.extraction._repository import extract_repository
         root = Path({str(project)!r})
         for _ in range(3):
             found = extract_repository(discover(root), workers=1)

@@ -23,10 +23,10 @@ from agentprompt.repo.discovery import (
     is_generated_reason,
     read_text,
 )
-from agentprompt.repo.discovery import git as gitcmd
-from agentprompt.repo.discovery import walk as walk_module
-from agentprompt.repo.discovery.git import GitTimedOut
-from agentprompt.repo.discovery.ignore import InvalidIgnorePattern
+from agentprompt.repo.discovery import _git as gitcmd
+from agentprompt.repo.discovery import _walk as walk_module
+from agentprompt.repo.discovery._git import GitTimedOut
+from agentprompt.repo.discovery._ignore import InvalidIgnorePattern
 
 WALK = DiscoveryOptions(follow_git=False)
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from agentprompt.repo.discovery import discover
+from agentprompt.repo.extraction import _workers as parse_workers
 from agentprompt.repo.extraction import extract_repository, start_parsing
-from agentprompt.repo.extraction import workers as parse_workers
 from agentprompt.repo.map import MapOptions, build_map
 from agentprompt.repo.symbols import extract_symbols
 

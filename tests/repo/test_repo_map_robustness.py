@@ -14,7 +14,7 @@ import pytest
 
 from agentprompt.repo.discovery import discover
 from agentprompt.repo.extraction import SymbolCache, default_cache_path, extract_repository
-from agentprompt.repo.extraction import workers as parse_workers
+from agentprompt.repo.extraction import _workers as parse_workers
 from agentprompt.repo.map import build_map
 
 

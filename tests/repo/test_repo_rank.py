@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentprompt.repo.rank.summary import (
+from agentprompt.repo.rank._summary import (
     MAX_LINKS,
     RankSummary,
     build_graph,
@@ -15,7 +15,7 @@ from agentprompt.repo.rank.summary import (
     summarize,
     task_mentions,
 )
-from agentprompt.repo.rank.update import (
+from agentprompt.repo.rank._update import (
     FileNames,
     GraphState,
     definers_entry,
@@ -254,7 +254,7 @@ def _dense_pagerank(
 
 
 def test_pagerank_with_isolated_files_matches_the_textbook_iteration() -> None:
-    from agentprompt.repo.rank.summary import ReferenceGraph
+    from agentprompt.repo.rank._summary import ReferenceGraph
 
     nodes = ["a.py", "b.py", "c.py", "d.json", "e.md", "f.py"]
     edges = {"a.py": {"b.py": 2.0, "c.py": 1.0}, "b.py": {"c.py": 1.0}, "f.py": {"a.py": 0.5}}

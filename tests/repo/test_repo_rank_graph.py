@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agentprompt.repo.rank.graph import (
+from agentprompt.repo.rank._graph import (
     MAX_DEFINERS,
     MAX_LINKS,
     MEMBER_WEIGHT,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agentprompt.repo.rank.summary import ReferenceGraph, pagerank
+from agentprompt.repo.rank._summary import ReferenceGraph, pagerank
 
 
 def _push_pagerank(

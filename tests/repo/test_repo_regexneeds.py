@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo.secrets.filter import _rules
-from agentprompt.repo.secrets.regexneeds import (
+from agentprompt.repo.secrets._filter import _rules
+from agentprompt.repo.secrets._regexneeds import (
     lacks_required,
     matching_lines,
     required_words,

@@ -17,9 +17,9 @@ from agentprompt.repo.map import (
     map_json,
     render_map,
 )
-from agentprompt.repo.map import fit as repomap_fit
-from agentprompt.repo.map.ranking import rank_extraction
-from agentprompt.repo.map.resolve import ImportResolver
+from agentprompt.repo.map import _fit as repomap_fit
+from agentprompt.repo.map._ranking import rank_extraction
+from agentprompt.repo.map._resolve import ImportResolver
 from agentprompt.tokens import get_tokenizer, shared_counter
 
 
@@ -279,7 +279,7 @@ def test_a_task_brings_what_it_names_into_a_tight_map(tmp_path: Path) -> None:
 
 
 def test_known_calls_keeps_only_calls_to_defined_names_and_the_same_object_otherwise() -> None:
-    from agentprompt.repo.map.fit import known_calls
+    from agentprompt.repo.map._fit import known_calls
     from agentprompt.repo.symbols import FileSymbols, SymbolEntry
 
     entry = SymbolEntry(kind="function", name="f", line=1, end_line=2, calls=("g", "join"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentprompt.repo.map.resolve import ImportResolver
+from agentprompt.repo.map._resolve import ImportResolver
 from agentprompt.repo.symbols import ImportEntry
 
 

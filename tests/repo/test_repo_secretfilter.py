@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentprompt.bridge.screening import screen_prompt_texts
+from agentprompt.bridge._screening import screen_prompt_texts
 from agentprompt.repo.secrets import may_hold_secret, scan_texts
 
 REPO = Path(__file__).parents[2]

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from agentprompt.repo.secrets.filter import _as_read, _lowered, _Regex, _rules
-from agentprompt.repo.secrets.gates import _GATES, digest, gated_lines
-from agentprompt.repo.secrets.keywords import _keyword_starts
+from agentprompt.repo.secrets._filter import _as_read, _lowered, _Regex, _rules
+from agentprompt.repo.secrets._gates import _GATES, digest, gated_lines
+from agentprompt.repo.secrets._keywords import _keyword_starts
 
 pytestmark = pytest.mark.slow
 

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentprompt.repo.secrets import SecretFinding, scan_texts
-from agentprompt.repo.secrets import lines as secretlines
-from agentprompt.repo.secrets import scan as secrets_module
-from agentprompt.repo.secrets.filter import candidate_lines, may_be_rewritten
-from agentprompt.repo.secrets.lines import line_scanner, read_lines
+from agentprompt.repo.secrets import _lines as secretlines
+from agentprompt.repo.secrets import _scan as secrets_module
+from agentprompt.repo.secrets._filter import candidate_lines, may_be_rewritten
+from agentprompt.repo.secrets._lines import line_scanner, read_lines
 from agentprompt.repo.secrets.stores import STORE_KIND, URL_KIND
 
 Hits = list[tuple[int, str]]
@@ -271,7 +271,7 @@ def test_mixed_texts_find_what_scan_file_finds(
 
 
 def test_folded_letters_are_those_re_matches_case_insensitively() -> None:
-    from agentprompt.repo.secrets.filter import _folded
+    from agentprompt.repo.secrets._filter import _folded
 
     letters = {"k", "s", "i", "ß", "1"}
     every = "".join(map(chr, range(0x80, 0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_repo_secretfilter import QUIET, SECRETS, _repository_texts
 
-from agentprompt.repo.secrets import filter as secretfilter
-from agentprompt.repo.secrets import scan as secretscan
-from agentprompt.repo.secrets.keywords import _keyword_starts
-from agentprompt.repo.secrets.presence import presence_index
+from agentprompt.repo.secrets import _filter as secretfilter
+from agentprompt.repo.secrets import _scan as secretscan
+from agentprompt.repo.secrets._keywords import _keyword_starts
+from agentprompt.repo.secrets._presence import presence_index
 
 pytest.importorskip("hyperscan")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.repo.secrets import SecretFinding, scan_text, scan_texts, screen_texts
-from agentprompt.repo.secrets import scan as secrets_module
+from agentprompt.repo.secrets import _scan as secrets_module
 from agentprompt.repo.secrets.stores import STORE_KIND
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agentprompt.repo.discovery import DiscoveryOptions, discover, sniff_memo
-from agentprompt.repo.discovery.sniff_memo import (
+from agentprompt.repo.discovery import DiscoveryOptions, discover
+from agentprompt.repo.discovery import _sniff_memo as sniff_memo
+from agentprompt.repo.discovery._sniff_memo import (
     load_verdicts,
     save_verdicts,
     sniff_stamped,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.repo.symbols import FileSymbols, extract_symbols
-from agentprompt.repo.symbols.languages import LANGUAGES, language_for_path, parser_for
+from agentprompt.repo.symbols._languages import LANGUAGES, language_for_path, parser_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

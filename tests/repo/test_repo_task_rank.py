@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from agentprompt.repo.rank.task import (
+from agentprompt.repo.rank._task import (
     MAX_TASK_CHARS,
     FileDocument,
     InvalidTask,

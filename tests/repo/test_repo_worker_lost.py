@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from agentprompt.cli.main import cli
 from agentprompt.repo.discovery import discover
-from agentprompt.repo.extraction import workers as parse_workers
-from agentprompt.repo.extraction.workers import WORKER_LOST, Result
+from agentprompt.repo.extraction import _workers as parse_workers
+from agentprompt.repo.extraction._workers import WORKER_LOST, Result
 from agentprompt.repo.map import MapOptions, build_map
 
 MAIN = os.getpid()
@@ -35,7 +35,7 @@ _KILL: dict[str, object] = {}
 def _dying(
     root: str, path: str, details: bool = True, derive: parse_workers.Deriver | None = None
 ) -> Result:
-    """:func:`~agentprompt.repo.extraction.workers.extract_one`, but a worker process (never
+    """:func:`~agentprompt.repo.extraction._workers.extract_one`, but a worker process (never
     this one) reading the victim dies by SIGKILL: the first time only when a ``once``
     marker file is to be left, every time otherwise."""
     once = _KILL["once"]

@@ -437,10 +437,10 @@ _WRAPS = [
 
 def workflow_spellings() -> Outcome:
     """Every spelling of the project's path (and of a symlink to it), in every wrapping,
-    through :func:`agentprompt.workflow.aliases.alias_text`. Bad: the project's own names readable
+    through :func:`agentprompt.workflow._aliases.alias_text`. Bad: the project's own names readable
     in the result once normalised."""
     from agentprompt.workflow import Mounts
-    from agentprompt.workflow.aliases import alias_text
+    from agentprompt.workflow._aliases import alias_text
 
     out = Outcome("workflow path spellings")
     with _workdir() as work:

@@ -16,7 +16,7 @@ from agentprompt.tiers import (
     get_context_breakdown,
     tier_parts,
 )
-from agentprompt.tiers.items import file_item, history_items
+from agentprompt.tiers._items import file_item, history_items
 from agentprompt.tokens import shared_counter
 from agentprompt.wire import to_anthropic, to_text
 

@@ -27,8 +27,8 @@ from agentprompt.tiers import (
     tiered_request,
     track,
 )
-from agentprompt.tiers.items import file_content, file_text
-from agentprompt.tiers.settle import NOTE_HORIZON, REWRITE_PREMIUM
+from agentprompt.tiers._items import file_content, file_text
+from agentprompt.tiers._settle import NOTE_HORIZON, REWRITE_PREMIUM
 
 DEFERRED = TierPolicy(rule="deferred")
 

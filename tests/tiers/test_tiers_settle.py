@@ -17,7 +17,7 @@ from agentprompt.tiers import (
     content_hash,
     track,
 )
-from agentprompt.tiers.settle import REWRITE_PREMIUM
+from agentprompt.tiers._settle import REWRITE_PREMIUM
 
 SETTLE = TierPolicy(rule="settle")
 

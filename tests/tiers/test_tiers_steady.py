@@ -19,8 +19,8 @@ from agentprompt.tiers import (
     save_tracker,
     tiered_request,
 )
-from agentprompt.tiers.items import file_text
-from agentprompt.tiers.request import TieredRequest
+from agentprompt.tiers._items import file_text
+from agentprompt.tiers._request import TieredRequest
 from agentprompt.tiers.steady import steady_context
 
 

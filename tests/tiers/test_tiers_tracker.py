@@ -15,7 +15,7 @@ from agentprompt.tiers import (
     content_hash,
 )
 from agentprompt.tiers import track as track_with
-from agentprompt.tiers.distribution import distribute
+from agentprompt.tiers._distribution import distribute
 from agentprompt.tiers.tracker import DuplicateItem, tier_for
 
 THRESHOLD = TierPolicy(rule="threshold")

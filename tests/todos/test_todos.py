@@ -165,7 +165,7 @@ def test_malformed_state_is_a_clear_error() -> None:
 
 def test_change_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     todos = three()
-    with caplog.at_level(logging.INFO, logger="agentprompt.todos.todo_list"):
+    with caplog.at_level(logging.INFO, logger="agentprompt.todos._todo_list"):
         assert todos.log_if_changed() is not None
         assert todos.log_if_changed() is None
         todos.update("t1", content="Implement login")

@@ -66,7 +66,7 @@ def test_grep_stops_at_max_matches(call: Call, repo: Path) -> None:
 
 
 def test_glob_matcher_follows_gitignore_rules() -> None:
-    from agentprompt.tools.browse import glob_matcher
+    from agentprompt.tools._browse import glob_matcher
 
     assert glob_matcher("*.py")("a/b/c.py")
     assert not glob_matcher("src/*.py")("src/a/b.py")

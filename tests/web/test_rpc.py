@@ -18,8 +18,8 @@ from agentprompt.errors import AgentPromptError
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.persist import load_tracker
 from agentprompt.tokens import shared_counter
-from agentprompt.web import bridge_methods
-from agentprompt.web.rpc import handle_rpc
+from agentprompt.web import _bridge_methods as bridge_methods
+from agentprompt.web._rpc import handle_rpc
 
 from .conftest import TOKEN
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.workflow import Mounts
-from agentprompt.workflow.aliases import HIDDEN_PATH, alias_text
+from agentprompt.workflow._aliases import HIDDEN_PATH, alias_text
 
 
 @pytest.fixture

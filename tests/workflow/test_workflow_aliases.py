@@ -21,8 +21,8 @@ from agentprompt.workflow import (
     compose_workflow,
     dealias,
 )
-from agentprompt.workflow.aliases import HIDDEN_PATH, alias_path, alias_text, mount_overlap
-from agentprompt.workflow.graph import Artifact
+from agentprompt.workflow._aliases import HIDDEN_PATH, alias_path, alias_text, mount_overlap
+from agentprompt.workflow._graph import Artifact
 
 MakeInput = Callable[..., ComposeInput]
 

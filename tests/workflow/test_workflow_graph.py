@@ -20,8 +20,8 @@ from agentprompt.workflow import (
     package_problems,
     save_run_state,
 )
+from agentprompt.workflow._state import run_state_path
 from agentprompt.workflow.package import node_brief_for
-from agentprompt.workflow.state import run_state_path
 
 
 def _graph_errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidWorkflowGraph:

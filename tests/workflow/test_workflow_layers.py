@@ -9,8 +9,8 @@ import pytest
 
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.workflow import ComposeInput
-from agentprompt.workflow.agents import FsPolicy, McpPolicy, ToolSettings
-from agentprompt.workflow.layers import base_runtime_rules, persona, tool_policy
+from agentprompt.workflow._agents import FsPolicy, McpPolicy, ToolSettings
+from agentprompt.workflow._layers import base_runtime_rules, persona, tool_policy
 
 MakeInput = Callable[..., ComposeInput]
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.workflow import ComposeInput, compose_workflow
-from agentprompt.workflow.markers import (
+from agentprompt.workflow._markers import (
     LAYER_TAGS,
     escape_markers,
     find_markers,

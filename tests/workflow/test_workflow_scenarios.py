@@ -11,7 +11,7 @@ import pytest
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Stability
 from agentprompt.workflow import ComposeInput, InvalidComposeInput, RunState, compose_workflow
-from agentprompt.workflow.markers import unwrap_user_input
+from agentprompt.workflow._markers import unwrap_user_input
 
 MakeInput = Callable[..., ComposeInput]
 

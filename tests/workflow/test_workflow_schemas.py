@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import agentprompt.workflow
-from agentprompt.workflow.validation import load_schema
+from agentprompt.workflow._validation import load_schema
 
 SCHEMAS = ["agents", "graph", "run_state"]
 

@@ -12,6 +12,13 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from agentprompt.agent._reminders import (
+        ReminderFacts,
+        build_reminders,
+        inject_reminders,
+        remove_reminders,
+    )
+    from agentprompt.agent._topic import TopicBoundary, TopicDetector, TopicReplyError
     from agentprompt.agent.compaction import (
         Compaction,
         CompactionError,
@@ -19,12 +26,6 @@ if _typing.TYPE_CHECKING:
         compact_history,
     )
     from agentprompt.agent.placement import PlacedRequest, ProfileName, SystemText, place_request
-    from agentprompt.agent.reminders import (
-        ReminderFacts,
-        build_reminders,
-        inject_reminders,
-        remove_reminders,
-    )
     from agentprompt.agent.runtime import Chat, create_session, open_chat
     from agentprompt.agent.session.driver import AgentSession, Delegate
     from agentprompt.agent.session.persist import SessionStateError, restore_session, save_session
@@ -41,7 +42,6 @@ if _typing.TYPE_CHECKING:
         UnknownAgent,
         scan_agents,
     )
-    from agentprompt.agent.topic import TopicBoundary, TopicDetector, TopicReplyError
 
 _SOURCES = {
     "AgentCatalog": "agentprompt.agent.specialized",
@@ -57,24 +57,24 @@ _SOURCES = {
     "PlacedRequest": "agentprompt.agent.placement",
     "ProfileName": "agentprompt.agent.placement",
     "PromptInputs": "agentprompt.agent.session.prompt",
-    "ReminderFacts": "agentprompt.agent.reminders",
+    "ReminderFacts": "agentprompt.agent._reminders",
     "SessionConfig": "agentprompt.agent.session.values",
     "SessionEvent": "agentprompt.agent.session.values",
     "SessionStateError": "agentprompt.agent.session.persist",
     "SystemPromptBuilder": "agentprompt.agent.session.prompt",
     "SystemText": "agentprompt.agent.placement",
-    "TopicBoundary": "agentprompt.agent.topic",
-    "TopicDetector": "agentprompt.agent.topic",
-    "TopicReplyError": "agentprompt.agent.topic",
+    "TopicBoundary": "agentprompt.agent._topic",
+    "TopicDetector": "agentprompt.agent._topic",
+    "TopicReplyError": "agentprompt.agent._topic",
     "TurnResult": "agentprompt.agent.session.values",
     "UnknownAgent": "agentprompt.agent.specialized",
-    "build_reminders": "agentprompt.agent.reminders",
+    "build_reminders": "agentprompt.agent._reminders",
     "compact_history": "agentprompt.agent.compaction",
     "create_session": "agentprompt.agent.runtime",
-    "inject_reminders": "agentprompt.agent.reminders",
+    "inject_reminders": "agentprompt.agent._reminders",
     "open_chat": "agentprompt.agent.runtime",
     "place_request": "agentprompt.agent.placement",
-    "remove_reminders": "agentprompt.agent.reminders",
+    "remove_reminders": "agentprompt.agent._reminders",
     "restore_session": "agentprompt.agent.session.persist",
     "save_session": "agentprompt.agent.session.persist",
     "scan_agents": "agentprompt.agent.specialized",

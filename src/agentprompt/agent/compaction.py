@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agentprompt.agent.reminders import REMINDER_TAG
+from agentprompt.agent._reminders import REMINDER_TAG
 from agentprompt.errors import AgentPromptError
 from agentprompt.llm.base import ModelClient, ModelRequest, Usage
 from agentprompt.messages import Message

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
-from agentprompt.agent.delegation import run_delegation
+from agentprompt.agent._delegation import run_delegation
 from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.session.persist import (
     SessionStateError,

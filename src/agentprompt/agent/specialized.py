@@ -1,7 +1,7 @@
 """Specialised agents: the planner, the explorer and custom agents.
 
 An :class:`AgentSpec` is what a sub-agent is: its name, one-line description, its own system
-prompt (the "Primary Identity" of :func:`~agentprompt.agent.system_prompt.agent_system_prompt`),
+prompt (the "Primary Identity" of :func:`~agentprompt.agent._system_prompt.agent_system_prompt`),
 the tools it may use, the tools it must call before it finishes, and an optional model.
 
 The planner and explorer prompts are fixed texts in ``prompts/agent/planner.md`` and

@@ -5,15 +5,12 @@ from agentprompt.bridge.context import RepoView, UnknownFile, view_repository
 from agentprompt.bridge.control import NotInContext, add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
-from agentprompt.bridge.render import fence_for, render_system, render_user
 from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
-from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, SizeReport, size_report
+from agentprompt.bridge.sizes import SizeReport, size_report
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
     LimitTooSmall,
     SplitLimit,
-    join_parts,
-    part_header,
     split_prompt,
 )
 from agentprompt.bridge.state import (
@@ -30,7 +27,6 @@ from agentprompt.bridge.text import UnknownLanguage, default_lang
 
 __all__ = [
     "DEFAULT_SPLIT_CHARS",
-    "DEFAULT_WARN_TOKENS",
     "BridgePrompt",
     "BridgeState",
     "BudgetTooSmall",
@@ -53,14 +49,9 @@ __all__ = [
     "copy_prompt",
     "default_lang",
     "drop_files",
-    "fence_for",
     "find_session",
-    "join_parts",
     "load_session",
     "pack_repository",
-    "part_header",
-    "render_system",
-    "render_user",
     "reply_options",
     "run_round",
     "save_state",

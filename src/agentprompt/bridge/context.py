@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from agentprompt.bridge.viewmemo import NotesAndSummaries, remembered_view
+from agentprompt.bridge._viewmemo import NotesAndSummaries, remembered_view
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
 from agentprompt.repo.discovery.patterns import filter_discovery

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from agentprompt.bridge.render import Level, RenderedUser
+from agentprompt.bridge._render import Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, fit
 from agentprompt.composition import Composition, assemble
 from agentprompt.errors import UsageError

@@ -13,17 +13,8 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from agentprompt.bridge.context import (
-    Overlay,
-    RepoView,
-    overlay_view,
-    rank_files,
-    resolve_paths,
-    view_repository,
-)
-from agentprompt.bridge.fitting import Fitted, fit_files
-from agentprompt.bridge.followup import Changed, FollowUp, render_followup, unified_diff
-from agentprompt.bridge.render import (
+from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
+from agentprompt.bridge._render import (
     EditPieces,
     Level,
     RenderedUser,
@@ -33,9 +24,21 @@ from agentprompt.bridge.render import (
     render_system,
     render_user_keyed,
 )
-from agentprompt.bridge.screening import screen_prompt_texts
-from agentprompt.bridge.secretcache import text_digest
-from agentprompt.bridge.sentstore import recall_texts, remember_texts
+from agentprompt.bridge._screening import screen_prompt_texts
+from agentprompt.bridge._secretcache import text_digest
+from agentprompt.bridge._sentstore import recall_texts, remember_texts
+from agentprompt.bridge._streamed import FileBody, Piece, PromptText, read_batches
+from agentprompt.bridge._survey import Survey, survey_files
+from agentprompt.bridge._textfacts import text_facts
+from agentprompt.bridge.context import (
+    Overlay,
+    RepoView,
+    overlay_view,
+    rank_files,
+    resolve_paths,
+    view_repository,
+)
+from agentprompt.bridge.fitting import Fitted, fit_files
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
     SplitLimit,
@@ -44,9 +47,6 @@ from agentprompt.bridge.split import (
     plan_split,
 )
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.streamed import FileBody, Piece, PromptText, read_batches
-from agentprompt.bridge.survey import Survey, survey_files
-from agentprompt.bridge.textfacts import text_facts
 from agentprompt.budget import Cut
 from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message
@@ -74,7 +74,7 @@ class BridgePrompt:
     """The system part (identity, modes, reply formats, split sending)."""
     body: PromptText
     """What the user pastes (:attr:`text`) as pieces: a whole repository's files are read
-    only when it is written (:mod:`agentprompt.bridge.streamed`)."""
+    only when it is written (:mod:`agentprompt.bridge._streamed`)."""
     user_start: int
     """Where the user part starts in ``text``."""
     tokens: int
@@ -335,7 +335,7 @@ def _followup_prompt(
     remember: bool,
     report: bool,
 ) -> BridgePrompt:
-    """The follow-up prompt (see :mod:`agentprompt.bridge.followup`)."""
+    """The follow-up prompt (see :mod:`agentprompt.bridge._followup`)."""
     sent = dict(state.sent)
     files = list(state.files) if state.mode == "edit" else []
     contents, _unreadable = _read_overlaid(root, files, overlay)
@@ -430,9 +430,9 @@ def build_prompt(
 ) -> BridgePrompt:
     """The prompt for the state's next round (the state is not changed): the whole prompt
     on the session's first round or a resend (:attr:`BridgeState.full_next`), else a
-    follow-up with only what is new (:mod:`agentprompt.bridge.followup`). With
+    follow-up with only what is new (:mod:`agentprompt.bridge._followup`). With
     ``remember``, the texts it shows in full are kept so a later follow-up can send a diff
-    against them (:mod:`agentprompt.bridge.sentstore`). ``split=False``
+    against them (:mod:`agentprompt.bridge._sentstore`). ``split=False``
     leaves the whole text as the only part. Secret scans and token counts are remembered
     in the cache database ``secret_cache`` (default ``ROOT/.agentprompt/cache/cache.db``).
     ``overlay``: files' texts as a reply's edits would leave them (``None``: deleted),
@@ -562,8 +562,8 @@ def _whole_prompt(
     remember: bool,
 ) -> BridgePrompt:
     """The first prompt of an edit session without a budget: every file in context in
-    full, each file's text looked at a batch at a time (:mod:`agentprompt.bridge.survey`)
-    and read again only when the prompt is written (:mod:`agentprompt.bridge.streamed`),
+    full, each file's text looked at a batch at a time (:mod:`agentprompt.bridge._survey`)
+    and read again only when the prompt is written (:mod:`agentprompt.bridge._streamed`),
     so a whole repository's texts are never all held at once."""
     levels = _initial_levels(state, view)
     discovered = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}

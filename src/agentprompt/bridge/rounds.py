@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agentprompt.bridge._requests import resolve_requests
+from agentprompt.bridge._secretcache import text_digest
+from agentprompt.bridge._sentstore import remember_texts
 from agentprompt.bridge.context import Overlay, RepoView, overlay_view
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
-from agentprompt.bridge.requests import resolve_requests
-from agentprompt.bridge.secretcache import text_digest
-from agentprompt.bridge.sentstore import remember_texts
 from agentprompt.bridge.state import BridgeState
 from agentprompt.edits.apply import ApplyOptions, ApplyReport
 from agentprompt.repo.discovery import read_texts

@@ -7,8 +7,8 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from agentprompt.bridge._streamed import FileBody, Piece, read_batches
 from agentprompt.bridge.pack import BridgePrompt
-from agentprompt.bridge.streamed import FileBody, Piece, read_batches
 from agentprompt.tokens import shared_counter
 
 __all__ = ["DEFAULT_WARN_TOKENS", "SizeReport", "size_report", "warn_threshold"]

@@ -8,7 +8,7 @@ import sys
 import click
 
 from agentprompt import __version__
-from agentprompt.cli.output import EXIT_BAD_INPUT, err_console, print_json
+from agentprompt.cli._output import EXIT_BAD_INPUT, err_console, print_json
 from agentprompt.errors import AgentPromptError
 
 __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
@@ -17,26 +17,26 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 # Each command's module is imported only when that command runs (or help lists it), so
 # starting one command does not load every engine.
 COMMANDS = {
-    "apply": "agentprompt.cli.apply:apply_command",
-    "bridge": "agentprompt.cli.bridge:bridge_group",
-    "chat": "agentprompt.cli.chat:chat_command",
-    "commit-msg": "agentprompt.cli.commit_msg:commit_msg_command",
-    "inspect": "agentprompt.cli.inspect:inspect_command",
-    "map": "agentprompt.cli.map:map_command",
-    "mcp": "agentprompt.cli.mcp:mcp_command",
-    "pack": "agentprompt.cli.pack:pack_command",
-    "parse": "agentprompt.cli.parse:parse_command",
-    "project": "agentprompt.cli.project:project_group",
-    "rank": "agentprompt.cli.rank:rank_command",
-    "prompts": "agentprompt.cli.prompts:prompts_group",
-    "run": "agentprompt.cli.chat:run_command",
-    "select": "agentprompt.cli.select:select_command",
-    "sessions": "agentprompt.cli.sessions:sessions_group",
-    "snippets": "agentprompt.cli.snippets:snippets_command",
-    "tiers": "agentprompt.cli.tiers:tiers_command",
-    "tree": "agentprompt.cli.tree:tree_command",
-    "ui": "agentprompt.cli.ui:ui_command",
-    "workflow": "agentprompt.cli.workflow:workflow_group",
+    "apply": "agentprompt.cli._apply:apply_command",
+    "bridge": "agentprompt.cli._bridge:bridge_group",
+    "chat": "agentprompt.cli._chat:chat_command",
+    "commit-msg": "agentprompt.cli._commit_msg:commit_msg_command",
+    "inspect": "agentprompt.cli._inspect:inspect_command",
+    "map": "agentprompt.cli._map:map_command",
+    "mcp": "agentprompt.cli._mcp:mcp_command",
+    "pack": "agentprompt.cli._pack:pack_command",
+    "parse": "agentprompt.cli._parse:parse_command",
+    "project": "agentprompt.cli._project:project_group",
+    "rank": "agentprompt.cli._rank:rank_command",
+    "prompts": "agentprompt.cli._prompts:prompts_group",
+    "run": "agentprompt.cli._chat:run_command",
+    "select": "agentprompt.cli._select:select_command",
+    "sessions": "agentprompt.cli._sessions:sessions_group",
+    "snippets": "agentprompt.cli._snippets:snippets_command",
+    "tiers": "agentprompt.cli._tiers:tiers_command",
+    "tree": "agentprompt.cli._tree:tree_command",
+    "ui": "agentprompt.cli._ui:ui_command",
+    "workflow": "agentprompt.cli._workflow:workflow_group",
 }
 
 

@@ -2,7 +2,7 @@
 format and the subject's style, repaired where that is mechanical, asked again once where it
 is not (``agentprompt commit-msg``)."""
 
-from agentprompt.commitmsg.message import (
+from agentprompt.commitmsg._message import (
     BODY_WIDTH,
     COMMIT_TYPES,
     SUBJECT_LIMIT,
@@ -15,7 +15,7 @@ from agentprompt.commitmsg.message import (
     get_commit_message,
     staged_diff,
 )
-from agentprompt.commitmsg.style import subject_style_problems
+from agentprompt.commitmsg._style import subject_style_problems
 
 __all__ = [
     "BODY_WIDTH",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentprompt.context.manifests import (
+from agentprompt.context._manifests import (
     cargo_dependencies,
     npm_dependencies,
     python_dependencies,
@@ -24,7 +24,7 @@ from agentprompt.context.manifests import (
     read_text,
     read_toml,
 )
-from agentprompt.context.project_rules import (
+from agentprompt.context._project_rules import (
     CI_FILES,
     DOCKER_FILES,
     EXTENSION_LANGUAGES,

@@ -5,6 +5,9 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from agentprompt.edits._match import STAGES, Stage
+    from agentprompt.edits._stream import StreamClosed, StreamParser
+    from agentprompt.edits._textfile import NotText
     from agentprompt.edits.actions import (
         Action,
         AnchoredEdit,
@@ -42,11 +45,8 @@ if _typing.TYPE_CHECKING:
         WriteFailed,
         recover,
     )
-    from agentprompt.edits.match import STAGES, Stage
     from agentprompt.edits.parse import detect_dialects, parse_reply
     from agentprompt.edits.paths import UnsafePath
-    from agentprompt.edits.stream import StreamClosed, StreamParser
-    from agentprompt.edits.textfile import NotText
 
 # Loaded on first use: importing one engine module (the dialects' instructions, say)
 # does not pay for the applier, the journal and the stream parser.
@@ -84,14 +84,14 @@ _LAZY = {
     "RecoveryReport": "agentprompt.edits.journal",
     "WriteFailed": "agentprompt.edits.journal",
     "recover": "agentprompt.edits.journal",
-    "STAGES": "agentprompt.edits.match",
-    "Stage": "agentprompt.edits.match",
+    "STAGES": "agentprompt.edits._match",
+    "Stage": "agentprompt.edits._match",
     "detect_dialects": "agentprompt.edits.parse",
     "parse_reply": "agentprompt.edits.parse",
     "UnsafePath": "agentprompt.edits.paths",
-    "StreamClosed": "agentprompt.edits.stream",
-    "StreamParser": "agentprompt.edits.stream",
-    "NotText": "agentprompt.edits.textfile",
+    "StreamClosed": "agentprompt.edits._stream",
+    "StreamParser": "agentprompt.edits._stream",
+    "NotText": "agentprompt.edits._textfile",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -1,6 +1,6 @@
 """Applying a reply: every file action as one transaction, with feedback for what failed.
 
-:func:`apply_actions` plans all actions in memory (:mod:`~agentprompt.edits.plan`), and
+:func:`apply_actions` plans all actions in memory (:mod:`~agentprompt.edits._plan`), and
 then either writes every change under a journal (:mod:`~agentprompt.edits.journal`) or, if
 any action failed, writes nothing (``partial=True`` writes the ones that matched). Requests
 for files, mode switches and continuations are passed through to the report.
@@ -13,6 +13,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agentprompt.edits._diff import render_diff
+from agentprompt.edits._feedback import (
+    block_feedback,
+    lost_feedback,
+    reply_feedback,
+    tool_feedback,
+)
+from agentprompt.edits._match import Stage
+from agentprompt.edits._mojibake import GarbledLine, GarbledReply, garbled_lines, repair
+from agentprompt.edits._plan import FileChange, Plan, plan_actions
+from agentprompt.edits._reasons import diagnostic
 from agentprompt.edits.actions import (
     Action,
     Continue,
@@ -23,20 +34,9 @@ from agentprompt.edits.actions import (
     SwitchMode,
     action_to_json,
 )
-from agentprompt.edits.diff import render_diff
-from agentprompt.edits.feedback import (
-    block_feedback,
-    lost_feedback,
-    reply_feedback,
-    tool_feedback,
-)
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
-from agentprompt.edits.match import Stage
-from agentprompt.edits.mojibake import GarbledLine, GarbledReply, garbled_lines, repair
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.paths import resolve_inside
-from agentprompt.edits.plan import FileChange, Plan, plan_actions
-from agentprompt.edits.reasons import diagnostic
 from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.prompts.loader import PromptLibrary
 
@@ -85,7 +85,7 @@ class ApplyOptions:
     a long apply can show how far it is."""
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
-    reply raises :class:`~agentprompt.edits.mojibake.GarbledReply`)."""
+    reply raises :class:`~agentprompt.edits._mojibake.GarbledReply`)."""
     tool: str | None = None
     """The tool call the actions come from (its name, such as ``edit``), when they are not a
     reply's: the feedback then speaks of the call and its arguments."""

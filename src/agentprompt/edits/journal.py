@@ -31,11 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentprompt.edits.actions import EditError
-from agentprompt.edits.manifest import BACKUP, VERSION, checked
-from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
-from agentprompt.edits.plan import FileChange
-from agentprompt.edits.safeio import (
+from agentprompt.edits._manifest import BACKUP, VERSION, checked
+from agentprompt.edits._plan import FileChange
+from agentprompt.edits._safeio import (
     ApplyBusy,
     JournalUnsafe,
     create_new,
@@ -45,6 +43,8 @@ from agentprompt.edits.safeio import (
     plain_dir,
     read_plain,
 )
+from agentprompt.edits.actions import EditError
+from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
 
 __all__ = [
     "ApplyBusy",

@@ -6,9 +6,9 @@ only :class:`UnknownDialect` for a dialect name that does not exist.
 
 from __future__ import annotations
 
+from agentprompt.edits._stream import StreamClosed, StreamParser
 from agentprompt.edits.actions import ParseResult
 from agentprompt.edits.dialects import AUTO, DIALECTS, UnknownDialect
-from agentprompt.edits.stream import StreamClosed, StreamParser
 
 __all__ = ["StreamClosed", "StreamParser", "UnknownDialect", "detect_dialects", "parse_reply"]
 

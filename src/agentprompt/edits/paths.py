@@ -61,7 +61,7 @@ def _why(name: str, /, **values: object) -> str:
     """The catalogue's reason ``reason_<name>``: a refused path of an edit is part of its
     feedback, so it is worded in the language of the apply in progress (English elsewhere)."""
     # Imported here: checking a path that is safe needs no prompt loader.
-    from agentprompt.edits.reasons import reason
+    from agentprompt.edits._reasons import reason
 
     return reason(name, **values)
 

@@ -117,7 +117,7 @@ EDIT_MESSAGES = MessageCatalogues(
 )
 """The edit engine's message catalogues, one per language of :data:`LANGS`. The reasons and
 the reply readers' diagnostics are data of the apply report, worded by the packaged
-catalogues only (:mod:`~agentprompt.edits.reasons`); a project rewords the feedback."""
+catalogues only (:mod:`~agentprompt.edits._reasons`); a project rewords the feedback."""
 
 
 def message_in(library: PromptLibrary, key: str, lang: str, /, **values: object) -> str:

@@ -2,12 +2,13 @@
 
 :func:`resolve_model_config` and :func:`make_client` pick and build a client
 (``openai:NAME``, ``anthropic:NAME`` or ``script:FILE``); the SDK clients themselves live in
-``agentprompt.llm.openai_client`` and ``agentprompt.llm.anthropic_client`` and import their
+``agentprompt.llm._openai_client`` and ``agentprompt.llm._anthropic_client`` and import their
 SDK only when made. Tests never reach a real model: :class:`ScriptedModel` and
 :class:`FunctionModel` stand in, and with ``AGENTPROMPT_ALLOW_MODEL_REQUESTS=0`` any real
 client refuses to send.
 """
 
+from agentprompt.llm._testing import FunctionModel, PromptCall, ScriptedModel, ScriptExhausted
 from agentprompt.llm.base import (
     ALLOW_MODEL_REQUESTS_ENV,
     ModelClient,
@@ -43,7 +44,6 @@ from agentprompt.llm.errors import (
 )
 from agentprompt.llm.executor import ClientPromptExecutor
 from agentprompt.llm.script import ScriptFileModel, load_script_model
-from agentprompt.llm.testing import FunctionModel, PromptCall, ScriptedModel, ScriptExhausted
 
 __all__ = [
     "ALLOW_MODEL_REQUESTS_ENV",

@@ -27,9 +27,9 @@ def make_client(config: ModelConfig) -> ModelClient:
 
         return load_script_model(Path(config.model))
     if config.provider == "anthropic":
-        from agentprompt.llm.anthropic_client import AnthropicClient
+        from agentprompt.llm._anthropic_client import AnthropicClient
 
         return AnthropicClient(config)
-    from agentprompt.llm.openai_client import OpenAIClient
+    from agentprompt.llm._openai_client import OpenAIClient
 
     return OpenAIClient(config)

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from agentprompt.llm._testing import Script, ScriptedModel, ScriptExhausted
 from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, Usage
 from agentprompt.llm.errors import (
     ModelConfigError,
@@ -33,7 +34,6 @@ from agentprompt.llm.errors import (
     RateLimited,
     ScriptOutOfAnswers,
 )
-from agentprompt.llm.testing import Script, ScriptedModel, ScriptExhausted
 from agentprompt.messages import ToolCall
 
 __all__ = ["ScriptFileModel", "load_script_model", "parse_script"]

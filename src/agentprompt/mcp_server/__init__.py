@@ -5,7 +5,7 @@ or over HTTP on 127.0.0.1 behind a token."""
 
 from __future__ import annotations
 
-from agentprompt.mcp_server.server import ServerConfig, create_server
-from agentprompt.mcp_server.transport import HttpEndpoint, serve_http, serve_stdio
+from agentprompt.mcp_server._server import ServerConfig, create_server
+from agentprompt.mcp_server._transport import HttpEndpoint, serve_http, serve_stdio
 
 __all__ = ["HttpEndpoint", "ServerConfig", "create_server", "serve_http", "serve_stdio"]

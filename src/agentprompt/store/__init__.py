@@ -1,7 +1,7 @@
 """A project's persistence, under its ``.agentprompt/`` folder.
 
 Two SQLite databases, kept apart because they are kept differently: ``state.db``
-(:mod:`agentprompt.store.sessions`) holds sessions, which must survive every upgrade, so its
+(:mod:`agentprompt.store._sessions`) holds sessions, which must survive every upgrade, so its
 schema only ever migrates forward and a damaged file is an error that says what to do;
 ``cache/cache.db`` (:mod:`agentprompt.store.cachedb`) holds what can be worked out again
 (the symbol cache, remembered secret scans, token counts, text facts, texts sent), so a
@@ -16,23 +16,23 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.store.paths import default_cache_path, default_store_path
-    from agentprompt.store.sessions import (
+    from agentprompt.store._sessions import (
         MIGRATIONS,
         Migration,
         SessionRecord,
         Store,
         StoreError,
     )
+    from agentprompt.store.paths import default_cache_path, default_store_path
 
 # The caches (agentprompt.store.cachedb, used by the token counts) load without the session
 # store, and the session store without them.
 _LAZY = {
-    "MIGRATIONS": "agentprompt.store.sessions",
-    "Migration": "agentprompt.store.sessions",
-    "SessionRecord": "agentprompt.store.sessions",
-    "Store": "agentprompt.store.sessions",
-    "StoreError": "agentprompt.store.sessions",
+    "MIGRATIONS": "agentprompt.store._sessions",
+    "Migration": "agentprompt.store._sessions",
+    "SessionRecord": "agentprompt.store._sessions",
+    "Store": "agentprompt.store._sessions",
+    "StoreError": "agentprompt.store._sessions",
     "default_cache_path": "agentprompt.store.paths",
     "default_store_path": "agentprompt.store.paths",
 }

@@ -2,10 +2,10 @@
 
 Everything agentprompt remembers only to save work is kept here, a table (or a few) per
 kind (:data:`TABLES`): the symbol cache's files, memos and blobs
-(:mod:`agentprompt.repo.extraction.cache`), remembered secret scans
-(:mod:`agentprompt.bridge.secretcache`), token counts (:mod:`agentprompt.tokens`), text
-facts (:mod:`agentprompt.bridge.textfacts`) and the texts a bridge session sent
-(:mod:`agentprompt.bridge.sentstore`). Each of those modules keeps its own queries; the
+(:mod:`agentprompt.repo.extraction._cache`), remembered secret scans
+(:mod:`agentprompt.bridge._secretcache`), token counts (:mod:`agentprompt.tokens`), text
+facts (:mod:`agentprompt.bridge._textfacts`) and the texts a bridge session sent
+(:mod:`agentprompt.bridge._sentstore`). Each of those modules keeps its own queries; the
 layout of every table is here, under one version number (SQLite's ``user_version``): a
 table whose layout changes bumps :data:`SCHEMA_VERSION`, and a database of another version
 is emptied and made afresh.
@@ -49,7 +49,7 @@ SCHEMA_VERSION = 2
 """The layout of :data:`TABLES`; a database of another version is made afresh."""
 
 TABLES = (
-    # The symbol cache (agentprompt.repo.extraction.cache): its extraction version, one row
+    # The symbol cache (agentprompt.repo.extraction._cache): its extraction version, one row
     # per file, derived results (rankings) and binary state (a graph), both kept few.
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
@@ -59,15 +59,15 @@ TABLES = (
     "CREATE TABLE memo (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL)",
     "CREATE TABLE blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL, used REAL NOT NULL)",
     # Secret scans' findings, by scanner version, file name and text digest
-    # (agentprompt.bridge.secretcache).
+    # (agentprompt.bridge._secretcache).
     "CREATE TABLE scans (key TEXT PRIMARY KEY, findings TEXT NOT NULL)",
     # Token counts, by encoding and text digest (agentprompt.tokens).
     "CREATE TABLE counts (key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)",
     # A file's digest, fence, length and whether it ends a line while its stamp is unchanged
-    # (agentprompt.bridge.textfacts).
+    # (agentprompt.bridge._textfacts).
     "CREATE TABLE texts (path TEXT PRIMARY KEY, stamp TEXT NOT NULL, digest TEXT NOT NULL,"
     " fence INTEGER NOT NULL, chars INTEGER NOT NULL, ends_line INTEGER NOT NULL)",
-    # Texts a bridge session's prompts sent, by digest (agentprompt.bridge.sentstore).
+    # Texts a bridge session's prompts sent, by digest (agentprompt.bridge._sentstore).
     "CREATE TABLE sent (digest TEXT PRIMARY KEY, text TEXT NOT NULL)",
 )
 """Every table of the cache database, as made for :data:`SCHEMA_VERSION`."""

@@ -12,6 +12,8 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from agentprompt.tiers._items import InvalidHistory
+    from agentprompt.tiers._request import TieredRequest, tiered_request
     from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers, tier_parts
     from agentprompt.tiers.breakdown import (
         ContextBreakdown,
@@ -24,7 +26,6 @@ if _typing.TYPE_CHECKING:
         UnreadableContextFile,
         repository_context,
     )
-    from agentprompt.tiers.items import InvalidHistory
     from agentprompt.tiers.persist import (
         CorruptTierState,
         StoredTracker,
@@ -35,7 +36,6 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.tiers.policy import RULES, TierPolicy, track
     from agentprompt.tiers.report import TierReport, repository_request
-    from agentprompt.tiers.request import TieredRequest, tiered_request
     from agentprompt.tiers.served import BlockUse, CacheUse, ServedTally, cache_json, cache_use
     from agentprompt.tiers.tracker import (
         TIERS,
@@ -53,7 +53,7 @@ _LAZY = {
     "ContextBreakdown": "agentprompt.tiers.breakdown",
     "CorruptTierState": "agentprompt.tiers.persist",
     "DEFAULT_MAP_TOKENS": "agentprompt.tiers.context",
-    "InvalidHistory": "agentprompt.tiers.items",
+    "InvalidHistory": "agentprompt.tiers._items",
     "ItemState": "agentprompt.tiers.tracker",
     "ItemTokens": "agentprompt.tiers.breakdown",
     "RULES": "agentprompt.tiers.policy",
@@ -66,7 +66,7 @@ _LAZY = {
     "TierReport": "agentprompt.tiers.report",
     "TierTokens": "agentprompt.tiers.breakdown",
     "TieredPrompt": "agentprompt.tiers.assembly",
-    "TieredRequest": "agentprompt.tiers.request",
+    "TieredRequest": "agentprompt.tiers._request",
     "TrackedItem": "agentprompt.tiers.tracker",
     "TrackerState": "agentprompt.tiers.tracker",
     "TrackerUpdate": "agentprompt.tiers.tracker",
@@ -83,7 +83,7 @@ _LAZY = {
     "reset_tracker": "agentprompt.tiers.persist",
     "save_tracker": "agentprompt.tiers.persist",
     "tier_parts": "agentprompt.tiers.assembly",
-    "tiered_request": "agentprompt.tiers.request",
+    "tiered_request": "agentprompt.tiers._request",
     "track": "agentprompt.tiers.policy",
 }
 

@@ -25,8 +25,8 @@ from agentprompt.composition import Composition, assemble
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Section, SectionRole, Stability
-from agentprompt.tiers.changes import CarriedNote, carried_notes, changes_since, fenced
-from agentprompt.tiers.items import history_role
+from agentprompt.tiers._changes import CarriedNote, carried_notes, changes_since, fenced
+from agentprompt.tiers._items import history_role
 from agentprompt.tiers.tracker import (
     CACHED_TIERS,
     TIERS,

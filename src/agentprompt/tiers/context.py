@@ -14,8 +14,8 @@ from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import build_system_prompt
 from agentprompt.repo.map import MapOptions, build_map, render_parts
+from agentprompt.tiers._items import file_item, history_items, symbol_items
 from agentprompt.tiers.assembly import TierContext
-from agentprompt.tiers.items import file_item, history_items, symbol_items
 from agentprompt.tiers.tracker import TrackedItem
 from agentprompt.tokens import Tokenizer, shared_counter
 

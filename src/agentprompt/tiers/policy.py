@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from agentprompt.tiers.ripple import DEFAULT_HISTORY_TARGET_TOKENS, track_ripple
-from agentprompt.tiers.settle import keep_legend, track_settle
+from agentprompt.tiers._ripple import DEFAULT_HISTORY_TARGET_TOKENS, track_ripple
+from agentprompt.tiers._settle import keep_legend, track_settle
 from agentprompt.tiers.tracker import (
     TrackedItem,
     TrackerState,

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.store import Store, default_store_path
+from agentprompt.tiers._request import TieredRequest, tiered_request
 from agentprompt.tiers.breakdown import ContextBreakdown, get_context_breakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
 from agentprompt.tiers.persist import read_stored, save_tracker
 from agentprompt.tiers.policy import TierPolicy
-from agentprompt.tiers.request import TieredRequest, tiered_request
 from agentprompt.tiers.served import CacheUse, ServedTally, cache_use
 from agentprompt.tokens import shared_counter
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 from operator import attrgetter
 
+from agentprompt.tiers._items import item_path
 from agentprompt.tiers.assembly import TierContext
-from agentprompt.tiers.items import item_path
 from agentprompt.tiers.policy import TierPolicy, track
 from agentprompt.tiers.tracker import (
     TIERS,

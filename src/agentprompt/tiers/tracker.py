@@ -3,13 +3,13 @@
 Every tracked item (a file's content, a file's symbol-map entry, a history message) has a
 content hash and a counter N of consecutive requests it stayed unchanged. This module holds
 the tracker's values, the first request's greedy distribution over L1–L3
-(:mod:`agentprompt.tiers.distribution`) and the literal threshold rule: an item's tier
+(:mod:`agentprompt.tiers._distribution`) and the literal threshold rule: an item's tier
 follows its N (L0 N >= 12, L1 >= 9, L2 >= 6, L3 >= 3, below 3 active), a changed item goes
 back to N = 0 and active. It is an option (``TierPolicy(rule="threshold")``), kept to compare
 with: it moves some item across a threshold nearly every request and rewrites the cached
 blocks, so it serves far less than no tiers at all (``bench/BENCHMARKS.md``, "Cache tiers").
 The default is the deferred rule, and settle the same without deferred refresh
-(:mod:`agentprompt.tiers.settle` holds both); :mod:`agentprompt.tiers.ripple` holds the other
+(:mod:`agentprompt.tiers._settle` holds both); :mod:`agentprompt.tiers._ripple` holds the other
 option; :func:`agentprompt.tiers.track` picks between them.
 
 Where a new history message goes under the threshold rule. A history message cannot change,
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agentprompt.errors import UsageError
-from agentprompt.tiers.distribution import distribute
+from agentprompt.tiers._distribution import distribute
 
 __all__ = [
     "CACHED_TIERS",

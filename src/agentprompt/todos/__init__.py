@@ -5,8 +5,8 @@ It sits below the tools and the agent, which both use it: the todo tools change 
 the tool context, and the session stores it and shows it in the prompt.
 """
 
-from agentprompt.todos.todo_list import TodoList
-from agentprompt.todos.values import (
+from agentprompt.todos._todo_list import TodoList
+from agentprompt.todos._values import (
     MARKERS,
     STATUSES,
     Todo,

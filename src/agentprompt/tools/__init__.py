@@ -7,6 +7,7 @@ use, so importing the registry or the context stays cheap.
 import typing as _typing
 
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
+from agentprompt.tools._schema import ToolDefinitionError
 from agentprompt.tools.context import (
     DelegationKind,
     DelegationRequest,
@@ -23,7 +24,6 @@ from agentprompt.tools.registry import (
     ToolSpec,
     tool_from_function,
 )
-from agentprompt.tools.schema import ToolDefinitionError
 
 if _typing.TYPE_CHECKING:
     from agentprompt.tools.builtins import default_registry

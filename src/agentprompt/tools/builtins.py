@@ -11,11 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.tools import browse, delegation, files, todo_tools
-from agentprompt.tools.batch import BATCH, batch, batch_parameters
+from agentprompt.tools import _browse as browse
+from agentprompt.tools import _delegation as delegation
+from agentprompt.tools import _files as files
+from agentprompt.tools import _todo_tools as todo_tools
+from agentprompt.tools._batch import BATCH, batch, batch_parameters
+from agentprompt.tools._shell import shell
 from agentprompt.tools.instructions_tool import instructions_append
 from agentprompt.tools.registry import ToolRegistry, ToolSpec, tool_from_function
-from agentprompt.tools.shell import shell
 
 __all__ = [
     "BUILTIN_NAMES",

@@ -20,9 +20,9 @@ import jsonschema
 
 from agentprompt.errors import AgentPromptError
 from agentprompt.messages import MessageFormatError, ToolCall, ToolDefinition
+from agentprompt.tools._schema import call_handler, function_schema
 from agentprompt.tools.context import ToolContext, ToolResult
 from agentprompt.tools.policy import ToolPolicy
-from agentprompt.tools.schema import call_handler, function_schema
 
 __all__ = [
     "GUIDANCE_HEADING",

@@ -5,6 +5,6 @@ starlette and uvicorn)."""
 from __future__ import annotations
 
 from agentprompt.loopback import Guard, GuardedApp, new_token
-from agentprompt.web.app import create_app, rpc_methods
+from agentprompt.web._app import create_app, rpc_methods
 
 __all__ = ["Guard", "GuardedApp", "create_app", "new_token", "rpc_methods"]

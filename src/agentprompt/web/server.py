@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from agentprompt.loopback import LOOPBACK, Guard, bind_loopback, new_token
-from agentprompt.web.app import create_app
+from agentprompt.web._app import create_app
 
 __all__ = ["PageServer", "bind_loopback", "page_url", "prepare", "serve"]
 

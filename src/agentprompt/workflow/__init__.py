@@ -9,17 +9,9 @@ mode: ``run`` (with an active step, or the post-completion profile), ``agent`` a
 
 from __future__ import annotations
 
-from agentprompt.workflow.agents import AgentDefinition, AgentsFile, load_agents_file
-from agentprompt.workflow.aliases import Mounts, dealias
-from agentprompt.workflow.compose import (
-    LAYER_NAMES,
-    PROFILE_NAMES,
-    WorkflowContext,
-    compose_workflow,
-    workflow_messages,
-    workflow_profile,
-)
-from agentprompt.workflow.errors import (
+from agentprompt.workflow._agents import AgentDefinition, AgentsFile, load_agents_file
+from agentprompt.workflow._aliases import Mounts, dealias
+from agentprompt.workflow._errors import (
     InvalidAgentDefinition,
     InvalidAgentsFile,
     InvalidComposeInput,
@@ -35,7 +27,16 @@ from agentprompt.workflow.errors import (
     UnsafeModelPath,
     WorkflowError,
 )
-from agentprompt.workflow.graph import WorkflowGraph, load_graph
+from agentprompt.workflow._graph import WorkflowGraph, load_graph
+from agentprompt.workflow._state import default_state_dir, load_run_state, save_run_state
+from agentprompt.workflow.compose import (
+    LAYER_NAMES,
+    PROFILE_NAMES,
+    WorkflowContext,
+    compose_workflow,
+    workflow_messages,
+    workflow_profile,
+)
 from agentprompt.workflow.inputs import (
     INTENTS,
     MODES,
@@ -52,7 +53,6 @@ from agentprompt.workflow.package import (
     package_problems,
 )
 from agentprompt.workflow.runtime import WorkflowTurn, build_compose_input, compose_turn
-from agentprompt.workflow.state import default_state_dir, load_run_state, save_run_state
 
 __all__ = [
     "INTENTS",

@@ -28,7 +28,7 @@ from agentprompt.messages import Message
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Profile, SectionRole, SectionSpec, Stability
 from agentprompt.tokens import Tokenizer
-from agentprompt.workflow import layers
+from agentprompt.workflow import _layers as layers
 from agentprompt.workflow.inputs import ComposeInput
 
 __all__ = [

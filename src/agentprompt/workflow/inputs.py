@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from agentprompt.workflow.agents import AgentDefinition, user_template_problem
-from agentprompt.workflow.aliases import Mounts, mount_overlap
-from agentprompt.workflow.errors import InvalidComposeInput
-from agentprompt.workflow.graph import Artifact, Edge, WorkflowGraph
-from agentprompt.workflow.markers import is_id
+from agentprompt.workflow._agents import AgentDefinition, user_template_problem
+from agentprompt.workflow._aliases import Mounts, mount_overlap
+from agentprompt.workflow._errors import InvalidComposeInput
+from agentprompt.workflow._graph import Artifact, Edge, WorkflowGraph
+from agentprompt.workflow._markers import is_id
 
 __all__ = ["INTENTS", "MODES", "ComposeInput", "Intent", "Mode", "NodeBrief", "RunState"]
 

@@ -11,19 +11,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.workflow.agents import (
+from agentprompt.workflow._agents import (
     AGENTS_FILE,
     AgentDefinition,
     AgentsFile,
     agents_file_problems,
     load_agents_file,
 )
-from agentprompt.workflow.errors import (
+from agentprompt.workflow._errors import (
     InvalidWorkflowGraph,
     PackageProblem,
     UnknownPackage,
 )
-from agentprompt.workflow.graph import GRAPH_FILE, WorkflowGraph, graph_problems, load_graph
+from agentprompt.workflow._graph import GRAPH_FILE, WorkflowGraph, graph_problems, load_graph
 from agentprompt.workflow.inputs import NodeBrief
 
 __all__ = [

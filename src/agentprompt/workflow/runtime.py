@@ -15,11 +15,11 @@ from pathlib import Path
 from agentprompt.composition import Composition
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tokens import Tokenizer
+from agentprompt.workflow._errors import InvalidComposeInput
+from agentprompt.workflow._state import default_state_dir, load_run_state
 from agentprompt.workflow.compose import compose_workflow, profile_name
-from agentprompt.workflow.errors import InvalidComposeInput
 from agentprompt.workflow.inputs import ComposeInput, Intent, Mode, NodeBrief, RunState
 from agentprompt.workflow.package import WorkflowPackage, load_package, node_brief_for
-from agentprompt.workflow.state import default_state_dir, load_run_state
 
 __all__ = ["WorkflowTurn", "build_compose_input", "compose_turn"]
 

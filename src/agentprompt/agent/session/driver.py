@@ -20,24 +20,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from agentprompt.agent.compaction import (
-    Compaction,
-    CompactionError,
-    compact_history,
-    should_compact,
-)
-from agentprompt.agent.mentions import AGENT_TOOL, find_mention, mention_call
-from agentprompt.agent.model_call import call_model, reported_tokens
-from agentprompt.agent.placement import PlacedRequest, place_request
-from agentprompt.agent.reminders import (
+from agentprompt.agent._mentions import AGENT_TOOL, find_mention, mention_call
+from agentprompt.agent._model_call import call_model, reported_tokens
+from agentprompt.agent._reminders import (
     ReminderFacts,
     TodoLine,
     build_reminders,
     missing_required_tools,
     remove_reminders,
 )
+from agentprompt.agent.compaction import (
+    Compaction,
+    CompactionError,
+    compact_history,
+    should_compact,
+)
+from agentprompt.agent.placement import PlacedRequest, place_request
+from agentprompt.agent.session._turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.agent.session.prompt import PromptInputs, SystemPromptBuilder
-from agentprompt.agent.session.turn import TurnState, answer_calls, unanswered_calls
 from agentprompt.agent.session.values import AgentRole, SessionConfig, SessionEvent, TurnResult
 from agentprompt.agent.specialized import AgentCatalog, InvalidAgentDefinition
 from agentprompt.composition import MESSAGE_OVERHEAD, message_tokens

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from agentprompt.agent.reminders import remove_reminders
+from agentprompt.agent._reminders import remove_reminders
 from agentprompt.agent.session.driver import AgentSession
 from agentprompt.context.usage import ToolResultStats
 from agentprompt.errors import AgentPromptError

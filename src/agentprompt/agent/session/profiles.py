@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from agentprompt.agent._reminders import todo_reminder
 from agentprompt.agent.placement import ProfileName, place_request, request_parts
-from agentprompt.agent.reminders import todo_reminder
 from agentprompt.agent.session.prompt import PromptInputs, seed_system_prompt
 from agentprompt.agent.session.values import SessionConfig
 from agentprompt.context.environment import working_directory

@@ -4,7 +4,7 @@ A session hands a :class:`PromptInputs` (its current facts) to a
 :data:`SystemPromptBuilder` and gets a :class:`~agentprompt.agent.placement.SystemText`
 back: the whole prompt for the ``ally`` placement, and the stable part and the per-turn
 facts for the default one. :func:`seed_system_prompt` is the builder of the reference
-agent: the main and specialised prompts from :mod:`agentprompt.agent.system_prompt`,
+agent: the main and specialised prompts from :mod:`agentprompt.agent._system_prompt`,
 with the environment, project facts, project instructions and available agents read again
 for every call (the stable part changes only when one of them does).
 """
@@ -16,16 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentprompt.agent.placement import ProfileName, SystemText
-from agentprompt.agent.session.values import AgentRole
-from agentprompt.agent.specialized import scan_agents
-from agentprompt.agent.system_prompt import (
+from agentprompt.agent._system_prompt import (
     PromptFacts,
     agent_system_parts,
     agent_system_prompt,
     main_system_parts,
     main_system_prompt,
 )
+from agentprompt.agent.placement import ProfileName, SystemText
+from agentprompt.agent.session.values import AgentRole
+from agentprompt.agent.specialized import scan_agents
 from agentprompt.context.environment import Environment, watch_environment
 from agentprompt.context.instructions import load_instructions
 from agentprompt.context.project import detect_project

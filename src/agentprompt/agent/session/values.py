@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agentprompt.agent._reminders import DEFAULT_MAX_REQUIRED_WARNINGS
 from agentprompt.agent.compaction import CompactionPolicy
 from agentprompt.agent.placement import ProfileName
-from agentprompt.agent.reminders import DEFAULT_MAX_REQUIRED_WARNINGS
 from agentprompt.errors import UsageError
 from agentprompt.tools.policy import ToolPolicy
 

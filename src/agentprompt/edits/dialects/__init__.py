@@ -12,7 +12,12 @@ from types import MappingProxyType
 
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
-from agentprompt.edits.dialects import applypatch, bridge, editrepl, searchreplace, udiff, whole
+from agentprompt.edits.dialects import _applypatch as applypatch
+from agentprompt.edits.dialects import _editrepl as editrepl
+from agentprompt.edits.dialects import _searchreplace as searchreplace
+from agentprompt.edits.dialects import _udiff as udiff
+from agentprompt.edits.dialects import _whole as whole
+from agentprompt.edits.dialects import bridge
 from agentprompt.edits.dialects.base import BlockOutcome, BlockReader, Dialect, ScanState
 
 __all__ = [

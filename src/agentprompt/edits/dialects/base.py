@@ -292,7 +292,7 @@ def diagnostic_text(name: str, /, **values: object) -> str:
     """The note ``diagnostic_<name>`` of the edit catalogue with ``values`` filled in, in the
     language of the apply in progress (it reaches the model, as the engine's reasons do)."""
     # Imported here: a reply with nothing to note is parsed without the prompt loader.
-    from agentprompt.edits.reasons import diagnostic
+    from agentprompt.edits._reasons import diagnostic
 
     return diagnostic(name, **values)
 

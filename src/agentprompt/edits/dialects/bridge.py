@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from agentprompt.edits.actions import Diagnostic
+from agentprompt.edits.dialects._bridge_actions import NAME, build_action, lost_message
 from agentprompt.edits.dialects.base import (
     BlockOutcome,
     BlockReader,
@@ -35,7 +36,6 @@ from agentprompt.edits.dialects.base import (
     note,
     opens_fence,
 )
-from agentprompt.edits.dialects.bridge_actions import NAME, build_action, lost_message
 
 __all__ = ["DIALECT", "BridgeDialect", "Marker", "is_bridge_marker", "read_marker"]
 

@@ -10,7 +10,7 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.discovery.files import (
+    from agentprompt.repo.discovery._files import (
         Discovery,
         NotADirectory,
         UnreadableFile,
@@ -20,45 +20,45 @@ if _typing.TYPE_CHECKING:
         read_text,
         read_texts,
     )
-    from agentprompt.repo.discovery.git import GitListing, git_listing, run_git
-    from agentprompt.repo.discovery.scan_types import DiscoveryOptions, Exclusion, RepoFile
-    from agentprompt.repo.discovery.sniff import is_generated_verdict
-    from agentprompt.repo.discovery.sniff_memo import (
+    from agentprompt.repo.discovery._git import GitListing, git_listing, run_git
+    from agentprompt.repo.discovery._scan_types import DiscoveryOptions, Exclusion, RepoFile
+    from agentprompt.repo.discovery._sniff import is_generated_verdict
+    from agentprompt.repo.discovery._sniff_memo import (
         Remembered,
         SniffStamp,
         load_verdicts,
         save_verdicts,
         verdicts_path,
     )
-    from agentprompt.repo.discovery.testpaths import is_test_path
-    from agentprompt.repo.discovery.walk import is_generated_reason, likely_kept
+    from agentprompt.repo.discovery._testpaths import is_test_path
+    from agentprompt.repo.discovery._walk import is_generated_reason, likely_kept
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
-    "Discovery": "agentprompt.repo.discovery.files",
-    "DiscoveryOptions": "agentprompt.repo.discovery.scan_types",
-    "Exclusion": "agentprompt.repo.discovery.scan_types",
-    "GitListing": "agentprompt.repo.discovery.git",
-    "NotADirectory": "agentprompt.repo.discovery.files",
-    "Remembered": "agentprompt.repo.discovery.sniff_memo",
-    "RepoFile": "agentprompt.repo.discovery.scan_types",
-    "SniffStamp": "agentprompt.repo.discovery.sniff_memo",
-    "UnreadableFile": "agentprompt.repo.discovery.files",
-    "discover": "agentprompt.repo.discovery.files",
-    "explain": "agentprompt.repo.discovery.files",
-    "explain_in": "agentprompt.repo.discovery.files",
-    "git_listing": "agentprompt.repo.discovery.git",
-    "is_generated_reason": "agentprompt.repo.discovery.walk",
-    "is_generated_verdict": "agentprompt.repo.discovery.sniff",
-    "is_test_path": "agentprompt.repo.discovery.testpaths",
-    "likely_kept": "agentprompt.repo.discovery.walk",
-    "load_verdicts": "agentprompt.repo.discovery.sniff_memo",
-    "read_text": "agentprompt.repo.discovery.files",
-    "read_texts": "agentprompt.repo.discovery.files",
-    "run_git": "agentprompt.repo.discovery.git",
-    "save_verdicts": "agentprompt.repo.discovery.sniff_memo",
-    "verdicts_path": "agentprompt.repo.discovery.sniff_memo",
+    "Discovery": "agentprompt.repo.discovery._files",
+    "DiscoveryOptions": "agentprompt.repo.discovery._scan_types",
+    "Exclusion": "agentprompt.repo.discovery._scan_types",
+    "GitListing": "agentprompt.repo.discovery._git",
+    "NotADirectory": "agentprompt.repo.discovery._files",
+    "Remembered": "agentprompt.repo.discovery._sniff_memo",
+    "RepoFile": "agentprompt.repo.discovery._scan_types",
+    "SniffStamp": "agentprompt.repo.discovery._sniff_memo",
+    "UnreadableFile": "agentprompt.repo.discovery._files",
+    "discover": "agentprompt.repo.discovery._files",
+    "explain": "agentprompt.repo.discovery._files",
+    "explain_in": "agentprompt.repo.discovery._files",
+    "git_listing": "agentprompt.repo.discovery._git",
+    "is_generated_reason": "agentprompt.repo.discovery._walk",
+    "is_generated_verdict": "agentprompt.repo.discovery._sniff",
+    "is_test_path": "agentprompt.repo.discovery._testpaths",
+    "likely_kept": "agentprompt.repo.discovery._walk",
+    "load_verdicts": "agentprompt.repo.discovery._sniff_memo",
+    "read_text": "agentprompt.repo.discovery._files",
+    "read_texts": "agentprompt.repo.discovery._files",
+    "run_git": "agentprompt.repo.discovery._git",
+    "save_verdicts": "agentprompt.repo.discovery._sniff_memo",
+    "verdicts_path": "agentprompt.repo.discovery._sniff_memo",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery.files import Discovery
-from agentprompt.repo.discovery.ignore import RuleSet, parse_rules
-from agentprompt.repo.discovery.scan_types import Exclusion
+from agentprompt.repo.discovery._files import Discovery
+from agentprompt.repo.discovery._ignore import RuleSet, parse_rules
+from agentprompt.repo.discovery._scan_types import Exclusion
 
 __all__ = ["PatternMatchesNothing", "filter_discovery", "matching_rules"]
 

@@ -1,6 +1,6 @@
 """One gitignore line translated to a regular expression that matches a path *itself*.
 
-git decides a path in two steps (see :class:`agentprompt.repo.discovery.ignore.RuleSet`): a folder
+git decides a path in two steps (see :class:`agentprompt.repo.discovery._ignore.RuleSet`): a folder
 left out hides everything below it, and otherwise the last rule matching the path itself
 decides. So each rule must answer "does this pattern match exactly this path", never "does it
 match one of its parents", which is what this module's translation gives (git's wildmatch

@@ -9,22 +9,22 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.extraction.cache import SymbolCache, default_cache_path
-    from agentprompt.repo.extraction.repository import Extraction, extract_repository
-    from agentprompt.repo.extraction.rows import content_hash
-    from agentprompt.repo.extraction.workers import HeadStart, ProgressCallback, start_parsing
+    from agentprompt.repo.extraction._cache import SymbolCache, default_cache_path
+    from agentprompt.repo.extraction._repository import Extraction, extract_repository
+    from agentprompt.repo.extraction._rows import content_hash
+    from agentprompt.repo.extraction._workers import HeadStart, ProgressCallback, start_parsing
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
-    "Extraction": "agentprompt.repo.extraction.repository",
-    "HeadStart": "agentprompt.repo.extraction.workers",
-    "ProgressCallback": "agentprompt.repo.extraction.workers",
-    "SymbolCache": "agentprompt.repo.extraction.cache",
-    "content_hash": "agentprompt.repo.extraction.rows",
-    "default_cache_path": "agentprompt.repo.extraction.cache",
-    "extract_repository": "agentprompt.repo.extraction.repository",
-    "start_parsing": "agentprompt.repo.extraction.workers",
+    "Extraction": "agentprompt.repo.extraction._repository",
+    "HeadStart": "agentprompt.repo.extraction._workers",
+    "ProgressCallback": "agentprompt.repo.extraction._workers",
+    "SymbolCache": "agentprompt.repo.extraction._cache",
+    "content_hash": "agentprompt.repo.extraction._rows",
+    "default_cache_path": "agentprompt.repo.extraction._cache",
+    "extract_repository": "agentprompt.repo.extraction._repository",
+    "start_parsing": "agentprompt.repo.extraction._workers",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

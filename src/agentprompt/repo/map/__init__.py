@@ -10,7 +10,7 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.map.build import (
+    from agentprompt.repo.map._build import (
         MapOptions,
         RankedFile,
         RepoMap,
@@ -25,6 +25,13 @@ if _typing.TYPE_CHECKING:
         ranking_json,
         remember_discovery,
     )
+    from agentprompt.repo.map._tree import (
+        TreeNode,
+        build_tree,
+        count_file_tokens,
+        render_tree,
+        tree_to_dict,
+    )
     from agentprompt.repo.map.render import (
         MapFile,
         MapParts,
@@ -34,42 +41,35 @@ if _typing.TYPE_CHECKING:
         render_map,
         render_parts,
     )
-    from agentprompt.repo.map.tree import (
-        TreeNode,
-        build_tree,
-        count_file_tokens,
-        render_tree,
-        tree_to_dict,
-    )
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
     "MapFile": "agentprompt.repo.map.render",
-    "MapOptions": "agentprompt.repo.map.build",
+    "MapOptions": "agentprompt.repo.map._build",
     "MapParts": "agentprompt.repo.map.render",
-    "RankedFile": "agentprompt.repo.map.build",
-    "RepoMap": "agentprompt.repo.map.build",
-    "RepositoryRanking": "agentprompt.repo.map.build",
-    "TreeNode": "agentprompt.repo.map.tree",
-    "annotate_files": "agentprompt.repo.map.build",
+    "RankedFile": "agentprompt.repo.map._build",
+    "RepoMap": "agentprompt.repo.map._build",
+    "RepositoryRanking": "agentprompt.repo.map._build",
+    "TreeNode": "agentprompt.repo.map._tree",
+    "annotate_files": "agentprompt.repo.map._build",
     "browse_summary": "agentprompt.repo.map.render",
-    "build_map": "agentprompt.repo.map.build",
-    "build_tree": "agentprompt.repo.map.tree",
-    "count_file_tokens": "agentprompt.repo.map.tree",
-    "declared_entry_points": "agentprompt.repo.map.build",
-    "discover_remembered": "agentprompt.repo.map.build",
+    "build_map": "agentprompt.repo.map._build",
+    "build_tree": "agentprompt.repo.map._tree",
+    "count_file_tokens": "agentprompt.repo.map._tree",
+    "declared_entry_points": "agentprompt.repo.map._build",
+    "discover_remembered": "agentprompt.repo.map._build",
     "file_annotation": "agentprompt.repo.map.render",
-    "file_note": "agentprompt.repo.map.build",
+    "file_note": "agentprompt.repo.map._build",
     "is_entry_point": "agentprompt.repo.map.render",
-    "map_json": "agentprompt.repo.map.build",
-    "rank_repository": "agentprompt.repo.map.build",
-    "ranking_json": "agentprompt.repo.map.build",
-    "remember_discovery": "agentprompt.repo.map.build",
+    "map_json": "agentprompt.repo.map._build",
+    "rank_repository": "agentprompt.repo.map._build",
+    "ranking_json": "agentprompt.repo.map._build",
+    "remember_discovery": "agentprompt.repo.map._build",
     "render_map": "agentprompt.repo.map.render",
     "render_parts": "agentprompt.repo.map.render",
-    "render_tree": "agentprompt.repo.map.tree",
-    "tree_to_dict": "agentprompt.repo.map.tree",
+    "render_tree": "agentprompt.repo.map._tree",
+    "tree_to_dict": "agentprompt.repo.map._tree",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -28,7 +28,7 @@ from pathlib import PurePosixPath
 
 from agentprompt.prompts.loader import PACKAGED_DIR, parse_prompt_file
 from agentprompt.repo.discovery import is_test_path
-from agentprompt.repo.map.tree import display_name
+from agentprompt.repo.map._tree import display_name
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry
 
 __all__ = [

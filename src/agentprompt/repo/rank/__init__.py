@@ -9,16 +9,16 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.rank.centrality import pagerank
-    from agentprompt.repo.rank.graph import MAX_DEFINERS, MAX_MEMBER_DEFINERS, build_graph
-    from agentprompt.repo.rank.summary import (
+    from agentprompt.repo.rank._centrality import pagerank
+    from agentprompt.repo.rank._graph import MAX_DEFINERS, MAX_MEMBER_DEFINERS, build_graph
+    from agentprompt.repo.rank._summary import (
         RankSummary,
         definers_of,
         personalization,
         summarize,
         task_mentions,
     )
-    from agentprompt.repo.rank.task import (
+    from agentprompt.repo.rank._task import (
         INDEX_VERSION,
         FileDocument,
         InvalidTask,
@@ -30,34 +30,34 @@ if _typing.TYPE_CHECKING:
         rank_for_task,
         split_identifier,
     )
-    from agentprompt.repo.rank.update import FileNames, GraphState, state_from_graph, update_state
+    from agentprompt.repo.rank._update import FileNames, GraphState, state_from_graph, update_state
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
-    "FileDocument": "agentprompt.repo.rank.task",
-    "FileNames": "agentprompt.repo.rank.update",
-    "GraphState": "agentprompt.repo.rank.update",
-    "INDEX_VERSION": "agentprompt.repo.rank.task",
-    "InvalidTask": "agentprompt.repo.rank.task",
-    "LexicalIndex": "agentprompt.repo.rank.task",
-    "MAX_DEFINERS": "agentprompt.repo.rank.graph",
-    "MAX_MEMBER_DEFINERS": "agentprompt.repo.rank.graph",
-    "RankReason": "agentprompt.repo.rank.task",
-    "RankSummary": "agentprompt.repo.rank.summary",
-    "RelevantFile": "agentprompt.repo.rank.task",
-    "TaskRanking": "agentprompt.repo.rank.task",
-    "build_graph": "agentprompt.repo.rank.graph",
-    "check_task": "agentprompt.repo.rank.task",
-    "definers_of": "agentprompt.repo.rank.summary",
-    "pagerank": "agentprompt.repo.rank.centrality",
-    "personalization": "agentprompt.repo.rank.summary",
-    "rank_for_task": "agentprompt.repo.rank.task",
-    "split_identifier": "agentprompt.repo.rank.task",
-    "state_from_graph": "agentprompt.repo.rank.update",
-    "summarize": "agentprompt.repo.rank.summary",
-    "task_mentions": "agentprompt.repo.rank.summary",
-    "update_state": "agentprompt.repo.rank.update",
+    "FileDocument": "agentprompt.repo.rank._task",
+    "FileNames": "agentprompt.repo.rank._update",
+    "GraphState": "agentprompt.repo.rank._update",
+    "INDEX_VERSION": "agentprompt.repo.rank._task",
+    "InvalidTask": "agentprompt.repo.rank._task",
+    "LexicalIndex": "agentprompt.repo.rank._task",
+    "MAX_DEFINERS": "agentprompt.repo.rank._graph",
+    "MAX_MEMBER_DEFINERS": "agentprompt.repo.rank._graph",
+    "RankReason": "agentprompt.repo.rank._task",
+    "RankSummary": "agentprompt.repo.rank._summary",
+    "RelevantFile": "agentprompt.repo.rank._task",
+    "TaskRanking": "agentprompt.repo.rank._task",
+    "build_graph": "agentprompt.repo.rank._graph",
+    "check_task": "agentprompt.repo.rank._task",
+    "definers_of": "agentprompt.repo.rank._summary",
+    "pagerank": "agentprompt.repo.rank._centrality",
+    "personalization": "agentprompt.repo.rank._summary",
+    "rank_for_task": "agentprompt.repo.rank._task",
+    "split_identifier": "agentprompt.repo.rank._task",
+    "state_from_graph": "agentprompt.repo.rank._update",
+    "summarize": "agentprompt.repo.rank._summary",
+    "task_mentions": "agentprompt.repo.rank._summary",
+    "update_state": "agentprompt.repo.rank._update",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

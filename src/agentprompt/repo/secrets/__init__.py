@@ -9,8 +9,8 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.secrets.filter import may_hold_secret
-    from agentprompt.repo.secrets.scan import (
+    from agentprompt.repo.secrets._filter import may_hold_secret
+    from agentprompt.repo.secrets._scan import (
         SecretFinding,
         SecretScreen,
         scan_text,
@@ -21,12 +21,12 @@ if _typing.TYPE_CHECKING:
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
-    "SecretFinding": "agentprompt.repo.secrets.scan",
-    "SecretScreen": "agentprompt.repo.secrets.scan",
-    "may_hold_secret": "agentprompt.repo.secrets.filter",
-    "scan_text": "agentprompt.repo.secrets.scan",
-    "scan_texts": "agentprompt.repo.secrets.scan",
-    "screen_texts": "agentprompt.repo.secrets.scan",
+    "SecretFinding": "agentprompt.repo.secrets._scan",
+    "SecretScreen": "agentprompt.repo.secrets._scan",
+    "may_hold_secret": "agentprompt.repo.secrets._filter",
+    "scan_text": "agentprompt.repo.secrets._scan",
+    "scan_texts": "agentprompt.repo.secrets._scan",
+    "screen_texts": "agentprompt.repo.secrets._scan",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -7,7 +7,7 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.selection.loop import (
+    from agentprompt.repo.selection._loop import (
         FileSelection,
         InvalidSelectionOptions,
         Rejection,
@@ -15,7 +15,7 @@ if _typing.TYPE_CHECKING:
         first_selection_prompt,
         select_files,
     )
-    from agentprompt.repo.selection.prompt import (
+    from agentprompt.repo.selection._prompt import (
         FileChoice,
         SelectionOptions,
         ask_llm_for_files,
@@ -27,18 +27,18 @@ if _typing.TYPE_CHECKING:
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
-    "FileChoice": "agentprompt.repo.selection.prompt",
-    "FileSelection": "agentprompt.repo.selection.loop",
-    "InvalidSelectionOptions": "agentprompt.repo.selection.loop",
-    "Rejection": "agentprompt.repo.selection.loop",
-    "SelectedFile": "agentprompt.repo.selection.loop",
-    "first_selection_prompt": "agentprompt.repo.selection.loop",
-    "SelectionOptions": "agentprompt.repo.selection.prompt",
-    "ask_llm_for_files": "agentprompt.repo.selection.prompt",
-    "build_constraints_section": "agentprompt.repo.selection.prompt",
-    "normalize_response": "agentprompt.repo.selection.prompt",
-    "parse_response": "agentprompt.repo.selection.prompt",
-    "select_files": "agentprompt.repo.selection.loop",
+    "FileChoice": "agentprompt.repo.selection._prompt",
+    "FileSelection": "agentprompt.repo.selection._loop",
+    "InvalidSelectionOptions": "agentprompt.repo.selection._loop",
+    "Rejection": "agentprompt.repo.selection._loop",
+    "SelectedFile": "agentprompt.repo.selection._loop",
+    "first_selection_prompt": "agentprompt.repo.selection._loop",
+    "SelectionOptions": "agentprompt.repo.selection._prompt",
+    "ask_llm_for_files": "agentprompt.repo.selection._prompt",
+    "build_constraints_section": "agentprompt.repo.selection._prompt",
+    "normalize_response": "agentprompt.repo.selection._prompt",
+    "parse_response": "agentprompt.repo.selection._prompt",
+    "select_files": "agentprompt.repo.selection._loop",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -9,11 +9,11 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from agentprompt.repo.symbols._languages import language_for_path, parser_for
+    from agentprompt.repo.symbols._skeletons import masked_text, skeleton
+    from agentprompt.repo.symbols._walk import walk_tree
     from agentprompt.repo.symbols.entries import FileSymbols, ImportEntry, SymbolEntry
     from agentprompt.repo.symbols.extract import extract_symbols
-    from agentprompt.repo.symbols.languages import language_for_path, parser_for
-    from agentprompt.repo.symbols.skeletons import masked_text, skeleton
-    from agentprompt.repo.symbols.walk import walk_tree
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
@@ -22,11 +22,11 @@ _LAZY = {
     "ImportEntry": "agentprompt.repo.symbols.entries",
     "SymbolEntry": "agentprompt.repo.symbols.entries",
     "extract_symbols": "agentprompt.repo.symbols.extract",
-    "language_for_path": "agentprompt.repo.symbols.languages",
-    "masked_text": "agentprompt.repo.symbols.skeletons",
-    "parser_for": "agentprompt.repo.symbols.languages",
-    "skeleton": "agentprompt.repo.symbols.skeletons",
-    "walk_tree": "agentprompt.repo.symbols.walk",
+    "language_for_path": "agentprompt.repo.symbols._languages",
+    "masked_text": "agentprompt.repo.symbols._skeletons",
+    "parser_for": "agentprompt.repo.symbols._languages",
+    "skeleton": "agentprompt.repo.symbols._skeletons",
+    "walk_tree": "agentprompt.repo.symbols._walk",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)

@@ -24,10 +24,10 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from agentprompt.repo.symbols._languages import language_for_path, parser_for, tree_sitter_language
+from agentprompt.repo.symbols._skeletons import masked_text, skeleton
+from agentprompt.repo.symbols._walk import walk_tree
 from agentprompt.repo.symbols.entries import RESERVED_WORDS, FileSymbols, SymbolEntry
-from agentprompt.repo.symbols.languages import language_for_path, parser_for, tree_sitter_language
-from agentprompt.repo.symbols.skeletons import masked_text, skeleton
-from agentprompt.repo.symbols.walk import walk_tree
 
 __all__ = ["extract_symbols"]
 
@@ -288,7 +288,7 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
     With ``details=False`` only what ranking reads is extracted: the definitions' names and
     places (the same ones, in the same order) and the references; see
     :attr:`FileSymbols.detailed`. A Python file is then parsed without its function bodies
-    (:mod:`agentprompt.repo.symbols.skeletons`), so a function's ``end_line`` is its
+    (:mod:`agentprompt.repo.symbols._skeletons`), so a function's ``end_line`` is its
     header's last line and ``syntax_errors`` says nothing of what is inside a body.
     """
 
@@ -341,7 +341,7 @@ def extract_symbols(path: str, source: bytes, *, details: bool = True) -> FileSy
 def _parsed(language: str, source: bytes, lexed: _Lexed | None) -> tuple[Tree, bytes]:
     """The syntax tree of ``source`` and the bytes it was made from: with ``lexed`` (a
     Python file read for its names only), its skeleton's when that parses cleanly (see
-    :mod:`agentprompt.repo.symbols.skeletons`), else the whole file's."""
+    :mod:`agentprompt.repo.symbols._skeletons`), else the whole file's."""
     parser = parser_for(language)
     if lexed is not None and b"\0" not in source:  # the mask separates its parts with NUL
         bare = skeleton(source, masked_text(lexed[1], lexed[2]))

@@ -1,0 +1,351 @@
+"""Rendering a bridge prompt: the system part, and the browse- or edit-mode user part.
+
+Pure functions over the state, the repository view and what the budget kept: the same
+inputs give the same bytes, so prompts are snapshot-tested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from agentprompt.bridge._streamed import Piece, PromptText
+from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.text import render_prompt
+from agentprompt.edits.instructions import dialect_instructions
+from agentprompt.repo.map import build_tree, render_tree
+from agentprompt.repo.secrets import SecretFinding
+from agentprompt.repo.symbols import language_for_path
+
+__all__ = [
+    "EditPieces",
+    "FileBlock",
+    "Level",
+    "RenderedUser",
+    "UserPart",
+    "WholeText",
+    "block_key",
+    "continuation_prompt",
+    "fence_for",
+    "file_block",
+    "render_edit_pieces",
+    "render_system",
+    "render_user",
+    "render_user_keyed",
+]
+
+Level = Literal["full", "summary", "path"]
+"""How much of a file a prompt shows: its content, its summary, or its path in the tree."""
+
+_SLOT = "\0body\0"
+"""Stands for the edit-mode body while its frame is rendered (never in a prompt file)."""
+
+
+def fence_for(content: str) -> str:
+    """A backtick fence longer than any fence-like run at a line start in ``content``, so
+    the content can never close it."""
+    longest = 0
+    for start, end in (*_runs(content, "`"), *_runs(content, "~")):
+        line = content.rfind("\n", 0, start) + 1
+        if not content[line:start].strip(" \t"):
+            longest = max(longest, end - start)
+    return "`" * max(3, longest + 1)
+
+
+def _runs(content: str, mark: str) -> Iterator[tuple[int, int]]:
+    """Where each run of three or more ``mark`` characters starts and ends (found by
+    literal search, far faster on a large file than trying every line start)."""
+    at = content.find(mark * 3)
+    while at >= 0:
+        end = at + 3
+        while end < len(content) and content[end] == mark:
+            end += 1
+        yield at, end
+        at = content.find(mark * 3, end)
+
+
+def _frame(content: str, info: str, fence: str) -> tuple[str, str]:
+    """What goes before and after ``content`` to fence it (the closing fence on a line of
+    its own)."""
+    return _fence_lines(not content or content.endswith("\n"), info, fence)
+
+
+def _fence_lines(ends_line: bool, info: str, fence: str) -> tuple[str, str]:
+    """What goes before and after a text to fence it: ``ends_line``, the text is empty or
+    ends with a line break, so the closing fence needs none before it."""
+    return f"{fence}{info}\n", f"{fence}\n" if ends_line else f"\n{fence}\n"
+
+
+def _fenced(content: str, info: str = "") -> str:
+    opening, close = _frame(content, info, fence_for(content))
+    return opening + content + close
+
+
+def _info(path: str) -> str:
+    language = language_for_path(path)
+    if language is not None:
+        return language
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")  # the name's suffix, as PurePosixPath.suffix reads it
+    return name[dot + 1 :] if 0 < dot < len(name) - 1 else ""
+
+
+_SPLIT_HEADINGS = {"ja": "## 分割送信の対応", "en": "## Split prompts"}
+"""The heading of the split-sending section, in the system part and in the bridge
+dialect's instructions (which hold its long-output half, CONTINUE)."""
+
+
+def _split_off(formats: str, heading: str) -> tuple[str, str]:
+    """The dialect's instructions before its split-sending section, and that section's
+    body (empty when a project's own version has no such section)."""
+    lines = formats.split("\n")
+    if heading not in lines:
+        return formats, ""
+    at = lines.index(heading)
+    return "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at + 1 :]).strip("\n")
+
+
+def render_system(lang: str, root: Path | None = None) -> str:
+    """The system part: identity, the two modes, the reply formats, split sending.
+
+    The system part has one split-sending section, the last, holding long input (the part
+    headers) and then long output (CONTINUE). The dialect's own instructions must explain
+    CONTINUE on their own, so their section is moved into the system part's, not repeated.
+    """
+    formats = dialect_instructions("bridge", lang, root=root)
+    before, long_output = _split_off(formats, _SPLIT_HEADINGS.get(lang, ""))
+    return render_prompt("system", lang, root, output_formats=before, long_output=long_output)
+
+
+def continuation_prompt(state: BridgeState, root: Path | None = None) -> str:
+    """The follow-up after a reply ended with CONTINUE (or was cut off): "続けて" /
+    "continue", the changes still owed, and the notes on the last reply (edits that failed,
+    files that cannot be shown), which the model would otherwise never see."""
+    listed = "".join(f"\n- {p}" for p in state.continuation or ())
+    head = render_prompt("continue", state.lang, root, remaining=listed) + "\n"
+    return head + _notes(state, (), (), root)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserPart:
+    """What goes into one round's user part besides the state."""
+
+    paths: Sequence[str]
+    """Every file the prompt may show (the tree)."""
+    notes: Mapping[str, str]
+    """The note after each file in the tree (``exports: ...``)."""
+    levels: Mapping[str, Level]
+    """What is shown of each file that is more than a path."""
+    contents: Mapping[str, str]
+    """The full text of the files shown in full."""
+    summaries: Mapping[str, str]
+    """The summaries of the files shown as summaries."""
+    left_out: Sequence[tuple[str, Level]] = ()
+    """Files the budget cut down, with what was kept of them."""
+    withheld: Sequence[SecretFinding] = ()
+    """Likely secrets that kept a file's text out."""
+    fences: Mapping[str, str] = field(default_factory=dict)
+    """:func:`fence_for` of contents already known, by path (the others are worked out)."""
+    digests: Mapping[str, str] = field(default_factory=dict)
+    """Contents' digests (:func:`~agentprompt.bridge._secretcache.text_digest`), by path:
+    each such file's block in the prompt is given a key for remembered token counts."""
+
+
+@dataclass(frozen=True)
+class RenderedUser:
+    """A user part, with the spans of it that keys identify (see
+    :data:`~agentprompt.tokens.KeyedSpan`)."""
+
+    text: str
+    spans: tuple[tuple[int, int, str], ...] = ()
+
+
+def _section(base: str, lang: str, root: Path | None, **values: object) -> str:
+    return render_prompt(base, lang, root, **values) + "\n"
+
+
+def _notes(
+    state: BridgeState,
+    left_out: Sequence[tuple[str, Level]],
+    withheld: Sequence[SecretFinding],
+    root: Path | None,
+) -> str:
+    lang = state.lang
+    out = ""
+    if left_out:
+        lines = "".join(f"- {p} ({level})\n" for p, level in left_out).rstrip("\n")
+        out += _section("left_out", lang, root, paths=lines)
+    if withheld:
+        lines = "\n".join(f"- {f.describe()}" for f in withheld)
+        out += _section("withheld", lang, root, paths=lines)
+    if state.missing:
+        lines = "\n".join(f"- {p}: {reason}" for p, reason in state.missing)
+        out += _section("missing", lang, root, paths=lines)
+    if state.feedback:
+        out += _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))
+    return out
+
+
+def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> str:
+    blocks = "".join(f"\n### {p}\n{_fenced(part.summaries[p])}" for p in paths)
+    return _section("summaries", lang, root, files=blocks.rstrip("\n")) if blocks else ""
+
+
+def render_user(
+    state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
+) -> str:
+    """The user part of the round: the browse-mode or edit-mode prompt, after
+    ``lead`` (the system part on the first round: a prompt of hundreds of megabytes is
+    then built in one piece instead of being copied again to put the two together)."""
+    return render_user_keyed(state, part, root, lead=lead).text
+
+
+def block_key(path: str, info: str, fence: str, digest: str, joined: bool) -> str:
+    """The key of a file's block from ``## path`` to its closing fence (and, ``joined``,
+    the line break that starts the next block): all that decides its text."""
+    described = "\0".join(("block1", path, info, fence, digest, "+" if joined else ""))
+    return hashlib.blake2b(described.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class WholeText:
+    """A file shown in full, as much of it as the edit-mode prompt's frame needs."""
+
+    body: Piece
+    """The text, or the file to read it from when the prompt is written."""
+    fence: str
+    """:func:`fence_for` of the text."""
+    ends_line: bool
+    """The text is empty or ends with a line break."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileBlock:
+    """One file's ``## path`` block in an edit-mode prompt: ``lead``, ``body``, ``close``."""
+
+    path: str
+    info: str
+    """The fence's info string (the language)."""
+    fence: str
+    lead: str
+    """The line break ending what comes before, ``## path`` and the opening fence."""
+    body: Piece
+    close: str
+    """The closing fence (after a line break when the text does not end with one)."""
+
+    def key(self, digest: str, *, joined: bool) -> str:
+        """The block's count key (:func:`block_key`), its text's digest ``digest``."""
+        return block_key(self.path, self.info, self.fence, digest, joined)
+
+    def counted_text(self, text: str, *, joined: bool) -> str:
+        """What :meth:`key` identifies, the block's text being ``text``: from ``## path``
+        to the closing fence, and, ``joined``, the line break that starts the next block."""
+        return self.lead[1:] + text + self.close + ("\n" if joined else "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditPieces:
+    """An edit-mode first prompt: ``head``, each file's block, then ``tail``."""
+
+    head: str
+    blocks: tuple[FileBlock, ...]
+    tail: str
+
+    def pieces(self) -> tuple[Piece, ...]:
+        """The prompt's pieces in order (a file's text is a piece of its own)."""
+        inner = (piece for b in self.blocks for piece in (b.lead, b.body, b.close))
+        return (self.head, *inner, self.tail)
+
+
+def file_block(path: str, whole: WholeText) -> FileBlock:
+    """Edit mode's ``## path`` block of a file shown in full."""
+    info = _info(path)
+    opening, close = _fence_lines(whole.ends_line, info, whole.fence)
+    return FileBlock(
+        path=path,
+        info=info,
+        fence=whole.fence,
+        lead=f"\n## {path}\n{opening}",
+        body=whole.body,
+        close=close,
+    )
+
+
+def _blocks(full: Sequence[str], wholes: Mapping[str, WholeText]) -> tuple[FileBlock, ...]:
+    """Edit mode's ``## path`` blocks of the files ``full``, in order."""
+    return tuple(file_block(path, wholes[path]) for path in full)
+
+
+def render_edit_pieces(
+    state: BridgeState,
+    part: UserPart,
+    wholes: Mapping[str, WholeText],
+    root: Path | None = None,
+    *,
+    lead: str = "",
+) -> EditPieces:
+    """The edit-mode user part after ``lead``, with the files shown in full (``wholes``,
+    by path; ``part.contents`` is not looked at) left as pieces of their own, so a prompt
+    of hundreds of megabytes is never copied whole (nor, with :class:`FileBody` pieces,
+    read whole)."""
+    lang = state.lang
+    tree = render_tree(build_tree(part.paths, annotations=part.notes))
+    summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
+    full = [p for p in state.files if part.levels.get(p) == "full" and p in wholes]
+    shown = set(summarised)
+    rest = "".join(
+        [
+            _summaries(part, [p for p in state.files if p in shown], lang, root),
+            _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
+            _notes(state, part.left_out, part.withheld, root),
+        ]
+    )
+    blocks = _blocks(full, wholes)
+    frame = render_prompt("edit", lang, root, task=state.task, body=_SLOT)
+    if frame.count(_SLOT) != 1:
+        body = PromptText(EditPieces(head="", blocks=blocks, tail=rest).pieces()).join()
+        text = render_prompt("edit", lang, root, task=state.task, body=body)
+        return EditPieces(head=lead + text + "\n", blocks=(), tail="")
+    before, after = frame.split(_SLOT)
+    return EditPieces(head=lead + before, blocks=blocks, tail=rest + after + "\n")
+
+
+def render_user_keyed(
+    state: BridgeState, part: UserPart, root: Path | None = None, *, lead: str = ""
+) -> RenderedUser:
+    """:func:`render_user`, with the spans of each file block whose digest is known."""
+    if state.mode == "browse":
+        tree = render_tree(build_tree(part.paths, annotations=part.notes))
+        summarised = [
+            p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries
+        ]
+        body = _summaries(part, summarised, state.lang, root) + _notes(
+            state, part.left_out, part.withheld, root
+        )
+        browse = render_prompt("browse", state.lang, root, task=state.task, tree=tree, body=body)
+        return RenderedUser(text=lead + browse + "\n")
+    wholes = {
+        path: WholeText(
+            body=content,
+            fence=part.fences.get(path) or fence_for(content),
+            ends_line=not content or content.endswith("\n"),
+        )
+        for path, content in part.contents.items()
+    }
+    rendered = render_edit_pieces(state, part, wholes, root, lead=lead)
+    spans: list[tuple[int, int, str]] = []
+    at = len(rendered.head)
+    for number, block in enumerate(rendered.blocks):
+        content = part.contents[block.path]
+        size = len(block.lead) + len(content) + len(block.close)
+        digest = part.digests.get(block.path)
+        if digest is not None:
+            joined = number + 1 < len(rendered.blocks)
+            end = at + size + (1 if joined else 0)
+            spans.append((at + 1, end, block.key(digest, joined=joined)))
+        at += size
+    # The body can be hundreds of megabytes: it is joined once, with the frame around it.
+    return RenderedUser(text=PromptText(rendered.pieces()).join(), spans=tuple(spans))

@@ -1,0 +1,261 @@
+"""``agentprompt bridge status|reset``, and the bridge round that ``agentprompt apply`` runs
+when a bridge session is in progress for the root."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from agentprompt.bridge.clipboard import copy_prompt
+from agentprompt.bridge.context import RepoView
+from agentprompt.bridge.control import add_files, drop_files
+from agentprompt.bridge.pack import BridgePrompt, session_view
+from agentprompt.bridge.rounds import Round, run_round
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
+from agentprompt.bridge.state import (
+    BridgeState,
+    clear_session,
+    find_session,
+    load_session,
+    save_state,
+)
+from agentprompt.bridge.text import render_prompt
+from agentprompt.cli._options import check_root, json_option, root_option
+from agentprompt.cli._output import console, err_console, print_json, printable
+from agentprompt.edits.apply import ApplyReport
+from agentprompt.errors import UsageError
+
+__all__ = [
+    "bridge_group",
+    "bridge_session",
+    "deliver",
+    "finish_round",
+    "part_command",
+    "print_part",
+]
+
+
+def _check_root(root: Path) -> Path:
+    return check_root(root)
+
+
+def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
+    """The bridge session in progress for ``root``, if any (never creates a database)."""
+    return find_session(root)
+
+
+def part_command(root: Path, part: int) -> str:
+    """The command that copies part ``part`` of the current prompt (``--root`` kept, so it
+    works from where the user is)."""
+    where = "" if root == Path(".") else f" --root {shlex.quote(str(root))}"
+    return f"agentprompt pack{where} --part {part} --copy"
+
+
+def print_part(text: str) -> None:
+    """Print a part of a prompt on stdout as it is (lone surrogates made visible)."""
+    click.echo(printable(text), nl=False)
+
+
+def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = True) -> None:
+    """Print or copy part ``part`` of ``prompt`` (only that part is made): copied, say so
+    and how to get the next part; no clipboard, say why, write it to a file and print it on
+    stdout."""
+    total = prompt.part_count
+    if not 1 <= part <= total:
+        raise UsageError(f"--part {part} is out of range: this prompt has {total} part(s)")
+    text = prompt.part(part)
+    if not copy:
+        print_part(text)
+        return
+    name = "prompt.md" if total == 1 else f"prompt-part-{part}.md"
+    result = copy_prompt(text, root, name=name)
+    where = f"part {part}/{total}" if total > 1 else "the prompt"
+    if result.copied:
+        err_console.print(Text(f"Copied {where} to the clipboard ({prompt.tokens} tokens in all)."))
+    else:
+        # One short line: where the prompt went (the clipboard library's own message, with
+        # its URL, says nothing the user can act on).
+        if result.fallback is not None:
+            line = f"No clipboard: {where} was written to {result.fallback} (also printed below)."
+        else:
+            line = (
+                f"No clipboard, and {where} could not be saved ({printable(result.reason)}); "
+                "it is printed below."
+            )
+        err_console.print(Text(line, style="yellow"))
+        print_part(text)
+    if part < total:
+        err_console.print(
+            Text(f"Next: {part_command(root, part + 1)} (then paste it).", style="bold")
+        )
+
+
+def _round_json(outcome: Round, saved: bool) -> dict[str, Any]:
+    return {
+        "state": outcome.state.to_json(),
+        "added": list(outcome.added),
+        "missing": [{"path": p, "reason": r} for p, r in outcome.missing],
+        "prompt": outcome.prompt.to_json(),
+        "saved": saved,
+    }
+
+
+def _dry_run_heading(report: ApplyReport) -> str:
+    """The heading of a dry run's next prompt: nothing was written, yet the prompt shows
+    the files as the reply's edits would leave them (what a real apply would make next)."""
+    shown = "; it shows the files as the reply's edits would leave them" if report.planned else ""
+    return f"\nNext prompt (dry run: nothing written, the session unchanged{shown}):\n"
+
+
+def finish_round(
+    root: Path,
+    session: tuple[str, BridgeState],
+    report: ApplyReport,
+    *,
+    dry_run: bool,
+    as_json: bool,
+    before: RepoView | None = None,
+) -> dict[str, Any] | None:
+    """The bridge round after ``apply``: the next state and prompt, saved and copied (a dry
+    run saves and copies nothing and prints the prompt). Returns the JSON to merge into
+    ``apply --json``'s output (None when printing for people)."""
+    session_id, state = session
+
+    def keep(new: BridgeState) -> None:
+        save_state(root, session_id, new)
+
+    try:
+        outcome = run_round(root, state, report, keep=None if dry_run else keep, before=before)
+    except UsageError as exc:
+        done = "" if dry_run else "the reply was applied and the session moved on, but "
+        raise UsageError(
+            f"{done}the next prompt cannot be made: {exc}; print it with agentprompt pack"
+            f"{'' if root == Path('.') else ' --root ' + shlex.quote(str(root))} and a larger "
+            "limit (or start a new session with agentprompt pack --task TEXT)"
+        ) from None
+    if as_json:
+        return _round_json(outcome, saved=not dry_run)
+    for path, reason in outcome.missing:
+        console.print(Text(f"cannot show {printable(path)}: {printable(reason)}", style="yellow"))
+    if outcome.added:
+        added = "Would be added to the context: " if dry_run else "Added to the context: "
+        console.print(Text(added + printable(", ".join(outcome.added))))
+    if dry_run:
+        console.print(Text(_dry_run_heading(report), style="bold"))
+        for text in outcome.prompt.each_part():
+            console.print(Text(printable(text)), end="")
+        return None
+    deliver(outcome.prompt, root)
+    # The fixed notice says files were added: it is for a round that added some.
+    notice = render_prompt("notice" if outcome.added else "notice_next", outcome.state.lang, root)
+    console.print(Text(notice, style="bold green"))
+    return None
+
+
+@click.group("bridge")
+def bridge_group() -> None:
+    """Show, change or clear the copy-paste bridge session."""
+
+
+@bridge_group.command("status")
+@root_option
+@json_option("Print the state as JSON.")
+def status_command(root: Path, as_json: bool) -> None:
+    """Show the bridge session in progress: task, mode, files in context, rounds."""
+    session_id, state = load_session(_check_root(root))
+    if as_json:
+        print_json({"id": session_id, **state.to_json()})
+        return
+    console.print(
+        Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
+    )
+    console.print(Text("task: " + printable(state.task)))
+    split = (
+        f"{state.split_tokens} tokens"
+        if state.split_tokens is not None
+        else f"{state.split_chars or DEFAULT_SPLIT_CHARS} characters"
+    )
+    budget = f"{state.max_tokens} tokens" if state.max_tokens is not None else "none"
+    console.print(Text(f"split limit: {split}; token budget: {budget}"))
+    if state.files:
+        console.print("files in context:")
+    for path in state.files:
+        console.print(Text("  " + printable(path)))
+    if state.continuation is not None:
+        console.print("waiting for the rest of a reply (the next prompt asks to continue)")
+        for path in state.continuation:
+            console.print(Text("  still owed: " + printable(path)))
+    for path, reason in state.missing:
+        console.print(Text(f"cannot show {printable(path)}: {printable(reason)}"))
+    if state.dropped:
+        console.print(Text("dropped by hand: " + printable(", ".join(state.dropped))))
+    if state.includes or state.excludes:
+        patterns = [f"--include {p}" for p in state.includes]
+        patterns += [f"--exclude {p}" for p in state.excludes]
+        console.print(Text("file patterns: " + printable(" ".join(patterns))))
+    if state.continuation is None:
+        kind = (
+            "the whole prompt (for a new chat)"
+            if state.full_next
+            else "a follow-up with only what is new (pack --full sends everything)"
+        )
+        console.print(Text(f"next prompt: {kind}"))
+
+
+@bridge_group.command("drop")
+@click.argument("files", nargs=-1, required=True)
+@root_option
+@json_option("Print the session's state as JSON.")
+def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
+    """Take FILES (or folders) out of the session's context: their changes are no longer
+    sent, and a reply's edits do not bring them back (bridge add does)."""
+    session_id, state = load_session(_check_root(root))
+    new = drop_files(root, state, files)
+    save_state(root, session_id, new)
+    gone = [p for p in state.files if p not in new.files]
+    if as_json:
+        print_json({"id": session_id, "dropped": gone, **new.to_json()})
+        return
+    console.print(Text("Dropped from the context: " + printable(", ".join(gone))))
+
+
+@bridge_group.command("add")
+@click.argument("files", nargs=-1, required=True)
+@root_option
+@json_option("Print the session's state as JSON.")
+def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
+    """Put FILES (or every file under a folder) in the session's context in full (edit
+    mode): the next prompt sends them."""
+    session_id, state = load_session(_check_root(root))
+    new, added = add_files(session_view(root, state), state, files)
+    if new != state:
+        save_state(root, session_id, new)
+    if as_json:
+        print_json({"id": session_id, "added": list(added), **new.to_json()})
+        return
+    if added:
+        console.print(
+            Text(
+                "Added to the context: "
+                + printable(", ".join(added))
+                + "; print the next prompt with agentprompt pack"
+            )
+        )
+    else:
+        console.print(Text("Already in the context: " + printable(", ".join(files))))
+
+
+@bridge_group.command("reset")
+@root_option
+@json_option("Print the result as JSON.")
+def reset_command(root: Path, as_json: bool) -> None:
+    """Clear the bridge session (files are not touched)."""
+    removed = clear_session(_check_root(root))
+    if as_json:
+        print_json({"removed": removed})
+    else:
+        console.print("bridge session cleared" if removed else "no bridge session to clear")

@@ -1,0 +1,101 @@
+"""``agentprompt map``: the repository's symbol map, ranked for a task and fitted to a budget."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from agentprompt.cli._options import (
+    include_generated_option,
+    json_option,
+    max_tokens_option,
+    root_option,
+)
+from agentprompt.cli._output import err_console, print_json, printable
+from agentprompt.cli._progress import scan_progress
+from agentprompt.errors import UsageError
+from agentprompt.repo.discovery import DiscoveryOptions
+from agentprompt.repo.map import MapOptions, build_map, map_json
+
+__all__ = ["map_command"]
+
+
+@click.command("map")
+@root_option
+@max_tokens_option("Token budget the whole map must fit (default 1024).", aliases=("--tokens",))
+@click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
+@click.option("--mention", multiple=True, help="An identifier to rank toward (repeatable).")
+@click.option("--task", default=None, help="Task text: files and identifiers it names rank higher.")
+@click.option(
+    "--in-context",
+    "in_context",
+    multiple=True,
+    help="A file whose full text the model already has: left out of the map (repeatable).",
+)
+@click.option("--model", default=None, help="Count tokens with this model's tokenizer.")
+@click.option(
+    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
+)
+@include_generated_option
+@json_option("Print the map and its files as JSON.")
+def map_command(
+    root: Path,
+    max_tokens: int | None,
+    focus: tuple[str, ...],
+    mention: tuple[str, ...],
+    task: str | None,
+    in_context: tuple[str, ...],
+    model: str | None,
+    no_cache: bool,
+    include_generated: bool,
+    as_json: bool,
+) -> None:
+    """Print the repository's symbol map: definitions ranked by how much they matter."""
+    if not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
+    options = MapOptions(
+        tokens=max_tokens if max_tokens is not None else 1024,
+        focus=focus,
+        mentions=mention,
+        task=task,
+        in_context=in_context,
+        model=model,
+        use_cache=not no_cache,
+        discovery=DiscoveryOptions(include_generated=include_generated),
+    )
+    # One delayed bar for every phase: a spinner while files are found and compared, a
+    # count once parsing starts.
+    with scan_progress("mapping files", None) as bar:
+        result = build_map(
+            root, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        )
+    for warning in result.warnings:
+        err_console.print(f"agentprompt: warning: {warning}", markup=False)
+    for problem in result.problems:
+        err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    for path in result.unknown_focus:
+        err_console.print(
+            f"agentprompt: {path} is not a code file of {root}; it does not steer the map",
+            markup=False,
+        )
+    if not result.text and result.omitted:
+        err_console.print(
+            f"agentprompt: --max-tokens {options.tokens} is too small for the legend and one "
+            "entry; the map is empty (give a larger budget)",
+            markup=False,
+        )
+    if as_json:
+        print_json(map_json(result))
+        return
+    text = printable(result.text)
+    # The map's text is counted as it is; the terminal still needs its last line ended.
+    sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
+    err_console.print(
+        f"{result.tokens} of {result.budget} tokens ({result.tokenizer}), "
+        f"{len(result.files)} files shown, {result.omitted} left out, "
+        f"{result.parsed} parsed",
+        markup=False,
+    )

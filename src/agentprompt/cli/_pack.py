@@ -1,0 +1,325 @@
+"""``agentprompt pack``: start a bridge session, or print the current prompt of the one in
+progress (never advancing it), split, copied, written to a file or in an API's wire form;
+then a size report on stderr."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+import click
+
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
+from agentprompt.bridge.sizes import size_report, warn_threshold
+from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
+from agentprompt.bridge.state import (
+    BridgeState,
+    find_session,
+    load_session,
+    save_state,
+    start_session,
+)
+from agentprompt.bridge.text import LANGS, default_lang
+from agentprompt.cli._bridge import deliver, part_command, print_part
+from agentprompt.cli._options import (
+    check_root,
+    exclude_option,
+    include_generated_option,
+    include_option,
+    max_tokens_option,
+    root_option,
+)
+from agentprompt.cli._output import err_console, print_json
+from agentprompt.cli._tree import generated_summary
+from agentprompt.errors import UsageError
+from agentprompt.repo.discovery import Discovery
+from agentprompt.wire import to_anthropic, to_openai
+
+__all__ = ["pack_command", "write_output"]
+
+
+def write_output(target: Path, prompt: BridgePrompt) -> None:
+    """Write the whole prompt to ``target`` piece by piece (a whole repository's prompt is
+    never held whole); a :class:`UsageError` naming it when it cannot be written, and no
+    file left half written."""
+    if target.is_dir():
+        raise UsageError(f"--output {target} is a directory; give a file name")
+    try:
+        with target.open("w", encoding="utf-8", newline="") as stream:
+            prompt.write(stream)
+    except OSError as exc:
+        _remove(target)
+        raise UsageError(
+            f"cannot write --output {target}: {exc.strerror or exc}; give a writable file"
+        ) from None
+    except BaseException:
+        _remove(target)
+        raise
+
+
+def _remove(target: Path) -> None:
+    """Remove a half-written ``target`` (nothing when it was never made)."""
+    with contextlib.suppress(OSError):
+        target.unlink(missing_ok=True)
+
+
+def _say(text: str) -> None:
+    err_console.print(text, markup=False, highlight=False)
+
+
+@click.command("pack")
+@click.argument("paths", nargs=-1)
+@root_option
+@click.option(
+    "--task",
+    help="Start a new session with this task (its PATHS, mode, language and limits are kept "
+    "for its later prompts); without it, print the current prompt of the session in progress.",
+)
+@click.option(
+    "--new",
+    is_flag=True,
+    help="With --task: replace the session in progress (without it, --task refuses once a "
+    "reply has been applied in the session).",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Send everything again (system part, task, structure, files in context), for a new "
+    "chat; without it, prompts after the first send only what is new.",
+)
+@click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
+@click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
+@max_tokens_option("Fit the prompt to N tokens (lowest-ranked files lose content first).")
+@include_option
+@exclude_option
+@click.option(
+    "--split-chars",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help=f"Split into parts of at most N characters, header included (default "
+    f"{DEFAULT_SPLIT_CHARS}).",
+)
+@click.option(
+    "--split-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Split into parts of at most N tokens, header included.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="Write the whole prompt, unsplit, to FILE (to attach it to the chat) instead of "
+    "printing it.",
+)
+@click.option(
+    "--warn-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Warn when the prompt is over N tokens (default 100000, or AGENTPROMPT_WARN_TOKENS); "
+    "kept for the session.",
+)
+@click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
+@click.option("--part", type=int, metavar="K", help="Print (or with --copy, copy) only part K.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "openai", "anthropic"]),
+    default="text",
+    help="Pasteable text, JSON, or OpenAI/Anthropic messages.",
+)
+@include_generated_option
+@click.option(
+    "--report",
+    "report_sections",
+    is_flag=True,
+    help="Also report the prompt's tokens per section (the frame, then each file shown in "
+    "full or as a summary) and what the budget cut, on stderr (in json: sections, cuts).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+def pack_command(
+    paths: tuple[str, ...],
+    root: Path,
+    task: str | None,
+    new: bool,
+    full: bool,
+    mode: str | None,
+    lang: str | None,
+    max_tokens: int | None,
+    includes: tuple[str, ...],
+    excludes: tuple[str, ...],
+    split_chars: int | None,
+    split_tokens: int | None,
+    output: Path | None,
+    warn_tokens: int | None,
+    copy: bool,
+    part: int | None,
+    fmt: str,
+    include_generated: bool,
+    report_sections: bool,
+    as_json: bool,
+) -> None:
+    """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
+    show in full, in edit mode).
+
+    The first prompt of a session holds everything; after a reply is applied, each prompt
+    holds only what the chat does not have yet (results of failed changes, files asked for,
+    files changed on disk, the task as a reminder). --full sends everything again, for a new
+    chat.
+
+    On a session in progress, --lang, --max-tokens, --split-chars/--split-tokens,
+    --warn-tokens and --include-generated given here are stored for the session: the next
+    apply's prompt uses them too. The round does not move, so running pack twice prints the
+    same prompt."""
+    check_root(root)
+    if split_chars is not None and split_tokens is not None:
+        raise UsageError("give --split-chars or --split-tokens, not both")
+    if as_json:
+        fmt = "json"
+    if fmt != "text" and (copy or part is not None):
+        raise UsageError(
+            f"--copy and --part take one part of the pasteable text; --format {fmt} prints "
+            "the whole prompt (its parts included in json); drop one of them"
+        )
+    if output is not None and (copy or part is not None or fmt != "text"):
+        raise UsageError(
+            "--output writes the whole pasteable prompt to a file; drop --copy, --part and "
+            "--format with it"
+        )
+    session_id = None
+    stored: BridgeState | None = None
+    if task is not None:
+        if not task.strip():
+            raise UsageError("--task is empty; say what the model should do")
+        found = find_session(root)
+        if found is not None and found[1].rounds > 0 and not new:
+            raise UsageError(
+                f"a bridge session is in progress (round {found[1].rounds}); add --new to "
+                "replace it with this task, or leave out --task to print its current prompt"
+            )
+
+        state, view = starting_state(
+            root,
+            paths,
+            partial(
+                BridgeState.starting,
+                task,
+                mode=mode,
+                lang=lang or default_lang(os.environ),
+                max_tokens=max_tokens,
+                split_chars=split_chars,
+                split_tokens=split_tokens,
+                include_generated=include_generated,
+                includes=includes,
+                excludes=excludes,
+                warn_tokens=warn_tokens,
+            ),
+        )
+    else:
+        if paths or mode or new or includes or excludes:
+            raise UsageError(
+                "PATHS, --mode, --new, --include and --exclude start a new session; give "
+                "--task too (without --task, pack prints the current prompt of the session "
+                "in progress)"
+            )
+        session_id, stored = load_session(root)
+        state = stored
+        if split_chars is not None or split_tokens is not None:
+            state = replace(state, split_chars=split_chars, split_tokens=split_tokens)
+        state = replace(
+            state,
+            lang=lang or state.lang,
+            max_tokens=max_tokens if max_tokens is not None else state.max_tokens,
+            include_generated=include_generated or state.include_generated,
+            warn_tokens=warn_tokens if warn_tokens is not None else state.warn_tokens,
+            resend=state.resend or full,
+        )
+        view = session_view(root, state)
+    # Written to a file, the prompt is not split: it is then never held whole.
+    prompt = build_prompt(
+        root, state, view=view, remember=True, report=report_sections, split=output is None
+    )
+    # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
+    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+    if part is not None and not 1 <= part <= prompt.part_count:
+        raise UsageError(
+            f"--part {part} is out of range: this prompt has {prompt.part_count} part(s)"
+        )
+    if output is not None:
+        # Written before the session is saved: a file that cannot be written changes nothing.
+        write_output(output, prompt)
+    if session_id is None:
+        start_session(root, state)
+    elif state != stored:
+        # Options given on pack are the session's from now on (apply's next prompt uses
+        # them too); the round does not move, so pack twice still prints the same prompt.
+        save_state(root, session_id, state)
+    report = size_report(prompt, warn_threshold(state.warn_tokens))
+    if fmt == "json":
+        print_json({**prompt.to_json(), "size": report.to_json()})
+    elif fmt == "openai":
+        print_json(to_openai(prompt.messages()))
+    elif fmt == "anthropic":
+        print_json(to_anthropic(prompt.messages()))
+    elif output is not None:
+        _say(f"The whole prompt ({prompt.tokens} tokens) is in {output}: attach it to the chat.")
+    elif copy or part is not None:
+        deliver(prompt, root, part=part or 1, copy=copy)
+    else:
+        for text in prompt.each_part():
+            print_part(text)
+        if prompt.part_count > 1:
+            _say(
+                f"The prompt is in {prompt.part_count} parts, printed one after the other; "
+                f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
+                "2... (or write it whole to a file to attach with --output FILE)"
+            )
+    _summary(state, prompt, view.discovery, report.lines())
+    for line in budget_lines(prompt, sections=report_sections):
+        _say(line)
+
+
+CUTS_SHOWN = 5
+"""How many of the budget's cuts a pack names without ``--report`` (the largest ones)."""
+
+
+def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
+    """What the budget cut (when it cut something: the five largest cuts and a count of the
+    rest, or every cut with ``sections``) and, with ``sections``, the tokens of each of the
+    prompt's sections, largest first, as lines for people."""
+    cuts = prompt.cuts
+    if not sections and len(cuts) > CUTS_SHOWN:
+        cuts = tuple(sorted(cuts, key=lambda c: c.tokens_after - c.tokens_before)[:CUTS_SHOWN])
+    lines = [
+        f"cut to fit --max-tokens: {c.section} {c.detail} ({c.tokens_before:,} -> "
+        f"{c.tokens_after:,} tokens)"
+        for c in cuts
+    ]
+    if len(cuts) < len(prompt.cuts):
+        saved = sum(c.tokens_before - c.tokens_after for c in prompt.cuts)
+        lines.append(
+            f"cut to fit --max-tokens: {len(prompt.cuts) - len(cuts):,} more cuts "
+            f"({len(prompt.cuts):,} in all, {saved:,} tokens); --report lists every one"
+        )
+    if sections and prompt.sections:
+        lines.append(f"tokens per section ({len(prompt.sections)}, largest first):")
+        ranked = sorted(prompt.sections, key=lambda s: (-s.tokens, s.id))
+        lines += [f"  {s.tokens:>9,}  {s.id}" for s in ranked]
+    return lines
+
+
+def _summary(
+    state: BridgeState, prompt: BridgePrompt, discovery: Discovery, lines: list[str]
+) -> None:
+    kind = "follow-up" if prompt.followup else "continuation" if prompt.continuation else "whole"
+    head = f"{state.mode} mode, {kind} prompt, {lines[0]} ({prompt.tokenizer})"
+    generated = generated_summary(discovery)
+    if generated:
+        head += f"; left out: {generated}"
+    _say(head)
+    for line in lines[1:]:
+        _say(line)

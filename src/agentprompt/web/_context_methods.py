@@ -1,0 +1,127 @@
+"""The page's read-only methods: the snippets in force, the file tree with token counts,
+the files ranked by their relevance to a task, and the context breakdown per cache tier.
+None of them changes a file of the repository (the symbol cache may be refreshed)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agentprompt.bridge.state import find_session
+from agentprompt.prompts.snippets import load_prompt_snippets
+from agentprompt.repo.discovery import discover
+from agentprompt.repo.map import (
+    build_tree,
+    count_file_tokens,
+    rank_repository,
+    ranking_json,
+    tree_to_dict,
+)
+from agentprompt.repo.rank import InvalidTask
+from agentprompt.tiers.report import repository_request
+from agentprompt.tiers.served import cache_json
+from agentprompt.tokens import shared_counter
+from agentprompt.web._params import check_unknown, safe_paths, text, text_list
+from agentprompt.web._rpc import InvalidParams
+
+__all__ = [
+    "get_context_breakdown_method",
+    "get_prompt_snippets_method",
+    "get_tree_method",
+    "rank_files_method",
+]
+
+
+def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_prompt_snippets``: the snippets in force (the repository's file,
+    else the user's, else the packaged defaults), where they came from, and any problems."""
+    check_unknown(params, (), "get_prompt_snippets")
+    found = load_prompt_snippets(root)
+    return {
+        "source": str(found.source) if found.source else None,
+        "origin": found.origin,
+        "snippets": [
+            {"icon": s.icon, "tooltip": s.tooltip, "message": s.message} for s in found.snippets
+        ],
+        "problems": list(found.problems),
+    }
+
+
+def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``rank_files``: the files most relevant to ``task`` (``top`` of them, default 15),
+    each with its score and the reasons, as ``agentprompt rank --json`` gives them."""
+    check_unknown(params, ("task", "top"), "rank_files")
+    task = text(params, "task", required=True)
+    assert task is not None
+    top = params.get("top", 15)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidParams('param "top" must be a whole number of files, 1 or more')
+    try:
+        result = rank_repository(root, task)
+    except InvalidTask as exc:
+        raise InvalidParams(f'param "task": {exc}') from None
+    return ranking_json(result, top)
+
+
+def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_tree``: every file a prompt may show with its token count, as a list and as a
+    tree, and which of them the bridge session has in context (with the session's round,
+    dropped files, include/exclude patterns and budget)."""
+    check_unknown(params, (), "get_tree")
+    found = discover(root)
+    counter = shared_counter()
+    paths = [f.path for f in found.files]
+    counts, problems = count_file_tokens(found.root, paths, counter)
+    tree = build_tree(paths, tokens=counts)
+    session = find_session(root)
+    return {
+        "root": str(found.root),
+        "tokenizer": counter.name,
+        "tokens": tree.tokens,
+        "files": [{"path": p, "tokens": counts.get(p)} for p in paths],
+        "tree": tree_to_dict(tree),
+        "context": list(session[1].files) if session else [],
+        "mode": session[1].mode if session else None,
+        "session": (
+            {
+                "rounds": session[1].rounds,
+                "dropped": list(session[1].dropped),
+                "include": list(session[1].includes),
+                "exclude": list(session[1].excludes),
+                "max_tokens": session[1].max_tokens,
+            }
+            if session
+            else None
+        ),
+        "problems": [*found.problems, *problems],
+    }
+
+
+def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``get_context_breakdown``: tokens per cache tier and per item (system, map legend,
+    symbol map entries, files, the task) of a tiered request over ``files`` (default: the
+    bridge session's files) and ``task``, under the default tier rule; which cache blocks it
+    would reuse or rewrite against the last recorded request, the tokens carried in active as
+    changes to cached copies (``carried``), and the share the cache has served so far. The
+    tracker's stored state is read, not changed (a damaged one gives a warning and a fresh
+    placement)."""
+    check_unknown(params, ("files", "task"), "get_context_breakdown")
+    session = find_session(root)
+    files = safe_paths(root, text_list(params, "files"), "files")
+    task = text(params, "task")
+    if "files" not in params and session is not None:
+        files = session[1].files
+    if task is None:
+        task = session[1].task if session is not None else ""
+    report = repository_request(root, files=files, task=task, save=False)
+    return {
+        "total_tokens": report.breakdown.total_tokens,
+        "tokenizer": report.breakdown.tokenizer,
+        "files": list(files),
+        "rule": report.request.update.state.rule,
+        "tiers": report.breakdown.tiers_json(),
+        "carried": report.breakdown.carried,
+        "cache": cache_json(report.cache, report.tally),
+        "warnings": list(report.warnings),
+    }
