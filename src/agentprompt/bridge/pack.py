@@ -141,11 +141,8 @@ class BridgePrompt:
         """Part ``number`` (from 1) of :attr:`parts`: only the files it shows are read."""
         if self.split is None:
             return self.parts[number - 1]
-        header, start, end = (
-            self.split.headers[number - 1],
-            *self.split.bounds[number - 1 : number + 1],
-        )
-        return header + "".join(self.body.span(start, end))
+        start, end = self.split.bounds[number - 1 : number + 1]
+        return self.split.headers[number - 1] + "".join(self.body.span(start, end))
 
     def write(self, stream: TextIO) -> None:
         """Write :attr:`text` to ``stream`` piece by piece (a whole repository's prompt
