@@ -398,3 +398,18 @@ def test_a_next_prompt_over_the_sessions_limit_keeps_the_applied_round(
     printed = run("pack", "--root", str(example), "--split-chars", "2000")
     assert printed.code == 0
     assert "## scripts/long.py\n" in printed.out
+
+
+def test_a_whole_repository_prompt_prints_and_copies_the_parts_json_holds(
+    run: Run, example: Path, clipboard: list[str]
+) -> None:
+    run("pack", ".", "--root", str(example), "--task", "t", "--lang", "en")
+    parts = json.loads(run("pack", "--root", str(example), "--split-chars", "1500", "--json").out)[
+        "parts"
+    ]
+    assert len(parts) > 2
+    printed = run("pack", "--root", str(example), "--split-chars", "1500")
+    assert printed.out == "".join(parts)
+    assert f"The prompt is in {len(parts)} parts" in printed.err
+    run("pack", "--root", str(example), "--split-chars", "1500", "--part", "2", "--copy")
+    assert clipboard[-1] == parts[1]

@@ -101,6 +101,21 @@ class PromptText:
                     window, size = [], 0
         yield from _filled(window)
 
+    def span(self, start: int, end: int) -> Iterator[str]:
+        """The prompt's characters ``start`` to ``end``, piece by piece: only the files
+        in that span are read."""
+        inside: list[Piece] = []
+        position = 0
+        skip = 0
+        for piece in self.pieces:
+            size = piece.chars if isinstance(piece, FileBody) else len(piece)
+            if position + size > start and position < end:
+                if not inside:
+                    skip = start - position
+                inside.append(piece)
+            position += size
+        yield from _clipped(PromptText(tuple(inside)).chunks(), skip, end - start)
+
     def join(self) -> str:
         """The whole prompt as one string."""
         return "".join(self.chunks())
@@ -124,3 +139,18 @@ def _filled(window: Sequence[Piece]) -> Iterator[str]:
         texts.update(batch)
     for piece in window:
         yield texts[piece.path] if isinstance(piece, FileBody) else piece
+
+
+def _clipped(chunks: Iterator[str], skip: int, length: int) -> Iterator[str]:
+    """``length`` characters of the text ``chunks`` join to, after its first ``skip``."""
+    for chunk in chunks:
+        if skip:
+            cut = min(skip, len(chunk))
+            chunk = chunk[cut:]
+            skip -= cut
+        kept = chunk[:length]
+        length -= len(kept)
+        if kept:
+            yield kept
+        if not length:
+            return

@@ -7,8 +7,8 @@ changes the state, so building it twice gives the same prompt.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal, TextIO
@@ -31,7 +31,13 @@ from agentprompt.bridge._streamed import FileBody, Piece, PromptText, read_batch
 from agentprompt.bridge._survey import Survey, survey_files
 from agentprompt.bridge._textfacts import text_facts
 from agentprompt.bridge.fitting import Fitted, fit_files
-from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS, SplitLimit, split_prompt
+from agentprompt.bridge.split import (
+    DEFAULT_SPLIT_CHARS,
+    SplitLimit,
+    SplitPlan,
+    plan_chunks_split,
+    plan_split,
+)
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.view import (
     Overlay,
@@ -85,9 +91,9 @@ class BridgePrompt:
     """Likely secrets that kept a file's text out."""
     continuation: bool = False
     """This is the follow-up asking the model to continue."""
-    split_parts: tuple[str, ...] = field(default=())
-    """``text`` split for sending (one part when it fits whole); empty when it was not
-    split (:attr:`parts` is then the whole text)."""
+    split: SplitPlan | None = None
+    """Where ``text`` is cut into parts for sending (one part when it fits whole); None
+    when it was not split (:attr:`parts` is then the whole text)."""
     shown_in_full: tuple[str, ...] = ()
     """The files whose whole text the prompt holds."""
     sends: tuple[tuple[str, str], ...] = ()
@@ -112,15 +118,31 @@ class BridgePrompt:
         asked for: write a large prompt with :meth:`write` instead."""
         return self.body.join()
 
-    @property
+    @cached_property
     def parts(self) -> tuple[str, ...]:
-        """``text`` split for sending (one part when it fits whole or was not split)."""
-        return self.split_parts or (self.text,)
+        """``text`` split for sending (one part when it fits whole or was not split), every
+        part held: go through a large prompt's parts with :meth:`each_part` instead."""
+        return tuple(self.each_part())
 
     @property
     def part_count(self) -> int:
-        """How many parts :attr:`parts` has (without joining an unsplit prompt)."""
-        return len(self.split_parts) or 1
+        """How many parts :attr:`parts` has (without making any)."""
+        return self.split.count if self.split else 1
+
+    def each_part(self) -> Iterator[str]:
+        """The parts of :attr:`parts`, one at a time: the prompt is read piece by piece
+        and only one part's text is held."""
+        if self.split is None:
+            yield self.text
+        else:
+            yield from self.split.assemble(self.body.chunks())
+
+    def part(self, number: int) -> str:
+        """Part ``number`` (from 1) of :attr:`parts`: only the files it shows are read."""
+        if self.split is None:
+            return self.parts[number - 1]
+        start, end = self.split.bounds[number - 1 : number + 1]
+        return self.split.headers[number - 1] + "".join(self.body.span(start, end))
 
     def write(self, stream: TextIO) -> None:
         """Write :attr:`text` to ``stream`` piece by piece (a whole repository's prompt
@@ -682,14 +704,19 @@ def _finish(
     fitted: Fitted | None = None,
 ) -> BridgePrompt:
     counter = shared_counter()
+    limit = split_limit(state) if split else None
     whole: str | None = None
-    if isinstance(text, PromptText) and not split and tokens is not None:
-        body = text  # read only when written
+    plan: SplitPlan | None = None
+    if isinstance(text, PromptText) and tokens is not None and (not limit or limit.measure is len):
+        body = text  # read only when written (and, to plan its split, once before)
+        if limit:
+            plan = plan_chunks_split(body.chunks(), body.chars, limit, state.lang, root)
     else:
-        # Once joined (to be split), the prompt is kept as that one string, not read again.
+        # Joined (a token limit measures parts as texts), the prompt is kept as that one
+        # string, not read again.
         whole = text if isinstance(text, str) else text.join()
         body = PromptText((whole,))
-    parts = split_prompt(whole, split_limit(state), state.lang, root) if whole and split else ()
+        plan = plan_split(whole, limit, state.lang, root) if whole and limit else None
     return BridgePrompt(
         system=system,
         body=body,
@@ -701,7 +728,7 @@ def _finish(
         left_out=left_out,
         withheld=withheld,
         continuation=continuation,
-        split_parts=parts,
+        split=plan,
         shown_in_full=shown_in_full,
         sends=sends,
         followup=followup,

@@ -35,6 +35,7 @@ __all__ = [
     "deliver",
     "finish_round",
     "part_command",
+    "print_part",
 ]
 
 
@@ -54,15 +55,21 @@ def part_command(root: Path, part: int) -> str:
     return f"agentprompt pack{where} --part {part} --copy"
 
 
+def print_part(text: str) -> None:
+    """Print a part of a prompt on stdout as it is (lone surrogates made visible)."""
+    click.echo(printable(text), nl=False)
+
+
 def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = True) -> None:
-    """Print or copy part ``part`` of ``prompt``: copied, say so and how to get the next
-    part; no clipboard, say why, write it to a file and print it on stdout."""
-    total = len(prompt.parts)
+    """Print or copy part ``part`` of ``prompt`` (only that part is made): copied, say so
+    and how to get the next part; no clipboard, say why, write it to a file and print it on
+    stdout."""
+    total = prompt.part_count
     if not 1 <= part <= total:
         raise UsageError(f"--part {part} is out of range: this prompt has {total} part(s)")
-    text = prompt.parts[part - 1]
+    text = prompt.part(part)
     if not copy:
-        click.echo(printable(text), nl=False)
+        print_part(text)
         return
     name = "prompt.md" if total == 1 else f"prompt-part-{part}.md"
     result = copy_prompt(text, root, name=name)
@@ -80,7 +87,7 @@ def deliver(prompt: BridgePrompt, root: Path, *, part: int = 1, copy: bool = Tru
                 "it is printed below."
             )
         err_console.print(Text(line, style="yellow"))
-        click.echo(printable(text), nl=False)
+        print_part(text)
     if part < total:
         err_console.print(
             Text(f"Next: {part_command(root, part + 1)} (then paste it).", style="bold")
@@ -139,7 +146,7 @@ def finish_round(
         console.print(Text(added + printable(", ".join(outcome.added))))
     if dry_run:
         console.print(Text(_dry_run_heading(report), style="bold"))
-        for text in outcome.prompt.parts:
+        for text in outcome.prompt.each_part():
             console.print(Text(printable(text)), end="")
         return None
     deliver(outcome.prompt, root)

@@ -23,7 +23,7 @@ from agentprompt.bridge.state import (
     start_session,
 )
 from agentprompt.bridge.text import LANGS, default_lang
-from agentprompt.cli._bridge import deliver, part_command
+from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (
     check_root,
     exclude_option,
@@ -270,11 +270,11 @@ def pack_command(
     elif copy or part is not None:
         deliver(prompt, root, part=part or 1, copy=copy)
     else:
-        for text in prompt.parts:
-            deliver(replace(prompt, split_parts=(text,)), root, copy=False)
-        if len(prompt.parts) > 1:
+        for text in prompt.each_part():
+            print_part(text)
+        if prompt.part_count > 1:
             _say(
-                f"The prompt is in {len(prompt.parts)} parts, printed one after the other; "
+                f"The prompt is in {prompt.part_count} parts, printed one after the other; "
                 f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
