@@ -74,7 +74,7 @@ BASELINE = "agentprompt full, baseline"
 BASELINE_CACHE = BENCH / ".work" / "pack-cache-baseline" / "symbols.db"
 
 _PACK = """
-import hashlib, resource, sys
+import codecs, hashlib, resource, sys
 from pathlib import Path
 from agentprompt.bridge.pack import pack_repository
 prompt = pack_repository(
@@ -90,11 +90,15 @@ with out.open("w", encoding="utf-8", errors="surrogatepass", newline="") as stre
 # Peak resident memory of this process and of its largest worker, in MB.
 peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF,
            resource.RUSAGE_CHILDREN)) / 1024
-digest = hashlib.sha256()
+# The digest and the character count read the output a block at a time, so that checking
+# it adds nothing to the memory a tree-sampling bench (peers_pack_bench.py) sees.
+digest, chars = hashlib.sha256(), 0
+decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
 with out.open("rb") as written:
     for block in iter(lambda: written.read(1 << 20), b""):
         digest.update(block)
-chars = len(out.read_bytes().decode("utf-8", "surrogatepass"))
+        chars += len(decoder.decode(block))
+chars += len(decoder.decode(b"", final=True))
 print(prompt.tokens, chars, len(prompt.withheld),
       len({f.path for f in prompt.withheld}), f"peak {peak:.0f} MB",
       f"sha256 {digest.hexdigest()[:16]}")
