@@ -21,7 +21,8 @@ from agentprompt.tiers import (
 )
 from agentprompt.tiers._items import file_text
 from agentprompt.tiers._request import TieredRequest
-from agentprompt.tiers.steady import steady_context
+from agentprompt.tiers.steady import _map_tier, steady_context
+from agentprompt.tiers.tracker import ItemState
 
 
 def entry(path: str, text: str, source: str = "v1") -> TrackedItem:
@@ -156,3 +157,19 @@ def test_a_repository_context_gives_each_map_file_its_content_hash(tmp_path: Pat
     (tmp_path / "a.py").write_text("def run():\n    return 2\n")
     again = repository_context(tmp_path, files=["b.py"], use_cache=False)
     assert again.sources["a.py"] != made.sources["a.py"]
+
+
+def test_the_map_tier_is_the_most_stable_cached_tier_holding_an_entry() -> None:
+    def state(key: str, kind: str, tier: str) -> ItemState:
+        return ItemState(key=key, kind=kind, hash="h", n=1, tier=tier, tokens=10)  # type: ignore[arg-type]
+
+    def tier_of(*states: ItemState) -> int | None:
+        return _map_tier(TrackerState(items=states, requests=1, rule="deferred"))
+
+    file_in_l1 = state("file:a.py", "file", "L1")
+    assert tier_of(file_in_l1, state("symbols:b.py", "symbols", "L3")) == 3
+    l2_after_l3 = (state("symbols:c.py", "symbols", "L3"), state("symbols:d.py", "symbols", "L2"))
+    assert tier_of(*l2_after_l3) == 2
+    assert tier_of(*l2_after_l3, state("symbols:e.py", "symbols", "L1")) == 1
+    assert tier_of(file_in_l1, state("symbols:f.py", "symbols", "active")) is None
+    assert tier_of(state("symbols:g.py", "symbols", "L0")) is None

@@ -29,6 +29,7 @@ from agentprompt.tiers.assembly import TierContext
 from agentprompt.tiers.policy import TierPolicy, track
 from agentprompt.tiers.tracker import (
     TIERS,
+    CacheTier,
     ItemState,
     TrackedItem,
     TrackerState,
@@ -37,9 +38,9 @@ from agentprompt.tiers.tracker import (
 
 __all__ = ["steady_context", "track_context"]
 
-_CACHED = ("L1", "L2", "L3")
+_CACHED: tuple[CacheTier, ...] = ("L1", "L2", "L3")
 _INDEX = {tier: i for i, tier in enumerate(TIERS)}
-_KIND, _TIER = attrgetter("kind"), attrgetter("tier")
+_KIND = attrgetter("kind")
 
 
 def _current_copy(state: ItemState | None) -> bool:
@@ -73,9 +74,18 @@ def _as_cached_already(previous: TrackerState, context: TierContext) -> bool:
 
 
 def _map_tier(previous: TrackerState) -> int | None:
-    """The most stable tier holding a cached map entry, by index (None: none)."""
-    tiers = set(map(_TIER, (s for s in previous.items if s.kind == "symbols")))
-    return min((_INDEX[t] for t in tiers.intersection(_CACHED)), default=None)
+    """The most stable tier holding a cached map entry, by index (None: none). The map
+    usually sits in L1, the most stable cached tier: the first entry found there ends the
+    look."""
+    best = None
+    first = _INDEX[_CACHED[0]]
+    for state in previous.items:
+        if state.kind == "symbols" and state.tier in _CACHED:
+            tier = _INDEX[state.tier]
+            if tier == first:
+                return tier
+            best = tier if best is None else min(best, tier)
+    return best
 
 
 def steady_context(previous: TrackerState, context: TierContext) -> TierContext:
