@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -283,13 +283,7 @@ class MessageCatalogues:
         """A project's or the user's catalogue of ``lang``, checked against the packaged
         one: each entry must be one of its keys, with the same variables."""
 
-        def parse(raw: bytes) -> Catalogue:
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise InvalidCatalogue(
-                    path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-                ) from None
+        def parse(text: str) -> Catalogue:
             found = read_catalogue(path, text, _naming(self.entry_name, lang))
             _check_like(found, self.packaged(lang), partial=True)
             for key in found.entries:
@@ -302,10 +296,7 @@ class MessageCatalogues:
                     )
             return found
 
-        try:
-            return _OVERRIDES.load(path, path, parse)
-        except OSError as exc:
-            raise InvalidCatalogue(path, f"cannot be read ({exc.strerror})") from None
+        return _OVERRIDES.load_text(path, path, parse, partial(InvalidCatalogue, path))
 
 
 @cache

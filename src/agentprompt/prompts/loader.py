@@ -25,6 +25,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import platformdirs
@@ -290,20 +291,12 @@ class PromptLibrary:
     def load(self, name: str) -> PromptTemplate:
         """The prompt file ``name`` resolves to, parsed."""
         path = self.resolve(name).path
-
-        def parse(raw: bytes) -> PromptTemplate:
-            try:
-                text = raw.decode("utf-8-sig")  # a byte-order mark is not part of the text
-            except UnicodeDecodeError as exc:
-                raise InvalidPromptFile(
-                    path, f"is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-                ) from None
-            return parse_prompt_file(name, path, text)
-
-        try:
-            return _PARSED.load((name, path), path, parse)
-        except OSError as exc:
-            raise InvalidPromptFile(path, f"cannot be read ({exc.strerror})") from None
+        return _PARSED.load_text(
+            (name, path),
+            path,
+            lambda text: parse_prompt_file(name, path, text),
+            partial(InvalidPromptFile, path),
+        )
 
     def render(self, name: str, /, **values: object) -> str:
         """The prompt ``name`` with ``values`` filled in."""

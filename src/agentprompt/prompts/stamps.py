@@ -39,3 +39,26 @@ class StampedCache(Generic[K, V]):
         value = parse(path.read_bytes())
         self._entries[key] = (stamp, value)
         return value
+
+    def load_text(
+        self,
+        key: K,
+        path: Path,
+        parse: Callable[[str], V],
+        refuse: Callable[[str], Exception],
+    ) -> V:
+        """The value ``parse`` makes of the UTF-8 text of ``path`` (a byte-order mark is not
+        part of it), remembered under ``key``. A file that cannot be read, or is not UTF-8,
+        raises what ``refuse`` makes of the problem (``"cannot be read (...)"``)."""
+
+        def decoded(raw: bytes) -> V:
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise refuse(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+            return parse(text)
+
+        try:
+            return self.load(key, path, decoded)
+        except OSError as exc:
+            raise refuse(f"cannot be read ({exc.strerror})") from None
