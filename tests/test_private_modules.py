@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[1] / "src"
@@ -34,10 +35,15 @@ def _named(node: ast.AST, modules: dict[str, Path]) -> list[str]:
     if isinstance(node, ast.ImportFrom) and node.module:
         return [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [m for m in modules if re.match(re.escape(m) + r"(?!\w)", node.value)]
+        dotted = re.match(r"agentprompt(?:\.\w+)+", node.value)
+        if dotted is None:
+            return []
+        parts = dotted.group().split(".")
+        return [".".join(parts[:n]) for n in range(2, len(parts) + 1)]
     return []
 
 
+@cache
 def _outside_users() -> tuple[dict[str, Path], dict[str, set[str]]]:
     """Each module, and the packages outside its own that import it."""
     modules = _modules()
