@@ -7,12 +7,29 @@ exit status 2, so bad input never ends in a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+InputNamer = Callable[[str], str]
+"""How a front door names one of its inputs: ``"max_tokens"`` is ``--max-tokens`` on the
+command line, ``"max_tokens"`` to the page and to an MCP client."""
+
+_INPUT = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+
+def plain_name(name: str) -> str:
+    """An input named as the library names it: the parameter's own name."""
+    return name
 
 
 class AgentPromptError(Exception):
     """Base class of every error agentprompt raises on purpose (bad input, bad state)."""
+
+    def worded(self, name: InputNamer) -> str:
+        """The message as a front door shows it (``name`` names inputs its way); the plain
+        message for errors that name no input."""
+        return str(self)
 
     json_reported: bool = False
     """A command already printed this error in its ``--json`` report (the command line
@@ -20,7 +37,38 @@ class AgentPromptError(Exception):
 
 
 class UsageError(AgentPromptError):
-    """A caller asked for something that does not exist or cannot be combined."""
+    """A caller asked for something that does not exist or cannot be combined.
+
+    Raised by an engine or a service, it names no front door's words: the ``input`` at
+    fault is a plain name (``"max_tokens"``, ``"include"``), and ``problem`` and ``fix`` may
+    name inputs as ``{max_tokens}``. Each front door words it with :meth:`worded`, naming
+    inputs its own way (a flag, a JSON-RPC param, an MCP argument); ``str()`` names them
+    plainly.
+    """
+
+    def __init__(self, problem: str, *, input: str | None = None, fix: str | None = None) -> None:
+        self.problem = problem
+        """What is wrong."""
+        self.input = input
+        """The input at fault (its plain name), or None when no one input is."""
+        self.fix = fix
+        """What would fix it, or None when the problem says it."""
+        super().__init__(self.worded(plain_name))
+
+    def worded(self, name: InputNamer) -> str:
+        """The message with every input named by ``name``: the input at fault first, then
+        what is wrong, then what would fix it."""
+
+        def named(text: str) -> str:
+            return _INPUT.sub(lambda m: name(m.group(1)), text)
+
+        if self.input is None and self.fix is None:
+            # An error written for one door names no input: its text is shown as it is.
+            return self.problem
+        text = named(self.problem)
+        if self.input is not None:
+            text = f"{name(self.input)}: {text}"
+        return text if self.fix is None else f"{text}; {named(self.fix)}"
 
 
 class InvalidAgentDefinition(AgentPromptError):

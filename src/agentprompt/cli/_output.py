@@ -36,6 +36,16 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+ARGUMENTS = {"paths": "PATHS", "reply": "REPLY", "files": "FILES"}
+"""The inputs the command line takes as positional arguments, by their plain names."""
+
+
+def flag_name(name: str) -> str:
+    """How the command line names the input ``name`` (a library error's plain name):
+    ``max_tokens`` is ``--max-tokens``, ``paths`` is ``PATHS``."""
+    return ARGUMENTS.get(name) or "--" + name.replace("_", "-")
+
+
 def printable(text: str) -> str:
     """``text`` with lone surrogates (which no terminal encoding can hold) made visible."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -8,7 +8,7 @@ import sys
 import click
 
 from agentprompt import __version__
-from agentprompt.cli._output import EXIT_BAD_INPUT, err_console, print_json
+from agentprompt.cli._output import EXIT_BAD_INPUT, err_console, flag_name, print_json
 from agentprompt.errors import AgentPromptError
 
 __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
@@ -80,11 +80,12 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print(f"agentprompt: error: {message}", markup=False, highlight=False)
         sys.exit(EXIT_BAD_INPUT if exc.exit_code == 2 else exc.exit_code)
     except AgentPromptError as exc:
-        err_console.print(f"agentprompt: error: {exc}", markup=False)
+        message = exc.worded(flag_name)
+        err_console.print(f"agentprompt: error: {message}", markup=False)
         if _wants_json(argv) and not exc.json_reported:
             # A script reading --json output gets the error as JSON too (the stderr line
             # stays, as for every command); a command that printed its own report says so.
-            print_json({"error": str(exc)})
+            print_json({"error": message})
         sys.exit(EXIT_BAD_INPUT)
 
 

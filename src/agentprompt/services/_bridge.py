@@ -1,0 +1,423 @@
+"""The bridge session service: start a session, print its current prompt, apply a reply
+and move to the next round, add or drop files, show or clear the session, roll back an
+interrupted apply.
+
+It is the one place the session's housekeeping is written (which state to start from,
+when to save, what is held under the apply's lock): the command line, the page and the MCP
+server call it with plain values and word its results and errors in their own terms. It
+prints nothing and names no flag.
+
+Errors (each a :class:`~agentprompt.errors.UsageError` naming the input at fault)::
+
+    UsageError
+    ├── SessionInProgress   a new task while a session has had replies (give ``new``)
+    └── EmptyReply          a reply holding nothing to apply
+
+The engines' own errors pass through: :class:`~agentprompt.bridge.NoBridgeSession`,
+:class:`~agentprompt.bridge.UnknownFile`, the edit engine's ``WriteFailed`` and
+``RollbackFailed`` (something was attempted), :class:`~agentprompt.store.StoreError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from agentprompt.bridge.control import add_files, drop_files
+from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
+from agentprompt.bridge.rounds import Round, reply_options, run_round
+from agentprompt.bridge.sizes import SizeReport, size_report
+from agentprompt.bridge.state import (
+    BridgeState,
+    clear_session,
+    load_session,
+    save_state,
+    start_session,
+)
+from agentprompt.bridge.view import RepoView
+from agentprompt.edits.apply import ApplyReport, apply_reply
+from agentprompt.edits.dialects import AUTO, select_dialects
+from agentprompt.edits.journal import RecoveryReport, recover
+from agentprompt.errors import UsageError
+from agentprompt.services._workspace import Session, Workspace
+from agentprompt.store import StoreError
+
+__all__ = [
+    "ApplyOutcome",
+    "BridgeSessions",
+    "EmptyReply",
+    "FilesChanged",
+    "PackedPrompt",
+    "PromptChoices",
+    "ReplyChoices",
+    "SessionInProgress",
+    "StartRequest",
+]
+
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` as a long apply goes on."""
+
+BeforeSave = Callable[[BridgePrompt, BridgeState], None]
+"""Runs once a prompt is made and before the session is saved (writing the prompt to a
+file, checking a part number): if it raises, nothing is saved."""
+
+
+class SessionInProgress(UsageError):
+    """A new task was given while a session that has had replies is in progress."""
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+        """How many replies the session in progress has had."""
+        super().__init__(
+            f"a bridge session is in progress (round {rounds})",
+            input="new",
+            fix="give {new} to replace it with this task, or leave out {task} to show its "
+            "current prompt",
+        )
+
+
+class EmptyReply(UsageError):
+    """A reply that holds no edit block, request or other marker: nothing to apply."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "it holds no edit blocks, requests or other markers; nothing can be applied",
+            input="reply",
+            fix="check the {dialect}, or that the whole reply was given",
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptChoices:
+    """What a request may set for the prompts of a session; None keeps what the session
+    has (a new session: the defaults)."""
+
+    lang: str | None = None
+    """The prompts' language (``en`` or ``ja``)."""
+    max_tokens: int | None = None
+    """The prompt's token budget."""
+    split_chars: int | None = None
+    """Split into parts of at most this many characters."""
+    split_tokens: int | None = None
+    """Split into parts of at most this many tokens."""
+    warn_tokens: int | None = None
+    """Warn when a prompt is over this many tokens."""
+    include_generated: bool = False
+    """List generated and minified files too."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartRequest:
+    """A new session: the task, the files to start from, the files to show at all."""
+
+    task: str
+    """What the model should do."""
+    paths: tuple[str, ...] = ()
+    """Files or folders to start from (in full in edit mode, ranked first in browse)."""
+    mode: str | None = None
+    """``browse`` or ``edit`` (None: edit when paths are given)."""
+    includes: tuple[str, ...] = ()
+    """Gitignore patterns: show only the files they match."""
+    excludes: tuple[str, ...] = ()
+    """Gitignore patterns: leave out the files they match."""
+    new: bool = False
+    """Replace a session that has had replies (without it that is refused)."""
+    choices: PromptChoices = PromptChoices()
+    """The prompts' language, budget, split and warning limits."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplyChoices:
+    """How a reply is applied."""
+
+    dialect: str = AUTO
+    """The reply's dialect, or ``auto``."""
+    dry_run: bool = False
+    """Report what would change and write nothing (the session is not saved)."""
+    partial: bool = False
+    """Write the edits that matched even if others failed."""
+    allow_whole_file: bool = False
+    """Let a whole-file write replace a file the model never saw in full."""
+    fix_encoding: bool = False
+    """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PackedPrompt:
+    """A session's prompt and the session it was made for (saved, unless asked not to)."""
+
+    prompt: BridgePrompt
+    """The prompt."""
+    state: BridgeState
+    """The session's state with this prompt sent."""
+    view: RepoView
+    """The repository as the prompt shows it."""
+    size: SizeReport
+    """How large the prompt is, and the warning when it is large."""
+    started: bool
+    """A new session was started (else the prompt is the current one's)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplyOutcome:
+    """What applying a reply did: the edit engine's report and, in a session, the round."""
+
+    report: ApplyReport
+    """Each edit's outcome, the diff, the feedback, what the reply asked for."""
+    round: Round | None = None
+    """The session's next state and prompt (None: no session, or it could not be made)."""
+    saved: bool = False
+    """The session's new state was saved."""
+    round_error: UsageError | None = None
+    """Why the next prompt could not be made (the session moved on all the same, unless a
+    dry run)."""
+    save_error: StoreError | None = None
+    """Why the session could not be saved after the reply's edits were written."""
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """The files the reply's edits wrote, sorted."""
+        return tuple(sorted(self.report.planned)) if self.report.written else ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesChanged:
+    """The session after files were added to or dropped from its context."""
+
+    session_id: str
+    """The session's id."""
+    state: BridgeState
+    """Its new state (saved)."""
+    changed: tuple[str, ...]
+    """The files added, or dropped."""
+
+
+class BridgeSessions:
+    """The copy-paste bridge's sessions in one workspace."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        """The repository and what is kept for it."""
+
+    @property
+    def _root(self) -> Path:
+        return self.workspace.root
+
+    def start(
+        self,
+        request: StartRequest,
+        *,
+        report: bool = False,
+        split: bool = True,
+        save: bool = True,
+        before_save: BeforeSave | None = None,
+    ) -> PackedPrompt:
+        """Start a session for ``request`` and make its first prompt (``report``: with
+        tokens per section; ``split``: planned into parts). ``save`` false leaves any
+        session in progress as it is."""
+        if not request.task.strip():
+            raise UsageError("it is empty", input="task", fix="say what the model should do")
+        if save and not request.new:
+            found = self.workspace.session()
+            if found is not None and found[1].rounds > 0:
+                raise SessionInProgress(found[1].rounds)
+        choices = request.choices
+        make = partial(
+            BridgeState.starting,
+            request.task,
+            mode=request.mode,
+            lang=choices.lang or self.workspace.config.lang,
+            max_tokens=choices.max_tokens,
+            split_chars=choices.split_chars,
+            split_tokens=choices.split_tokens,
+            include_generated=choices.include_generated,
+            includes=request.includes,
+            excludes=request.excludes,
+            warn_tokens=choices.warn_tokens,
+        )
+        state, view = starting_state(self._root, request.paths, make)
+        prompt = build_prompt(
+            self._root, state, view=view, remember=save, report=report, split=split
+        )
+        # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        if before_save is not None:
+            before_save(prompt, state)
+        if save:
+            start_session(self._root, state)
+        return self._packed(prompt, state, view, started=True)
+
+    def current(
+        self,
+        choices: PromptChoices = PromptChoices(),
+        *,
+        full: bool = False,
+        report: bool = False,
+        split: bool = True,
+        before_save: BeforeSave | None = None,
+    ) -> PackedPrompt:
+        """The current prompt of the session in progress (``full``: everything again, for
+        a new chat). The choices given are the session's from then on (the next apply's
+        prompt uses them too); the round does not move, so asking twice gives the same
+        prompt."""
+        session_id, stored = load_session(self._root)
+        state = stored
+        if choices.split_chars is not None or choices.split_tokens is not None:
+            state = replace(
+                state, split_chars=choices.split_chars, split_tokens=choices.split_tokens
+            )
+        state = replace(
+            state,
+            lang=choices.lang or state.lang,
+            max_tokens=choices.max_tokens if choices.max_tokens is not None else state.max_tokens,
+            include_generated=choices.include_generated or state.include_generated,
+            warn_tokens=(
+                choices.warn_tokens if choices.warn_tokens is not None else state.warn_tokens
+            ),
+            resend=state.resend or full,
+        )
+        view = session_view(self._root, state)
+        prompt = build_prompt(
+            self._root, state, view=view, remember=True, report=report, split=split
+        )
+        # What the prompt sends is pending until a reply to it is applied.
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        if before_save is not None:
+            before_save(prompt, state)
+        if state != stored:
+            save_state(self._root, session_id, state)
+        return self._packed(prompt, state, view, started=False)
+
+    def _packed(
+        self, prompt: BridgePrompt, state: BridgeState, view: RepoView, *, started: bool
+    ) -> PackedPrompt:
+        threshold = state.warn_tokens or self.workspace.config.warn_tokens
+        return PackedPrompt(
+            prompt=prompt,
+            state=state,
+            view=view,
+            size=size_report(prompt, threshold),
+            started=started,
+        )
+
+    def apply(
+        self,
+        reply: str,
+        choices: ReplyChoices = ReplyChoices(),
+        *,
+        session: bool = True,
+        progress: Progress | None = None,
+    ) -> ApplyOutcome:
+        """Apply ``reply`` as one transaction and, when a session is in progress (and
+        ``session``), run its round: the session advances and the next prompt is made.
+
+        A real apply and the session's update are one critical section (see
+        :meth:`Workspace.applying`); a dry run takes no lock and saves nothing, and its
+        round gives the prompt a real apply would make next. A reply holding nothing to
+        apply is :class:`EmptyReply`, with nothing written.
+        """
+        select_dialects(choices.dialect)
+        if choices.dry_run:
+            found = self.workspace.session() if session else None
+            report = self._apply(reply, choices, found, progress)
+            return self._round(found, report, keep=False)
+        report_seen: ApplyReport | None = None
+        try:
+            with self.workspace.applying() as held:
+                found = held if session else None
+                # The repository as the round begins: the reply's requests are judged by
+                # its ignore rules, not by ones the reply itself rewrites.
+                before = (
+                    self.workspace.view(
+                        summaries=False, include_generated=found[1].include_generated
+                    )
+                    if found is not None
+                    else None
+                )
+                report_seen = self._apply(reply, choices, found, progress)
+                return self._round(found, report_seen, keep=True, before=before)
+        except StoreError as exc:
+            if report_seen is None or not report_seen.written:
+                raise
+            return ApplyOutcome(report=report_seen, save_error=exc)
+
+    def _apply(
+        self,
+        reply: str,
+        choices: ReplyChoices,
+        found: Session | None,
+        progress: Progress | None,
+    ) -> ApplyReport:
+        options = reply_options(
+            found[1] if found is not None else None,
+            dry_run=choices.dry_run,
+            partial=choices.partial,
+            allow_whole_file=choices.allow_whole_file,
+            fix_encoding=choices.fix_encoding,
+        )
+        if progress is not None:
+            options = replace(options, progress=progress)
+        report = apply_reply(self._root, reply, choices.dialect, options)
+        if report.empty:
+            raise EmptyReply()
+        return report
+
+    def _round(
+        self,
+        found: Session | None,
+        report: ApplyReport,
+        *,
+        keep: bool,
+        before: RepoView | None = None,
+    ) -> ApplyOutcome:
+        if found is None:
+            return ApplyOutcome(report=report)
+        session_id, state = found
+        saved: list[BridgeState] = []
+
+        def save(new: BridgeState) -> None:
+            save_state(self._root, session_id, new)
+            saved.append(new)
+
+        try:
+            outcome = run_round(
+                self._root, state, report, keep=save if keep else None, before=before
+            )
+        except UsageError as exc:
+            # The reply's edits are on disk: the session follows them (saved above) even
+            # though its next prompt cannot be made.
+            return ApplyOutcome(report=report, saved=bool(saved), round_error=exc)
+        return ApplyOutcome(report=report, round=outcome, saved=bool(saved))
+
+    def add(self, files: Sequence[str]) -> FilesChanged:
+        """Put ``files`` (or every file under a folder) in the session's context in full;
+        an unknown file changes nothing."""
+        session_id, state = load_session(self._root)
+        new, added = add_files(session_view(self._root, state), state, files)
+        if new != state:
+            save_state(self._root, session_id, new)
+        return FilesChanged(session_id=session_id, state=new, changed=tuple(added))
+
+    def drop(self, files: Sequence[str]) -> FilesChanged:
+        """Take ``files`` (or folders) out of the session's context; a file not in context
+        changes nothing."""
+        session_id, state = load_session(self._root)
+        new = drop_files(self._root, state, files)
+        save_state(self._root, session_id, new)
+        gone = tuple(p for p in state.files if p not in new.files)
+        return FilesChanged(session_id=session_id, state=new, changed=gone)
+
+    def status(self) -> Session:
+        """The session in progress (its id and state); ``NoBridgeSession`` when none."""
+        return load_session(self._root)
+
+    def reset(self) -> int:
+        """Clear the session (no file is touched); how many sessions there were."""
+        return clear_session(self._root)
+
+    def recover(self, *, dry_run: bool = False) -> RecoveryReport:
+        """Roll back an apply that was interrupted (``dry_run``: say what would be
+        restored, change nothing)."""
+        return recover(self._root, dry_run=dry_run)

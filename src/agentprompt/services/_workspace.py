@@ -1,0 +1,117 @@
+"""The workspace: one repository root and everything a command, the page server or the MCP
+server keeps for it while it runs.
+
+A front door makes one :class:`Workspace` (per command, per page server, per MCP server) and
+hands it to the services; nothing below the services knows where a project keeps its
+state, which lock serialises its applies, or how the environment sets its defaults.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, warn_threshold
+from agentprompt.bridge.state import BridgeState, find_session, held_session
+from agentprompt.bridge.text import default_lang
+from agentprompt.bridge.view import RepoView, view_repository
+from agentprompt.edits.journal import locked
+from agentprompt.errors import UsageError
+from agentprompt.store import default_cache_path, default_store_path
+from agentprompt.tokens import CountCache, shared_counter
+
+__all__ = ["LOCK_WAIT", "Session", "Workspace", "WorkspaceConfig"]
+
+LOCK_WAIT = 120.0
+"""How long (seconds) an apply waits for another apply of the same root to finish."""
+
+Session = tuple[str, BridgeState]
+"""A bridge session in progress: its id and its state."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkspaceConfig:
+    """The defaults a workspace takes from its environment, read once when it is made."""
+
+    lang: str = "en"
+    """The prompts' language when a request names none (from the locale)."""
+    warn_tokens: int = DEFAULT_WARN_TOKENS
+    """Warn when a prompt is over this many tokens (``AGENTPROMPT_WARN_TOKENS``, else the
+    built-in default); a session may set its own."""
+    lock_wait: float = LOCK_WAIT
+    """How long (seconds) an apply waits for another apply of the root to finish."""
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str]) -> WorkspaceConfig:
+        """The defaults ``environ`` sets: the locale's language, the warning threshold."""
+        return cls(lang=default_lang(environ), warn_tokens=warn_threshold(None, environ))
+
+
+class Workspace:
+    """One repository root and what is kept for it: where its state and caches live, the
+    lock its applies take, its defaults, and one token counter.
+
+    The repository itself is read afresh on every request (:meth:`view`): a page or MCP
+    server outlives any one view of the files.
+    """
+
+    def __init__(self, root: Path, *, environ: Mapping[str, str] | None = None) -> None:
+        if not root.is_dir():
+            raise UsageError(
+                f"{root} is not a directory",
+                input="root",
+                fix="give the repository's root folder",
+            )
+        self.root = root
+        """The repository's root folder, as the caller named it."""
+        self.config = WorkspaceConfig.from_environment(
+            environ if environ is not None else os.environ
+        )
+        """The defaults from the environment."""
+
+    @property
+    def state_path(self) -> Path:
+        """The state database (sessions): ``ROOT/.agentprompt/state.db``."""
+        return default_store_path(self.root)
+
+    @property
+    def cache_path(self) -> Path:
+        """The cache database (symbols, secret scans, counts): under ``.agentprompt/cache``."""
+        return default_cache_path(self.root)
+
+    @property
+    def counter(self) -> CountCache:
+        """The exact token counter the prompts are measured with."""
+        return shared_counter()
+
+    def view(
+        self,
+        *,
+        summaries: bool = True,
+        include_generated: bool = False,
+    ) -> RepoView:
+        """The repository as it is now: discovery, and with ``summaries`` every code
+        file's note and summary from the symbol cache."""
+        return view_repository(
+            self.root, summaries=summaries, include_generated=include_generated
+        )
+
+    def session(self) -> Session | None:
+        """The bridge session in progress, if any (looking creates no database)."""
+        return find_session(self.root)
+
+    @contextmanager
+    def applying(self) -> Iterator[Session | None]:
+        """The critical section of an apply: applies of this root run one at a time (a
+        second one waits up to the configured time), and the session in progress is read
+        afresh and held under the state database's write lock, taken before any file is
+        written; saves inside join one transaction that commits on leaving."""
+        with self.apply_lock(), held_session(self.root) as session:
+            yield session
+
+    def apply_lock(self) -> AbstractContextManager[None]:
+        """The lock that lets one apply of this root run at a time."""
+        return locked(self.root, wait=self.config.lock_wait)
