@@ -41,7 +41,8 @@ class UsageError(AgentPromptError):
 
     Raised by an engine or a service, it names no front door's words: the ``input`` at
     fault is a plain name (``"max_tokens"``, ``"include"``), and ``problem`` and ``fix`` may
-    name inputs as ``{max_tokens}``. Each front door words it with :meth:`worded`, naming
+    name inputs as ``{max_tokens}`` (a problem naming its own input is not prefixed with
+    it). Each front door words it with :meth:`worded`, naming
     inputs its own way (a flag, a JSON-RPC param, an MCP argument); ``str()`` names them
     plainly.
     """
@@ -66,7 +67,8 @@ class UsageError(AgentPromptError):
             # An error written for one door names no input: its text is shown as it is.
             return self.problem
         text = named(self.problem)
-        if self.input is not None:
+        if self.input is not None and "{" + self.input + "}" not in self.problem:
+            # A problem that names its input already reads without the prefix.
             text = f"{name(self.input)}: {text}"
         return text if self.fix is None else f"{text}; {named(self.fix)}"
 

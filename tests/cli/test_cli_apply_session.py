@@ -6,6 +6,8 @@ session is one clear line, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -282,3 +284,30 @@ def test_with_json_a_damaged_session_is_a_json_error_too(
         assert "stored bridge session cannot be read" in data["error"]
         assert len(result.err.strip().splitlines()) == 1
     assert not (repo / "src" / "app" / "new.py").exists()
+
+
+@pytest.mark.slow
+def test_an_apply_whose_output_is_cut_short_still_advances_the_round(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    """``agentprompt apply reply.md | head -1``: the reader closes the pipe after one
+    line, yet the session is saved before anything is printed, so the round advances and
+    the file the reply asked for is in the context."""
+    _start(run, repo)
+    reply = tmp_path / "reply.md"
+    reply.write_text(_reply("src/app/new.py", request="src/app/core.py"), encoding="utf-8")
+    cli = shlex.quote(str(Path(sys.executable).with_name("agentprompt")))
+    piped = subprocess.run(
+        f"{cli} apply {shlex.quote(str(reply))} --root {shlex.quote(str(repo))} | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "80"},
+        check=False,
+    )
+    assert piped.stdout.count("\n") == 1, piped.stdout
+    assert (repo / "src" / "app" / "new.py").read_text() == "made\n"
+    status = json.loads(run("bridge", "status", "--root", str(repo), "--json").out)
+    assert status["rounds"] == 1, piped.stderr
+    assert "src/app/core.py" in status["files"]

@@ -18,7 +18,7 @@ from agentprompt.errors import AgentPromptError
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.persist import load_tracker
 from agentprompt.tokens import shared_counter
-from agentprompt.web import _bridge_methods as bridge_methods
+from agentprompt.services import _bridge as bridge_service
 from agentprompt.web._rpc import handle_rpc
 
 from .conftest import TOKEN
@@ -296,7 +296,7 @@ def test_apply_reply_whose_write_fails_says_so(
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise WriteFailed("src/utils.ts", "disk full")
 
-    monkeypatch.setattr(bridge_methods, "apply_reply", fail)
+    monkeypatch.setattr(bridge_service, "apply_reply", fail)
     result = rpc("apply_reply", reply=sample_reply)["result"]
     assert result["ok"] is False and result["written"] is False
     assert "disk full" in result["error"]

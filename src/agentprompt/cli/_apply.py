@@ -12,9 +12,9 @@ exit status is 1 and the message names the files written.
 from __future__ import annotations
 
 import functools
+import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +22,24 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.bridge.rounds import reply_options
-from agentprompt.bridge.state import BridgeState, held_session
-from agentprompt.bridge.view import RepoView, view_repository
-from agentprompt.cli._bridge import bridge_session, finish_round
+from agentprompt.cli._bridge import show_round
 from agentprompt.cli._options import json_option, make_root_option
-from agentprompt.cli._output import EXIT_FAILED, console, err_console, print_json, printable
+from agentprompt.cli._output import (
+    EXIT_FAILED,
+    console,
+    err_console,
+    flag_name,
+    print_json,
+    printable,
+)
 from agentprompt.cli._parse import read_reply
 from agentprompt.cli._progress import scan_progress
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.apply import ApplyReport, apply_reply
+from agentprompt.edits.apply import ApplyReport
 from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
-from agentprompt.edits.journal import (
-    RecoveryReport,
-    RollbackFailed,
-    WriteFailed,
-    locked,
-    recover,
-)
+from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed
 from agentprompt.errors import AgentPromptError, UsageError
-from agentprompt.store import StoreError
+from agentprompt.services import BridgeSessions, ReplyChoices, Workspace
 
 __all__ = ["apply_command", "diff_text"]
 
@@ -136,7 +134,7 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
             command(**params)
         except AgentPromptError as exc:
             if params["as_json"] and not params["do_recover"]:
-                print_json({"error": str(exc), "written": False, "written_files": []})
+                print_json({"error": exc.worded(flag_name), "written": False, "written_files": []})
                 exc.json_reported = True
             raise
 
@@ -189,15 +187,14 @@ def apply_command(
     as_json: bool,
 ) -> None:
     """Apply the edits in REPLY (a file, or - for standard input) under --root."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    sessions = BridgeSessions(Workspace(root))
     if do_recover:
         try:
-            recovery = recover(root, dry_run=dry_run)
+            recovery = sessions.recover(dry_run=dry_run)
         except EditError as exc:
             if not as_json:
                 raise
-            print_json({"found": True, "error": str(exc)})
+            print_json({"found": True, "error": exc.worded(flag_name)})
             sys.exit(EXIT_FAILED)
         if as_json:
             print_json(recovery.to_json())
@@ -206,69 +203,17 @@ def apply_command(
         return
     select_dialects(dialect)
     text = read_reply(reply)
-    flags = {
-        "dry_run": dry_run,
-        "partial": partial,
-        "allow_whole_file": allow_whole_file,
-        "fix_encoding": fix_encoding,
-    }
-    if dry_run:
-        # Nothing is written and the session is not saved: no lock, no transaction.
-        session = bridge_session(root)
-        preview = _apply(root, text, dialect, session, flags, as_json)
-        _finish(preview, _round(root, session, preview, dry_run=True, as_json=as_json), as_json)
-        return
-    report: ApplyReport | None = None
-    data: dict[str, Any] | None = None
-    round_failed: UsageError | None = None
+    choices = ReplyChoices(
+        dialect=dialect,
+        dry_run=dry_run,
+        partial=partial,
+        allow_whole_file=allow_whole_file,
+        fix_encoding=fix_encoding,
+    )
     try:
-        # One critical section: applies of this root run one at a time (a second one
-        # waits), and the session is read afresh, changed and saved in one transaction of
-        # the state database, whose write lock is taken before any file is written. A
-        # locked or read-only database stops the apply here, with nothing written.
-        with locked(root, wait=LOCK_WAIT), held_session(root) as session:
-            # The repository as the round begins: the reply's requests are judged by its
-            # ignore rules, not by ones the reply itself rewrites.
-            before = _view_before(root, session)
-            report = _apply(root, text, dialect, session, flags, as_json)
-            try:
-                data = _round(root, session, report, dry_run=False, as_json=as_json, before=before)
-            except UsageError as exc:
-                # The next prompt cannot be made; the session's new state is kept.
-                round_failed = exc
-    except StoreError as exc:
-        if report is None or not report.written:
-            raise
-        _written_but(report, f"the session could not be saved: {exc}", as_json)
-    if round_failed is not None:
-        if report is None or not report.written:
-            raise round_failed
-        moved = "the reply was applied and the session moved on, but "
-        _written_but(report, str(round_failed).removeprefix(moved), as_json)
-    assert report is not None
-    _finish(report, data, as_json)
-
-
-LOCK_WAIT = 120.0
-"""How long (seconds) an apply waits for another apply of the same root to finish."""
-
-
-def _apply(
-    root: Path,
-    text: str,
-    dialect: str,
-    session: tuple[str, BridgeState] | None,
-    flags: dict[str, bool],
-    as_json: bool,
-) -> ApplyReport:
-    """The reply applied in ``session`` (or none); a write the disk refused ends the run."""
-    dry_run = flags["dry_run"]
-    try:
-        state = session[1] if session is not None else None
-        options = reply_options(state, **flags)
         # A bar on the terminal's stderr once the apply has run for a second.
         with scan_progress("Applying the reply's edits") as bar:
-            report = apply_reply(root, text, dialect, replace(options, progress=bar.update))
+            outcome = sessions.apply(text, choices, progress=bar.update)
     except (WriteFailed, RollbackFailed) as exc:
         # Something was attempted and (for WriteFailed) rolled back: exit 1, not 2.
         if as_json:
@@ -276,50 +221,31 @@ def _apply(
             print_json(
                 {
                     **failed,
-                    "error": str(exc),
+                    "error": exc.worded(flag_name),
                     "error_code": exc.code,
                     "error_path": exc.path,
                     "rolled_back": isinstance(exc, WriteFailed),
                 }
             )
         else:
-            err_console.print(f"agentprompt: {exc}", markup=False)
+            err_console.print(f"agentprompt: {exc.worded(flag_name)}", markup=False)
         sys.exit(EXIT_FAILED)
-    if report.empty:
-        raise UsageError(
-            "the reply holds no edit blocks, requests or other markers; nothing can be "
-            "applied (check the --dialect, or that the whole reply was given)"
-        )
+    # Everything below only reports: the session is saved already, so an output that
+    # closes early (a pipe into head) loses no round.
+    report = outcome.report
     if not as_json:
         _show(report)
-    return report
-
-
-def _view_before(root: Path, session: tuple[str, BridgeState] | None) -> RepoView | None:
-    """The session's view of the repository before the reply is applied (none without a
-    session)."""
-    if session is None:
-        return None
-    # Only its file list and discovery judge the requests: no summaries needed.
-    return view_repository(root, summaries=False, include_generated=session[1].include_generated)
-
-
-def _round(
-    root: Path,
-    session: tuple[str, BridgeState] | None,
-    report: ApplyReport,
-    *,
-    dry_run: bool,
-    as_json: bool,
-    before: RepoView | None = None,
-) -> dict[str, Any] | None:
-    """The bridge round after the apply (none without a session); its JSON with --json."""
-    if session is None:
-        return None
-    return finish_round(root, session, report, dry_run=dry_run, as_json=as_json, before=before)
-
-
-def _finish(report: ApplyReport, data: dict[str, Any] | None, as_json: bool) -> None:
+    if outcome.save_error is not None:
+        _written_but(report, f"the session could not be saved: {outcome.save_error}", as_json)
+    if outcome.round_error is not None:
+        problem = _no_next_prompt(root, outcome.round_error)
+        if report.written:
+            _written_but(report, problem, as_json)
+        moved = "" if dry_run else "the reply was applied and the session moved on, but "
+        raise UsageError(moved + problem)
+    data = None
+    if outcome.round is not None:
+        data = show_round(root, outcome.round, report, saved=outcome.saved, as_json=as_json)
     if as_json:
         out = report.to_json()
         if data is not None:
@@ -327,6 +253,16 @@ def _finish(report: ApplyReport, data: dict[str, Any] | None, as_json: bool) -> 
         print_json(out)
     if not report.ok:
         sys.exit(EXIT_FAILED)
+
+
+def _no_next_prompt(root: Path, exc: UsageError) -> str:
+    """Why the next prompt cannot be made, and how to get it."""
+    where = "" if root == Path(".") else " --root " + shlex.quote(str(root))
+    return (
+        f"the next prompt cannot be made: {exc.worded(flag_name)}; print it with agentprompt "
+        f"pack{where} and a larger limit (or start a new session with agentprompt pack "
+        "--task TEXT)"
+    )
 
 
 def _written_but(report: ApplyReport, problem: str, as_json: bool) -> None:

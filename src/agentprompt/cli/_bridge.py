@@ -1,5 +1,5 @@
-"""``agentprompt bridge status|reset``, and the bridge round that ``agentprompt apply`` runs
-when a bridge session is in progress for the root."""
+"""``agentprompt bridge status|add|drop|reset``, and how ``agentprompt pack`` and
+``agentprompt apply`` deliver a prompt and show a bridge round."""
 
 from __future__ import annotations
 
@@ -11,41 +11,23 @@ import click
 from rich.text import Text
 
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.control import add_files, drop_files
-from agentprompt.bridge.pack import BridgePrompt, session_view
-from agentprompt.bridge.rounds import Round, run_round
+from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge.rounds import Round
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
-from agentprompt.bridge.state import (
-    BridgeState,
-    clear_session,
-    find_session,
-    load_session,
-    save_state,
-)
 from agentprompt.bridge.text import render_prompt
-from agentprompt.bridge.view import RepoView
-from agentprompt.cli._options import check_root, json_option, root_option
+from agentprompt.cli._options import json_option, root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
+from agentprompt.services import BridgeSessions, Workspace
 
 __all__ = [
     "bridge_group",
-    "bridge_session",
     "deliver",
-    "finish_round",
     "part_command",
     "print_part",
+    "show_round",
 ]
-
-
-def _check_root(root: Path) -> Path:
-    return check_root(root)
-
-
-def bridge_session(root: Path) -> tuple[str, BridgeState] | None:
-    """The bridge session in progress for ``root``, if any (never creates a database)."""
-    return find_session(root)
 
 
 def part_command(root: Path, part: int) -> str:
@@ -111,34 +93,15 @@ def _dry_run_heading(report: ApplyReport) -> str:
     return f"\nNext prompt (dry run: nothing written, the session unchanged{shown}):\n"
 
 
-def finish_round(
-    root: Path,
-    session: tuple[str, BridgeState],
-    report: ApplyReport,
-    *,
-    dry_run: bool,
-    as_json: bool,
-    before: RepoView | None = None,
+def show_round(
+    root: Path, outcome: Round, report: ApplyReport, *, saved: bool, as_json: bool
 ) -> dict[str, Any] | None:
-    """The bridge round after ``apply``: the next state and prompt, saved and copied (a dry
-    run saves and copies nothing and prints the prompt). Returns the JSON to merge into
-    ``apply --json``'s output (None when printing for people)."""
-    session_id, state = session
-
-    def keep(new: BridgeState) -> None:
-        save_state(root, session_id, new)
-
-    try:
-        outcome = run_round(root, state, report, keep=None if dry_run else keep, before=before)
-    except UsageError as exc:
-        done = "" if dry_run else "the reply was applied and the session moved on, but "
-        raise UsageError(
-            f"{done}the next prompt cannot be made: {exc}; print it with agentprompt pack"
-            f"{'' if root == Path('.') else ' --root ' + shlex.quote(str(root))} and a larger "
-            "limit (or start a new session with agentprompt pack --task TEXT)"
-        ) from None
+    """Present the bridge round after ``apply`` (already saved, unless a dry run): the
+    files added and missing, then the next prompt copied (a dry run prints it). Returns
+    the JSON to merge into ``apply --json``'s output (None when printing for people)."""
     if as_json:
-        return _round_json(outcome, saved=not dry_run)
+        return _round_json(outcome, saved=saved)
+    dry_run = report.dry_run
     for path, reason in outcome.missing:
         console.print(Text(f"cannot show {printable(path)}: {printable(reason)}", style="yellow"))
     if outcome.added:
@@ -156,6 +119,10 @@ def finish_round(
     return None
 
 
+def _sessions(root: Path) -> BridgeSessions:
+    return BridgeSessions(Workspace(root))
+
+
 @click.group("bridge")
 def bridge_group() -> None:
     """Show, change or clear the copy-paste bridge session."""
@@ -166,7 +133,7 @@ def bridge_group() -> None:
 @json_option("Print the state as JSON.")
 def status_command(root: Path, as_json: bool) -> None:
     """Show the bridge session in progress: task, mode, files in context, rounds."""
-    session_id, state = load_session(_check_root(root))
+    session_id, state = _sessions(root).status()
     if as_json:
         print_json({"id": session_id, **state.to_json()})
         return
@@ -213,14 +180,13 @@ def status_command(root: Path, as_json: bool) -> None:
 def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """Take FILES (or folders) out of the session's context: their changes are no longer
     sent, and a reply's edits do not bring them back (bridge add does)."""
-    session_id, state = load_session(_check_root(root))
-    new = drop_files(root, state, files)
-    save_state(root, session_id, new)
-    gone = [p for p in state.files if p not in new.files]
+    dropped = _sessions(root).drop(files)
     if as_json:
-        print_json({"id": session_id, "dropped": gone, **new.to_json()})
+        print_json(
+            {"id": dropped.session_id, "dropped": list(dropped.changed), **dropped.state.to_json()}
+        )
         return
-    console.print(Text("Dropped from the context: " + printable(", ".join(gone))))
+    console.print(Text("Dropped from the context: " + printable(", ".join(dropped.changed))))
 
 
 @bridge_group.command("add")
@@ -230,12 +196,10 @@ def drop_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
 def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
     """Put FILES (or every file under a folder) in the session's context in full (edit
     mode): the next prompt sends them."""
-    session_id, state = load_session(_check_root(root))
-    new, added = add_files(session_view(root, state), state, files)
-    if new != state:
-        save_state(root, session_id, new)
+    changed = _sessions(root).add(files)
+    added = changed.changed
     if as_json:
-        print_json({"id": session_id, "added": list(added), **new.to_json()})
+        print_json({"id": changed.session_id, "added": list(added), **changed.state.to_json()})
         return
     if added:
         console.print(
@@ -254,7 +218,7 @@ def add_command(files: tuple[str, ...], root: Path, as_json: bool) -> None:
 @json_option("Print the result as JSON.")
 def reset_command(root: Path, as_json: bool) -> None:
     """Clear the bridge session (files are not touched)."""
-    removed = clear_session(_check_root(root))
+    removed = _sessions(root).reset()
     if as_json:
         print_json({"removed": removed})
     else:

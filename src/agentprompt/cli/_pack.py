@@ -5,24 +5,14 @@ then a size report on stderr."""
 from __future__ import annotations
 
 import contextlib
-import os
-from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import click
 
-from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
-from agentprompt.bridge.sizes import size_report, warn_threshold
+from agentprompt.bridge.pack import BridgePrompt
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
-from agentprompt.bridge.state import (
-    BridgeState,
-    find_session,
-    load_session,
-    save_state,
-    start_session,
-)
-from agentprompt.bridge.text import LANGS, default_lang
+from agentprompt.bridge.state import BridgeState
+from agentprompt.bridge.text import LANGS
 from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (
     check_root,
@@ -36,6 +26,7 @@ from agentprompt.cli._output import err_console, print_json
 from agentprompt.cli._tree import generated_summary
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery
+from agentprompt.services import BridgeSessions, PromptChoices, StartRequest, Workspace
 from agentprompt.wire import to_anthropic, to_openai
 
 __all__ = ["pack_command", "write_output"]
@@ -190,35 +181,38 @@ def pack_command(
             "--output writes the whole pasteable prompt to a file; drop --copy, --part and "
             "--format with it"
         )
-    session_id = None
-    stored: BridgeState | None = None
-    if task is not None:
-        if not task.strip():
-            raise UsageError("--task is empty; say what the model should do")
-        found = find_session(root)
-        if found is not None and found[1].rounds > 0 and not new:
-            raise UsageError(
-                f"a bridge session is in progress (round {found[1].rounds}); add --new to "
-                "replace it with this task, or leave out --task to print its current prompt"
-            )
+    choices = PromptChoices(
+        lang=lang,
+        max_tokens=max_tokens,
+        split_chars=split_chars,
+        split_tokens=split_tokens,
+        warn_tokens=warn_tokens,
+        include_generated=include_generated,
+    )
 
-        state, view = starting_state(
-            root,
-            paths,
-            partial(
-                BridgeState.starting,
-                task,
-                mode=mode,
-                lang=lang or default_lang(os.environ),
-                max_tokens=max_tokens,
-                split_chars=split_chars,
-                split_tokens=split_tokens,
-                include_generated=include_generated,
-                includes=includes,
-                excludes=excludes,
-                warn_tokens=warn_tokens,
-            ),
+    def before_save(prompt: BridgePrompt, _state: object) -> None:
+        # A part out of range, or a file that cannot be written, changes nothing.
+        if part is not None and not 1 <= part <= prompt.part_count:
+            raise UsageError(
+                f"--part {part} is out of range: this prompt has {prompt.part_count} part(s)"
+            )
+        if output is not None:
+            write_output(output, prompt)
+
+    sessions = BridgeSessions(Workspace(root))
+    # Written to a file, the prompt is not split: it is then never held whole.
+    shape = {"report": report_sections, "split": output is None, "before_save": before_save}
+    if task is not None:
+        request = StartRequest(
+            task=task,
+            paths=paths,
+            mode=mode,
+            includes=includes,
+            excludes=excludes,
+            new=new,
+            choices=choices,
         )
+        packed = sessions.start(request, **shape)
     else:
         if paths or mode or new or includes or excludes:
             raise UsageError(
@@ -226,39 +220,9 @@ def pack_command(
                 "--task too (without --task, pack prints the current prompt of the session "
                 "in progress)"
             )
-        session_id, stored = load_session(root)
-        state = stored
-        if split_chars is not None or split_tokens is not None:
-            state = replace(state, split_chars=split_chars, split_tokens=split_tokens)
-        state = replace(
-            state,
-            lang=lang or state.lang,
-            max_tokens=max_tokens if max_tokens is not None else state.max_tokens,
-            include_generated=include_generated or state.include_generated,
-            warn_tokens=warn_tokens if warn_tokens is not None else state.warn_tokens,
-            resend=state.resend or full,
-        )
-        view = session_view(root, state)
-    # Written to a file, the prompt is not split: it is then never held whole.
-    prompt = build_prompt(
-        root, state, view=view, remember=True, report=report_sections, split=output is None
-    )
-    # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
-    state = state.after_prompt(prompt.shown_in_full, prompt.sends)
-    if part is not None and not 1 <= part <= prompt.part_count:
-        raise UsageError(
-            f"--part {part} is out of range: this prompt has {prompt.part_count} part(s)"
-        )
-    if output is not None:
-        # Written before the session is saved: a file that cannot be written changes nothing.
-        write_output(output, prompt)
-    if session_id is None:
-        start_session(root, state)
-    elif state != stored:
-        # Options given on pack are the session's from now on (apply's next prompt uses
-        # them too); the round does not move, so pack twice still prints the same prompt.
-        save_state(root, session_id, state)
-    report = size_report(prompt, warn_threshold(state.warn_tokens))
+        packed = sessions.current(choices, full=full, **shape)
+    prompt = packed.prompt
+    report = packed.size
     if fmt == "json":
         print_json({**prompt.to_json(), "size": report.to_json()})
     elif fmt == "openai":
@@ -278,7 +242,7 @@ def pack_command(
                 f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
-    _summary(state, prompt, view.discovery, report.lines())
+    _summary(packed.state, prompt, packed.view.discovery, report.lines())
     for line in budget_lines(prompt, sections=report_sections):
         _say(line)
 

@@ -72,8 +72,7 @@ class SessionInProgress(UsageError):
         """How many replies the session in progress has had."""
         super().__init__(
             f"a bridge session is in progress (round {rounds})",
-            input="new",
-            fix="give {new} to replace it with this task, or leave out {task} to show its "
+            fix="add {new} to replace it with this task, or leave out {task} to print its "
             "current prompt",
         )
 
@@ -83,8 +82,7 @@ class EmptyReply(UsageError):
 
     def __init__(self) -> None:
         super().__init__(
-            "it holds no edit blocks, requests or other markers; nothing can be applied",
-            input="reply",
+            "the reply holds no edit blocks, requests or other markers; nothing can be applied",
             fix="check the {dialect}, or that the whole reply was given",
         )
 
@@ -218,7 +216,7 @@ class BridgeSessions:
         tokens per section; ``split``: planned into parts). ``save`` false leaves any
         session in progress as it is."""
         if not request.task.strip():
-            raise UsageError("it is empty", input="task", fix="say what the model should do")
+            raise UsageError("{task} is empty", input="task", fix="say what the model should do")
         if save and not request.new:
             found = self.workspace.session()
             if found is not None and found[1].rounds > 0:

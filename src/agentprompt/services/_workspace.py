@@ -60,10 +60,11 @@ class Workspace:
 
     def __init__(self, root: Path, *, environ: Mapping[str, str] | None = None) -> None:
         if not root.is_dir():
+            why = " (it does not exist)" if not root.exists() else ""
             raise UsageError(
-                f"{root} is not a directory",
+                f"{{root}} {root} is not a directory{why}",
                 input="root",
-                fix="give the repository's root folder",
+                fix="give the repository root",
             )
         self.root = root
         """The repository's root folder, as the caller named it."""
@@ -95,9 +96,7 @@ class Workspace:
     ) -> RepoView:
         """The repository as it is now: discovery, and with ``summaries`` every code
         file's note and summary from the symbol cache."""
-        return view_repository(
-            self.root, summaries=summaries, include_generated=include_generated
-        )
+        return view_repository(self.root, summaries=summaries, include_generated=include_generated)
 
     def session(self) -> Session | None:
         """The bridge session in progress, if any (looking creates no database)."""

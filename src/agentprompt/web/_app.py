@@ -16,6 +16,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agentprompt.loopback import Guard, GuardedApp
+from agentprompt.services import Workspace
 from agentprompt.web._bridge_methods import (
     apply_reply_method,
     bridge_add_method,
@@ -38,19 +39,25 @@ STATIC = Path(__file__).parent / "static"
 
 
 def rpc_methods(root: Path) -> dict[str, Method]:
-    """Every JSON-RPC method of the page, bound to ``root``."""
-    table = {
+    """Every JSON-RPC method of the page, bound to ``root`` (the bridge's to one workspace
+    for it, made once for the page server)."""
+    workspace = Workspace(root)
+    sessions = {
         "apply_reply": apply_reply_method,
         "bridge_add": bridge_add_method,
         "bridge_drop": bridge_drop_method,
         "build_prompt": build_prompt_method,
+        "preview_reply": preview_reply_method,
+    }
+    context = {
         "get_context_breakdown": get_context_breakdown_method,
         "get_prompt_snippets": get_prompt_snippets_method,
         "get_tree": get_tree_method,
-        "preview_reply": preview_reply_method,
         "rank_files": rank_files_method,
     }
-    return {name: partial(method, root) for name, method in table.items()}
+    methods = {name: partial(method, workspace) for name, method in sessions.items()}
+    methods.update({name: partial(method, root) for name, method in context.items()})
+    return dict(sorted(methods.items()))
 
 
 def create_app(root: Path, guard: Guard) -> GuardedApp:

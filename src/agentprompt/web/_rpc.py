@@ -20,6 +20,8 @@ __all__ = [
     "InvalidParams",
     "Method",
     "handle_rpc",
+    "param_name",
+    "worded",
 ]
 
 PARSE_ERROR = -32700
@@ -41,6 +43,16 @@ Method = Callable[[Mapping[str, Any]], Any]
 
 class InvalidParams(UsageError):
     """A param is missing or of the wrong type; the message names it and what is expected."""
+
+
+def param_name(name: str) -> str:
+    """How the page names an input: ``param "max_tokens"``."""
+    return f'param "{name}"'
+
+
+def worded(exc: AgentPromptError) -> str:
+    """An error's message in the page's terms (inputs named as params)."""
+    return exc.worded(param_name)
 
 
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
@@ -72,9 +84,9 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     try:
         result = method(params)
     except UsageError as exc:
-        return _error(request_id, INVALID_PARAMS, str(exc))
+        return _error(request_id, INVALID_PARAMS, worded(exc))
     except AgentPromptError as exc:
-        return _error(request_id, SERVER_ERROR, str(exc))
+        return _error(request_id, SERVER_ERROR, worded(exc))
     except Exception as exc:
         return _error(request_id, INTERNAL_ERROR, f"{name} failed: {type(exc).__name__}: {exc}")
     if notification:
