@@ -41,21 +41,6 @@ class SizeReport:
         """The prompt is larger than the threshold."""
         return self.tokens > self.threshold
 
-    def lines(self) -> list[str]:
-        """The report as lines for people."""
-        out = [f"{self.tokens:,} tokens in {self.parts} part(s)"]
-        if self.largest:
-            named = ", ".join(f"{p} ({n:,})" for p, n in self.largest)
-            out.append(f"largest files: {named}")
-        if self.over:
-            advice = " ".join(f"--exclude {_quote(p)}" for p in self.exclude)
-            out.append(
-                f"warning: the prompt is over {self.threshold:,} tokens; a web chat may refuse or "
-                f"forget part of it. To send less, start again leaving out its largest files: "
-                f"agentprompt pack --new --task ... {advice}".rstrip()
-            )
-        return out
-
     def to_json(self) -> dict[str, object]:
         """The report as JSON-ready data."""
         return {
@@ -66,10 +51,6 @@ class SizeReport:
             "over": self.over,
             "exclude": list(self.exclude),
         }
-
-
-def _quote(pattern: str) -> str:
-    return f"'{pattern}'" if any(c in pattern for c in " *?[]!#$&;|<>()") else pattern
 
 
 def warn_threshold(stored: int | None, environ: Mapping[str, str] | None = None) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge.sizes import SizeReport
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import LANGS
@@ -242,9 +243,30 @@ def pack_command(
                 f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
-    _summary(packed.state, prompt, packed.view.discovery, report.lines())
+    _summary(packed.state, prompt, packed.view.discovery, size_lines(report))
     for line in budget_lines(prompt, sections=report_sections):
         _say(line)
+
+
+def size_lines(report: SizeReport) -> list[str]:
+    """A prompt's size as lines for people: tokens and parts, the largest files, and past
+    the threshold, how to start again leaving them out."""
+    out = [f"{report.tokens:,} tokens in {report.parts} part(s)"]
+    if report.largest:
+        named = ", ".join(f"{p} ({n:,})" for p, n in report.largest)
+        out.append(f"largest files: {named}")
+    if report.over:
+        advice = " ".join(f"--exclude {_quote(p)}" for p in report.exclude)
+        out.append(
+            f"warning: the prompt is over {report.threshold:,} tokens; a web chat may refuse or "
+            f"forget part of it. To send less, start again leaving out its largest files: "
+            f"agentprompt pack --new --task ... {advice}".rstrip()
+        )
+    return out
+
+
+def _quote(pattern: str) -> str:
+    return f"'{pattern}'" if any(c in pattern for c in " *?[]!#$&;|<>()") else pattern
 
 
 CUTS_SHOWN = 5
