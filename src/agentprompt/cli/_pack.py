@@ -202,7 +202,7 @@ def pack_command(
 
     sessions = BridgeSessions(Workspace(root))
     # Written to a file, the prompt is not split: it is then never held whole.
-    shape = {"report": report_sections, "split": output is None, "before_save": before_save}
+    split = output is None
     if task is not None:
         request = StartRequest(
             task=task,
@@ -213,7 +213,9 @@ def pack_command(
             new=new,
             choices=choices,
         )
-        packed = sessions.start(request, **shape)
+        packed = sessions.start(
+            request, report=report_sections, split=split, before_save=before_save
+        )
     else:
         if paths or mode or new or includes or excludes:
             raise UsageError(
@@ -221,7 +223,9 @@ def pack_command(
                 "--task too (without --task, pack prints the current prompt of the session "
                 "in progress)"
             )
-        packed = sessions.current(choices, full=full, **shape)
+        packed = sessions.current(
+            choices, full=full, report=report_sections, split=split, before_save=before_save
+        )
     prompt = packed.prompt
     report = packed.size
     if fmt == "json":

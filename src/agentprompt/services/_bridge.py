@@ -323,8 +323,7 @@ class BridgeSessions:
             return self._round(found, report, keep=False)
         report_seen: ApplyReport | None = None
         try:
-            with self.workspace.applying() as held:
-                found = held if session else None
+            with self.workspace.applying(session=session) as found:
                 # The repository as the round begins: the reply's requests are judged by
                 # its ignore rules, not by ones the reply itself rewrites.
                 before = (

@@ -103,13 +103,18 @@ class Workspace:
         return find_session(self.root)
 
     @contextmanager
-    def applying(self) -> Iterator[Session | None]:
+    def applying(self, *, session: bool = True) -> Iterator[Session | None]:
         """The critical section of an apply: applies of this root run one at a time (a
-        second one waits up to the configured time), and the session in progress is read
-        afresh and held under the state database's write lock, taken before any file is
-        written; saves inside join one transaction that commits on leaving."""
-        with self.apply_lock(), held_session(self.root) as session:
-            yield session
+        second one waits up to the configured time), and (with ``session``) the session in
+        progress is read afresh and held under the state database's write lock, taken
+        before any file is written; saves inside join one transaction that commits on
+        leaving."""
+        with self.apply_lock():
+            if not session:
+                yield None
+                return
+            with held_session(self.root) as held:
+                yield held
 
     def apply_lock(self) -> AbstractContextManager[None]:
         """The lock that lets one apply of this root run at a time."""
