@@ -16,7 +16,6 @@ from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import LANGS
 from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (
-    check_root,
     exclude_option,
     include_generated_option,
     include_option,
@@ -167,7 +166,7 @@ def pack_command(
     --warn-tokens and --include-generated given here are stored for the session: the next
     apply's prompt uses them too. The round does not move, so running pack twice prints the
     same prompt."""
-    check_root(root)
+    sessions = BridgeSessions(Workspace(root))
     if split_chars is not None and split_tokens is not None:
         raise UsageError("give --split-chars or --split-tokens, not both")
     if as_json:
@@ -200,7 +199,6 @@ def pack_command(
         if output is not None:
             write_output(output, prompt)
 
-    sessions = BridgeSessions(Workspace(root))
     # Written to a file, the prompt is not split: it is then never held whole.
     split = output is None
     if task is not None:
