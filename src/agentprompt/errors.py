@@ -40,9 +40,9 @@ class UsageError(AgentPromptError):
     """A caller asked for something that does not exist or cannot be combined.
 
     Raised by an engine or a service, it names no front door's words: the ``input`` at
-    fault is a plain name (``"max_tokens"``, ``"include"``), and ``problem`` and ``fix`` may
-    name inputs as ``{max_tokens}`` (a problem naming its own input is not prefixed with
-    it). Each front door words it with :meth:`worded`, naming
+    fault is a plain name (``"max_tokens"``, ``"include"``); ``problem`` may name that input
+    as ``{max_tokens}`` (it is then not prefixed with it), and ``fix`` may name any input
+    that way. Each front door words it with :meth:`worded`, naming
     inputs its own way (a flag, a JSON-RPC param, an MCP argument); ``str()`` names them
     plainly.
     """
@@ -57,20 +57,23 @@ class UsageError(AgentPromptError):
         super().__init__(self.worded(plain_name))
 
     def worded(self, name: InputNamer) -> str:
-        """The message with every input named by ``name``: the input at fault first, then
-        what is wrong, then what would fix it."""
-
-        def named(text: str) -> str:
-            return _INPUT.sub(lambda m: name(m.group(1)), text)
-
+        """The message with every input named by ``name``: the input at fault first (unless
+        the problem names it as ``{input}``), then what is wrong, then what would fix it.
+        Only the input's own placeholder is read in the problem, which may quote user text
+        (a path, a pattern); the fix may name any input."""
         if self.input is None and self.fix is None:
             # An error written for one door names no input: its text is shown as it is.
             return self.problem
-        text = named(self.problem)
-        if self.input is not None and "{" + self.input + "}" not in self.problem:
-            # A problem that names its input already reads without the prefix.
-            text = f"{name(self.input)}: {text}"
-        return text if self.fix is None else f"{text}; {named(self.fix)}"
+        text = self.problem
+        if self.input is not None:
+            own = "{" + self.input + "}"
+            if own in text:
+                text = text.replace(own, name(self.input))
+            else:
+                text = f"{name(self.input)}: {text}"
+        if self.fix is None:
+            return text
+        return f"{text}; {_INPUT.sub(lambda m: name(m.group(1)), self.fix)}"
 
 
 class InvalidAgentDefinition(AgentPromptError):
