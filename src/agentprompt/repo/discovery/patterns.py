@@ -24,7 +24,7 @@ from agentprompt.errors import InputNamer, UsageError
 from agentprompt.repo.discovery._files import Discovery
 from agentprompt.repo.discovery._ignore import InvalidIgnorePattern, RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
-from agentprompt.repo.discovery.wildmatch import InvalidPattern, translate
+from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
 __all__ = ["PatternMatchesNothing", "filter_discovery", "matching_files", "matching_rules"]
 
