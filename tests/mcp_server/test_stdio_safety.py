@@ -53,8 +53,8 @@ def test_paths_out_of_the_root_are_refused(
             assert "private\n" not in message
         message = error_text(await session.call_tool("repo_map", {"focus": ["../x.py"]}))
         assert 'argument "focus"' in message
-        message = error_text(await session.call_tool("pack", {"task": "x", "include": ["/etc"]}))
-        assert 'argument "include"' in message
+        message = error_text(await session.call_tool("pack", {"task": "x", "files": ["/etc"]}))
+        assert 'argument "files"' in message
         data = structured(await session.call_tool("apply_edits", {"reply": ESCAPING_REPLY}))
         assert not data["ok"] and not data["written"]
         assert "outside.txt" in data["failed"][0]["path"]

@@ -137,7 +137,7 @@ def test_pack_returns_the_prompt_without_starting_a_session(
         data = structured(
             await session.call_tool(
                 "pack",
-                {"task": "make parseJSON return null", "include": ["src/utils.ts"]},
+                {"task": "make parseJSON return null", "files": ["src/utils.ts"]},
             )
         )
         assert data["mode"] == "edit"
@@ -217,9 +217,9 @@ def test_an_engine_error_is_an_error_result_naming_the_argument(
         message = error_text(await session.call_tool("rank_files", {"task": "   "}))
         assert 'argument "task"' in message
         message = error_text(
-            await session.call_tool("pack", {"task": "x", "include": ["nowhere.py"]})
+            await session.call_tool("pack", {"task": "x", "files": ["nowhere.py"]})
         )
-        assert 'argument "include"' in message
+        assert 'argument "files"' in message
         assert structured(await session.call_tool("count_tokens", {"text": "still here"}))
 
     run_served(example, scenario)

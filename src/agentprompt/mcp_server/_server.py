@@ -3,9 +3,11 @@ official SDK's :class:`~mcp.server.mcpserver.MCPServer`.
 
 Every tool call is checked first (:func:`~agentprompt.mcp_server._arguments.argument_problem`),
 then runs in a worker thread, one call at a time (an apply and a read must not interleave
-on the same files), reporting the parse's progress to a client that asked for it. Any
-error agentprompt raises on purpose becomes an error result with its message; the server
-keeps serving.
+on the same files), reporting the parse's progress to a client that asked for it. The
+packing and edit tools call the bridge session service over the server's one
+:class:`~agentprompt.services.Workspace`. Any error agentprompt raises on purpose becomes
+an error result with its message, naming the input at fault as the tool's argument
+(``argument "task": ...``); the server keeps serving.
 """
 
 # No ``from __future__ import annotations`` here: the SDK reads the tool functions'
@@ -48,9 +50,11 @@ from agentprompt.prompts.loader import PromptLibrary
 
 if TYPE_CHECKING:
     from agentprompt.mcp_server._tools import Progress
+    from agentprompt.services import Workspace
 
-# The runtimes (ranking, map, bridge, edit engine, commit prompt) are imported by the call
-# that needs them, not at start: a client waits for the server's first answer.
+# The runtimes (ranking, map, bridge, edit engine, commit prompt) and the services are
+# imported by the call that needs them, not at start: a client waits for the server's first
+# answer.
 
 __all__ = ["PROGRESS_INTERVAL", "ServerConfig", "create_server"]
 
@@ -79,12 +83,28 @@ class ServerConfig:
     """Offer no tool that writes (``apply_edits`` is left out)."""
 
 
+def _worded(exc: AgentPromptError) -> str:
+    """An error as an MCP client reads it: the input at fault named as the argument."""
+    return exc.worded(lambda name: f'argument "{name}"')
+
+
 class _Calls:
     """Runs the tools' work: one call at a time, in a worker thread, with progress."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lock = threading.Lock()
+        self._workspace: Workspace | None = None
+
+    def workspace(self) -> "Workspace":
+        """The server's one workspace for its root, made by the first call that needs it
+        (importing the services at start would delay the server's first answer); called
+        inside a call's work, so one call at a time."""
+        if self._workspace is None:
+            from agentprompt.services import Workspace
+
+            self._workspace = Workspace(self.root)
+        return self._workspace
 
     def check_root(self) -> None:
         """Refuse to work on a root that was moved or deleted since the server started."""
@@ -123,7 +143,7 @@ class _Calls:
         try:
             return await anyio.to_thread.run_sync(call)
         except AgentPromptError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(_worded(exc)) from None
 
     async def read(self, work: Callable[[], T]) -> T:
         """``work``'s result, for a resource or a prompt (errors as a ResourceError)."""
@@ -137,7 +157,7 @@ class _Calls:
         try:
             return await anyio.to_thread.run_sync(call)
         except AgentPromptError as exc:
-            raise ResourceError(str(exc)) from None
+            raise ResourceError(_worded(exc)) from None
 
 
 class _ArgumentCheck:
@@ -243,15 +263,18 @@ def create_server(config: ServerConfig) -> MCPServer:
         ctx: Context,
         task: Annotated[str, _text("What the other model should do.")],
         max_tokens: Annotated[int | None, Field(ge=1, description="Token budget.")] = None,
-        include: Annotated[tuple[str, ...], _text("Files or folders to show in full.")] = (),
-        exclude: Annotated[tuple[str, ...], _text("Gitignore-style patterns to leave out.")] = (),
+        files: Annotated[tuple[str, ...], _text("Files or folders to show in full.")] = (),
+        exclude: Annotated[
+            tuple[str, ...],
+            _text("Gitignore-style patterns of files to leave out (each must match a file)."),
+        ] = (),
     ) -> PackResult:
         from agentprompt.mcp_server import _tools as tools
 
         return await calls.run(
             ctx,
             "pack",
-            lambda _progress: tools.pack(root, task, max_tokens, include, exclude),
+            lambda _progress: tools.pack(calls.workspace(), task, max_tokens, files, exclude),
         )
 
     async def preview_edits(
@@ -261,8 +284,11 @@ def create_server(config: ServerConfig) -> MCPServer:
     ) -> EditsResult:
         from agentprompt.mcp_server import _tools as tools
 
-        work = partial(tools.preview_edits, root, reply, dialect)
-        return await calls.run(ctx, "preview_edits", work)
+        return await calls.run(
+            ctx,
+            "preview_edits",
+            lambda progress: tools.preview_edits(calls.workspace(), reply, dialect, progress),
+        )
 
     async def apply_edits(
         ctx: Context,
@@ -271,8 +297,11 @@ def create_server(config: ServerConfig) -> MCPServer:
     ) -> EditsResult:
         from agentprompt.mcp_server import _tools as tools
 
-        work = partial(tools.apply_edits, root, reply, dialect)
-        return await calls.run(ctx, "apply_edits", work)
+        return await calls.run(
+            ctx,
+            "apply_edits",
+            lambda progress: tools.apply_edits(calls.workspace(), reply, dialect, progress),
+        )
 
     async def count_tokens(
         ctx: Context,

@@ -1,28 +1,22 @@
-"""What each tool does, as a plain function over the repository root.
+"""What each tool does, as a plain function over the repository root or the server's
+workspace.
 
-Each takes its checked arguments, calls the runtime that does the work (the task ranking,
-the symbol map, the bridge's prompt builder, the edit engine, the tokenizer) as
-``agentprompt rank``, ``map``, ``pack`` and ``apply`` do, and returns the JSON-ready data
-its shape in :mod:`agentprompt.mcp_server._results` declares. A problem with an argument is
-a :class:`BadArgument` naming it; the server turns every
-:class:`~agentprompt.errors.AgentPromptError` into an error result.
+Each takes its checked arguments, calls what does the work (the task ranking, the symbol
+map, the bridge session service's prompt and apply, the tokenizer) as ``agentprompt rank``,
+``map``, ``pack`` and ``apply`` do, and returns the JSON-ready data its shape in
+:mod:`agentprompt.mcp_server._results` declares. A problem with an argument is a
+:class:`~agentprompt.errors.UsageError` whose ``input`` is the argument's name; the server
+words every :class:`~agentprompt.errors.AgentPromptError` as an error result naming it.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 from agentprompt.bridge.fitting import BudgetTooSmall
-from agentprompt.bridge.pack import build_prompt
-from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.text import default_lang
 from agentprompt.bridge.view import RepoView, UnknownFile, resolve_paths, view_repository
-from agentprompt.edits.apply import ApplyOptions, apply_reply
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS
@@ -38,14 +32,20 @@ from agentprompt.mcp_server._results import (
     WithheldFile,
 )
 from agentprompt.repo.discovery import read_texts
-from agentprompt.repo.discovery.wildmatch import InvalidPattern, translate
+from agentprompt.repo.discovery.patterns import matching_files
 from agentprompt.repo.map import MapOptions, build_map, rank_repository, ranking_json
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.repo.secrets import SecretFinding, screen_texts
+from agentprompt.services import (
+    BridgeSessions,
+    PromptChoices,
+    ReplyChoices,
+    StartRequest,
+    Workspace,
+)
 from agentprompt.tokens import shared_counter
 
 __all__ = [
-    "BadArgument",
     "Progress",
     "apply_edits",
     "count_tokens",
@@ -60,13 +60,10 @@ Progress = Callable[[int, int], None]
 """Told ``(done, total)`` as files are parsed."""
 
 
-class BadArgument(UsageError):
-    """A tool argument that cannot be used; the message names it and says what to give."""
-
-    def __init__(self, argument: str, problem: str) -> None:
-        super().__init__(f'argument "{argument}": {problem}')
-        self.argument = argument
-        """The argument's name."""
+def _about(argument: str, exc: UsageError) -> UsageError:
+    """``exc`` as a problem with the tool argument ``argument`` (an engine names the input
+    at fault its own way, or not at all)."""
+    return UsageError(exc.problem, input=argument, fix=exc.fix)
 
 
 def _safe(root: Path, paths: Sequence[str], argument: str) -> None:
@@ -75,16 +72,16 @@ def _safe(root: Path, paths: Sequence[str], argument: str) -> None:
     cache: dict[str, str] = {}
     for path in paths:
         if not path.strip():
-            raise BadArgument(argument, "an empty path; give paths relative to the root")
+            raise UsageError("an empty path", input=argument, fix="give paths relative to the root")
         try:
             resolve_inside(root, path, cache)
         except UnsafePath as exc:
-            raise BadArgument(argument, str(exc)) from None
+            raise UsageError(str(exc), input=argument) from None
 
 
 def _task(task: str) -> str:
     if not task.strip():
-        raise BadArgument("task", "it is empty; say what the task is")
+        raise UsageError("it is empty", input="task", fix="say what the task is")
     return task
 
 
@@ -94,7 +91,7 @@ def rank_files(root: Path, task: str, top: int, progress: Progress | None) -> Ra
     try:
         result = rank_repository(root, _task(task), progress=progress)
     except InvalidTask as exc:
-        raise BadArgument("task", str(exc)) from None
+        raise _about("task", exc) from None
     data: RankFilesResult = ranking_json(result, top)  # type: ignore[assignment]
     return data
 
@@ -120,7 +117,7 @@ def repo_map(
     try:
         result = build_map(root, options, progress=progress)
     except InvalidTask as exc:
-        raise BadArgument("task", str(exc)) from None
+        raise _about("task", exc) from None
     return {
         "text": result.text,
         "tokens": result.tokens,
@@ -134,36 +131,13 @@ def repo_map(
     }
 
 
-def _glob_rule(glob: str) -> tuple[re.Pattern[str], bool]:
-    """A gitignore-style glob as a regular expression and whether it is anchored (holds a
-    ``/``: matched against the path from the root; else against any one component)."""
-    try:
-        rule = translate(glob)
-    except InvalidPattern as exc:
-        raise BadArgument("globs", f"{glob!r} is not a valid pattern ({exc})") from None
-    if rule is None or rule.negated:
-        raise BadArgument(
-            "globs", f"{glob!r} selects nothing; give a pattern such as src/**/*.py or *.md"
-        )
-    return re.compile(rule.regex), rule.anchored
-
-
-def _matches(path: str, pattern: re.Pattern[str], anchored: bool) -> bool:
-    """Whether ``path`` or a folder it is in matches, as git matches an ignore rule."""
-    parts = path.split("/")
-    if anchored:
-        return any(pattern.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1))
-    return any(pattern.fullmatch(part) for part in parts)
-
-
-def _globbed(view: RepoView, globs: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The view's files matching each glob, in the view's order, and the globs that
-    matched none."""
+def _glob_selection(view: RepoView, globs: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The view's files matching each glob (gitignore syntax, as ``exclude`` and the
+    command line's patterns), in the view's order, and the globs that matched none."""
     found: list[str] = []
     unmatched: list[str] = []
     for glob in globs:
-        pattern, anchored = _glob_rule(glob)
-        hits = [p for p in view.paths if _matches(p, pattern, anchored)]
+        hits = matching_files(view.paths, glob, input="globs", strict=False)
         if not hits:
             unmatched.append(glob)
         found.extend(hits)
@@ -186,14 +160,14 @@ def read_context(
     with a budget the last files are cut first (full text, then signatures, then the
     path), and every cut is reported with its reason."""
     if not paths and not globs:
-        raise BadArgument("paths", "give the files to read (paths or globs, at least one)")
+        raise UsageError("give the files to read (paths or globs, at least one)", input="paths")
     _safe(root, paths, "paths")
     view = view_repository(root)
     try:
         chosen = list(resolve_paths(view, paths))
     except UnknownFile as exc:
-        raise BadArgument("paths", str(exc)) from None
-    globbed, unmatched = _globbed(view, globs)
+        raise _about("paths", exc) from None
+    globbed, unmatched = _glob_selection(view, globs)
     order = list(dict.fromkeys([*chosen, *globbed]))
     texts, unreadable = read_texts(root, order) if mode == "full" else ({}, {})
     if mode == "signatures":
@@ -244,82 +218,82 @@ def read_context(
 
 
 def pack(
-    root: Path,
+    workspace: Workspace,
     task: str,
     max_tokens: int | None,
-    include: Sequence[str],
+    files: Sequence[str],
     exclude: Sequence[str],
 ) -> PackResult:
     """The bridge's first-round prompt for ``task``: every file's outline, or the
-    ``include`` files in full; files matching ``exclude`` left out; fitted to
-    ``max_tokens``. No bridge session is started or changed."""
-    _safe(root, include, "include")
-    view = view_repository(root)
-    if exclude:
-        rules = [_exclude_rule(p) for p in exclude]
-        kept = tuple(p for p in view.paths if not any(_matches(p, *r) for r in rules))
-        view = replace(view, listed=kept)
-    try:
-        files = resolve_paths(view, include)
-    except UnknownFile as exc:
-        raise BadArgument("include", str(exc)) from None
-    state = BridgeState.starting(
-        _task(task), files, mode=None, lang=default_lang(os.environ), max_tokens=max_tokens
+    ``files`` in full; files matching the gitignore patterns ``exclude`` left out (one
+    matching no file is refused); fitted to ``max_tokens``. No bridge session is started
+    or changed."""
+    _safe(workspace.root, files, "files")
+    request = StartRequest(
+        task=task,
+        paths=tuple(files),
+        excludes=tuple(exclude),
+        choices=PromptChoices(max_tokens=max_tokens),
     )
     try:
-        prompt = build_prompt(root, state, view=view, split=False)
+        packed = BridgeSessions(workspace).start(request, save=False, split=False)
+    except UnknownFile as exc:
+        raise _about("files", exc) from None
     except BudgetTooSmall as exc:
-        raise BadArgument(
-            "max_tokens",
+        raise UsageError(
             f"{exc.budget} is too small: with every file shown only by its path the prompt "
-            f"still takes {exc.needed} tokens; give more, or exclude files",
+            f"still takes {exc.needed} tokens",
+            input="max_tokens",
+            fix="give more, or exclude files",
         ) from None
+    prompt = packed.prompt
     return {
         "text": prompt.text,
         "tokens": prompt.tokens,
         "tokenizer": prompt.tokenizer,
-        "mode": "edit" if state.mode == "edit" else "browse",
+        "mode": "edit" if packed.state.mode == "edit" else "browse",
         "in_full": list(prompt.shown_in_full),
         "left_out": [{"path": p, "kept": k} for p, k in prompt.left_out],
         "withheld": _withheld(prompt.withheld),
     }
 
 
-def _exclude_rule(pattern: str) -> tuple[re.Pattern[str], bool]:
-    try:
-        return _glob_rule(pattern)
-    except BadArgument as exc:
-        raise BadArgument("exclude", str(exc).split(": ", 1)[1]) from None
-
-
 def _edits(
-    root: Path, reply: str, dialect: str, *, dry_run: bool, progress: Progress | None
+    workspace: Workspace,
+    reply: str,
+    dialect: str,
+    *,
+    dry_run: bool,
+    progress: Progress | None,
 ) -> EditsResult:
-    report = apply_reply(root, reply, dialect, ApplyOptions(dry_run=dry_run, progress=progress))
-    if report.empty:
-        raise BadArgument(
-            "reply",
-            "it holds no edit blocks, file requests or other markers, so nothing can be "
-            'applied; check the "dialect", or send the whole reply',
-        )
+    """The reply applied (or, ``dry_run``, previewed) by the bridge session service,
+    outside any session: a real apply takes the root's apply lock, as the command line's
+    does."""
+    outcome = BridgeSessions(workspace).apply(
+        reply,
+        ReplyChoices(dialect=dialect, dry_run=dry_run),
+        session=False,
+        progress=progress,
+    )
+    report = outcome.report
     data: EditsResult = {"ok": report.ok, **report.to_json()}  # type: ignore[typeddict-item]
     return data
 
 
 def preview_edits(
-    root: Path, reply: str, dialect: str, progress: Progress | None = None
+    workspace: Workspace, reply: str, dialect: str, progress: Progress | None = None
 ) -> EditsResult:
     """What applying ``reply`` would do (the diff, each edit's outcome, feedback for the
     failed ones), with nothing written."""
-    return _edits(root, reply, dialect, dry_run=True, progress=progress)
+    return _edits(workspace, reply, dialect, dry_run=True, progress=progress)
 
 
 def apply_edits(
-    root: Path, reply: str, dialect: str, progress: Progress | None = None
+    workspace: Workspace, reply: str, dialect: str, progress: Progress | None = None
 ) -> EditsResult:
     """Apply ``reply``'s edits as one transaction, as ``agentprompt apply`` does: all of
     them or (``ok`` false) none."""
-    return _edits(root, reply, dialect, dry_run=False, progress=progress)
+    return _edits(workspace, reply, dialect, dry_run=False, progress=progress)
 
 
 def count_tokens(text: str, model: str | None) -> CountTokensResult:

@@ -6,7 +6,7 @@ applies to paths under ``dir/``, relative to that folder. A path is decided as g
 it: if one of its parent folders is left out (judged, folder by folder from the top, by the
 last rule that matches that folder itself), the path is out with it and nothing can bring it
 back; otherwise the last rule matching the path itself decides (a ``!`` rule re-includes).
-Patterns are read by :mod:`agentprompt.repo.discovery.wildmatch`.
+Patterns are read by :mod:`agentprompt.repo.discovery._wildmatch`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery.wildmatch import InvalidPattern, translate
+from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
 __all__ = ["InvalidIgnorePattern", "Rule", "RuleSet", "parse_rules"]
 

@@ -1,10 +1,18 @@
-"""``--include`` and ``--exclude``: gitignore patterns that narrow a discovery.
+"""Include and exclude patterns: gitignore patterns that narrow a discovery, or pick files.
 
-Both take gitignore syntax, the same in every command that filters files: ``--exclude``
-leaves out what a pattern matches (a folder pattern leaves out all under it), and when any
-``--include`` is given only the files an include pattern matches (or that are under a
+Both take gitignore syntax, the same in every door that filters files: an exclude pattern
+leaves out what it matches (a folder pattern leaves out all under it), and when any
+include pattern is given only the files an include pattern matches (or that are under a
 folder one matches) are kept. A pattern that matches no file is an error, so a typo does
-not silently change what a prompt shows.
+not silently change what a prompt shows; :func:`matching_files` lists what one pattern
+picks, strictly or not.
+
+Errors name the input a pattern came from by its plain name (``include``, ``exclude``,
+``globs``); each door words it its own way (the command line as ``--exclude``)::
+
+    UsageError
+    ├── InvalidIgnorePattern    a pattern that is not valid gitignore syntax
+    └── PatternMatchesNothing   a pattern that matches none of the files
 """
 
 from __future__ import annotations
@@ -12,36 +20,65 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import InputNamer, UsageError
 from agentprompt.repo.discovery._files import Discovery
-from agentprompt.repo.discovery._ignore import RuleSet, parse_rules
+from agentprompt.repo.discovery._ignore import InvalidIgnorePattern, RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
+from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
-__all__ = ["PatternMatchesNothing", "filter_discovery", "matching_rules"]
+__all__ = ["PatternMatchesNothing", "filter_discovery", "matching_files", "matching_rules"]
+
+_SYNTAX = "check the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
 
 
 class PatternMatchesNothing(UsageError):
-    """An ``--include`` or ``--exclude`` pattern that matches none of the files."""
+    """An include or exclude pattern that matches none of the files."""
 
-    def __init__(self, option: str, pattern: str) -> None:
-        super().__init__(
-            f"{option} {pattern!r} matches no file of the repository; check the pattern "
-            "(gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
-        )
-        self.option = option
-        """``--include`` or ``--exclude``."""
+    input: str
+    """The input the pattern was given as (``include``, ``exclude``, ...)."""
+
+    def __init__(self, input: str, pattern: str) -> None:
         self.pattern = pattern
         """The pattern as given."""
+        super().__init__(f"{pattern!r} matches no file of the repository", input=input, fix=_SYNTAX)
+
+    def worded(self, name: InputNamer) -> str:
+        """The input's name, the pattern, and what to check (``--exclude 'x' matches no file
+        of the repository; check the pattern ...``)."""
+        return f"{name(self.input)} {self.problem}; {self.fix}"
 
 
-def matching_rules(patterns: Sequence[str], option: str) -> RuleSet:
-    """``patterns`` as a rule set (an invalid one is a usage error naming ``option``)."""
-    return RuleSet(parse_rules(patterns, source=option, numbered=False))
+def matching_rules(patterns: Sequence[str], input: str) -> RuleSet:
+    """``patterns`` as a rule set; an invalid one is :class:`InvalidIgnorePattern` naming
+    ``input``, the input the patterns were given as."""
+    for pattern in patterns:
+        text = pattern.rstrip("\r\n")
+        try:
+            translate(text)
+        except InvalidPattern as exc:
+            raise InvalidIgnorePattern(
+                f"`{text}` is not a valid gitignore pattern ({exc})", input=input
+            ) from None
+    return RuleSet(parse_rules(patterns, source=input, numbered=False))
 
 
 def _matches(rules: RuleSet, path: str) -> bool:
     rule, _ = rules.decide(path)
     return rule is not None and rule.excludes
+
+
+def matching_files(
+    paths: Sequence[str], pattern: str, *, input: str, strict: bool = True
+) -> tuple[str, ...]:
+    """The files among ``paths`` (relative to the root) that the gitignore pattern
+    ``pattern`` matches, or that are under a folder it matches, in their order. ``input``
+    names where the pattern came from, for its errors; ``strict``: a pattern matching none
+    of ``paths`` is :class:`PatternMatchesNothing` (else no file)."""
+    rules = matching_rules([pattern], input)
+    found = tuple(path for path in paths if _matches(rules, path))
+    if strict and not found:
+        raise PatternMatchesNothing(input, pattern)
+    return found
 
 
 def filter_discovery(
@@ -58,17 +95,17 @@ def filter_discovery(
         return found
     kept = list(found.files)
     left: list[Exclusion] = []
-    for option, patterns, keep_matching in (
-        ("--include", includes, True),
-        ("--exclude", excludes, False),
+    for input, patterns, keep_matching in (
+        ("include", includes, True),
+        ("exclude", excludes, False),
     ):
         if not patterns:
             continue
         for pattern in patterns:
-            single = matching_rules([pattern], option)
+            single = matching_rules([pattern], input)
             if strict and not any(_matches(single, f.path) for f in found.files):
-                raise PatternMatchesNothing(option, pattern)
-        rules = matching_rules(patterns, option)
+                raise PatternMatchesNothing(input, pattern)
+        rules = matching_rules(patterns, input)
         next_kept = []
         for item in kept:
             if _matches(rules, item.path) == keep_matching:
