@@ -74,7 +74,7 @@ def test_pack_errors_name_its_arguments(example: Path) -> None:
         message = await _error(client, "pack", {"task": "x", "files": ["nowhere.py"]})
         assert 'argument "files": cannot put nowhere.py in the prompt' in message
         message = await _error(client, "pack", {"task": "  "})
-        assert 'argument "task": it is empty' in message
+        assert 'argument "task" is empty' in message
         message = await _error(client, "pack", {"task": "tour", "max_tokens": 5})
         assert 'argument "max_tokens": 5 is too small' in message
 
@@ -98,7 +98,7 @@ def test_read_context_globs_select_as_the_command_line_patterns_do(example: Path
 def test_an_empty_reply_names_the_reply_and_dialect_arguments(example: Path) -> None:
     async def scenario(client: Client) -> None:
         message = await _error(client, "preview_edits", {"reply": "just prose"})
-        assert message.count('argument "reply": it holds no edit blocks') == 1
+        assert message.count('argument "reply" holds no edit blocks') == 1
         assert 'argument "dialect"' in message
 
     _served(example, scenario)

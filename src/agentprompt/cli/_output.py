@@ -36,7 +36,7 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-ARGUMENTS = {"paths": "PATHS", "reply": "REPLY", "files": "FILES"}
+ARGUMENTS = {"paths": "PATHS", "reply": "the reply", "files": "FILES"}
 """The inputs the command line takes as positional arguments, by their plain names."""
 
 

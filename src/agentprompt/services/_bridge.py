@@ -82,7 +82,8 @@ class EmptyReply(UsageError):
 
     def __init__(self) -> None:
         super().__init__(
-            "the reply holds no edit blocks, requests or other markers; nothing can be applied",
+            "{reply} holds no edit blocks, requests or other markers; nothing can be applied",
+            input="reply",
             fix="check the {dialect}, or that the whole reply was given",
         )
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from agentprompt.errors import InputNamer, UsageError
+from agentprompt.errors import UsageError
 from agentprompt.repo.discovery._files import Discovery
 from agentprompt.repo.discovery._ignore import InvalidIgnorePattern, RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
@@ -40,12 +40,11 @@ class PatternMatchesNothing(UsageError):
     def __init__(self, input: str, pattern: str) -> None:
         self.pattern = pattern
         """The pattern as given."""
-        super().__init__(f"{pattern!r} matches no file of the repository", input=input, fix=_SYNTAX)
-
-    def worded(self, name: InputNamer) -> str:
-        """The input's name, the pattern, and what to check (``--exclude 'x' matches no file
-        of the repository; check the pattern ...``)."""
-        return f"{name(self.input)} {self.problem}; {self.fix}"
+        super().__init__(
+            "{" + input + "} " + f"{pattern!r} matches no file of the repository",
+            input=input,
+            fix=_SYNTAX,
+        )
 
 
 def matching_rules(patterns: Sequence[str], input: str) -> RuleSet:
