@@ -29,6 +29,8 @@ Errors::
 """
 
 from agentprompt.llm._choice import ChosenModel, ModelSpec, model_from_environment
+from agentprompt.llm._executor import ClientPromptExecutor
+from agentprompt.llm._script import ScriptFileModel, load_script_model
 from agentprompt.llm._testing import FunctionModel, PromptCall, ScriptedModel
 from agentprompt.llm.base import (
     ALLOW_MODEL_REQUESTS_ENV,
@@ -66,8 +68,6 @@ from agentprompt.llm.errors import (
     RateLimited,
     ScriptOutOfAnswers,
 )
-from agentprompt.llm.executor import ClientPromptExecutor
-from agentprompt.llm.script import ScriptFileModel, load_script_model
 
 __all__ = [
     "ALLOW_MODEL_REQUESTS_ENV",

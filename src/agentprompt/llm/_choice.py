@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from agentprompt.llm._executor import ClientPromptExecutor
 from agentprompt.llm.base import ModelClient, PromptExecutor
 from agentprompt.llm.clients import make_client
 from agentprompt.llm.config import ModelConfig, resolve_model_config
 from agentprompt.llm.errors import ModelConfigError, ModelNotConfigured
-from agentprompt.llm.executor import ClientPromptExecutor
 
 __all__ = ["ChosenModel", "ModelSpec", "model_from_environment"]
 

@@ -24,7 +24,7 @@ def make_client(config: ModelConfig, *, script_advice: str = "") -> ModelClient:
     missing, and :class:`ModelConfigError` for an unreadable reply script.
     """
     if config.provider == "script":
-        from agentprompt.llm.script import load_script_model
+        from agentprompt.llm._script import load_script_model
 
         return load_script_model(Path(config.model), advice=script_advice)
     if config.provider == "anthropic":
