@@ -14,11 +14,10 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli._options import json_option, make_root_option
+from agentprompt.cli._options import format_option, json_option, make_root_option
 from agentprompt.cli._output import (
     EXIT_FAILED,
     err_console,
-    format_option,
     print_json,
     printable,
     show_messages,
