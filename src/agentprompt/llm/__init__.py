@@ -49,7 +49,6 @@ from agentprompt.llm.base import (
 from agentprompt.llm.clients import make_client
 from agentprompt.llm.config import (
     MODEL_ENV,
-    SCRIPT_PREFIX,
     ModelConfig,
     Provider,
     read_config_file,
@@ -72,7 +71,6 @@ from agentprompt.llm.errors import (
 __all__ = [
     "ALLOW_MODEL_REQUESTS_ENV",
     "MODEL_ENV",
-    "SCRIPT_PREFIX",
     "ChosenModel",
     "ClientNotInstalled",
     "ClientPromptExecutor",

@@ -45,7 +45,6 @@ __all__ = [
     "DEFAULT_BASE_URLS",
     "KEY_ENV",
     "MODEL_ENV",
-    "SCRIPT_PREFIX",
     "AgentSettings",
     "ModelConfig",
     "Provider",
@@ -64,9 +63,6 @@ PROVIDERS: Final = ("openai", "anthropic", "script")
 MODEL_ENV: Final = "AGENTPROMPT_MODEL"
 """The environment variable naming the model when the caller names none."""
 
-SCRIPT_PREFIX: Final = "script:"
-"""``script:FILE`` names a model replaying the answers listed in the JSON file FILE, in order
-(no network)."""
 
 KEY_ENV: Final[Mapping[str, str]] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 """The environment variable each provider's API key is read from by default."""
