@@ -45,10 +45,10 @@ def _no_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[ModelRequest]:
     """Every request the commands' script models receive, in order."""
-    import agentprompt.llm.clients as clients
+    import agentprompt.llm._choice as choice
 
     requests: list[ModelRequest] = []
-    make = clients.make_client
+    make = choice.make_client
 
     class Recording:
         def __init__(self, inner: Any) -> None:
@@ -65,7 +65,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[ModelRequest]:
         def __getattr__(self, name: str) -> Any:
             return getattr(self.inner, name)
 
-    monkeypatch.setattr(clients, "make_client", lambda cfg: Recording(make(cfg)))
+    monkeypatch.setattr(choice, "make_client", lambda cfg, **kw: Recording(make(cfg, **kw)))
     return requests
 
 

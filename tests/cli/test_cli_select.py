@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentprompt.cli import _select as select_cli
-from agentprompt.llm import ScriptedModel
-from agentprompt.llm.base import PromptExecutor
+from agentprompt.llm import MODEL_ENV, ChosenModel, ModelConfig, ModelSpec, ScriptedModel
 
 from .conftest import Result, snapshot_tree
 
@@ -22,17 +21,17 @@ def model(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     """The test model every ``select`` run in the test asks."""
     scripted = ScriptedModel()
 
-    def resolve(name: str | None, **flags: object) -> PromptExecutor:
-        return scripted
+    def choose(spec: ModelSpec, environ: object, **wording: object) -> ChosenModel:
+        return ChosenModel(config=ModelConfig(provider="script", model="test"), client=scripted)
 
-    monkeypatch.setattr(select_cli, "resolve_model", resolve)
+    monkeypatch.setattr(select_cli, "model_from_environment", choose)
     return scripted
 
 
 def test_without_a_model_select_exits_2_and_says_how_to_configure_one(
     run: Run, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(select_cli.MODEL_ENV, raising=False)
+    monkeypatch.delenv(MODEL_ENV, raising=False)
     done = run("select", "--task", "Fix it", "--root", str(repo))
     assert done.code == 2
     assert "no model is named" in done.err
@@ -46,7 +45,7 @@ def test_a_named_model_without_an_api_key_exits_2_and_names_the_variable(
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.setenv(select_cli.MODEL_ENV, "openai:gpt-4o-mini")
+    monkeypatch.setenv(MODEL_ENV, "openai:gpt-4o-mini")
     done = run("select", "--task", "Fix it", "--root", str(repo))
     assert done.code == 2
     assert "no API key for openai: set the environment variable OPENAI_API_KEY" in done.err

@@ -1,22 +1,19 @@
-"""The shared model flags, and ``select`` asking a real client through them."""
+"""The shared model flags, the model they choose, and ``select`` asking a real client
+through them."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from agentprompt.cli._model import (
-    ModelOptions,
-    client_from_options,
-    config_from_options,
-    model_options,
-)
+from agentprompt.cli._model import model_options
 from agentprompt.cli.main import main
-from agentprompt.llm import ModelRequest, ScriptFileModel
+from agentprompt.llm import ModelRequest, ModelSpec, ScriptFileModel, model_from_environment
 from agentprompt.messages import Message
 
 from .loopback import LoopbackServer, json_answer
@@ -25,7 +22,7 @@ from .loopback import LoopbackServer, json_answer
 @click.command()
 @model_options
 @click.option("--task", default="t")
-def probe(task: str, model_opts: ModelOptions) -> None:
+def probe(task: str, model_opts: ModelSpec) -> None:
     """Print what the command received."""
     click.echo(f"{task}|{model_opts}")
 
@@ -45,13 +42,13 @@ def test_model_options_hands_the_command_one_value() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    expected = ModelOptions(model="openai:m", base_url="http://h/v1", api_key_env="K", timeout=9.0)
+    expected = ModelSpec(model="openai:m", base_url="http://h/v1", api_key_env="K", timeout=9.0)
     assert result.output == f"t|{expected}\n"
 
 
 def test_model_options_default_to_none() -> None:
     result = CliRunner().invoke(probe, [])
-    assert result.output == f"t|{ModelOptions()}\n"
+    assert result.output == f"t|{ModelSpec()}\n"
 
 
 def test_model_options_are_listed_in_help() -> None:
@@ -65,19 +62,19 @@ def test_a_timeout_must_be_positive() -> None:
     assert result.exit_code == 2
 
 
-def test_config_from_options_uses_the_flags_and_the_environment(
+def test_the_chosen_model_uses_the_flags_and_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("K", "sk-k")
-    options = ModelOptions(model="openai:m", base_url="http://h/v1", api_key_env="K", timeout=3)
-    config = config_from_options(options)
+    options = ModelSpec(model="openai:m", base_url="http://h/v1", api_key_env="K", timeout=3)
+    config = model_from_environment(options, os.environ).config
     assert (config.base_url, config.api_key, config.timeout) == ("http://h/v1", "sk-k", 3)
 
 
-def test_client_from_options_gives_a_working_client(tmp_path: Path) -> None:
+def test_the_chosen_model_has_a_working_client(tmp_path: Path) -> None:
     script = tmp_path / "s.json"
     script.write_text('["hi"]')
-    client = client_from_options(ModelOptions(model=f"script:{script}"))
+    client = model_from_environment(ModelSpec(model=f"script:{script}"), os.environ).client
     assert isinstance(client, ScriptFileModel)
     assert client.complete(ModelRequest(messages=(Message(role="user", content="x"),))).text == "hi"
 

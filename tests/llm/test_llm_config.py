@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.llm import (
     ModelConfig,
     ModelConfigError,
+    ModelNotConfigured,
     read_config_file,
     resolve_model_config,
 )
@@ -40,9 +42,19 @@ def test_a_provider_prefix_without_a_model_is_an_error() -> None:
 def test_without_any_model_the_error_says_every_way_to_name_one() -> None:
     with pytest.raises(ModelConfigError) as caught:
         resolve_model_config(None, env={})
-    message = str(caught.value)
+    message = caught.value.worded(lambda name: f"--{name}")
     assert "--model openai:MODEL, anthropic:MODEL or script:FILE" in message
     assert "AGENTPROMPT_MODEL" in message and str(default_config_file()) in message
+
+
+def test_without_any_model_the_plain_error_names_no_flag() -> None:
+    with pytest.raises(ModelNotConfigured) as caught:
+        resolve_model_config(None, env={})
+    assert isinstance(caught.value, UsageError)
+    assert "--model" not in str(caught.value)
+    assert str(caught.value).startswith(
+        "no model is named; pass model openai:MODEL, anthropic:MODEL or script:FILE"
+    )
 
 
 def test_the_model_comes_from_the_flag_then_the_environment_then_the_file(

@@ -17,7 +17,7 @@ from agentprompt.llm import (
     PromptExecutor,
     ReplyDone,
     ScriptedModel,
-    ScriptExhausted,
+    ScriptOutOfAnswers,
     StreamEvent,
     TextDelta,
 )
@@ -108,17 +108,17 @@ def test_an_exception_answer_uses_up_its_place_in_the_queue() -> None:
     assert model.complete(ask("b")).text == "after"
 
 
-def test_running_out_of_answers_raises_script_exhausted_saying_how_to_queue_more() -> None:
+def test_running_out_of_answers_raises_script_out_of_answers_saying_how_to_queue_more() -> None:
     model = ScriptedModel(["only"])
     model.complete(ask("a"))
-    with pytest.raises(ScriptExhausted) as caught:
+    with pytest.raises(ScriptOutOfAnswers) as caught:
         model.complete(ask("b"))
     assert "asked 2 times" in str(caught.value)
     assert "add()" in str(caught.value)
 
 
 def test_execute_prompt_also_runs_out() -> None:
-    with pytest.raises(ScriptExhausted):
+    with pytest.raises(ScriptOutOfAnswers):
         ScriptedModel().execute_prompt("p")
 
 
@@ -258,11 +258,11 @@ def test_test_models_are_model_clients_and_prompt_executors(model: object) -> No
     assert isinstance(model, PromptExecutor)
 
 
-def test_script_exhausted_counts_the_answers_it_really_had() -> None:
+def test_script_out_of_answers_counts_the_answers_it_really_had() -> None:
     model = ScriptedModel(["only one"])
     model.execute_prompt("a")
     for _ in range(2):
-        with pytest.raises(ScriptExhausted, match="had only 1 answers"):
+        with pytest.raises(ScriptOutOfAnswers, match="had only 1 answers"):
             model.execute_prompt("again")
 
 

@@ -13,6 +13,7 @@ interrupts it (the next turn is told so); at the prompt it ends the chat.
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from agentprompt.cli._model import ModelOptions, config_from_options, model_options
+from agentprompt.cli._model import model_options
 from agentprompt.cli._options import json_option, make_root_option
 from agentprompt.cli._output import EXIT_FAILED, console, err_console, print_json, printable
 
 if TYPE_CHECKING:
     from agentprompt.agent.session.values import SessionEvent
+    from agentprompt.llm import ModelSpec
 
 __all__ = ["chat_command", "run_command"]
 
@@ -150,12 +152,12 @@ def _show_warning(event: SessionEvent) -> None:
         err_console.print(f"agentprompt: warning: {event.text}", markup=False)
 
 
-def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: str | None) -> None:
+def _run(model_opts: ModelSpec, opts: _Options, resume_id: str | None, once: str | None) -> None:
     from agentprompt.agent.compaction import CompactionPolicy
     from agentprompt.agent.runtime import open_chat
     from agentprompt.agent.session.values import SessionConfig
     from agentprompt.cli._chat_commands import run_slash_command, tools_line
-    from agentprompt.llm.clients import make_client
+    from agentprompt.llm import model_from_environment
     from agentprompt.llm.config import default_config_file, read_config_file
     from agentprompt.llm.errors import ModelError
     from agentprompt.tools.policy import ToolPolicy
@@ -168,8 +170,8 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
             param_hint="'--once'",
         )
     _Output.mid_line = False
-    model_config = config_from_options(model_opts)
-    client = make_client(model_config)
+    chosen = model_from_environment(model_opts, os.environ)
+    model_config = chosen.config
     threshold = opts.compact_threshold
     if threshold is None:
         threshold = read_config_file(default_config_file()).agent.compact_threshold
@@ -186,7 +188,7 @@ def _run(model_opts: ModelOptions, opts: _Options, resume_id: str | None, once: 
         else CompactionPolicy(threshold=threshold),
     )
     chat = open_chat(
-        client=client,
+        client=chosen.client,
         root=opts.root,
         config=config,
         db=opts.db,
@@ -291,9 +293,7 @@ def _options(**kw: Any) -> _Options:
 @click.option("--once", "once", default=None, metavar="TEXT", help="Answer one message and exit.")
 @_shared
 @model_options
-def chat_command(
-    model_opts: ModelOptions, once: str | None, resume_id: str | None, **kw: Any
-) -> None:
+def chat_command(model_opts: ModelSpec, once: str | None, resume_id: str | None, **kw: Any) -> None:
     """Talk with the agent: one message per line, /help for the commands, /exit or end of
     input to stop."""
     _run(model_opts, _options(**kw), resume_id, once)
@@ -303,6 +303,6 @@ def chat_command(
 @click.option("--once", "once", required=True, metavar="TEXT", help="The message to answer.")
 @_shared
 @model_options
-def run_command(model_opts: ModelOptions, once: str, resume_id: str | None, **kw: Any) -> None:
+def run_command(model_opts: ModelSpec, once: str, resume_id: str | None, **kw: Any) -> None:
     """Answer one message in single-response mode and exit."""
     _run(model_opts, _options(**kw), resume_id, once)

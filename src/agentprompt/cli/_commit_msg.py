@@ -1,8 +1,9 @@
 """``agentprompt commit-msg``: a commit message for the staged diff.
 
-The model is named by ``--model`` or ``$AGENTPROMPT_MODEL``; :func:`resolve_chat_model`
-turns the name into a chat model. ``--model script:FILE`` replays the replies listed in a
-JSON file (no network). ``--print-prompt`` shows the request and needs no model.
+The model is named by ``--model``, ``$AGENTPROMPT_MODEL`` or the config file, as for every
+command (:func:`~agentprompt.llm.model_from_environment`); ``--model script:FILE`` replays
+the replies listed in a JSON file (no network). ``--print-prompt`` shows the request and
+needs no model.
 """
 
 from __future__ import annotations
@@ -13,47 +14,19 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli._options import json_option, make_root_option
+from agentprompt.cli._options import format_option, json_option, make_root_option
 from agentprompt.cli._output import (
     EXIT_FAILED,
     err_console,
-    format_option,
     print_json,
     printable,
     show_messages,
 )
 from agentprompt.commitmsg import commit_messages, get_commit_message, staged_diff
-from agentprompt.errors import UsageError
-from agentprompt.llm.base import ModelClient
-from agentprompt.llm.clients import make_client
-from agentprompt.llm.config import resolve_model_config
+from agentprompt.llm import ModelSpec, model_from_environment
 from agentprompt.wire import to_openai
 
-__all__ = ["ChatModelNotConfigured", "commit_msg_command", "resolve_chat_model"]
-
-MODEL_ENV = "AGENTPROMPT_MODEL"
-"""The environment variable naming the model when ``--model`` is not given."""
-
-SCRIPT_PREFIX = "script:"
-"""``--model script:FILE`` replays the replies listed in the JSON file FILE, in order."""
-
-
-class ChatModelNotConfigured(UsageError):
-    """No usable chat model is named."""
-
-
-def resolve_chat_model(name: str | None) -> ModelClient:
-    """The chat model ``name`` (or ``$AGENTPROMPT_MODEL``) names: ``openai:M``,
-    ``anthropic:M`` or ``script:FILE`` (a JSON list of replies, no network), through the same
-    configuration as every other command (:mod:`agentprompt.llm.config`)."""
-    chosen = name or os.environ.get(MODEL_ENV, "").strip()
-    if not chosen:
-        raise ChatModelNotConfigured(
-            f"commit-msg needs a model: pass '--model openai:MODEL', '--model anthropic:MODEL' or "
-            f"'--model {SCRIPT_PREFIX}FILE' (or set {MODEL_ENV}), or use --print-prompt to see "
-            "the request without one"
-        )
-    return make_client(resolve_model_config(chosen))
+__all__ = ["commit_msg_command"]
 
 
 _ACTIONS = {
@@ -83,8 +56,13 @@ def commit_msg_command(
         else:
             show_messages(messages, fmt)
         return
-    client = resolve_chat_model(model)
-    result = get_commit_message(diff, client, root=base)
+    chosen = model_from_environment(
+        ModelSpec(model=model),
+        os.environ,
+        needed_for="commit-msg",
+        without="use {print_prompt} to see the request without one",
+    )
+    result = get_commit_message(diff, chosen.client, root=base)
     if as_json:
         print_json(
             {

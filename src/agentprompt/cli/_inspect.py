@@ -11,11 +11,10 @@ from typing import Any
 import click
 from rich.table import Table
 
-from agentprompt.cli._options import json_option, make_root_option
+from agentprompt.cli._options import format_option, json_option, make_root_option
 from agentprompt.cli._output import (
     console,
     err_console,
-    format_option,
     print_json,
     show_json,
     show_messages,

@@ -11,6 +11,7 @@ from agentprompt.cli._options import (
     include_generated_option,
     json_option,
     max_tokens_option,
+    no_cache_option,
     root_option,
 )
 from agentprompt.cli._output import err_console, print_json, printable
@@ -35,9 +36,7 @@ __all__ = ["map_command"]
     help="A file whose full text the model already has: left out of the map (repeatable).",
 )
 @click.option("--model", default=None, help="Count tokens with this model's tokenizer.")
-@click.option(
-    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
-)
+@no_cache_option
 @include_generated_option
 @json_option("Print the map and its files as JSON.")
 def map_command(

@@ -1,41 +1,24 @@
-"""The model options every command that asks a model shares, and the client they select.
+"""The model flags every command that asks a model shares.
 
 ``@model_options`` adds ``--model``, ``--base-url``, ``--api-key-env`` and ``--timeout`` to
-a command and hands the command one :class:`ModelOptions` value as ``model_opts``;
-:func:`client_from_options` turns it into a chat client (see :mod:`agentprompt.llm.config`
-for how flags, environment and config file combine).
+a command and hands the command one :class:`~agentprompt.llm.ModelSpec` as ``model_opts``;
+the command gets its model with :func:`~agentprompt.llm.model_from_environment` (see
+:mod:`agentprompt.llm.config` for how flags, environment and config file combine).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
 
-from agentprompt.llm.base import ModelClient
-from agentprompt.llm.clients import make_client
-from agentprompt.llm.config import MODEL_ENV, ModelConfig, resolve_model_config
+from agentprompt.llm import MODEL_ENV, ModelSpec
 
-__all__ = ["ModelOptions", "client_from_options", "config_from_options", "model_options"]
+__all__ = ["model_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass(frozen=True, kw_only=True)
-class ModelOptions:
-    """The model a command was told to ask, as given on the command line."""
-
-    model: str | None = None
-    """``--model``: ``openai:NAME``, ``anthropic:NAME`` or ``script:FILE``; None for the default."""
-    base_url: str | None = None
-    """``--base-url``: the server's address; None for the environment or config file's."""
-    api_key_env: str | None = None
-    """``--api-key-env``: the environment variable holding the key; None for the default."""
-    timeout: float | None = None
-    """``--timeout``: seconds to wait for the server; None for the configured value."""
 
 
 def model_options(command: F) -> F:
@@ -50,7 +33,7 @@ def model_options(command: F) -> F:
         timeout: float | None,
         **kwargs: Any,
     ) -> Any:
-        options = ModelOptions(
+        options = ModelSpec(
             model=model, base_url=base_url, api_key_env=api_key_env, timeout=timeout
         )
         return command(*args, model_opts=options, **kwargs)
@@ -94,18 +77,3 @@ def model_options(command: F) -> F:
         decorated = option(decorated)
     result: F = decorated
     return result
-
-
-def config_from_options(options: ModelOptions) -> ModelConfig:
-    """The model configuration the flags select, with the environment and config file."""
-    return resolve_model_config(
-        options.model,
-        base_url=options.base_url,
-        api_key_env=options.api_key_env,
-        timeout=options.timeout,
-    )
-
-
-def client_from_options(options: ModelOptions) -> ModelClient:
-    """The chat client the flags select; a :class:`~agentprompt.llm.errors.ModelError` if none."""
-    return make_client(config_from_options(options))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from agentprompt.cli._output import MESSAGE_FORMATS
+from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import UsageError
 from agentprompt.project_root import find_project_root
 
@@ -16,12 +18,16 @@ FC = TypeVar("FC", bound=Callable[..., object])
 
 __all__ = [
     "check_root",
+    "dialect_option",
     "exclude_option",
+    "format_option",
     "include_generated_option",
     "include_option",
     "json_option",
+    "make_format_option",
     "make_root_option",
     "max_tokens_option",
+    "no_cache_option",
     "port_option",
     "read_text_source",
     "root_option",
@@ -108,6 +114,42 @@ exclude_option = click.option(
     "'/CHANGES.rst'); repeatable.",
 )
 """``--exclude``: gitignore patterns of files to leave out."""
+
+
+no_cache_option = click.option(
+    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
+)
+"""``--no-cache``: parse every file afresh, neither reading nor writing the symbol cache
+(``map``, ``rank``)."""
+
+dialect_option = click.option(
+    "--dialect",
+    default=AUTO,
+    show_default=True,
+    metavar="NAME",
+    help=f"The reply's dialect: {', '.join([AUTO, *DIALECT_NAMES])}.",
+)
+"""``--dialect NAME``: the dialect a reply is read in, or ``auto`` to detect it by its
+markers (``parse``, ``apply``)."""
+
+
+def make_format_option(
+    help_text: str = "How to show the messages.", *, choices: Sequence[str] = MESSAGE_FORMATS
+) -> Callable[[FC], FC]:
+    """``--format``: the form a command prints its messages in, one of ``choices`` (default
+    the first), described by ``help_text``; the command receives it as ``fmt``."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=choices[0],
+        help=help_text,
+    )
+
+
+format_option = make_format_option()
+"""``--format text|openai|anthropic``: how a command that shows composed messages shows
+them (``commit-msg``, ``inspect``, ``workflow``)."""
 
 
 def max_tokens_option(help_text: str, *, aliases: tuple[str, ...] = ()) -> Callable[[FC], FC]:

@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import click
 from rich.console import Console
 
 from agentprompt.jsondata import map_strings
@@ -20,7 +19,6 @@ __all__ = [
     "MESSAGE_FORMATS",
     "console",
     "err_console",
-    "format_option",
     "print_json",
     "printable",
     "show_json",
@@ -63,15 +61,6 @@ def print_json(data: Any) -> None:
 
 MESSAGE_FORMATS = ("text", "openai", "anthropic")
 """The forms ``--format`` offers for showing composed messages."""
-
-format_option = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(MESSAGE_FORMATS),
-    default="text",
-    help="How to show the messages.",
-)
-"""The ``--format text|openai|anthropic`` option of every command that shows messages."""
 
 
 def show_messages(messages: Sequence[Message], fmt: str) -> None:

@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from agentprompt.cli._options import json_option, read_text_source
+from agentprompt.cli._options import dialect_option, json_option, read_text_source
 from agentprompt.cli._output import EXIT_FAILED, console, print_json, printable
 from agentprompt.edits.actions import (
     Action,
@@ -27,7 +27,7 @@ from agentprompt.edits.actions import (
     SwitchMode,
     WriteFile,
 )
-from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
+from agentprompt.edits.dialects import select_dialects
 from agentprompt.edits.parse import parse_reply
 
 __all__ = ["parse_command", "read_reply"]
@@ -102,12 +102,7 @@ def _show(result: ParseResult) -> None:
 
 @click.command("parse")
 @click.argument("reply", required=False, default="-")
-@click.option(
-    "--dialect",
-    default=AUTO,
-    show_default=True,
-    help=f"The reply's dialect: {', '.join([AUTO, *DIALECTS])}.",
-)
+@dialect_option
 @json_option()
 def parse_command(reply: str, dialect: str, as_json: bool) -> None:
     """The actions a model's REPLY (a file, or - for stdin) holds, without applying them.

@@ -11,6 +11,7 @@ from rich.table import Table
 from agentprompt.cli._options import (
     include_generated_option,
     json_option,
+    no_cache_option,
     read_text_source,
     root_option,
 )
@@ -60,9 +61,7 @@ def _reason_text(reason: RankReason) -> str:
 )
 @click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
 @include_generated_option
-@click.option(
-    "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
-)
+@no_cache_option
 @json_option("Print the ranking as JSON.")
 def rank_command(
     task: str | None,

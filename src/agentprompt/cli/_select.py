@@ -1,21 +1,21 @@
 """``agentprompt select``: let a model choose the files a request needs.
 
 The model is named by ``--model`` or the ``AGENTPROMPT_MODEL`` environment variable (or
-the config file, see :mod:`agentprompt.llm.config`); :func:`resolve_model` turns the name
-into a prompt executor: ``openai:NAME`` and ``anthropic:NAME`` ask a real model through its
-SDK, ``script:FILE`` replays the answers listed in a JSON file (a demo or a test with no
-network). Tests may also replace :func:`resolve_model` with one returning a test model.
+the config file): :func:`~agentprompt.llm.model_from_environment` makes it, a real model
+asked through its SDK or ``script:FILE`` replaying the answers listed in a JSON file (a demo
+or a test with no network).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.table import Table
 
-from agentprompt.cli._model import ModelOptions, model_options
+from agentprompt.cli._model import model_options
 from agentprompt.cli._options import (
     check_root,
     exclude_option,
@@ -27,68 +27,12 @@ from agentprompt.cli._options import (
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
 from agentprompt.cli._tree import discovery_options, max_file_bytes_option, no_git_option
-from agentprompt.errors import UsageError
-from agentprompt.llm.base import PromptExecutor
-from agentprompt.llm.clients import make_client
-from agentprompt.llm.config import MODEL_ENV, resolve_model_config
-from agentprompt.llm.errors import ModelConfigError, ScriptOutOfAnswers
-from agentprompt.llm.executor import ClientPromptExecutor
-from agentprompt.llm.script import load_script_model
+from agentprompt.llm import ModelSpec, model_from_environment
 from agentprompt.repo.discovery import discover
 from agentprompt.repo.discovery.patterns import filter_discovery
 from agentprompt.repo.selection import FileSelection, SelectionOptions, select_files
 
-__all__ = [
-    "MODEL_ENV",
-    "SCRIPT_PREFIX",
-    "ModelNotConfigured",
-    "ScriptOutOfAnswers",
-    "resolve_model",
-    "select_command",
-]
-
-
-SCRIPT_PREFIX = "script:"
-"""``--model script:FILE`` answers from a JSON list in FILE, one item per round (no network)."""
-
-
-class ModelNotConfigured(UsageError):
-    """``select`` needs a model, and none is configured or the configuration is unusable."""
-
-
-def resolve_model(
-    name: str | None,
-    *,
-    base_url: str | None = None,
-    api_key_env: str | None = None,
-    timeout: float | None = None,
-) -> PromptExecutor:
-    """The prompt executor for the model ``name`` (or ``$AGENTPROMPT_MODEL``, or the config
-    file's ``model``), with the server, key variable and timeout the flags gave.
-
-    Raises :class:`ModelNotConfigured` when no model is named or its configuration (model
-    name, config file, script file) is unusable, and a
-    :class:`~agentprompt.llm.errors.ModelError` such as
-    :class:`~agentprompt.llm.errors.MissingApiKey` when the client cannot be made.
-    """
-    try:
-        config = resolve_model_config(
-            name, base_url=base_url, api_key_env=api_key_env, timeout=timeout
-        )
-        if config.provider == "script":
-            return load_script_model(
-                Path(config.model), advice="or pass --max-rounds to stop sooner"
-            )
-    except ModelConfigError as exc:
-        raise ModelNotConfigured(f"select needs a usable model: {exc}") from None
-    return ClientPromptExecutor(client=make_client(config))
-
-
-def _tokenizer_model(model: str | None) -> str | None:
-    """The model name to count tokens for: ``openai:gpt-4o`` counts as ``gpt-4o``."""
-    if not model or model.startswith(SCRIPT_PREFIX):
-        return None
-    return model.split(":", 1)[-1]
+__all__ = ["select_command"]
 
 
 def _result_json(task: str, result: FileSelection) -> dict[str, Any]:
@@ -189,13 +133,19 @@ def select_command(
     max_tokens: int | None,
     max_rounds: int,
     tree_files: int,
-    model_opts: ModelOptions,
+    model_opts: ModelSpec,
     max_file_bytes: int,
     no_git: bool,
     as_json: bool,
 ) -> None:
     """Let a model choose the files a request needs, round by round (needs a model)."""
     check_root(root)
+    chosen = model_from_environment(
+        model_opts,
+        os.environ,
+        needed_for="select",
+        script_advice="or pass --max-rounds to stop sooner",
+    )
     options = SelectionOptions(
         filter=filter_re,
         exclude=exclude_re,
@@ -205,14 +155,8 @@ def select_command(
         token_budget=max_tokens if max_tokens is not None else SelectionOptions().token_budget,
         max_rounds=max_rounds,
         allow_secrets=allow_secrets,
-        model=_tokenizer_model(model_opts.model),
+        model=None if chosen.scripted else chosen.config.model,
         tree_files=tree_files,
-    )
-    executor = resolve_model(
-        model_opts.model,
-        base_url=model_opts.base_url,
-        api_key_env=model_opts.api_key_env,
-        timeout=model_opts.timeout,
     )
     with scan_progress("scanning files", None, enabled=not as_json):
         found = filter_discovery(
@@ -220,7 +164,7 @@ def select_command(
             includes,
             excludes,
         )
-    result = select_files(executor, task, found.root, options, discovery=found)
+    result = select_files(chosen.executor, task, found.root, options, discovery=found)
     if as_json:
         print_json(_result_json(task, result))
     else:

@@ -13,12 +13,12 @@ from rich.text import Text
 
 from agentprompt.cli._options import json_option, make_root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
-from agentprompt.store import Store, default_store_path
+from agentprompt.services import TierRequest, TierService, Workspace
 from agentprompt.tiers.breakdown import ContextBreakdown
 from agentprompt.tiers.context import DEFAULT_MAP_TOKENS
-from agentprompt.tiers.persist import StoredTracker, open_tracker, reset_tracker
-from agentprompt.tiers.policy import RULES, TierPolicy
-from agentprompt.tiers.report import TierReport, repository_request
+from agentprompt.tiers.persist import StoredTracker
+from agentprompt.tiers.policy import RULES
+from agentprompt.tiers.report import TierReport
 from agentprompt.tiers.served import CacheUse, ServedTally, cache_json
 from agentprompt.tiers.tracker import TIERS, TierChange, TrackerState
 
@@ -138,33 +138,21 @@ def tiers_command(
     as_json: bool,
 ) -> None:
     """Track one request's items over the cache tiers and show what moved."""
-    base = root.resolve()
-    store_path = default_store_path(base)
+    tiers = TierService(Workspace(root.resolve()))
     if reset:
-        dropped = False
-        if store_path.exists():
-            with Store(store_path) as store:
-                dropped = reset_tracker(store)
+        dropped = tiers.reset()
         if as_json:
             print_json({"reset": dropped})
         else:
             console.print("Tracker state forgotten." if dropped else "No tracker state.")
         return
     if show:
-        stored = StoredTracker()
-        if store_path.exists():
-            with Store(store_path) as store:
-                stored = open_tracker(store)
+        stored = tiers.stored()
         _warn(stored.warnings)
         _print_stored(stored, as_json)
         return
-    report = repository_request(
-        base,
-        files=files,
-        task=task,
-        map_tokens=map_tokens,
-        model=model,
-        policy=TierPolicy(rule=next(r for r in RULES if r == rule)),
+    report = tiers.request(
+        TierRequest(files=files, task=task, map_tokens=map_tokens, model=model, rule=rule)
     )
     _warn(report.warnings)
     _print_report(report, as_json)

@@ -7,7 +7,12 @@ from typing import Any
 
 import click
 
-from agentprompt.cli._options import include_generated_option, json_option, make_root_option
+from agentprompt.cli._options import (
+    exclude_option,
+    include_generated_option,
+    json_option,
+    make_root_option,
+)
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
 from agentprompt.repo.discovery import (
@@ -126,13 +131,7 @@ def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
     metavar="PATH",
     help="Say why PATH (relative to --root, or absolute) is in or out, and nothing else.",
 )
-@click.option(
-    "--exclude",
-    "excludes",
-    multiple=True,
-    metavar="PATTERN",
-    help="Leave out files matching this gitignore-style pattern (repeatable).",
-)
+@exclude_option
 @max_file_bytes_option
 @click.option("--no-default-excludes", is_flag=True, help="Keep lock files, build output, venvs...")
 @include_generated_option

@@ -9,12 +9,11 @@ from typing import Any
 import click
 
 from agentprompt.cli._inspect import report_json
-from agentprompt.cli._options import json_option
+from agentprompt.cli._options import format_option, json_option
 from agentprompt.cli._output import (
     EXIT_BAD_INPUT,
     console,
     err_console,
-    format_option,
     print_json,
     show_messages,
 )

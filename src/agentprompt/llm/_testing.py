@@ -11,20 +11,15 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from agentprompt.errors import AgentPromptError
 from agentprompt.llm.base import ModelReply, ModelRequest, ReplyDone, StreamEvent, TextDelta
-from agentprompt.llm.errors import ModelError
+from agentprompt.llm.errors import ModelError, ScriptOutOfAnswers
 from agentprompt.messages import Message
 
-__all__ = ["FunctionModel", "PromptCall", "Script", "ScriptExhausted", "ScriptedModel"]
+__all__ = ["FunctionModel", "PromptCall", "Script", "ScriptedModel"]
 
 Script = str | ModelReply | dict[str, object] | list[object] | BaseException
 """One scripted answer: text, a whole reply, an object (for ``execute_prompt``), or an
 exception to raise."""
-
-
-class ScriptExhausted(AgentPromptError):
-    """A scripted model was asked more often than it had answers for."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,10 +86,7 @@ class ScriptedModel:
     def _next(self) -> Script:
         if not self._answers:
             asked = len(self.requests) + len(self.prompts)
-            raise ScriptExhausted(
-                f"ScriptedModel was asked {asked} times but had only {self._served} answers; "
-                "queue another answer with add() or pass more answers to the constructor"
-            )
+            raise ScriptOutOfAnswers(self._served, asked=asked)
         self._served += 1
         answer = self._answers.pop(0)
         if isinstance(answer, BaseException):

@@ -38,7 +38,7 @@ from typing import Any, Final, Literal, cast
 
 import platformdirs
 
-from agentprompt.llm.errors import MissingApiKey, ModelConfigError
+from agentprompt.llm.errors import MissingApiKey, ModelConfigError, ModelNotConfigured
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -61,7 +61,8 @@ PROVIDERS: Final = ("openai", "anthropic", "script")
 """Every provider prefix a model name may start with."""
 
 MODEL_ENV: Final = "AGENTPROMPT_MODEL"
-"""The environment variable naming the model when no ``--model`` is given."""
+"""The environment variable naming the model when the caller names none."""
+
 
 KEY_ENV: Final[Mapping[str, str]] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 """The environment variable each provider's API key is read from by default."""
@@ -338,10 +339,7 @@ def resolve_model_config(
         (model, "--model"), (env.get(MODEL_ENV, "").strip(), MODEL_ENV), (file.model, where)
     )
     if name is None:
-        raise ModelConfigError(
-            "no model is named: pass --model openai:MODEL, anthropic:MODEL or script:FILE, "
-            f'set {MODEL_ENV}, or write model = "..." in {default_config_file()}'
-        )
+        raise ModelNotConfigured(model_env=MODEL_ENV, config_file=str(default_config_file()))
     provider, model_name = _split_name(str(name).strip(), source)
     if provider == "script":
         return ModelConfig(provider="script", model=model_name)

@@ -7,7 +7,7 @@ agent session uses it to keep the partial answer and ask the model to continue.
 
 from __future__ import annotations
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import ModelReply
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "ModelConnectionError",
     "ModelError",
     "ModelHTTPError",
+    "ModelNotConfigured",
     "ModelReplyError",
     "ModelStreamInterrupted",
     "RateLimited",
@@ -51,6 +52,60 @@ class ModelConfigError(ModelError):
         super().__init__(message)
         self.source = source
         """Where the bad setting came from: a flag, a variable, a file path; None if unset."""
+
+
+class ModelNotConfigured(ModelConfigError, UsageError):
+    """A model is needed and none is usable: none is named (by the caller, the environment
+    or the config file), or the one named cannot be used (its name, the config file, its
+    script).
+
+    It is a :class:`~agentprompt.errors.UsageError` whose fix names the input ``model``:
+    each front door words it with its own name for it (the command line's ``--model``).
+    """
+
+    def __init__(
+        self,
+        *,
+        reason: ModelConfigError | None = None,
+        model_env: str = "",
+        config_file: str = "",
+        needed_for: str | None = None,
+        without: str | None = None,
+    ) -> None:
+        self.reason = reason
+        """Why the named model cannot be used; None when no model is named at all."""
+        self.model_env = model_env
+        """The environment variable that may name the model."""
+        self.config_file = config_file
+        """The config file that may name a default model."""
+        self.needed_for = needed_for
+        """What needs the model (``select``, ``commit-msg``), when the caller said."""
+        self.without = without
+        """How to go on without a model (may name inputs as ``{print_prompt}``), or None."""
+        lead = f"{needed_for} needs a usable model: " if needed_for else ""
+        if reason is None:
+            other = f", or {without}" if without else ""
+            UsageError.__init__(
+                self,
+                f"{lead}no model is named",
+                fix="pass {model} openai:MODEL, anthropic:MODEL or script:FILE, set "
+                f'{model_env}, or write model = "..." in {config_file}{other}',
+            )
+        else:
+            UsageError.__init__(self, f"{lead}{reason}")
+        self.partial = None
+        self.source = reason.source if reason is not None else None
+
+    def needed(self, needed_for: str | None, *, without: str | None = None) -> ModelNotConfigured:
+        """This error as ``needed_for`` words it: what needs the model, and how to go on
+        without one."""
+        return ModelNotConfigured(
+            reason=self.reason,
+            model_env=self.model_env,
+            config_file=self.config_file,
+            needed_for=needed_for,
+            without=without,
+        )
 
 
 class ClientNotInstalled(ModelError):
@@ -187,18 +242,36 @@ class RateLimited(ModelHTTPError):
 
 
 class ScriptOutOfAnswers(ModelError):
-    """A ``script:FILE`` model was asked more times than FILE has replies."""
+    """A scripted model was asked more often than it has answers: a
+    :class:`~agentprompt.llm.ScriptedModel` in a test, or a ``script:FILE`` model."""
 
-    def __init__(self, path: str, count: int, *, advice: str = "") -> None:
-        more = f", {advice}" if advice else ""
-        super().__init__(
-            f"the model script {path} has no answer for round {count + 1} (it holds {count}); "
-            f"add one reply per model call to its JSON list{more}"
-        )
-        self.path = path
-        """The script file."""
+    def __init__(
+        self,
+        count: int,
+        *,
+        asked: int | None = None,
+        path: str | None = None,
+        advice: str = "",
+    ) -> None:
+        if path is None:
+            message = (
+                f"ScriptedModel was asked {asked if asked is not None else count + 1} times but "
+                f"had only {count} answers; queue another answer with add() or pass more answers "
+                "to the constructor"
+            )
+        else:
+            more = f", {advice}" if advice else ""
+            message = (
+                f"the model script {path} has no answer for round {count + 1} (it holds "
+                f"{count}); add one reply per model call to its JSON list{more}"
+            )
+        super().__init__(message)
         self.count = count
-        """How many replies the file holds."""
+        """How many answers the model had."""
+        self.asked = asked
+        """How many times it was asked, when known."""
+        self.path = path
+        """The script file, or None for a test model's list of answers."""
 
 
 def status_error(

@@ -18,6 +18,7 @@ from agentprompt.services._bridge import (
     SessionInProgress,
     StartRequest,
 )
+from agentprompt.services._tiers import TierBreakdown, TierRequest, TierService, UnknownTierRule
 from agentprompt.services._workspace import LOCK_WAIT, Session, Workspace, WorkspaceConfig
 
 __all__ = [
@@ -32,6 +33,10 @@ __all__ = [
     "Session",
     "SessionInProgress",
     "StartRequest",
+    "TierBreakdown",
+    "TierRequest",
+    "TierService",
+    "UnknownTierRule",
     "Workspace",
     "WorkspaceConfig",
 ]

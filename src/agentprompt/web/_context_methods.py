@@ -19,7 +19,7 @@ from agentprompt.repo.map import (
     tree_to_dict,
 )
 from agentprompt.repo.rank import InvalidTask
-from agentprompt.tiers.report import repository_request
+from agentprompt.services import TierService, Workspace
 from agentprompt.tiers.served import cache_json
 from agentprompt.tokens import shared_counter
 from agentprompt.web._params import check_unknown, safe_paths, text, text_list
@@ -107,18 +107,13 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
     tracker's stored state is read, not changed (a damaged one gives a warning and a fresh
     placement)."""
     check_unknown(params, ("files", "task"), "get_context_breakdown")
-    session = find_session(root)
-    files = safe_paths(root, text_list(params, "files"), "files")
-    task = text(params, "task")
-    if "files" not in params and session is not None:
-        files = session[1].files
-    if task is None:
-        task = session[1].task if session is not None else ""
-    report = repository_request(root, files=files, task=task, save=False)
+    files = safe_paths(root, text_list(params, "files"), "files") if "files" in params else None
+    preview = TierService(Workspace(root)).breakdown(files, text(params, "task"))
+    report = preview.report
     return {
         "total_tokens": report.breakdown.total_tokens,
         "tokenizer": report.breakdown.tokenizer,
-        "files": list(files),
+        "files": list(preview.files),
         "rule": report.request.update.state.rule,
         "tiers": report.breakdown.tiers_json(),
         "carried": report.breakdown.carried,

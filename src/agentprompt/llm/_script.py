@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from agentprompt.llm._testing import Script, ScriptedModel, ScriptExhausted
+from agentprompt.llm._testing import Script, ScriptedModel
 from agentprompt.llm.base import ModelReply, ModelRequest, StreamEvent, Usage
 from agentprompt.llm.errors import (
     ModelConfigError,
@@ -181,20 +181,20 @@ class ScriptFileModel:
         return self.model.requests
 
     def _out(self) -> ScriptOutOfAnswers:
-        return ScriptOutOfAnswers(str(self.path), self._count, advice=self._advice)
+        return ScriptOutOfAnswers(self._count, path=str(self.path), advice=self._advice)
 
     def complete(self, request: ModelRequest) -> ModelReply:
         """The script's next reply."""
         try:
             return self.model.complete(request)
-        except ScriptExhausted:
+        except ScriptOutOfAnswers:
             raise self._out() from None
 
     def stream(self, request: ModelRequest) -> Iterator[StreamEvent]:
         """The script's next reply, streamed in pieces."""
         try:
             return self.model.stream(request)
-        except ScriptExhausted:
+        except ScriptOutOfAnswers:
             raise self._out() from None
 
     def execute_prompt(
@@ -203,7 +203,7 @@ class ScriptFileModel:
         """The script's next answer (an object stays an object)."""
         try:
             return self.model.execute_prompt(prompt, mode=mode, response_shape=response_shape)
-        except ScriptExhausted:
+        except ScriptOutOfAnswers:
             raise self._out() from None
 
 
