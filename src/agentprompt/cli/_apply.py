@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agentprompt.cli._bridge import show_round
-from agentprompt.cli._options import json_option, make_root_option
+from agentprompt.cli._options import dialect_option, json_option, make_root_option
 from agentprompt.cli._output import (
     EXIT_FAILED,
     console,
@@ -36,7 +36,7 @@ from agentprompt.cli._parse import read_reply
 from agentprompt.cli._progress import scan_progress
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.apply import ApplyReport
-from agentprompt.edits.dialects import AUTO, DIALECTS, select_dialects
+from agentprompt.edits.dialects import select_dialects
 from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.services import BridgeSessions, ReplyChoices, Workspace
@@ -144,13 +144,7 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
 @click.command("apply")
 @click.argument("reply", required=False, default="-")
 @make_root_option("The repository root every path is relative to.")
-@click.option(
-    "--dialect",
-    default=AUTO,
-    show_default=True,
-    metavar="NAME",
-    help=f"The reply's dialect: {', '.join([AUTO, *DIALECTS])}.",
-)
+@dialect_option
 @click.option(
     "--dry-run",
     is_flag=True,

@@ -19,6 +19,7 @@ from agentprompt.cli._options import (
     exclude_option,
     include_generated_option,
     include_option,
+    make_format_option,
     max_tokens_option,
     root_option,
 )
@@ -116,12 +117,9 @@ def _say(text: str) -> None:
 )
 @click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
 @click.option("--part", type=int, metavar="K", help="Print (or with --copy, copy) only part K.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "openai", "anthropic"]),
-    default="text",
-    help="Pasteable text, JSON, or OpenAI/Anthropic messages.",
+@make_format_option(
+    "Pasteable text, JSON, or OpenAI/Anthropic messages.",
+    choices=("text", "json", "openai", "anthropic"),
 )
 @include_generated_option
 @click.option(
