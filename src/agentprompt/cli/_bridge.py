@@ -10,9 +10,8 @@ from typing import Any
 import click
 from rich.text import Text
 
+from agentprompt.bridge import BridgePrompt, Round
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.pack import BridgePrompt
-from agentprompt.bridge.rounds import Round
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.text import render_prompt
 from agentprompt.cli._options import json_option, root_option

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import click
 
-from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge import BridgePrompt, BridgeState
 from agentprompt.bridge.sizes import SizeReport
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
-from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import LANGS
 from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentprompt.bridge.pack import BridgePrompt
+from agentprompt.bridge import BridgePrompt, BridgeState
 from agentprompt.bridge.split import prompt_sections
-from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import LANGS
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.edits.dialects import AUTO, DIALECTS
