@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.budget import BudgetExceeded, Cut, fit, history_cut
+from agentprompt.cli._output import flag_name
 from agentprompt.composition import (
     KEYED_COUNT_CHARS,
     Composition,
@@ -81,11 +82,12 @@ def test_a_budget_of_zero_or_less_is_exceeded(max_tokens: int, reserve_output: i
         fit(composition, max_tokens, reserve_output=reserve_output)
     error = raised.value
     assert (error.budget, error.total, error.required) == (max_tokens - reserve_output, 7, [])
-    assert str(error) == (
+    assert error.worded(flag_name) == (
         f"the budget is {max_tokens - reserve_output} tokens (max tokens minus the reserved "
         "output), which leaves no room for the prompt's 7 tokens. Raise the budget "
         "(--max-tokens) or lower the reserved output."
     )
+    assert "Raise the budget (max_tokens)" in str(error)
 
 
 def test_the_reserved_output_comes_off_the_budget() -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import heapq
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -24,7 +25,7 @@ from agentprompt.composition import (
     count_text,
     message_tokens,
 )
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import InputNamer, UsageError
 from agentprompt.messages import Message
 from agentprompt.sections import (
     HistorySlot,
@@ -36,26 +37,66 @@ from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 __all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
 
 
-class BudgetExceeded(AgentPromptError):
-    """The sections that may not be cut are larger than the budget on their own."""
+class BudgetExceeded(UsageError):
+    """A prompt that cannot fit its token budget: what may not be cut is larger on its own.
 
-    def __init__(self, *, budget: int, total: int, required: list[tuple[str, int]]) -> None:
+    :func:`fit` raises it when the sections that may not be cut are over the budget (or
+    the budget leaves no room at all); the bridge raises it when its prompt, with every
+    file shown by its path only, is still over. The input at fault is ``max_tokens``; the
+    message leads with it (``{max_tokens} 10 is too small``), so :meth:`worded` does not
+    name it again before the problem.
+    """
+
+    def __init__(
+        self,
+        *,
+        budget: int,
+        needed: int,
+        required: Sequence[tuple[str, int]] = (),
+        problem: str | None = None,
+        fix: str | None = None,
+    ) -> None:
         self.budget = budget
-        self.total = total
-        self.required = required
-        if budget <= 0:
-            super().__init__(
-                f"the budget is {budget} tokens (max tokens minus the reserved output), which "
-                f"leaves no room for the prompt's {total} tokens. Raise the budget "
-                "(--max-tokens) or lower the reserved output."
-            )
-            return
-        listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
-        super().__init__(
-            f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
-            f"be cut: the sections that must stay are {listed}. Raise the budget (--max-tokens), "
-            "lower the reserved output, or make some of these sections optional."
+        """The budget given (input tokens: max tokens minus the reserved output)."""
+        self.needed = needed
+        """The tokens of the smallest prompt that could be made."""
+        self.required = list(required)
+        """The sections that may not be cut, with their tokens (empty: not a composition,
+        or a budget that leaves no room)."""
+        if problem is None:
+            problem = _exceeded(budget, needed, self.required)
+        super().__init__(problem, input="max_tokens", fix=fix)
+
+    @property
+    def total(self) -> int:
+        """:attr:`needed`, by the name a composition's callers know it (its total tokens)."""
+        return self.needed
+
+    def worded(self, name: InputNamer) -> str:
+        """The message with every input named by ``name``: the problem (which names the
+        budget's input itself), then what would fix it."""
+        text = self.problem if self.fix is None else f"{self.problem}; {self.fix}"
+        return _NAMED.sub(lambda m: name(m.group(1)), text)
+
+
+_NAMED = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+"""An input named in a message, as :class:`~agentprompt.errors.UsageError` writes it."""
+
+
+def _exceeded(budget: int, total: int, required: Sequence[tuple[str, int]]) -> str:
+    """What :func:`fit` found too large, and what to do about it."""
+    if budget <= 0:
+        return (
+            f"the budget is {budget} tokens (max tokens minus the reserved output), which "
+            f"leaves no room for the prompt's {total} tokens. Raise the budget "
+            "({max_tokens}) or lower the reserved output."
         )
+    listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
+    return (
+        f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
+        f"be cut: the sections that must stay are {listed}. Raise the budget ({{max_tokens}}), "
+        "lower the reserved output, or make some of these sections optional."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -173,7 +214,7 @@ def fit(
     counter = counter or shared_counter()
     budget = max_tokens - reserve_output
     if budget <= 0:
-        raise BudgetExceeded(budget=budget, total=composition.total_tokens, required=[])
+        raise BudgetExceeded(budget=budget, needed=composition.total_tokens)
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
@@ -214,7 +255,7 @@ def fit(
             required = [
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
-            raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+            raise BudgetExceeded(budget=budget, needed=current.total_tokens, required=required)
 
 
 def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: Path | None) -> None:

@@ -13,6 +13,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from agentprompt.bridge._fitting import Fitted, fit_files
 from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge._render import (
     EditPieces,
@@ -30,7 +31,6 @@ from agentprompt.bridge._sentstore import recall_texts, remember_texts
 from agentprompt.bridge._streamed import FileBody, Piece, PromptText, read_batches
 from agentprompt.bridge._survey import Survey, survey_files
 from agentprompt.bridge._textfacts import text_facts
-from agentprompt.bridge.fitting import Fitted, fit_files
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
     SplitLimit,
@@ -107,7 +107,7 @@ class BridgePrompt:
     sections: tuple[PlacedSection, ...] = ()
     """The prompt as the core composer's sections (``frame``, then ``file:PATH`` per file
     shown at more than its path), each with its tokens; empty unless a budget cut the
-    prompt or a report was asked for (:mod:`agentprompt.bridge.fitting`)."""
+    prompt or a report was asked for (:mod:`agentprompt.bridge._fitting`)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut to fit, in the order it was cut."""
 

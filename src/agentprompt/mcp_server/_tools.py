@@ -17,11 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import default_lang
 from agentprompt.bridge.view import RepoView, UnknownFile, resolve_paths, view_repository
+from agentprompt.budget import BudgetExceeded as BudgetTooSmall
 from agentprompt.edits.apply import ApplyOptions, apply_reply
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError

@@ -27,11 +27,10 @@ from typing import Protocol
 from agentprompt.bridge._render import Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, fit
 from agentprompt.composition import Composition, assemble
-from agentprompt.errors import UsageError
 from agentprompt.sections import Section, Stability
 from agentprompt.tokens import CountCache, KeyedSpan
 
-__all__ = ["BudgetTooSmall", "Fitted", "fit_files", "prompt_sections"]
+__all__ = ["Fitted", "fit_files", "paths_only_too_large", "prompt_sections"]
 
 FILE_PRIORITY = 1
 """The budget priority of every file section (the frame's is required)."""
@@ -50,20 +49,6 @@ class SpanCounter(Protocol):
     def __call__(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
 
 
-class BudgetTooSmall(UsageError):
-    """A token budget the prompt cannot fit even with every file shown as a path only."""
-
-    def __init__(self, budget: int, needed: int) -> None:
-        super().__init__(
-            f"--max-tokens {budget} is too small: with every file shown only by its path the "
-            f"prompt still takes {needed} tokens; raise --max-tokens, or name fewer files"
-        )
-        self.budget = budget
-        """The budget given."""
-        self.needed = needed
-        """The smallest prompt's token count."""
-
-
 @dataclass(frozen=True, kw_only=True)
 class Fitted:
     """A prompt within its budget."""
@@ -80,6 +65,18 @@ class Fitted:
     """The prompt as sections, with each one's tokens (None: not built, see the module)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut, in the order it was cut."""
+
+
+def paths_only_too_large(budget: int, needed: int) -> BudgetExceeded:
+    """The error for a ``budget`` the prompt cannot fit even with every file shown by its
+    path only, which takes ``needed`` tokens."""
+    return BudgetExceeded(
+        budget=budget,
+        needed=needed,
+        problem=f"{{max_tokens}} {budget} is too small: with every file shown only by its path "
+        f"the prompt still takes {needed} tokens",
+        fix="raise {max_tokens}, or name fewer files",
+    )
 
 
 def prompt_sections(
@@ -185,7 +182,7 @@ def fit_files(
             )
         target = result.composition.total_tokens - (exact - budget)
     smallest = render({p: "path" for p in levels}, tuple((p, "path") for p in order if p in levels))
-    raise BudgetTooSmall(budget, counter(smallest.text, smallest.spans))
+    raise paths_only_too_large(budget, counter(smallest.text, smallest.spans))
 
 
 def _levels_after(
