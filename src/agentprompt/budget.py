@@ -15,7 +15,6 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Literal
 
 from agentprompt.composition import (
@@ -204,12 +203,11 @@ def fit(
     *,
     reserve_output: int = 0,
     counter: Tokenizer | None = None,
-    count_store: Path | None = None,
 ) -> FitResult:
     """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``.
 
     Each rebuild counts its messages anew; a large message is counted by parts whose
-    counts are remembered (in ``count_store`` too, a cache database), so only the parts
+    counts ``counter`` remembers (in its store too, a cache database), so only the parts
     a cut changed are tokenized again (:func:`~agentprompt.composition.count_text`)."""
     counter = counter or shared_counter()
     budget = max_tokens - reserve_output
@@ -218,7 +216,7 @@ def fit(
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
-    _count_keyed_fallbacks(composition.parts, counter, count_store)
+    _count_keyed_fallbacks(composition.parts, counter)
     slots = [
         _Slot(index=i, original=p, part=p, tokens=s.tokens)
         for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
@@ -229,7 +227,7 @@ def fit(
 
     def build() -> Composition:
         kept = [s.part for s in slots if not s.dropped]
-        return assemble(kept, counter=counter, tools=composition.tools, count_store=count_store)
+        return assemble(kept, counter=counter, tools=composition.tools)
 
     estimate = composition.total_tokens
     while True:
@@ -241,7 +239,7 @@ def fit(
                 exhausted = True
                 break
             before = copy.copy(slot)
-            estimate -= _shrink(slot, estimate - budget, counter, cuts, count_store)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts)
             if len(cuts) > len(steps):
                 slot.cuts += 1
                 steps.append((slot, before))
@@ -258,9 +256,9 @@ def fit(
             raise BudgetExceeded(budget=budget, needed=current.total_tokens, required=required)
 
 
-def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: Path | None) -> None:
+def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer) -> None:
     """Count the keyed fallbacks in one batch, so each cut finds its count remembered
-    instead of asking the count store once per cut."""
+    instead of asking the counter's store once per cut."""
     if not isinstance(counter, CountCache):
         return
     items = [
@@ -271,7 +269,7 @@ def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: P
         if key is not None
     ]
     if items:
-        counter.count_each_keyed(items, store=store)
+        counter.count_each_keyed(items)
 
 
 def _undo_needless_cuts(
@@ -312,9 +310,7 @@ def _reason(excess: int, priority: int | None) -> str:
     )
 
 
-def _shrink(
-    slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut], store: Path | None = None
-) -> int:
+def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
     """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
     before = slot.tokens
     part = slot.part
@@ -331,7 +327,7 @@ def _shrink(
         )
         slot.level += 1
         key = part.count_keys[0] if part.count_keys else None
-        tokens = count_text(counter, part.text, store, key=key)
+        tokens = count_text(counter, part.text, key=key)
         if tokens < before:
             slot.part = part
             slot.tokens = tokens

@@ -21,14 +21,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
 
 from agentprompt.bridge._render import Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, fit
 from agentprompt.composition import Composition, assemble
 from agentprompt.sections import Section, Stability
-from agentprompt.tokens import CountCache, KeyedSpan
+from agentprompt.tokens import CountCache
 
 __all__ = ["Fitted", "fit_files", "paths_only_too_large", "prompt_sections"]
 
@@ -40,13 +38,6 @@ _REFITS = 6
 
 Render = Callable[[Mapping[str, Level], Sequence[tuple[str, Level]]], RenderedUser]
 """Renders the prompt for given levels and the files cut down (with what was kept)."""
-
-
-class SpanCounter(Protocol):
-    """Counts a prompt exactly, told which spans of it keys identify (the shared
-    :meth:`~agentprompt.tokens.CountCache.count_keyed` with the cache's store)."""
-
-    def __call__(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,26 +126,22 @@ def fit_files(
     order: Sequence[str],
     blocks: Mapping[tuple[str, Level], str],
     budget: int | None,
-    counter: SpanCounter,
-    *,
     tokens: CountCache,
-    store: Path | None = None,
+    *,
     report: bool = False,
     digests: Mapping[str, str] | None = None,
 ) -> Fitted:
     """The prompt ``render`` makes, its files cut down by the core budget (lowest of
     ``order`` first) to ``budget``; ``blocks`` holds each file's text at each level it may
-    be shown at, ``digests`` its content's digest. ``tokens`` counts the sections
-    (remembering their counts in ``store``, by key); ``report``: build the sections'
-    composition even when nothing is cut."""
+    be shown at, ``digests`` its content's digest. ``tokens`` counts the prompt and its
+    sections (remembering their counts by key, in its store too); ``report``: build the
+    sections' composition even when nothing is cut."""
     rendered = render(levels, ())
-    exact = counter(rendered.text, rendered.spans)
+    exact = tokens.count_keyed(rendered.text, rendered.spans)
     if (budget is None or exact <= budget) and not report:
         return Fitted(text=rendered.text, tokens=exact, levels=dict(levels), left_out=())
     frame = render({}, ()).text
-    whole = assemble(
-        prompt_sections(frame, levels, order, blocks, digests), counter=tokens, count_store=store
-    )
+    whole = assemble(prompt_sections(frame, levels, order, blocks, digests), counter=tokens)
     if budget is None or exact <= budget:
         return Fitted(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
@@ -165,12 +152,12 @@ def fit_files(
     target = budget + whole.total_tokens - exact
     for _ in range(_REFITS):
         try:
-            result = fit(whole, target, counter=tokens, count_store=store)
+            result = fit(whole, target, counter=tokens)
         except BudgetExceeded:
             break
         current, left_out = _levels_after(levels, order, result.cuts)
         rendered = render(current, left_out)
-        exact = counter(rendered.text, rendered.spans)
+        exact = tokens.count_keyed(rendered.text, rendered.spans)
         if exact <= budget:
             return Fitted(
                 text=rendered.text,
@@ -182,7 +169,7 @@ def fit_files(
             )
         target = result.composition.total_tokens - (exact - budget)
     smallest = render({p: "path" for p in levels}, tuple((p, "path") for p in order if p in levels))
-    raise paths_only_too_large(budget, counter(smallest.text, smallest.spans))
+    raise paths_only_too_large(budget, tokens.count_keyed(smallest.text, smallest.spans))
 
 
 def _levels_after(
