@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from agentprompt import shares, tokens
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
-from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary, split_for_count
+from agentprompt.tokens import (
+    CountCache,
+    get_tokenizer,
+    is_piece_boundary,
+    shared_counter,
+    split_for_count,
+)
 
 # Characters that stress the pre-tokenizer: spaces and line breaks of every kind, "/",
 # digits, contractions, punctuation runs, letters of several scripts, marks and emoji.
@@ -110,3 +116,16 @@ def test_counts_in_workers_add_up_across_their_shares(
     counted = CountCache(get_tokenizer("o200k_base"), store=tmp_path / "c.db")
     assert counted.count_keyed(text, workers=2) == exact
     assert shares._inherited == ()  # not kept once the workers are done
+
+
+def test_a_shared_counter_is_one_per_store_and_keeps_its_counts_there(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    counter = shared_counter(store=first)
+    assert counter is shared_counter(store=first)
+    assert counter.store == first
+    assert shared_counter(store=second) is not counter
+    assert shared_counter().store is None
+    counter.count_each_keyed([("k", "some text\n")])
+    with sqlite3.connect(first) as db:
+        assert db.execute("SELECT COUNT(*) FROM counts").fetchone()[0] == 1
+    assert not second.exists()

@@ -479,14 +479,22 @@ def _is_bpe(counter: Tokenizer) -> bool:
     return counter.exact and counter.name in EXACT_ENCODINGS
 
 
-_SHARED_CACHES: dict[tuple[str, Path | None], CountCache] = {}
+_SHARED_CACHES: OrderedDict[tuple[str, Path | None], CountCache] = OrderedDict()
+_SHARED_LIMIT = 16
+"""At most this many shared caches (an encoding and a store each) are kept, the least
+recently asked for dropped first, so a process that works on many projects stays bounded."""
 
 
 def shared_counter(model: str | None = None, *, store: Path | None = None) -> CountCache:
     """A process-wide count cache for ``model``'s tokenizer keeping its keyed counts in
     ``store`` (a cache database; None: in memory only), shared by every composition."""
     tokenizer = tokenizer_for_model(model)
-    cache = _SHARED_CACHES.get((tokenizer.name, store))
+    key = (tokenizer.name, store)
+    cache = _SHARED_CACHES.get(key)
     if cache is None:
-        cache = _SHARED_CACHES[tokenizer.name, store] = CountCache(tokenizer, store=store)
+        cache = _SHARED_CACHES[key] = CountCache(tokenizer, store=store)
+        while len(_SHARED_CACHES) > _SHARED_LIMIT:
+            _SHARED_CACHES.popitem(last=False)
+    else:
+        _SHARED_CACHES.move_to_end(key)
     return cache
