@@ -41,9 +41,9 @@ class BudgetExceeded(UsageError):
 
     :func:`fit` raises it when the sections that may not be cut are over the budget (or
     the budget leaves no room at all); the bridge raises it when its prompt, with every
-    file shown by its path only, is still over. The input at fault is ``max_tokens``; the
-    message leads with it (``{max_tokens} 10 is too small``), so :meth:`worded` does not
-    name it again before the problem.
+    file shown by its path only, is still over. The input at fault is ``max_tokens``, and
+    the message names it where it belongs (``{max_tokens} 10 is too small``, ``raise the
+    budget ({max_tokens})``), so :meth:`worded` does not name it again before the problem.
     """
 
     def __init__(
