@@ -202,9 +202,9 @@ def _stages(corpus: Path) -> None:
     tokens = get_tokenizer("o200k_base").count(text)
     print(f"one exact count of all text: {clock() - start:.2f} s, {tokens} tokens")
     with tempfile.TemporaryDirectory(prefix="pack-stages-") as folder:
-        counter = CountCache(get_tokenizer("o200k_base"))
+        counter = CountCache(get_tokenizer("o200k_base"), store=Path(folder) / "c.db")
         start = clock()
-        assert counter.count_keyed(text, store=Path(folder) / "c.db", workers=1) == tokens
+        assert counter.count_keyed(text, workers=1) == tokens
         print(f"the same by parts, remembered: {clock() - start:.2f} s")
         start = clock()
         assert counter.count(text) == tokens

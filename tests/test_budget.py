@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentprompt.budget import BudgetExceeded, Cut, fit, history_cut
+from agentprompt.cli._output import flag_name
 from agentprompt.composition import (
     KEYED_COUNT_CHARS,
     Composition,
@@ -81,11 +82,12 @@ def test_a_budget_of_zero_or_less_is_exceeded(max_tokens: int, reserve_output: i
         fit(composition, max_tokens, reserve_output=reserve_output)
     error = raised.value
     assert (error.budget, error.total, error.required) == (max_tokens - reserve_output, 7, [])
-    assert str(error) == (
+    assert error.worded(flag_name) == (
         f"the budget is {max_tokens - reserve_output} tokens (max tokens minus the reserved "
         "output), which leaves no room for the prompt's 7 tokens. Raise the budget "
         "(--max-tokens) or lower the reserved output."
     )
+    assert "Raise the budget (max_tokens)" in str(error)
 
 
 def test_the_reserved_output_comes_off_the_budget() -> None:
@@ -632,11 +634,11 @@ def test_fitting_thousands_of_sections_cuts_each_in_one_pass() -> None:
 def test_a_large_text_is_counted_exactly_by_its_remembered_parts(tmp_path) -> None:  # type: ignore[no-untyped-def]
     text = "".join(f"## part {i}\n" + words(400) + "\n" for i in range(200))
     assert len(text) >= KEYED_COUNT_CHARS
-    counter = CountCache(TOK)
     store = tmp_path / "counts.db"
-    assert count_text(counter, text, store) == TOK.count(text)
-    fresh = CountCache(TOK)
-    assert count_text(fresh, text, store) == TOK.count(text)
+    counter = CountCache(TOK, store=store)
+    assert count_text(counter, text) == TOK.count(text)
+    fresh = CountCache(TOK, store=store)
+    assert count_text(fresh, text) == TOK.count(text)
     assert fresh.misses == 0  # every part's count came from the store
 
 
@@ -669,13 +671,13 @@ def test_keyed_sections_are_counted_once_across_counters_through_the_store(tmp_p
         )
         for i in range(30)
     ]
-    first = CountCache(TOK)
-    whole = assemble(parts, counter=first, count_store=store)
-    fitted = fit(whole, whole.total_tokens - 2000, counter=first, count_store=store)
+    first = CountCache(TOK, store=store)
+    whole = assemble(parts, counter=first)
+    fitted = fit(whole, whole.total_tokens - 2000, counter=first)
     assert whole.total_tokens == TOK.count(whole.messages[0].text) + 6
-    later = CountCache(TOK)
-    again = assemble(parts, counter=later, count_store=store)
-    refit = fit(again, again.total_tokens - 2000, counter=later, count_store=store)
+    later = CountCache(TOK, store=store)
+    again = assemble(parts, counter=later)
+    refit = fit(again, again.total_tokens - 2000, counter=later)
     assert later.misses == 0  # every section, fallback and message came from the store
     assert refit.composition.total_tokens == fitted.composition.total_tokens
     assert refit.composition.total_tokens == TOK.count(refit.composition.messages[0].text) + 6

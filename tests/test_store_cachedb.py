@@ -90,7 +90,7 @@ def test_every_cache_is_a_table_of_one_database_beside_the_state(project: Path) 
     _extract(project)
     cached_scan([("a.py", "KEY = 1\n")], _scan, where)
     remember_texts(where, {"d1": "text one"})
-    CountCache(get_tokenizer("o200k_base")).count_each_keyed([("k", "some text")], store=where)
+    CountCache(get_tokenizer("o200k_base"), store=where).count_each_keyed([("k", "some text")])
     rows = _tables(where)
     assert rows["files"] == 2 and rows["scans"] == 1 and rows["sent"] == 1 and rows["counts"] == 1
     assert _names(where.parent) == {".gitignore", "cache.db"}

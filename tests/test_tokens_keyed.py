@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from agentprompt import shares, tokens
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
-from agentprompt.tokens import CountCache, get_tokenizer, is_piece_boundary, split_for_count
+from agentprompt.tokens import (
+    CountCache,
+    get_tokenizer,
+    is_piece_boundary,
+    shared_counter,
+    split_for_count,
+)
 
 # Characters that stress the pre-tokenizer: spaces and line breaks of every kind, "/",
 # digits, contractions, punctuation runs, letters of several scripts, marks and emoji.
@@ -73,30 +79,30 @@ def test_keyed_counts_are_exact_and_remembered(example: Path, tmp_path: Path) ->
         def count(self, text: str) -> int:
             raise AssertionError("counted again")
 
-    assert CountCache(Refusing()).count_keyed(prompt.text, store=where) == prompt.tokens
+    assert CountCache(Refusing(), store=where).count_keyed(prompt.text) == prompt.tokens
 
 
 def test_many_new_parts_are_counted_in_workers(tmp_path: Path) -> None:
     text = "".join(f"## f{i}\n" + "word, 12 / x\n" * 40_000 for i in range(8))
-    counted = CountCache(get_tokenizer("o200k_base"))
+    counted = CountCache(get_tokenizer("o200k_base"), store=tmp_path / "c.db")
     exact = get_tokenizer("o200k_base").count(text)
-    assert counted.count_keyed(text, store=tmp_path / "c.db", workers=2) == exact
+    assert counted.count_keyed(text, workers=2) == exact
 
 
 def test_counts_by_key_are_remembered_in_memory_and_still_given_to_a_new_store(
     tmp_path: Path,
 ) -> None:
-    cache = CountCache(get_tokenizer("o200k_base"))
-    items = [(f"k{i}", f"text number {i}\n") for i in range(5)]
     first = tmp_path / "a.db"
-    assert cache.count_each_keyed(items, store=first) == [
+    cache = CountCache(get_tokenizer("o200k_base"), store=first)
+    items = [(f"k{i}", f"text number {i}\n") for i in range(5)]
+    assert cache.count_each_keyed(items) == [
         get_tokenizer("o200k_base").count(t) for _k, t in items
     ]
     misses = cache.misses
-    cache.count_each_keyed(items, store=first)
+    cache.count_each_keyed(items)
     assert cache.misses == misses  # from memory
     second = tmp_path / "b.db"
-    cache.count_each_keyed(items, store=second)
+    CountCache(get_tokenizer("o200k_base"), store=second).count_each_keyed(items)
     with sqlite3.connect(second) as db:
         assert db.execute("SELECT COUNT(*) FROM counts").fetchone()[0] == 5
 
@@ -107,6 +113,19 @@ def test_counts_in_workers_add_up_across_their_shares(
     monkeypatch.setattr(tokens, "_CHUNK_CHARS", 300_000)  # several shares of the parts
     text = "".join(f"## f{i}\n" + "word, 12 / x\n" * 40_000 for i in range(8))
     exact = get_tokenizer("o200k_base").count(text)
-    counted = CountCache(get_tokenizer("o200k_base"))
-    assert counted.count_keyed(text, store=tmp_path / "c.db", workers=2) == exact
+    counted = CountCache(get_tokenizer("o200k_base"), store=tmp_path / "c.db")
+    assert counted.count_keyed(text, workers=2) == exact
     assert shares._inherited == ()  # not kept once the workers are done
+
+
+def test_a_shared_counter_is_one_per_store_and_keeps_its_counts_there(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    counter = shared_counter(store=first)
+    assert counter is shared_counter(store=first)
+    assert counter.store == first
+    assert shared_counter(store=second) is not counter
+    assert shared_counter().store is None
+    counter.count_each_keyed([("k", "some text\n")])
+    with sqlite3.connect(first) as db:
+        assert db.execute("SELECT COUNT(*) FROM counts").fetchone()[0] == 1
+    assert not second.exists()

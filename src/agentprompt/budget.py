@@ -12,9 +12,9 @@ from __future__ import annotations
 import copy
 import heapq
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Literal
 
 from agentprompt.composition import (
@@ -24,7 +24,7 @@ from agentprompt.composition import (
     count_text,
     message_tokens,
 )
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import InputNamer, UsageError
 from agentprompt.messages import Message
 from agentprompt.sections import (
     HistorySlot,
@@ -36,26 +36,66 @@ from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 __all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
 
 
-class BudgetExceeded(AgentPromptError):
-    """The sections that may not be cut are larger than the budget on their own."""
+class BudgetExceeded(UsageError):
+    """A prompt that cannot fit its token budget: what may not be cut is larger on its own.
 
-    def __init__(self, *, budget: int, total: int, required: list[tuple[str, int]]) -> None:
+    :func:`fit` raises it when the sections that may not be cut are over the budget (or
+    the budget leaves no room at all); the bridge raises it when its prompt, with every
+    file shown by its path only, is still over. The input at fault is ``max_tokens``, and
+    the message names it where it belongs (``{max_tokens} 10 is too small``, ``raise the
+    budget ({max_tokens})``), so :meth:`worded` does not name it again before the problem.
+    """
+
+    def __init__(
+        self,
+        *,
+        budget: int,
+        needed: int,
+        required: Sequence[tuple[str, int]] = (),
+        problem: str | None = None,
+        fix: str | None = None,
+    ) -> None:
         self.budget = budget
-        self.total = total
-        self.required = required
-        if budget <= 0:
-            super().__init__(
-                f"the budget is {budget} tokens (max tokens minus the reserved output), which "
-                f"leaves no room for the prompt's {total} tokens. Raise the budget "
-                "(--max-tokens) or lower the reserved output."
-            )
-            return
-        listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
-        super().__init__(
-            f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
-            f"be cut: the sections that must stay are {listed}. Raise the budget (--max-tokens), "
-            "lower the reserved output, or make some of these sections optional."
+        """The budget given (input tokens: max tokens minus the reserved output)."""
+        self.needed = needed
+        """The tokens of the smallest prompt that could be made."""
+        self.required = list(required)
+        """The sections that may not be cut, with their tokens (empty: not a composition,
+        or a budget that leaves no room)."""
+        if problem is None:
+            problem = _exceeded(budget, needed, self.required)
+        super().__init__(problem, input="max_tokens", fix=fix)
+
+    @property
+    def total(self) -> int:
+        """:attr:`needed`, by the name a composition's callers know it (its total tokens)."""
+        return self.needed
+
+    def worded(self, name: InputNamer) -> str:
+        """The message with every input named by ``name``: the problem (which names the
+        budget's input itself), then what would fix it."""
+        text = self.problem if self.fix is None else f"{self.problem}; {self.fix}"
+        return _NAMED.sub(lambda m: name(m.group(1)), text)
+
+
+_NAMED = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+"""An input named in a message, as :class:`~agentprompt.errors.UsageError` writes it."""
+
+
+def _exceeded(budget: int, total: int, required: Sequence[tuple[str, int]]) -> str:
+    """What :func:`fit` found too large, and what to do about it."""
+    if budget <= 0:
+        return (
+            f"the budget is {budget} tokens (max tokens minus the reserved output), which "
+            f"leaves no room for the prompt's {total} tokens. Raise the budget "
+            "({max_tokens}) or lower the reserved output."
         )
+    listed = ", ".join(f"{name} ({tokens} tokens)" for name, tokens in required)
+    return (
+        f"the prompt needs {total} tokens but the budget is {budget}, and nothing more can "
+        f"be cut: the sections that must stay are {listed}. Raise the budget ({{max_tokens}}), "
+        "lower the reserved output, or make some of these sections optional."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,21 +203,20 @@ def fit(
     *,
     reserve_output: int = 0,
     counter: Tokenizer | None = None,
-    count_store: Path | None = None,
 ) -> FitResult:
     """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``.
 
     Each rebuild counts its messages anew; a large message is counted by parts whose
-    counts are remembered (in ``count_store`` too, a cache database), so only the parts
+    counts ``counter`` remembers (in its store too, a cache database), so only the parts
     a cut changed are tokenized again (:func:`~agentprompt.composition.count_text`)."""
     counter = counter or shared_counter()
     budget = max_tokens - reserve_output
     if budget <= 0:
-        raise BudgetExceeded(budget=budget, total=composition.total_tokens, required=[])
+        raise BudgetExceeded(budget=budget, needed=composition.total_tokens)
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
-    _count_keyed_fallbacks(composition.parts, counter, count_store)
+    _count_keyed_fallbacks(composition.parts, counter)
     slots = [
         _Slot(index=i, original=p, part=p, tokens=s.tokens)
         for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
@@ -188,7 +227,7 @@ def fit(
 
     def build() -> Composition:
         kept = [s.part for s in slots if not s.dropped]
-        return assemble(kept, counter=counter, tools=composition.tools, count_store=count_store)
+        return assemble(kept, counter=counter, tools=composition.tools)
 
     estimate = composition.total_tokens
     while True:
@@ -200,7 +239,7 @@ def fit(
                 exhausted = True
                 break
             before = copy.copy(slot)
-            estimate -= _shrink(slot, estimate - budget, counter, cuts, count_store)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts)
             if len(cuts) > len(steps):
                 slot.cuts += 1
                 steps.append((slot, before))
@@ -214,12 +253,12 @@ def fit(
             required = [
                 (p.id, s.tokens) for p, s in zip(current.parts, current.sections, strict=True)
             ]
-            raise BudgetExceeded(budget=budget, total=current.total_tokens, required=required)
+            raise BudgetExceeded(budget=budget, needed=current.total_tokens, required=required)
 
 
-def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: Path | None) -> None:
+def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer) -> None:
     """Count the keyed fallbacks in one batch, so each cut finds its count remembered
-    instead of asking the count store once per cut."""
+    instead of asking the counter's store once per cut."""
     if not isinstance(counter, CountCache):
         return
     items = [
@@ -230,7 +269,7 @@ def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer, store: P
         if key is not None
     ]
     if items:
-        counter.count_each_keyed(items, store=store)
+        counter.count_each_keyed(items)
 
 
 def _undo_needless_cuts(
@@ -271,9 +310,7 @@ def _reason(excess: int, priority: int | None) -> str:
     )
 
 
-def _shrink(
-    slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut], store: Path | None = None
-) -> int:
+def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
     """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
     before = slot.tokens
     part = slot.part
@@ -290,7 +327,7 @@ def _shrink(
         )
         slot.level += 1
         key = part.count_keys[0] if part.count_keys else None
-        tokens = count_text(counter, part.text, store, key=key)
+        tokens = count_text(counter, part.text, key=key)
         if tokens < before:
             slot.part = part
             slot.tokens = tokens

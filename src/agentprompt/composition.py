@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Literal
 
 from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
@@ -56,7 +55,6 @@ message rebuilt with one section changed recounts only the parts that changed.""
 def count_text(
     counter: Tokenizer,
     text: str,
-    store: Path | None = None,
     *,
     key: str | None = None,
     known: Sequence[KeyedSpan] = (),
@@ -64,13 +62,13 @@ def count_text(
     """The exact token count of ``text``, when ``counter`` is a
     :class:`~agentprompt.tokens.CountCache`: a keyed text (``key``), or one with keyed
     spans (``known``), from the counts remembered under those keys; a large one by its
-    parts cut before each Markdown heading; each count remembered in memory and in
-    ``store`` (a cache database)."""
+    parts cut before each Markdown heading; each count remembered by the cache (in its
+    store too, a cache database, when it has one)."""
     if isinstance(counter, CountCache):
         if key is not None:
-            return counter.count_keyed(text, [(0, len(text), key)], store=store)
+            return counter.count_keyed(text, [(0, len(text), key)])
         if known or len(text) >= KEYED_COUNT_CHARS:
-            return counter.count_keyed(text, known, store=store)
+            return counter.count_keyed(text, known)
     return counter.count(text)
 
 
@@ -145,16 +143,15 @@ class Composition:
 def message_tokens(
     message: Message,
     counter: Tokenizer,
-    store: Path | None = None,
     known: Sequence[KeyedSpan] = (),
 ) -> int:
     """Tokens of one message's text, name and tool calls, framing not included (a large
-    text counted by parts, and ``known`` spans of it by their keys, remembered in
-    ``store``: :func:`count_text`).
+    text counted by parts, and ``known`` spans of it by their keys, remembered by the
+    counter: :func:`count_text`).
 
     Images are not counted: their cost depends on the provider and the image size.
     """
-    n = count_text(counter, message.text, store, known=known)
+    n = count_text(counter, message.text, known=known)
     if message.name:
         n += counter.count(message.name) + 1  # OpenAI's accounting adds one for a name
     for call in message.tool_calls:
@@ -228,7 +225,7 @@ class _Group:
         )
 
 
-def _keyed_counts(parts: Sequence[Part], counter: Tokenizer, store: Path | None) -> dict[int, int]:
+def _keyed_counts(parts: Sequence[Part], counter: Tokenizer) -> dict[int, int]:
     """The token counts of the keyed sections (by ``id``), recalled or counted in one
     batch (:meth:`~agentprompt.tokens.CountCache.count_each_keyed`)."""
     if not isinstance(counter, CountCache):
@@ -238,7 +235,7 @@ def _keyed_counts(parts: Sequence[Part], counter: Tokenizer, store: Path | None)
     ]
     if not keyed:
         return {}
-    counts = counter.count_each_keyed([(key, p.text) for p, key in keyed], store=store)
+    counts = counter.count_each_keyed([(key, p.text) for p, key in keyed])
     return {id(p): n for (p, _key), n in zip(keyed, counts, strict=True)}
 
 
@@ -256,7 +253,6 @@ def assemble(
     *,
     counter: Tokenizer | None = None,
     tools: Sequence[ToolDefinition] = (),
-    count_store: Path | None = None,
 ) -> Composition:
     """Turn sections into messages, count their tokens and place cache breakpoints.
 
@@ -265,8 +261,8 @@ def assemble(
     a message that carries stable text. A cache breakpoint ends each run of messages of one
     band, tier or the history, except runs of per-turn or ephemeral text, which are not worth
     caching; when more than four would result, the last four are kept. Large texts are
-    counted by parts whose counts are remembered, in ``count_store`` too when given (a
-    cache database, :func:`count_text`).
+    counted by parts whose counts ``counter`` remembers (in its store too, a cache
+    database, when it has one: :func:`count_text`).
     """
     counter = counter or shared_counter()
     parts = tuple(parts)
@@ -314,9 +310,9 @@ def assemble(
         spans.append((len(groups) - 1, len(groups) - 1))
 
     messages = _render(groups)
-    keyed = _keyed_counts(parts, counter, count_store)
+    keyed = _keyed_counts(parts, counter)
     msg_tokens = tuple(
-        message_tokens(m, counter, count_store, g.spans() if g.message is None else ())
+        message_tokens(m, counter, g.spans() if g.message is None else ())
         for m, g in zip(messages, groups, strict=True)
     )
     placed: list[PlacedSection] = []
@@ -343,9 +339,7 @@ def assemble(
                     role=part.role,
                     stability=part.stability,
                     priority=part.priority,
-                    tokens=keyed[id(part)]
-                    if id(part) in keyed
-                    else count_text(counter, part.text, count_store),
+                    tokens=keyed[id(part)] if id(part) in keyed else count_text(counter, part.text),
                     first_message=first,
                     last_message=last,
                     cache_tier=part.cache_tier,

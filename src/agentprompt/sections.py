@@ -83,9 +83,9 @@ class Section:
     """An explicit cache tier (``L0``–``L3``); sections of different tiers never merge."""
     count_keys: tuple[str | None, ...] = ()
     """Keys identifying ``text`` and then each fallback (equal keys, equal texts; None or
-    missing: no key): a keyed text's token count is remembered under its key in a count
-    store, so it is not tokenized again, in this process or a later one
-    (:func:`~agentprompt.composition.assemble`'s ``count_store``)."""
+    missing: no key): a keyed text's token count is remembered under its key by the
+    counter (:class:`~agentprompt.tokens.CountCache`) and in its store, so it is not
+    tokenized again, in this process or a later one."""
 
     def __post_init__(self) -> None:
         if len(self.count_keys) > 1 + len(self.fallbacks):

@@ -16,8 +16,8 @@ pieces never contain a line break. So a text cut right after ``\\n`` and before 
 ASCII character other than ``/`` counts exactly as the sum of its parts (a property test
 checks this against the real tokenizer). Such a text is cut before each Markdown heading,
 each part is counted once (in worker processes when much text is new), and its count is
-remembered by the part's digest in the cache database (``counts`` table,
-:mod:`agentprompt.store.cachedb`) as well as in memory.
+remembered by the part's digest in memory and, when the cache was made with one, in the
+cache database (:mod:`agentprompt._countstore`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import importlib.util
 import itertools
 import os
 import re
-import sqlite3
 import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -37,8 +36,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from agentprompt._countstore import CountStore
 from agentprompt.errors import UsageError
-from agentprompt.store.cachedb import open_cache, rows_in
 
 __all__ = [
     "BpeTokenizer",
@@ -243,25 +242,35 @@ def tokenizer_for_model(model: str | None) -> Tokenizer:
 class CountCache:
     """Token counts remembered by content, so unchanged text is never re-tokenized.
 
-    The text itself is the key: Python caches a string's hash on the string, so looking up
-    a text that was seen before (the same object, as unchanged sections and history
-    messages are from turn to turn) costs no hashing at all, and an equal text from
-    elsewhere costs one hash and one comparison. The cache is bounded by entries and by
-    characters held; the least recently used entries are evicted first.
+    One in-memory cache holds every count: a text's by the text itself (Python caches a
+    string's hash on the string, so looking up a text that was seen before, the same object
+    as unchanged sections and history messages are from turn to turn, costs no hashing at
+    all, and an equal text from elsewhere one hash and one comparison), and a keyed
+    count (:meth:`count_keyed`'s parts and spans, :meth:`count_each_keyed`'s texts) by its
+    key. It is bounded by entries and by the characters of the texts it holds; the least
+    recently used entries are evicted first. Keyed counts are also kept in ``store``, a
+    cache database given when the cache is made (:class:`~agentprompt._countstore.CountStore`;
+    None: in memory only), so a later process finds them too.
     """
 
     def __init__(
-        self, tokenizer: Tokenizer, *, max_entries: int = 50_000, max_chars: int = 64_000_000
+        self,
+        tokenizer: Tokenizer,
+        *,
+        store: Path | None = None,
+        max_entries: int = 500_000,
+        max_chars: int = 64_000_000,
     ) -> None:
         self.tokenizer = tokenizer
+        self.store = store
+        """The cache database keyed counts are kept in (None: in memory only)."""
+        self._stored = CountStore(store) if store is not None else None
         self._max_entries = max_entries
         self._max_chars = max_chars
         self._chars = 0
-        self._counts: OrderedDict[str, int] = OrderedDict()
-        self._keyed: OrderedDict[tuple[str, str], int] = OrderedDict()
-        """Counts by count store (its path; empty: none) and key (of :meth:`count_keyed`'s
-        parts and spans), the most recent last: a count in memory is one its store holds,
-        so each store still learns every count asked of it."""
+        self._memo: OrderedDict[str | tuple[str], int] = OrderedDict()
+        """Counts by text, and by key (as a one-item tuple, never equal to a text), the
+        most recent last; a keyed count in memory is one :attr:`store` holds."""
         self.hits = 0
         self.misses = 0
 
@@ -277,36 +286,36 @@ class CountCache:
 
     def count(self, text: str) -> int:
         """The token count of ``text``, from the cache when the same text was counted before."""
-        found = self._counts.get(text)
+        found = self._memo.get(text)
         if found is not None:
             self.hits += 1
-            self._counts.move_to_end(text)
+            self._memo.move_to_end(text)
             return found
         self.misses += 1
         n = self.tokenizer.count(text)
         if len(text) <= self._max_chars:
-            self._counts[text] = n
+            self._memo[text] = n
             self._chars += len(text)
-            while len(self._counts) > self._max_entries or self._chars > self._max_chars:
-                old, _ = self._counts.popitem(last=False)
-                self._chars -= len(old)
+            self._evict()
         return n
 
+    def _evict(self) -> None:
+        """Drop the least recently used counts until the cache is within its bounds."""
+        while len(self._memo) > self._max_entries or self._chars > self._max_chars:
+            old, _ = self._memo.popitem(last=False)
+            if isinstance(old, str):
+                self._chars -= len(old)
+
     def count_keyed(
-        self,
-        text: str,
-        known: Sequence[KeyedSpan] = (),
-        *,
-        store: Path | None = None,
-        workers: int | None = None,
+        self, text: str, known: Sequence[KeyedSpan] = (), *, workers: int | None = None
     ) -> int:
         """The exact token count of ``text``, summed over its parts cut before each
         Markdown heading (see the module's docstring), each part's count remembered by its
-        digest in ``store`` (a cache database; None: in memory only). ``known``: spans of
-        ``text`` whose content is already identified by a key (:data:`KeyedSpan`), so their
-        text is neither cut nor digested; a span that does not start and end on piece
-        boundaries is ignored. New parts are counted in ``workers`` processes (default: one
-        per core) when there is much new text."""
+        digest (in :attr:`store` too). ``known``: spans of ``text`` whose content is
+        already identified by a key (:data:`KeyedSpan`), so their text is neither cut nor
+        digested; a span that does not start and end on piece boundaries is ignored. New
+        parts are counted in ``workers`` processes (default: one per core) when there is
+        much new text."""
         keys: list[str] = []
         pending: dict[str, str | tuple[int, int]] = {}
         at = 0
@@ -321,77 +330,72 @@ class CountCache:
         _cut(self.name, text, at, len(text), keys, pending)
         if len(keys) == 1 and not known:
             return self.count(text)  # nothing to cut: no use remembering it
-        remembered = self._recall_keyed(set(keys), store)
+        remembered = self._recall_keyed(set(keys))
         todo = {k: v for k, v in pending.items() if k not in remembered}
         parts = [v if isinstance(v, str) else text[v[0] : v[1]] for v in todo.values()]
-        count = workers if workers is not None else (os.cpu_count() or 1)
-        learned = dict(zip(todo, self._count_all(parts, count), strict=True))
-        _remember(store, learned)
-        self._memo_keyed(store, learned)
+        learned = dict(zip(todo, self._count_all(parts, workers), strict=True))
+        self._learn_keyed(learned)
         remembered.update(learned)
         return sum(remembered[k] for k in keys)
 
     def count_each_keyed(
-        self,
-        items: Sequence[tuple[str, str]],
-        *,
-        store: Path | None = None,
-        workers: int | None = None,
+        self, items: Sequence[tuple[str, str]], *, workers: int | None = None
     ) -> list[int]:
         """The exact token counts of many texts, each identified by a key (``(key,
-        text)``; equal keys, equal texts): those remembered (in memory, then in ``store``,
-        in one query) are not tokenized; the rest are counted (in ``workers`` processes
-        when there is much new text) and remembered. A text's key is the one
-        :meth:`count_keyed` gives a span covering all of it, so the two share counts."""
+        text)``; equal keys, equal texts): those remembered (in memory, then in
+        :attr:`store`, in one query) are not tokenized; the rest are counted (in
+        ``workers`` processes when there is much new text) and remembered. A text's key is
+        the one :meth:`count_keyed` gives a span covering all of it, so the two share
+        counts."""
         keys = [f"{self.name}\0span\0{key}" for key, _text in items]
-        remembered = self._recall_keyed(set(keys), store)
+        remembered = self._recall_keyed(set(keys))
         todo: dict[str, str] = {}
         for key, (_ident, text) in zip(keys, items, strict=True):
             if key not in remembered:
                 todo.setdefault(key, text)
-        count = workers if workers is not None else (os.cpu_count() or 1)
-        learned = dict(zip(todo, self._count_all(list(todo.values()), count), strict=True))
-        _remember(store, learned)
-        self._memo_keyed(store, learned)
+        learned = dict(zip(todo, self._count_all(list(todo.values()), workers), strict=True))
+        self._learn_keyed(learned)
         remembered.update(learned)
         return [remembered[k] for k in keys]
 
-    def remembered_each_keyed(
-        self, idents: Iterable[str], *, store: Path | None = None
-    ) -> dict[str, int]:
-        """The counts remembered (in memory, then in ``store``) of the texts that
+    def remembered_each_keyed(self, idents: Iterable[str]) -> dict[str, int]:
+        """The counts remembered (in memory, then in :attr:`store`) of the texts that
         :meth:`count_each_keyed` would be given with the keys ``idents``, by key; those not
         remembered are left out, and nothing is tokenized (so a caller reads only the texts
         it must count)."""
         named = {f"{self.name}\0span\0{ident}": ident for ident in idents}
-        return {named[key]: n for key, n in self._recall_keyed(set(named), store).items()}
+        return {named[key]: n for key, n in self._recall_keyed(set(named)).items()}
 
-    def _recall_keyed(self, keys: set[str], store: Path | None) -> dict[str, int]:
-        """The counts of ``keys`` known in memory or in ``store`` (one query for those not
+    def _recall_keyed(self, keys: set[str]) -> dict[str, int]:
+        """The counts of ``keys`` known in memory or in the store (one query for those not
         in memory); those from the store are then kept in memory too."""
-        where = str(store or "")
         found: dict[str, int] = {}
         for key in keys:
-            n = self._keyed.get((where, key))
+            n = self._memo.get((key,))
             if n is not None:
                 found[key] = n
-                self._keyed.move_to_end((where, key))
+                self._memo.move_to_end((key,))
         missing = keys - found.keys()
-        if missing:
-            stored = _recall(store, missing)
-            self._memo_keyed(store, stored)
+        if missing and self._stored is not None:
+            stored = self._stored.recall(missing)
+            self._memo_keyed(stored)
             found.update(stored)
         return found
 
-    def _memo_keyed(self, store: Path | None, counts: dict[str, int]) -> None:
-        where = str(store or "")
-        self._keyed.update(((where, k), n) for k, n in counts.items())
-        while len(self._keyed) > _KEYED_ENTRIES:
-            self._keyed.popitem(last=False)
+    def _learn_keyed(self, learned: dict[str, int]) -> None:
+        """Remember newly counted keyed texts, in the store and in memory."""
+        if self._stored is not None:
+            self._stored.remember(learned)
+        self._memo_keyed(learned)
 
-    def _count_all(self, parts: Sequence[str], workers: int) -> list[int]:
+    def _memo_keyed(self, counts: dict[str, int]) -> None:
+        self._memo.update(((k,), n) for k, n in counts.items())
+        self._evict()
+
+    def _count_all(self, parts: Sequence[str], workers: int | None) -> list[int]:
         size = sum(len(p) for p in parts)
-        if workers <= 1 or size < _PARALLEL_CHARS or not _is_bpe(self.tokenizer):
+        processes = workers if workers is not None else (os.cpu_count() or 1)
+        if processes <= 1 or size < _PARALLEL_CHARS or not _is_bpe(self.tokenizer):
             return [self.count(p) for p in parts]
         from agentprompt.shares import map_shares
 
@@ -403,7 +407,7 @@ class CountCache:
                 first, filled = number, 0
             filled += len(part)
         spans.append(range(first, len(parts)))
-        done = map_shares(parts, spans, partial(_count_parts, self.name), workers)
+        done = map_shares(parts, spans, partial(_count_parts, self.name), processes)
         return [count for chunk in done for count in chunk]
 
 
@@ -418,8 +422,6 @@ _HEADING_BYTES = re.compile(rb"\n(?=#{1,6} )")
 _PARALLEL_CHARS = 4_000_000
 """Less new text than this is counted in-process (starting workers would cost more)."""
 _CHUNK_CHARS = 2_000_000
-_KEYED_ENTRIES = 500_000
-"""At most this many counts by key are kept in memory (a key is under 100 bytes)."""
 
 
 def is_piece_boundary(text: str, at: int) -> bool:
@@ -477,48 +479,22 @@ def _is_bpe(counter: Tokenizer) -> bool:
     return counter.exact and counter.name in EXACT_ENCODINGS
 
 
-def _recall(store: Path | None, keys: set[str]) -> dict[str, int]:
-    if store is None:
-        return {}
-    db = open_cache(store)
-    if db is None:
-        return {}
-    wanted = list(keys)
-    known: dict[str, int] = {}
-    try:
-        rows = rows_in(db, "SELECT key, tokens FROM counts WHERE key IN ({marks})", wanted)
-        known.update((str(k), int(n)) for k, n in rows)
-    except sqlite3.Error:
-        return {}
-    finally:
-        db.close()
-    return known
+_SHARED_CACHES: OrderedDict[tuple[str, Path | None], CountCache] = OrderedDict()
+_SHARED_LIMIT = 16
+"""At most this many shared caches (an encoding and a store each) are kept, the least
+recently asked for dropped first, so a process that works on many projects stays bounded."""
 
 
-def _remember(store: Path | None, learned: dict[str, int]) -> None:
-    if store is None or not learned:
-        return
-    db = open_cache(store)
-    if db is None:
-        return
-    try:
-        with db:
-            db.executemany(
-                "INSERT OR REPLACE INTO counts (key, tokens) VALUES (?, ?)", learned.items()
-            )
-    except sqlite3.Error:
-        pass
-    finally:
-        db.close()
-
-
-_SHARED_CACHES: dict[str, CountCache] = {}
-
-
-def shared_counter(model: str | None = None) -> CountCache:
-    """A process-wide count cache for ``model``'s tokenizer, shared by every composition."""
+def shared_counter(model: str | None = None, *, store: Path | None = None) -> CountCache:
+    """A process-wide count cache for ``model``'s tokenizer keeping its keyed counts in
+    ``store`` (a cache database; None: in memory only), shared by every composition."""
     tokenizer = tokenizer_for_model(model)
-    cache = _SHARED_CACHES.get(tokenizer.name)
+    key = (tokenizer.name, store)
+    cache = _SHARED_CACHES.get(key)
     if cache is None:
-        cache = _SHARED_CACHES[tokenizer.name] = CountCache(tokenizer)
+        cache = _SHARED_CACHES[key] = CountCache(tokenizer, store=store)
+        while len(_SHARED_CACHES) > _SHARED_LIMIT:
+            _SHARED_CACHES.popitem(last=False)
+    else:
+        _SHARED_CACHES.move_to_end(key)
     return cache

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
+from agentprompt.budget import BudgetExceeded
+from agentprompt.cli._output import flag_name
 
 
 def _state(max_tokens: int | None) -> BridgeState:
@@ -46,8 +47,10 @@ def test_a_tight_budget_falls_back_to_paths(example: Path) -> None:
 
 
 def test_a_budget_too_small_for_the_paths_is_refused(example: Path) -> None:
-    with pytest.raises(BudgetTooSmall, match="raise --max-tokens"):
+    with pytest.raises(BudgetExceeded, match="raise max_tokens") as raised:
         build_prompt(example, _state(10))
+    assert raised.value.input == "max_tokens"
+    assert "raise --max-tokens, or name fewer files" in raised.value.worded(flag_name)
 
 
 def test_a_follow_up_cuts_the_files_it_adds_to_the_budget(example: Path) -> None:

@@ -131,18 +131,17 @@ def test_a_keyed_span_is_counted_once_and_then_remembered(tmp_path: Path) -> Non
     start = text.index("## a")
     end = text.index("## b")
     base = get_tokenizer("o200k_base")
-    counted = CountCache(base).count_keyed(text, [(start, end, "k1")], store=where)
+    counted = CountCache(base, store=where).count_keyed(text, [(start, end, "k1")])
     assert counted == base.count(text)
-    assert CountCache(_Refusing()).count_keyed(text, [(start, end, "k1")], store=where) == counted
+    assert CountCache(_Refusing(), store=where).count_keyed(text, [(start, end, "k1")]) == counted
 
 
 def test_a_span_off_the_piece_boundaries_is_ignored(tmp_path: Path) -> None:
     text = "intro\n## a\nsome text\n\n## b\nmore\n"
     base = get_tokenizer("o200k_base")
     misplaced = [(text.index("## a") - 1, text.index("## b"), "k"), (2, 4, "j")]
-    assert CountCache(base).count_keyed(text, misplaced, store=tmp_path / "c.db") == base.count(
-        text
-    )
+    counter = CountCache(base, store=tmp_path / "c.db")
+    assert counter.count_keyed(text, misplaced) == base.count(text)
 
 
 def _age(root: Path) -> None:

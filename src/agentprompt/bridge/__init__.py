@@ -2,7 +2,6 @@
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
 from agentprompt.bridge.control import NotInContext, add_files, drop_files
-from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
 from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
 from agentprompt.bridge.sizes import SizeReport, size_report
@@ -29,7 +28,6 @@ __all__ = [
     "DEFAULT_SPLIT_CHARS",
     "BridgePrompt",
     "BridgeState",
-    "BudgetTooSmall",
     "CopyFunction",
     "CopyResult",
     "InvalidBridgeState",

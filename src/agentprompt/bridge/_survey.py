@@ -89,7 +89,7 @@ def _scan_bodies(
 
 
 def _count_blocks(
-    texts: Mapping[str, str], survey: Survey, counter: Callable[[], CountCache], cache: Path
+    texts: Mapping[str, str], survey: Survey, counter: Callable[[], CountCache]
 ) -> None:
     """Count the joined blocks of ``texts`` (remembered counts are not worked out again)."""
     items = []
@@ -97,7 +97,7 @@ def _count_blocks(
         block = file_block(path, survey.whole(path))
         digest = survey.facts[path].digest
         items.append((block.key(digest, joined=True), block.counted_text(text, joined=True)))
-    counts = counter().count_each_keyed(items, store=cache) if items else []
+    counts = counter().count_each_keyed(items) if items else []
     survey.counts.update(zip(texts, counts, strict=True))
 
 
@@ -110,7 +110,8 @@ def survey_files(
 ) -> Survey:
     """The :class:`Survey` of ``paths``; ``discovered``: the files' stamps taken by
     discovery (before any reading). Facts, verdicts and counts are remembered in
-    ``cache``; ``counter`` gives the token counter (called only when one is needed)."""
+    ``cache``; ``counter`` gives the token counter, which keeps its counts there too (called
+    only when one is needed)."""
     known = recall_facts({p: discovered[p] for p in paths if p in discovered}, cache)
     survey = Survey(facts={}, bodies={}, unreadable={}, findings={}, counts={})
     for path, facts in known.items():
@@ -136,7 +137,7 @@ def survey_files(
         screen = screen_prompt_texts(list(texts.items()), cache_path=cache, digests=digests)
         _note_findings(survey, texts, screen.findings)
         allowed = {p: t for p, t in texts.items() if not survey.findings[p] and p != paths[-1]}
-        _count_blocks(allowed, survey, counter, cache)
+        _count_blocks(allowed, survey, counter)
     order = {p: n for n, p in enumerate(paths)}
     _reorder(survey.facts, order)
     _reorder(survey.bodies, order)
@@ -176,7 +177,7 @@ def _recall_known(
         survey.findings[path] = found.get(path, ())
     allowed = [p for p in paths if not survey.findings[p] and p != final]
     keys = {p: file_block(p, survey.whole(p)).key(digests[p], joined=True) for p in allowed}
-    remembered = counter().remembered_each_keyed(keys.values(), store=cache) if keys else {}
+    remembered = counter().remembered_each_keyed(keys.values()) if keys else {}
     missing: list[FileBody] = []
     for path in allowed:
         count = remembered.get(keys[path])
@@ -187,4 +188,4 @@ def _recall_known(
         if isinstance(body, FileBody):
             missing.append(body)
     for texts in read_batches(missing):
-        _count_blocks(texts, survey, counter, cache)
+        _count_blocks(texts, survey, counter)

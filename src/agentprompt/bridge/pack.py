@@ -13,6 +13,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from agentprompt.bridge._fitting import Fitted, fit_files
 from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge._render import (
     EditPieces,
@@ -30,7 +31,6 @@ from agentprompt.bridge._sentstore import recall_texts, remember_texts
 from agentprompt.bridge._streamed import FileBody, Piece, PromptText, read_batches
 from agentprompt.bridge._survey import Survey, survey_files
 from agentprompt.bridge._textfacts import text_facts
-from agentprompt.bridge.fitting import Fitted, fit_files
 from agentprompt.bridge.split import (
     DEFAULT_SPLIT_CHARS,
     SplitLimit,
@@ -107,7 +107,7 @@ class BridgePrompt:
     sections: tuple[PlacedSection, ...] = ()
     """The prompt as the core composer's sections (``frame``, then ``file:PATH`` per file
     shown at more than its path), each with its tokens; empty unless a budget cut the
-    prompt or a report was asked for (:mod:`agentprompt.bridge.fitting`)."""
+    prompt or a report was asked for (:mod:`agentprompt.bridge._fitting`)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut to fit, in the order it was cut."""
 
@@ -370,17 +370,13 @@ def _followup_prompt(
     def render(current: Any, left_out: Any) -> RenderedUser:
         return render_followup(state, part, current, left_out, root)
 
-    tokens = shared_counter()
-    counter = partial(tokens.count_keyed, store=cache)
     fitted = fit_files(
         render,
         levels,
         added,
         blocks,
         state.max_tokens,
-        counter,
-        tokens=tokens,
-        store=cache,
+        shared_counter(store=cache),
         report=report,
         digests=digests,
     )
@@ -460,7 +456,6 @@ def build_prompt(
         return _whole_prompt(
             root, state, view, system=system, cache=cache, split=split, remember=remember
         )
-    counter = shared_counter()
     levels = _initial_levels(state, view)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
@@ -518,9 +513,7 @@ def build_prompt(
         order,
         blocks,
         state.max_tokens,
-        partial(counter.count_keyed, store=cache),
-        tokens=counter,
-        store=cache,
+        shared_counter(store=cache),
         report=report,
         digests=digests,
     )
@@ -567,8 +560,10 @@ def _whole_prompt(
     # The tokenizer's tables (tens of megabytes) are loaded when first needed, after the
     # secret rules' prefilter, if any text needs it, was built (its building takes as much
     # again for a moment).
-    survey = survey_files(root, list(levels), discovered, cache, shared_counter)
-    counter = shared_counter()
+    survey = survey_files(
+        root, list(levels), discovered, cache, partial(shared_counter, store=cache)
+    )
+    counter = shared_counter(store=cache)
     for path in survey.unreadable:
         levels[path] = "summary" if path in view.summaries else "path"
     summarised = [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
@@ -605,7 +600,7 @@ def _whole_prompt(
         system=system,
         text=PromptText(rendered.pieces()),
         user_start=len(head),
-        tokens=_count_whole(rendered, survey, counter, cache),
+        tokens=_count_whole(rendered, survey, counter),
         withheld=withheld,
         split=split,
         shown_in_full=in_full,
@@ -631,7 +626,7 @@ def _read_piece(piece: Piece) -> str:
     return next(read_batches([piece]))[piece.path]
 
 
-def _count_whole(rendered: EditPieces, survey: Survey, counter: CountCache, cache: Path) -> int:
+def _count_whole(rendered: EditPieces, survey: Survey, counter: CountCache) -> int:
     """The exact token count of ``rendered``, as :meth:`CountCache.count_keyed` counts
     the joined text with a keyed span per file block: the text before the first block and
     after the last cut at headings, each block by its remembered (or surveyed) count; the
@@ -639,20 +634,20 @@ def _count_whole(rendered: EditPieces, survey: Survey, counter: CountCache, cach
     its end is not a piece boundary. Only that last file may be read again."""
     blocks = rendered.blocks
     if not blocks:
-        return counter.count_keyed(rendered.head + rendered.tail, store=cache)
-    total = counter.count_keyed(rendered.head + "\n", store=cache)
+        return counter.count_keyed(rendered.head + rendered.tail)
+    total = counter.count_keyed(rendered.head + "\n")
     total += sum(survey.counts[b.path] for b in blocks[:-1])
     last = blocks[-1]
     tail = rendered.tail
     if not is_piece_boundary("\n" + tail, 1):
         text = last.counted_text(_read_piece(last.body), joined=False) + tail
-        return total + counter.count_keyed(text, store=cache)
+        return total + counter.count_keyed(text)
     key = last.key(survey.facts[last.path].digest, joined=False)
-    remembered = counter.remembered_each_keyed([key], store=cache).get(key)
+    remembered = counter.remembered_each_keyed([key]).get(key)
     if remembered is None:
         text = last.counted_text(_read_piece(last.body), joined=False)
-        remembered = counter.count_each_keyed([(key, text)], store=cache)[0]
-    return total + remembered + (counter.count_keyed(tail, store=cache) if tail else 0)
+        remembered = counter.count_each_keyed([(key, text)])[0]
+    return total + remembered + (counter.count_keyed(tail) if tail else 0)
 
 
 def pack_repository(

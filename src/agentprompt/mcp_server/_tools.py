@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.view import RepoView, UnknownFile, resolve_paths, view_repository
+from agentprompt.budget import BudgetExceeded
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS
@@ -239,7 +239,7 @@ def pack(
         packed = BridgeSessions(workspace).start(request, save=False, split=False)
     except UnknownFile as exc:
         raise _about("files", exc) from None
-    except BudgetTooSmall as exc:
+    except BudgetExceeded as exc:
         raise UsageError(
             f"{exc.budget} is too small: with every file shown only by its path the prompt "
             f"still takes {exc.needed} tokens",

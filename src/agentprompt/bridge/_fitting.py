@@ -21,17 +21,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
 
 from agentprompt.bridge._render import Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, fit
 from agentprompt.composition import Composition, assemble
-from agentprompt.errors import UsageError
 from agentprompt.sections import Section, Stability
-from agentprompt.tokens import CountCache, KeyedSpan
+from agentprompt.tokens import CountCache
 
-__all__ = ["BudgetTooSmall", "Fitted", "fit_files", "prompt_sections"]
+__all__ = ["Fitted", "fit_files", "paths_only_too_large", "prompt_sections"]
 
 FILE_PRIORITY = 1
 """The budget priority of every file section (the frame's is required)."""
@@ -41,27 +38,6 @@ _REFITS = 6
 
 Render = Callable[[Mapping[str, Level], Sequence[tuple[str, Level]]], RenderedUser]
 """Renders the prompt for given levels and the files cut down (with what was kept)."""
-
-
-class SpanCounter(Protocol):
-    """Counts a prompt exactly, told which spans of it keys identify (the shared
-    :meth:`~agentprompt.tokens.CountCache.count_keyed` with the cache's store)."""
-
-    def __call__(self, text: str, known: Sequence[KeyedSpan] = ()) -> int: ...
-
-
-class BudgetTooSmall(UsageError):
-    """A token budget the prompt cannot fit even with every file shown as a path only."""
-
-    def __init__(self, budget: int, needed: int) -> None:
-        super().__init__(
-            f"--max-tokens {budget} is too small: with every file shown only by its path the "
-            f"prompt still takes {needed} tokens; raise --max-tokens, or name fewer files"
-        )
-        self.budget = budget
-        """The budget given."""
-        self.needed = needed
-        """The smallest prompt's token count."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,6 +56,18 @@ class Fitted:
     """The prompt as sections, with each one's tokens (None: not built, see the module)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut, in the order it was cut."""
+
+
+def paths_only_too_large(budget: int, needed: int) -> BudgetExceeded:
+    """The error for a ``budget`` the prompt cannot fit even with every file shown by its
+    path only, which takes ``needed`` tokens."""
+    return BudgetExceeded(
+        budget=budget,
+        needed=needed,
+        problem=f"{{max_tokens}} {budget} is too small: with every file shown only by its path "
+        f"the prompt still takes {needed} tokens",
+        fix="raise {max_tokens}, or name fewer files",
+    )
 
 
 def prompt_sections(
@@ -138,26 +126,22 @@ def fit_files(
     order: Sequence[str],
     blocks: Mapping[tuple[str, Level], str],
     budget: int | None,
-    counter: SpanCounter,
-    *,
     tokens: CountCache,
-    store: Path | None = None,
+    *,
     report: bool = False,
     digests: Mapping[str, str] | None = None,
 ) -> Fitted:
     """The prompt ``render`` makes, its files cut down by the core budget (lowest of
     ``order`` first) to ``budget``; ``blocks`` holds each file's text at each level it may
-    be shown at, ``digests`` its content's digest. ``tokens`` counts the sections
-    (remembering their counts in ``store``, by key); ``report``: build the sections'
-    composition even when nothing is cut."""
+    be shown at, ``digests`` its content's digest. ``tokens`` counts the prompt and its
+    sections (remembering their counts by key, in its store too); ``report``: build the
+    sections' composition even when nothing is cut."""
     rendered = render(levels, ())
-    exact = counter(rendered.text, rendered.spans)
+    exact = tokens.count_keyed(rendered.text, rendered.spans)
     if (budget is None or exact <= budget) and not report:
         return Fitted(text=rendered.text, tokens=exact, levels=dict(levels), left_out=())
     frame = render({}, ()).text
-    whole = assemble(
-        prompt_sections(frame, levels, order, blocks, digests), counter=tokens, count_store=store
-    )
+    whole = assemble(prompt_sections(frame, levels, order, blocks, digests), counter=tokens)
     if budget is None or exact <= budget:
         return Fitted(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
@@ -168,12 +152,12 @@ def fit_files(
     target = budget + whole.total_tokens - exact
     for _ in range(_REFITS):
         try:
-            result = fit(whole, target, counter=tokens, count_store=store)
+            result = fit(whole, target, counter=tokens)
         except BudgetExceeded:
             break
         current, left_out = _levels_after(levels, order, result.cuts)
         rendered = render(current, left_out)
-        exact = counter(rendered.text, rendered.spans)
+        exact = tokens.count_keyed(rendered.text, rendered.spans)
         if exact <= budget:
             return Fitted(
                 text=rendered.text,
@@ -185,7 +169,7 @@ def fit_files(
             )
         target = result.composition.total_tokens - (exact - budget)
     smallest = render({p: "path" for p in levels}, tuple((p, "path") for p in order if p in levels))
-    raise BudgetTooSmall(budget, counter(smallest.text, smallest.spans))
+    raise paths_only_too_large(budget, tokens.count_keyed(smallest.text, smallest.spans))
 
 
 def _levels_after(
