@@ -15,10 +15,10 @@ from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import find_session
 from agentprompt.edits.journal import WriteFailed
 from agentprompt.errors import AgentPromptError
+from agentprompt.services import _bridge as bridge_service
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.persist import load_tracker
 from agentprompt.tokens import shared_counter
-from agentprompt.services import _bridge as bridge_service
 from agentprompt.web._rpc import handle_rpc
 
 from .conftest import TOKEN
