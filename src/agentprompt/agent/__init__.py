@@ -24,7 +24,7 @@ if _typing.TYPE_CHECKING:
         main_system_parts,
         main_system_prompt,
     )
-    from agentprompt.agent._topic import TopicBoundary, TopicDetector, TopicReplyError
+    from agentprompt.agent._topic import TopicBoundary, TopicDetector
     from agentprompt.agent.compaction import (
         Compaction,
         CompactionError,
@@ -72,7 +72,6 @@ _SOURCES = {
     "SystemText": "agentprompt.agent.placement",
     "TopicBoundary": "agentprompt.agent._topic",
     "TopicDetector": "agentprompt.agent._topic",
-    "TopicReplyError": "agentprompt.agent._topic",
     "TurnResult": "agentprompt.agent.session.values",
     "UnknownAgent": "agentprompt.agent.specialized",
     "agent_system_prompt": "agentprompt.agent._system_prompt",
@@ -114,7 +113,6 @@ __all__ = [
     "SystemText",
     "TopicBoundary",
     "TopicDetector",
-    "TopicReplyError",
     "TurnResult",
     "UnknownAgent",
     "agent_system_prompt",

@@ -1,7 +1,7 @@
 """The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
-from agentprompt.bridge.control import NotInContext, add_files, drop_files
+from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.fitting import BudgetTooSmall
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
 from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
@@ -14,7 +14,6 @@ from agentprompt.bridge.split import (
 )
 from agentprompt.bridge.state import (
     BridgeState,
-    InvalidBridgeState,
     NoBridgeSession,
     clear_session,
     find_session,
@@ -22,7 +21,7 @@ from agentprompt.bridge.state import (
     save_state,
     start_session,
 )
-from agentprompt.bridge.text import UnknownLanguage, default_lang
+from agentprompt.bridge.text import default_lang
 from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
 
 __all__ = [
@@ -32,16 +31,13 @@ __all__ = [
     "BudgetTooSmall",
     "CopyFunction",
     "CopyResult",
-    "InvalidBridgeState",
     "LimitTooSmall",
     "NoBridgeSession",
-    "NotInContext",
     "RepoView",
     "Round",
     "SizeReport",
     "SplitLimit",
     "UnknownFile",
-    "UnknownLanguage",
     "add_files",
     "advance",
     "build_prompt",

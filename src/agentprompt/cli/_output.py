@@ -36,13 +36,25 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-ARGUMENTS = {"paths": "PATHS", "reply": "REPLY", "files": "FILES"}
-"""The inputs the command line takes as positional arguments, by their plain names."""
+ARGUMENTS = {
+    "paths": "PATHS",
+    "reply": "REPLY",
+    "files": "FILES",
+    "delete_session": "agentprompt sessions delete",
+    "recover": "agentprompt apply --recover",
+    "recover_preview": "agentprompt apply --recover --dry-run",
+    "reset_session": "agentprompt bridge reset",
+    "reset_tiers": "agentprompt tiers --reset",
+    "start_session": "agentprompt pack --task TEXT",
+}
+"""The inputs the command line takes as positional arguments, and the commands a library
+error names as what to run, by their plain names."""
 
 
 def flag_name(name: str) -> str:
     """How the command line names the input ``name`` (a library error's plain name):
-    ``max_tokens`` is ``--max-tokens``, ``paths`` is ``PATHS``."""
+    ``max_tokens`` is ``--max-tokens``, ``paths`` is ``PATHS``, ``recover`` is
+    ``agentprompt apply --recover``."""
     return ARGUMENTS.get(name) or "--" + name.replace("_", "-")
 
 

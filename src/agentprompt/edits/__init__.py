@@ -7,8 +7,7 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.edits._lineindex import LineIndex
     from agentprompt.edits._match import STAGES, Found, Missing, Stage, locate
-    from agentprompt.edits._stream import StreamClosed, StreamParser
-    from agentprompt.edits._textfile import NotText
+    from agentprompt.edits._stream import StreamParser
     from agentprompt.edits.actions import (
         Action,
         AnchoredEdit,
@@ -32,22 +31,21 @@ if _typing.TYPE_CHECKING:
         ApplyOptions,
         ApplyReport,
         FailedAction,
-        NotADirectoryRoot,
         apply_actions,
         apply_reply,
     )
-    from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
+    from agentprompt.edits.dialects import DIALECTS, Dialect
     from agentprompt.edits.instructions import dialect_instructions
     from agentprompt.edits.journal import (
         ApplyBusy,
         JournalPending,
-        JournalUnsafe,
         RecoveryReport,
         WriteFailed,
         recover,
     )
     from agentprompt.edits.parse import detect_dialects, parse_reply
     from agentprompt.edits.paths import UnsafePath
+    from agentprompt.edits.wording import UnknownLanguage
 
 # Loaded on first use: importing one engine module (the dialects' instructions, say)
 # does not pay for the applier, the journal and the stream parser.
@@ -69,12 +67,9 @@ _LAZY = {
     "Found": "agentprompt.edits._match",
     "Hunk": "agentprompt.edits.actions",
     "JournalPending": "agentprompt.edits.journal",
-    "JournalUnsafe": "agentprompt.edits.journal",
     "LineIndex": "agentprompt.edits._lineindex",
     "Missing": "agentprompt.edits._match",
     "MoveFile": "agentprompt.edits.actions",
-    "NotADirectoryRoot": "agentprompt.edits.apply",
-    "NotText": "agentprompt.edits._textfile",
     "ParseResult": "agentprompt.edits.actions",
     "PatchFile": "agentprompt.edits.actions",
     "RecoveryReport": "agentprompt.edits.journal",
@@ -82,10 +77,9 @@ _LAZY = {
     "STAGES": "agentprompt.edits._match",
     "SearchReplace": "agentprompt.edits.actions",
     "Stage": "agentprompt.edits._match",
-    "StreamClosed": "agentprompt.edits._stream",
     "StreamParser": "agentprompt.edits._stream",
     "SwitchMode": "agentprompt.edits.actions",
-    "UnknownDialect": "agentprompt.edits.dialects",
+    "UnknownLanguage": "agentprompt.edits.wording",
     "UnsafePath": "agentprompt.edits.paths",
     "WriteFailed": "agentprompt.edits.journal",
     "WriteFile": "agentprompt.edits.actions",
@@ -120,22 +114,18 @@ __all__ = [
     "Found",
     "Hunk",
     "JournalPending",
-    "JournalUnsafe",
     "LineIndex",
     "Missing",
     "MoveFile",
-    "NotADirectoryRoot",
-    "NotText",
     "ParseResult",
     "PatchFile",
     "RecoveryReport",
     "RequestFiles",
     "SearchReplace",
     "Stage",
-    "StreamClosed",
     "StreamParser",
     "SwitchMode",
-    "UnknownDialect",
+    "UnknownLanguage",
     "UnsafePath",
     "WriteFailed",
     "WriteFile",

@@ -159,8 +159,8 @@ class Store:
         if size == 0:
             raise StoreError(
                 f"state database {path} is empty (0 bytes): the sessions it held are lost. "
-                "Remove the file to start afresh (agentprompt pack --task TEXT starts a new "
-                "session)"
+                "Remove the file to start afresh ({start_session} starts a new session)",
+                names=True,
             )
         return cls(path)
 
@@ -238,7 +238,8 @@ class Store:
             self.close()
             raise StoreError(
                 f"{self.path} is an SQLite database of another program (it has the tables "
-                f"{', '.join(sorted(tables))}); give agentprompt its own file with --db"
+                f"{', '.join(sorted(tables))})",
+                fix="give agentprompt its own file with {db}",
             )
 
     def _migrate(self) -> None:
@@ -357,8 +358,8 @@ def _record(row: tuple[Any, ...]) -> SessionRecord:
         state = json.loads(row[4])
     except (TypeError, ValueError, RecursionError):
         raise StoreError(
-            f"session {row[0]!r} has a damaged state (not JSON); delete it with "
-            f"'agentprompt sessions delete {row[0]}'"
+            f"session {row[0]!r} has a damaged state (not JSON)",
+            fix=f"delete it with '{{delete_session}} {row[0]}'",
         ) from None
     # A state that is JSON but not an object is left to its runtime to refuse, naming the
     # fix it knows (``bridge reset``, ``--reset``...).

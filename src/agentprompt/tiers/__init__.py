@@ -12,7 +12,6 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.tiers._items import InvalidHistory
     from agentprompt.tiers._request import TieredRequest, tiered_request
     from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers, tier_parts
     from agentprompt.tiers.breakdown import (
@@ -21,11 +20,7 @@ if _typing.TYPE_CHECKING:
         TierTokens,
         get_context_breakdown,
     )
-    from agentprompt.tiers.context import (
-        DEFAULT_MAP_TOKENS,
-        UnreadableContextFile,
-        repository_context,
-    )
+    from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
     from agentprompt.tiers.persist import (
         CorruptTierState,
         StoredTracker,
@@ -53,7 +48,6 @@ _LAZY = {
     "ContextBreakdown": "agentprompt.tiers.breakdown",
     "CorruptTierState": "agentprompt.tiers.persist",
     "DEFAULT_MAP_TOKENS": "agentprompt.tiers.context",
-    "InvalidHistory": "agentprompt.tiers._items",
     "ItemState": "agentprompt.tiers.tracker",
     "ItemTokens": "agentprompt.tiers.breakdown",
     "RULES": "agentprompt.tiers.policy",
@@ -70,7 +64,6 @@ _LAZY = {
     "TrackedItem": "agentprompt.tiers.tracker",
     "TrackerState": "agentprompt.tiers.tracker",
     "TrackerUpdate": "agentprompt.tiers.tracker",
-    "UnreadableContextFile": "agentprompt.tiers.context",
     "assemble_tiers": "agentprompt.tiers.assembly",
     "cache_json": "agentprompt.tiers.served",
     "cache_use": "agentprompt.tiers.served",
@@ -95,7 +88,6 @@ __all__ = [
     "CacheUse",
     "ContextBreakdown",
     "CorruptTierState",
-    "InvalidHistory",
     "ItemState",
     "ItemTokens",
     "ServedTally",
@@ -110,7 +102,6 @@ __all__ = [
     "TrackedItem",
     "TrackerState",
     "TrackerUpdate",
-    "UnreadableContextFile",
     "assemble_tiers",
     "cache_json",
     "cache_use",

@@ -52,10 +52,7 @@ class CorruptTierState(AgentPromptError):
 
     def __init__(self, problem: str) -> None:
         self.problem = f"the stored cache-tier state is damaged ({problem})"
-        super().__init__(
-            f"the stored cache-tier state is damaged ({problem}); run 'agentprompt tiers "
-            "--reset' to start tracking afresh"
-        )
+        super().__init__(self.problem, fix="run '{reset_tiers}' to start tracking afresh")
 
 
 @dataclass(frozen=True, kw_only=True)

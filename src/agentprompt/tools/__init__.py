@@ -18,7 +18,6 @@ from agentprompt.tools.context import (
 from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.registry import (
     GUIDANCE_HEADING,
-    DuplicateTool,
     ToolHandler,
     ToolRegistry,
     ToolSpec,
@@ -34,7 +33,6 @@ __all__ = [
     "GUIDANCE_HEADING",
     "DelegationKind",
     "DelegationRequest",
-    "DuplicateTool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolFailure",

@@ -43,6 +43,12 @@ class InvalidParams(UsageError):
     """A param is missing or of the wrong type; the message names it and what is expected."""
 
 
+def _param_name(name: str) -> str:
+    """How the page names an input a library error names plainly: as a param, in quotes
+    (``"max_tokens"``), never as a command-line flag."""
+    return f'"{name}"'
+
+
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
@@ -72,9 +78,9 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     try:
         result = method(params)
     except UsageError as exc:
-        return _error(request_id, INVALID_PARAMS, str(exc))
+        return _error(request_id, INVALID_PARAMS, exc.worded(_param_name))
     except AgentPromptError as exc:
-        return _error(request_id, SERVER_ERROR, str(exc))
+        return _error(request_id, SERVER_ERROR, exc.worded(_param_name))
     except Exception as exc:
         return _error(request_id, INTERNAL_ERROR, f"{name} failed: {type(exc).__name__}: {exc}")
     if notification:

@@ -17,26 +17,13 @@ from agentprompt.repo.discovery._files import Discovery
 from agentprompt.repo.discovery._ignore import RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
 
-__all__ = ["PatternMatchesNothing", "filter_discovery", "matching_rules"]
-
-
-class PatternMatchesNothing(UsageError):
-    """An ``--include`` or ``--exclude`` pattern that matches none of the files."""
-
-    def __init__(self, option: str, pattern: str) -> None:
-        super().__init__(
-            f"{option} {pattern!r} matches no file of the repository; check the pattern "
-            "(gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
-        )
-        self.option = option
-        """``--include`` or ``--exclude``."""
-        self.pattern = pattern
-        """The pattern as given."""
+__all__ = ["filter_discovery", "matching_rules"]
 
 
 def matching_rules(patterns: Sequence[str], option: str) -> RuleSet:
-    """``patterns`` as a rule set (an invalid one is a usage error naming ``option``)."""
-    return RuleSet(parse_rules(patterns, source=option, numbered=False))
+    """``patterns`` as a rule set (an invalid one is a usage error naming ``option``, the
+    input's plain name: ``include`` or ``exclude``)."""
+    return RuleSet(parse_rules(patterns, source=option, numbered=False, named=f"{{{option}}}"))
 
 
 def _matches(rules: RuleSet, path: str) -> bool:
@@ -53,21 +40,25 @@ def filter_discovery(
 ) -> Discovery:
     """``found`` with only the files ``includes`` match (all when none is given) and none
     that ``excludes`` match; each file left out is reported with the option that left it
-    out. ``strict``: a pattern matching no file is :class:`PatternMatchesNothing`."""
+    out. ``strict``: a pattern matching no file is a
+    :class:`~agentprompt.errors.UsageError`."""
     if not includes and not excludes:
         return found
     kept = list(found.files)
     left: list[Exclusion] = []
     for option, patterns, keep_matching in (
-        ("--include", includes, True),
-        ("--exclude", excludes, False),
+        ("include", includes, True),
+        ("exclude", excludes, False),
     ):
         if not patterns:
             continue
         for pattern in patterns:
             single = matching_rules([pattern], option)
             if strict and not any(_matches(single, f.path) for f in found.files):
-                raise PatternMatchesNothing(option, pattern)
+                raise UsageError(
+                    f"{{{option}}} {pattern!r} matches no file of the repository",
+                    fix="check the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')",
+                )
         rules = matching_rules(patterns, option)
         next_kept = []
         for item in kept:
