@@ -5,6 +5,16 @@ compaction and topic detection, request placement, system prompts and specialise
 The package exports what a user of the agent needs; the working parts are imported from
 their modules. Names are imported on first use, so importing one module of the package does
 not load the whole session machinery.
+
+Errors::
+
+    AgentPromptError
+    ├── CompactionError     the model gave no usable summary; the history is left as it was
+    └── SessionStateError   a stored agent session cannot be resumed
+
+An unusable topic-boundary reply is an ``AgentPromptError``; agent files raise
+:class:`~agentprompt.errors.InvalidAgentDefinition` and
+:class:`~agentprompt.errors.UnknownAgent`.
 """
 
 import typing as _typing

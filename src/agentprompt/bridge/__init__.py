@@ -1,4 +1,18 @@
-"""The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
+"""The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard.
+
+Errors::
+
+    UsageError
+    ├── NoBridgeSession   a command needs a bridge session and the root has none
+    ├── UnknownFile       a path the bridge cannot show (outside the root, held back...)
+    ├── LimitTooSmall     a split limit that cannot hold a part header and the longest line
+    └── BudgetTooSmall    a token budget the prompt cannot fit with every file a path only
+
+Other bad input (a file to drop that is not in context, a file that changed while the
+prompt was made) is a ``UsageError``; a language with no prompts is the edit engine's
+:class:`~agentprompt.edits.UnknownLanguage`; a stored session that cannot be read is a
+:class:`~agentprompt.store.StoreError`.
+"""
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
 from agentprompt.bridge.control import add_files, drop_files

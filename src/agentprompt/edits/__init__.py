@@ -1,4 +1,23 @@
-"""The edit engine: parse a model's reply into actions and apply them safely."""
+"""The edit engine: parse a model's reply into actions and apply them safely.
+
+Errors::
+
+    AgentPromptError
+    └── EditError              what the engine refuses (an unknown dialect, a file that is
+        │                      not text, a garbled reply, a journal's unsafe place...)
+        ├── UnsafePath         a path that could leave the root or damage the repository
+        │   └── PathTooLong    a name or path no file system holds (nothing of it exists)
+        ├── JournalPending     an interrupted apply left its journal: recover first
+        ├── ApplyBusy          another apply or recovery holds the root's lock
+        ├── WriteFailed        a write failed part way; every file was restored
+        └── RollbackFailed     a write failed and so did restoring; the journal keeps them
+    UsageError
+    └── UnknownLanguage        a language the engine (or the bridge) has no text in
+
+A root that is not a folder is :class:`~agentprompt.errors.NotADirectory`. Inside the
+engine, ``Refused`` (an action that cannot be applied) and ``Unplaceable`` (added lines
+that cannot be written into the file) become an action's feedback and never escape.
+"""
 
 import typing as _typing
 

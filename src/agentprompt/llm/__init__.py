@@ -6,6 +6,23 @@
 SDK only when made. Tests never reach a real model: :class:`ScriptedModel` and
 :class:`FunctionModel` stand in, and with ``AGENTPROMPT_ALLOW_MODEL_REQUESTS=0`` any real
 client refuses to send.
+
+Errors::
+
+    AgentPromptError
+    ├── ModelError                   a model could not be asked, or stopped answering
+    │   │                            (``partial``: what had streamed before)
+    │   ├── ModelConfigError         the model configuration is missing or invalid
+    │   ├── ClientNotInstalled       the SDK a provider needs is not installed
+    │   ├── MissingApiKey            no API key for a provider that needs one
+    │   ├── ModelConnectionError     the server cannot be reached, or the connection failed
+    │   │   └── ModelStreamInterrupted   the stream broke before the reply was complete
+    │   ├── ModelReplyError          an answer not in the protocol it was asked in
+    │   ├── ModelHTTPError           an HTTP error status
+    │   │   └── RateLimited          HTTP 429 (``retry_after``)
+    │   └── ScriptOutOfAnswers       a ``script:FILE`` model was asked more than FILE holds
+    ├── ScriptExhausted              a ScriptedModel was asked more than it had answers
+    └── ModelRequestsBlocked         a real model was called while requests are switched off
 """
 
 from agentprompt.llm._testing import FunctionModel, PromptCall, ScriptedModel, ScriptExhausted

@@ -1,5 +1,22 @@
 """The repository context engine, in parts: discovery, symbols, extraction, rank, map,
-secrets and file selection (each a sub-package with one public entry)."""
+secrets and file selection (each a sub-package with one public entry).
+
+Errors::
+
+    AgentPromptError
+    ├── UnreadableFile             a file that cannot be read as UTF-8 text
+    └── UsageError
+        ├── InvalidIgnorePattern   an include or exclude pattern that is not gitignore syntax
+        └── InvalidTask            a task that cannot be ranked for (empty, binary, too long)
+    ValueError
+    └── InvalidPattern             a line git would never match (its readers word it)
+
+Other bad input (a pattern that matches no file, an unusable selection option) is a
+``UsageError``; a git call that does not finish, or a secret scanner that cannot run, an
+``AgentPromptError``; a root that is not a folder :class:`~agentprompt.errors.NotADirectory`;
+an overriding prompt file without a line the selection needs
+:class:`~agentprompt.prompts.loader.InvalidPromptFile`.
+"""
 
 import typing as _typing
 

@@ -5,6 +5,15 @@ messages are :mod:`agentprompt.commitmsg`).
 The package exports what a caller of the tiers needs; the rules' and the tracker's working
 parts are imported from their modules. Submodules load on first use, so importing one
 module of the package does not load the symbol map.
+
+Errors::
+
+    AgentPromptError
+    └── CorruptTierState   the stored tracker state cannot be read back (``open_tracker``
+                           turns it into a warning and starts afresh)
+
+Bad input (two tracked items with one key, a history message a tiered prompt cannot hold,
+a file that cannot be put in the context) is a ``UsageError``.
 """
 
 import typing as _typing

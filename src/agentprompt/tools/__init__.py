@@ -2,6 +2,14 @@
 
 :func:`default_registry` loads the built-in tools (and the edit engine they use) on first
 use, so importing the registry or the context stays cheap.
+
+Errors::
+
+    AgentPromptError
+    ├── ToolDefinitionError   a function that cannot become a tool (every problem listed)
+    └── ToolFailure           a tool could not do what it was asked (told to the model)
+
+Registering a second tool of one name is an ``AgentPromptError``.
 """
 
 import typing as _typing
