@@ -26,7 +26,14 @@ InputNamer = Callable[[str], str]
 """How a front door names one of its inputs: ``"max_tokens"`` is ``--max-tokens`` on the
 command line, ``"max_tokens"`` to the page and to an MCP client."""
 
-_INPUT = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_INPUT = re.compile(r"\{\{|\}\}|\{([a-z][a-z0-9_]*)\}")
+"""An input named as ``{max_tokens}``, or a brace doubled to be kept as it is."""
+
+
+def literal(text: str) -> str:
+    """``text`` (a path, a pattern, a line the user wrote) to be quoted in a message that
+    names inputs: its braces doubled, so nothing in it is read as an input's name."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def plain_name(name: str) -> str:
@@ -36,11 +43,11 @@ def plain_name(name: str) -> str:
 
 def _word(problem: str, input: str | None, fix: str | None, names: bool, name: InputNamer) -> str:
     """``problem`` with the input at fault first and the ``fix`` after it, every input
-    named by ``name``; ``problem`` as it is when it names no input (an error written for
-    one door is shown as it is)."""
+    named by ``name`` (a doubled brace is one brace: see :func:`literal`); ``problem`` as it
+    is when it names no input (an error written for one door is shown as it is)."""
 
     def named(text: str) -> str:
-        return _INPUT.sub(lambda m: name(m.group(1)), text)
+        return _INPUT.sub(lambda m: name(m.group(1)) if m.group(1) else m.group(0)[0], text)
 
     if input is None and fix is None:
         return named(problem) if names else problem

@@ -37,7 +37,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.store.cachedb import open_cache, rows_in
 
 __all__ = [
@@ -150,7 +150,8 @@ class BpeTokenizer:
         if encoding not in EXACT_ENCODINGS:
             # An encoding name that agentprompt cannot count with.
             raise UsageError(
-                f"unknown token encoding {encoding!r}: use one of {', '.join(EXACT_ENCODINGS)}, "
+                f"unknown token encoding {literal(repr(encoding))}: use one of "
+                f"{', '.join(EXACT_ENCODINGS)}, "
                 "or name a model with {model} so the encoding is chosen for you",
                 names=True,
             )

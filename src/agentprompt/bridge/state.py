@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.store import Store, StoreError, default_store_path
 
 __all__ = [
@@ -38,7 +38,9 @@ class NoBridgeSession(UsageError):
     """A command needs a bridge session and there is none for the root."""
 
     def __init__(self, root: Path) -> None:
-        super().__init__(f"no bridge session in {root}", fix="start one with: {start_session}")
+        super().__init__(
+            f"no bridge session in {literal(str(root))}", fix="start one with: {start_session}"
+        )
         self.root = root
         """The repository root that was looked at."""
 
@@ -188,7 +190,7 @@ class BridgeState:
             )
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(
-                f"the stored bridge session cannot be read ({exc})",
+                f"the stored bridge session cannot be read ({literal(str(exc))})",
                 fix="clear it with {reset_session} and start again with {start_session}",
             ) from None
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from agentprompt.edits.wording import UnknownLanguage
+from agentprompt.errors import literal
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = ["LANGS", "default_lang", "prompt_name", "render_prompt"]
@@ -33,7 +34,7 @@ def prompt_name(base: str, lang: str) -> str:
     if lang not in LANGS:
         raise UnknownLanguage(
             lang,
-            f"no bridge prompts in {lang!r}",
+            f"no bridge prompts in {literal(repr(lang))}",
             fix="use {lang} " + " or {lang} ".join(LANGS),
         )
     return f"bridge/{base}" if lang == "ja" else f"bridge/{base}_{lang}"

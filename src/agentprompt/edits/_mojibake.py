@@ -16,6 +16,7 @@ import ftfy
 from ftfy.badness import is_bad
 
 from agentprompt.edits.actions import EditError
+from agentprompt.errors import literal
 
 __all__ = ["GarbledLine", "garbled_lines", "garbled_reply", "repair"]
 
@@ -43,7 +44,8 @@ def garbled_reply(lines: tuple[GarbledLine, ...]) -> EditError:
     more = f" and {len(lines) - 1} more line(s)" if len(lines) > 1 else ""
     return EditError(
         f"the reply looks like UTF-8 text read as Windows-1252 or Latin-1 (line "
-        f"{first.line}: {_quote(first.text)} reads {_quote(first.repaired)} repaired{more}); "
+        f"{first.line}: {literal(_quote(first.text))} reads {literal(_quote(first.repaired))} "
+        f"repaired{more}); "
         "nothing was applied. Copy the reply again so it stays UTF-8 (or save it as "
         "UTF-8), or apply it with {fix_encoding} to repair it",
         names=True,

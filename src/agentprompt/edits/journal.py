@@ -45,6 +45,7 @@ from agentprompt.edits._safeio import (
 )
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
+from agentprompt.errors import literal
 
 __all__ = [
     "ApplyBusy",
@@ -68,7 +69,7 @@ class JournalPending(EditError):
     def __init__(self, root: Path) -> None:
         self.root = root
         super().__init__(
-            f"an interrupted apply left a journal in {root / JOURNAL_DIR}",
+            f"an interrupted apply left a journal in {literal(str(root / JOURNAL_DIR))}",
             fix="run '{recover_preview}' to see what it would restore, then '{recover}' to "
             "restore the files it was changing, and try again",
         )

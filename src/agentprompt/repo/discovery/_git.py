@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, literal
 
 __all__ = [
     "GIT_TIMEOUT_SECONDS",
@@ -25,7 +25,7 @@ def _timed_out(args: list[str], root: Path, seconds: float) -> AgentPromptError:
     """A git call made for discovery did not finish in time."""
     command = " ".join(["git", *args])
     return AgentPromptError(
-        f"`{command}` did not finish within {seconds:g} s in {root}",
+        f"`{literal(command)}` did not finish within {seconds:g} s in {literal(str(root))}",
         fix="check the repository (a slow file system or a locked index), or pass {no_git} "
         "to walk the folder with its .gitignore files instead",
     )

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.repo.discovery.wildmatch import InvalidPattern, translate
 
 __all__ = ["InvalidIgnorePattern", "Rule", "RuleSet", "parse_rules"]
@@ -84,7 +84,9 @@ def parse_rules(
             message = f"{where}: `{text}` is not a valid gitignore pattern ({exc})"
             if problems is None and named is not None:
                 raise InvalidIgnorePattern(
-                    f"{named}: `{text}` is not a valid gitignore pattern ({exc})", names=True
+                    f"{named}: `{literal(text)}` is not a valid gitignore pattern "
+                    f"({literal(str(exc))})",
+                    names=True,
                 ) from None
             if problems is None:
                 raise InvalidIgnorePattern(message) from None

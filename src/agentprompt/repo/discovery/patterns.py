@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.repo.discovery._files import Discovery
 from agentprompt.repo.discovery._ignore import RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
@@ -56,7 +56,7 @@ def filter_discovery(
             single = matching_rules([pattern], option)
             if strict and not any(_matches(single, f.path) for f in found.files):
                 raise UsageError(
-                    f"{{{option}}} {pattern!r} matches no file of the repository",
+                    f"{{{option}}} {literal(repr(pattern))} matches no file of the repository",
                     fix="check the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')",
                 )
         rules = matching_rules(patterns, option)
