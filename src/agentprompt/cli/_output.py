@@ -40,6 +40,7 @@ ARGUMENTS = {
     "paths": "PATHS",
     "reply": "REPLY",
     "files": "FILES",
+    "apply": "agentprompt apply",
     "delete_session": "agentprompt sessions delete",
     "recover": "agentprompt apply --recover",
     "recover_preview": "agentprompt apply --recover --dry-run",

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agentprompt.edits.actions import EditError
+from agentprompt.errors import literal
 
 __all__ = [
     "ApplyBusy",
@@ -49,7 +50,10 @@ class ApplyBusy(EditError):
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
+        super().__init__(
+            f"another {{apply}} is running in {literal(str(root))}",
+            fix="wait for it to finish",
+        )
 
 
 _HELD: set[tuple[int, int, int]] = set()
