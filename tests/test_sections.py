@@ -18,7 +18,6 @@ from agentprompt.messages import ImagePart, Message, TextPart, ToolCall, ToolDef
 from agentprompt.sections import (
     Built,
     HistorySlot,
-    InvalidSection,
     Part,
     Profile,
     Section,
@@ -119,7 +118,7 @@ def test_a_fallback_chain_that_shrinks_at_every_step_is_accepted() -> None:
 def test_a_fallback_that_is_not_smaller_than_the_step_before_is_invalid(
     fallbacks: tuple[str, ...],
 ) -> None:
-    with pytest.raises(InvalidSection, match="must be smaller"):
+    with pytest.raises(UsageError, match="must be smaller"):
         Section(id="s", role="system", text="the same text", fallbacks=fallbacks)
 
 
@@ -132,7 +131,7 @@ def test_an_invalid_section_is_a_usage_error_naming_the_section() -> None:
 
 
 def test_a_profile_with_two_specs_of_one_id_is_invalid() -> None:
-    with pytest.raises(InvalidSection, match="'rules'"):
+    with pytest.raises(UsageError, match="'rules'"):
         Profile(
             name="p",
             specs=(
@@ -150,7 +149,7 @@ def test_builders_yielding_two_sections_of_one_id_are_invalid() -> None:
             SectionSpec[None](id="b", build=lambda _: section("same")),
         ),
     )
-    with pytest.raises(InvalidSection, match="same"):
+    with pytest.raises(UsageError, match="same"):
         compose(profile, None)
 
 
@@ -653,9 +652,9 @@ def test_counts_are_exact_and_the_last_four_stable_run_ends_are_breakpoints(
 
 
 def test_a_history_slot_needs_a_positive_step_and_a_non_negative_keep_last() -> None:
-    with pytest.raises(InvalidSection, match="step must be at least 1"):
+    with pytest.raises(UsageError, match="step must be at least 1"):
         HistorySlot(step=0)
-    with pytest.raises(InvalidSection, match="keep_last cannot be negative"):
+    with pytest.raises(UsageError, match="keep_last cannot be negative"):
         HistorySlot(keep_last=-1)
 
 

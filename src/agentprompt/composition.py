@@ -13,11 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from agentprompt.errors import UsageError
 from agentprompt.messages import ImagePart, Message, Role, ToolDefinition
 from agentprompt.sections import (
     C,
     HistorySlot,
-    InvalidSection,
     Part,
     Profile,
     Section,
@@ -268,7 +268,7 @@ def assemble(
     parts = tuple(parts)
     dupes = sorted(i for i, n in Counter(p.id for p in parts).items() if n > 1)
     if dupes:
-        raise InvalidSection(f"two sections share the id(s) {', '.join(dupes)}")
+        raise UsageError(f"two sections share the id(s) {', '.join(dupes)}")
 
     groups: list[_Group] = []
     spans: list[tuple[int, int]] = []

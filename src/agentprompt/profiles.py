@@ -31,7 +31,6 @@ __all__ = [
     "InspectReport",
     "InspectRequest",
     "NamedProfile",
-    "UnknownProfile",
     "get_profile",
     "inspect_profile",
 ]
@@ -68,14 +67,6 @@ class NamedProfile:
     """Its sections for a request."""
     tools: Callable[[InspectRequest], tuple[ToolDefinition, ...]] | None = None
     """The tool definitions a request of this profile carries, or None for none."""
-
-
-class UnknownProfile(UsageError):
-    """A profile name that no runtime defines."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"unknown profile {name!r}: choose one of {', '.join(sorted(PROFILES))}")
 
 
 def _demo(request: InspectRequest) -> list[Part]:
@@ -183,11 +174,14 @@ def _with_system_reminder(parts: list[Part], root: Path) -> list[Part]:
 
 
 def get_profile(name: str) -> NamedProfile:
-    """The profile called ``name``; :class:`UnknownProfile` lists the known ones."""
+    """The profile called ``name``; a :class:`~agentprompt.errors.UsageError` lists the
+    known ones."""
     try:
         return PROFILES[name]
     except KeyError:
-        raise UnknownProfile(name) from None
+        raise UsageError(
+            f"unknown profile {name!r}: choose one of {', '.join(sorted(PROFILES))}"
+        ) from None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,7 +18,6 @@ from agentprompt.messages import Message
 
 __all__ = [
     "HistorySlot",
-    "InvalidSection",
     "Part",
     "Profile",
     "Section",
@@ -59,10 +58,6 @@ class Stability(enum.IntEnum):
         return 0 if self <= Stability.SESSION else int(self)
 
 
-class InvalidSection(UsageError):
-    """A section or profile that is malformed (duplicate ids, growing fallbacks)."""
-
-
 @dataclass(frozen=True, kw_only=True)
 class Section:
     """One layer of a prompt."""
@@ -89,14 +84,14 @@ class Section:
 
     def __post_init__(self) -> None:
         if len(self.count_keys) > 1 + len(self.fallbacks):
-            raise InvalidSection(
+            raise UsageError(
                 f"section {self.id!r}: {len(self.count_keys)} count keys for "
                 f"{1 + len(self.fallbacks)} texts (the text and its fallbacks)"
             )
         previous = self.text
         for i, smaller in enumerate(self.fallbacks, 1):
             if len(smaller) >= len(previous):
-                raise InvalidSection(
+                raise UsageError(
                     f"section {self.id!r}: fallback {i} ({len(smaller)} characters) is not "
                     f"smaller than what it replaces ({len(previous)} characters); each step of "
                     "a fallback chain must be smaller"
@@ -124,9 +119,9 @@ class HistorySlot:
 
     def __post_init__(self) -> None:
         if self.step < 1:
-            raise InvalidSection(f"history {self.id!r}: step must be at least 1 token")
+            raise UsageError(f"history {self.id!r}: step must be at least 1 token")
         if self.keep_last < 0:
-            raise InvalidSection(f"history {self.id!r}: keep_last cannot be negative")
+            raise UsageError(f"history {self.id!r}: keep_last cannot be negative")
 
 
 Part = Section | HistorySlot
@@ -173,7 +168,7 @@ class Profile(Generic[C]):
         seen: set[str] = set()
         for spec in self.specs:
             if spec.id in seen:
-                raise InvalidSection(f"profile {self.name!r} has two sections named {spec.id!r}")
+                raise UsageError(f"profile {self.name!r} has two sections named {spec.id!r}")
             seen.add(spec.id)
 
     def build(self, context: C) -> list[Part]:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from agentprompt._countstore import CountStore
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 
 __all__ = [
     "BpeTokenizer",
@@ -45,7 +45,6 @@ __all__ = [
     "EstimatingTokenizer",
     "KeyedSpan",
     "Tokenizer",
-    "UnknownEncoding",
     "encoding_for_model",
     "get_tokenizer",
     "is_piece_boundary",
@@ -72,17 +71,6 @@ class Tokenizer(Protocol):
     def count(self, text: str) -> int:
         """The number of tokens in ``text``, all of it read as ordinary text."""
         ...
-
-
-class UnknownEncoding(UsageError):
-    """An encoding name that agentprompt cannot count with."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(
-            f"unknown token encoding {name!r}: use one of {', '.join(EXACT_ENCODINGS)}, "
-            "or name a model with --model so the encoding is chosen for you"
-        )
 
 
 EXACT_ENCODINGS = ("o200k_base", "cl100k_base")
@@ -159,7 +147,13 @@ class BpeTokenizer:
 
     def __init__(self, encoding: str = "o200k_base") -> None:
         if encoding not in EXACT_ENCODINGS:
-            raise UnknownEncoding(encoding)
+            # An encoding name that agentprompt cannot count with.
+            raise UsageError(
+                f"unknown token encoding {literal(repr(encoding))}: use one of "
+                f"{', '.join(EXACT_ENCODINGS)}, "
+                "or name a model with {model} so the encoding is chosen for you",
+                names=True,
+            )
         self._backend = _load_backend().tokenizer_for_encoding(encoding)
         self._name = encoding
 

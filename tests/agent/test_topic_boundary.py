@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentprompt.agent._topic import TopicDetector, TopicReplyError, parse_topic_reply
+from agentprompt.agent._topic import TopicDetector, parse_topic_reply
+from agentprompt.errors import AgentPromptError
 from agentprompt.llm import ScriptedModel
 from agentprompt.messages import Message
 
@@ -55,7 +56,7 @@ def test_no_boundary_means_no_summary() -> None:
     "reply", ["no json here", '{"boundary_index": 9}', '{"boundary_index": "2"}', "{bad json}"]
 )
 def test_unusable_reply_is_a_clear_error(reply: str) -> None:
-    with pytest.raises(TopicReplyError, match="boundary_index"):
+    with pytest.raises(AgentPromptError, match="boundary_index"):
         parse_topic_reply(reply, 3)
 
 

@@ -10,7 +10,8 @@ import pytest
 from agentprompt.bridge._render import fence_for
 from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
-from agentprompt.bridge.text import UnknownLanguage, default_lang, prompt_name
+from agentprompt.bridge.text import default_lang, prompt_name
+from agentprompt.edits.wording import UnknownLanguage
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -89,7 +90,7 @@ def test_language_defaults_to_japanese_only_for_a_japanese_locale() -> None:
 
 
 def test_unknown_language_is_refused() -> None:
-    with pytest.raises(UnknownLanguage, match="--lang en or --lang ja"):
+    with pytest.raises(UnknownLanguage, match="use lang en or lang ja"):
         prompt_name("browse", "fr")
 
 

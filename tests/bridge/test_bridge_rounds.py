@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from agentprompt.bridge.rounds import advance, reply_options
-from agentprompt.bridge.state import BridgeState, InvalidBridgeState, load_session
+from agentprompt.bridge.state import BridgeState, load_session
 from agentprompt.bridge.view import view_repository
 from agentprompt.cli.main import main
 from agentprompt.edits.actions import Continue, Diagnostic, SwitchMode
 from agentprompt.edits.apply import AppliedAction, ApplyReport
+from agentprompt.store import StoreError
 
 
 def _advance(root: Path, state: BridgeState, report: ApplyReport) -> BridgeState:
@@ -84,7 +85,7 @@ def test_state_survives_the_store_round_trip() -> None:
 
 
 def test_a_damaged_stored_state_is_refused_with_what_to_do() -> None:
-    with pytest.raises(InvalidBridgeState, match="agentprompt bridge reset"):
+    with pytest.raises(StoreError, match="clear it with reset_session"):
         BridgeState.from_json({"mode": "edit"})
 
 

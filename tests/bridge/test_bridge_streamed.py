@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from agentprompt.bridge import _streamed as streamed
 from agentprompt.bridge import _survey as survey
 from agentprompt.bridge import pack_repository
-from agentprompt.bridge._streamed import FileBody, FileChanged, PromptText
+from agentprompt.bridge._streamed import FileBody, PromptText
 from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.split import (
     LimitTooSmall,
@@ -31,6 +31,7 @@ from agentprompt.bridge.split import (
     text_lines,
 )
 from agentprompt.bridge.state import BridgeState
+from agentprompt.errors import UsageError
 from agentprompt.tokens import get_tokenizer, shared_counter
 
 _TEXTS = (
@@ -85,7 +86,7 @@ def test_a_file_changed_after_it_was_screened_is_an_error(tmp_path: Path) -> Non
     root = _repository(tmp_path / "repo", 12)
     prompt = pack_repository(root, "Review it", cache_path=tmp_path / "cache" / "symbols.db")
     (root / "pkg0" / "m0000.py").write_text("password = 'hunter2hunter2hunter2'\n")
-    with pytest.raises(FileChanged, match=r"pkg0/m0000\.py changed"):
+    with pytest.raises(UsageError, match=r"pkg0/m0000\.py changed"):
         _written(prompt)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from agentprompt.commitmsg import (
-    EmptyDiff,
     clean_commit_message,
     commit_messages,
     commit_problems,
     get_commit_message,
 )
+from agentprompt.errors import UsageError
 from agentprompt.llm import ScriptedModel
 
 DIFF = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n"
@@ -30,7 +30,7 @@ def test_commit_prompt_is_not_the_agent_system_prompt() -> None:
 
 
 def test_empty_diff_is_refused_with_an_instruction() -> None:
-    with pytest.raises(EmptyDiff, match="git add"):
+    with pytest.raises(UsageError, match="git add"):
         commit_messages("  \n")
 
 

@@ -23,7 +23,8 @@ from agentprompt.edits.actions import (
     SwitchMode,
     WriteFile,
 )
-from agentprompt.edits.apply import ApplyOptions, NotADirectoryRoot, apply_actions, apply_reply
+from agentprompt.edits.apply import ApplyOptions, apply_actions, apply_reply
+from agentprompt.errors import NotADirectory
 
 
 def _sr(path: str, search: str, replace: str, block: int = 0) -> SearchReplace:
@@ -237,7 +238,7 @@ def test_replacement_is_reindented_to_the_file(root: Path) -> None:
 
 
 def test_root_that_is_not_a_directory_is_an_error(root: Path) -> None:
-    with pytest.raises(NotADirectoryRoot):
+    with pytest.raises(NotADirectory):
         apply_actions(root / "a.py", [])
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from agentprompt.edits._reasons import reason
 from agentprompt.edits.apply import ApplyOptions, apply_reply
-from agentprompt.edits.wording import EDIT_MESSAGES, UnknownEditLanguage
+from agentprompt.edits.wording import EDIT_MESSAGES, UnknownLanguage
 from agentprompt.prompts.loader import PACKAGED_DIR, parse_prompt_file
 
 APP = "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n"
@@ -177,7 +177,7 @@ def test_a_project_english_override_leaves_japanese_feedback_packaged(tmp_path: 
 def test_an_unknown_language_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     root = _root(tmp_path)
     reply = "b.py\n```\n<<<<<<< SEARCH\nB = 1\n=======\nB = 2\n>>>>>>> REPLACE\n```\n"
-    with pytest.raises(UnknownEditLanguage, match=r"'fr'.*en, ja"):
+    with pytest.raises(UnknownLanguage, match=r"'fr'.*en, ja"):
         apply_reply(root, reply, options=ApplyOptions(lang="fr"))
     assert (root / "b.py").read_text() == "B = 1\n"
 

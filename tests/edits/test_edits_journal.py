@@ -119,7 +119,7 @@ def test_killed_mid_apply_then_recover_restores_everything(tmp_path: Path, op: s
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert done.returncode in (0, -signal.SIGKILL), done.stderr.decode()
     if (root / ".agentprompt" / "journal" / "manifest.json").exists():
-        with pytest.raises(JournalPending, match="--recover"):
+        with pytest.raises(JournalPending, match="then 'recover'"):
             apply_actions(root, _actions())
         assert recover(root).found
         assert _tree(root) == before

@@ -14,7 +14,7 @@ import pytest
 from agentprompt.edits import journal
 from agentprompt.edits.actions import EditError, SearchReplace
 from agentprompt.edits.apply import apply_actions
-from agentprompt.edits.journal import ApplyBusy, JournalUnsafe, locked, recover
+from agentprompt.edits.journal import ApplyBusy, locked, recover
 from agentprompt.edits.paths import TEMP_NAME
 
 
@@ -79,7 +79,7 @@ def test_symlinked_agentprompt_directory_is_refused(root: Path, tmp_path: Path) 
     (outside / "journal").mkdir(parents=True)
     (outside / "journal" / "keep.txt").write_text("mine\n")
     (root / ".agentprompt").symlink_to(outside)
-    with pytest.raises(JournalUnsafe):
+    with pytest.raises(EditError):
         apply_actions(root, [_sr("a.txt", "one\n", "two\n")])
     assert (outside / "journal" / "keep.txt").read_text() == "mine\n"
     assert (root / "a.txt").read_text() == "one\n"
@@ -89,7 +89,7 @@ def test_a_journal_directory_with_foreign_files_is_never_deleted(root: Path) -> 
     folder = root / ".agentprompt" / "journal"
     folder.mkdir(parents=True)
     (folder / "notes.txt").write_text("mine\n")
-    with pytest.raises(JournalUnsafe):
+    with pytest.raises(EditError):
         apply_actions(root, [_sr("a.txt", "one\n", "two\n")])
     assert (folder / "notes.txt").read_text() == "mine\n"
     assert (root / "a.txt").read_text() == "one\n"

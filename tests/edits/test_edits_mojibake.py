@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.edits._mojibake import GarbledReply, garbled_lines
+from agentprompt.edits import EditError
+from agentprompt.edits._mojibake import garbled_lines
 from agentprompt.edits.apply import ApplyOptions, apply_reply
 
 
@@ -53,9 +54,9 @@ def test_plain_non_ascii_text_is_not_garbled() -> None:
 
 
 def test_a_garbled_reply_is_refused_and_nothing_written(repo: Path) -> None:
-    with pytest.raises(GarbledReply) as raised:
+    with pytest.raises(EditError) as raised:
         apply_reply(repo, _as_cp1252(REPLY))
-    assert "line 7" in str(raised.value) and "--fix-encoding" in str(raised.value)
+    assert "line 7" in str(raised.value) and "apply it with fix_encoding" in str(raised.value)
     assert (repo / "greet.py").read_text(encoding="utf-8") == OLD
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.edits import EditError, StreamClosed, StreamParser, parse_reply
+from agentprompt.edits import EditError, StreamParser, parse_reply
 from agentprompt.edits.dialects import _udiff as udiff
 from agentprompt.edits.dialects import _whole as whole
 
@@ -144,7 +144,7 @@ def test_a_bare_diff_is_yielded_when_the_next_line_shows_it_ended() -> None:
 def test_feeding_after_close_is_an_error() -> None:
     parser = StreamParser()
     parser.close()
-    with pytest.raises(StreamClosed):
+    with pytest.raises(EditError):
         parser.feed("x")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from agentprompt.edits.wording import (
     EDIT_MESSAGES,
-    UnknownEditLanguage,
+    UnknownLanguage,
     localized_name,
     render_in,
     speaking,
@@ -105,5 +105,5 @@ def test_english_is_the_base_name_and_other_languages_a_suffix() -> None:
 
 
 def test_an_unknown_language_is_a_usage_error_naming_the_known_ones() -> None:
-    with pytest.raises(UnknownEditLanguage, match="en, ja"), speaking("de"):
+    with pytest.raises(UnknownLanguage, match="en, ja"), speaking("de"):
         pass

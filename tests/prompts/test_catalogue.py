@@ -8,14 +8,17 @@ from pathlib import Path
 import pytest
 
 from agentprompt.edits.wording import EDIT_MESSAGES, message_in
+from agentprompt.errors import AgentPromptError
 from agentprompt.prompts.catalogue import (
-    InvalidCatalogue,
-    ReplacedPromptFile,
-    UnknownMessage,
     read_catalogue,
     read_languages,
 )
-from agentprompt.prompts.loader import PACKAGED_DIR, MissingVariables, PromptLibrary
+from agentprompt.prompts.loader import (
+    PACKAGED_DIR,
+    InvalidPromptFile,
+    MissingVariables,
+    PromptLibrary,
+)
 
 ENGLISH = """\
 greeting:
@@ -74,44 +77,44 @@ def test_each_language_is_read_and_rendered_with_its_placeholders(tmp_path: Path
 
 def test_a_key_one_language_lacks_is_refused_naming_the_file_and_key(tmp_path: Path) -> None:
     japanese = JAPANESE.split("bye:")[0]
-    with pytest.raises(InvalidCatalogue, match=r"catalogue_ja\.yaml, entry 'bye': lacks bye"):
+    with pytest.raises(InvalidPromptFile, match=r"catalogue_ja\.yaml, entry 'bye': lacks bye"):
         read_languages(_files(tmp_path, ENGLISH, japanese), _name)
 
 
 def test_a_key_only_one_language_has_is_refused(tmp_path: Path) -> None:
     japanese = JAPANESE + "extra:\n  variables: {}\n  text: 余分。\n"
-    with pytest.raises(InvalidCatalogue, match=r"catalogue_ja\.yaml, entry 'extra': is not an"):
+    with pytest.raises(InvalidPromptFile, match=r"catalogue_ja\.yaml, entry 'extra': is not an"):
         read_languages(_files(tmp_path, ENGLISH, japanese), _name)
 
 
 def test_languages_declaring_other_variables_for_a_key_are_refused(tmp_path: Path) -> None:
     japanese = JAPANESE.replace("    name: Who.", "    who: Who.").replace("{{name}}", "{{who}}")
-    with pytest.raises(InvalidCatalogue) as caught:
+    with pytest.raises(InvalidPromptFile) as caught:
         read_languages(_files(tmp_path, ENGLISH, japanese), _name)
     assert caught.value.key == "greeting"
     assert "declares who where" in str(caught.value) and "declares name" in str(caught.value)
 
 
 def test_an_entry_that_declares_no_variables_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidCatalogue, match=r"entry 'bye': declares no variables"):
+    with pytest.raises(InvalidPromptFile, match=r"entry 'bye': declares no variables"):
         read_catalogue(tmp_path / "c.yaml", "bye:\n  text: Bye.\n", str)
 
 
 def test_an_undeclared_placeholder_is_refused(tmp_path: Path) -> None:
     text = "greeting:\n  variables:\n    name: Who.\n  text: Hello {{name}} and {{other}}.\n"
-    with pytest.raises(InvalidCatalogue, match=r"'greeting': uses \{\{other\}\} without"):
+    with pytest.raises(InvalidPromptFile, match=r"'greeting': uses \{\{other\}\} without"):
         read_catalogue(tmp_path / "c.yaml", text, str)
     plain = "bye:\n  variables: {}\n  text: Bye {{name}}.\n"
-    with pytest.raises(InvalidCatalogue, match=r"'bye': uses \{\{name\}\} but declares no"):
+    with pytest.raises(InvalidPromptFile, match=r"'bye': uses \{\{name\}\} but declares no"):
         read_catalogue(tmp_path / "c.yaml", plain, str)
 
 
 def test_an_entry_with_unknown_fields_or_no_text_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidCatalogue, match="has txt"):
+    with pytest.raises(InvalidPromptFile, match="has txt"):
         read_catalogue(tmp_path / "c.yaml", "bye:\n  variables: {}\n  txt: Bye.\n", str)
-    with pytest.raises(InvalidCatalogue, match="has no text"):
+    with pytest.raises(InvalidPromptFile, match="has no text"):
         read_catalogue(tmp_path / "c.yaml", "bye:\n  variables: {}\n", str)
-    with pytest.raises(InvalidCatalogue, match="not valid YAML"):
+    with pytest.raises(InvalidPromptFile, match="not valid YAML"):
         read_catalogue(tmp_path / "c.yaml", "bye: [\n", str)
 
 
@@ -124,7 +127,7 @@ def test_a_missing_or_unknown_value_is_an_error_naming_the_entry(tmp_path: Path)
 
 
 def test_an_unknown_key_is_an_error_naming_the_catalogue() -> None:
-    with pytest.raises(UnknownMessage, match=r"catalogue\.yaml has no entry 'feedback_nope'"):
+    with pytest.raises(AgentPromptError, match=r"catalogue\.yaml has no entry 'feedback_nope'"):
         EDIT_MESSAGES.render("feedback_nope", "en")
 
 
@@ -154,7 +157,7 @@ def test_a_prompt_file_for_a_text_that_is_now_an_entry_is_refused_naming_both(
     stale = tmp_path / "config" / "prompts" / "edits" / "feedback_others_none_ja.md"
     _write(stale, "---\ndescription: Old.\nvariables: {}\n---\n古い。\n")
     assert message_in(library, "feedback_others_none", "en") != "古い。"
-    with pytest.raises(ReplacedPromptFile) as refused:
+    with pytest.raises(InvalidPromptFile) as refused:
         message_in(library, "feedback_others_none", "ja")
     message = str(refused.value)
     assert str(stale) in message
@@ -180,10 +183,10 @@ def test_a_project_entry_the_packaged_catalogue_lacks_or_declares_otherwise_is_r
     library = _library(tmp_path)
     override = tmp_path / "config" / "prompts" / "edits" / "catalogue.yaml"
     _write(override, "feedback_other_none:\n  variables: {}\n  text: Typo.\n")
-    with pytest.raises(InvalidCatalogue, match="entry 'feedback_other_none': is not an entry"):
+    with pytest.raises(InvalidPromptFile, match="entry 'feedback_other_none': is not an entry"):
         message_in(library, "feedback_others_none", "en")
     _write(override, "feedback_unchanged:\n  variables:\n    file: F.\n  text: '{{file}} kept.'\n")
-    with pytest.raises(InvalidCatalogue, match=r"declares file where .* declares path"):
+    with pytest.raises(InvalidPromptFile, match=r"declares file where .* declares path"):
         message_in(library, "feedback_unchanged", "en", path="a.py")
 
 
@@ -193,7 +196,7 @@ def test_a_reason_is_worded_by_the_packaged_catalogue_only(tmp_path: Path) -> No
         tmp_path / "config" / "prompts" / "edits" / "catalogue.yaml",
         "reason_not_found:\n  variables: {}\n  text: Not there.\n",
     )
-    with pytest.raises(InvalidCatalogue, match="'reason_not_found': is worded by the packaged"):
+    with pytest.raises(InvalidPromptFile, match="'reason_not_found': is worded by the packaged"):
         message_in(library, "feedback_others_none", "en")
     _, source = EDIT_MESSAGES.source(library, "reason_not_found", "en")
     assert source.origin == "packaged"

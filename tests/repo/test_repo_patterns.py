@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery.patterns import PatternMatchesNothing, matching_files
+from agentprompt.repo.discovery.patterns import matches_nothing, matching_files
 
 
 def _flag(name: str) -> str:
@@ -27,9 +27,9 @@ def test_a_folder_pattern_picks_every_file_under_a_folder_it_matches() -> None:
 
 
 def test_a_pattern_matching_nothing_is_refused_when_strict() -> None:
-    with pytest.raises(PatternMatchesNothing) as caught:
+    with pytest.raises(UsageError) as caught:
         matching_files(PATHS, "nothing/", input="exclude")
-    assert caught.value.input == "exclude" and caught.value.pattern == "nothing/"
+    assert caught.value.input == "exclude" and "'nothing/'" in caught.value.problem
 
 
 def test_a_pattern_matching_nothing_picks_nothing_when_not_strict() -> None:
@@ -38,7 +38,7 @@ def test_a_pattern_matching_nothing_picks_nothing_when_not_strict() -> None:
 
 
 def test_a_pattern_matching_nothing_names_its_input_as_each_door_does() -> None:
-    error = PatternMatchesNothing("exclude", "nothing/")
+    error = matches_nothing("exclude", "nothing/")
     assert error.worded(_flag) == (
         "--exclude 'nothing/' matches no file of the repository; check the pattern "
         "(gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.llm import FunctionModel, ScriptedModel
 from agentprompt.llm.base import ModelRequest
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.repo.discovery import DiscoveryOptions
-from agentprompt.repo.selection import InvalidSelectionOptions, SelectionOptions, select_files
+from agentprompt.repo.selection import SelectionOptions, select_files
 
 WALK = DiscoveryOptions(follow_git=False)
 
@@ -229,7 +230,7 @@ def test_unusable_options_are_refused_before_asking_the_model(
     root: Path, options: dict[str, object], message: str
 ) -> None:
     model = ScriptedModel([done()])
-    with pytest.raises(InvalidSelectionOptions, match=message):
+    with pytest.raises(UsageError, match=message):
         run(root, model, **options)
     assert model.prompts == []
 

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.messages import Message
 from agentprompt.tiers import (
-    InvalidHistory,
-    UnreadableContextFile,
     assemble_tiers,
     repository_context,
     track,
@@ -55,17 +54,17 @@ def test_history_becomes_items_after_the_files(small_repo: Path) -> None:
 
 def test_a_tool_message_in_history_is_refused(small_repo: Path) -> None:
     history = [Message(role="tool", content="out", tool_call_id="t1")]
-    with pytest.raises(InvalidHistory, match="role 'tool'"):
+    with pytest.raises(UsageError, match="role 'tool'"):
         repository_context(small_repo, history=history, use_cache=False)
 
 
 @pytest.mark.parametrize("name", ["missing.py", "../outside.py"])
 def test_a_file_that_cannot_be_read_is_a_clear_error(small_repo: Path, name: str) -> None:
-    with pytest.raises(UnreadableContextFile, match="cannot be put in the context"):
+    with pytest.raises(UsageError, match="cannot be put in the context"):
         repository_context(small_repo, files=[name], use_cache=False)
 
 
 def test_a_binary_file_is_refused(small_repo: Path) -> None:
     (small_repo / "blob.bin").write_bytes(b"\0\1\2")
-    with pytest.raises(UnreadableContextFile, match="binary"):
+    with pytest.raises(UsageError, match="binary"):
         repository_context(small_repo, files=["blob.bin"], use_cache=False)

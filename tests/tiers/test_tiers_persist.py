@@ -43,7 +43,7 @@ def test_reset_forgets_the_state(tmp_path: Path) -> None:
 def test_damaged_state_says_how_to_recover(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         store.create_session("tiers", {"items": [{"key": "a", "tier": "L9"}], "changes": []})
-        with pytest.raises(CorruptTierState, match="--reset"):
+        with pytest.raises(CorruptTierState, match="reset_tiers"):
             load_tracker(store)
 
 
@@ -73,7 +73,7 @@ def test_every_damaged_field_is_refused_naming_it(
     that is not an object) is refused on load, naming the field and the fix."""
     with Store(tmp_path / "s.db") as store:
         store.create_session("tiers", record)  # type: ignore[arg-type]
-        with pytest.raises(CorruptTierState, match="--reset") as caught:
+        with pytest.raises(CorruptTierState, match="reset_tiers") as caught:
             load_tracker(store)
         assert names in str(caught.value)
 

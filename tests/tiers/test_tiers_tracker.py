@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.tiers import (
     ItemState,
     TierPolicy,
@@ -16,7 +17,7 @@ from agentprompt.tiers import (
 )
 from agentprompt.tiers import track as track_with
 from agentprompt.tiers._distribution import distribute
-from agentprompt.tiers.tracker import DuplicateItem, tier_for
+from agentprompt.tiers.tracker import tier_for
 
 THRESHOLD = TierPolicy(rule="threshold")
 
@@ -225,7 +226,7 @@ def test_distribution_balances_token_totals() -> None:
 
 
 def test_two_items_with_one_key_are_refused() -> None:
-    with pytest.raises(DuplicateItem, match="'a'"):
+    with pytest.raises(UsageError, match="'a'"):
         track(TrackerState(), [item("a"), item("a")])
 
 

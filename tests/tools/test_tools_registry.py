@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import AgentPromptError
 from agentprompt.messages import ToolCall
 from agentprompt.tools import (
-    DuplicateTool,
     ToolContext,
     ToolPolicy,
     ToolRegistry,
@@ -50,7 +50,7 @@ def test_definitions_keep_registry_order() -> None:
 
 def test_duplicate_name_is_refused() -> None:
     registry = ToolRegistry([spec("a")])
-    with pytest.raises(DuplicateTool, match="already registered"):
+    with pytest.raises(AgentPromptError, match="already registered"):
         registry.register(spec("a"))
 
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.state import find_session
 from agentprompt.edits.journal import WriteFailed
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.services import _bridge as bridge_service
 from agentprompt.store import Store, default_store_path
 from agentprompt.tiers.persist import load_tracker
@@ -288,6 +288,23 @@ def test_engine_refusals_and_crashes_get_their_codes() -> None:
         assert answer["id"] == 7
         assert answer["error"]["code"] == code
         assert words in answer["error"]["message"]
+
+
+def test_engine_errors_name_inputs_as_params_never_as_flags() -> None:
+    def bad(params: Any) -> Any:
+        raise UsageError("it is too small", input="max_tokens", fix="raise {max_tokens}")
+
+    def pending(params: Any) -> Any:
+        raise AgentPromptError("a pending journal", fix="run '{recover}' first")
+
+    methods = {"bad": bad, "pending": pending}
+    for name, code, words in (
+        ("bad", -32602, 'param "max_tokens": it is too small; raise param "max_tokens"'),
+        ("pending", -32000, "a pending journal; run 'agentprompt apply --recover' first"),
+    ):
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": name}).encode()
+        answer = handle_rpc(methods, body)
+        assert answer["error"] == {"code": code, "message": words}
 
 
 def test_apply_reply_whose_write_fails_says_so(

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.workflow import (
     AgentDefinition,
     InvalidAgentDefinition,
@@ -16,7 +17,6 @@ from agentprompt.workflow import (
     InvalidPackageFile,
     RuntimeStore,
     UnknownAgent,
-    UnknownPackage,
     UnknownPackageAgent,
     WorkflowError,
     load_agents_file,
@@ -123,7 +123,7 @@ def test_an_invalid_agents_file_is_an_invalid_agent_definition_and_package_file(
 
 
 def test_an_unknown_package_lists_the_registered_ones(package_copy: Path) -> None:
-    with pytest.raises(UnknownPackage, match=r"'other' \(known: brief\)"):
+    with pytest.raises(UsageError, match=r"'other' \(known: brief\)"):
         RuntimeStore({"brief": package_copy}).get_agent_definition("other", "analyst")
 
 

@@ -16,7 +16,6 @@ from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.workflow import (
     ComposeInput,
     Mounts,
-    ReadOnlyMount,
     UnsafeModelPath,
     compose_workflow,
     dealias,
@@ -104,7 +103,7 @@ def test_dealias_refuses_traversal_absolute_paths_and_unknown_mounts(
 
 def test_pkg_is_write_protected(mounts: Mounts) -> None:
     assert dealias("@pkg/steps/01.md", mounts, write=False) == mounts.package / "steps" / "01.md"
-    with pytest.raises(ReadOnlyMount, match="read-only"):
+    with pytest.raises(UnsafeModelPath, match="read-only"):
         dealias("@pkg/steps/01.md", mounts, write=True)
 
 
@@ -114,7 +113,7 @@ def test_a_package_inside_the_project_is_write_protected_through_project_too(
     project = tmp_path / "proj"
     (project / "pkg").mkdir(parents=True)
     inner = Mounts(project=project, package=project / "pkg", state=tmp_path / "state")
-    with pytest.raises(ReadOnlyMount):
+    with pytest.raises(UnsafeModelPath):
         dealias("@project/pkg/agents.json", inner, write=True)
 
 

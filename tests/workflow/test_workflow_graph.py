@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.workflow import (
-    InvalidRunState,
-    InvalidWorkflowGraph,
+    InvalidPackageFile,
     RunState,
-    UnknownNode,
     load_graph,
     load_package,
     load_run_state,
@@ -24,12 +23,12 @@ from agentprompt.workflow._state import run_state_path
 from agentprompt.workflow.package import node_brief_for
 
 
-def _graph_errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidWorkflowGraph:
+def _graph_errors(package: Path, change: Callable[[dict[str, Any]], None]) -> InvalidPackageFile:
     path = package / "workflow.graph.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(InvalidWorkflowGraph) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         load_graph(path, package)
     return caught.value
 
@@ -53,14 +52,14 @@ def test_a_node_brief_holds_the_step_file_and_the_nodes_edges(package_copy: Path
 
 
 def test_an_unknown_node_lists_the_known_ones(package_copy: Path) -> None:
-    with pytest.raises(UnknownNode, match="no node 'ship': choose one of gather, draft, review"):
+    with pytest.raises(UsageError, match="no node 'ship': choose one of gather, draft, review"):
         node_brief_for(load_package(package_copy), "ship")
 
 
 def test_an_unreadable_step_file_names_the_node_field(package_copy: Path) -> None:
     package = load_package(package_copy)
     (package_copy / "steps" / "02-draft.md").write_bytes(b"\xff\xfe bad")
-    with pytest.raises(InvalidWorkflowGraph) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         node_brief_for(package, "draft")
     assert caught.value.problems[0].pointer == "/nodes/1/stepFile"
 
@@ -124,7 +123,7 @@ def test_each_graph_problem_names_the_failing_field(
 def test_a_graph_that_is_not_json_is_refused(package_copy: Path) -> None:
     path = package_copy / "workflow.graph.json"
     path.write_text("nodes: []", encoding="utf-8")
-    with pytest.raises(InvalidWorkflowGraph, match="not valid JSON"):
+    with pytest.raises(InvalidPackageFile, match="not valid JSON"):
         load_graph(path, package_copy)
 
 
@@ -159,7 +158,7 @@ def test_no_run_state_file_means_no_run(tmp_path: Path) -> None:
 
 def test_an_invalid_run_state_names_the_field(tmp_path: Path) -> None:
     run_state_path(tmp_path).write_text('{"schemaVersion": "1.0", "completed": "no"}')
-    with pytest.raises(InvalidRunState) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         load_run_state(tmp_path)
     assert [p.pointer for p in caught.value.problems] == ["/completed", "/currentNodeId"]
 
@@ -192,7 +191,7 @@ def test_rule_problems_are_reported_together_with_schema_problems(package_copy: 
 
 def test_artifact_names_must_be_unique_within_a_nodes_inputs(package_copy: Path) -> None:
     _rewrite(package_copy, lambda d: d["nodes"][1]["inputs"][1].update(name="requirements"))
-    with pytest.raises(InvalidWorkflowGraph) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         load_graph(package_copy / "workflow.graph.json", package_copy)
     [problem] = caught.value.problems
     assert problem.pointer == "/nodes/1/inputs/1/name"
@@ -224,7 +223,7 @@ def test_the_current_node_must_match_completion(
     tmp_path: Path, data: dict[str, Any], message: str
 ) -> None:
     _write_state(tmp_path, data)
-    with pytest.raises(InvalidRunState) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         load_run_state(tmp_path)
     [problem] = caught.value.problems
     assert problem.pointer == "/currentNodeId"
@@ -236,7 +235,7 @@ def test_a_run_at_a_node_the_graph_lacks_names_the_state_file_and_field(
 ) -> None:
     _write_state(tmp_path, {"currentNodeId": "ghost", "completed": False})
     graph = load_package(package_copy).graph
-    with pytest.raises(InvalidRunState) as caught:
+    with pytest.raises(InvalidPackageFile) as caught:
         load_run_state(tmp_path, graph)
     [problem] = caught.value.problems
     assert (problem.file, problem.pointer) == (run_state_path(tmp_path), "/currentNodeId")
@@ -249,5 +248,5 @@ def test_a_run_at_a_node_the_graph_lacks_names_the_state_file_and_field(
 
 def test_a_run_of_another_workflow_is_refused(tmp_path: Path, package_copy: Path) -> None:
     _write_state(tmp_path, {"workflowId": "other", "currentNodeId": "draft", "completed": False})
-    with pytest.raises(InvalidRunState, match="follows workflow 'other'"):
+    with pytest.raises(InvalidPackageFile, match="follows workflow 'other'"):
         load_run_state(tmp_path, load_package(package_copy).graph)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.prompts.loader import PromptLibrary
-from agentprompt.workflow import ComposeInput, InvalidComposeInput, RunState, compose_workflow
+from agentprompt.workflow import ComposeInput, RunState, compose_workflow
 
 MakeInput = Callable[..., ComposeInput]
 
@@ -25,14 +26,12 @@ def _user(data: ComposeInput, prompts: PromptLibrary) -> str:
 
 
 def test_intent_start_is_refused_at_a_node_that_is_not_the_entry(make_input: MakeInput) -> None:
-    with pytest.raises(
-        InvalidComposeInput, match="entry node 'gather', but the run is at 'review'"
-    ):
+    with pytest.raises(UsageError, match="entry node 'gather', but the run is at 'review'"):
         make_input("run", node="review", intent="start")
 
 
 def test_intent_start_is_refused_for_a_completed_run(make_input: MakeInput) -> None:
-    with pytest.raises(InvalidComposeInput, match="this run is completed"):
+    with pytest.raises(UsageError, match="this run is completed"):
         make_input("run", completed=True, intent="start")
 
 
@@ -113,7 +112,7 @@ def test_a_user_template_that_cannot_be_filled_is_refused(
 ) -> None:
     data = make_input("agent", agent="reviewer")
     agent = replace(data.agent_definition, user_template=template)
-    with pytest.raises(InvalidComposeInput, match=message):
+    with pytest.raises(UsageError, match=message):
         replace(data, agent_definition=agent)
 
 
@@ -130,11 +129,11 @@ def test_a_step_file_path_is_escaped_in_its_tag_attribute(
 @pytest.mark.parametrize("bad", ['draft" x="y', "has space", ""])
 def test_node_and_agent_ids_that_are_not_ids_are_refused(make_input: MakeInput, bad: str) -> None:
     data = make_input("run", node="gather")
-    with pytest.raises(InvalidComposeInput, match="is not an id"):
+    with pytest.raises(UsageError, match="is not an id"):
         replace(data, agent_definition=replace(data.agent_definition, id=bad))
     if bad:
         assert data.node_brief is not None
-        with pytest.raises(InvalidComposeInput, match="is not an id"):
+        with pytest.raises(UsageError, match="is not an id"):
             replace(
                 data,
                 run_state=RunState(current_node_id=bad),
@@ -156,7 +155,7 @@ def test_overlapping_mounts_are_refused_by_the_compose_input(
     data = make_input("chat")
     if field == "project_root":
         data = replace(data, package_root=Path("/pkgs/feature-brief"))
-    with pytest.raises(InvalidComposeInput, match=message):
+    with pytest.raises(UsageError, match=message):
         replace(data, **{field: value})
 
 

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.workflow import (
-    InvalidComposeInput,
     RunState,
     RuntimeStore,
-    UnknownNode,
     build_compose_input,
     compose_turn,
     load_package,
@@ -58,7 +57,7 @@ def test_a_saved_completed_run_gives_the_post_completion_profile(
 
 
 def test_a_node_given_for_a_completed_run_is_refused(package_copy: Path, project: Path) -> None:
-    with pytest.raises(InvalidComposeInput, match="leave out --node"):
+    with pytest.raises(UsageError, match="leave out --node"):
         build_compose_input(
             load_package(package_copy),
             mode="run",
@@ -69,7 +68,7 @@ def test_a_node_given_for_a_completed_run_is_refused(package_copy: Path, project
 
 
 def test_an_unknown_node_is_refused(package_copy: Path, project: Path) -> None:
-    with pytest.raises(UnknownNode):
+    with pytest.raises(UsageError):
         build_compose_input(
             load_package(package_copy), mode="run", project_root=project, node_id="ship"
         )
@@ -107,7 +106,7 @@ def test_a_run_marked_completed_without_saved_state_continues(
 def test_run_options_are_refused_outside_run_mode(
     package_copy: Path, project: Path, mode: str, extra: dict[str, object]
 ) -> None:
-    with pytest.raises(InvalidComposeInput, match="belong to run mode"):
+    with pytest.raises(UsageError, match="belong to run mode"):
         build_compose_input(
             load_package(package_copy),
             mode=mode,  # type: ignore[arg-type]

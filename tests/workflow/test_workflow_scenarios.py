@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from agentprompt.errors import UsageError
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.sections import Stability
-from agentprompt.workflow import ComposeInput, InvalidComposeInput, RunState, compose_workflow
+from agentprompt.workflow import ComposeInput, RunState, compose_workflow
 from agentprompt.workflow._markers import unwrap_user_input
 
 MakeInput = Callable[..., ComposeInput]
@@ -216,23 +217,23 @@ def test_agent_and_chat_with_empty_input_send_only_the_system_message(
 
 def test_a_run_that_is_not_completed_needs_a_current_node(make_input: MakeInput) -> None:
     data = make_input("agent")
-    with pytest.raises(InvalidComposeInput, match="needs a current node"):
+    with pytest.raises(UsageError, match="needs a current node"):
         replace(data, mode="run", run_state=RunState(current_node_id=None))
 
 
 def test_a_brief_for_another_node_than_the_runs_is_refused(make_input: MakeInput) -> None:
     data = make_input("run", node="draft")
-    with pytest.raises(InvalidComposeInput, match="the node brief is for 'draft'"):
+    with pytest.raises(UsageError, match="the node brief is for 'draft'"):
         replace(data, run_state=RunState(current_node_id="gather"))
 
 
 def test_relative_mount_paths_are_refused(make_input: MakeInput) -> None:
-    with pytest.raises(InvalidComposeInput, match="project_root proj is relative"):
+    with pytest.raises(UsageError, match="project_root proj is relative"):
         replace(make_input("chat"), project_root=Path("proj"))
 
 
 def test_the_file_system_root_cannot_be_a_mount(make_input: MakeInput) -> None:
-    with pytest.raises(InvalidComposeInput, match="state_dir is the file-system root"):
+    with pytest.raises(UsageError, match="state_dir is the file-system root"):
         replace(make_input("chat"), state_dir=Path("/"))
 
 

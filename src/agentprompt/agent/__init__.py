@@ -5,6 +5,16 @@ compaction and topic detection, request placement, system prompts and specialise
 The package exports what a user of the agent needs; the working parts are imported from
 their modules. Names are imported on first use, so importing one module of the package does
 not load the whole session machinery.
+
+Errors::
+
+    AgentPromptError
+    ├── CompactionError     the model gave no usable summary; the history is left as it was
+    └── SessionStateError   a stored agent session cannot be resumed
+
+An unusable topic-boundary reply is an ``AgentPromptError``; agent files raise
+:class:`~agentprompt.errors.InvalidAgentDefinition` and
+:class:`~agentprompt.errors.UnknownAgent`.
 """
 
 import typing as _typing
@@ -24,7 +34,7 @@ if _typing.TYPE_CHECKING:
         main_system_parts,
         main_system_prompt,
     )
-    from agentprompt.agent._topic import TopicBoundary, TopicDetector, TopicReplyError
+    from agentprompt.agent._topic import TopicBoundary, TopicDetector
     from agentprompt.agent.compaction import (
         Compaction,
         CompactionError,
@@ -72,7 +82,6 @@ _SOURCES = {
     "SystemText": "agentprompt.agent.placement",
     "TopicBoundary": "agentprompt.agent._topic",
     "TopicDetector": "agentprompt.agent._topic",
-    "TopicReplyError": "agentprompt.agent._topic",
     "TurnResult": "agentprompt.agent.session.values",
     "UnknownAgent": "agentprompt.agent.specialized",
     "agent_system_prompt": "agentprompt.agent._system_prompt",
@@ -114,7 +123,6 @@ __all__ = [
     "SystemText",
     "TopicBoundary",
     "TopicDetector",
-    "TopicReplyError",
     "TurnResult",
     "UnknownAgent",
     "agent_system_prompt",

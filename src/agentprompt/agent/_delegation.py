@@ -13,7 +13,6 @@ reminder, and may not start the plan or agent tools themselves.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from agentprompt.agent.session.driver import AgentSession
 from agentprompt.agent.session.values import AgentRole, SessionEvent
@@ -31,16 +30,10 @@ from agentprompt.todos import TodoList
 from agentprompt.tools.context import DelegationRequest
 from agentprompt.tools.policy import ToolPolicy
 
-__all__ = ["NESTED_TOOLS", "available_agent_names", "delegation_role", "run_delegation"]
+__all__ = ["NESTED_TOOLS", "delegation_role", "run_delegation"]
 
 NESTED_TOOLS = frozenset({"plan", "agent"})
 """Tools a sub-agent may not call: only the main agent plans and delegates to agents."""
-
-
-def available_agent_names(root: Path) -> tuple[str, ...]:
-    """The agents ``@name`` may tag in ``root``; unusable agent files are left out (the
-    ``agent`` tool reports a file's error when that agent is asked for)."""
-    return scan_agents(root).names
 
 
 def _policy(base: ToolPolicy, spec: AgentSpec, read_only: bool) -> ToolPolicy:

@@ -19,21 +19,18 @@ from agentprompt.llm.base import ModelClient, ModelRequest
 from agentprompt.messages import Message
 from agentprompt.prompts.loader import load_skill
 
-__all__ = ["TopicBoundary", "TopicDetector", "TopicReplyError", "parse_topic_reply"]
+__all__ = ["TopicBoundary", "TopicDetector", "parse_topic_reply"]
 
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
-class TopicReplyError(AgentPromptError):
+def _unusable(reply: str, problem: str) -> AgentPromptError:
     """The model's answer to a topic-boundary request could not be read."""
-
-    def __init__(self, reply: str, problem: str) -> None:
-        self.reply = reply
-        super().__init__(
-            f"the topic-boundary reply could not be used ({problem}); expected one JSON object "
-            f'like {{"boundary_index": 4, "boundary_reason": "...", "confidence": 0.8, '
-            f'"summary": "..."}}. Reply started: {reply[:200]!r}'
-        )
+    return AgentPromptError(
+        f"the topic-boundary reply could not be used ({problem}); expected one JSON object "
+        f'like {{"boundary_index": 4, "boundary_reason": "...", "confidence": 0.8, '
+        f'"summary": "..."}}. Reply started: {reply[:200]!r}'
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,24 +51,24 @@ def parse_topic_reply(reply: str, message_count: int) -> TopicBoundary:
     """The boundary in a model's reply (a JSON object, possibly fenced or with prose around)."""
     match = _OBJECT.search(reply)
     if match is None:
-        raise TopicReplyError(reply, "it holds no JSON object")
+        raise _unusable(reply, "it holds no JSON object")
     try:
         data = json.loads(match.group(0))
     except json.JSONDecodeError as exc:
-        raise TopicReplyError(reply, f"invalid JSON: {exc.msg}") from None
+        raise _unusable(reply, f"invalid JSON: {exc.msg}") from None
     if not isinstance(data, dict):
-        raise TopicReplyError(reply, "it is not a JSON object")
+        raise _unusable(reply, "it is not a JSON object")
     index = data.get("boundary_index")
     if index is not None and (
         isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < message_count
     ):
-        raise TopicReplyError(
+        raise _unusable(
             reply, f"boundary_index {index!r} is not a message number from 0 to {message_count - 1}"
         )
     try:
         confidence = min(1.0, max(0.0, float(data.get("confidence", 0.0))))
     except (TypeError, ValueError):
-        raise TopicReplyError(reply, "confidence is not a number") from None
+        raise _unusable(reply, "confidence is not a number") from None
     return TopicBoundary(
         boundary_index=index,
         boundary_reason=str(data.get("boundary_reason") or ""),

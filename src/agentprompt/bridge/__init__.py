@@ -1,7 +1,21 @@
-"""The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard."""
+"""The copy-paste bridge: browse and edit prompts, rounds, split sending, clipboard.
+
+Errors::
+
+    UsageError
+    ├── NoBridgeSession   a command needs a bridge session and the root has none
+    ├── UnknownFile       a path the bridge cannot show (outside the root, held back...)
+    └── LimitTooSmall     a split limit that cannot hold a part header and the longest line
+
+Other bad input (a file to drop that is not in context, a file that changed while the
+prompt was made) is a ``UsageError``; a language with no prompts is the edit engine's
+:class:`~agentprompt.edits.UnknownLanguage`; a budget the prompt cannot fit is
+:class:`~agentprompt.budget.BudgetExceeded`; a stored session that cannot be read is a
+:class:`~agentprompt.store.StoreError`.
+"""
 
 from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
-from agentprompt.bridge.control import NotInContext, add_files, drop_files
+from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
 from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
 from agentprompt.bridge.sizes import SizeReport, size_report
@@ -13,7 +27,6 @@ from agentprompt.bridge.split import (
 )
 from agentprompt.bridge.state import (
     BridgeState,
-    InvalidBridgeState,
     NoBridgeSession,
     clear_session,
     find_session,
@@ -21,7 +34,7 @@ from agentprompt.bridge.state import (
     save_state,
     start_session,
 )
-from agentprompt.bridge.text import UnknownLanguage, default_lang
+from agentprompt.bridge.text import default_lang
 from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
 
 __all__ = [
@@ -30,16 +43,13 @@ __all__ = [
     "BridgeState",
     "CopyFunction",
     "CopyResult",
-    "InvalidBridgeState",
     "LimitTooSmall",
     "NoBridgeSession",
-    "NotInContext",
     "RepoView",
     "Round",
     "SizeReport",
     "SplitLimit",
     "UnknownFile",
-    "UnknownLanguage",
     "add_files",
     "advance",
     "build_prompt",

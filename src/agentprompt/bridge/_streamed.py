@@ -21,22 +21,18 @@ from typing import TextIO
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import SniffStamp, read_texts
 
-__all__ = ["FileBody", "FileChanged", "Piece", "PromptText", "read_batches"]
+__all__ = ["FileBody", "Piece", "PromptText", "read_batches"]
 
 BATCH_BYTES = 8_000_000
 """About how much file text is read (and held) at a time."""
 
 
-class FileChanged(UsageError):
+def _changed(path: str) -> UsageError:
     """A file that changed between being screened and counted and being written."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(
-            f"{path} changed while the prompt was being made; make the prompt again once "
-            "the files are saved"
-        )
-        self.path = path
-        """The file's path in the repository."""
+    return UsageError(
+        f"{path} changed while the prompt was being made; make the prompt again once the "
+        "files are saved"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,14 +66,15 @@ def _batches(bodies: Sequence[FileBody]) -> Iterator[Sequence[FileBody]]:
 
 
 def read_batches(bodies: Sequence[FileBody]) -> Iterator[dict[str, str]]:
-    """The texts of ``bodies`` by path, a batch at a time; :class:`FileChanged` for a file
+    """The texts of ``bodies`` by path, a batch at a time; a
+    :class:`~agentprompt.errors.UsageError` for a file
     whose stamp after reading is not the body's."""
     for batch in _batches(bodies):
         stamps: dict[str, SniffStamp] = {}
         texts, _unreadable = read_texts(batch[0].root, [b.path for b in batch], stamps=stamps)
         for body in batch:
             if body.path not in texts or stamps.get(body.path) != body.stamp:
-                raise FileChanged(body.path)
+                raise _changed(body.path)
         yield texts
 
 

@@ -16,18 +16,14 @@ from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.view import RepoView, resolve_paths
 from agentprompt.errors import UsageError
 
-__all__ = ["NotInContext", "add_files", "drop_files"]
+__all__ = ["add_files", "drop_files"]
 
 
-class NotInContext(UsageError):
-    """A path given to ``bridge drop`` that is not among the session's files in context."""
-
-    def __init__(self, path: str, files: Sequence[str]) -> None:
-        listed = ", ".join(files[:8]) + (", ..." if len(files) > 8 else "")
-        where = f"the files in context are: {listed}" if files else "no file is in context"
-        super().__init__(f"{path} is not in the session's context; {where}")
-        self.path = path
-        """The path given."""
+def _not_in_context(path: str, files: Sequence[str]) -> UsageError:
+    """A path given to drop that is not among the session's files in context."""
+    listed = ", ".join(files[:8]) + (", ..." if len(files) > 8 else "")
+    where = f"the files in context are: {listed}" if files else "no file is in context"
+    return UsageError(f"{path} is not in the session's context; {where}")
 
 
 def _normal(root: Path, given: str) -> str:
@@ -50,7 +46,7 @@ def drop_files(root: Path, state: BridgeState, paths: Sequence[str]) -> BridgeSt
         wanted = _normal(root, given)
         under = [p for p in state.files if p == wanted or p.startswith(wanted + "/")]
         if not under:
-            raise NotInContext(given, state.files)
+            raise _not_in_context(given, state.files)
         chosen.extend(under)
     gone = set(chosen)
     return replace(

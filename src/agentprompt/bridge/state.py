@@ -13,13 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.store import Store, StoreError, default_store_path
 
 __all__ = [
     "KIND",
     "BridgeState",
-    "InvalidBridgeState",
     "NoBridgeSession",
     "clear_session",
     "find_session",
@@ -40,14 +39,10 @@ class NoBridgeSession(UsageError):
 
     def __init__(self, root: Path) -> None:
         super().__init__(
-            f"no bridge session in {root}; start one with: agentprompt pack --task TEXT"
+            f"no bridge session in {literal(str(root))}", fix="start one with: {start_session}"
         )
         self.root = root
         """The repository root that was looked at."""
-
-
-class InvalidBridgeState(StoreError):
-    """A stored bridge session does not hold a state this version can read."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,9 +189,9 @@ class BridgeState:
                 warn_tokens=_optional_int(data.get("warn_tokens")),
             )
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise InvalidBridgeState(
-                f"the stored bridge session cannot be read ({exc}); clear it with "
-                "agentprompt bridge reset and start again with agentprompt pack --task TEXT"
+            raise StoreError(
+                f"the stored bridge session cannot be read ({literal(str(exc))})",
+                fix="clear it with {reset_session} and start again with {start_session}",
             ) from None
 
     def with_files(self, paths: tuple[str, ...]) -> BridgeState:

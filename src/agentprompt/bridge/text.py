@@ -9,22 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from agentprompt.errors import UsageError
+from agentprompt.edits.wording import UnknownLanguage
+from agentprompt.errors import literal
 from agentprompt.prompts.loader import PromptLibrary
 
-__all__ = ["LANGS", "UnknownLanguage", "default_lang", "prompt_name", "render_prompt"]
+__all__ = ["LANGS", "default_lang", "prompt_name", "render_prompt"]
 
 LANGS = ("en", "ja")
 """The languages the bridge's prompts are written in."""
-
-
-class UnknownLanguage(UsageError):
-    """A language the bridge has no prompts for."""
-
-    def __init__(self, lang: str) -> None:
-        super().__init__(f"no bridge prompts in {lang!r}; use --lang {' or --lang '.join(LANGS)}")
-        self.lang = lang
-        """The language asked for."""
 
 
 def default_lang(environ: Mapping[str, str]) -> str:
@@ -40,7 +32,11 @@ def default_lang(environ: Mapping[str, str]) -> str:
 def prompt_name(base: str, lang: str) -> str:
     """The prompt name of ``bridge/BASE`` in ``lang`` (Japanese is the original text)."""
     if lang not in LANGS:
-        raise UnknownLanguage(lang)
+        raise UnknownLanguage(
+            lang,
+            f"no bridge prompts in {literal(repr(lang))}",
+            fix="use {lang} " + " or {lang} ".join(LANGS),
+        )
     return f"bridge/{base}" if lang == "ja" else f"bridge/{base}_{lang}"
 
 

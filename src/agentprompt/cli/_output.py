@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from agentprompt.commands import COMMAND_LINES
 from agentprompt.jsondata import map_strings
 from agentprompt.messages import Message
 from agentprompt.wire import to_anthropic, to_openai, to_text
@@ -40,8 +41,9 @@ ARGUMENTS = {"paths": "PATHS", "reply": "the reply", "files": "FILES"}
 
 def flag_name(name: str) -> str:
     """How the command line names the input ``name`` (a library error's plain name):
-    ``max_tokens`` is ``--max-tokens``, ``paths`` is ``PATHS``."""
-    return ARGUMENTS.get(name) or "--" + name.replace("_", "-")
+    ``max_tokens`` is ``--max-tokens``, ``paths`` is ``PATHS``, ``recover`` is
+    ``agentprompt apply --recover``."""
+    return ARGUMENTS.get(name) or COMMAND_LINES.get(name) or "--" + name.replace("_", "-")
 
 
 def printable(text: str) -> str:

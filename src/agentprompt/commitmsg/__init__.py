@@ -1,14 +1,17 @@
 """Commit messages from a staged diff: the model's reply checked against the conventional
 format and the subject's style, repaired where that is mechanical, asked again once where it
-is not (``agentprompt commit-msg``)."""
+is not (``agentprompt commit-msg``).
+
+Errors: no class of its own. A staged diff that is empty or cannot be read is a
+:class:`~agentprompt.errors.UsageError`; the model's failures are the model client's
+:class:`~agentprompt.llm.ModelError`.
+"""
 
 from agentprompt.commitmsg._message import (
     BODY_WIDTH,
     COMMIT_TYPES,
     SUBJECT_LIMIT,
     CommitMessage,
-    EmptyDiff,
-    NoStagedDiff,
     clean_commit_message,
     commit_messages,
     commit_problems,
@@ -22,8 +25,6 @@ __all__ = [
     "COMMIT_TYPES",
     "SUBJECT_LIMIT",
     "CommitMessage",
-    "EmptyDiff",
-    "NoStagedDiff",
     "clean_commit_message",
     "commit_messages",
     "commit_problems",

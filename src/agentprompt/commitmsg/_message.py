@@ -28,8 +28,6 @@ __all__ = [
     "COMMIT_TYPES",
     "SUBJECT_LIMIT",
     "CommitMessage",
-    "EmptyDiff",
-    "NoStagedDiff",
     "clean_commit_message",
     "commit_messages",
     "commit_problems",
@@ -62,23 +60,11 @@ _HEADER = re.compile(r"^(?P<type>[A-Za-z]+)(?P<scope>\([^)]*\))?(?P<bang>!)?:\s*
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-class EmptyDiff(UsageError):
-    """There is nothing staged to describe."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "the staged diff is empty: stage the changes to describe with 'git add' first"
-        )
-
-
-class NoStagedDiff(UsageError):
+def _no_staged_diff(root: Path, problem: str) -> UsageError:
     """The staged diff cannot be read (not a git repository, or git is missing)."""
-
-    def __init__(self, root: Path, problem: str) -> None:
-        self.root = root
-        super().__init__(
-            f"cannot read the staged diff of {root}: {problem}; run it inside a git repository"
-        )
+    return UsageError(
+        f"cannot read the staged diff of {root}: {problem}; run it inside a git repository"
+    )
 
 
 def staged_diff(root: Path) -> str:
@@ -90,15 +76,15 @@ def staged_diff(root: Path) -> str:
     """
     inside = run_git(["rev-parse", "--is-inside-work-tree"], root)
     if inside is None:
-        raise NoStagedDiff(root, "git cannot be started")
+        raise _no_staged_diff(root, "git cannot be started")
     if inside.returncode != 0 or inside.stdout.strip() != b"true":
-        raise NoStagedDiff(root, "it is not inside a git work tree")
+        raise _no_staged_diff(root, "it is not inside a git work tree")
     done = run_git(["diff", "--cached", "--no-color", "--no-ext-diff"], root)
     if done is None:
-        raise NoStagedDiff(root, "git cannot be started")
+        raise _no_staged_diff(root, "git cannot be started")
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise NoStagedDiff(root, lines[0] if lines else f"git exited {done.returncode}")
+        raise _no_staged_diff(root, lines[0] if lines else f"git exited {done.returncode}")
     return done.stdout.decode("utf-8", "replace")
 
 
@@ -215,7 +201,9 @@ def clean_commit_message(reply: str) -> tuple[str, tuple[str, ...]]:
 def commit_messages(diff: str, *, root: Path | None = None) -> tuple[Message, ...]:
     """The request ``get_commit_message`` sends: the commit system prompt and the diff."""
     if not diff.strip():
-        raise EmptyDiff()
+        raise UsageError(
+            "the staged diff is empty: stage the changes to describe with 'git add' first"
+        )
     lib = PromptLibrary(root)
     return (
         Message(role="system", content=lib.render("commit_system")),

@@ -1,4 +1,23 @@
-"""The edit engine: parse a model's reply into actions and apply them safely."""
+"""The edit engine: parse a model's reply into actions and apply them safely.
+
+Errors::
+
+    AgentPromptError
+    └── EditError              what the engine refuses (an unknown dialect, a file that is
+        │                      not text, a garbled reply, a journal's unsafe place...)
+        ├── UnsafePath         a path that could leave the root or damage the repository
+        │   └── PathTooLong    a name or path no file system holds (nothing of it exists)
+        ├── JournalPending     an interrupted apply left its journal: recover first
+        ├── ApplyBusy          another apply or recovery holds the root's lock
+        ├── WriteFailed        a write failed part way; every file was restored
+        └── RollbackFailed     a write failed and so did restoring; the journal keeps them
+    UsageError
+    └── UnknownLanguage        a language the engine (or the bridge) has no text in
+
+A root that is not a folder is :class:`~agentprompt.errors.NotADirectory`. Inside the
+engine, ``Refused`` (an action that cannot be applied) and ``Unplaceable`` (added lines
+that cannot be written into the file) become an action's feedback and never escape.
+"""
 
 import typing as _typing
 
@@ -7,8 +26,7 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.edits._lineindex import LineIndex
     from agentprompt.edits._match import STAGES, Found, Missing, Stage, locate
-    from agentprompt.edits._stream import StreamClosed, StreamParser
-    from agentprompt.edits._textfile import NotText
+    from agentprompt.edits._stream import StreamParser
     from agentprompt.edits.actions import (
         Action,
         AnchoredEdit,
@@ -32,22 +50,21 @@ if _typing.TYPE_CHECKING:
         ApplyOptions,
         ApplyReport,
         FailedAction,
-        NotADirectoryRoot,
         apply_actions,
         apply_reply,
     )
-    from agentprompt.edits.dialects import DIALECTS, Dialect, UnknownDialect
+    from agentprompt.edits.dialects import DIALECTS, Dialect
     from agentprompt.edits.instructions import dialect_instructions
     from agentprompt.edits.journal import (
         ApplyBusy,
         JournalPending,
-        JournalUnsafe,
         RecoveryReport,
         WriteFailed,
         recover,
     )
     from agentprompt.edits.parse import detect_dialects, parse_reply
     from agentprompt.edits.paths import UnsafePath
+    from agentprompt.edits.wording import UnknownLanguage
 
 # Loaded on first use: importing one engine module (the dialects' instructions, say)
 # does not pay for the applier, the journal and the stream parser.
@@ -69,12 +86,9 @@ _LAZY = {
     "Found": "agentprompt.edits._match",
     "Hunk": "agentprompt.edits.actions",
     "JournalPending": "agentprompt.edits.journal",
-    "JournalUnsafe": "agentprompt.edits.journal",
     "LineIndex": "agentprompt.edits._lineindex",
     "Missing": "agentprompt.edits._match",
     "MoveFile": "agentprompt.edits.actions",
-    "NotADirectoryRoot": "agentprompt.edits.apply",
-    "NotText": "agentprompt.edits._textfile",
     "ParseResult": "agentprompt.edits.actions",
     "PatchFile": "agentprompt.edits.actions",
     "RecoveryReport": "agentprompt.edits.journal",
@@ -82,10 +96,9 @@ _LAZY = {
     "STAGES": "agentprompt.edits._match",
     "SearchReplace": "agentprompt.edits.actions",
     "Stage": "agentprompt.edits._match",
-    "StreamClosed": "agentprompt.edits._stream",
     "StreamParser": "agentprompt.edits._stream",
     "SwitchMode": "agentprompt.edits.actions",
-    "UnknownDialect": "agentprompt.edits.dialects",
+    "UnknownLanguage": "agentprompt.edits.wording",
     "UnsafePath": "agentprompt.edits.paths",
     "WriteFailed": "agentprompt.edits.journal",
     "WriteFile": "agentprompt.edits.actions",
@@ -120,22 +133,18 @@ __all__ = [
     "Found",
     "Hunk",
     "JournalPending",
-    "JournalUnsafe",
     "LineIndex",
     "Missing",
     "MoveFile",
-    "NotADirectoryRoot",
-    "NotText",
     "ParseResult",
     "PatchFile",
     "RecoveryReport",
     "RequestFiles",
     "SearchReplace",
     "Stage",
-    "StreamClosed",
     "StreamParser",
     "SwitchMode",
-    "UnknownDialect",
+    "UnknownLanguage",
     "UnsafePath",
     "WriteFailed",
     "WriteFile",

@@ -26,7 +26,6 @@ __all__ = [
     "closest_lines",
     "lost_feedback",
     "reply_feedback",
-    "summary_feedback",
     "tool_feedback",
 ]
 
@@ -346,19 +345,6 @@ def tool_feedback(
         retry=retry.strip(),
     )
     return "\n\n".join(part.strip() for part in text.split("\n\n") if part.strip())
-
-
-def summary_feedback(
-    feedback: Sequence[str],
-    total: int,
-    *,
-    written: bool,
-    library: PromptLibrary | None = None,
-    lang: str = "en",
-) -> str:
-    """The feedback for a whole reply: a heading, then each failed block's text (the
-    heading worded in ``lang``)."""
-    return _summary_text(feedback, total, written, _Words(library, lang))
 
 
 def _summary_text(feedback: Sequence[str], total: int, written: bool, words: _Words) -> str:

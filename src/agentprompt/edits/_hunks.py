@@ -27,7 +27,7 @@ from agentprompt.edits._match import (
     normalise,
 )
 from agentprompt.edits._reasons import listed, reason
-from agentprompt.edits._splice import Edit, GapUnclear, IndentUnmapped, render_edit, render_exact
+from agentprompt.edits._splice import Edit, Unplaceable, render_edit, render_exact
 from agentprompt.edits.actions import Hunk
 
 __all__ = [
@@ -240,7 +240,7 @@ def _place(
         return None, cursor, None, found
     try:
         span = render_edit(lines, hunk, found)
-    except (IndentUnmapped, GapUnclear) as exc:
+    except Unplaceable as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
     return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
 
@@ -351,7 +351,7 @@ def _aligned(
     found = Found(start=s, end=s + span, stage="aligned", pairs=range(s, s + span))
     try:
         edit = render_edit(index.lines, fitted, found)
-    except (IndentUnmapped, GapUnclear):
+    except Unplaceable:
         return None
     return _edit(fitted, number, split, edit, "aligned"), s + 1
 

@@ -16,8 +16,9 @@ import ftfy
 from ftfy.badness import is_bad
 
 from agentprompt.edits.actions import EditError
+from agentprompt.errors import literal
 
-__all__ = ["GarbledLine", "GarbledReply", "garbled_lines", "repair"]
+__all__ = ["GarbledLine", "garbled_lines", "garbled_reply", "repair"]
 
 _LEAD = re.compile("[\u00c2-\u00f4]")
 """A UTF-8 lead byte read as Windows-1252 or Latin-1 (``Â``..``ô``): every garbled multi-byte
@@ -36,20 +37,19 @@ class GarbledLine:
     """The line as the model wrote it."""
 
 
-class GarbledReply(EditError):
-    """The reply's text was decoded with the wrong encoding before it reached the engine."""
-
-    def __init__(self, lines: tuple[GarbledLine, ...]) -> None:
-        self.lines = lines
-        """The garbled lines."""
-        first = lines[0]
-        more = f" and {len(lines) - 1} more line(s)" if len(lines) > 1 else ""
-        super().__init__(
-            f"the reply looks like UTF-8 text read as Windows-1252 or Latin-1 (line "
-            f"{first.line}: {_quote(first.text)} reads {_quote(first.repaired)} repaired{more}); "
-            "nothing was applied. Copy the reply again so it stays UTF-8 (or save it as "
-            "UTF-8), or apply it with --fix-encoding to repair it"
-        )
+def garbled_reply(lines: tuple[GarbledLine, ...]) -> EditError:
+    """The reply's text was decoded with the wrong encoding before it reached the engine:
+    the error naming the first of its garbled ``lines``."""
+    first = lines[0]
+    more = f" and {len(lines) - 1} more line(s)" if len(lines) > 1 else ""
+    return EditError(
+        f"the reply looks like UTF-8 text read as Windows-1252 or Latin-1 (line "
+        f"{first.line}: {literal(_quote(first.text))} reads {literal(_quote(first.repaired))} "
+        f"repaired{more}); "
+        "nothing was applied. Copy the reply again so it stays UTF-8 (or save it as "
+        "UTF-8), or apply it with {fix_encoding} to repair it",
+        names=True,
+    )
 
 
 def _quote(text: str) -> str:

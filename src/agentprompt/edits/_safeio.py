@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agentprompt.edits.actions import EditError
+from agentprompt.errors import literal
 
 __all__ = [
     "ApplyBusy",
-    "JournalUnsafe",
     "create_new",
     "fsync_dir",
+    "journal_unsafe",
     "link_or_copy",
     "locked",
     "plain_dir",
@@ -38,14 +39,10 @@ _NO_LINK = frozenset(
 """The errors of a file system (or a mount boundary) that has no hard links to give."""
 
 
-class JournalUnsafe(EditError):
+def journal_unsafe(where: Path, problem: str) -> EditError:
     """The journal's place is not a plain directory of the applier's (a symlink, a file, or a
     directory holding other files); nothing is written through it."""
-
-    def __init__(self, where: Path, problem: str) -> None:
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{where}: {problem}; remove it by hand, then apply again")
+    return EditError(f"{where}: {problem}; remove it by hand, then apply again")
 
 
 class ApplyBusy(EditError):
@@ -53,7 +50,10 @@ class ApplyBusy(EditError):
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        super().__init__(f"another agentprompt apply is running in {root}; wait for it to finish")
+        super().__init__(
+            f"another {{apply}} is running in {literal(str(root))}",
+            fix="wait for it to finish",
+        )
 
 
 _HELD: set[tuple[int, int, int]] = set()
@@ -165,5 +165,5 @@ def plain_dir(path: Path) -> bool:
     except FileNotFoundError:
         return False
     if not stat.S_ISDIR(info.st_mode):
-        raise JournalUnsafe(path, "the journal's place is a symlink or a file, not a directory")
+        raise journal_unsafe(path, "the journal's place is a symlink or a file, not a directory")
     return True

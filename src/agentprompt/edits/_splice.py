@@ -14,17 +14,15 @@ from agentprompt.edits._match import Found, Stage
 from agentprompt.edits._reasons import reason
 from agentprompt.edits.actions import Hunk
 
-__all__ = ["Edit", "GapUnclear", "IndentUnmapped", "apply_edits", "render_edit", "render_exact"]
+__all__ = ["Edit", "Unplaceable", "apply_edits", "render_edit", "render_exact"]
 
 
-class IndentUnmapped(ValueError):
-    """The quoted lines are indented differently from the file (tabs for spaces, or another
-    width) and an added line's indentation cannot be carried over to the file's."""
-
-
-class GapUnclear(ValueError):
-    """Added lines sit where the file has a line the quote left out, after a context line:
-    whether they go before or after that line cannot be told."""
+class Unplaceable(ValueError):
+    """A placed hunk's added lines cannot be written into the file; the message is the
+    reason the model is told. Either the quoted lines are indented differently from the
+    file (tabs for spaces, or another width) and an added line's indentation cannot be
+    carried over to the file's, or added lines sit where the file has a line the quote left
+    out, after a context line, so whether they go before or after it cannot be told."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,7 +105,7 @@ def _mapped(line: str, table: dict[str, str]) -> str:
         # The quote mostly agrees with the file (only some of its lines drifted, a tab for
         # four spaces): an added line indented in the file's own kind is written as is.
         return line
-    raise IndentUnmapped(reason("indent", line=repr(line.strip())))
+    raise Unplaceable(reason("indent", line=repr(line.strip())))
 
 
 def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
@@ -126,12 +124,12 @@ def _reindent(line: str, found: Found, table: dict[str, str] | None) -> str:
 
 
 def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, int, tuple[str, ...]]:
-    """The minimal edit a placed hunk makes: (start, end, new lines); :class:`GapUnclear`
+    """The minimal edit a placed hunk makes: (start, end, new lines); :class:`Unplaceable`
     when added lines cannot be placed against lines the file gained inside the match.
 
     Context lines keep the file's text (which a loose stage may not have quoted exactly),
     added lines are re-indented by the match's offset (or, when the quote used another kind
-    of indentation, mapped onto the file's; :class:`IndentUnmapped` when that cannot be
+    of indentation, mapped onto the file's; :class:`Unplaceable` when that cannot be
     done), and lines the file gained inside a fuzzy match stay where they are.
     """
     if found.stage == "exact":
@@ -157,7 +155,7 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
             # An insertion after a context line, where the file gained lines the quote
             # lacks: before them or after them? (Additions replacing removed lines line for
             # line take their place, before the gained lines.)
-            raise GapUnclear(reason("gap_unclear", line=repr(lines[pos].strip())))
+            raise Unplaceable(reason("gap_unclear", line=repr(lines[pos].strip())))
         if pending or sign != "-":
             removed = 0
         if sign == "-":

@@ -22,14 +22,7 @@ from agentprompt.edits.dialects.base import (
     opens_fence,
 )
 
-__all__ = ["StreamClosed", "StreamParser"]
-
-
-class StreamClosed(EditError):
-    """Text was fed to a :class:`StreamParser` after :meth:`StreamParser.close`."""
-
-    def __init__(self) -> None:
-        super().__init__("this stream parser is closed; start a new StreamParser for another reply")
+__all__ = ["StreamParser"]
 
 
 class StreamParser:
@@ -56,7 +49,9 @@ class StreamParser:
     def feed(self, chunk: str) -> list[Action]:
         """Add ``chunk`` to the reply; the actions of the blocks it completed, in order."""
         if self._closed:
-            raise StreamClosed()
+            raise EditError(
+                "this stream parser is closed; start a new StreamParser for another reply"
+            )
         if not chunk:
             return []
         if "\n" not in chunk:

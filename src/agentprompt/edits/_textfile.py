@@ -15,7 +15,6 @@ from agentprompt.edits._reasons import reason
 from agentprompt.edits.actions import EditError
 
 __all__ = [
-    "NotText",
     "TextFile",
     "carry_endings",
     "decode_text",
@@ -26,15 +25,6 @@ __all__ = [
 
 BINARY_SNIFF_BYTES = 8192
 """How much of a file is checked for NUL bytes to tell binary from text."""
-
-
-class NotText(EditError):
-    """A target file is binary or not UTF-8, so the edit engine will not change it."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,16 +67,16 @@ def join_lines(lines: tuple[str, ...] | list[str], final_newline: bool) -> str:
 
 
 def decode_text(data: bytes, path: str) -> TextFile:
-    """The text of a file's bytes; binary or non-UTF-8 content raises :class:`NotText`."""
+    """The text of a file's bytes; binary or non-UTF-8 content raises an
+    :class:`~agentprompt.edits.EditError` naming the file (the engine will not change it)."""
     if data.find(b"\0", 0, BINARY_SNIFF_BYTES) != -1:
-        raise NotText(path, reason("binary"))
+        raise EditError(f"{path}: {reason('binary')}")
     bom = data.startswith(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise NotText(
-            path, reason("not_utf8", byte=f"0x{data[exc.start]:02x}", offset=exc.start)
-        ) from None
+        problem = reason("not_utf8", byte=f"0x{data[exc.start]:02x}", offset=exc.start)
+        raise EditError(f"{path}: {problem}") from None
     crlf = text.count("\r\n") if "\r" in text else 0
     total = text.count("\n")
     newline = "\r\n" if crlf and crlf * 2 >= total else "\n"

@@ -21,7 +21,7 @@ from agentprompt.edits._feedback import (
     tool_feedback,
 )
 from agentprompt.edits._match import Stage
-from agentprompt.edits._mojibake import GarbledLine, GarbledReply, garbled_lines, repair
+from agentprompt.edits._mojibake import GarbledLine, garbled_lines, garbled_reply, repair
 from agentprompt.edits._plan import FileChange, Plan, plan_actions
 from agentprompt.edits._reasons import diagnostic
 from agentprompt.edits.actions import (
@@ -38,6 +38,7 @@ from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.paths import resolve_inside
 from agentprompt.edits.wording import check_lang, speaking
+from agentprompt.errors import NotADirectory
 from agentprompt.prompts.loader import PromptLibrary
 
 __all__ = [
@@ -45,18 +46,9 @@ __all__ = [
     "ApplyOptions",
     "ApplyReport",
     "FailedAction",
-    "NotADirectoryRoot",
     "apply_actions",
     "apply_reply",
 ]
-
-
-class NotADirectoryRoot(EditError):
-    """The root to apply into is not a directory."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        super().__init__(f"{root} is not a directory; give the repository root to apply into")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,7 +77,7 @@ class ApplyOptions:
     a long apply can show how far it is."""
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1 (by default such a
-    reply raises :class:`~agentprompt.edits._mojibake.GarbledReply`)."""
+    reply raises an :class:`~agentprompt.edits.EditError` saying how to repair it)."""
     tool: str | None = None
     """The tool call the actions come from (its name, such as ``edit``), when they are not a
     reply's: the feedback then speaks of the call and its arguments."""
@@ -236,7 +228,7 @@ def apply_actions(
     check_lang(options.lang)
     root = Path(root)
     if not root.is_dir():
-        raise NotADirectoryRoot(root)
+        raise NotADirectory(root)
     with locked(root):
         ensure_no_pending(root)
         file_actions: list[tuple[int, FileAction]] = [
@@ -334,7 +326,7 @@ def apply_reply(
         parsed = parse_reply(reply, dialect)
     garbled = _garbled(root, reply, parsed.actions)
     if garbled and not options.fix_encoding:
-        raise GarbledReply(garbled)
+        raise garbled_reply(garbled)
     if garbled:
         with speaking(options.lang):
             parsed = parse_reply(repair(reply, garbled), dialect)

@@ -24,7 +24,7 @@ def dialect_instructions(name: str, lang: str | None = None, *, root: Path | Non
     """The instructions for dialect ``name`` in ``lang``, with worked examples.
 
     The prompt file resolves like every prompt (a project's ``config/prompts/edits/`` first,
-    the packaged default last). Raises :class:`~agentprompt.edits.UnknownDialect` for an
+    the packaged default last). Raises an :class:`~agentprompt.edits.EditError` for an
     unknown dialect and :class:`~agentprompt.errors.UsageError` for a missing language.
     """
     prompt = instruction_prompt(name, lang)

@@ -35,9 +35,9 @@ from agentprompt.edits._manifest import BACKUP, VERSION, checked
 from agentprompt.edits._plan import FileChange
 from agentprompt.edits._safeio import (
     ApplyBusy,
-    JournalUnsafe,
     create_new,
     fsync_dir,
+    journal_unsafe,
     link_or_copy,
     locked,
     plain_dir,
@@ -45,11 +45,11 @@ from agentprompt.edits._safeio import (
 )
 from agentprompt.edits.actions import EditError
 from agentprompt.edits.paths import JOURNAL_DIR, TEMP_NAME, resolve_inside
+from agentprompt.errors import literal
 
 __all__ = [
     "ApplyBusy",
     "JournalPending",
-    "JournalUnsafe",
     "RecoveryReport",
     "RollbackFailed",
     "WriteFailed",
@@ -69,9 +69,9 @@ class JournalPending(EditError):
     def __init__(self, root: Path) -> None:
         self.root = root
         super().__init__(
-            f"an interrupted apply left a journal in {root / JOURNAL_DIR}; run "
-            "'agentprompt apply --recover --dry-run' to see what it would restore, then "
-            "'agentprompt apply --recover' to restore the files it was changing, and try again"
+            f"an interrupted apply left a journal in {literal(str(root / JOURNAL_DIR))}",
+            fix="run '{recover_preview}' to see what it would restore, then '{recover}' to "
+            "restore the files it was changing, and try again",
         )
 
 
@@ -101,6 +101,8 @@ class RollbackFailed(EditError):
         self.problem = problem
         self.code = code
         """The symbolic name of the error that stopped the write."""
+        # The command line prints this error's str() (its --json report and its line on
+        # stderr), so it names the command in the command line's words for now.
         super().__init__(
             f"writing {path} failed ({problem}) and restoring the files failed too "
             f"({rollback}); the journal in {JOURNAL_DIR} still holds every original file: "
@@ -164,7 +166,7 @@ def _clear_leftover(journal: Path) -> None:
     try:
         os.rmdir(journal)
     except OSError:
-        raise JournalUnsafe(
+        raise journal_unsafe(
             journal, "the journal directory holds files the applier did not write"
         ) from None
     with contextlib.suppress(OSError):
@@ -240,7 +242,7 @@ def _end(journal: Path, manifest: dict[str, Any] | None) -> None:
 
 def ensure_no_pending(root: Path) -> None:
     """Raise :class:`JournalPending` if an interrupted apply left its journal under ``root``
-    (and :class:`JournalUnsafe` if the journal's place is a symlink or a file).
+    (and an :class:`~agentprompt.edits.EditError` if the journal's place is a symlink or a file).
 
     Checked before planning: the files may hold half of an interrupted transaction.
     """
@@ -477,6 +479,8 @@ def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
         try:
             return _rollback(real_root, journal, manifest, dry_run=dry_run)
         except (OSError, EditError) as exc:
+            # Printed by the command line as its str() (apply --recover --json), so it names
+            # the command in the command line's words for now.
             raise EditError(
                 f"restoring the files from the journal {journal} failed ({exc}); the journal "
                 "is kept and still holds every original file: fix the cause and run "

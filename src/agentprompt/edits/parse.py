@@ -1,16 +1,16 @@
 """Parse a model's reply into actions: every dialect, detected by its markers, mixed freely.
 
 ``parse_reply`` never raises for odd text: blocks it cannot use become diagnostics. It raises
-only :class:`UnknownDialect` for a dialect name that does not exist.
+only an :class:`~agentprompt.edits.EditError` for a dialect name that does not exist.
 """
 
 from __future__ import annotations
 
-from agentprompt.edits._stream import StreamClosed, StreamParser
+from agentprompt.edits._stream import StreamParser
 from agentprompt.edits.actions import ParseResult
-from agentprompt.edits.dialects import AUTO, DIALECTS, UnknownDialect
+from agentprompt.edits.dialects import AUTO, DIALECTS
 
-__all__ = ["StreamClosed", "StreamParser", "UnknownDialect", "detect_dialects", "parse_reply"]
+__all__ = ["StreamParser", "detect_dialects", "parse_reply"]
 
 
 def parse_reply(text: str, dialect: str = AUTO) -> ParseResult:

@@ -36,7 +36,7 @@ __all__ = [
     "EDIT_MESSAGES",
     "LANGS",
     "Punctuation",
-    "UnknownEditLanguage",
+    "UnknownLanguage",
     "check_lang",
     "current_lang",
     "localized_name",
@@ -50,13 +50,12 @@ LANGS = ("en", "ja")
 """The languages the edit engine's feedback and reasons are written in."""
 
 
-class UnknownEditLanguage(UsageError):
-    """A language the edit engine has no feedback in."""
+class UnknownLanguage(UsageError):
+    """A language agentprompt has no text in: the edit engine's feedback, the bridge's
+    prompts."""
 
-    def __init__(self, lang: str) -> None:
-        super().__init__(
-            f"the edit engine has no feedback in {lang!r}; use one of: {', '.join(LANGS)}"
-        )
+    def __init__(self, lang: str, problem: str, *, fix: str | None = None) -> None:
+        super().__init__(problem, fix=fix)
         self.lang = lang
         """The language asked for."""
 
@@ -84,9 +83,11 @@ _LANG: ContextVar[str] = ContextVar("agentprompt_edits_lang", default="en")
 
 
 def check_lang(lang: str) -> str:
-    """``lang`` itself, when the engine speaks it; :class:`UnknownEditLanguage` otherwise."""
+    """``lang`` itself, when the engine speaks it; :class:`UnknownLanguage` otherwise."""
     if lang not in LANGS:
-        raise UnknownEditLanguage(lang)
+        raise UnknownLanguage(
+            lang, f"the edit engine has no feedback in {lang!r}; use one of: {', '.join(LANGS)}"
+        )
     return lang
 
 

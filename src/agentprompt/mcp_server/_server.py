@@ -34,6 +34,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotatio
 from pydantic import Field
 
 from agentprompt import __version__
+from agentprompt.commands import COMMAND_LINES
 from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import AgentPromptError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS, argument_problem
@@ -85,7 +86,7 @@ class ServerConfig:
 
 def _worded(exc: AgentPromptError) -> str:
     """An error as an MCP client reads it: the input at fault named as the argument."""
-    return exc.worded(lambda name: f'argument "{name}"')
+    return exc.worded(lambda name: COMMAND_LINES.get(name) or f'argument "{name}"')
 
 
 class _Calls:

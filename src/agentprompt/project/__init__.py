@@ -3,6 +3,11 @@
 The project wizard (``wizard.py``) and the thresholds and file-name constants behind these
 are imported from their modules. Only the environment is imported eagerly (the package root
 needs it); the rest loads on first use, so starting the CLI does not pay for it.
+
+Errors::
+
+    AgentPromptError
+    └── InstructionError   an instruction file cannot be written, or its text is unusable
 """
 
 from typing import TYPE_CHECKING

@@ -35,9 +35,10 @@ from typing import Any
 import yaml
 
 from agentprompt.errors import AgentPromptError
+from agentprompt.prompts.frontmatter import InvalidFrontMatter
 from agentprompt.prompts.loader import (
     PACKAGED_DIR,
-    InvalidVariables,
+    InvalidPromptFile,
     PromptLibrary,
     PromptSource,
     PromptTemplate,
@@ -49,10 +50,7 @@ from agentprompt.prompts.stamps import StampedCache
 __all__ = [
     "CATALOGUE_SUFFIX",
     "Catalogue",
-    "InvalidCatalogue",
     "MessageCatalogues",
-    "ReplacedPromptFile",
-    "UnknownMessage",
     "read_catalogue",
     "read_languages",
 ]
@@ -67,38 +65,6 @@ _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """The C YAML reader when it is built, else the Python one (the same safe subset)."""
 
 
-class InvalidCatalogue(AgentPromptError):
-    """A catalogue file that is malformed, or that differs from the others of its set."""
-
-    def __init__(self, path: Path, problem: str, *, key: str | None = None) -> None:
-        self.path = path
-        self.key = key
-        where = f"message catalogue {path}" + (f", entry {key!r}" if key is not None else "")
-        super().__init__(f"{where}: {problem}")
-
-
-class UnknownMessage(AgentPromptError):
-    """A key no catalogue of the set holds."""
-
-    def __init__(self, path: Path, key: str) -> None:
-        self.path = path
-        self.key = key
-        super().__init__(f"message catalogue {path} has no entry {key!r}")
-
-
-class ReplacedPromptFile(AgentPromptError):
-    """A project's or the user's prompt file for a text that is now a catalogue entry."""
-
-    def __init__(self, path: Path, *, key: str, catalogue: Path) -> None:
-        self.path = path
-        self.key = key
-        super().__init__(
-            f"prompt file {path} is no longer read: its text is the entry {key!r} of a "
-            f"message catalogue now; move the text under that key in {catalogue} and delete "
-            "the file"
-        )
-
-
 @dataclass(frozen=True, kw_only=True)
 class Catalogue:
     """One catalogue file, read and checked."""
@@ -109,28 +75,30 @@ class Catalogue:
     """Each key's text, rendered as a prompt file's body is."""
 
     def entry(self, key: str) -> PromptTemplate:
-        """The entry ``key``; :class:`UnknownMessage` when the file has none."""
+        """The entry ``key``; an :class:`~agentprompt.errors.AgentPromptError` when the file
+        has none."""
         found = self.entries.get(key)
         if found is None:
-            raise UnknownMessage(self.path, key)
+            raise AgentPromptError(f"message catalogue {self.path} has no entry {key!r}")
         return found
 
 
 def read_catalogue(path: Path, text: str, name: Callable[[str], str]) -> Catalogue:
     """The catalogue in ``text`` (the file ``path``), each entry's template named by
-    ``name(key)``; :class:`InvalidCatalogue` names the file and the entry that is wrong."""
+    ``name(key)``; :class:`~agentprompt.prompts.loader.InvalidPromptFile` names the file and
+    the entry that is wrong."""
     try:
         data = yaml.load(text, Loader=_LOADER)  # the safe subset, C or Python
     except yaml.YAMLError as exc:
-        raise InvalidCatalogue(path, f"is not valid YAML: {exc}") from None
+        raise InvalidPromptFile(path, f"is not valid YAML: {exc}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise InvalidCatalogue(path, "must map each key to its entry")
+        raise InvalidPromptFile(path, "must map each key to its entry")
     entries = {}
     for key, entry in data.items():
         if not isinstance(key, str) or not key:
-            raise InvalidCatalogue(path, f"key {key!r} is not a name; write keys as words")
+            raise InvalidPromptFile(path, f"key {key!r} is not a name; write keys as words")
         entries[key] = _entry(path, key, entry, name(key))
     return Catalogue(path=path, entries=entries)
 
@@ -138,29 +106,29 @@ def read_catalogue(path: Path, text: str, name: Callable[[str], str]) -> Catalog
 def _entry(path: Path, key: str, entry: object, name: str) -> PromptTemplate:
     """One entry of a catalogue as a template, checked."""
     if not isinstance(entry, dict):
-        raise InvalidCatalogue(
+        raise InvalidPromptFile(
             path, "must be a mapping of description, variables and text", key=key
         )
     extra = sorted(str(f) for f in entry if f not in _FIELDS)
     if extra:
-        raise InvalidCatalogue(
+        raise InvalidPromptFile(
             path, f"has {', '.join(extra)}; an entry holds description, variables and text", key=key
         )
     text = entry.get("text")
     if not isinstance(text, str):
-        raise InvalidCatalogue(path, "has no text; add 'text:'", key=key)
+        raise InvalidPromptFile(path, "has no text; add 'text:'", key=key)
     if "variables" not in entry:
-        raise InvalidCatalogue(
+        raise InvalidPromptFile(
             path, "declares no variables; add 'variables:' ({} when it has none)", key=key
         )
     body = text[:-1] if text.endswith("\n") else text
     try:
         variables = declared_variables(entry, body, place="of the entry")
-    except InvalidVariables as exc:
-        raise InvalidCatalogue(path, str(exc), key=key) from None
+    except InvalidFrontMatter as exc:
+        raise InvalidPromptFile(path, str(exc), key=key) from None
     if not variables and placeholders(body):
         used = ", ".join("{{" + p + "}}" for p in sorted(placeholders(body)))
-        raise InvalidCatalogue(
+        raise InvalidPromptFile(
             path, f"uses {used} but declares no variables; declare it under 'variables'", key=key
         )
     return PromptTemplate(
@@ -277,7 +245,13 @@ class MessageCatalogues:
         for origin, path in library.files(f"{name}.md"):
             if origin != "packaged":
                 folder = path.parents[len(Path(name).parts) - 1]
-                raise ReplacedPromptFile(path, key=key, catalogue=folder / self.file(lang))
+                # A project's or the user's prompt file for a text that is now an entry.
+                raise InvalidPromptFile(
+                    path,
+                    f"it is no longer read: its text is the entry {key!r} of a message "
+                    f"catalogue now; move the text under that key in {folder / self.file(lang)} "
+                    "and delete the file",
+                )
 
     def _override(self, path: Path, lang: str) -> Catalogue:
         """A project's or the user's catalogue of ``lang``, checked against the packaged
@@ -288,7 +262,7 @@ class MessageCatalogues:
             _check_like(found, self.packaged(lang), partial=True)
             for key in found.entries:
                 if not self.overridable(key):
-                    raise InvalidCatalogue(
+                    raise InvalidPromptFile(
                         path,
                         "is worded by the packaged catalogue only (the text is data of "
                         "its own as well); remove it",
@@ -296,7 +270,7 @@ class MessageCatalogues:
                     )
             return found
 
-        return _OVERRIDES.load_text(path, path, parse, partial(InvalidCatalogue, path))
+        return _OVERRIDES.load_text(path, path, parse, partial(InvalidPromptFile, path))
 
 
 @cache
@@ -310,8 +284,9 @@ def read_languages(
     files: Sequence[tuple[str, Path]], name: Callable[[str, str], str]
 ) -> dict[str, Catalogue]:
     """The catalogue of each language (``files``: each language with its file), every one
-    holding the keys of the first with the same variables (:class:`InvalidCatalogue` names
-    the file and the key that differ); ``name(key, lang)`` names each entry's template."""
+    holding the keys of the first with the same variables
+    (:class:`~agentprompt.prompts.loader.InvalidPromptFile` names the file and the key that
+    differ); ``name(key, lang)`` names each entry's template."""
     found = {
         lang: read_catalogue(path, path.read_text(encoding="utf-8"), _naming(name, lang))
         for lang, path in files
@@ -329,17 +304,18 @@ def _naming(name: Callable[[str, str], str], lang: str) -> Callable[[str], str]:
 
 def _check_like(catalogue: Catalogue, reference: Catalogue, *, partial: bool) -> None:
     """``catalogue`` holds the keys of ``reference`` (some of them when ``partial``), each
-    with the same variables; :class:`InvalidCatalogue` names the file and the key."""
+    with the same variables; :class:`~agentprompt.prompts.loader.InvalidPromptFile` names the
+    file and the key."""
     for key, entry in catalogue.entries.items():
         other = reference.entries.get(key)
         if other is None:
-            raise InvalidCatalogue(
+            raise InvalidPromptFile(
                 catalogue.path,
                 f"is not an entry of {reference.path}; check its spelling (or add it there)",
                 key=key,
             )
         if set(entry.variables) != set(other.variables):
-            raise InvalidCatalogue(
+            raise InvalidPromptFile(
                 catalogue.path,
                 f"declares {_listed(entry.variables)} where {reference.path} declares "
                 f"{_listed(other.variables)}; declare the same variables",
@@ -348,7 +324,7 @@ def _check_like(catalogue: Catalogue, reference: Catalogue, *, partial: bool) ->
     if not partial:
         missing = sorted(set(reference.entries) - set(catalogue.entries))
         if missing:
-            raise InvalidCatalogue(
+            raise InvalidPromptFile(
                 catalogue.path,
                 f"lacks {', '.join(missing)}, which {reference.path} holds; add them",
                 key=missing[0],

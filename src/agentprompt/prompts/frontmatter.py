@@ -15,8 +15,9 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DO
 
 
 class InvalidFrontMatter(ValueError):
-    """Front matter that is not a YAML mapping; the message says what is wrong, and the
-    reader of the file names the file."""
+    """Front matter that is not a YAML mapping, or whose declared variables are malformed or
+    miss a placeholder the text uses; the message says what is wrong, and the reader of the
+    file names the file."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -37,10 +37,7 @@ from agentprompt.prompts.stamps import StampedCache
 
 __all__ = [
     "InvalidPromptFile",
-    "InvalidPromptName",
-    "InvalidVariables",
     "MissingVariables",
-    "PromptDirUnreadable",
     "PromptFileMissing",
     "PromptLibrary",
     "PromptSource",
@@ -87,16 +84,19 @@ class PromptFileMissing(AgentPromptError, FileNotFoundError):
         )
 
 
-class InvalidPromptName(UsageError):
-    """A prompt name that could escape the prompt directories (absolute, or with ``..``)."""
-
-
 class InvalidPromptFile(AgentPromptError):
-    """A prompt file whose front matter or placeholders are malformed."""
+    """A file of prompt text that cannot be used: a prompt file (``.md``) whose front matter
+    or placeholders are malformed, or a message catalogue (``.yaml``) that is malformed or
+    differs from the others of its set."""
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path, problem: str, *, key: str | None = None) -> None:
         self.path = path
-        super().__init__(f"prompt file {path}: {problem}")
+        """The file."""
+        self.key = key
+        """The catalogue entry at fault, or None when the problem is the whole file."""
+        what = "prompt file" if path.suffix == ".md" else "message catalogue"
+        where = f"{what} {path}" + (f", entry {key!r}" if key is not None else "")
+        super().__init__(f"{where}: {problem}")
 
 
 class MissingVariables(AgentPromptError):
@@ -124,11 +124,6 @@ class MissingVariables(AgentPromptError):
         super().__init__(
             f"{where}: {'; '.join(problems)}. Pass exactly the variables declared {declared}."
         )
-
-
-class InvalidVariables(ValueError):
-    """Declared variables that are malformed or miss a placeholder the text uses; the
-    message says what is wrong, and the reader of the file names the file."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -199,7 +194,7 @@ def parse_prompt_file(name: str, path: Path, text: str) -> PromptTemplate:
         body = body[:-1]
     try:
         variables = declared_variables(meta, body)
-    except InvalidVariables as exc:
+    except InvalidFrontMatter as exc:
         raise InvalidPromptFile(path, str(exc)) from None
     description = meta.get("description", "")
     return PromptTemplate(
@@ -211,19 +206,19 @@ def declared_variables(
     meta: dict[str, object], body: str, *, place: str = "in the front matter"
 ) -> tuple[str, ...]:
     """The variables ``meta`` declares (its ``variables`` key), in declaration order;
-    :class:`InvalidVariables` when they are not a mapping or a list, or ``body`` uses a
-    placeholder they leave out (a text with no variables is plain, used as it is).
-    ``place`` says where the declaration goes, for the error."""
+    :class:`~agentprompt.prompts.frontmatter.InvalidFrontMatter` when they are not a mapping
+    or a list, or ``body`` uses a placeholder they leave out (a text with no variables is
+    plain, used as it is). ``place`` says where the declaration goes, for the error."""
     declared = meta.get("variables") or {}
     if isinstance(declared, list):
         declared = {str(v): "" for v in declared}
     if not isinstance(declared, dict):
-        raise InvalidVariables("'variables' must map each variable name to a description")
+        raise InvalidFrontMatter("'variables' must map each variable name to a description")
     variables = tuple(str(v) for v in declared)
     if variables:
         undeclared = sorted(placeholders(body) - set(variables))
         if undeclared:
-            raise InvalidVariables(
+            raise InvalidFrontMatter(
                 f"uses {', '.join('{{' + u + '}}' for u in undeclared)} without declaring it; "
                 f"add it under 'variables' {place}"
             )
@@ -315,7 +310,7 @@ class PromptLibrary:
                         if _is_file(d, path):
                             hits.setdefault(name, []).append((origin, path))
             except OSError as exc:
-                raise PromptDirUnreadable(d, exc) from None
+                raise _unreadable_dir(d, exc) from None
         return [
             PromptSource(
                 name=name,
@@ -327,15 +322,12 @@ class PromptLibrary:
         ]
 
 
-class PromptDirUnreadable(AgentPromptError):
+def _unreadable_dir(folder: Path, exc: OSError) -> AgentPromptError:
     """A prompt directory that cannot be searched (its permissions, say)."""
-
-    def __init__(self, folder: Path, exc: OSError) -> None:
-        self.folder = folder
-        super().__init__(
-            f"prompt directory {folder} cannot be read ({exc.strerror or exc}); fix its "
-            "permissions (or, for the user's directory, set AGENTPROMPT_CONFIG_DIR elsewhere)"
-        )
+    return AgentPromptError(
+        f"prompt directory {folder} cannot be read ({exc.strerror or exc}); fix its "
+        "permissions (or, for the user's directory, set AGENTPROMPT_CONFIG_DIR elsewhere)"
+    )
 
 
 def _is_file(folder: Path, path: Path) -> bool:
@@ -344,13 +336,13 @@ def _is_file(folder: Path, path: Path) -> bool:
     try:
         return path.is_file()
     except OSError as exc:
-        raise PromptDirUnreadable(folder, exc) from None
+        raise _unreadable_dir(folder, exc) from None
 
 
 def _check_name(name: str) -> None:
     parts = name.split("/")
     if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
-        raise InvalidPromptName(
+        raise UsageError(
             f"prompt name {name!r} is not valid: use a relative name such as 'system' or "
             "'skills/compaction', without '..'"
         )

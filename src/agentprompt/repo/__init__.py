@@ -1,5 +1,22 @@
 """The repository context engine, in parts: discovery, symbols, extraction, rank, map,
-secrets and file selection (each a sub-package with one public entry)."""
+secrets and file selection (each a sub-package with one public entry).
+
+Errors::
+
+    AgentPromptError
+    ├── UnreadableFile             a file that cannot be read as UTF-8 text
+    └── UsageError
+        ├── InvalidIgnorePattern   an include or exclude pattern that is not gitignore syntax
+        └── InvalidTask            a task that cannot be ranked for (empty, binary, too long)
+    ValueError
+    └── InvalidPattern             a line git would never match (its readers word it)
+
+Other bad input (a pattern that matches no file, an unusable selection option) is a
+``UsageError``; a git call that does not finish, or a secret scanner that cannot run, an
+``AgentPromptError``; a root that is not a folder :class:`~agentprompt.errors.NotADirectory`;
+an overriding prompt file without a line the selection needs
+:class:`~agentprompt.prompts.loader.InvalidPromptFile`.
+"""
 
 import typing as _typing
 
@@ -10,7 +27,6 @@ if _typing.TYPE_CHECKING:
         Discovery,
         DiscoveryOptions,
         Exclusion,
-        NotADirectory,
         RepoFile,
         UnreadableFile,
         discover,
@@ -49,7 +65,6 @@ if _typing.TYPE_CHECKING:
     from agentprompt.repo.selection import (
         FileChoice,
         FileSelection,
-        InvalidSelectionOptions,
         Rejection,
         SelectedFile,
         SelectionOptions,
@@ -72,7 +87,6 @@ _LAZY = {
     "Discovery": "agentprompt.repo.discovery",
     "DiscoveryOptions": "agentprompt.repo.discovery",
     "Exclusion": "agentprompt.repo.discovery",
-    "NotADirectory": "agentprompt.repo.discovery",
     "RepoFile": "agentprompt.repo.discovery",
     "UnreadableFile": "agentprompt.repo.discovery",
     "discover": "agentprompt.repo.discovery",
@@ -98,7 +112,6 @@ _LAZY = {
     "normalize_response": "agentprompt.repo.selection",
     "parse_response": "agentprompt.repo.selection",
     "FileSelection": "agentprompt.repo.selection",
-    "InvalidSelectionOptions": "agentprompt.repo.selection",
     "Rejection": "agentprompt.repo.selection",
     "SelectedFile": "agentprompt.repo.selection",
     "select_files": "agentprompt.repo.selection",
@@ -131,12 +144,10 @@ __all__ = [
     "FileDocument",
     "FileSelection",
     "FileSymbols",
-    "InvalidSelectionOptions",
     "InvalidTask",
     "MapFile",
     "MapOptions",
     "MapParts",
-    "NotADirectory",
     "RankSummary",
     "RankedFile",
     "Rejection",

@@ -9,6 +9,13 @@ damaged file or one of another schema version is rebuilt. :mod:`agentprompt.stor
 says where both live. The modules that use a cache keep their own queries and open their
 tables through :func:`agentprompt.store.cachedb.connect` or
 :func:`~agentprompt.store.cachedb.open_cache`.
+
+Errors::
+
+    AgentPromptError
+    └── StoreError   the state database cannot be used (locked, damaged, empty, another
+                     program's, newer, a session not JSON); it says what to do, and the
+                     file is left as it was
 """
 
 import typing as _typing

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, literal
 
 __all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError"]
 
@@ -158,9 +158,10 @@ class Store:
             raise StoreError(f"state database {path} cannot be read: {exc.strerror}") from None
         if size == 0:
             raise StoreError(
-                f"state database {path} is empty (0 bytes): the sessions it held are lost. "
-                "Remove the file to start afresh (agentprompt pack --task TEXT starts a new "
-                "session)"
+                f"state database {literal(str(path))} is empty (0 bytes): the sessions it held "
+                "are lost. "
+                "Remove the file to start afresh ({start_session} starts a new session)",
+                names=True,
             )
         return cls(path)
 
@@ -237,8 +238,9 @@ class Store:
         if tables and "migrations" not in tables:
             self.close()
             raise StoreError(
-                f"{self.path} is an SQLite database of another program (it has the tables "
-                f"{', '.join(sorted(tables))}); give agentprompt its own file with --db"
+                f"{literal(str(self.path))} is an SQLite database of another program (it has "
+                f"the tables {literal(', '.join(sorted(tables)))})",
+                fix="give agentprompt its own file with {db}",
             )
 
     def _migrate(self) -> None:
@@ -357,8 +359,8 @@ def _record(row: tuple[Any, ...]) -> SessionRecord:
         state = json.loads(row[4])
     except (TypeError, ValueError, RecursionError):
         raise StoreError(
-            f"session {row[0]!r} has a damaged state (not JSON); delete it with "
-            f"'agentprompt sessions delete {row[0]}'"
+            f"session {literal(repr(row[0]))} has a damaged state (not JSON)",
+            fix=f"delete it with '{{delete_session}} {literal(str(row[0]))}'",
         ) from None
     # A state that is JSON but not an object is left to its runtime to refuse, naming the
     # fix it knows (``bridge reset``, ``--reset``...).

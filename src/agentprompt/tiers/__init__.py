@@ -5,6 +5,15 @@ messages are :mod:`agentprompt.commitmsg`).
 The package exports what a caller of the tiers needs; the rules' and the tracker's working
 parts are imported from their modules. Submodules load on first use, so importing one
 module of the package does not load the symbol map.
+
+Errors::
+
+    AgentPromptError
+    └── CorruptTierState   the stored tracker state cannot be read back (``open_tracker``
+                           turns it into a warning and starts afresh)
+
+Bad input (two tracked items with one key, a history message a tiered prompt cannot hold,
+a file that cannot be put in the context) is a ``UsageError``.
 """
 
 import typing as _typing
@@ -12,7 +21,6 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.tiers._items import InvalidHistory
     from agentprompt.tiers._request import TieredRequest, tiered_request
     from agentprompt.tiers.assembly import TierContext, TieredPrompt, assemble_tiers, tier_parts
     from agentprompt.tiers.breakdown import (
@@ -21,11 +29,7 @@ if _typing.TYPE_CHECKING:
         TierTokens,
         get_context_breakdown,
     )
-    from agentprompt.tiers.context import (
-        DEFAULT_MAP_TOKENS,
-        UnreadableContextFile,
-        repository_context,
-    )
+    from agentprompt.tiers.context import DEFAULT_MAP_TOKENS, repository_context
     from agentprompt.tiers.persist import (
         CorruptTierState,
         StoredTracker,
@@ -53,7 +57,6 @@ _LAZY = {
     "ContextBreakdown": "agentprompt.tiers.breakdown",
     "CorruptTierState": "agentprompt.tiers.persist",
     "DEFAULT_MAP_TOKENS": "agentprompt.tiers.context",
-    "InvalidHistory": "agentprompt.tiers._items",
     "ItemState": "agentprompt.tiers.tracker",
     "ItemTokens": "agentprompt.tiers.breakdown",
     "RULES": "agentprompt.tiers.policy",
@@ -70,7 +73,6 @@ _LAZY = {
     "TrackedItem": "agentprompt.tiers.tracker",
     "TrackerState": "agentprompt.tiers.tracker",
     "TrackerUpdate": "agentprompt.tiers.tracker",
-    "UnreadableContextFile": "agentprompt.tiers.context",
     "assemble_tiers": "agentprompt.tiers.assembly",
     "cache_json": "agentprompt.tiers.served",
     "cache_use": "agentprompt.tiers.served",
@@ -95,7 +97,6 @@ __all__ = [
     "CacheUse",
     "ContextBreakdown",
     "CorruptTierState",
-    "InvalidHistory",
     "ItemState",
     "ItemTokens",
     "ServedTally",
@@ -110,7 +111,6 @@ __all__ = [
     "TrackedItem",
     "TrackerState",
     "TrackerUpdate",
-    "UnreadableContextFile",
     "assemble_tiers",
     "cache_json",
     "cache_use",

@@ -16,7 +16,6 @@ from agentprompt.tiers.tracker import TrackedItem
 from agentprompt.tokens import Tokenizer
 
 __all__ = [
-    "InvalidHistory",
     "file_content",
     "file_item",
     "file_text",
@@ -27,18 +26,6 @@ __all__ = [
 ]
 
 _BACKTICKS = re.compile(r"`{3,}")
-
-
-class InvalidHistory(UsageError):
-    """A history message a tiered prompt cannot hold (only user and assistant text can)."""
-
-    def __init__(self, index: int, role: str) -> None:
-        self.index = index
-        self.role = role
-        super().__init__(
-            f"history message {index} has the role {role!r}; a tiered prompt holds only user "
-            "and assistant messages, so give tool results as user text"
-        )
 
 
 def file_text(path: str, content: str) -> str:
@@ -91,7 +78,10 @@ def history_items(history: Sequence[Message], counter: Tokenizer) -> list[Tracke
     """
     for i, m in enumerate(history):
         if m.role not in ("user", "assistant"):
-            raise InvalidHistory(i, m.role)
+            raise UsageError(
+                f"history message {i} has the role {m.role!r}; a tiered prompt holds only user "
+                "and assistant messages, so give tool results as user text"
+            )
     return [
         TrackedItem(
             key=f"history:{i}",

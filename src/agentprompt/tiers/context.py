@@ -19,38 +19,34 @@ from agentprompt.tiers.assembly import TierContext
 from agentprompt.tiers.tracker import TrackedItem
 from agentprompt.tokens import Tokenizer, shared_counter
 
-__all__ = ["DEFAULT_MAP_TOKENS", "UnreadableContextFile", "repository_context"]
+__all__ = ["DEFAULT_MAP_TOKENS", "repository_context"]
 
 DEFAULT_MAP_TOKENS = 4096
 """The symbol map's token budget when none is given."""
 
 
-class UnreadableContextFile(UsageError):
+def _unreadable(path: str, problem: str) -> UsageError:
     """A file asked to be in context that cannot be read as text."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        super().__init__(
-            f"{path} cannot be put in the context: {problem}; give a text file inside the "
-            "repository"
-        )
+    return UsageError(
+        f"{path} cannot be put in the context: {problem}; give a text file inside the repository"
+    )
 
 
 def _read_file(root: Path, path: str) -> str:
     try:
         real = resolve_inside(root, path)
     except AgentPromptError as exc:
-        raise UnreadableContextFile(path, str(exc)) from None
+        raise _unreadable(path, str(exc)) from None
     try:
         raw = real.read_bytes()
     except OSError as exc:
-        raise UnreadableContextFile(path, exc.strerror or "it cannot be read") from None
+        raise _unreadable(path, exc.strerror or "it cannot be read") from None
     if b"\0" in raw[:8192]:
-        raise UnreadableContextFile(path, "it is a binary file")
+        raise _unreadable(path, "it is a binary file")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableContextFile(path, f"it is not UTF-8 (byte {exc.start})") from None
+        raise _unreadable(path, f"it is not UTF-8 (byte {exc.start})") from None
 
 
 def repository_context(

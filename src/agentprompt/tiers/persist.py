@@ -18,7 +18,7 @@ from typing import Any, get_args
 
 import jsonschema
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, literal
 from agentprompt.store import SessionRecord, Store, StoreError, default_store_path
 from agentprompt.tiers.served import CacheUse, ServedTally
 from agentprompt.tiers.tracker import (
@@ -52,10 +52,7 @@ class CorruptTierState(AgentPromptError):
 
     def __init__(self, problem: str) -> None:
         self.problem = f"the stored cache-tier state is damaged ({problem})"
-        super().__init__(
-            f"the stored cache-tier state is damaged ({problem}); run 'agentprompt tiers "
-            "--reset' to start tracking afresh"
-        )
+        super().__init__(literal(self.problem), fix="run '{reset_tiers}' to start tracking afresh")
 
 
 @dataclass(frozen=True, kw_only=True)

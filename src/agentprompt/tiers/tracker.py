@@ -45,7 +45,6 @@ __all__ = [
     "CacheTier",
     "ChangeReason",
     "CopyState",
-    "DuplicateItem",
     "ItemKind",
     "ItemState",
     "TierChange",
@@ -85,14 +84,6 @@ THRESHOLDS: tuple[tuple[CacheTier, int], ...] = (("L0", 12), ("L1", 9), ("L2", 6
 
 HISTORY_ENTRY_N = 3
 """The N a new history message starts with: immutable, it graduates at once into L3."""
-
-
-class DuplicateItem(UsageError):
-    """Two items of one request share a key, so the tracker could not tell them apart."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        super().__init__(f"two tracked items share the key {key!r}; give each item its own key")
 
 
 def tier_for(n: int) -> CacheTier:
@@ -246,13 +237,15 @@ class TrackerUpdate:
 
 
 def check_keys(items: Sequence[TrackedItem]) -> None:
-    """Refuse two items with one key (:class:`DuplicateItem`)."""
+    """Refuse two items with one key (a :class:`~agentprompt.errors.UsageError`)."""
     if len({item.key for item in items}) == len(items):
         return
     seen: set[str] = set()
     for item in items:
         if item.key in seen:
-            raise DuplicateItem(item.key)
+            raise UsageError(
+                f"two tracked items share the key {item.key!r}; give each item its own key"
+            )
         seen.add(item.key)
 
 

@@ -3,6 +3,11 @@ obey (:mod:`.rules`) and the list that applies them (:class:`TodoList`).
 
 It sits below the tools and the agent, which both use it: the todo tools change the list in
 the tool context, and the session stores it and shows it in the prompt.
+
+Errors::
+
+    AgentPromptError
+    └── TodoError   a todo change that cannot be made; the message says what to do instead
 """
 
 from agentprompt.todos._todo_list import TodoList

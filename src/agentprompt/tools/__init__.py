@@ -2,6 +2,14 @@
 
 :func:`default_registry` loads the built-in tools (and the edit engine they use) on first
 use, so importing the registry or the context stays cheap.
+
+Errors::
+
+    AgentPromptError
+    ├── ToolDefinitionError   a function that cannot become a tool (every problem listed)
+    └── ToolFailure           a tool could not do what it was asked (told to the model)
+
+Registering a second tool of one name is an ``AgentPromptError``.
 """
 
 import typing as _typing
@@ -18,7 +26,6 @@ from agentprompt.tools.context import (
 from agentprompt.tools.policy import ToolPolicy
 from agentprompt.tools.registry import (
     GUIDANCE_HEADING,
-    DuplicateTool,
     ToolHandler,
     ToolRegistry,
     ToolSpec,
@@ -34,7 +41,6 @@ __all__ = [
     "GUIDANCE_HEADING",
     "DelegationKind",
     "DelegationRequest",
-    "DuplicateTool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolFailure",

@@ -26,7 +26,6 @@ from agentprompt.tools.policy import ToolPolicy
 
 __all__ = [
     "GUIDANCE_HEADING",
-    "DuplicateTool",
     "ToolHandler",
     "ToolRegistry",
     "ToolSpec",
@@ -38,14 +37,6 @@ GUIDANCE_HEADING = "## Tool Usage Guidance"
 
 ToolHandler = Callable[[ToolContext, dict[str, Any]], "str | ToolResult"]
 """What runs a tool: the context and the validated arguments in, the result text out."""
-
-
-class DuplicateTool(AgentPromptError):
-    """A tool name registered twice."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"a tool named {name!r} is already registered; choose another name")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,9 +100,12 @@ class ToolRegistry:
             self.register(spec)
 
     def register(self, spec: ToolSpec) -> ToolSpec:
-        """Add a tool; :class:`DuplicateTool` if the name is taken. Returns the spec."""
+        """Add a tool; :class:`~agentprompt.errors.AgentPromptError` if the name is
+        taken. Returns the spec."""
         if spec.name in self._specs:
-            raise DuplicateTool(spec.name)
+            raise AgentPromptError(
+                f"a tool named {spec.name!r} is already registered; choose another name"
+            )
         self._specs[spec.name] = spec
         return spec
 

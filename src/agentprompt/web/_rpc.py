@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from agentprompt.commands import COMMAND_LINES
 from agentprompt.errors import AgentPromptError, UsageError
 
 __all__ = [
@@ -46,8 +47,9 @@ class InvalidParams(UsageError):
 
 
 def param_name(name: str) -> str:
-    """How the page names an input: ``param "max_tokens"``."""
-    return f'param "{name}"'
+    """How the page names an input a library error names plainly: as a param,
+    ``param "max_tokens"``, never as a flag; an action to run, as its command line."""
+    return COMMAND_LINES.get(name) or f'param "{name}"'
 
 
 def worded(exc: AgentPromptError) -> str:

@@ -5,6 +5,22 @@ and step files) and a run's state into the messages for the model, layer by laye
 mode: ``run`` (with an active step, or the post-completion profile), ``agent`` and
 ``chat``. Real paths never reach the model: it sees the mounts ``@project``, ``@pkg``
 (read-only) and ``@state`` (hidden), and paths it sends back are de-aliased safely.
+
+Errors::
+
+    AgentPromptError
+    └── WorkflowError
+        ├── InvalidPackageFile      a package file that cannot be used (``kind``: workflow
+        │   │                       graph, run state; ``problems``: each with its pointer)
+        │   └── InvalidAgentsFile   an ``agents.json`` that cannot be used (also an
+        │                           :class:`~agentprompt.errors.InvalidAgentDefinition`)
+        ├── UnknownPackageAgent     an agent id the package does not define (also an
+        │                           :class:`~agentprompt.errors.UnknownAgent`)
+        └── UnsafeModelPath         a model's path that leaves its mount, uses ``..``, names
+                                    no mount, or writes under the read-only ``@pkg``
+
+An unknown node or package, and compose inputs that do not fit together, are a
+``UsageError``.
 """
 
 from __future__ import annotations
@@ -14,15 +30,9 @@ from agentprompt.workflow._aliases import Mounts, dealias
 from agentprompt.workflow._errors import (
     InvalidAgentDefinition,
     InvalidAgentsFile,
-    InvalidComposeInput,
     InvalidPackageFile,
-    InvalidRunState,
-    InvalidWorkflowGraph,
     PackageProblem,
-    ReadOnlyMount,
     UnknownAgent,
-    UnknownNode,
-    UnknownPackage,
     UnknownPackageAgent,
     UnsafeModelPath,
     WorkflowError,
@@ -65,20 +75,14 @@ __all__ = [
     "Intent",
     "InvalidAgentDefinition",
     "InvalidAgentsFile",
-    "InvalidComposeInput",
     "InvalidPackageFile",
-    "InvalidRunState",
-    "InvalidWorkflowGraph",
     "Mode",
     "Mounts",
     "NodeBrief",
     "PackageProblem",
-    "ReadOnlyMount",
     "RunState",
     "RuntimeStore",
     "UnknownAgent",
-    "UnknownNode",
-    "UnknownPackage",
     "UnknownPackageAgent",
     "UnsafeModelPath",
     "WorkflowContext",

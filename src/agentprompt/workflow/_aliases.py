@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 from urllib.parse import unquote
 
-from agentprompt.workflow._errors import ReadOnlyMount, UnsafeModelPath
+from agentprompt.workflow._errors import READ_ONLY, UnsafeModelPath
 
 __all__ = [
     "HIDDEN_PATH",
@@ -429,7 +429,7 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
     mount name glued to other text (``@pkgx``), a path whose symbolic links lead outside
     its mount, and the hidden state directory reached through another mount
     (``@project/.agentprompt/...``; name it ``@state/...``). With ``write=True`` a path
-    under ``@pkg`` (also through ``@project``) raises :class:`ReadOnlyMount`.
+    under ``@pkg`` (also through ``@project``) raises it too.
     """
     if "\0" in path:
         raise UnsafeModelPath(path, "it contains a NUL character")
@@ -452,7 +452,7 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
     if ".." in parts:
         raise UnsafeModelPath(path, "'..' may not appear in a path")
     if write and mount == "@pkg":
-        raise ReadOnlyMount(path)
+        raise UnsafeModelPath(path, READ_ONLY)
     root = mounts.root_of(mount)
     target = root.joinpath(*parts)
     real_root = root.resolve()
@@ -464,5 +464,5 @@ def dealias(path: str, mounts: Mounts, *, write: bool = False) -> Path:
             path, "it is inside the hidden state directory; name the file as @state/..."
         )
     if write and mount != "@pkg" and real_target.is_relative_to(mounts.package.resolve()):
-        raise ReadOnlyMount(path)
+        raise UnsafeModelPath(path, READ_ONLY)
     return target

@@ -12,20 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.errors import AgentPromptError, InvalidAgentDefinition, UnknownAgent, UsageError
+from agentprompt.errors import AgentPromptError, InvalidAgentDefinition, UnknownAgent
 
 __all__ = [
+    "GRAPH",
+    "READ_ONLY",
+    "RUN_STATE",
+    "RUN_STATE_ADVICE",
     "InvalidAgentDefinition",
     "InvalidAgentsFile",
-    "InvalidComposeInput",
     "InvalidPackageFile",
-    "InvalidRunState",
-    "InvalidWorkflowGraph",
     "PackageProblem",
-    "ReadOnlyMount",
     "UnknownAgent",
-    "UnknownNode",
-    "UnknownPackage",
     "UnknownPackageAgent",
     "UnsafeModelPath",
     "WorkflowError",
@@ -68,7 +66,18 @@ class InvalidPackageFile(WorkflowError):
     advice = "fix each and run 'agentprompt workflow validate' again"
     """What to do about the problems."""
 
-    def __init__(self, path: Path, problems: Sequence[PackageProblem]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        problems: Sequence[PackageProblem],
+        *,
+        kind: str | None = None,
+        advice: str | None = None,
+    ) -> None:
+        if kind is not None:
+            self.kind = kind
+        if advice is not None:
+            self.advice = advice
         self.path = path
         self.problems = tuple(problems)
         lines = "\n".join(f"  - {p.describe()}" for p in self.problems)
@@ -94,20 +103,18 @@ class InvalidAgentsFile(InvalidAgentDefinition, InvalidPackageFile):
         self.field = None
 
 
-class InvalidWorkflowGraph(InvalidPackageFile):
-    """A ``workflow.graph.json`` that is missing, not JSON, or not a valid graph."""
+GRAPH = "workflow graph"
+"""The kind of a ``workflow.graph.json`` that is missing, not JSON, or not a valid graph."""
 
-    kind = "workflow graph"
+RUN_STATE = "run state"
+"""The kind of a run state file under ``@state`` that is not JSON or not a valid run
+state."""
 
-
-class InvalidRunState(InvalidPackageFile):
-    """A run state file under ``@state`` that is not JSON or not a valid run state."""
-
-    kind = "run state"
-    advice = (
-        "fix the file, pass the state directory of this package's run (--state), or delete "
-        "the file to start a new run"
-    )
+RUN_STATE_ADVICE = (
+    "fix the file, pass the state directory of this package's run (--state), or delete the "
+    "file to start a new run"
+)
+"""What to do about an invalid run state."""
 
 
 class UnknownPackageAgent(UnknownAgent, WorkflowError):
@@ -125,32 +132,6 @@ class UnknownPackageAgent(UnknownAgent, WorkflowError):
         )
 
 
-class UnknownNode(WorkflowError, UsageError):
-    """A node id that the workflow graph does not define."""
-
-    def __init__(self, node_id: str, known: Sequence[str], path: Path) -> None:
-        self.node_id = node_id
-        self.known = tuple(known)
-        super().__init__(
-            f"the workflow graph {path} has no node {node_id!r}: choose one of "
-            f"{', '.join(self.known)}"
-        )
-
-
-class UnknownPackage(WorkflowError, UsageError):
-    """A package id that the runtime store does not know."""
-
-    def __init__(self, package_id: str, known: Sequence[str]) -> None:
-        self.package_id = package_id
-        self.known = tuple(known)
-        choices = ", ".join(self.known) or "none registered"
-        super().__init__(f"unknown workflow package {package_id!r} (known: {choices})")
-
-
-class InvalidComposeInput(WorkflowError, UsageError):
-    """A compose input whose parts do not fit together (a run with no current node...)."""
-
-
 class UnsafeModelPath(WorkflowError):
     """A path from the model that leaves its mount, uses ``..``, or names no mount."""
 
@@ -163,10 +144,5 @@ class UnsafeModelPath(WorkflowError):
         )
 
 
-class ReadOnlyMount(UnsafeModelPath):
-    """A write to ``@pkg``, which is read-only."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(
-            path, "@pkg is the workflow package and is read-only; write under @project instead"
-        )
+READ_ONLY = "@pkg is the workflow package and is read-only; write under @project instead"
+"""Why a write to ``@pkg`` is refused."""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentprompt.workflow._errors import InvalidWorkflowGraph, PackageProblem, UnknownNode
+from agentprompt.errors import UsageError
+from agentprompt.workflow._errors import GRAPH, InvalidPackageFile, PackageProblem
 from agentprompt.workflow._validation import read_json, schema_problems, sorted_problems
 
 __all__ = [
@@ -95,11 +96,15 @@ class WorkflowGraph:
     """What the workflow produces."""
 
     def node(self, node_id: str) -> GraphNode:
-        """The node ``node_id``; :class:`UnknownNode` lists the ones that exist."""
+        """The node ``node_id``; a :class:`~agentprompt.errors.UsageError` lists the ones
+        that exist."""
         for node in self.nodes:
             if node.id == node_id:
                 return node
-        raise UnknownNode(node_id, [n.id for n in self.nodes], self.path)
+        known = ", ".join(n.id for n in self.nodes)
+        raise UsageError(
+            f"the workflow graph {self.path} has no node {node_id!r}: choose one of {known}"
+        )
 
     def transitions(self, node_id: str) -> tuple[Edge, ...]:
         """The moves out of ``node_id``, in file order."""
@@ -238,13 +243,13 @@ def _artifacts(raw: list[dict[str, Any]]) -> tuple[Artifact, ...]:
 def load_graph(path: Path, package_root: Path) -> WorkflowGraph:
     """The graph file at ``path`` (of the package at ``package_root``), validated.
 
-    Raises :class:`InvalidWorkflowGraph` listing every error found (warnings do not stop
-    loading; ``agentprompt workflow validate`` shows them).
+    Raises :class:`~agentprompt.workflow.InvalidPackageFile` listing every error found
+    (warnings do not stop loading; ``agentprompt workflow validate`` shows them).
     """
     data, problems = graph_problems(path, package_root)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
-        raise InvalidWorkflowGraph(path, errors)
+        raise InvalidPackageFile(path, errors, kind=GRAPH)
     return WorkflowGraph(
         path=path,
         id=data["id"],

@@ -8,7 +8,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agentprompt.workflow._errors import InvalidRunState, PackageProblem
+from agentprompt.workflow._errors import (
+    RUN_STATE,
+    RUN_STATE_ADVICE,
+    InvalidPackageFile,
+    PackageProblem,
+)
 from agentprompt.workflow._graph import WorkflowGraph
 from agentprompt.workflow._layers import STATE_FILE
 from agentprompt.workflow._validation import read_json, schema_problems
@@ -60,10 +65,10 @@ def load_run_state(
 ) -> RunState | None:
     """The run state in ``state_dir``, or None when no run has been saved there.
 
-    Raises :class:`InvalidRunState` for a file that is not JSON or not a valid run state,
-    and, when ``graph`` is given, for a run of another workflow or (unless ``node_given``:
-    the caller chose the node) at a node the graph does not have; each problem names the
-    file and the field.
+    Raises :class:`~agentprompt.workflow.InvalidPackageFile` for a file that is not JSON or
+    not a valid run state, and, when ``graph`` is given, for a run of another workflow or
+    (unless ``node_given``: the caller chose the node) at a node the graph does not have;
+    each problem names the file and the field.
     """
     path = run_state_path(state_dir)
     if not path.exists():
@@ -74,7 +79,7 @@ def load_run_state(
     if not problems and graph is not None:
         problems = _graph_problems(data, path, graph, check_node=not node_given)
     if problems:
-        raise InvalidRunState(path, problems)
+        raise InvalidPackageFile(path, problems, kind=RUN_STATE, advice=RUN_STATE_ADVICE)
     return RunState(
         current_node_id=data["currentNodeId"],
         variables=data.get("variables", {}),

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from agentprompt.errors import UsageError
 from agentprompt.workflow._agents import AgentDefinition, user_template_problem
 from agentprompt.workflow._aliases import Mounts, mount_overlap
-from agentprompt.workflow._errors import InvalidComposeInput
 from agentprompt.workflow._graph import Artifact, Edge, WorkflowGraph
 from agentprompt.workflow._markers import is_id
 
@@ -101,54 +101,52 @@ class ComposeInput:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise InvalidComposeInput(f"unknown mode {self.mode!r}: use run, agent or chat")
+            raise UsageError(f"unknown mode {self.mode!r}: use run, agent or chat")
         if self.intent not in INTENTS:
-            raise InvalidComposeInput(
-                f"unknown intent {self.intent!r}: use start, continue or resume"
-            )
+            raise UsageError(f"unknown intent {self.intent!r}: use start, continue or resume")
         for label, path in (
             ("project_root", self.project_root),
             ("package_root", self.package_root),
             ("state_dir", self.state_dir),
         ):
             if not path.is_absolute():
-                raise InvalidComposeInput(
+                raise UsageError(
                     f"{label} {path} is relative: give an absolute path, so it can be aliased"
                 )
             if path == Path(path.anchor):
-                raise InvalidComposeInput(
+                raise UsageError(
                     f"{label} is the file-system root {path}: a mount must be a directory "
                     "below it, or every absolute path would be aliased to it"
                 )
         overlap = mount_overlap(self.mounts)
         if overlap is not None:
-            raise InvalidComposeInput(overlap)
+            raise UsageError(overlap)
         self._check_agent()
         if self.mode != "run":
             return
         if self.graph is None:
-            raise InvalidComposeInput("run mode needs the workflow graph")
+            raise UsageError("run mode needs the workflow graph")
         if self.run_state.completed:
             if self.intent == "start":
-                raise InvalidComposeInput(
+                raise UsageError(
                     "intent start begins a new run, but this run is completed: use intent "
                     "continue or resume (--intent) for the post-completion profile; to start "
                     "a new run, delete its run state file and leave out --completed"
                 )
             return
         if self.node_brief is None or self.run_state.current_node_id is None:
-            raise InvalidComposeInput(
+            raise UsageError(
                 "a run that is not completed needs a current node and its brief; mark the "
                 "run completed for the post-completion profile"
             )
         if self.node_brief.node_id != self.run_state.current_node_id:
-            raise InvalidComposeInput(
+            raise UsageError(
                 f"the node brief is for {self.node_brief.node_id!r} but the run is at "
                 f"{self.run_state.current_node_id!r}; build the brief for the current node"
             )
         entry = self.graph.entry_node_id
         if self.intent == "start" and self.run_state.current_node_id != entry:
-            raise InvalidComposeInput(
+            raise UsageError(
                 f"intent start begins a new run at the entry node {entry!r}, but the run is "
                 f"at {self.run_state.current_node_id!r}: use intent continue or resume "
                 f"(--intent) for this node, or start at {entry!r} (leave out --node)"
@@ -163,13 +161,13 @@ class ComposeInput:
         )
         for label, value in named:
             if value is not None and not is_id(value):
-                raise InvalidComposeInput(
+                raise UsageError(
                     f"{label} {value!r} is not an id: use letters, digits, '_', '-' and '.', "
                     "starting with a letter or digit, at most 64 characters"
                 )
         template = self.agent_definition.user_template
         problem = user_template_problem(template) if template is not None else None
         if problem is not None:
-            raise InvalidComposeInput(
+            raise UsageError(
                 f"the userTemplate of agent {self.agent_definition.id!r} cannot be used: {problem}"
             )

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentprompt.errors import UsageError
 from agentprompt.workflow._agents import (
     AGENTS_FILE,
     AgentDefinition,
@@ -18,11 +19,7 @@ from agentprompt.workflow._agents import (
     agents_file_problems,
     load_agents_file,
 )
-from agentprompt.workflow._errors import (
-    InvalidWorkflowGraph,
-    PackageProblem,
-    UnknownPackage,
-)
+from agentprompt.workflow._errors import GRAPH, InvalidPackageFile, PackageProblem
 from agentprompt.workflow._graph import GRAPH_FILE, WorkflowGraph, graph_problems, load_graph
 from agentprompt.workflow.inputs import NodeBrief
 
@@ -82,7 +79,7 @@ def node_brief_for(package: WorkflowPackage, node_id: str) -> NodeBrief:
             pointer=f"/nodes/{index}/stepFile",
             message=f"the step file {node.step_file} cannot be read ({reason})",
         )
-        raise InvalidWorkflowGraph(graph.path, [problem]) from None
+        raise InvalidPackageFile(graph.path, [problem], kind=GRAPH) from None
     return NodeBrief(
         node_id=node.id,
         title=node.title,
@@ -131,7 +128,8 @@ class RuntimeStore:
         """The directory of package ``package_id``."""
         root = self._roots.get(package_id)
         if root is None:
-            raise UnknownPackage(package_id, self.package_ids())
+            choices = ", ".join(self.package_ids()) or "none registered"
+            raise UsageError(f"unknown workflow package {package_id!r} (known: {choices})")
         return root
 
     def agents(self, package_id: str) -> AgentsFile:

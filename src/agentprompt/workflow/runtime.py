@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.composition import Composition
+from agentprompt.errors import UsageError
 from agentprompt.prompts.loader import PromptLibrary
 from agentprompt.tokens import Tokenizer
-from agentprompt.workflow._errors import InvalidComposeInput
 from agentprompt.workflow._state import default_state_dir, load_run_state
 from agentprompt.workflow.compose import compose_workflow, profile_name
 from agentprompt.workflow.inputs import ComposeInput, Intent, Mode, NodeBrief, RunState
@@ -47,7 +47,7 @@ def build_compose_input(
     Directories are made absolute (not resolved: the aliases know both spellings).
     """
     if mode != "run" and (node_id is not None or intent is not None or completed):
-        raise InvalidComposeInput(
+        raise UsageError(
             f"a node, an intent and a completed run (--node, --intent, --completed) belong "
             f"to run mode; {mode} mode has no run: leave them out or use --mode run"
         )
@@ -79,7 +79,7 @@ def build_compose_input(
         brief = node_brief_for(package, current)
     elif node_id is not None:
         package.graph.node(node_id)
-        raise InvalidComposeInput(
+        raise UsageError(
             f"node {node_id!r} was given but the run is completed: a completed run has "
             "no current node; leave out --node"
         )

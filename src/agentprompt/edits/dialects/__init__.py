@@ -27,7 +27,6 @@ __all__ = [
     "BlockReader",
     "Dialect",
     "ScanState",
-    "UnknownDialect",
     "get_dialect",
     "select_dialects",
 ]
@@ -54,21 +53,19 @@ if tuple(DIALECTS) != DIALECT_NAMES:  # pragma: no cover - a registry edited on 
     )
 
 
-class UnknownDialect(EditError):
-    """A dialect name that is not registered."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        valid = ", ".join([AUTO, *DIALECTS])
-        super().__init__(f"unknown reply dialect {name!r}; use one of: {valid}")
+def _unknown_dialect(name: str) -> EditError:
+    """A dialect name that is not registered: the error naming the valid ones."""
+    valid = ", ".join([AUTO, *DIALECTS])
+    return EditError(f"unknown reply dialect {name!r}; use one of: {valid}")
 
 
 def get_dialect(name: str) -> Dialect:
-    """The dialect registered as ``name``; :class:`UnknownDialect` names the valid ones."""
+    """The dialect registered as ``name``; an :class:`~agentprompt.edits.EditError` names the
+    valid ones."""
     try:
         return DIALECTS[name]
     except KeyError:
-        raise UnknownDialect(name) from None
+        raise _unknown_dialect(name) from None
 
 
 def select_dialects(name: str) -> tuple[Dialect, ...]:

@@ -12,7 +12,6 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.repo.discovery._files import (
         Discovery,
-        NotADirectory,
         UnreadableFile,
         discover,
         explain,
@@ -40,7 +39,6 @@ _LAZY = {
     "DiscoveryOptions": "agentprompt.repo.discovery._scan_types",
     "Exclusion": "agentprompt.repo.discovery._scan_types",
     "GitListing": "agentprompt.repo.discovery._git",
-    "NotADirectory": "agentprompt.repo.discovery._files",
     "Remembered": "agentprompt.repo.discovery._sniff_memo",
     "RepoFile": "agentprompt.repo.discovery._scan_types",
     "SniffStamp": "agentprompt.repo.discovery._sniff_memo",
@@ -68,7 +66,6 @@ __all__ = [
     "DiscoveryOptions",
     "Exclusion",
     "GitListing",
-    "NotADirectory",
     "Remembered",
     "RepoFile",
     "SniffStamp",

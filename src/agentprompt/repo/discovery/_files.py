@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, NotADirectory
 from agentprompt.repo.discovery._git import GitListing, run_git
 from agentprompt.repo.discovery._sniff_memo import Remembered, SniffStamp
 from agentprompt.repo.discovery._walk import (
@@ -40,7 +40,6 @@ __all__ = [
     "Discovery",
     "DiscoveryOptions",
     "Exclusion",
-    "NotADirectory",
     "RepoFile",
     "UnreadableFile",
     "discover",
@@ -50,15 +49,6 @@ __all__ = [
     "read_text",
     "read_texts",
 ]
-
-
-class NotADirectory(AgentPromptError):
-    """The root given to discovery is not a directory."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(f"{root} is not a directory; give the repository's folder as the root")
-        self.root = root
-        """The path that was given."""
 
 
 class UnreadableFile(AgentPromptError):
@@ -110,7 +100,7 @@ def discover(
     ``known``: content verdicts of an earlier discovery of the same root
     (:attr:`Discovery.sniffed`); files whose size, times and inode are unchanged are not
     read again. ``listing``: git's listing of the resolved root, when the caller already
-    has it. Raises :class:`NotADirectory` when ``root`` is not a directory.
+    has it. Raises :class:`~agentprompt.errors.NotADirectory` when ``root`` is not a directory.
     """
     options = options or DiscoveryOptions()
     resolved = _resolve_root(root)
@@ -161,8 +151,8 @@ def _covering(excluded: Iterable[Exclusion], rel: str) -> Exclusion | None:
 def explain(root: Path, path: str, options: DiscoveryOptions | None = None) -> Exclusion | RepoFile:
     """Why ``path`` is in (its :class:`RepoFile`) or out (an :class:`Exclusion` with the reason).
 
-    ``path`` is relative to ``root`` or absolute. Raises :class:`NotADirectory` when ``root``
-    is not a directory.
+    ``path`` is relative to ``root`` or absolute. Raises
+    :class:`~agentprompt.errors.NotADirectory` when ``root`` is not a directory.
     """
     return explain_in(discover(root, options), path)
 

@@ -7,12 +7,11 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.errors import AgentPromptError
+from agentprompt.errors import AgentPromptError, literal
 
 __all__ = [
     "GIT_TIMEOUT_SECONDS",
     "GitListing",
-    "GitTimedOut",
     "git_listing",
     "root_ignored",
     "run_git",
@@ -22,20 +21,14 @@ GIT_TIMEOUT_SECONDS = 60.0
 """How long one git call may take before discovery gives up on it."""
 
 
-class GitTimedOut(AgentPromptError):
+def _timed_out(args: list[str], root: Path, seconds: float) -> AgentPromptError:
     """A git call made for discovery did not finish in time."""
-
-    def __init__(self, args: list[str], root: Path, seconds: float) -> None:
-        command = " ".join(["git", *args])
-        super().__init__(
-            f"`{command}` did not finish within {seconds:g} s in {root}; "
-            "check the repository (a slow file system or a locked index), "
-            "or pass --no-git to walk the folder with its .gitignore files instead"
-        )
-        self.args_given = tuple(args)
-        """The git arguments."""
-        self.root = root
-        """The folder git ran in."""
+    command = " ".join(["git", *args])
+    return AgentPromptError(
+        f"`{literal(command)}` did not finish within {seconds:g} s in {literal(str(root))}",
+        fix="check the repository (a slow file system or a locked index), or pass {no_git} "
+        "to walk the folder with its .gitignore files instead",
+    )
 
 
 def run_git(
@@ -43,7 +36,8 @@ def run_git(
 ) -> subprocess.CompletedProcess[bytes] | None:
     """Run ``git ARGS`` in ``root``; ``None`` when git cannot be started.
 
-    Raises :class:`GitTimedOut` after :data:`GIT_TIMEOUT_SECONDS`.
+    Raises an :class:`~agentprompt.errors.AgentPromptError` after
+    :data:`GIT_TIMEOUT_SECONDS`.
     """
     try:
         return subprocess.run(
@@ -55,7 +49,7 @@ def run_git(
             timeout=GIT_TIMEOUT_SECONDS,
         )
     except subprocess.TimeoutExpired:
-        raise GitTimedOut(args, root, GIT_TIMEOUT_SECONDS) from None
+        raise _timed_out(args, root, GIT_TIMEOUT_SECONDS) from None
     except OSError:
         return None
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
 __all__ = ["InvalidIgnorePattern", "Rule", "RuleSet", "parse_rules"]
@@ -66,11 +66,13 @@ def parse_rules(
     base: str = "",
     numbered: bool = True,
     problems: list[str] | None = None,
+    named: str | None = None,
 ) -> list[Rule]:
     """The rules in the lines of an ignore file (blank lines and comments skipped).
 
     An invalid pattern is skipped with a line in ``problems``; without a ``problems`` list
-    it raises :class:`InvalidIgnorePattern`.
+    it raises :class:`InvalidIgnorePattern`, naming the source as ``named`` when it is
+    given (patterns given as an option: ``option {exclude}``, which each front door words).
     """
     rules = []
     for number, raw in enumerate(lines, start=1):
@@ -80,6 +82,12 @@ def parse_rules(
         except InvalidPattern as exc:
             where = f"{source}:{number}" if numbered else source
             message = f"{where}: `{text}` is not a valid gitignore pattern ({exc})"
+            if problems is None and named is not None:
+                raise InvalidIgnorePattern(
+                    f"{named}: `{literal(text)}` is not a valid gitignore pattern "
+                    f"({literal(str(exc))})",
+                    names=True,
+                ) from None
             if problems is None:
                 raise InvalidIgnorePattern(message) from None
             problems.append(message + "; skipped")

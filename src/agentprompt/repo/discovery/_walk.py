@@ -88,7 +88,9 @@ def _policy_rules(
             rules += parse_rules(
                 UNTRACKED_DEFAULT_EXCLUDES, source="default exclusion", numbered=False
             )
-    rules += parse_rules(options.extra_excludes, source="option --exclude", numbered=False)
+    rules += parse_rules(
+        options.extra_excludes, source="option --exclude", numbered=False, named="option {exclude}"
+    )
     base = RuleSet(rules)
     if (root / AGENTPROMPTIGNORE).is_file():
         found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems if tracked else [])

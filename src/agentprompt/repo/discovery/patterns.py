@@ -11,8 +11,10 @@ Errors name the input a pattern came from by its plain name (``include``, ``excl
 ``globs``); each door words it its own way (the command line as ``--exclude``)::
 
     UsageError
-    ├── InvalidIgnorePattern    a pattern that is not valid gitignore syntax
-    └── PatternMatchesNothing   a pattern that matches none of the files
+    └── InvalidIgnorePattern    a pattern that is not valid gitignore syntax
+
+A pattern that matches none of the files is a ``UsageError`` of its input
+(:func:`matches_nothing`).
 """
 
 from __future__ import annotations
@@ -20,31 +22,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from agentprompt.errors import UsageError
+from agentprompt.errors import UsageError, literal
 from agentprompt.repo.discovery._files import Discovery
 from agentprompt.repo.discovery._ignore import InvalidIgnorePattern, RuleSet, parse_rules
 from agentprompt.repo.discovery._scan_types import Exclusion
 from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
-__all__ = ["PatternMatchesNothing", "filter_discovery", "matching_files", "matching_rules"]
+__all__ = ["filter_discovery", "matches_nothing", "matching_files", "matching_rules"]
 
 _SYNTAX = "check the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
 
 
-class PatternMatchesNothing(UsageError):
-    """An include or exclude pattern that matches none of the files."""
-
-    input: str
-    """The input the pattern was given as (``include``, ``exclude``, ...)."""
-
-    def __init__(self, input: str, pattern: str) -> None:
-        self.pattern = pattern
-        """The pattern as given."""
-        super().__init__(
-            "{" + input + "} " + f"{pattern!r} matches no file of the repository",
-            input=input,
-            fix=_SYNTAX,
-        )
+def matches_nothing(input: str, pattern: str) -> UsageError:
+    """The error for a pattern given as ``input`` (``include``, ``exclude``, ...) that
+    matches none of the files."""
+    return UsageError(
+        "{" + input + "} " + f"{literal(repr(pattern))} matches no file of the repository",
+        input=input,
+        fix=_SYNTAX,
+    )
 
 
 def matching_rules(patterns: Sequence[str], input: str) -> RuleSet:
@@ -56,7 +52,8 @@ def matching_rules(patterns: Sequence[str], input: str) -> RuleSet:
             translate(text)
         except InvalidPattern as exc:
             raise InvalidIgnorePattern(
-                f"`{text}` is not a valid gitignore pattern ({exc})", input=input
+                f"`{literal(text)}` is not a valid gitignore pattern ({literal(str(exc))})",
+                input=input,
             ) from None
     return RuleSet(parse_rules(patterns, source=input, numbered=False))
 
@@ -72,11 +69,11 @@ def matching_files(
     """The files among ``paths`` (relative to the root) that the gitignore pattern
     ``pattern`` matches, or that are under a folder it matches, in their order. ``input``
     names where the pattern came from, for its errors; ``strict``: a pattern matching none
-    of ``paths`` is :class:`PatternMatchesNothing` (else no file)."""
+    of ``paths`` is a :class:`UsageError` naming ``input`` (else no file)."""
     rules = matching_rules([pattern], input)
     found = tuple(path for path in paths if _matches(rules, path))
     if strict and not found:
-        raise PatternMatchesNothing(input, pattern)
+        raise matches_nothing(input, pattern)
     return found
 
 
@@ -89,7 +86,8 @@ def filter_discovery(
 ) -> Discovery:
     """``found`` with only the files ``includes`` match (all when none is given) and none
     that ``excludes`` match; each file left out is reported with the option that left it
-    out. ``strict``: a pattern matching no file is :class:`PatternMatchesNothing`."""
+    out. ``strict``: a pattern matching no file is a
+    :class:`~agentprompt.errors.UsageError`."""
     if not includes and not excludes:
         return found
     kept = list(found.files)
@@ -103,7 +101,7 @@ def filter_discovery(
         for pattern in patterns:
             single = matching_rules([pattern], input)
             if strict and not any(_matches(single, f.path) for f in found.files):
-                raise PatternMatchesNothing(input, pattern)
+                raise matches_nothing(input, pattern)
         rules = matching_rules(patterns, input)
         next_kept = []
         for item in kept:

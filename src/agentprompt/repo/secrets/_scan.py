@@ -36,7 +36,6 @@ from agentprompt.repo.secrets.stores import STORE_KIND, extra_findings
 
 __all__ = [
     "SecretFinding",
-    "SecretScanUnavailable",
     "SecretScreen",
     "scan_text",
     "scan_texts",
@@ -46,10 +45,6 @@ __all__ = [
 _CACHE_ENTRIES = 4096
 _cache: OrderedDict[tuple[str, str], tuple[SecretFinding, ...]] = OrderedDict()
 _lock = threading.Lock()
-
-
-class SecretScanUnavailable(AgentPromptError):
-    """The installed detect-secrets cannot scan text in memory."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,7 +92,7 @@ def _scan_whole_files(items: list[tuple[str, str]]) -> dict[str, tuple[SecretFin
         from detect_secrets.core.scan import scan_file
         from detect_secrets.settings import default_settings
     except ImportError as exc:
-        raise SecretScanUnavailable(
+        raise AgentPromptError(
             f"detect-secrets cannot be imported ({exc}); reinstall agentprompt's dependencies"
         ) from None
     found: dict[str, tuple[SecretFinding, ...]] = {}

@@ -9,7 +9,6 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.repo.selection._loop import (
         FileSelection,
-        InvalidSelectionOptions,
         Rejection,
         SelectedFile,
         first_selection_prompt,
@@ -29,7 +28,6 @@ if _typing.TYPE_CHECKING:
 _LAZY = {
     "FileChoice": "agentprompt.repo.selection._prompt",
     "FileSelection": "agentprompt.repo.selection._loop",
-    "InvalidSelectionOptions": "agentprompt.repo.selection._loop",
     "Rejection": "agentprompt.repo.selection._loop",
     "SelectedFile": "agentprompt.repo.selection._loop",
     "first_selection_prompt": "agentprompt.repo.selection._loop",
@@ -46,7 +44,6 @@ __getattr__ = _lazy_attributes(globals(), _LAZY)
 __all__ = [
     "FileChoice",
     "FileSelection",
-    "InvalidSelectionOptions",
     "Rejection",
     "SelectedFile",
     "SelectionOptions",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import PromptExecutor
-from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.prompts.loader import InvalidPromptFile, PromptLibrary
 from agentprompt.repo.discovery import (
     Discovery,
     DiscoveryOptions,
@@ -42,17 +42,11 @@ from agentprompt.tokens import Tokenizer, shared_counter
 
 __all__ = [
     "FileSelection",
-    "InvalidSelectionOptions",
-    "PromptFileInvalid",
     "Rejection",
     "SelectedFile",
     "first_selection_prompt",
     "select_files",
 ]
-
-
-class InvalidSelectionOptions(UsageError):
-    """A selection option that cannot be used (a bad pattern, a missing directory...)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,17 +109,13 @@ def _compile(pattern: str | None, what: str) -> re.Pattern[str] | None:
     try:
         return re.compile(pattern)
     except re.error as exc:
-        raise InvalidSelectionOptions(
+        raise UsageError(
             f"the {what} pattern {pattern!r} is not a valid regular expression ({exc}); "
             "give a Python regular expression such as '\\.py$'"
         ) from None
 
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-
-
-class PromptFileInvalid(AgentPromptError):
-    """An overriding prompt file lacks a line the file selection needs."""
 
 
 def _refusal_lines(prompts: PromptLibrary) -> dict[str, str]:
@@ -176,9 +166,9 @@ class _State:
             self.refusals = _refusal_lines(self.prompts)
         line = self.refusals.get(key)
         if line is None:
-            raise PromptFileInvalid(
-                f"the prompt file repo/file_select_refusals has no line for {key!r}; "
-                "restore that line (`key: text`) in the override"
+            raise InvalidPromptFile(
+                self.prompts.load("repo/file_select_refusals").path,
+                f"it has no line for {key!r}; restore that line (`key: text`) in the override",
             )
         return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), line)
 
@@ -285,7 +275,7 @@ def _directory(root: Path, directory: str) -> str:
     if normal in ("", "."):
         return ""
     if normal.startswith("..") or not (root / normal).is_dir():
-        raise InvalidSelectionOptions(
+        raise UsageError(
             f"the directory constraint {directory!r} is not a folder inside {root}; "
             "give a folder path relative to the repository root"
         )
@@ -327,9 +317,9 @@ def _start(
     the constraints section."""
     found = discovery or discover(root, discovery_options)
     if options.max_rounds < 1 or options.token_budget < 1:
-        raise InvalidSelectionOptions("max_rounds and token_budget must be at least 1")
+        raise UsageError("max_rounds and token_budget must be at least 1")
     if options.max_files is not None and options.max_files < 1:
-        raise InvalidSelectionOptions("max_files must be at least 1 when given")
+        raise UsageError("max_files must be at least 1 when given")
     state = _State(
         discovery=found,
         options=options,
@@ -385,8 +375,8 @@ def select_files(
     the loop stops with what was selected so far, ``stopped == "model error"`` and the
     message in ``error``.
 
-    Raises :class:`InvalidSelectionOptions` for an unusable pattern or directory, and
-    :class:`~agentprompt.repo.discovery.NotADirectory` for a root that is not a directory.
+    Raises a :class:`~agentprompt.errors.UsageError` for an unusable pattern or directory, and
+    :class:`~agentprompt.errors.NotADirectory` for a root that is not a directory.
     """
     options = options or SelectionOptions()
     state, tree, constraints = _start(
