@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import heapq
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -24,7 +23,7 @@ from agentprompt.composition import (
     count_text,
     message_tokens,
 )
-from agentprompt.errors import InputNamer, UsageError
+from agentprompt.errors import UsageError
 from agentprompt.messages import Message
 from agentprompt.sections import (
     HistorySlot,
@@ -43,7 +42,7 @@ class BudgetExceeded(UsageError):
     the budget leaves no room at all); the bridge raises it when its prompt, with every
     file shown by its path only, is still over. The input at fault is ``max_tokens``, and
     the message names it where it belongs (``{max_tokens} 10 is too small``, ``raise the
-    budget ({max_tokens})``), so :meth:`worded` does not name it again before the problem.
+    budget ({max_tokens})``), so it is not named again before the problem.
     """
 
     def __init__(
@@ -70,16 +69,6 @@ class BudgetExceeded(UsageError):
     def total(self) -> int:
         """:attr:`needed`, by the name a composition's callers know it (its total tokens)."""
         return self.needed
-
-    def worded(self, name: InputNamer) -> str:
-        """The message with every input named by ``name``: the problem (which names the
-        budget's input itself), then what would fix it."""
-        text = self.problem if self.fix is None else f"{self.problem}; {self.fix}"
-        return _NAMED.sub(lambda m: name(m.group(1)), text)
-
-
-_NAMED = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-"""An input named in a message, as :class:`~agentprompt.errors.UsageError` writes it."""
 
 
 def _exceeded(budget: int, total: int, required: Sequence[tuple[str, int]]) -> str:

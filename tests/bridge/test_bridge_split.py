@@ -16,6 +16,7 @@ from agentprompt.bridge.split import (
     prompt_sections,
     split_prompt,
 )
+from agentprompt.cli._output import flag_name
 from agentprompt.tokens import shared_counter
 
 
@@ -57,8 +58,10 @@ def test_cuts_prefer_the_start_of_a_section() -> None:
 
 
 def test_a_line_longer_than_the_limit_is_refused() -> None:
-    with pytest.raises(LimitTooSmall, match="raise --split-chars"):
+    with pytest.raises(LimitTooSmall, match="raise split_chars") as caught:
         split_prompt("a\n" + "b" * 300 + "\n" + "c" * 100, SplitLimit(size=250), "en")
+    # The command line names its option.
+    assert caught.value.worded(flag_name).endswith("; raise --split-chars to at least that")
 
 
 def test_token_limits_are_exact() -> None:

@@ -57,11 +57,10 @@ class LimitTooSmall(UsageError):
     """A split limit that cannot hold a part header and one line of the prompt."""
 
     def __init__(self, size: int, unit: str, needed: int) -> None:
-        # The command line quotes this error's str() when the next prompt of an apply
-        # cannot be made, so it names the option in the command line's words for now.
         super().__init__(
             f"a split limit of {size} {unit} cannot hold a part header and the prompt's "
-            f"longest line, which need {needed} {unit}; raise --split-{unit} to at least that"
+            f"longest line, which need {needed} {unit}",
+            fix="raise {split_" + unit + "} to at least that",
         )
         self.size = size
         """The limit given."""

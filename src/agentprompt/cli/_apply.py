@@ -230,7 +230,11 @@ def apply_command(
     if not as_json:
         _show(report)
     if outcome.save_error is not None:
-        _written_but(report, f"the session could not be saved: {outcome.save_error}", as_json)
+        _written_but(
+            report,
+            f"the session could not be saved: {outcome.save_error.worded(flag_name)}",
+            as_json,
+        )
     if outcome.round_error is not None:
         problem = _no_next_prompt(root, outcome.round_error)
         if report.written:

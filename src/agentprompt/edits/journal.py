@@ -101,12 +101,11 @@ class RollbackFailed(EditError):
         self.problem = problem
         self.code = code
         """The symbolic name of the error that stopped the write."""
-        # The command line prints this error's str() (its --json report and its line on
-        # stderr), so it names the command in the command line's words for now.
         super().__init__(
-            f"writing {path} failed ({problem}) and restoring the files failed too "
-            f"({rollback}); the journal in {JOURNAL_DIR} still holds every original file: "
-            "run 'agentprompt apply --recover' (do not delete the journal)"
+            f"writing {literal(path)} failed ({literal(problem)}) and restoring the files "
+            f"failed too ({literal(rollback)}); the journal in {JOURNAL_DIR} still holds every "
+            "original file",
+            fix="run '{recover}' (do not delete the journal)",
         )
 
 
@@ -479,10 +478,9 @@ def recover(root: Path, *, dry_run: bool = False) -> RecoveryReport:
         try:
             return _rollback(real_root, journal, manifest, dry_run=dry_run)
         except (OSError, EditError) as exc:
-            # Printed by the command line as its str() (apply --recover --json), so it names
-            # the command in the command line's words for now.
             raise EditError(
-                f"restoring the files from the journal {journal} failed ({exc}); the journal "
-                "is kept and still holds every original file: fix the cause and run "
-                "'agentprompt apply --recover' again (do not delete the journal)"
+                f"restoring the files from the journal {literal(str(journal))} failed "
+                f"({literal(str(exc))}); the journal is kept and still holds every original "
+                "file",
+                fix="fix the cause and run '{recover}' again (do not delete the journal)",
             ) from None

@@ -153,7 +153,7 @@ def _outcome_json(outcome: ApplyOutcome) -> dict[str, Any]:
             **data,
             "ok": False,
             "error": f"the reply's edits were written ({', '.join(written)}), but the session "
-            f"could not be saved: {outcome.save_error}",
+            f"could not be saved: {worded(outcome.save_error)}",
             "written_files": written,
         }
     if outcome.round_error is not None:
