@@ -18,19 +18,37 @@ from agentprompt.services._bridge import (
     SessionInProgress,
     StartRequest,
 )
+from agentprompt.services._context import (
+    ContextMap,
+    FileTree,
+    GlobSelection,
+    LeftOutFile,
+    RankedFiles,
+    ReadFiles,
+    RepositoryContext,
+    ShownFile,
+)
 from agentprompt.services._workspace import LOCK_WAIT, Session, Workspace, WorkspaceConfig
 
 __all__ = [
     "LOCK_WAIT",
     "ApplyOutcome",
     "BridgeSessions",
+    "ContextMap",
     "EmptyReply",
+    "FileTree",
     "FilesChanged",
+    "GlobSelection",
+    "LeftOutFile",
     "PackedPrompt",
     "PromptChoices",
+    "RankedFiles",
+    "ReadFiles",
     "ReplyChoices",
+    "RepositoryContext",
     "Session",
     "SessionInProgress",
+    "ShownFile",
     "StartRequest",
     "Workspace",
     "WorkspaceConfig",
