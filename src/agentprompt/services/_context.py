@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from agentprompt.bridge.view import RepoView, UnknownFile, resolve_paths
-from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import (
     Discovery,
@@ -43,9 +41,12 @@ from agentprompt.repo.map import (
     render_tree,
 )
 from agentprompt.repo.rank import RankOptions, RankReason, RelevantFile, rank_repository
-from agentprompt.repo.secrets import SecretFinding, screen_texts
 from agentprompt.services._workspace import Workspace
 from agentprompt.tokens import shared_counter
+
+if TYPE_CHECKING:
+    from agentprompt.bridge.view import RepoView
+    from agentprompt.repo.secrets import SecretFinding
 
 __all__ = [
     "ContextMap",
@@ -65,7 +66,7 @@ PhaseProgress = Callable[[str, int, int | None], None]
 """Told ``(phase, done, total)`` as a tree is made: ``reading symbols`` (no total), then
 ``counting tokens`` file by file."""
 
-GlobSelection = Callable[[RepoView, Sequence[str]], tuple[list[str], list[str]]]
+GlobSelection = Callable[["RepoView", Sequence[str]], tuple[list[str], list[str]]]
 """The files of a view that globs select, in the view's order, and the globs that selected
 none (raising a :class:`~agentprompt.errors.UsageError` for a glob that cannot be used)."""
 
@@ -401,6 +402,11 @@ class RepositoryContext:
         reported with its reason."""
         if not paths and not globs:
             raise UsageError("give the files to read (paths or globs, at least one)", input="paths")
+        # Imported on first use (start-up speed): ranking and maps need neither the bridge's
+        # view nor the secret scanner.
+        from agentprompt.bridge.view import UnknownFile, resolve_paths
+        from agentprompt.repo.secrets import screen_texts
+
         root = self.workspace.root
         _inside(root, paths, "paths")
         view = self.workspace.view()
@@ -460,6 +466,9 @@ class RepositoryContext:
 def _inside(root: Path, paths: Iterable[str], name: str) -> None:
     """Refuse any of ``paths`` the edit engine would refuse to write (``..``, an absolute
     path, a symlink out of the root, ``.git``): nothing outside the root is ever read."""
+    # Imported on first use (start-up speed): only reading files needs the edit engine's rule.
+    from agentprompt.edits.paths import UnsafePath, resolve_inside
+
     cache: dict[str, str] = {}
     for path in paths:
         if not path.strip():
