@@ -109,19 +109,16 @@ def repo_map(
     _safe(root, focus, "focus")
     _safe(root, in_context, "in_context")
     try:
-        result = (
-            RepositoryContext(Workspace(root))
-            .map(
-                max_tokens=max_tokens,
-                task=_task(task) if task is not None else None,
-                focus=focus,
-                in_context=in_context,
-                progress=progress,
-            )
-            .map
+        fitted = RepositoryContext(Workspace(root)).map(
+            max_tokens=max_tokens,
+            task=_task(task) if task is not None else None,
+            focus=focus,
+            in_context=in_context,
+            progress=progress,
         )
     except InvalidTask as exc:
         raise BadArgument("task", str(exc)) from None
+    result = fitted.map
     return {
         "text": result.text,
         "tokens": result.tokens,

@@ -64,7 +64,7 @@ Progress = Callable[[int, int], None]
 
 PhaseProgress = Callable[[str, int, int | None], None]
 """Told ``(phase, done, total)`` as a tree is made: ``reading symbols`` (no total), then
-``counting tokens`` file by file."""
+``counting tokens`` a few hundred files at a time."""
 
 GlobSelection = Callable[["RepoView", Sequence[str]], tuple[list[str], list[str]]]
 """The files of a view that globs select, in the view's order, and the globs that selected
