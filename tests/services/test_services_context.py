@@ -11,9 +11,10 @@ import pytest
 from agentprompt.bridge import RepoView
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server import _tools as mcp_tools
-from agentprompt.repo.discovery import Exclusion, RepoFile
+from agentprompt.repo.discovery import Exclusion, RepoFile, discover
+from agentprompt.repo.map import build_tree
 from agentprompt.repo.rank import InvalidTask
-from agentprompt.services import ReadFiles, RepositoryContext, Workspace
+from agentprompt.services import FileTree, ReadFiles, RepositoryContext, Workspace
 from agentprompt.web._context_methods import rank_files_method
 
 
@@ -163,3 +164,23 @@ def test_the_mcp_door_names_the_argument_at_fault(repo: Path) -> None:
     with pytest.raises(UsageError) as empty:
         mcp_tools.read_context(repo, [" "], [], "full", None)
     assert str(empty.value) == 'argument "paths": an empty path; give paths relative to the root'
+
+
+def test_the_tree_json_nests_children_with_types(tmp_path: Path) -> None:
+    tree = build_tree(["src/a.py"], annotations={"src/a.py": "note"})
+    data = FileTree(discovery=discover(tmp_path), tree=tree).tree_json()
+    assert data == {
+        "name": "",
+        "path": "",
+        "type": "dir",
+        "children": [
+            {
+                "name": "src",
+                "path": "src",
+                "type": "dir",
+                "children": [
+                    {"name": "a.py", "path": "src/a.py", "type": "file", "annotation": "note"}
+                ],
+            }
+        ],
+    }

@@ -11,7 +11,6 @@ from agentprompt.cli._options import include_generated_option, json_option, make
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
 from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, is_generated_reason
-from agentprompt.repo.map import tree_to_dict
 from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = [
@@ -146,7 +145,7 @@ def tree_command(
             "root": str(found.root),
             "git": found.git,
             "text": text,
-            "tree": tree_to_dict(tree),
+            "tree": result.tree_json(),
             "files": len(found.files),
             "excluded": [{"path": e.path, "reason": e.reason} for e in found.excluded],
             "problems": list(result.problems),

@@ -200,6 +200,23 @@ class FileTree:
         """The tree as the model is shown it."""
         return render_tree(self.tree)
 
+    def tree_json(self) -> dict[str, Any]:
+        """The tree as JSON-ready data: ``{"name", "path", "type", "children" | ...}``, each
+        file with its note and tokens when it has them, each folder with its tokens."""
+        return _node_json(self.tree)
+
+
+def _node_json(node: TreeNode) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": node.name, "path": node.path}
+    out["type"] = "dir" if node.is_dir else "file"
+    if node.annotation is not None:
+        out["annotation"] = node.annotation
+    if node.tokens is not None:
+        out["tokens"] = node.tokens
+    if node.is_dir:
+        out["children"] = [_node_json(c) for c in node.children]
+    return out
+
 
 @dataclass(frozen=True, kw_only=True)
 class ShownFile:

@@ -10,7 +10,6 @@ from typing import Any
 
 from agentprompt.bridge.state import find_session
 from agentprompt.prompts.snippets import load_prompt_snippets
-from agentprompt.repo.map import tree_to_dict
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.services import RepositoryContext, Workspace
 from agentprompt.tiers.report import repository_request
@@ -71,7 +70,7 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
         "tokenizer": result.tokenizer,
         "tokens": result.tree.tokens,
         "files": [{"path": f.path, "tokens": counts.get(f.path)} for f in result.discovery.files],
-        "tree": tree_to_dict(result.tree),
+        "tree": result.tree_json(),
         "context": list(session[1].files) if session else [],
         "mode": session[1].mode if session else None,
         "session": (

@@ -19,7 +19,6 @@ if _typing.TYPE_CHECKING:
         build_tree,
         count_file_tokens,
         render_tree,
-        tree_to_dict,
     )
     from agentprompt.repo.map.render import (
         MapFile,
@@ -52,7 +51,6 @@ _LAZY = {
     "render_map": "agentprompt.repo.map.render",
     "render_parts": "agentprompt.repo.map.render",
     "render_tree": "agentprompt.repo.map._tree",
-    "tree_to_dict": "agentprompt.repo.map._tree",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)
@@ -76,5 +74,4 @@ __all__ = [
     "render_map",
     "render_parts",
     "render_tree",
-    "tree_to_dict",
 ]
