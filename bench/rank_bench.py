@@ -81,15 +81,17 @@ def _base_cache(corpus: Path) -> None:
 
 def _child(scenario: str, dump: bool) -> dict[str, Any]:
     """One cold rank and fit of the corpus on a fresh copy of the base cache."""
+    from agentprompt.repo.extraction import extract_repository
     from agentprompt.repo.map import _build as repomap
+    from agentprompt.repo.rank import discover_remembered
 
     corpus = BENCH / ".corpus"
     with tempfile.TemporaryDirectory() as tmp:
         cache_path = Path(tmp) / "cache.db"
         shutil.copyfile(BASE, cache_path)
         options = repomap.MapOptions(tokens=TOKENS, cache_path=cache_path, **SCENARIOS[scenario])
-        found, _ = repomap.discover_remembered(corpus, BASE)
-        extraction = repomap.extract_repository(found, cache_path=cache_path)
+        found, _ = discover_remembered(corpus, BASE)
+        extraction = extract_repository(found, cache_path=cache_path)
         rank = repomap.rank_extraction
         ranking = [0.0, 0.0]
 

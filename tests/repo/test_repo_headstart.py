@@ -51,7 +51,7 @@ def test_a_first_map_with_a_head_start_is_the_map_without_one(
         begun.append(len(paths))
         return real_start(root, paths, workers, max_bytes)
 
-    monkeypatch.setattr("agentprompt.repo.map._build.start_parsing", counting)
+    monkeypatch.setattr("agentprompt.repo.rank._repository.start_parsing", counting)
     first = build_map(repo, MapOptions(tokens=300, workers=2))
     assert begun == [12]  # the modules: not dist/, the root ignore file's nor git's
     assert first.parsed == 12

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,16 +12,22 @@ from agentprompt.repo.discovery import discover
 from agentprompt.repo.extraction import extract_repository
 from agentprompt.repo.map import (
     MapOptions,
+    RepoMap,
     annotate_files,
     build_map,
     declared_entry_points,
-    map_json,
     render_map,
 )
 from agentprompt.repo.map import _fit as repomap_fit
-from agentprompt.repo.map._ranking import rank_extraction
 from agentprompt.repo.map._resolve import ImportResolver
+from agentprompt.repo.rank import rank_extraction
+from agentprompt.services import ContextMap
 from agentprompt.tokens import get_tokenizer, shared_counter
+
+
+def map_json(result: RepoMap) -> dict[str, Any]:
+    """The JSON form ``agentprompt map --json`` prints (the service's, over the engine's map)."""
+    return ContextMap(map=result).to_json()
 
 
 @pytest.fixture

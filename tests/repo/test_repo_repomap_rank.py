@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from agentprompt.repo.map._ranking import paused_collection
+from agentprompt.repo.rank import paused_collection
 
 
 def test_the_collector_is_paused_in_the_block_and_resumed_after() -> None:

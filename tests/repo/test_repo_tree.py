@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprompt.repo.map import build_tree, count_file_tokens, render_tree, tree_to_dict
+from agentprompt.repo.map import build_tree, count_file_tokens, render_tree
 from agentprompt.tokens import get_tokenizer
 
 
@@ -59,25 +59,6 @@ def test_token_counts_are_shown_per_file_and_summed_per_folder() -> None:
 
 def test_an_empty_tree_renders_as_nothing() -> None:
     assert render_tree(build_tree([])) == ""
-
-
-def test_tree_to_dict_nests_children_with_types() -> None:
-    data = tree_to_dict(build_tree(["src/a.py"], annotations={"src/a.py": "note"}))
-    assert data == {
-        "name": "",
-        "path": "",
-        "type": "dir",
-        "children": [
-            {
-                "name": "src",
-                "path": "src",
-                "type": "dir",
-                "children": [
-                    {"name": "a.py", "path": "src/a.py", "type": "file", "annotation": "note"}
-                ],
-            }
-        ],
-    }
 
 
 def test_count_file_tokens_counts_exactly_and_reports_unreadable_files(tmp_path: Path) -> None:

@@ -16,14 +16,8 @@ from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, discover, explain_in
 from agentprompt.repo.discovery.patterns import filter_discovery
 from agentprompt.repo.extraction import default_cache_path, extract_repository
-from agentprompt.repo.map import (
-    browse_summary,
-    declared_entry_points,
-    discover_remembered,
-    file_annotation,
-    file_note,
-    remember_discovery,
-)
+from agentprompt.repo.map import browse_summary, declared_entry_points, file_annotation, file_note
+from agentprompt.repo.rank import discover_remembered, remember_discovery
 from agentprompt.repo.symbols import FileSymbols, extract_symbols
 
 __all__ = [
@@ -257,13 +251,13 @@ def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
 
 def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:
     """Every file of the view, most relevant first: ``first`` in its order, then the rest
-    by their relevance to ``task`` (see :func:`~agentprompt.repo.map.rank_repository`)."""
-    # Imported on first use (start-up speed): the map and symbols load tree-sitter.
-    from agentprompt.repo.map import MapOptions, rank_repository
+    by their relevance to ``task`` (see :func:`~agentprompt.repo.rank.rank_repository`)."""
+    # Imported on first use (start-up speed): ranking and symbols load tree-sitter.
+    from agentprompt.repo.rank import RankOptions, rank_repository
 
     leading = list(dict.fromkeys(first))
     ranked = rank_repository(
-        view.root, task, MapOptions(focus=tuple(leading)), discovery=view.discovery
+        view.root, task, RankOptions(focus=tuple(leading)), discovery=view.discovery
     ).ranking.scores()
     rest = sorted(
         (p for p in view.paths if p not in set(leading)), key=lambda p: (-ranked.get(p, 0.0), p)

@@ -16,9 +16,7 @@ from agentprompt.cli._options import (
 )
 from agentprompt.cli._output import err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
-from agentprompt.errors import UsageError
-from agentprompt.repo.discovery import DiscoveryOptions
-from agentprompt.repo.map import MapOptions, build_map, map_json
+from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = ["map_command"]
 
@@ -52,24 +50,22 @@ def map_command(
     as_json: bool,
 ) -> None:
     """Print the repository's symbol map: definitions ranked by how much they matter."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
-    options = MapOptions(
-        tokens=max_tokens if max_tokens is not None else 1024,
-        focus=focus,
-        mentions=mention,
-        task=task,
-        in_context=in_context,
-        model=model,
-        use_cache=not no_cache,
-        discovery=DiscoveryOptions(include_generated=include_generated),
-    )
+    context = RepositoryContext(Workspace(root))
     # One delayed bar for every phase: a spinner while files are found and compared, a
     # count once parsing starts.
     with scan_progress("mapping files", None) as bar:
-        result = build_map(
-            root, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        fitted = context.map(
+            max_tokens=max_tokens,
+            task=task,
+            focus=focus,
+            mentions=mention,
+            in_context=in_context,
+            model=model,
+            include_generated=include_generated,
+            use_cache=not no_cache,
+            progress=lambda done, total: bar.update(done, total, "parsing"),
         )
+    result = fitted.map
     for warning in result.warnings:
         err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:
@@ -81,12 +77,12 @@ def map_command(
         )
     if not result.text and result.omitted:
         err_console.print(
-            f"agentprompt: --max-tokens {options.tokens} is too small for the legend and one "
+            f"agentprompt: --max-tokens {result.budget} is too small for the legend and one "
             "entry; the map is empty (give a larger budget)",
             markup=False,
         )
     if as_json:
-        print_json(map_json(result))
+        print_json(fitted.to_json())
         return
     text = printable(result.text)
     # The map's text is counted as it is; the terminal still needs its last line ended.

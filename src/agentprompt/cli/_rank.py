@@ -18,9 +18,8 @@ from agentprompt.cli._options import (
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery import DiscoveryOptions
-from agentprompt.repo.map import MapOptions, rank_repository, ranking_json
 from agentprompt.repo.rank import RankReason
+from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = ["rank_command", "read_task"]
 
@@ -81,25 +80,24 @@ def rank_command(
     is about tests.
     """
     text = read_task(task, task_file)
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository's folder")
-    options = MapOptions(
-        focus=focus,
-        use_cache=not no_cache,
-        discovery=DiscoveryOptions(include_generated=include_generated),
-    )
+    context = RepositoryContext(Workspace(root))
     with scan_progress("ranking files", None) as bar:
-        result = rank_repository(
-            root, text, options, progress=lambda done, total: bar.update(done, total, "parsing")
+        result = context.rank(
+            text,
+            top or None,
+            focus=focus,
+            include_generated=include_generated,
+            use_cache=not no_cache,
+            progress=lambda done, total: bar.update(done, total, "parsing"),
         )
     for warning in result.warnings:
         err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:
         err_console.print(f"agentprompt: skipped {problem}", markup=False)
     if as_json:
-        print_json(ranking_json(result, top or None))
+        print_json(result.to_json())
         return
-    shown = result.ranking.files[: top or None]
+    shown = result.files
     table = Table(box=None, pad_edge=False, show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
@@ -111,6 +109,6 @@ def rank_command(
     console.print(table)
     sys.stdout.flush()
     err_console.print(
-        f"{len(shown)} of {len(result.ranking.files)} files shown, {result.parsed} parsed",
+        f"{len(shown)} of {result.total} files shown, {result.parsed} parsed",
         markup=False,
     )

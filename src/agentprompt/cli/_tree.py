@@ -15,16 +15,8 @@ from agentprompt.cli._options import (
 )
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
-from agentprompt.repo.discovery import (
-    Discovery,
-    DiscoveryOptions,
-    RepoFile,
-    discover,
-    explain,
-    is_generated_reason,
-)
-from agentprompt.repo.map import build_tree, count_file_tokens, render_tree, tree_to_dict
-from agentprompt.tokens import shared_counter
+from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, is_generated_reason
+from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = [
     "discovery_options",
@@ -33,9 +25,6 @@ __all__ = [
     "no_git_option",
     "tree_command",
 ]
-
-_CHUNK = 200
-
 
 max_file_bytes_option = click.option(
     "--max-file-bytes",
@@ -79,8 +68,10 @@ def generated_summary(found: Discovery) -> str:
     return f"{count} generated or minified (--include-generated keeps them)"
 
 
-def _explain(root: Path, path: str, options: DiscoveryOptions, as_json: bool) -> None:
-    verdict = explain(root, path, options)
+def _explain(
+    context: RepositoryContext, path: str, options: DiscoveryOptions, as_json: bool
+) -> None:
+    verdict = context.explain(path, options)
     if isinstance(verdict, RepoFile):
         data: dict[str, Any] = {"path": verdict.path, "included": True, "size": verdict.size}
         text = f"{verdict.path}: included ({verdict.size} bytes)"
@@ -91,31 +82,6 @@ def _explain(root: Path, path: str, options: DiscoveryOptions, as_json: bool) ->
         print_json(data)
     else:
         console.print(printable(text), markup=False)
-
-
-def _token_counts(
-    found: Discovery, model: str | None, show_progress: bool
-) -> tuple[dict[str, int], tuple[str, ...]]:
-    counter = shared_counter(model)
-    paths = [f.path for f in found.files]
-    counts: dict[str, int] = {}
-    problems: list[str] = []
-    with scan_progress("counting tokens", len(paths), enabled=show_progress) as advance:
-        for start in range(0, len(paths), _CHUNK):
-            part = paths[start : start + _CHUNK]
-            got, bad = count_file_tokens(found.root, part, counter)
-            counts.update(got)
-            problems.extend(bad)
-            advance(len(part))
-    return counts, tuple(problems)
-
-
-def _annotations(found: Discovery, show_progress: bool) -> dict[str, str]:
-    # Imported on first use (start-up speed): the map and symbols load tree-sitter.
-    from agentprompt.repo.map import annotate_files
-
-    with scan_progress("reading symbols", None, enabled=show_progress):
-        return annotate_files(found.root, found)
 
 
 @click.command("tree")
@@ -154,40 +120,46 @@ def tree_command(
     options = discovery_options(
         max_file_bytes, no_default_excludes, excludes, no_git, include_generated=include_generated
     )
+    context = RepositoryContext(Workspace(root))
     if explain_path is not None:
-        _explain(root, explain_path, options, as_json)
+        _explain(context, explain_path, options, as_json)
         return
-    with scan_progress("scanning files", None, enabled=not as_json):
-        found = discover(root, options)
-    problems = list(found.problems)
-    notes = _annotations(found, not as_json) if annotate else None
-    counts = None
-    if with_tokens:
-        counts, bad = _token_counts(found, model, not as_json)
-        problems.extend(bad)
-    tree = build_tree((f.path for f in found.files), annotations=notes, tokens=counts)
-    text = render_tree(tree)
+    # One delayed bar for every phase: a spinner while files are found (and their symbols
+    # read), a count once tokens are counted.
+    with scan_progress("scanning files", None, enabled=not as_json) as bar:
+        result = context.tree(
+            options,
+            annotate=annotate,
+            count_tokens=with_tokens,
+            model=model,
+            progress=lambda phase, done, total: bar.progress.update(
+                bar.task, description=phase, completed=done, total=total
+            ),
+        )
+    found = result.discovery
+    tree = result.tree
+    text = result.text
     if as_json:
         data: dict[str, Any] = {
             "root": str(found.root),
             "git": found.git,
             "text": text,
-            "tree": tree_to_dict(tree),
+            "tree": result.tree_json(),
             "files": len(found.files),
             "excluded": [{"path": e.path, "reason": e.reason} for e in found.excluded],
-            "problems": problems,
+            "problems": list(result.problems),
         }
-        if counts is not None:
+        if result.tokens is not None:
             data["tokens"] = tree.tokens
-            data["tokenizer"] = shared_counter(model).name
+            data["tokenizer"] = result.tokenizer
         print_json(data)
         return
     console.out(printable(text), end="", highlight=False)
-    for problem in problems:
+    for problem in result.problems:
         err_console.print(f"agentprompt: skipped {printable(problem)}", markup=False)
     summary = f"{len(found.files)} files"
-    if counts is not None:
-        summary += f", {tree.tokens} tokens ({shared_counter(model).name})"
+    if result.tokens is not None:
+        summary += f", {tree.tokens} tokens ({result.tokenizer})"
     summary += f"; {len(found.excluded)} left out"
     generated = generated_summary(found)
     if generated:

@@ -15,31 +15,28 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge.view import RepoView, UnknownFile, resolve_paths, view_repository
+from agentprompt.bridge.view import RepoView, UnknownFile
 from agentprompt.budget import BudgetExceeded
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS
 from agentprompt.mcp_server._results import (
     CountTokensResult,
-    CutFile,
     EditsResult,
     PackResult,
     RankFilesResult,
     ReadContextResult,
-    ReadFile,
     RepoMapResult,
     WithheldFile,
 )
-from agentprompt.repo.discovery import read_texts
 from agentprompt.repo.discovery.patterns import matching_files
-from agentprompt.repo.map import MapOptions, build_map, rank_repository, ranking_json
 from agentprompt.repo.rank import InvalidTask
-from agentprompt.repo.secrets import SecretFinding, screen_texts
+from agentprompt.repo.secrets import SecretFinding
 from agentprompt.services import (
     BridgeSessions,
     PromptChoices,
     ReplyChoices,
+    RepositoryContext,
     StartRequest,
     Workspace,
 )
@@ -89,10 +86,10 @@ def rank_files(root: Path, task: str, top: int, progress: Progress | None) -> Ra
     """The ``top`` files most relevant to ``task``, as ``agentprompt rank --json`` gives
     them."""
     try:
-        result = rank_repository(root, _task(task), progress=progress)
+        result = RepositoryContext(Workspace(root)).rank(_task(task), top, progress=progress)
     except InvalidTask as exc:
         raise _about("task", exc) from None
-    data: RankFilesResult = ranking_json(result, top)  # type: ignore[assignment]
+    data: RankFilesResult = result.to_json()  # type: ignore[assignment]
     return data
 
 
@@ -108,16 +105,17 @@ def repo_map(
     ``focus``, without the ``in_context`` files."""
     _safe(root, focus, "focus")
     _safe(root, in_context, "in_context")
-    options = MapOptions(
-        tokens=max_tokens,
-        focus=tuple(focus),
-        task=_task(task) if task is not None else None,
-        in_context=tuple(in_context),
-    )
     try:
-        result = build_map(root, options, progress=progress)
+        fitted = RepositoryContext(Workspace(root)).map(
+            max_tokens=max_tokens,
+            task=_task(task) if task is not None else None,
+            focus=focus,
+            in_context=in_context,
+            progress=progress,
+        )
     except InvalidTask as exc:
         raise _about("task", exc) from None
+    result = fitted.map
     return {
         "text": result.text,
         "tokens": result.tokens,
@@ -159,62 +157,12 @@ def read_context(
     signatures, each with its exact token count; files with a likely secret are withheld;
     with a budget the last files are cut first (full text, then signatures, then the
     path), and every cut is reported with its reason."""
-    if not paths and not globs:
-        raise UsageError("give the files to read (paths or globs, at least one)", input="paths")
-    _safe(root, paths, "paths")
-    view = view_repository(root)
-    try:
-        chosen = list(resolve_paths(view, paths))
-    except UnknownFile as exc:
-        raise _about("paths", exc) from None
-    globbed, unmatched = _glob_selection(view, globs)
-    order = list(dict.fromkeys([*chosen, *globbed]))
-    texts, unreadable = read_texts(root, order) if mode == "full" else ({}, {})
-    if mode == "signatures":
-        texts = {p: view.summaries[p] for p in order if p in view.summaries}
-    screen = screen_texts(texts.items())
-    held = set(screen.withheld)
-    counter = shared_counter()
     budget = max_tokens if max_tokens is not None else DEFAULT_READ_TOKENS
-    left = budget
-    files: list[ReadFile] = []
-    cut: list[CutFile] = []
-    for path in order:
-        if path in held:
-            cut.append({"path": path, "kept": "path", "reason": "holds a likely secret"})
-            continue
-        if path in unreadable:
-            cut.append({"path": path, "kept": "path", "reason": unreadable[path]})
-            continue
-        if path not in texts:
-            reason = "not a code file, it has no signatures; read it in full mode"
-            cut.append({"path": path, "kept": "path", "reason": reason})
-            continue
-        shown: list[tuple[Literal["full", "signatures"], str]] = [(mode, texts[path])]
-        if mode == "full" and path in view.summaries:
-            shown.append(("signatures", view.summaries[path]))
-        for level, text in shown:
-            tokens = counter.count(text)
-            if tokens <= left:
-                files.append({"path": path, "shown": level, "tokens": tokens, "text": text})
-                left -= tokens
-                if level != mode:
-                    reason = f"its full text did not fit the budget of {budget} tokens"
-                    cut.append({"path": path, "kept": "signatures", "reason": reason})
-                break
-        else:
-            reason = f"its {mode} text did not fit the budget of {budget} tokens"
-            cut.append({"path": path, "kept": "path", "reason": reason})
-    return {
-        "mode": mode,
-        "tokenizer": counter.name,
-        "tokens": budget - left,
-        "budget": budget,
-        "files": files,
-        "cut": cut,
-        "withheld": _withheld(screen.findings),
-        "unmatched": unmatched,
-    }
+    result = RepositoryContext(Workspace(root)).read(
+        paths, globs, mode=mode, max_tokens=budget, select_globs=_glob_selection
+    )
+    data: ReadContextResult = result.to_json()  # type: ignore[assignment]
+    return data
 
 
 def pack(

@@ -7,31 +7,91 @@ Services take and return values, raise the engines' typed errors and their own (
 :meth:`~agentprompt.errors.UsageError.worded`), print nothing and name no flag.
 """
 
-from agentprompt.services._bridge import (
-    ApplyOutcome,
-    BridgeSessions,
-    EmptyReply,
-    FilesChanged,
-    PackedPrompt,
-    PromptChoices,
-    ReplyChoices,
-    SessionInProgress,
-    StartRequest,
-)
-from agentprompt.services._tiers import TierBreakdown, TierRequest, TierService, UnknownTierRule
-from agentprompt.services._workspace import LOCK_WAIT, Session, Workspace, WorkspaceConfig
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.services._bridge import (
+        ApplyOutcome,
+        BridgeSessions,
+        EmptyReply,
+        FilesChanged,
+        PackedPrompt,
+        PromptChoices,
+        ReplyChoices,
+        SessionInProgress,
+        StartRequest,
+    )
+    from agentprompt.services._context import (
+        ContextMap,
+        FileTree,
+        GlobSelection,
+        LeftOutFile,
+        RankedFiles,
+        ReadFiles,
+        RepositoryContext,
+        ShownFile,
+    )
+    from agentprompt.services._tiers import (
+        TierBreakdown,
+        TierRequest,
+        TierService,
+        UnknownTierRule,
+    )
+    from agentprompt.services._workspace import LOCK_WAIT, Session, Workspace, WorkspaceConfig
+
+# Services load on first use (start-up speed): a door that uses one service does not pay
+# for the others.
+_LAZY = {
+    "LOCK_WAIT": "agentprompt.services._workspace",
+    "ApplyOutcome": "agentprompt.services._bridge",
+    "BridgeSessions": "agentprompt.services._bridge",
+    "ContextMap": "agentprompt.services._context",
+    "EmptyReply": "agentprompt.services._bridge",
+    "FileTree": "agentprompt.services._context",
+    "FilesChanged": "agentprompt.services._bridge",
+    "GlobSelection": "agentprompt.services._context",
+    "LeftOutFile": "agentprompt.services._context",
+    "PackedPrompt": "agentprompt.services._bridge",
+    "PromptChoices": "agentprompt.services._bridge",
+    "RankedFiles": "agentprompt.services._context",
+    "ReadFiles": "agentprompt.services._context",
+    "ReplyChoices": "agentprompt.services._bridge",
+    "RepositoryContext": "agentprompt.services._context",
+    "Session": "agentprompt.services._workspace",
+    "SessionInProgress": "agentprompt.services._bridge",
+    "ShownFile": "agentprompt.services._context",
+    "StartRequest": "agentprompt.services._bridge",
+    "TierBreakdown": "agentprompt.services._tiers",
+    "TierRequest": "agentprompt.services._tiers",
+    "TierService": "agentprompt.services._tiers",
+    "UnknownTierRule": "agentprompt.services._tiers",
+    "Workspace": "agentprompt.services._workspace",
+    "WorkspaceConfig": "agentprompt.services._workspace",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "LOCK_WAIT",
     "ApplyOutcome",
     "BridgeSessions",
+    "ContextMap",
     "EmptyReply",
+    "FileTree",
     "FilesChanged",
+    "GlobSelection",
+    "LeftOutFile",
     "PackedPrompt",
     "PromptChoices",
+    "RankedFiles",
+    "ReadFiles",
     "ReplyChoices",
+    "RepositoryContext",
     "Session",
     "SessionInProgress",
+    "ShownFile",
     "StartRequest",
     "TierBreakdown",
     "TierRequest",

@@ -8,20 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agentprompt.bridge.state import find_session
 from agentprompt.prompts.snippets import load_prompt_snippets
-from agentprompt.repo.discovery import discover
-from agentprompt.repo.map import (
-    build_tree,
-    count_file_tokens,
-    rank_repository,
-    ranking_json,
-    tree_to_dict,
-)
 from agentprompt.repo.rank import InvalidTask
-from agentprompt.services import TierService, Workspace
+from agentprompt.services import RepositoryContext, TierService, Workspace
 from agentprompt.tiers.served import cache_json
-from agentprompt.tokens import shared_counter
 from agentprompt.web._params import check_unknown, safe_paths, text, text_list
 from agentprompt.web._rpc import InvalidParams
 
@@ -58,10 +48,10 @@ def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InvalidParams('param "top" must be a whole number of files, 1 or more')
     try:
-        result = rank_repository(root, task)
+        result = RepositoryContext(Workspace(root)).rank(task, top)
     except InvalidTask as exc:
         raise InvalidParams(f'param "task": {exc}') from None
-    return ranking_json(result, top)
+    return result.to_json()
 
 
 def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,18 +59,16 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     tree, and which of them the bridge session has in context (with the session's round,
     dropped files, include/exclude patterns and budget)."""
     check_unknown(params, (), "get_tree")
-    found = discover(root)
-    counter = shared_counter()
-    paths = [f.path for f in found.files]
-    counts, problems = count_file_tokens(found.root, paths, counter)
-    tree = build_tree(paths, tokens=counts)
-    session = find_session(root)
+    workspace = Workspace(root)
+    result = RepositoryContext(workspace).tree(count_tokens=True)
+    counts = result.tokens or {}
+    session = workspace.session()
     return {
-        "root": str(found.root),
-        "tokenizer": counter.name,
-        "tokens": tree.tokens,
-        "files": [{"path": p, "tokens": counts.get(p)} for p in paths],
-        "tree": tree_to_dict(tree),
+        "root": str(result.discovery.root),
+        "tokenizer": result.tokenizer,
+        "tokens": result.tree.tokens,
+        "files": [{"path": f.path, "tokens": counts.get(f.path)} for f in result.discovery.files],
+        "tree": result.tree_json(),
         "context": list(session[1].files) if session else [],
         "mode": session[1].mode if session else None,
         "session": (
@@ -94,7 +82,7 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
             if session
             else None
         ),
-        "problems": [*found.problems, *problems],
+        "problems": list(result.problems),
     }
 
 

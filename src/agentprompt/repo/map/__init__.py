@@ -1,8 +1,10 @@
-"""The repository map: the pipeline from discovery to a fitted map, its text, and the tree.
+"""The repository map: the pipeline from discovery to a fitted map, its text, the tree and
+the files' notes.
 
-:func:`build_map` discovers, extracts (cached), ranks, fits the token budget and
-renders; :func:`render_map` writes the symbol map notation; :func:`build_tree` and
-:func:`render_tree` draw the directory tree.
+:func:`build_map` reads the repository and ranks it (see :mod:`agentprompt.repo.rank`),
+fits the token budget and renders; :func:`render_map` writes the symbol map notation;
+:func:`build_tree` and :func:`render_tree` draw the directory tree; :func:`annotate_files`
+gives each file its note (what it exports, or the program it starts).
 """
 
 import typing as _typing
@@ -10,27 +12,13 @@ import typing as _typing
 from agentprompt._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from agentprompt.repo.map._build import (
-        MapOptions,
-        RankedFile,
-        RepoMap,
-        RepositoryRanking,
-        annotate_files,
-        build_map,
-        declared_entry_points,
-        discover_remembered,
-        file_note,
-        map_json,
-        rank_repository,
-        ranking_json,
-        remember_discovery,
-    )
+    from agentprompt.repo.map._build import MapOptions, RankedFile, RepoMap, build_map
+    from agentprompt.repo.map._notes import annotate_files, declared_entry_points, file_note
     from agentprompt.repo.map._tree import (
         TreeNode,
         build_tree,
         count_file_tokens,
         render_tree,
-        tree_to_dict,
     )
     from agentprompt.repo.map.render import (
         MapFile,
@@ -50,26 +38,19 @@ _LAZY = {
     "MapParts": "agentprompt.repo.map.render",
     "RankedFile": "agentprompt.repo.map._build",
     "RepoMap": "agentprompt.repo.map._build",
-    "RepositoryRanking": "agentprompt.repo.map._build",
     "TreeNode": "agentprompt.repo.map._tree",
-    "annotate_files": "agentprompt.repo.map._build",
+    "annotate_files": "agentprompt.repo.map._notes",
     "browse_summary": "agentprompt.repo.map.render",
     "build_map": "agentprompt.repo.map._build",
     "build_tree": "agentprompt.repo.map._tree",
     "count_file_tokens": "agentprompt.repo.map._tree",
-    "declared_entry_points": "agentprompt.repo.map._build",
-    "discover_remembered": "agentprompt.repo.map._build",
+    "declared_entry_points": "agentprompt.repo.map._notes",
     "file_annotation": "agentprompt.repo.map.render",
-    "file_note": "agentprompt.repo.map._build",
+    "file_note": "agentprompt.repo.map._notes",
     "is_entry_point": "agentprompt.repo.map.render",
-    "map_json": "agentprompt.repo.map._build",
-    "rank_repository": "agentprompt.repo.map._build",
-    "ranking_json": "agentprompt.repo.map._build",
-    "remember_discovery": "agentprompt.repo.map._build",
     "render_map": "agentprompt.repo.map.render",
     "render_parts": "agentprompt.repo.map.render",
     "render_tree": "agentprompt.repo.map._tree",
-    "tree_to_dict": "agentprompt.repo.map._tree",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)
@@ -80,7 +61,6 @@ __all__ = [
     "MapParts",
     "RankedFile",
     "RepoMap",
-    "RepositoryRanking",
     "TreeNode",
     "annotate_files",
     "browse_summary",
@@ -88,16 +68,10 @@ __all__ = [
     "build_tree",
     "count_file_tokens",
     "declared_entry_points",
-    "discover_remembered",
     "file_annotation",
     "file_note",
     "is_entry_point",
-    "map_json",
-    "rank_repository",
-    "ranking_json",
-    "remember_discovery",
     "render_map",
     "render_parts",
     "render_tree",
-    "tree_to_dict",
 ]

@@ -13,10 +13,9 @@ from itertools import chain
 
 from agentprompt.repo.discovery import is_test_path
 from agentprompt.repo.extraction import Extraction
-from agentprompt.repo.map._ranking import paused_collection
 from agentprompt.repo.map._resolve import ImportResolver
 from agentprompt.repo.map.render import MapFile, render_map
-from agentprompt.repo.rank import RankSummary, split_identifier
+from agentprompt.repo.rank import RankSummary, paused_collection, split_identifier
 from agentprompt.repo.symbols import FileSymbols
 from agentprompt.tokens import Tokenizer
 

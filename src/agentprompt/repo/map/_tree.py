@@ -31,7 +31,6 @@ __all__ = [
     "count_file_tokens",
     "display_name",
     "render_tree",
-    "tree_to_dict",
 ]
 
 _INDENT = "  "
@@ -148,19 +147,6 @@ def render_tree(tree: TreeNode) -> str:
 
     visit(tree, 0)
     return "".join(line + "\n" for line in lines)
-
-
-def tree_to_dict(tree: TreeNode) -> dict[str, Any]:
-    """The tree as JSON-ready data: ``{"name", "path", "type", "children" | ...}``."""
-    out: dict[str, Any] = {"name": tree.name, "path": tree.path}
-    out["type"] = "dir" if tree.is_dir else "file"
-    if tree.annotation is not None:
-        out["annotation"] = tree.annotation
-    if tree.tokens is not None:
-        out["tokens"] = tree.tokens
-    if tree.is_dir:
-        out["children"] = [tree_to_dict(c) for c in tree.children]
-    return out
 
 
 def count_file_tokens(

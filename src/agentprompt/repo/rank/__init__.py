@@ -1,7 +1,11 @@
 """Ranking files: the reference graph, personalised PageRank, and task-aware ranking.
 
-Pure functions over names and paths: which file uses what another defines, how
-central each file is to the focus and the task, and why (BM25 over code-aware terms).
+At the core, pure functions over names and paths: which file uses what another defines,
+how central each file is to the focus and the task, and why (BM25 over code-aware terms).
+Over them, the ranking of a whole repository: :func:`read_repository` reads it (discovery,
+extraction through the symbol cache), :func:`rank_extraction` ranks what was read with the
+reference graph remembered between runs, and :func:`rank_repository` orders every code
+file by its relevance to a task.
 """
 
 import typing as _typing
@@ -11,6 +15,22 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.repo.rank._centrality import pagerank
     from agentprompt.repo.rank._graph import MAX_DEFINERS, MAX_MEMBER_DEFINERS, build_graph
+    from agentprompt.repo.rank._remembered import (
+        lexical_index,
+        paused_collection,
+        rank_extraction,
+        rank_task_extraction,
+    )
+    from agentprompt.repo.rank._repository import (
+        RankOptions,
+        RepositoryRanking,
+        discover_remembered,
+        rank_repository,
+        read_repository,
+        remember_discovery,
+        root_relative,
+        skipped_files,
+    )
     from agentprompt.repo.rank._summary import (
         RankSummary,
         definers_of,
@@ -35,24 +55,36 @@ if _typing.TYPE_CHECKING:
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
 _LAZY = {
+    "INDEX_VERSION": "agentprompt.repo.rank._task",
+    "MAX_DEFINERS": "agentprompt.repo.rank._graph",
+    "MAX_MEMBER_DEFINERS": "agentprompt.repo.rank._graph",
     "FileDocument": "agentprompt.repo.rank._task",
     "FileNames": "agentprompt.repo.rank._update",
     "GraphState": "agentprompt.repo.rank._update",
-    "INDEX_VERSION": "agentprompt.repo.rank._task",
     "InvalidTask": "agentprompt.repo.rank._task",
     "LexicalIndex": "agentprompt.repo.rank._task",
-    "MAX_DEFINERS": "agentprompt.repo.rank._graph",
-    "MAX_MEMBER_DEFINERS": "agentprompt.repo.rank._graph",
+    "RankOptions": "agentprompt.repo.rank._repository",
     "RankReason": "agentprompt.repo.rank._task",
     "RankSummary": "agentprompt.repo.rank._summary",
     "RelevantFile": "agentprompt.repo.rank._task",
+    "RepositoryRanking": "agentprompt.repo.rank._repository",
     "TaskRanking": "agentprompt.repo.rank._task",
     "build_graph": "agentprompt.repo.rank._graph",
     "check_task": "agentprompt.repo.rank._task",
     "definers_of": "agentprompt.repo.rank._summary",
+    "discover_remembered": "agentprompt.repo.rank._repository",
+    "lexical_index": "agentprompt.repo.rank._remembered",
     "pagerank": "agentprompt.repo.rank._centrality",
+    "paused_collection": "agentprompt.repo.rank._remembered",
     "personalization": "agentprompt.repo.rank._summary",
+    "rank_extraction": "agentprompt.repo.rank._remembered",
     "rank_for_task": "agentprompt.repo.rank._task",
+    "rank_repository": "agentprompt.repo.rank._repository",
+    "rank_task_extraction": "agentprompt.repo.rank._remembered",
+    "read_repository": "agentprompt.repo.rank._repository",
+    "remember_discovery": "agentprompt.repo.rank._repository",
+    "root_relative": "agentprompt.repo.rank._repository",
+    "skipped_files": "agentprompt.repo.rank._repository",
     "split_identifier": "agentprompt.repo.rank._task",
     "state_from_graph": "agentprompt.repo.rank._update",
     "summarize": "agentprompt.repo.rank._summary",
@@ -71,16 +103,28 @@ __all__ = [
     "GraphState",
     "InvalidTask",
     "LexicalIndex",
+    "RankOptions",
     "RankReason",
     "RankSummary",
     "RelevantFile",
+    "RepositoryRanking",
     "TaskRanking",
     "build_graph",
     "check_task",
     "definers_of",
+    "discover_remembered",
+    "lexical_index",
     "pagerank",
+    "paused_collection",
     "personalization",
+    "rank_extraction",
     "rank_for_task",
+    "rank_repository",
+    "rank_task_extraction",
+    "read_repository",
+    "remember_discovery",
+    "root_relative",
+    "skipped_files",
     "split_identifier",
     "state_from_graph",
     "summarize",

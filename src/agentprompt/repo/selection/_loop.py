@@ -30,7 +30,8 @@ from agentprompt.repo.discovery import (
     explain_in,
     read_text,
 )
-from agentprompt.repo.map import build_tree, rank_repository, render_tree
+from agentprompt.repo.map import build_tree, render_tree
+from agentprompt.repo.rank import rank_repository
 from agentprompt.repo.secrets import SecretFinding, scan_text
 from agentprompt.repo.selection._prompt import (
     SelectionOptions,

@@ -1,4 +1,4 @@
-"""Ranking a repository's files for a map, remembered and updated between runs.
+"""Ranking an extracted repository's files, remembered and updated between runs.
 
 :func:`rank_extraction` first looks for a ranking remembered for exactly these files'
 names and this personalisation; failing that it updates the reference graph remembered
@@ -16,25 +16,17 @@ from dataclasses import replace
 
 from agentprompt.repo.discovery import is_test_path
 from agentprompt.repo.extraction import Extraction, SymbolCache, content_hash
-from agentprompt.repo.rank import (
+from agentprompt.repo.rank._centrality import pagerank
+from agentprompt.repo.rank._graph import MAX_DEFINERS, MAX_MEMBER_DEFINERS, build_graph
+from agentprompt.repo.rank._summary import RankSummary, definers_of, personalization, summarize
+from agentprompt.repo.rank._task import (
     INDEX_VERSION,
-    MAX_DEFINERS,
-    MAX_MEMBER_DEFINERS,
     FileDocument,
-    FileNames,
-    GraphState,
     LexicalIndex,
-    RankSummary,
     TaskRanking,
-    build_graph,
-    definers_of,
-    pagerank,
-    personalization,
     rank_for_task,
-    state_from_graph,
-    summarize,
-    update_state,
 )
+from agentprompt.repo.rank._update import FileNames, GraphState, state_from_graph, update_state
 
 __all__ = ["lexical_index", "paused_collection", "rank_extraction", "rank_task_extraction"]
 
