@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.budget import BudgetExceeded, Cut, Layout, fit, history_cut
+from agentprompt.budget import BudgetExceeded, Cut, Layout, fit, history_cut, largest_fitting
 from agentprompt.cli._output import flag_name
 from agentprompt.composition import (
     KEYED_COUNT_CHARS,
@@ -771,3 +771,24 @@ def test_sections_joined_with_no_separator_are_the_texts_end_to_end_each_keyed_a
         "key-a": TOK.count("## a\nalpha\n"),
         "key-b": TOK.count("## b\nbeta\n"),
     }
+
+
+# --- The largest prefix that fits ------------------------------------------------------------
+
+
+@given(st.lists(st.integers(1, 50), max_size=40), st.integers(0, 600))
+def test_largest_fitting_is_the_longest_prefix_within_the_budget(
+    sizes: list[int], budget: int
+) -> None:
+    asked: list[int] = []
+
+    def measure(n: int) -> tuple[int, str]:
+        asked.append(n)
+        return sum(sizes[:n]), f"prefix {n}"
+
+    n, made = largest_fitting(measure, len(sizes), budget)
+
+    expected = max(k for k in range(len(sizes) + 1) if sum(sizes[:k]) <= budget)
+    assert n == expected
+    assert made == (f"prefix {n}" if n else None)
+    assert 0 not in asked and len(asked) <= max(1, len(sizes)).bit_length()

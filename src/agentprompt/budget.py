@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Literal
+from typing import Literal, TypeVar
 
 from agentprompt.composition import (
     MESSAGE_OVERHEAD,
@@ -34,7 +34,15 @@ from agentprompt.sections import (
 )
 from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 
-__all__ = ["BudgetExceeded", "Cut", "FitResult", "Layout", "fit", "history_cut"]
+__all__ = [
+    "BudgetExceeded",
+    "Cut",
+    "FitResult",
+    "Layout",
+    "fit",
+    "history_cut",
+    "largest_fitting",
+]
 
 
 class BudgetExceeded(UsageError):
@@ -302,6 +310,33 @@ def _reassemble(
 ) -> Composition:
     """The composition of the parts ``kept``, assembled in order."""
     return assemble(kept, counter=counter, tools=tools, separator=separator)
+
+
+T = TypeVar("T")
+
+
+def largest_fitting(
+    measure: Callable[[int], tuple[int, T]], items: int, budget: int
+) -> tuple[int, T | None]:
+    """The largest ``n`` of ``0..items`` whose prompt fits ``budget``, found by bisection:
+    ``measure(n)`` makes the prompt of the first ``n`` items (a prompt that grows with
+    ``n``) and gives its exact tokens with what it made. Returns ``n`` and what ``measure``
+    made of it (None when no ``n`` above 0 fits: ``measure(0)`` is never asked for).
+
+    It is for a prompt whose items are shown or not, in one order, with nothing to step
+    down to (a repository map's entries, best first); :func:`fit` cuts sections that have
+    smaller versions and priorities.
+    """
+    low, high = 0, items
+    made: T | None = None
+    while low < high:
+        mid = (low + high + 1) // 2
+        tokens, value = measure(mid)
+        if tokens <= budget:
+            low, made = mid, value
+        else:
+            high = mid - 1
+    return low, made
 
 
 def _own_tokens(part: Part, counter: Tokenizer) -> int:
