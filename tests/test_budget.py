@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentprompt.budget import BudgetExceeded, Cut, fit, history_cut
+from agentprompt.budget import BudgetExceeded, Cut, Layout, fit, history_cut, largest_fitting
 from agentprompt.cli._output import flag_name
 from agentprompt.composition import (
     KEYED_COUNT_CHARS,
@@ -20,6 +21,7 @@ from agentprompt.errors import AgentPromptError
 from agentprompt.messages import Message, Role, ToolCall, ToolDefinition
 from agentprompt.sections import (
     HistorySlot,
+    Part,
     Section,
     SectionRole,
     Stability,
@@ -686,3 +688,107 @@ def test_keyed_sections_are_counted_once_across_counters_through_the_store(tmp_p
 def test_more_count_keys_than_texts_is_refused() -> None:
     with pytest.raises(AgentPromptError, match="2 count keys for 1 texts"):
         Section(id="a", role="user", text="x", count_keys=("k1", "k2"))
+
+
+# --- A layout: the prompt the parts make is not the parts in order ---------------------------
+
+
+def _moved(files: list[Section]) -> Layout:
+    """A layout in which a file cut to its fallback moves to a summaries section at the
+    end (its heading only once there is one), and each cut file gets a note line."""
+    originals = {f.id: f for f in files}
+
+    def compose(kept: tuple[Part, ...]) -> Composition:
+        there = {p.id: p for p in kept if isinstance(p, Section)}
+        shown = [p for p in kept if isinstance(p, Section) and p.fallbacks]
+        summaries = [p for p in kept if isinstance(p, Section) and not p.fallbacks]
+        cut = [i for i in originals if i not in there or not there[i].fallbacks]
+        sections = [Section(id="head", role="user", text="# Task\nDo it.\n")]
+        sections += [replace_text(p, f"## {p.id}\n{p.text}\n") for p in shown]
+        if summaries:
+            sections.append(Section(id="summaries", role="user", text="## Summaries\n"))
+            sections += [replace_text(p, f"### {p.id}\n{p.text}\n") for p in summaries]
+        if cut:
+            note = "## Left out\n" + "".join(f"- {i}\n" for i in cut)
+            sections.append(Section(id="note", role="user", text=note))
+        return assemble(sections, separator="")
+
+    return Layout(parts=tuple(files), compose=compose)
+
+
+def replace_text(part: Section, text: str) -> Section:
+    """``part`` with ``text``, its fallbacks dropped (a laid-out section is not cut)."""
+    return Section(id=part.id, role=part.role, text=text, priority=part.priority)
+
+
+def test_a_layout_s_prompt_is_fitted_by_its_own_exact_count_in_one_fit() -> None:
+    files = [
+        Section(id=f"f{i}", role="user", text=words(300), priority=1, fallbacks=(words(40),))
+        for i in range(6)
+    ]
+    layout = _moved(files)
+    whole = layout.compose(layout.parts)
+    budget = whole.total_tokens - 700
+
+    result = fit(whole, budget, layout=layout)
+
+    assert result.composition.total_tokens <= budget
+    assert [c.section for c in result.cuts] == ["f5", "f4", "f3"]
+    assert {c.action for c in result.cuts} == {"fallback"}
+    # One cut fewer would not fit: the count that decided was the layout's own.
+    fewer = layout.compose(
+        (*files[:3], *[replace(f, text=words(40), fallbacks=()) for f in files[3:5]], files[5])
+    )
+    assert fewer.total_tokens > budget
+    text = result.composition.messages[0].text
+    assert text.startswith("# Task\nDo it.\n## f0\n")
+    assert "## Summaries\n### f3\n" in text and text.endswith("- f3\n- f4\n- f5\n")
+
+
+def test_a_layout_that_cannot_fit_raises_budget_exceeded() -> None:
+    files = [
+        Section(id=f"f{i}", role="user", text=words(300), priority=1, fallbacks=(words(40),))
+        for i in range(2)
+    ]
+    layout = _moved(files)
+    with pytest.raises(BudgetExceeded):
+        fit(layout.compose(layout.parts), 10, layout=layout)
+
+
+def test_sections_joined_with_no_separator_are_the_texts_end_to_end_each_keyed_alone() -> None:
+    counter = CountCache(TOK)
+    parts = [
+        Section(id="a", role="user", text="## a\nalpha\n", count_keys=("key-a",)),
+        Section(id="b", role="user", text="## b\nbeta\n", count_keys=("key-b",)),
+    ]
+    composition = assemble(parts, counter=counter, separator="")
+
+    assert composition.messages[0].text == "## a\nalpha\n## b\nbeta\n"
+    assert composition.separator == ""
+    assert composition.message_tokens[0] == TOK.count("## a\nalpha\n## b\nbeta\n")
+    # Each text's count is remembered under its own key, not a joined one.
+    assert counter.remembered_each_keyed(["key-a", "key-b"]) == {
+        "key-a": TOK.count("## a\nalpha\n"),
+        "key-b": TOK.count("## b\nbeta\n"),
+    }
+
+
+# --- The largest prefix that fits ------------------------------------------------------------
+
+
+@given(st.lists(st.integers(1, 50), max_size=40), st.integers(0, 600))
+def test_largest_fitting_is_the_longest_prefix_within_the_budget(
+    sizes: list[int], budget: int
+) -> None:
+    asked: list[int] = []
+
+    def measure(n: int) -> tuple[int, str]:
+        asked.append(n)
+        return sum(sizes[:n]), f"prefix {n}"
+
+    n, made = largest_fitting(measure, len(sizes), budget)
+
+    expected = max(k for k in range(len(sizes) + 1) if sum(sizes[:k]) <= budget)
+    assert n == expected
+    assert made == (f"prefix {n}" if n else None)
+    assert 0 not in asked and len(asked) <= max(1, len(sizes)).bit_length()

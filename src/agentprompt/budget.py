@@ -14,7 +14,8 @@ import heapq
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from functools import partial
+from typing import Literal, TypeVar
 
 from agentprompt.composition import (
     MESSAGE_OVERHEAD,
@@ -24,7 +25,7 @@ from agentprompt.composition import (
     message_tokens,
 )
 from agentprompt.errors import UsageError
-from agentprompt.messages import Message
+from agentprompt.messages import Message, ToolDefinition
 from agentprompt.sections import (
     HistorySlot,
     Part,
@@ -32,7 +33,15 @@ from agentprompt.sections import (
 )
 from agentprompt.tokens import CountCache, Tokenizer, shared_counter
 
-__all__ = ["BudgetExceeded", "Cut", "FitResult", "fit", "history_cut"]
+__all__ = [
+    "BudgetExceeded",
+    "Cut",
+    "FitResult",
+    "Layout",
+    "fit",
+    "history_cut",
+    "largest_fitting",
+]
 
 
 class BudgetExceeded(UsageError):
@@ -186,14 +195,39 @@ class _CutQueue:
             heapq.heappush(self._heap, (slot.key, slot.index))
 
 
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How the parts :func:`fit` cuts make the prompt, when the prompt is not those parts
+    assembled in order.
+
+    A prompt may show a part's smaller version elsewhere than the part itself (a file cut
+    to its summary moves to a section of summaries), or add text for what was cut (a note
+    naming it). :func:`fit` then cuts :attr:`parts` and counts exactly the composition
+    :attr:`compose` makes of the parts kept, so the prompt fitted is the prompt sent.
+    """
+
+    parts: tuple[Part, ...]
+    """The parts that may be cut, in cut order: of equal priority and equally cut, the
+    later part is cut first."""
+    compose: Callable[[tuple[Part, ...]], Composition]
+    """The prompt made of the parts kept, each as cut so far, in the order of :attr:`parts`."""
+
+
 def fit(
     composition: Composition,
     max_tokens: int,
     *,
     reserve_output: int = 0,
     counter: Tokenizer | None = None,
+    layout: Layout | None = None,
 ) -> FitResult:
     """Cut ``composition`` until its input tokens fit ``max_tokens - reserve_output``.
+
+    With a ``layout``, ``composition`` is the prompt its uncut parts make
+    (``layout.compose(layout.parts)``), and the layout's parts are what is cut; each exact
+    count is of the prompt the layout makes of what is kept. Cutting runs on estimates (a
+    part's own tokens); an exact count follows, cutting goes on while it is over, and the
+    last cuts are taken back while the exact count shows they were not needed.
 
     Each rebuild counts its messages anew; a large message is counted by parts whose
     counts ``counter`` remembers (in its store too, a cache database), so only the parts
@@ -205,18 +239,29 @@ def fit(
     if composition.total_tokens <= budget:
         return FitResult(composition=composition, cuts=(), budget=budget)
 
-    _count_keyed_fallbacks(composition.parts, counter)
+    compose: Callable[[tuple[Part, ...]], Composition]
+    if layout is None:
+        parts = composition.parts
+        own = [s.tokens for s in composition.sections]
+        compose = partial(
+            _reassemble, counter=counter, tools=composition.tools, separator=composition.separator
+        )
+    else:
+        parts, compose = layout.parts, layout.compose
+        placed = {s.id: s.tokens for s in composition.sections}
+        own = [placed[p.id] if p.id in placed else _own_tokens(p, counter) for p in parts]
+    _count_keyed_fallbacks(parts, counter)
     slots = [
-        _Slot(index=i, original=p, part=p, tokens=s.tokens)
-        for i, (p, s) in enumerate(zip(composition.parts, composition.sections, strict=True))
+        _Slot(index=i, original=p, part=p, tokens=n)
+        for i, (p, n) in enumerate(zip(parts, own, strict=True))
     ]
     queue = _CutQueue(slots)
     cuts: list[Cut] = []
     steps: list[tuple[_Slot, _Slot]] = []  # each cut's slot, and a copy from before the cut
+    joint = 1 if composition.separator else 0  # a dropped part's share of the separators
 
     def build() -> Composition:
-        kept = [s.part for s in slots if not s.dropped]
-        return assemble(kept, counter=counter, tools=composition.tools)
+        return compose(tuple(s.part for s in slots if not s.dropped))
 
     estimate = composition.total_tokens
     while True:
@@ -228,7 +273,7 @@ def fit(
                 exhausted = True
                 break
             before = copy.copy(slot)
-            estimate -= _shrink(slot, estimate - budget, counter, cuts)
+            estimate -= _shrink(slot, estimate - budget, counter, cuts, joint)
             if len(cuts) > len(steps):
                 slot.cuts += 1
                 steps.append((slot, before))
@@ -245,7 +290,53 @@ def fit(
             raise BudgetExceeded(budget=budget, needed=current.total_tokens, required=required)
 
 
-def _count_keyed_fallbacks(parts: tuple[Part, ...], counter: Tokenizer) -> None:
+def _reassemble(
+    kept: tuple[Part, ...],
+    *,
+    counter: Tokenizer,
+    tools: tuple[ToolDefinition, ...],
+    separator: str,
+) -> Composition:
+    """The composition of the parts ``kept``, assembled in order."""
+    return assemble(kept, counter=counter, tools=tools, separator=separator)
+
+
+T = TypeVar("T")
+
+
+def largest_fitting(
+    measure: Callable[[int], tuple[int, T]], items: int, budget: int
+) -> tuple[int, T | None]:
+    """The largest ``n`` of ``0..items`` whose prompt fits ``budget``, found by bisection:
+    ``measure(n)`` makes the prompt of the first ``n`` items (a prompt that grows with
+    ``n``) and gives its exact tokens with what it made. Returns ``n`` and what ``measure``
+    made of it (None when no ``n`` above 0 fits: ``measure(0)`` is never asked for).
+
+    It is for a prompt whose items are shown or not, in one order, with nothing to step
+    down to (a repository map's entries, best first); :func:`fit` cuts sections that have
+    smaller versions and priorities.
+    """
+    low, high = 0, items
+    made: T | None = None
+    while low < high:
+        mid = (low + high + 1) // 2
+        tokens, value = measure(mid)
+        if tokens <= budget:
+            low, made = mid, value
+        else:
+            high = mid - 1
+    return low, made
+
+
+def _own_tokens(part: Part, counter: Tokenizer) -> int:
+    """A part's own tokens, as :func:`~agentprompt.composition.assemble` places them."""
+    if isinstance(part, HistorySlot):
+        return sum(message_tokens(m, counter) + MESSAGE_OVERHEAD for m in part.messages)
+    key = part.count_keys[0] if part.count_keys else None
+    return count_text(counter, part.text, key=key)
+
+
+def _count_keyed_fallbacks(parts: Sequence[Part], counter: Tokenizer) -> None:
     """Count the keyed fallbacks in one batch, so each cut finds its count remembered
     instead of asking the counter's store once per cut."""
     if not isinstance(counter, CountCache):
@@ -299,8 +390,9 @@ def _reason(excess: int, priority: int | None) -> str:
     )
 
 
-def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> int:
-    """Cut ``slot`` one step, record the cut, and return the tokens it saved."""
+def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut], joint: int) -> int:
+    """Cut ``slot`` one step, record the cut, and return the tokens it saved (a dropped
+    part saves ``joint`` more: the separator that joined it to its neighbour)."""
     before = slot.tokens
     part = slot.part
     if isinstance(part, HistorySlot):
@@ -343,7 +435,7 @@ def _shrink(slot: _Slot, excess: int, counter: Tokenizer, cuts: list[Cut]) -> in
             reason=_reason(excess, part.priority),
         )
     )
-    return before + 1  # the blank line that joined it to its neighbour goes too
+    return before + joint
 
 
 def _truncate_history(

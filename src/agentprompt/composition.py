@@ -119,6 +119,8 @@ class Composition:
     """The encoding the counts were made with."""
     exact: bool = True
     """Whether message counts are exact for the target model."""
+    separator: str = SEPARATOR
+    """What joined the texts of sections that share a message (:func:`assemble`'s)."""
 
     @property
     def breakpoints(self) -> tuple[int, ...]:
@@ -182,21 +184,25 @@ class _Group:
     stable_texts: int = 0
     """How many leading texts are static; a marker may go after them inside the message."""
     message: Message | None = None
+    separator: str = SEPARATOR
+    """What joins the texts."""
 
     def spans(self) -> tuple[KeyedSpan, ...]:
         """The keyed texts' spans in the joined message; a text followed by another is
-        keyed with the separator after it, so the span ends where the next text starts."""
+        keyed with the separator after it, so the span ends where the next text starts
+        (with no separator, a text's span is the text alone, keyed by its own key)."""
         spans: list[KeyedSpan] = []
         at = 0
         last = len(self.texts) - 1
+        gap = len(self.separator)
         for i, (text, key) in enumerate(zip(self.texts, self.keys, strict=True)):
             end = at + len(text)
             if key is not None:
-                if i < last:
-                    spans.append((at, end + len(SEPARATOR), f"{key}\0joined"))
+                if i < last and gap:
+                    spans.append((at, end + gap, f"{key}\0joined"))
                 else:
                     spans.append((at, end, key))
-            at = end + len(SEPARATOR)
+            at = end + gap
         return tuple(spans)
 
     @property
@@ -214,12 +220,12 @@ class _Group:
             return replace(self.message, cache_breakpoint=end_mark)
         inner: tuple[int, ...] = ()
         if inner_mark:
-            # The marker goes after the static sections and the blank line that follows them.
-            head = SEPARATOR.join(self.texts[: self.stable_texts]) + SEPARATOR
+            # The marker goes after the static sections and the separator that follows them.
+            head = self.separator.join(self.texts[: self.stable_texts]) + self.separator
             inner = (len(head),)
         return Message(
             role=self.role,
-            content=SEPARATOR.join(self.texts),
+            content=self.separator.join(self.texts),
             cache_breakpoint=end_mark,
             inner_breakpoints=inner,
         )
@@ -253,10 +259,13 @@ def assemble(
     *,
     counter: Tokenizer | None = None,
     tools: Sequence[ToolDefinition] = (),
+    separator: str = SEPARATOR,
 ) -> Composition:
     """Turn sections into messages, count their tokens and place cache breakpoints.
 
-    Adjacent sections with the same role share one message (joined by a blank line) only
+    Adjacent sections with the same role share one message (joined by ``separator``, a
+    blank line unless told otherwise: a prompt whose sections are cut from one text joins
+    them with nothing) only
     when they are in the same stability band and cache tier, so per-turn facts never change
     a message that carries stable text. A cache breakpoint ends each run of messages of one
     band, tier or the history, except runs of per-turn or ephemeral text, which are not worth
@@ -305,6 +314,7 @@ def assemble(
                     [part.text],
                     [_count_key(part)],
                     static,
+                    separator=separator,
                 )
             )
         spans.append((len(groups) - 1, len(groups) - 1))
@@ -358,6 +368,7 @@ def assemble(
         tool_tokens=tool_tokens,
         tokenizer=counter.name,
         exact=counter.exact and not images,
+        separator=separator,
     )
 
 

@@ -12,6 +12,8 @@ from agentprompt.bridge.pack import build_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.budget import BudgetExceeded
 from agentprompt.cli._output import flag_name
+from agentprompt.composition import PlacedSection
+from agentprompt.tokens import shared_counter
 
 
 def _state(max_tokens: int | None) -> BridgeState:
@@ -97,3 +99,47 @@ def test_a_report_gives_the_sections_without_cutting(example: Path) -> None:
         "file:src/index.ts",
         "file:scripts/report.py",
     }
+
+
+def test_a_report_counts_each_file_s_block_as_the_prompt_shows_it(example: Path) -> None:
+    reported = build_prompt(example, _state(None), report=True)
+    text = reported.user
+    start = text.index("## src/utils.ts\n```typescript\n")
+    end = text.index("## src/index.ts\n", start)  # the block, and the line break joining it
+    tokens = {s.id: s.tokens for s in reported.sections}
+    assert tokens["file:src/utils.ts"] == shared_counter().count(text[start:end])
+    # The frame is all the rest of the prompt: the sections add up to it (each piece
+    # counted alone, a token or so apart where a cut is not a pre-tokenizer boundary).
+    assert abs(sum(tokens.values()) - reported.tokens) <= len(tokens)
+
+
+def test_a_file_cut_to_its_summary_is_reported_by_its_summary_s_block(example: Path) -> None:
+    whole = build_prompt(example, _state(None))
+    fitted = build_prompt(example, _state(whole.tokens - 20))
+    assert fitted.left_out == (("scripts/report.py", "summary"),)
+    text = fitted.user
+    start = text.index("\n### scripts/report.py\n")
+    end = text.index("\n", text.index("```", text.index("```", start) + 3))
+    tokens = {s.id: s.tokens for s in fitted.sections}
+    assert tokens["file:scripts/report.py"] == shared_counter().count(text[start:end])
+    cut = fitted.cuts[0]
+    assert cut.tokens_before == {s.id: s.tokens for s in whole_report(example)}[cut.section]
+
+
+def whole_report(example: Path) -> tuple[PlacedSection, ...]:
+    """The sections of the uncut prompt's report."""
+    return build_prompt(example, _state(None), report=True).sections
+
+
+def test_a_browse_prompt_s_summaries_are_its_file_sections(example: Path) -> None:
+    state = BridgeState(task="t", mode="browse")
+    reported = build_prompt(example, state, report=True)
+    ids = [s.id for s in reported.sections]
+    assert ids[0] == "frame" and len(ids) > 1
+    for section in ids[1:]:
+        assert f"### {section.removeprefix('file:')}\n" in reported.user
+    whole = reported.tokens
+    fitted = build_prompt(example, replace(state, max_tokens=whole - 30))
+    assert fitted.tokens <= whole - 30
+    assert fitted.cuts and all(c.action == "dropped" for c in fitted.cuts)
+    assert {f"file:{p}" for p, _kept in fitted.left_out} == {c.section for c in fitted.cuts}

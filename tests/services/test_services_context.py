@@ -164,7 +164,10 @@ def test_the_mcp_door_names_the_argument_at_fault(repo: Path) -> None:
     )
     with pytest.raises(UsageError) as empty:
         mcp_tools.read_context(repo, [" "], [], "full", None)
-    assert mcp_worded(empty.value) == 'argument "paths": an empty path; give paths relative to the root'
+    assert (
+        mcp_worded(empty.value)
+        == 'argument "paths": an empty path; give paths relative to the root'
+    )
 
 
 def test_the_tree_json_nests_children_with_types(tmp_path: Path) -> None:

@@ -16,7 +16,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentprompt.bridge._render import Level, RenderedUser, _fenced, _info, _section
+from agentprompt.bridge._render import (
+    Level,
+    RenderedUser,
+    Segment,
+    _fenced,
+    _info,
+    _section,
+    file_segments,
+    segmented,
+    slotted,
+    summary_block,
+)
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import render_prompt
 from agentprompt.repo.secrets import SecretFinding
@@ -80,39 +91,42 @@ def render_followup(
     left_out: Sequence[tuple[str, Level]],
     root: Path | None = None,
 ) -> RenderedUser:
-    """The follow-up's text with the added files at ``levels``."""
+    """The follow-up's text with the added files at ``levels``, with where each added
+    file's block (its text, or its summary) landed."""
     lang = state.lang
-    body = ""
+    body: list[Segment] = []
     if state.feedback:
-        body += _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))
+        body.append((None, _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))))
     if state.missing:
         lines = "\n".join(f"- {p}: {reason}" for p, reason in state.missing)
-        body += _section("missing", lang, root, paths=lines)
+        body.append((None, _section("missing", lang, root, paths=lines)))
     full = [p for p in part.added if levels.get(p) == "full" and p in part.contents]
     if full:
-        blocks = "".join(f"\n### {p}\n{_fenced(part.contents[p], _info(p))}" for p in full)
-        body += _section("added", lang, root, files=blocks.rstrip("\n"))
+        blocks = [(p, f"\n### {p}\n{_fenced(part.contents[p], _info(p))}") for p in full]
+        body += slotted("added", lang, root, "files", file_segments(blocks), after="\n")
     cut = [p for p in part.added if levels.get(p) == "summary" and p in part.summaries]
     if cut:
-        blocks = "".join(f"\n### {p}\n{_fenced(part.summaries[p])}" for p in cut)
-        body += _section("summaries", lang, root, files=blocks.rstrip("\n"))
+        blocks = [(p, summary_block(p, part.summaries[p])) for p in cut]
+        body += slotted("summaries", lang, root, "files", file_segments(blocks), after="\n")
+    rest = ""
     if part.changed:
-        blocks = ""
+        changes = ""
         for change in part.changed:
             if change.text is None:
-                blocks += f"\n### {change.path} {render_prompt('deleted', lang, root)}\n"
+                changes += f"\n### {change.path} {render_prompt('deleted', lang, root)}\n"
             elif change.diff is not None:
-                blocks += f"\n### {change.path} (diff)\n{_fenced(change.diff, 'diff')}"
+                changes += f"\n### {change.path} (diff)\n{_fenced(change.diff, 'diff')}"
             else:
-                blocks += f"\n### {change.path}\n{_fenced(change.text, _info(change.path))}"
-        body += _section("changed", lang, root, files=blocks.rstrip("\n"))
+                changes += f"\n### {change.path}\n{_fenced(change.text, _info(change.path))}"
+        rest += _section("changed", lang, root, files=changes.rstrip("\n"))
     if part.withheld:
         lines = "\n".join(f"- {f.describe()}" for f in part.withheld)
-        body += _section("withheld", lang, root, paths=lines)
+        rest += _section("withheld", lang, root, paths=lines)
     if left_out:
         lines = "".join(f"- {p} ({level})\n" for p, level in left_out).rstrip("\n")
-        body += _section("left_out", lang, root, paths=lines)
-    text = render_prompt(
-        "followup", lang, root, mode=mode_line(state, root), body=body, task=state.task
+        rest += _section("left_out", lang, root, paths=lines)
+    body.append((None, rest))
+    mode = mode_line(state, root)
+    return segmented(
+        slotted("followup", lang, root, "body", body, after="\n", mode=mode, task=state.task)
     )
-    return RenderedUser(text=text + "\n")

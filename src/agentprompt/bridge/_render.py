@@ -25,16 +25,21 @@ __all__ = [
     "FileBlock",
     "Level",
     "RenderedUser",
+    "Segment",
     "UserPart",
     "WholeText",
     "block_key",
     "continuation_prompt",
     "fence_for",
     "file_block",
+    "file_segments",
     "render_edit_pieces",
     "render_system",
     "render_user",
     "render_user_keyed",
+    "segmented",
+    "slotted",
+    "summary_block",
 ]
 
 Level = Literal["full", "summary", "path"]
@@ -157,10 +162,67 @@ class UserPart:
 @dataclass(frozen=True)
 class RenderedUser:
     """A user part, with the spans of it that keys identify (see
-    :data:`~agentprompt.tokens.KeyedSpan`)."""
+    :data:`~agentprompt.tokens.KeyedSpan`) and where each file's block is."""
 
     text: str
     spans: tuple[tuple[int, int, str], ...] = ()
+    blocks: tuple[tuple[int, int, str], ...] = ()
+    """``(start, end, path)`` of each file's block, in order: its text (``## path`` to the
+    closing fence) or its summary (``### path`` and the fenced summary); empty when a
+    project's own prompt files leave no place to find them."""
+
+
+Segment = tuple[str | None, str]
+"""A stretch of a prompt: a file's block (the file's path, then the text), or frame
+(None)."""
+
+
+def segmented(segments: Sequence[Segment]) -> RenderedUser:
+    """The prompt ``segments`` join to, with where each file's block landed."""
+    blocks: list[tuple[int, int, str]] = []
+    at = 0
+    for path, text in segments:
+        if path is not None:
+            blocks.append((at, at + len(text), path))
+        at += len(text)
+    return RenderedUser(text="".join(t for _, t in segments), blocks=tuple(blocks))
+
+
+def slotted(
+    base: str,
+    lang: str,
+    root: Path | None,
+    name: str,
+    inner: Sequence[Segment],
+    *,
+    after: str = "",
+    **values: object,
+) -> list[Segment]:
+    """``bridge/BASE`` rendered with ``inner`` joined as its value ``name`` (and ``after``
+    appended), as segments: the template's text before and after the value as frame, and
+    ``inner`` as it is. A project's own prompt file that holds the value other than once
+    gives one frame segment."""
+    framed = render_prompt(base, lang, root, **{name: _SLOT}, **values)
+    if framed.count(_SLOT) == 1:
+        before, rest = framed.split(_SLOT)
+        return [(None, before), *inner, (None, rest + after)]
+    whole = render_prompt(base, lang, root, **{name: "".join(t for _, t in inner)}, **values)
+    return [(None, whole + after)]
+
+
+def summary_block(path: str, summary: str) -> str:
+    """A file's block among the summaries (the last block loses its final line breaks)."""
+    return f"\n### {path}\n{_fenced(summary)}"
+
+
+def file_segments(blocks: Sequence[tuple[str, str]]) -> list[Segment]:
+    """``### path`` blocks ``(path, block)`` joined as one section's files: the last
+    without its final line breaks."""
+    out: list[Segment] = [(p, b) for p, b in blocks]
+    if out:
+        path, last = out[-1]
+        out[-1] = (path, last.rstrip("\n"))
+    return out
 
 
 def _section(base: str, lang: str, root: Path | None, **values: object) -> str:
@@ -189,9 +251,13 @@ def _notes(
     return out
 
 
-def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> str:
-    blocks = "".join(f"\n### {p}\n{_fenced(part.summaries[p])}" for p in paths)
-    return _section("summaries", lang, root, files=blocks.rstrip("\n")) if blocks else ""
+def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> list[Segment]:
+    """The summaries section of ``paths``, each file's summary a block of its own (no
+    section when there is none)."""
+    if not paths:
+        return []
+    blocks = file_segments([(p, summary_block(p, part.summaries[p])) for p in paths])
+    return slotted("summaries", lang, root, "files", blocks, after="\n")
 
 
 def render_user(
@@ -253,6 +319,8 @@ class EditPieces:
     head: str
     blocks: tuple[FileBlock, ...]
     tail: str
+    summarised: tuple[tuple[int, int, str], ...] = ()
+    """``(start, end, path)`` of each summary's block in ``tail``."""
 
     def pieces(self) -> tuple[Piece, ...]:
         """The prompt's pieces in order (a file's text is a piece of its own)."""
@@ -296,9 +364,10 @@ def render_edit_pieces(
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     full = [p for p in state.files if part.levels.get(p) == "full" and p in wholes]
     shown = set(summarised)
+    summaries = segmented(_summaries(part, [p for p in state.files if p in shown], lang, root))
     rest = "".join(
         [
-            _summaries(part, [p for p in state.files if p in shown], lang, root),
+            summaries.text,
             _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
             _notes(state, part.left_out, part.withheld, root),
         ]
@@ -310,7 +379,9 @@ def render_edit_pieces(
         text = render_prompt("edit", lang, root, task=state.task, body=body)
         return EditPieces(head=lead + text + "\n", blocks=(), tail="")
     before, after = frame.split(_SLOT)
-    return EditPieces(head=lead + before, blocks=blocks, tail=rest + after + "\n")
+    return EditPieces(
+        head=lead + before, blocks=blocks, tail=rest + after + "\n", summarised=summaries.blocks
+    )
 
 
 def render_user_keyed(
@@ -322,11 +393,14 @@ def render_user_keyed(
         summarised = [
             p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries
         ]
-        body = _summaries(part, summarised, state.lang, root) + _notes(
-            state, part.left_out, part.withheld, root
+        body = [
+            *_summaries(part, summarised, state.lang, root),
+            (None, _notes(state, part.left_out, part.withheld, root)),
+        ]
+        browse = slotted(
+            "browse", state.lang, root, "body", body, after="\n", task=state.task, tree=tree
         )
-        browse = render_prompt("browse", state.lang, root, task=state.task, tree=tree, body=body)
-        return RenderedUser(text=lead + browse + "\n")
+        return segmented([(None, lead), *browse])
     wholes = {
         path: WholeText(
             body=content,
@@ -337,15 +411,20 @@ def render_user_keyed(
     }
     rendered = render_edit_pieces(state, part, wholes, root, lead=lead)
     spans: list[tuple[int, int, str]] = []
+    blocks: list[tuple[int, int, str]] = []
     at = len(rendered.head)
     for number, block in enumerate(rendered.blocks):
         content = part.contents[block.path]
         size = len(block.lead) + len(content) + len(block.close)
+        joined = number + 1 < len(rendered.blocks)
+        end = at + size + (1 if joined else 0)
+        blocks.append((at + 1, end, block.path))
         digest = part.digests.get(block.path)
         if digest is not None:
-            joined = number + 1 < len(rendered.blocks)
-            end = at + size + (1 if joined else 0)
             spans.append((at + 1, end, block.key(digest, joined=joined)))
         at += size
+    blocks += [(at + start, at + end, path) for start, end, path in rendered.summarised]
     # The body can be hundreds of megabytes: it is joined once, with the frame around it.
-    return RenderedUser(text=PromptText(rendered.pieces()).join(), spans=tuple(spans))
+    return RenderedUser(
+        text=PromptText(rendered.pieces()).join(), spans=tuple(spans), blocks=tuple(blocks)
+    )

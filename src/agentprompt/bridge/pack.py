@@ -105,9 +105,10 @@ class BridgePrompt:
     """Each file's text as the prompt shows it (content, summary or diff; a file read only
     when asked for), for the size report."""
     sections: tuple[PlacedSection, ...] = ()
-    """The prompt as the core composer's sections (``frame``, then ``file:PATH`` per file
-    shown at more than its path), each with its tokens; empty unless a budget cut the
-    prompt or a report was asked for (:mod:`agentprompt.bridge._fitting`)."""
+    """The prompt as the core composer's sections (``frame``, all the prompt but the
+    files, then ``file:PATH`` per file shown at more than its path, its block as the prompt
+    shows it), each with its tokens; empty unless a budget cut the prompt or a report was
+    asked for (:mod:`agentprompt.bridge._fitting`)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut to fit, in the order it was cut."""
 
@@ -378,7 +379,6 @@ def _followup_prompt(
         state.max_tokens,
         shared_counter(store=cache),
         report=report,
-        digests=digests,
     )
     in_full = tuple(p for p, lv in fitted.levels.items() if lv == "full")
     sends = {p: digests[p] for p in in_full}
@@ -515,7 +515,6 @@ def build_prompt(
         state.max_tokens,
         shared_counter(store=cache),
         report=report,
-        digests=digests,
     )
     in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
     # Every file in context is known to the chat: those cut by the budget (or withheld)
@@ -728,6 +727,6 @@ def _finish(
         sends=sends,
         followup=followup,
         shown=shown,
-        sections=fitted.composition.sections if fitted and fitted.composition else (),
+        sections=fitted.sections if fitted else (),
         cuts=fitted.cuts if fitted else (),
     )

@@ -2,15 +2,19 @@
 
 Each ranked file contributes entries (its header, then its definitions by importance);
 :func:`fit_map` finds the largest prefix of those entries, in score order, whose rendered
-map still fits the budget, loading full symbols only for the files near the top.
+map still fits the budget (the budget's own prefix search,
+:func:`agentprompt.budget.largest_fitting`, over the exact count of each rendered map),
+loading full symbols only for the files near the top.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 from itertools import chain
 
+from agentprompt.budget import largest_fitting
 from agentprompt.repo.discovery import is_test_path
 from agentprompt.repo.extraction import Extraction
 from agentprompt.repo.map._resolve import ImportResolver
@@ -189,6 +193,12 @@ def _fit(
         text = render_map(list(files.values()))
         return text, counter.count(text) if text else 0, files
 
+    def measure(
+        entries: list[tuple[float, str, int]], count: int
+    ) -> tuple[int, tuple[str, int, dict[str, MapFile]]]:
+        made = render(entries, count)
+        return made[1], made
+
     best: tuple[str, int, dict[str, MapFile]] = ("", 0, {})
     window = _FIRST_PROBE
     while True:
@@ -207,18 +217,10 @@ def _fit(
         floor = 0.0 if complete else ranks.get(ranked_paths[window], 0.0) * 1.001
         entries.sort(key=lambda e: (-e[0], e[1], e[2]))
         safe = len(entries) if complete else sum(1 for e in entries if e[0] >= floor)
-        low, high = 0, safe
-        fits_all = False
-        while low < high:
-            mid = (low + high + 1) // 2
-            text, tokens, files = render(entries, mid)
-            if tokens <= budget:
-                low, best = mid, (text, tokens, files)
-            else:
-                high = mid - 1
-        if low == safe:
-            fits_all = True
-        if complete or not fits_all:
+        fitting, made = largest_fitting(partial(measure, entries), safe, budget)
+        if made is not None:
+            best = made
+        if complete or fitting < safe:
             return best
         window *= 4
 
