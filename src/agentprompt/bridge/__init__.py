@@ -14,28 +14,70 @@ prompt was made) is a ``UsageError``; a language with no prompts is the edit eng
 :class:`~agentprompt.store.StoreError`.
 """
 
-from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
-from agentprompt.bridge.control import add_files, drop_files
-from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
-from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
-from agentprompt.bridge.sizes import SizeReport, size_report
-from agentprompt.bridge.split import (
-    DEFAULT_SPLIT_CHARS,
-    LimitTooSmall,
-    SplitLimit,
-    split_prompt,
-)
-from agentprompt.bridge.state import (
-    BridgeState,
-    NoBridgeSession,
-    clear_session,
-    find_session,
-    load_session,
-    save_state,
-    start_session,
-)
-from agentprompt.bridge.text import default_lang
-from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
+import typing as _typing
+
+from agentprompt._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
+    from agentprompt.bridge.control import add_files, drop_files
+    from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
+    from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
+    from agentprompt.bridge.sizes import SizeReport, size_report
+    from agentprompt.bridge.split import (
+        DEFAULT_SPLIT_CHARS,
+        LimitTooSmall,
+        SplitLimit,
+        split_prompt,
+    )
+    from agentprompt.bridge.state import (
+        BridgeState,
+        NoBridgeSession,
+        clear_session,
+        find_session,
+        load_session,
+        save_state,
+        start_session,
+    )
+    from agentprompt.bridge.text import default_lang
+    from agentprompt.bridge.view import RepoView, UnknownFile, view_repository
+
+# The bridge's modules load on first use: a command that needs one of them (the workspace's
+# defaults, a session's state) does not pay for the prompt builder.
+_LAZY = {
+    "BridgePrompt": "agentprompt.bridge.pack",
+    "BridgeState": "agentprompt.bridge.state",
+    "CopyFunction": "agentprompt.bridge.clipboard",
+    "CopyResult": "agentprompt.bridge.clipboard",
+    "DEFAULT_SPLIT_CHARS": "agentprompt.bridge.split",
+    "LimitTooSmall": "agentprompt.bridge.split",
+    "NoBridgeSession": "agentprompt.bridge.state",
+    "RepoView": "agentprompt.bridge.view",
+    "Round": "agentprompt.bridge.rounds",
+    "SizeReport": "agentprompt.bridge.sizes",
+    "SplitLimit": "agentprompt.bridge.split",
+    "UnknownFile": "agentprompt.bridge.view",
+    "add_files": "agentprompt.bridge.control",
+    "advance": "agentprompt.bridge.rounds",
+    "build_prompt": "agentprompt.bridge.pack",
+    "clear_session": "agentprompt.bridge.state",
+    "copy_prompt": "agentprompt.bridge.clipboard",
+    "default_lang": "agentprompt.bridge.text",
+    "drop_files": "agentprompt.bridge.control",
+    "find_session": "agentprompt.bridge.state",
+    "load_session": "agentprompt.bridge.state",
+    "pack_repository": "agentprompt.bridge.pack",
+    "reply_options": "agentprompt.bridge.rounds",
+    "run_round": "agentprompt.bridge.rounds",
+    "save_state": "agentprompt.bridge.state",
+    "session_view": "agentprompt.bridge.pack",
+    "size_report": "agentprompt.bridge.sizes",
+    "split_prompt": "agentprompt.bridge.split",
+    "start_session": "agentprompt.bridge.state",
+    "view_repository": "agentprompt.bridge.view",
+}
+
+__getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
     "DEFAULT_SPLIT_CHARS",

@@ -3,21 +3,14 @@ threshold, what to leave out to make it smaller."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentprompt.bridge._streamed import FileBody, Piece, read_batches
 from agentprompt.bridge.pack import BridgePrompt
 from agentprompt.tokens import shared_counter
 
-__all__ = ["DEFAULT_WARN_TOKENS", "SizeReport", "size_report", "warn_threshold"]
-
-DEFAULT_WARN_TOKENS = 100_000
-"""A prompt larger than this many tokens is reported with what to leave out."""
-
-WARN_ENV = "AGENTPROMPT_WARN_TOKENS"
-"""The environment variable that sets the threshold for every session."""
+__all__ = ["SizeReport", "size_report"]
 
 _CANDIDATES = 8
 """How many of the longest texts are counted exactly to find the five largest."""
@@ -53,19 +46,6 @@ class SizeReport:
         }
 
 
-def warn_threshold(stored: int | None, environ: Mapping[str, str] | None = None) -> int:
-    """The warning threshold: the session's, else ``AGENTPROMPT_WARN_TOKENS``, else 100,000
-    (an unreadable variable is ignored)."""
-    if stored is not None:
-        return stored
-    value = (environ if environ is not None else os.environ).get(WARN_ENV, "")
-    try:
-        number = int(value)
-    except ValueError:
-        return DEFAULT_WARN_TOKENS
-    return number if number > 0 else DEFAULT_WARN_TOKENS
-
-
 def _length(shown: Piece) -> int:
     """The length in characters of a text the prompt shows (a file's without reading it)."""
     return shown.chars if isinstance(shown, FileBody) else len(shown)
@@ -79,7 +59,7 @@ def _texts(shown: Sequence[tuple[str, Piece]]) -> dict[str, str]:
     return texts
 
 
-def size_report(prompt: BridgePrompt, threshold: int = DEFAULT_WARN_TOKENS) -> SizeReport:
+def size_report(prompt: BridgePrompt, threshold: int) -> SizeReport:
     """The size report of ``prompt``: the longest texts it shows are counted exactly and
     the five with the most tokens named; past ``threshold`` the folder and files that make
     up most of it are suggested as ``--exclude`` patterns."""

@@ -13,20 +13,30 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agentprompt.bridge.sizes import DEFAULT_WARN_TOKENS, warn_threshold
 from agentprompt.bridge.state import BridgeState, find_session, held_session
 from agentprompt.bridge.text import default_lang
-from agentprompt.bridge.view import RepoView, view_repository
-from agentprompt.edits.journal import locked
 from agentprompt.errors import UsageError
 from agentprompt.store import default_cache_path, default_store_path
 from agentprompt.tokens import CountCache, shared_counter
+
+if TYPE_CHECKING:
+    from agentprompt.bridge.view import RepoView
+
+# The prompt builder (bridge.sizes, bridge.view) and the edit engine's journal load only
+# when a request needs them: a command that ranks files pays for neither.
 
 __all__ = ["LOCK_WAIT", "Session", "Workspace", "WorkspaceConfig"]
 
 LOCK_WAIT = 120.0
 """How long (seconds) an apply waits for another apply of the same root to finish."""
+
+DEFAULT_WARN_TOKENS = 100_000
+"""A prompt larger than this many tokens is reported with what to leave out."""
+
+WARN_ENV = "AGENTPROMPT_WARN_TOKENS"
+"""The environment variable that sets the warning threshold for every session."""
 
 Session = tuple[str, BridgeState]
 """A bridge session in progress: its id and its state."""
@@ -46,8 +56,16 @@ class WorkspaceConfig:
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str]) -> WorkspaceConfig:
-        """The defaults ``environ`` sets: the locale's language, the warning threshold."""
-        return cls(lang=default_lang(environ), warn_tokens=warn_threshold(None, environ))
+        """The defaults ``environ`` sets: the locale's language, and the warning threshold
+        from ``AGENTPROMPT_WARN_TOKENS`` (a value that is not a positive number is
+        ignored)."""
+        try:
+            warn = int(environ.get(WARN_ENV, ""))
+        except ValueError:
+            warn = 0
+        return cls(
+            lang=default_lang(environ), warn_tokens=warn if warn > 0 else DEFAULT_WARN_TOKENS
+        )
 
 
 class Workspace:
@@ -96,6 +114,8 @@ class Workspace:
     ) -> RepoView:
         """The repository as it is now: discovery, and with ``summaries`` every code
         file's note and summary from the symbol cache."""
+        from agentprompt.bridge.view import view_repository
+
         return view_repository(self.root, summaries=summaries, include_generated=include_generated)
 
     def session(self) -> Session | None:
@@ -118,4 +138,6 @@ class Workspace:
 
     def apply_lock(self) -> AbstractContextManager[None]:
         """The lock that lets one apply of this root run at a time."""
+        from agentprompt.edits.journal import locked
+
         return locked(self.root, wait=self.config.lock_wait)
