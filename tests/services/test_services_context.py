@@ -63,7 +63,7 @@ def test_every_door_gives_the_ranking_in_one_shape(repo: Path) -> None:
     service = _context(repo).rank(task, 2).to_json()
     assert {**first, "parsed": 0} == service
     assert rank_files_method(repo, {"task": task, "top": 2}) == service
-    assert mcp_tools.rank_files(repo, task, 2, None) == service
+    assert mcp_tools.rank_files(Workspace(repo), task, 2, None) == service
 
 
 def test_a_task_that_cannot_be_ranked_for_is_refused_before_reading(repo: Path) -> None:
@@ -158,12 +158,12 @@ def test_reading_names_the_input_at_fault(repo: Path) -> None:
 
 def test_the_mcp_door_names_the_argument_at_fault(repo: Path) -> None:
     with pytest.raises(UsageError) as caught:
-        mcp_tools.read_context(repo, [], [], "full", None)
+        mcp_tools.read_context(Workspace(repo), [], [], "full", None)
     assert mcp_worded(caught.value) == (
         'argument "paths": give the files to read (paths or globs, at least one)'
     )
     with pytest.raises(UsageError) as empty:
-        mcp_tools.read_context(repo, [" "], [], "full", None)
+        mcp_tools.read_context(Workspace(repo), [" "], [], "full", None)
     assert (
         mcp_worded(empty.value)
         == 'argument "paths": an empty path; give paths relative to the root'

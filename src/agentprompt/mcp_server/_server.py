@@ -222,7 +222,11 @@ def create_server(config: ServerConfig) -> MCPServer:
     ) -> RankFilesResult:
         from agentprompt.mcp_server import _tools as tools
 
-        return await calls.run(ctx, "rank_files", partial(tools.rank_files, root, task, top))
+        return await calls.run(
+            ctx,
+            "rank_files",
+            lambda progress: tools.rank_files(calls.workspace(), task, top, progress),
+        )
 
     async def repo_map(
         ctx: Context,
@@ -237,8 +241,13 @@ def create_server(config: ServerConfig) -> MCPServer:
     ) -> RepoMapResult:
         from agentprompt.mcp_server import _tools as tools
 
-        work = partial(tools.repo_map, root, task, max_tokens, focus, in_context)
-        return await calls.run(ctx, "repo_map", work)
+        return await calls.run(
+            ctx,
+            "repo_map",
+            lambda progress: tools.repo_map(
+                calls.workspace(), task, max_tokens, focus, in_context, progress
+            ),
+        )
 
     async def read_context(
         ctx: Context,
@@ -257,7 +266,7 @@ def create_server(config: ServerConfig) -> MCPServer:
         return await calls.run(
             ctx,
             "read_context",
-            lambda _progress: tools.read_context(root, paths, globs, mode, max_tokens),
+            lambda _progress: tools.read_context(calls.workspace(), paths, globs, mode, max_tokens),
         )
 
     async def pack(

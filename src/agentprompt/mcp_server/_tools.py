@@ -82,11 +82,13 @@ def _task(task: str) -> str:
     return task
 
 
-def rank_files(root: Path, task: str, top: int, progress: Progress | None) -> RankFilesResult:
+def rank_files(
+    workspace: Workspace, task: str, top: int, progress: Progress | None
+) -> RankFilesResult:
     """The ``top`` files most relevant to ``task``, as ``agentprompt rank --json`` gives
     them."""
     try:
-        result = RepositoryContext(Workspace(root)).rank(_task(task), top, progress=progress)
+        result = RepositoryContext(workspace).rank(_task(task), top, progress=progress)
     except InvalidTask as exc:
         raise _about("task", exc) from None
     data: RankFilesResult = result.to_json()  # type: ignore[assignment]
@@ -94,7 +96,7 @@ def rank_files(root: Path, task: str, top: int, progress: Progress | None) -> Ra
 
 
 def repo_map(
-    root: Path,
+    workspace: Workspace,
     task: str | None,
     max_tokens: int,
     focus: Sequence[str],
@@ -103,10 +105,10 @@ def repo_map(
 ) -> RepoMapResult:
     """The symbol map fitted to ``max_tokens``, ranked for ``task`` when given, toward
     ``focus``, without the ``in_context`` files."""
-    _safe(root, focus, "focus")
-    _safe(root, in_context, "in_context")
+    _safe(workspace.root, focus, "focus")
+    _safe(workspace.root, in_context, "in_context")
     try:
-        fitted = RepositoryContext(Workspace(root)).map(
+        fitted = RepositoryContext(workspace).map(
             max_tokens=max_tokens,
             task=_task(task) if task is not None else None,
             focus=focus,
@@ -147,7 +149,7 @@ def _withheld(findings: Iterable[SecretFinding]) -> list[WithheldFile]:
 
 
 def read_context(
-    root: Path,
+    workspace: Workspace,
     paths: Sequence[str],
     globs: Sequence[str],
     mode: Literal["full", "signatures"],
@@ -158,7 +160,7 @@ def read_context(
     with a budget the last files are cut first (full text, then signatures, then the
     path), and every cut is reported with its reason."""
     budget = max_tokens if max_tokens is not None else DEFAULT_READ_TOKENS
-    result = RepositoryContext(Workspace(root)).read(
+    result = RepositoryContext(workspace).read(
         paths, globs, mode=mode, max_tokens=budget, select_globs=_glob_selection
     )
     data: ReadContextResult = result.to_json()  # type: ignore[assignment]
