@@ -11,13 +11,13 @@ from rich.table import Table
 
 from agentprompt.cli._options import json_option, make_root_option
 from agentprompt.cli._output import console, print_json, show_json
-from agentprompt.store import Store, StoreError, default_store_path
+from agentprompt.services import StoredSessions, Workspace
 
 __all__ = ["sessions_group"]
 
 
-def _db_path(root: Path, db: Path | None) -> Path:
-    return db or default_store_path(root)
+def _sessions(root: Path, db: Path | None) -> StoredSessions:
+    return StoredSessions(Workspace(root), database=db)
 
 
 _options = [
@@ -48,11 +48,7 @@ def sessions_group() -> None:
 @_with_options
 def list_command(kind: str | None, root: Path, db: Path | None, as_json: bool) -> None:
     """The stored sessions, newest first."""
-    path = _db_path(root, db)
-    records = []
-    if path.exists():  # listing never creates a database
-        with Store(path) as store:
-            records = store.list_sessions(kind)
+    records = _sessions(root, db).records(kind)
     if as_json:
         print_json({"sessions": [dataclasses.asdict(r) for r in records]})
         return
@@ -73,11 +69,7 @@ def list_command(kind: str | None, root: Path, db: Path | None, as_json: bool) -
 @_with_options
 def show_command(session_id: str, root: Path, db: Path | None, as_json: bool) -> None:
     """One stored session with its state."""
-    path = _db_path(root, db)
-    if not path.exists():
-        raise StoreError(f"no session {session_id!r}: there is no state database at {path}")
-    with Store(path) as store:
-        record = store.get_session(session_id)
+    record = _sessions(root, db).get(session_id)
     if as_json:
         print_json(dataclasses.asdict(record))
     else:
@@ -90,11 +82,7 @@ def show_command(session_id: str, root: Path, db: Path | None, as_json: bool) ->
 @_with_options
 def delete_command(session_id: str, root: Path, db: Path | None, as_json: bool) -> None:
     """Remove a stored session."""
-    path = _db_path(root, db)
-    existed = False
-    if path.exists():
-        with Store(path) as store:
-            existed = store.delete_session(session_id)
+    existed = _sessions(root, db).delete(session_id)
     if as_json:
         print_json({"deleted": existed, "id": session_id})
     elif existed:

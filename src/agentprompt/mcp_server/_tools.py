@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge.view import RepoView, UnknownFile
+from agentprompt.bridge import RepoView, UnknownFile
 from agentprompt.budget import BudgetExceeded
 from agentprompt.edits.paths import UnsafePath, resolve_inside
 from agentprompt.errors import UsageError

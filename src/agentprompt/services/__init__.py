@@ -33,6 +33,7 @@ if _typing.TYPE_CHECKING:
         RepositoryContext,
         ShownFile,
     )
+    from agentprompt.services._sessions import StoredSessions
     from agentprompt.services._tiers import (
         TierBreakdown,
         TierRequest,
@@ -63,6 +64,7 @@ _LAZY = {
     "SessionInProgress": "agentprompt.services._bridge",
     "ShownFile": "agentprompt.services._context",
     "StartRequest": "agentprompt.services._bridge",
+    "StoredSessions": "agentprompt.services._sessions",
     "TierBreakdown": "agentprompt.services._tiers",
     "TierRequest": "agentprompt.services._tiers",
     "TierService": "agentprompt.services._tiers",
@@ -93,6 +95,7 @@ __all__ = [
     "SessionInProgress",
     "ShownFile",
     "StartRequest",
+    "StoredSessions",
     "TierBreakdown",
     "TierRequest",
     "TierService",
