@@ -3,12 +3,10 @@ front door."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge import RepoView
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server import _tools as mcp_tools
 from agentprompt.mcp_server._server import _worded as mcp_worded
@@ -39,10 +37,6 @@ def repo(tmp_path: Path) -> Path:
 
 def _context(root: Path) -> RepositoryContext:
     return RepositoryContext(Workspace(root))
-
-
-def _no_globs(view: RepoView, globs: Sequence[str]) -> tuple[list[str], list[str]]:
-    return [], list(globs)
 
 
 def test_a_ranking_gives_the_top_files_and_counts_them_all(repo: Path) -> None:
@@ -114,7 +108,6 @@ def test_reading_fits_the_budget_and_says_what_was_cut(repo: Path) -> None:
             ["src/app/parse.py", "src/app/cli.py"],
             mode="full",
             max_tokens=budget,
-            select_globs=_no_globs,
         )
 
     whole = read(60)
@@ -146,13 +139,13 @@ def test_reading_fits_the_budget_and_says_what_was_cut(repo: Path) -> None:
 def test_reading_names_the_input_at_fault(repo: Path) -> None:
     context = _context(repo)
     with pytest.raises(UsageError) as nothing:
-        context.read([], mode="full", max_tokens=100, select_globs=_no_globs)
+        context.read([], mode="full", max_tokens=100)
     assert nothing.value.input == "paths"
     with pytest.raises(UsageError) as outside:
-        context.read(["../secret.txt"], mode="full", max_tokens=100, select_globs=_no_globs)
+        context.read(["../secret.txt"], mode="full", max_tokens=100)
     assert outside.value.input == "paths"
     with pytest.raises(UsageError) as unknown:
-        context.read(["nowhere.py"], mode="full", max_tokens=100, select_globs=_no_globs)
+        context.read(["nowhere.py"], mode="full", max_tokens=100)
     assert unknown.value.input == "paths" and "nowhere.py" in str(unknown.value)
 
 

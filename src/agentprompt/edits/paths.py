@@ -12,15 +12,18 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from agentprompt.edits.actions import EditError
+from agentprompt.errors import UsageError, literal
 
 __all__ = [
     "JOURNAL_DIR",
     "TEMP_NAME",
     "PathTooLong",
     "UnsafePath",
+    "check_inside",
     "check_portable",
     "check_target",
     "check_writable",
@@ -119,6 +122,21 @@ def resolve_inside(root: Path, path: str, cache: dict[str, str] | None = None) -
     directories, so many files in the same directories cost one lookup each.
     """
     return Path(_resolve(root, path, cache)[0])
+
+
+def check_inside(root: Path, paths: Sequence[str], *, input: str) -> tuple[str, ...]:
+    """``paths`` (given as ``input``) when every one is a path the edit engine would write
+    (no ``..``, no absolute path, no symlink out of the root, nothing under ``.git``), so
+    nothing outside the root is ever read; else a :class:`UsageError` naming ``input``."""
+    cache: dict[str, str] = {}
+    for path in paths:
+        if not path.strip():
+            raise UsageError("an empty path", input=input, fix="give paths relative to the root")
+        try:
+            resolve_inside(root, path, cache)
+        except UnsafePath as exc:
+            raise UsageError(literal(str(exc)), input=input) from None
+    return tuple(paths)
 
 
 def resolve_target(

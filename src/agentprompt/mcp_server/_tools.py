@@ -12,12 +12,11 @@ words every :class:`~agentprompt.errors.AgentPromptError` as an error result nam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge import RepoView, UnknownFile
+from agentprompt.bridge import UnknownFile
 from agentprompt.budget import BudgetExceeded
-from agentprompt.edits.paths import UnsafePath, resolve_inside
+from agentprompt.edits.paths import check_inside
 from agentprompt.errors import UsageError
 from agentprompt.mcp_server._arguments import DEFAULT_READ_TOKENS
 from agentprompt.mcp_server._results import (
@@ -29,7 +28,6 @@ from agentprompt.mcp_server._results import (
     RepoMapResult,
     WithheldFile,
 )
-from agentprompt.repo.discovery.patterns import matching_files
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.services import (
@@ -63,19 +61,6 @@ def _about(argument: str, exc: UsageError) -> UsageError:
     return UsageError(exc.problem, input=argument, fix=exc.fix)
 
 
-def _safe(root: Path, paths: Sequence[str], argument: str) -> None:
-    """Refuse any of ``paths`` the edit engine would refuse to write (``..``, an absolute
-    path, a symlink out of the root, ``.git``): nothing outside the root is ever read."""
-    cache: dict[str, str] = {}
-    for path in paths:
-        if not path.strip():
-            raise UsageError("an empty path", input=argument, fix="give paths relative to the root")
-        try:
-            resolve_inside(root, path, cache)
-        except UnsafePath as exc:
-            raise UsageError(str(exc), input=argument) from None
-
-
 def _task(task: str) -> str:
     if not task.strip():
         raise UsageError("it is empty", input="task", fix="say what the task is")
@@ -105,8 +90,8 @@ def repo_map(
 ) -> RepoMapResult:
     """The symbol map fitted to ``max_tokens``, ranked for ``task`` when given, toward
     ``focus``, without the ``in_context`` files."""
-    _safe(workspace.root, focus, "focus")
-    _safe(workspace.root, in_context, "in_context")
+    check_inside(workspace.root, focus, input="focus")
+    check_inside(workspace.root, in_context, input="in_context")
     try:
         fitted = RepositoryContext(workspace).map(
             max_tokens=max_tokens,
@@ -131,19 +116,6 @@ def repo_map(
     }
 
 
-def _glob_selection(view: RepoView, globs: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The view's files matching each glob (gitignore syntax, as ``exclude`` and the
-    command line's patterns), in the view's order, and the globs that matched none."""
-    found: list[str] = []
-    unmatched: list[str] = []
-    for glob in globs:
-        hits = matching_files(view.paths, glob, input="globs", strict=False)
-        if not hits:
-            unmatched.append(glob)
-        found.extend(hits)
-    return found, unmatched
-
-
 def _withheld(findings: Iterable[SecretFinding]) -> list[WithheldFile]:
     return [{"path": f.path, "line": f.line, "kind": f.kind} for f in findings]
 
@@ -160,9 +132,7 @@ def read_context(
     with a budget the last files are cut first (full text, then signatures, then the
     path), and every cut is reported with its reason."""
     budget = max_tokens if max_tokens is not None else DEFAULT_READ_TOKENS
-    result = RepositoryContext(workspace).read(
-        paths, globs, mode=mode, max_tokens=budget, select_globs=_glob_selection
-    )
+    result = RepositoryContext(workspace).read(paths, globs, mode=mode, max_tokens=budget)
     data: ReadContextResult = result.to_json()  # type: ignore[assignment]
     return data
 
@@ -178,7 +148,7 @@ def pack(
     ``files`` in full; files matching the gitignore patterns ``exclude`` left out (one
     matching no file is refused); fitted to ``max_tokens``. No bridge session is started
     or changed."""
-    _safe(workspace.root, files, "files")
+    check_inside(workspace.root, files, input="files")
     request = StartRequest(
         task=task,
         paths=tuple(files),

@@ -26,7 +26,6 @@ if _typing.TYPE_CHECKING:
     from agentprompt.services._context import (
         ContextMap,
         FileTree,
-        GlobSelection,
         LeftOutFile,
         RankedFiles,
         ReadFiles,
@@ -52,7 +51,6 @@ _LAZY = {
     "EmptyReply": "agentprompt.services._bridge",
     "FileTree": "agentprompt.services._context",
     "FilesChanged": "agentprompt.services._bridge",
-    "GlobSelection": "agentprompt.services._context",
     "LeftOutFile": "agentprompt.services._context",
     "PackedPrompt": "agentprompt.services._bridge",
     "PromptChoices": "agentprompt.services._bridge",
@@ -83,7 +81,6 @@ __all__ = [
     "EmptyReply",
     "FileTree",
     "FilesChanged",
-    "GlobSelection",
     "LeftOutFile",
     "PackedPrompt",
     "PromptChoices",

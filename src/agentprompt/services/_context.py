@@ -15,9 +15,8 @@ empty request is a :class:`~agentprompt.errors.UsageError` naming the input at f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agentprompt.errors import UsageError
@@ -45,13 +44,11 @@ from agentprompt.services._workspace import Workspace
 from agentprompt.tokens import shared_counter
 
 if TYPE_CHECKING:
-    from agentprompt.bridge.view import RepoView
     from agentprompt.repo.secrets import SecretFinding
 
 __all__ = [
     "ContextMap",
     "FileTree",
-    "GlobSelection",
     "LeftOutFile",
     "RankedFiles",
     "ReadFiles",
@@ -65,10 +62,6 @@ Progress = Callable[[int, int], None]
 PhaseProgress = Callable[[str, int, int | None], None]
 """Told ``(phase, done, total)`` as a tree is made: ``reading symbols`` (no total), then
 ``counting tokens`` a few hundred files at a time."""
-
-GlobSelection = Callable[["RepoView", Sequence[str]], tuple[list[str], list[str]]]
-"""The files of a view that globs select, in the view's order, and the globs that selected
-none (raising a :class:`~agentprompt.errors.UsageError` for a glob that cannot be used)."""
 
 ReadMode = Literal["full", "signatures"]
 """How a file is read: its whole text, or its signatures (a code file's outline)."""
@@ -410,28 +403,29 @@ class RepositoryContext:
         *,
         mode: ReadMode = "full",
         max_tokens: int,
-        select_globs: GlobSelection,
     ) -> ReadFiles:
-        """The files named by ``paths`` and those ``globs`` select (by ``select_globs``),
-        in that order, in full or as their signatures, each with its exact token count;
-        files with a likely secret are withheld; the last files are cut first to fit
-        ``max_tokens`` (full text, then signatures, then the path), and every cut is
-        reported with its reason."""
+        """The files named by ``paths`` and those ``globs`` select (gitignore patterns,
+        the same engine as every door's include and exclude; a glob matching nothing is
+        listed as unmatched), in that order, in full or as their signatures, each with its
+        exact token count; files with a likely secret are withheld; the last files are cut
+        first to fit ``max_tokens`` (full text, then signatures, then the path), and every
+        cut is reported with its reason."""
         if not paths and not globs:
             raise UsageError("give the files to read (paths or globs, at least one)", input="paths")
         # Imported on first use (start-up speed): ranking and maps need neither the bridge's
         # view nor the secret scanner.
         from agentprompt.bridge.view import UnknownFile, resolve_paths
+        from agentprompt.edits.paths import check_inside
         from agentprompt.repo.secrets import screen_texts
 
         root = self.workspace.root
-        _inside(root, paths, "paths")
+        check_inside(root, paths, input="paths")
         view = self.workspace.view()
         try:
             chosen = list(resolve_paths(view, paths))
         except UnknownFile as exc:
             raise UsageError(str(exc), input="paths") from None
-        globbed, unmatched = select_globs(view, globs)
+        globbed, unmatched = _glob_selection(view.paths, globs)
         order = list(dict.fromkeys([*chosen, *globbed]))
         texts, unreadable = read_texts(root, order) if mode == "full" else ({}, {})
         if mode == "signatures":
@@ -480,17 +474,16 @@ class RepositoryContext:
         )
 
 
-def _inside(root: Path, paths: Iterable[str], name: str) -> None:
-    """Refuse any of ``paths`` the edit engine would refuse to write (``..``, an absolute
-    path, a symlink out of the root, ``.git``): nothing outside the root is ever read."""
-    # Imported on first use (start-up speed): only reading files needs the edit engine's rule.
-    from agentprompt.edits.paths import UnsafePath, resolve_inside
+def _glob_selection(paths: Sequence[str], globs: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The files among ``paths`` each glob selects, in their order, and the globs that
+    select none."""
+    from agentprompt.repo.discovery.patterns import matching_files
 
-    cache: dict[str, str] = {}
-    for path in paths:
-        if not path.strip():
-            raise UsageError("an empty path", input=name, fix="give paths relative to the root")
-        try:
-            resolve_inside(root, path, cache)
-        except UnsafePath as exc:
-            raise UsageError(str(exc), input=name) from None
+    found: list[str] = []
+    unmatched: list[str] = []
+    for glob in globs:
+        hits = matching_files(paths, glob, input="globs", strict=False)
+        if not hits:
+            unmatched.append(glob)
+        found.extend(hits)
+    return found, unmatched

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentprompt.edits.paths import UnsafePath, resolve_inside
+from agentprompt.edits.paths import check_inside
 from agentprompt.web._rpc import InvalidParams
 
 __all__ = ["check_unknown", "count", "flag", "safe_paths", "text", "text_list"]
@@ -72,11 +72,5 @@ def text_list(
 
 def safe_paths(root: Path, paths: Sequence[str], name: str) -> tuple[str, ...]:
     """``paths`` checked by the edit engine's path-safety rules (no ``..``, no absolute
-    path, no symlink out of the root, nothing under ``.git``)."""
-    cache: dict[str, str] = {}
-    for path in paths:
-        try:
-            resolve_inside(root, path, cache)
-        except UnsafePath as exc:
-            raise InvalidParams(f'param "{name}": {exc}') from None
-    return tuple(paths)
+    path, no symlink out of the root, nothing under ``.git``), given as param ``name``."""
+    return check_inside(root, paths, input=name)
