@@ -126,7 +126,9 @@ def test_include_and_exclude_take_gitignore_patterns_and_are_kept(
     reply = tmp_path / "r.md"
     reply.write_text("<<<REQUEST_FILE: src/index.ts>>>\n")
     assert run("apply", str(reply), "--root", str(example)).code == 0
-    assert "left out by --exclude" in dict(_status(run, example)["missing"])["src/index.ts"]
+    assert (
+        "left out by an exclude pattern" in dict(_status(run, example)["missing"])["src/index.ts"]
+    )
 
 
 def test_a_pattern_matching_nothing_is_one_error_and_starts_no_session(

@@ -214,7 +214,7 @@ def test_extra_excludes_are_applied_and_named(tmp_path: Path) -> None:
     write(tmp_path, "b.txt")
     options = DiscoveryOptions(follow_git=False, extra_excludes=("*.txt",))
     assert paths(tmp_path, options) == ["a.py"]
-    assert reasons(tmp_path, options)["b.txt"] == "excluded by option --exclude (`*.txt`)"
+    assert reasons(tmp_path, options)["b.txt"] == "excluded by the exclude option (`*.txt`)"
 
 
 def test_binary_content_is_detected_by_a_nul_byte(tmp_path: Path) -> None:
@@ -551,7 +551,7 @@ def test_a_symlink_to_an_ignored_file_is_left_out(
     (git_root / "main-link.py").symlink_to("main.py")
     assert paths(git_root, options) == [".gitignore", "main-link.py", "main.py"]
     assert reasons(git_root, options)["env-link.txt"] == (
-        "symlink to .env, which is not included itself (see --explain .env)"
+        "symlink to .env, which is not included itself (see why .env is left out)"
     )
 
 

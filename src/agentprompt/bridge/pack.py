@@ -195,7 +195,7 @@ class BridgePrompt:
 
 
 def split_limit(state: BridgeState) -> SplitLimit:
-    """The session's split limit: ``--split-tokens``, ``--split-chars``, or the default."""
+    """The session's split limit: in tokens, in characters, or the default."""
     if state.split_tokens is not None:
         counter = shared_counter()
         return SplitLimit(size=state.split_tokens, unit="tokens", measure=counter.count)
@@ -263,7 +263,7 @@ def session_view(
     whole: Callable[[RepoView], bool] | None = None,
 ) -> RepoView:
     """The repository as the session shows it (its generated-files choice and its
-    ``--include``/``--exclude`` patterns; ``strict``: a pattern matching no file is an
+    include and exclude patterns; ``strict``: a pattern matching no file is an
     error). A session that shows every file whole needs no notes or summaries, so its view
     parses nothing (``whole`` says so of a new session's bare view, whose files are not yet
     the state's)."""

@@ -62,7 +62,7 @@ def _texts(shown: Sequence[tuple[str, Piece]]) -> dict[str, str]:
 def size_report(prompt: BridgePrompt, threshold: int) -> SizeReport:
     """The size report of ``prompt``: the longest texts it shows are counted exactly and
     the five with the most tokens named; past ``threshold`` the folder and files that make
-    up most of it are suggested as ``--exclude`` patterns."""
+    up most of it are suggested as exclude patterns."""
     counter = shared_counter()
     longest = sorted(prompt.shown, key=lambda item: -_length(item[1]))[:_CANDIDATES]
     texts = _texts(longest)

@@ -1,7 +1,7 @@
 """What a model's reply asks for: the actions every dialect parses into.
 
 Each action is a frozen keyword-only value with a literal ``kind``. Dialect parsers produce
-them, the matcher and the applier consume them, and ``agentprompt parse --json`` prints them
+them, the matcher and the applier consume them, and the doors print them as JSON
 through :func:`action_to_json`. Text fields hold exactly what the model wrote (after line
 endings are normalised to ``\\n``), so feedback can quote it back.
 """
@@ -258,7 +258,7 @@ class ParseResult:
         return any(d.code == "truncated" for d in self.diagnostics)
 
     def to_json(self) -> dict[str, Any]:
-        """The shape ``agentprompt parse --json`` prints."""
+        """The result as JSON-ready data (what every door prints as JSON)."""
         return {
             "actions": [action_to_json(action) for action in self.actions],
             "diagnostics": [d.to_json() for d in self.diagnostics],

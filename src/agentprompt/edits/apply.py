@@ -182,7 +182,7 @@ class ApplyReport:
         return not self.failed and not self.lost
 
     def to_json(self) -> dict[str, Any]:
-        """The shape ``agentprompt apply --json`` prints."""
+        """The report as JSON-ready data (what every door prints as JSON)."""
         return {
             "applied": [a.to_json() for a in self.applied],
             "failed": [f.to_json() for f in self.failed],

@@ -1,4 +1,4 @@
-"""The reply dialects' names, without their parsers: what a schema or a ``--help`` offers
+"""The reply dialects' names, without their parsers: what a schema or a help text offers
 before anything is parsed (the MCP server lists them at start, where importing every
 dialect's reader would cost start-up time). :data:`agentprompt.edits.dialects.DIALECTS`
 registers a dialect under each of these names, in this order."""

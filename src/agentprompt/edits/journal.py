@@ -345,7 +345,7 @@ def _undo(
     root: Path, journal: Path, manifest: dict[str, Any], current: str, cause: BaseException
 ) -> None:
     """Roll a failed write back; if that fails too, raise :class:`RollbackFailed` (the
-    journal stays, so ``--recover`` can finish the job)."""
+    journal stays, so a recovery can finish the job)."""
     try:
         _rollback(root, journal, manifest, dry_run=False)
     except (OSError, EditError) as exc:

@@ -79,7 +79,7 @@ def _keep_out_of_git(path: Path) -> None:
     ``.agentprompt/agents/`` and ``.agentprompt/prompts/``. A marker written here also
     ignores itself, so it never shows either (in ``git status`` nor in a prompt's file
     tree); a ``.gitignore`` the project keeps there only gains the database's line. A
-    database kept elsewhere (``--state``) is the user's business. A folder that cannot be
+    database kept elsewhere (one the user names) is the user's business. A folder that cannot be
     written is left as it is.
     """
     if path.parent.name != ".agentprompt":
@@ -363,5 +363,5 @@ def _record(row: tuple[Any, ...]) -> SessionRecord:
             fix=f"delete it with '{{delete_session}} {literal(str(row[0]))}'",
         ) from None
     # A state that is JSON but not an object is left to its runtime to refuse, naming the
-    # fix it knows (``bridge reset``, ``--reset``...).
+    # fix it knows (resetting the bridge session or the tiers...).
     return SessionRecord(id=row[0], kind=row[1], created_at=row[2], updated_at=row[3], state=state)

@@ -12,7 +12,7 @@ L0–L3).
 
 The tiers are expressed as :class:`~agentprompt.sections.Section` values with an explicit
 ``cache_tier`` and handed to :func:`agentprompt.composition.assemble`, which places the
-breakpoints and counts every message exactly; ``inspect --profile ac`` shows the same parts.
+breakpoints and counts every message exactly; inspecting the ``ac`` profile shows the same parts.
 """
 
 from __future__ import annotations

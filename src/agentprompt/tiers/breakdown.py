@@ -66,7 +66,7 @@ class ContextBreakdown:
 
     def tiers_json(self) -> list[dict[str, Any]]:
         """The tiers as JSON-ready data: each tier's tokens, whether it is cached, and its
-        items (key, kind, tokens, N), as ``agentprompt tiers --json`` and the web page give
+        items (key, kind, tokens, N), as every door gives it as JSON
         them."""
         return [
             {

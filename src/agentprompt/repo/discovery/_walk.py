@@ -89,7 +89,10 @@ def _policy_rules(
                 UNTRACKED_DEFAULT_EXCLUDES, source="default exclusion", numbered=False
             )
     rules += parse_rules(
-        options.extra_excludes, source="option --exclude", numbered=False, named="option {exclude}"
+        options.extra_excludes,
+        source="the exclude option",
+        numbered=False,
+        named="option {exclude}",
     )
     base = RuleSet(rules)
     if (root / AGENTPROMPTIGNORE).is_file():
@@ -336,7 +339,7 @@ class _Walk:
                 self.out(
                     cand.path,
                     f"symlink to {cand.alias_of}, which is not included itself "
-                    f"(see --explain {cand.alias_of})",
+                    f"(see why {cand.alias_of} is left out)",
                 )
         return files, remembered
 

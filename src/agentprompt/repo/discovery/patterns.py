@@ -8,7 +8,7 @@ not silently change what a prompt shows; :func:`matching_files` lists what one p
 picks, strictly or not.
 
 Errors name the input a pattern came from by its plain name (``include``, ``exclude``,
-``globs``); each door words it its own way (the command line as ``--exclude``)::
+``globs``); each door words it its own way (the command line as its option)::
 
     UsageError
     └── InvalidIgnorePattern    a pattern that is not valid gitignore syntax
@@ -108,7 +108,11 @@ def filter_discovery(
             if _matches(rules, item.path) == keep_matching:
                 next_kept.append(item)
             else:
-                reason = "not matched by --include" if keep_matching else "left out by --exclude"
+                reason = (
+                    "not matched by the include patterns"
+                    if keep_matching
+                    else "left out by an exclude pattern"
+                )
                 left.append(Exclusion(path=item.path, reason=reason))
         kept = next_kept
     excluded = tuple(sorted((*found.excluded, *left), key=lambda e: e.path))

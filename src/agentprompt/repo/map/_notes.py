@@ -1,5 +1,5 @@
 """The bridge's per-file notes: what a file exports, or that it is a program's entry and
-what it imports (``tree --annotate``, the bridge's tree), with the entry points a project's
+what it imports (the annotated tree, the bridge's tree), with the entry points a project's
 manifests declare.
 """
 
