@@ -82,3 +82,15 @@ def test_every_package_is_described(package: str) -> None:
     assert f"**{name}/**" in _doc() or f"`{package}/`" in _doc(), (
         f"docs/architecture.md has no paragraph for {package}/ (write one headed **{name}/**)"
     )
+
+
+def test_every_module_of_the_repository_engine_is_named() -> None:
+    """The repository context engine is described part by part, module by module."""
+    doc = _doc()
+    modules = sorted(
+        path.name
+        for path in (SRC / "repo").rglob("*.py")
+        if path.name != "__init__.py" and "__pycache__" not in path.parts
+    )
+    missing = [name for name in modules if name not in doc]
+    assert not missing, f"docs/architecture.md does not describe these modules: {missing}"
