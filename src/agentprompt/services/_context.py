@@ -432,7 +432,7 @@ class RepositoryContext:
             texts = {p: view.summaries[p] for p in order if p in view.summaries}
         screen = screen_texts(texts.items())
         held = set(screen.withheld)
-        counter = shared_counter()
+        counter = self.workspace.counter
         left = max_tokens
         files: list[ShownFile] = []
         cut: list[LeftOutFile] = []

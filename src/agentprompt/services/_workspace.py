@@ -103,8 +103,9 @@ class Workspace:
 
     @property
     def counter(self) -> CountCache:
-        """The exact token counter the prompts are measured with."""
-        return shared_counter()
+        """The exact token counter the prompts are measured with, remembering its counts
+        in the workspace's cache database."""
+        return shared_counter(store=self.cache_path)
 
     def view(
         self,
