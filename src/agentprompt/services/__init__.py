@@ -4,7 +4,16 @@ with plain values and words in its own terms.
 
 Services take and return values, raise the engines' typed errors and their own (each a
 :class:`~agentprompt.errors.UsageError` naming the input at fault, see
-:meth:`~agentprompt.errors.UsageError.worded`), print nothing and name no flag.
+:meth:`~agentprompt.errors.UsageError.worded`), print nothing and name no flag. Their
+own errors::
+
+    UsageError
+    ├── SessionInProgress   a new task while a session that has had replies is in progress
+    ├── EmptyReply          a reply holding no edit block, request or other marker
+    └── UnknownTierRule     a tier placement rule that does not exist
+
+A root that is not a folder, an empty task, a path outside the root are ``UsageError``s
+naming their input (``root``, ``task``, ``paths``).
 """
 
 import typing as _typing
