@@ -151,10 +151,10 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
         old_i += 1
         if target is None:
             continue
-        if pending and target > pos and (before != "-" or len(pending) != removed):
+        if pending and target > pos and (before != "-" or len(pending) > removed):
             # An insertion after a context line, where the file gained lines the quote
-            # lacks: before them or after them? (Additions replacing removed lines line for
-            # line take their place, before the gained lines.)
+            # lacks: before them or after them? (Additions replacing removed lines, no more
+            # lines than those, take their place, before the gained lines.)
             raise Unplaceable(reason("gap_unclear", line=repr(lines[pos].strip())))
         if pending or sign != "-":
             removed = 0
