@@ -26,8 +26,9 @@ from agentprompt.edits._guards import (
 )
 from agentprompt.edits._hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits._match import Stage
+from agentprompt.edits._near import near_paths
 from agentprompt.edits._numbered import unnumbered, unnumbered_hunk_lines
-from agentprompt.edits._reasons import joined_reasons, reason
+from agentprompt.edits._reasons import joined_reasons, listed, reason
 from agentprompt.edits._splice import Edit, apply_edits
 from agentprompt.edits._textfile import (
     TextFile,
@@ -233,10 +234,19 @@ def _whole(
 _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
 
 
-def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
+def _absent(root: Path, entry: _File, fallback: str) -> Refused:
+    """The refusal of an edit to a file that does not exist: which existing files it most
+    likely meant (a mistyped name, a wrong folder), else ``fallback``."""
+    near = near_paths(root, entry.path)
+    if not near:
+        return Refused(fallback)
+    return Refused(reason("no_file_near", near=listed([f"`{p}`" for p in near])))
+
+
+def _patch(hunks_action: PatchFile, entry: _File, root: Path) -> _Result:
     current = entry.current
     if current is None and any(h.old_lines for h in hunks_action.hunks):
-        raise Refused(reason("patch_no_file"))
+        raise _absent(root, entry, reason("patch_no_file"))
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
     if outcome.failures and current is not None:
@@ -255,7 +265,7 @@ def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
 
 
-def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
+def _search(action: SearchReplace | AnchoredEdit, entry: _File, root: Path) -> _Result:
     current = entry.current
     replace_lines, _ = split_lines(action.replace)
     if not action.search.strip():
@@ -266,7 +276,7 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         lines = [*current.lines, *replace_lines]
         return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
-        raise Refused(reason("search_no_file"))
+        raise _absent(root, entry, reason("search_no_file"))
     search_lines, _ = split_lines(action.search)
     outcome = apply_hunks(
         current.lines,
@@ -297,10 +307,10 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
     raise Refused(failure.reason, (failure,), current.lines)
 
 
-def _require(entry: _File, what: str) -> TextFile:
+def _require(entry: _File, what: str, root: Path) -> TextFile:
     """The file's text; refused when it does not exist (``what``: ``deleted`` or ``moved``)."""
     if entry.current is None:
-        raise Refused(reason("no_file", what=reason(f"what_{what}")))
+        raise _absent(root, entry, reason("no_file", what=reason(f"what_{what}")))
     return entry.current
 
 
@@ -318,18 +328,18 @@ def _run(view: _View, action: FileAction) -> Stage | None:
                 seen=view.seen,
             )
         case PatchFile():
-            new, stage, edits = _patch(action, entry)
+            new, stage, edits = _patch(action, entry, view.root)
         case SearchReplace() | AnchoredEdit():
-            new, stage, edits = _search(action, entry)
+            new, stage, edits = _search(action, entry, view.root)
         case DeleteFile():
-            current = _require(entry, "deleted")
+            current = _require(entry, "deleted", view.root)
             refuse_link(view.root, action.path, "deleted")
             if action.expected is not None:
                 check_expected(current, action.expected)
             entry.current, entry.edits = None, None
             return None
         case MoveFile():
-            new = _require(entry, "moved")
+            new = _require(entry, "moved", view.root)
             refuse_link(view.root, action.path, "moved")
             _move(view, entry, new, action.to)
             return None
