@@ -35,7 +35,7 @@ from agentprompt.cli._output import (
 from agentprompt.cli._parse import read_reply
 from agentprompt.cli._progress import scan_progress
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.apply import ApplyReport
+from agentprompt.edits.apply import ApplyReport, Placement
 from agentprompt.edits.dialects import select_dialects
 from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed
 from agentprompt.errors import AgentPromptError, UsageError
@@ -71,6 +71,7 @@ def _show(report: ApplyReport) -> None:
             table.add_column(column)
         failed = {f.index: f for f in report.failed}
         applied = {a.index for a in report.applied}
+        placed = {m.index: m.placements for m in report.matched}
         rows = [(m.index, m.path, m.action, m.stage) for m in report.matched]
         rows += [(f.index, f.path, f.action, None) for f in report.failed]
         for index, path, action, stage in sorted(rows, key=lambda r: r[0]):
@@ -81,6 +82,8 @@ def _show(report: ApplyReport) -> None:
                 result = Text(done + (f" ({stage} match)" if stage else ""), style="green")
             else:
                 result = Text("matched, not written", style="yellow")
+            for placement in placed.get(index, ()):
+                result.append(_placement_text(placement), style="yellow")
             table.add_row(str(index + 1), Text(printable(path)), Text(action), result)
         console.print(table)
     for diagnostic in report.diagnostics:
@@ -105,6 +108,21 @@ def _show(report: ApplyReport) -> None:
         else ("written" if report.written else "nothing written")
     )
     console.print(Text(summary, style="bold"))
+
+
+def _placement_text(placement: Placement) -> str:
+    """One hunk a loose stage placed: where, and what of its quote it did not find."""
+    text = (
+        f"\nhunk {placement.hunk}: {placement.stage} match at lines "
+        f"{placement.first}-{placement.last}"
+    )
+    if placement.unmatched:
+        quoted = ", ".join(repr(line.strip()) for line in placement.unmatched)
+        text += f"; not in the file as quoted: {printable(quoted)}"
+    if placement.left_out:
+        lines = ", ".join(repr(line.strip()) for line in placement.left_out)
+        text += f"; file lines the quote left out: {printable(lines)}"
+    return text
 
 
 def _show_recovery(report: RecoveryReport) -> None:

@@ -169,10 +169,21 @@ def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
 
 
 def _edit(
-    hunk: Hunk, number: int, split: bool, span: tuple[int, int, tuple[str, ...]], stage: Stage
+    hunk: Hunk,
+    number: int,
+    split: bool,
+    span: tuple[int, int, tuple[str, ...]],
+    stage: Stage,
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> Edit:
+    """The edit of a placed hunk; ``placed``: where a loose stage landed it, the quoted
+    lines not found as written and the file lines the quote left out."""
     start, end, new = span
+    landed, unmatched, left_out = placed or (None, (), ())
     return Edit(
+        landed=landed,
+        unmatched=unmatched,
+        left_out=left_out,
         start=start,
         end=end,
         new=new,
@@ -272,7 +283,65 @@ def _place(
         span = render_edit(lines, hunk, found)
     except Unplaceable as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
-    return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
+    placed = _placement(lines, old, found)
+    if found.stage == "fuzzy" and _too_far(old, placed[1]):
+        return None, cursor, _far_failure(number, old, placed), None
+    return _edit(hunk, number, split, span, found.stage, placed), found.start + 1, None, None
+
+
+FUZZY_UNMATCHED_MOST = 0.25
+"""A fuzzy placement is refused when more than this share of its quoted non-blank lines
+(and more than one of them) are not found in the file as written: the place is a guess the
+user cannot judge (a changelog hunk quoting a version heading the file does not hold lands
+under another version's heading)."""
+
+
+def _placement(
+    lines: Sequence[str], old: Sequence[str], found: Found
+) -> tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]:
+    """Where a loose stage placed ``old``: the file lines it spans, the quoted lines not
+    found there as written (spacing aside; only for the fuzzy stage, the others match every
+    line by a looser form of its text) and the file lines the quote left out."""
+    if found.stage != "fuzzy":
+        return (found.start, found.end), (), ()
+    paired = set()
+    unmatched = []
+    for text, at in zip(old, found.pairs, strict=True):
+        if at is not None:
+            paired.add(at)
+        if at is None or normalise(text, "whitespace") != normalise(lines[at], "whitespace"):
+            unmatched.append(text)
+    left_out = tuple(lines[k] for k in range(found.start, found.end) if k not in paired)
+    return (found.start, found.end), tuple(unmatched), left_out
+
+
+def _too_far(old: Sequence[str], unmatched: Sequence[str]) -> bool:
+    """Whether too many of the quoted non-blank lines are not in the file as written."""
+    missing = sum(1 for line in unmatched if line.strip())
+    quoted = sum(1 for line in old if line.strip())
+    return missing > 1 and missing > FUZZY_UNMATCHED_MOST * quoted
+
+
+def _far_failure(
+    number: int,
+    old: Sequence[str],
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]],
+) -> HunkFailure:
+    (start, end), unmatched, _ = placed
+    shown = [repr(line.strip()) for line in unmatched if line.strip()]
+    return HunkFailure(
+        hunk=number,
+        reason=reason(
+            "too_far",
+            count=len(shown),
+            quoted=sum(1 for line in old if line.strip()),
+            first=start + 1,
+            last=end,
+            lines=listed(shown),
+        ),
+        expected=tuple(old),
+        closest=(start, end),
+    )
 
 
 ALIGN_LEAST = 3
@@ -417,7 +486,12 @@ def _aligned(
         edit = render_edit(index.lines, fitted, found)
     except Unplaceable:
         return None
-    return _edit(fitted, number, split, edit, "aligned"), s + 1, s + span
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]] = (
+        ((s, s + span), (), (index.lines[s + p],))
+        if kind == "file"
+        else ((s, s + span), (quoted[p][1:],), ())
+    )
+    return _edit(fitted, number, split, edit, "aligned", placed), s + 1, s + span
 
 
 def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:

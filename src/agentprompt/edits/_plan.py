@@ -102,6 +102,9 @@ class ActionOutcome:
     """The file's lines when the action was tried, to quote back the nearest ones."""
     settled: bool = False
     """It failed only because its change is already in the file: nothing to resend."""
+    placements: tuple[Edit, ...] = ()
+    """The changes a loose stage placed (each with where it landed and what it did not find
+    as written), for the report."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,6 +147,9 @@ class _View:
     seen: frozenset[str] | None = None
     """The files the model has seen in full (``None``: unknown): the only existing files a
     whole-file write may replace."""
+    strict: bool = False
+    """Only exact placements: a hunk or search text any looser stage would place is
+    refused."""
     reals: dict[str, str] = field(default_factory=dict)
     """Each path as an action named it, resolved (the key of :attr:`files`)."""
 
@@ -314,8 +320,37 @@ def _require(entry: _File, what: str, root: Path) -> TextFile:
     return entry.current
 
 
-def _run(view: _View, action: FileAction) -> Stage | None:
-    """Apply one action to the view; raises :class:`Refused` (view unchanged) when it fails."""
+def _strict(edits: tuple[Edit, ...] | None, stage: Stage) -> None:
+    """Refuse a change placed by any stage but ``exact`` (a strict apply)."""
+    if stage == "exact":
+        return
+    loose = [e for e in edits or () if e.stage != "exact"]
+    if not loose:
+        raise Refused(reason("strict_any", stage=stage))
+    parts = [
+        reason(
+            "hunk",
+            hunk=e.hunk + 1,
+            reason=reason(
+                "strict",
+                stage=e.stage,
+                first=(e.landed or (e.start, e.end))[0] + 1,
+                last=(e.landed or (e.start, e.end))[1],
+            ),
+        )
+        for e in loose
+    ]
+    raise Refused(joined_reasons(list(dict.fromkeys(parts))))
+
+
+def _run(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...]]:
+    """Apply one action to the view: the loosest stage it needed and the changes a loose
+    stage placed; raises :class:`Refused` (view unchanged) when it fails."""
+    stage, edits = _run_action(view, action)
+    return stage, tuple(e for e in edits or () if e.landed is not None)
+
+
+def _run_action(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...] | None]:
     entry = view.open(action.path)
     stage: Stage | None = None
     edits: tuple[Edit, ...] | None = None
@@ -329,33 +364,37 @@ def _run(view: _View, action: FileAction) -> Stage | None:
             )
         case PatchFile():
             new, stage, edits = _patch(action, entry, view.root)
+            if view.strict:
+                _strict(edits, stage)
         case SearchReplace() | AnchoredEdit():
             new, stage, edits = _search(action, entry, view.root)
+            if view.strict:
+                _strict(edits, stage)
         case DeleteFile():
             current = _require(entry, "deleted", view.root)
             refuse_link(view.root, action.path, "deleted")
             if action.expected is not None:
                 check_expected(current, action.expected)
             entry.current, entry.edits = None, None
-            return None
+            return None, None
         case MoveFile():
             new = _require(entry, "moved", view.root)
             refuse_link(view.root, action.path, "moved")
             _move(view, entry, new, action.to)
-            return None
+            return None, None
     check_encodable(action)
     refuse_stand_ins(action, entry.current.lines if entry.current is not None else ())
     if isinstance(action, PatchFile) and action.move_to:
         refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
-        return stage
+        return stage, edits
     _check_no_clash(view, entry)
     if entry.before is None:
         check_case(entry.real, entry.path)
     first = entry.current is entry.original and entry.edits == ()
     entry.edits = edits if first and edits is not None else None
     entry.current = new
-    return stage
+    return stage, edits
 
 
 def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
@@ -411,13 +450,15 @@ def plan_actions(
     lang: str = "en",
     seen: frozenset[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    strict: bool = False,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
     ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
     the model has seen in full, the only existing ones a whole-file write may replace
-    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned."""
+    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned.
+    ``strict``: a change only an inexact stage can place is refused."""
     with speaking(lang):
-        return _plan(root, actions, seen, progress)
+        return _plan(root, actions, seen, progress, strict)
 
 
 def _plan(
@@ -425,10 +466,12 @@ def _plan(
     actions: Sequence[tuple[int, FileAction]],
     seen: frozenset[str] | None,
     progress: Callable[[int, int], None] | None = None,
+    strict: bool = False,
 ) -> Plan:
     view = _View(
         root=root,
         seen=seen,
+        strict=strict,
         edit_blocks=any(
             isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
         ),
@@ -439,7 +482,7 @@ def _plan(
             progress(done, len(actions))
         view.touched.clear()
         try:
-            stage = _run(view, action)
+            stage, placements = _run(view, action)
         except (Refused, EditError, OSError) as exc:
             # Put back every file the action opened (new entries start as they were on disk).
             for real, (current, edits) in view.touched.items():
@@ -461,7 +504,14 @@ def _plan(
             )
             continue
         outcomes.append(
-            ActionOutcome(index=index, action=action, ok=True, path=action.path, stage=stage)
+            ActionOutcome(
+                index=index,
+                action=action,
+                ok=True,
+                path=action.path,
+                stage=stage,
+                placements=placements,
+            )
         )
     return Plan(outcomes=tuple(outcomes), changes=tuple(_changes(view)))
 

@@ -46,6 +46,15 @@ class Edit:
     old_no_newline_at_end: bool = False
     """Its hunk said the old last line had no newline (so, without the marker above, the new
     one has)."""
+    landed: tuple[int, int] | None = None
+    """For a hunk placed by a loose stage (not ``exact``): the original lines (0-based
+    start, end) its quoted lines were matched with, where it landed."""
+    unmatched: tuple[str, ...] = ()
+    """For a fuzzy or aligned placement: the quoted lines not found in the file as written
+    (spacing aside)."""
+    left_out: tuple[str, ...] = ()
+    """For a fuzzy or aligned placement: the file's lines inside :attr:`landed` the quote
+    did not mention."""
 
 
 def _indent(line: str) -> str:
