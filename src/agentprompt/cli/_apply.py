@@ -177,6 +177,12 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
     "in full (by default such a write is refused).",
 )
 @click.option(
+    "--strict",
+    is_flag=True,
+    help="Apply only edits whose quoted lines match the files exactly; refuse any looser "
+    "placement (other spacing or indentation, a line left out, a fuzzy match).",
+)
+@click.option(
     "--fix-encoding",
     is_flag=True,
     help="Repair a reply whose UTF-8 text was read as Windows-1252 or Latin-1 (cafÃ© for café); "
@@ -194,6 +200,7 @@ def apply_command(
     dry_run: bool,
     partial: bool,
     allow_whole_file: bool,
+    strict: bool,
     fix_encoding: bool,
     do_recover: bool,
     as_json: bool,
@@ -221,6 +228,7 @@ def apply_command(
         partial=partial,
         allow_whole_file=allow_whole_file,
         fix_encoding=fix_encoding,
+        strict=strict,
     )
     try:
         # A bar on the terminal's stderr once the apply has run for a second.

@@ -141,6 +141,9 @@ class ReplyChoices:
     """Let a whole-file write replace a file the model never saw in full."""
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1."""
+    strict: bool = False
+    """Apply only edits whose quoted lines match the file exactly; any looser placement
+    (spacing, indentation, a line left out, fuzzy) is refused with feedback."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,6 +358,8 @@ class BridgeSessions:
             allow_whole_file=choices.allow_whole_file,
             fix_encoding=choices.fix_encoding,
         )
+        if choices.strict:
+            options = replace(options, strict=True)
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)
