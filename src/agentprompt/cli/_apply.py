@@ -72,6 +72,7 @@ def _show(report: ApplyReport) -> None:
         failed = {f.index: f for f in report.failed}
         applied = {a.index for a in report.applied}
         placed = {m.index: m.placements for m in report.matched}
+        unseen = {m.index for m in report.matched if m.unseen}
         rows = [(m.index, m.path, m.action, m.stage) for m in report.matched]
         rows += [(f.index, f.path, f.action, None) for f in report.failed]
         for index, path, action, stage in sorted(rows, key=lambda r: r[0]):
@@ -84,6 +85,8 @@ def _show(report: ApplyReport) -> None:
                 result = Text("matched, not written", style="yellow")
             for placement in placed.get(index, ()):
                 result.append(_placement_text(placement), style="yellow")
+            if index in unseen:
+                result.append("\nthe model was not shown this file in full", style="yellow")
             table.add_row(str(index + 1), Text(printable(path)), Text(action), result)
         console.print(table)
     for diagnostic in report.diagnostics:
@@ -177,6 +180,12 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
     "in full (by default such a write is refused).",
 )
 @click.option(
+    "--allow-hidden",
+    is_flag=True,
+    help="In a bridge session, let the reply write files the session's include and exclude "
+    "patterns leave out (by default such a write is refused).",
+)
+@click.option(
     "--strict",
     is_flag=True,
     help="Apply only edits whose quoted lines match the files exactly; refuse any looser "
@@ -200,6 +209,7 @@ def apply_command(
     dry_run: bool,
     partial: bool,
     allow_whole_file: bool,
+    allow_hidden: bool,
     strict: bool,
     fix_encoding: bool,
     do_recover: bool,
@@ -229,6 +239,7 @@ def apply_command(
         allow_whole_file=allow_whole_file,
         fix_encoding=fix_encoding,
         strict=strict,
+        allow_hidden=allow_hidden,
     )
     try:
         # A bar on the terminal's stderr once the apply has run for a second.

@@ -105,6 +105,8 @@ class ActionOutcome:
     placements: tuple[Edit, ...] = ()
     """The changes a loose stage placed (each with where it landed and what it did not find
     as written), for the report."""
+    unseen: bool = False
+    """It changes an existing file the model has not been shown in full in this session."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +151,13 @@ class _View:
     whole-file write may replace."""
     strict: bool = False
     """Only exact placements: a hunk or search text any looser stage would place is
-    refused."""
+    refused, and so is an edit to an existing file not among :attr:`shown`."""
+    shown: frozenset[str] | None = None
+    """The files the model has been shown in full (``None``: unknown): an edit to another
+    existing file is flagged (:attr:`ActionOutcome.unseen`)."""
+    hidden: Callable[[str], bool] | None = None
+    """Whether a path is one the session cannot show the model (left out by its include
+    rules, withheld as holding a secret): a reply never writes such a file."""
     reals: dict[str, str] = field(default_factory=dict)
     """Each path as an action named it, resolved (the key of :attr:`files`)."""
 
@@ -350,8 +358,22 @@ def _run(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...
     return stage, tuple(e for e in edits or () if e.landed is not None)
 
 
+def _refuse_hidden(view: _View, entry: _File) -> None:
+    """Refuse to touch a file the session cannot show the model."""
+    if view.hidden is not None and view.hidden(entry.path):
+        raise Refused(reason("hidden", path=entry.path))
+
+
+def _unseen(view: _View, entry: _File) -> bool:
+    """Whether ``entry`` is an existing file the model has not been shown in full."""
+    return view.shown is not None and entry.before is not None and entry.path not in view.shown
+
+
 def _run_action(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...] | None]:
     entry = view.open(action.path)
+    _refuse_hidden(view, entry)
+    if view.strict and _unseen(view, entry):
+        raise Refused(reason("strict_unseen", path=entry.path))
     stage: Stage | None = None
     edits: tuple[Edit, ...] | None = None
     match action:
@@ -399,6 +421,7 @@ def _run_action(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Ed
 
 def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
     target = view.open(to)
+    _refuse_hidden(view, target)
     if target.real == entry.real:
         entry.current, entry.edits = content, None
         return
@@ -451,30 +474,29 @@ def plan_actions(
     seen: frozenset[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     strict: bool = False,
+    shown: frozenset[str] | None = None,
+    hidden: Callable[[str], bool] | None = None,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
     ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
     the model has seen in full, the only existing ones a whole-file write may replace
     (``None``: not known, any). ``progress`` is told (done, total) as actions are planned.
-    ``strict``: a change only an inexact stage can place is refused."""
+    ``shown``: the files the model has been shown in full, an edit to any other existing
+    file being flagged (``None``: not known). ``strict``: a change only an inexact stage
+    can place is refused, and so is one to a file not among ``shown``. ``hidden``: whether
+    a path is one the session cannot show (an action touching it is refused)."""
     with speaking(lang):
-        return _plan(root, actions, seen, progress, strict)
+        view = _View(root=root, seen=seen, strict=strict, shown=shown, hidden=hidden)
+        return _plan(view, actions, progress)
 
 
 def _plan(
-    root: Path,
+    view: _View,
     actions: Sequence[tuple[int, FileAction]],
-    seen: frozenset[str] | None,
     progress: Callable[[int, int], None] | None = None,
-    strict: bool = False,
 ) -> Plan:
-    view = _View(
-        root=root,
-        seen=seen,
-        strict=strict,
-        edit_blocks=any(
-            isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
-        ),
+    view.edit_blocks = any(
+        isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
     )
     outcomes: list[ActionOutcome] = []
     for done, (index, action) in enumerate(actions):
@@ -483,6 +505,8 @@ def _plan(
         view.touched.clear()
         try:
             stage, placements = _run(view, action)
+            opened = view.files.get(view.reals.get(action.path, ""))
+            unseen = opened is not None and _unseen(view, opened)
         except (Refused, EditError, OSError) as exc:
             # Put back every file the action opened (new entries start as they were on disk).
             for real, (current, edits) in view.touched.items():
@@ -511,6 +535,7 @@ def _plan(
                 path=action.path,
                 stage=stage,
                 placements=placements,
+                unseen=unseen,
             )
         )
     return Plan(outcomes=tuple(outcomes), changes=tuple(_changes(view)))

@@ -84,7 +84,14 @@ class ApplyOptions:
     reply's: the feedback then speaks of the call and its arguments."""
     strict: bool = False
     """Apply only exact placements: a hunk or search text that only a looser stage places
-    (spacing, indentation, one line left out, fuzzy) is refused, with feedback."""
+    (spacing, indentation, one line left out, fuzzy) is refused, with feedback; so is an
+    edit to an existing file not among ``seen_in_full`` (when that is known)."""
+    hidden: Callable[[str], bool] | None = None
+    """Whether a path (relative, ``/`` separators) is one the session cannot show the model
+    (its include rules leave it out, or it holds a secret): an action touching such a file
+    is refused, unless ``allow_hidden``."""
+    allow_hidden: bool = False
+    """The user says so: write files ``hidden`` names all the same."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,9 +139,13 @@ class AppliedAction:
     placements: tuple[Placement, ...] = ()
     """Each hunk a loose stage placed: where it landed and what it did not find as written
     (empty when every hunk matched exactly)."""
+    unseen: bool = False
+    """It changes an existing file the model has not been shown in full in this session
+    (``ApplyOptions.seen_in_full``), so its edit rests on what the model guessed."""
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as JSON-ready data (``placements`` only when there are any)."""
+        """The entry as JSON-ready data (``placements`` only when there are any, ``unseen``
+        only when true)."""
         data: dict[str, Any] = {
             "index": self.index,
             "path": self.path,
@@ -143,6 +154,8 @@ class AppliedAction:
         }
         if self.placements:
             data["placements"] = [p.to_json() for p in self.placements]
+        if self.unseen:
+            data["unseen"] = True
         return data
 
 
@@ -289,6 +302,8 @@ def apply_actions(
             seen=seen,
             progress=options.progress,
             strict=options.strict,
+            shown=options.seen_in_full,
+            hidden=None if options.allow_hidden else options.hidden,
         )
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
@@ -317,6 +332,7 @@ def apply_actions(
                 for e in o.placements
                 if e.landed is not None
             ),
+            unseen=o.unseen,
         )
         for o in plan.outcomes
         if o.ok

@@ -41,6 +41,7 @@ from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.errors import UsageError
+from agentprompt.repo.discovery.patterns import matching_rules
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError
 
@@ -143,7 +144,36 @@ class ReplyChoices:
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1."""
     strict: bool = False
     """Apply only edits whose quoted lines match the file exactly; any looser placement
-    (spacing, indentation, a line left out, fuzzy) is refused with feedback."""
+    (spacing, indentation, a line left out, fuzzy) is refused with feedback, and so is an
+    edit to a file the session has not shown the model in full."""
+    allow_hidden: bool = False
+    """Let the reply write files the session's include and exclude patterns leave out (by
+    default a reply never writes a file the session cannot show)."""
+
+
+def _left_out_by_patterns(state: BridgeState) -> Callable[[str], bool] | None:
+    """Whether a path is one the session's include or exclude patterns leave out (so its
+    prompts never show it); None when the session has no patterns."""
+    if not state.includes and not state.excludes:
+        return None
+    rules = [
+        (matching_rules(patterns, input), keep)
+        for patterns, input, keep in (
+            (state.includes, "include", True),
+            (state.excludes, "exclude", False),
+        )
+        if patterns
+    ]
+
+    def left_out(path: str) -> bool:
+        # A pattern "matches" as a gitignore rule does: the rule deciding the path ignores it.
+        for ruleset, keep in rules:
+            rule, _ = ruleset.decide(path)
+            if (rule is not None and rule.excludes) != keep:
+                return True
+        return False
+
+    return left_out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -360,6 +390,8 @@ class BridgeSessions:
         )
         if choices.strict:
             options = replace(options, strict=True)
+        if found is not None and not choices.allow_hidden:
+            options = replace(options, hidden=_left_out_by_patterns(found[1]))
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)

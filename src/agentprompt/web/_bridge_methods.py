@@ -133,7 +133,15 @@ def bridge_drop_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[
 def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> ReplyChoices:
     check_unknown(
         params,
-        ("reply", "dialect", "partial", "allow_whole_file", "fix_encoding", "strict"),
+        (
+            "reply",
+            "dialect",
+            "partial",
+            "allow_whole_file",
+            "allow_hidden",
+            "fix_encoding",
+            "strict",
+        ),
         method,
     )
     return ReplyChoices(
@@ -143,6 +151,7 @@ def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> 
         allow_whole_file=flag(params, "allow_whole_file"),
         fix_encoding=flag(params, "fix_encoding"),
         strict=flag(params, "strict"),
+        allow_hidden=flag(params, "allow_hidden"),
     )
 
 
