@@ -182,8 +182,9 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
 @click.option(
     "--allow-hidden",
     is_flag=True,
-    help="In a bridge session, let the reply write files the session's include and exclude "
-    "patterns leave out (by default such a write is refused).",
+    help="In a bridge session, let the reply write files the session cannot show the model "
+    "(left out by its include and exclude patterns, or holding a likely secret); by default "
+    "such a write is refused.",
 )
 @click.option(
     "--strict",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from agentprompt.bridge.control import add_files, drop_files
@@ -42,6 +42,7 @@ from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery.patterns import matching_rules
+from agentprompt.repo.secrets import scan_text
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError
 
@@ -147,8 +148,28 @@ class ReplyChoices:
     (spacing, indentation, a line left out, fuzzy) is refused with feedback, and so is an
     edit to a file the session has not shown the model in full."""
     allow_hidden: bool = False
-    """Let the reply write files the session's include and exclude patterns leave out (by
-    default a reply never writes a file the session cannot show)."""
+    """Let the reply write files the session cannot show the model: left out by its include
+    and exclude patterns, or holding a likely secret (by default a reply never writes
+    them)."""
+
+
+def _cannot_show(root: Path, state: BridgeState) -> Callable[[str], bool]:
+    """Whether a path is a file the session's prompts never show: one its include or exclude
+    patterns leave out, or an existing file holding a likely secret (withheld from every
+    prompt). Each path is decided once."""
+    patterns = _left_out_by_patterns(state)
+
+    @cache
+    def hidden(path: str) -> bool:
+        if patterns is not None and patterns(path):
+            return True
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(scan_text(path, text))
+
+    return hidden
 
 
 def _left_out_by_patterns(state: BridgeState) -> Callable[[str], bool] | None:
@@ -391,7 +412,7 @@ class BridgeSessions:
         if choices.strict:
             options = replace(options, strict=True)
         if found is not None and not choices.allow_hidden:
-            options = replace(options, hidden=_left_out_by_patterns(found[1]))
+            options = replace(options, hidden=_cannot_show(self._root, found[1]))
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)
