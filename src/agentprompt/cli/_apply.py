@@ -115,10 +115,12 @@ def _show(report: ApplyReport) -> None:
 
 def _placement_text(placement: Placement) -> str:
     """One hunk a loose stage placed: where, and what of its quote it did not find."""
-    text = (
-        f"\nhunk {placement.hunk}: {placement.stage} match at lines "
-        f"{placement.first}-{placement.last}"
+    where = (
+        f"line {placement.first}"
+        if placement.first == placement.last
+        else f"lines {placement.first}-{placement.last}"
     )
+    text = f"\nhunk {placement.hunk}: {placement.stage} match at {where}"
     if placement.unmatched:
         quoted = ", ".join(repr(line.strip()) for line in placement.unmatched)
         text += f"; not in the file as quoted: {printable(quoted)}"

@@ -19,7 +19,7 @@ __all__ = ["WALK_LIMIT", "near_paths"]
 
 WALK_LIMIT = 20_000
 """At most this many directory entries are looked at."""
-NAME_CUTOFF = 0.75
+NAME_CUTOFF = 0.8
 """The least similarity (difflib ratio) of a file name to the one given to be proposed."""
 _SKIPPED = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "dist", "build"})
 
