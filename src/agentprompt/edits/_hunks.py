@@ -283,6 +283,8 @@ def _place(
         span = render_edit(lines, hunk, found)
     except Unplaceable as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
+    if found.stage == "exact":
+        return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
     placed = _placement(lines, old, found)
     if found.stage == "fuzzy" and _too_far(old, placed[1]):
         return None, cursor, _far_failure(number, old, placed), None
