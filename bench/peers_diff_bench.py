@@ -4,16 +4,23 @@ as given and with the mistakes models make.
 Run: ``.venv/bin/python bench/peers_diff_bench.py [--runs N]`` (after ``bench/peers.py``).
 
 The diffs are every file changed between click 8.1.7 and 8.1.8 (``bench/peers_diffs.py``),
-each in seven variants: as given, line numbers shifted, counts wrong, bare ``@@`` headers,
-whitespace drift in context lines, prose and a fence around, and all but the bare headers
-at once. Each file diff is applied on its own, on a fresh copy of the file from 8.1.7 in a
-new folder under the system temporary directory (outside any git repository), by:
+each in eight variants: as given, line numbers shifted, counts wrong, bare ``@@`` headers,
+whitespace drift in context lines, prose and a fence around, all but the bare headers at
+once, and a dropped context line (in every hunk, the first non-blank context line after a
+change is left out, as models skip such lines; the header counts are left as they were).
+Each file diff is applied on its own, on a fresh copy of the file from 8.1.7 in a new
+folder under the system temporary directory (outside any git repository), by:
 
 * agentprompt: ``apply_reply(root, text, dialect="udiff")`` in process (the library API
   ``agentprompt apply`` calls; interpreter start-up is not counted);
 * ``git apply PATCH`` and ``git apply --recount --ignore-whitespace PATCH``;
 * ``patch -p1 --batch --forward --no-backup-if-mismatch -r - -i PATCH`` (GNU patch's
   default fuzz of 2) and the same with ``-F3 -l`` (more fuzz, whitespace-blind matching).
+
+A hunk whose dropped line sits right where it adds lines that may go on either side of
+that line (``C +X G`` over ``C F G``: ``C X F G`` or ``C F X G``) cannot be placed
+without a guess; a table counts, for that variant, the files holding such a hunk
+(see :func:`side_unknown`), which a tool that never guesses refuses.
 
 A file counts as applied exactly when the result is byte-identical to 8.1.8; "silently
 wrong" counts the files a tool said it applied (exit status 0, or ``report.ok``) whose
@@ -38,8 +45,79 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from agentprompt.edits import apply_reply  # noqa: E402
-from peers_diffs import NEW, OLD, PACKAGE, VARIANTS, FileDiff, build_diffs  # noqa: E402
+from peers_diffs import NEW, OLD, PACKAGE, FileDiff, build_diffs  # noqa: E402
+from peers_diffs import VARIANTS as GIVEN_VARIANTS  # noqa: E402
 from peers_report import bars, cells, header, save, table  # noqa: E402
+
+DROPPED = "first context line after a change dropped"
+"""The variant with, in every hunk, the first non-blank context line after a change left
+out."""
+
+
+def _first_after_change(hunk: list[str]) -> int | None:
+    """The index in ``hunk`` (its body lines) of the first non-blank context line after a
+    change, if any."""
+    changed = False
+    for k, line in enumerate(hunk):
+        if line[:1] in ("+", "-"):
+            changed = True
+        elif changed and line[:1] == " " and line.strip():
+            return k
+    return None
+
+
+def _hunks_of(diff: str) -> list[tuple[int, list[str]]]:
+    """Each hunk of a one-file diff: the index of its first body line in the diff's lines,
+    and its body lines (with their prefix and newline)."""
+    lines = diff.splitlines(keepends=True)
+    out: list[tuple[int, list[str]]] = []
+    for i, line in enumerate(lines):
+        if line.startswith("@@"):
+            out.append((i + 1, []))
+        elif out and line[:1] in (" ", "+", "-", "\\"):
+            out[-1][1].append(line)
+    return out
+
+
+def drop_after_change(diff: str) -> str:
+    """Every hunk without its first non-blank context line after a change (counts kept)."""
+    lines = diff.splitlines(keepends=True)
+    gone = set()
+    for first, body in _hunks_of(diff):
+        k = _first_after_change(body)
+        if k is not None:
+            gone.add(first + k)
+    return "".join(line for i, line in enumerate(lines) if i not in gone)
+
+
+def side_unknown(diff: str) -> bool:
+    """Whether a hunk of ``diff``, its first context line after a change dropped, adds lines
+    right beside the gap that may stand on either side of the dropped line: added lines
+    right after a context line, or more added lines than the removed lines just before them
+    (which they would replace). Nothing in the quote tells; the file is refused by a tool
+    that never guesses."""
+    for _, body in _hunks_of(diff):
+        gap = _first_after_change(body)
+        if gap is None:
+            continue
+        rest = body[:gap] + body[gap + 1 :]
+        start = end = gap
+        while start > 0 and rest[start - 1][:1] == "+":
+            start -= 1
+        while end < len(rest) and rest[end][:1] == "+":
+            end += 1
+        if start == end:
+            continue
+        removed = 0
+        while start - removed > 0 and rest[start - removed - 1][:1] == "-":
+            removed += 1
+        if not 0 < end - start <= removed:
+            return True
+    return False
+
+
+VARIANTS = {**GIVEN_VARIANTS, DROPPED: drop_after_change}
+"""Each variant's name and how it rewrites one file's diff."""
 
 _PATCH = ["patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-"]
 COMMANDS = {
@@ -199,7 +277,18 @@ def main() -> None:
         [f"tool: peak resident memory applying {largest.path} (as given), MB", "MB"],
         [[t, f"{peaks[t]:.1f}"] for t in TOOLS],
     )
-    save("diff-apply", f"{head}\n\n{exact}\n\n{timing}\n\n{memory}")
+    unknown = sum(side_unknown(d.diff) for d in diffs)
+    placeable = table(
+        [f"variant: {DROPPED}", "files"],
+        [
+            [
+                "a hunk beside the gap whose side cannot be told (refused when no guess)",
+                str(unknown),
+            ],
+            ["every hunk placeable without a guess", str(total - unknown)],
+        ],
+    )
+    save("diff-apply", f"{head}\n\n{exact}\n\n{placeable}\n\n{timing}\n\n{memory}")
     bars(
         "diff-apply",
         f"Files applied exactly ({PACKAGE} {OLD} -> {NEW}, {total} file diffs)",

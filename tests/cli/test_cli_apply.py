@@ -264,3 +264,31 @@ def test_bad_replies_end_clearly_and_write_nothing(
     assert message in result.err + result.out and "Traceback" not in result.err
     assert snapshot_tree(repo) == before
     assert not (repo / ".agentprompt" / "journal").exists()
+
+
+LOOSE = """```diff
+--- a/src/app/cli.py
++++ b/src/app/cli.py
+@@ -1,2 +1,2 @@
+ def main()  ->  None:
+-    print('hi')
++    print('hello')
+```
+"""
+
+
+def test_strict_refuses_a_loose_placement_and_the_table_says_where_it_would_land(
+    run: Run, repo: Path, tmp_path: Path
+) -> None:
+    (repo / "src" / "app" / "cli.py").write_text("def main() -> None:\n    print('hi')\n")
+    before = snapshot_tree(repo)
+    loose = run("apply", _reply(tmp_path, LOOSE), "--root", str(repo), "--dry-run", "--json")
+    assert loose.code == 0, loose.out + loose.err
+    (placement,) = json.loads(loose.out)["matched"][0]["placements"]
+    assert placement["stage"] == "whitespace" and placement["lines"] == [1, 2]
+    shown = run("apply", _reply(tmp_path, LOOSE), "--root", str(repo), "--dry-run")
+    assert "hunk 1: whitespace match at lines 1-2" in shown.out
+    strict = run("apply", _reply(tmp_path, LOOSE), "--root", str(repo), "--strict")
+    assert strict.code == 1
+    assert "only exact matches" in strict.out
+    assert snapshot_tree(repo) == before

@@ -93,3 +93,54 @@ def test_a_new_file_needs_no_showing(run: Run, tmp_path: Path, clipboard: list[s
 def test_a_session_stored_before_takes_its_files_as_shown() -> None:
     state = BridgeState.from_json({"task": "t", "mode": "edit", "files": ["a.py"]})
     assert state.shown == ("a.py",)
+
+
+EDIT_INDEX = """<<<DIFF: src/index.ts>>>
+--- a/src/index.ts
++++ b/src/index.ts
+@@ -1 +1,2 @@
++// edited
+{first}
+<<<END>>>
+"""
+
+
+def test_a_file_the_session_leaves_out_is_not_written_without_allow_hidden(
+    run: Run, tmp_path: Path, clipboard: list[str]
+) -> None:
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE / "repo", root)
+    args = ("--root", str(root), "--task", "Fix parseJSON.", "--lang", "en")
+    assert run("pack", *args, "--exclude", "src/index.ts").code == 0
+    before = (root / "src" / "index.ts").read_text(encoding="utf-8")
+    reply = tmp_path / "reply.md"
+    reply.write_text(EDIT_INDEX.format(first=" " + before.splitlines()[0]), encoding="utf-8")
+    refused = run("apply", str(reply), "--root", str(root), "--json")
+    assert refused.code == 1
+    assert "cannot show you" in json.loads(refused.out)["failed"][0]["reason"]
+    assert (root / "src" / "index.ts").read_text(encoding="utf-8") == before
+    allowed = run("apply", str(reply), "--root", str(root), "--json", "--allow-hidden")
+    assert allowed.code == 0, allowed.out + allowed.err
+    applied = json.loads(allowed.out)["applied"][0]
+    assert applied["path"] == "src/index.ts" and applied["unseen"] is True
+    assert (root / "src" / "index.ts").read_text(encoding="utf-8").startswith("// edited\n")
+
+
+def test_a_file_holding_a_secret_is_not_written_without_allow_hidden(
+    run: Run, tmp_path: Path, clipboard: list[str]
+) -> None:
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE / "repo", root)
+    (root / "src" / "keys.ts").write_text('export const KEY = "AKIAZ7Q3LMN4PXR2TUVW";\n')
+    args = ("--root", str(root), "--task", "Fix parseJSON.", "--lang", "en")
+    assert run("pack", *args).code == 0
+    reply = tmp_path / "reply.md"
+    reply.write_text(
+        "src/keys.ts\n<<<<<<< SEARCH\nexport const KEY\n=======\nexport const OLD_KEY\n"
+        ">>>>>>> REPLACE\n",
+        encoding="utf-8",
+    )
+    refused = run("apply", str(reply), "--root", str(root), "--json")
+    assert refused.code == 1
+    assert "cannot show you" in json.loads(refused.out)["failed"][0]["reason"]
+    assert "OLD_KEY" not in (root / "src" / "keys.ts").read_text(encoding="utf-8")

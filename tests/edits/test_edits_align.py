@@ -202,3 +202,74 @@ def test_lines_added_beyond_a_replacement_beside_the_gap_are_refused(tmp_path: P
     assert not report.ok
     assert "before or after" in report.feedback
     assert (tmp_path / "r.py").read_text() == LOOP
+
+
+def test_fewer_added_lines_than_removed_beside_the_gap_stand_where_those_stood(
+    tmp_path: Path,
+) -> None:
+    source = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n"
+    (tmp_path / "f.py").write_text(source)
+    reply = (
+        "```diff\n--- a/f.py\n+++ b/f.py\n@@ -1,5 +1,4 @@\n def f():\n"
+        "-    a = 1\n-    b = 2\n+    a = 2\n     return a\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "f.py").read_text() == "def f():\n    a = 2\n    c = 3\n    return a\n"
+
+
+def test_a_pure_insertion_beside_the_gap_is_refused_naming_the_line_to_quote(
+    tmp_path: Path,
+) -> None:
+    # ` C +X G` over `C F G`: after `C` or before `G`? Nothing in the quote tells.
+    source = "import os\nimport re\nimport sys\n\nprint(sys.argv)\n"
+    (tmp_path / "m.py").write_text(source)
+    reply = (
+        "```diff\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,4 @@\n import os\n+import json\n"
+        " import sys\n \n print(sys.argv)\n```\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok
+    assert "'import re'" in report.feedback
+    assert "before or after" in report.feedback
+    assert (tmp_path / "m.py").read_text() == source
+
+
+CLOSING = "def a():\n    x = 1\n    y = 2\n    z = 3\n    return x\n\n\ndef b():\n    pass\n"
+
+
+def test_the_last_hunk_missing_a_closing_context_line_is_placed(tmp_path: Path) -> None:
+    # The header counts the line the quote left out, and the hunk stops short of the
+    # context it began with: it reads as open-ended, yet its one aligned place holds it.
+    (tmp_path / "c.py").write_text(CLOSING)
+    reply = (
+        "--- a/c.py\n+++ b/c.py\n@@ -1,5 +1,5 @@\n def a():\n     x = 1\n"
+        "-    y = 2\n+    y = 20\n     return x\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "c.py").read_text() == CLOSING.replace("y = 2\n", "y = 20\n")
+
+
+def test_a_last_hunk_cut_off_in_its_closing_context_stays_refused(tmp_path: Path) -> None:
+    # Every quoted line stands as the file holds it, with none left out between them: the
+    # lines the counts promise are missing after the quote, where more changes may have been.
+    (tmp_path / "c.py").write_text(CLOSING)
+    reply = (
+        "--- a/c.py\n+++ b/c.py\n@@ -1,5 +1,5 @@\n def a():\n     x = 1\n"
+        "-    y = 2\n+    y = 20\n     z = 3\n"
+    )
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok
+    assert (tmp_path / "c.py").read_text() == CLOSING
+
+
+def test_a_hunk_ending_the_file_missing_a_line_is_placed_at_the_end(tmp_path: Path) -> None:
+    # It stops on a change (the file's last line removed) and counts one line more than it
+    # quotes: it must end the file, and its one aligned place does.
+    source = "a = 1\n# one\n# two\n# three\nb = 2\n"
+    (tmp_path / "e.py").write_text(source)
+    reply = "--- a/e.py\n+++ b/e.py\n@@ -2,4 +2,3 @@\n # one\n-# two\n+# 2\n-b = 2\n"
+    report = apply_reply(tmp_path, reply)
+    assert report.ok, report.feedback
+    assert (tmp_path / "e.py").read_text() == "a = 1\n# one\n# 2\n# three\n"

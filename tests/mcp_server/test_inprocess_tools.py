@@ -133,3 +133,21 @@ def test_apply_edits_waits_for_the_roots_apply_lock(example: Path) -> None:
         holder.join()
     assert (example / "src" / "utils.ts").read_text(encoding="utf-8") != before
     assert find_session(example) is None
+
+
+def test_preview_edits_reports_a_loose_placement_and_strict_refuses_it(example: Path) -> None:
+    first = (example / "src" / "utils.ts").read_text(encoding="utf-8").splitlines()[0]
+    reply = (
+        "src/utils.ts\n<<<<<<< SEARCH\n"
+        f"{first.replace(' ', '  ', 1)}\n=======\n{first} // changed\n>>>>>>> REPLACE\n"
+    )
+
+    async def scenario(client: Client) -> None:
+        loose = await _data(client, "preview_edits", {"reply": reply})
+        (placement,) = loose["applied"][0]["placements"]
+        assert placement["stage"] == "whitespace" and placement["lines"] == [1, 1]
+        strict = await _data(client, "preview_edits", {"reply": reply, "strict": True})
+        assert strict["ok"] is False
+        assert "only exact matches" in strict["failed"][0]["reason"]
+
+    _served(example, scenario)

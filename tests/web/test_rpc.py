@@ -439,3 +439,18 @@ def test_bad_build_prompt_input_is_one_error_and_changes_nothing(
     assert error["code"] == -32602 and said in error["message"], error
     assert "\n" not in error["message"]
     assert find_session(repo) == before
+
+
+def test_preview_reply_takes_strict(rpc: Rpc, repo: Path) -> None:
+    source = (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    first = source.splitlines()[0]
+    spaced = first.replace(" ", "  ", 1)
+    assert spaced != first
+    reply = (
+        f"src/utils.ts\n<<<<<<< SEARCH\n{spaced}\n=======\n{first} // changed\n>>>>>>> REPLACE\n"
+    )
+    loose = rpc("preview_reply", reply=reply)["result"]
+    assert loose["ok"] is True
+    strict = rpc("preview_reply", reply=reply, strict=True)["result"]
+    assert strict["ok"] is False
+    assert "only exact matches" in strict["failed"][0]["reason"]

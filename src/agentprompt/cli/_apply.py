@@ -35,7 +35,7 @@ from agentprompt.cli._output import (
 from agentprompt.cli._parse import read_reply
 from agentprompt.cli._progress import scan_progress
 from agentprompt.edits.actions import EditError
-from agentprompt.edits.apply import ApplyReport
+from agentprompt.edits.apply import ApplyReport, Placement
 from agentprompt.edits.dialects import select_dialects
 from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed
 from agentprompt.errors import AgentPromptError, UsageError
@@ -71,6 +71,8 @@ def _show(report: ApplyReport) -> None:
             table.add_column(column)
         failed = {f.index: f for f in report.failed}
         applied = {a.index for a in report.applied}
+        placed = {m.index: m.placements for m in report.matched}
+        unseen = {m.index for m in report.matched if m.unseen}
         rows = [(m.index, m.path, m.action, m.stage) for m in report.matched]
         rows += [(f.index, f.path, f.action, None) for f in report.failed]
         for index, path, action, stage in sorted(rows, key=lambda r: r[0]):
@@ -81,6 +83,10 @@ def _show(report: ApplyReport) -> None:
                 result = Text(done + (f" ({stage} match)" if stage else ""), style="green")
             else:
                 result = Text("matched, not written", style="yellow")
+            for placement in placed.get(index, ()):
+                result.append(_placement_text(placement), style="yellow")
+            if index in unseen:
+                result.append("\nthe model was not shown this file in full", style="yellow")
             table.add_row(str(index + 1), Text(printable(path)), Text(action), result)
         console.print(table)
     for diagnostic in report.diagnostics:
@@ -105,6 +111,23 @@ def _show(report: ApplyReport) -> None:
         else ("written" if report.written else "nothing written")
     )
     console.print(Text(summary, style="bold"))
+
+
+def _placement_text(placement: Placement) -> str:
+    """One hunk a loose stage placed: where, and what of its quote it did not find."""
+    where = (
+        f"line {placement.first}"
+        if placement.first == placement.last
+        else f"lines {placement.first}-{placement.last}"
+    )
+    text = f"\nhunk {placement.hunk}: {placement.stage} match at {where}"
+    if placement.unmatched:
+        quoted = ", ".join(repr(line.strip()) for line in placement.unmatched)
+        text += f"; not in the file as quoted: {printable(quoted)}"
+    if placement.left_out:
+        lines = ", ".join(repr(line.strip()) for line in placement.left_out)
+        text += f"; file lines the quote left out: {printable(lines)}"
+    return text
 
 
 def _show_recovery(report: RecoveryReport) -> None:
@@ -159,6 +182,19 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
     "in full (by default such a write is refused).",
 )
 @click.option(
+    "--allow-hidden",
+    is_flag=True,
+    help="In a bridge session, let the reply write files the session cannot show the model "
+    "(left out by its include and exclude patterns, or holding a likely secret); by default "
+    "such a write is refused.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Apply only edits whose quoted lines match the files exactly; refuse any looser "
+    "placement (other spacing or indentation, a line left out, a fuzzy match).",
+)
+@click.option(
     "--fix-encoding",
     is_flag=True,
     help="Repair a reply whose UTF-8 text was read as Windows-1252 or Latin-1 (cafÃ© for café); "
@@ -176,6 +212,8 @@ def apply_command(
     dry_run: bool,
     partial: bool,
     allow_whole_file: bool,
+    allow_hidden: bool,
+    strict: bool,
     fix_encoding: bool,
     do_recover: bool,
     as_json: bool,
@@ -203,6 +241,8 @@ def apply_command(
         partial=partial,
         allow_whole_file=allow_whole_file,
         fix_encoding=fix_encoding,
+        strict=strict,
+        allow_hidden=allow_hidden,
     )
     try:
         # A bar on the terminal's stderr once the apply has run for a second.

@@ -50,6 +50,7 @@ if _typing.TYPE_CHECKING:
         ApplyOptions,
         ApplyReport,
         FailedAction,
+        Placement,
         apply_actions,
         apply_reply,
     )
@@ -91,6 +92,7 @@ _LAZY = {
     "MoveFile": "agentprompt.edits.actions",
     "ParseResult": "agentprompt.edits.actions",
     "PatchFile": "agentprompt.edits.actions",
+    "Placement": "agentprompt.edits.apply",
     "RecoveryReport": "agentprompt.edits.journal",
     "RequestFiles": "agentprompt.edits.actions",
     "STAGES": "agentprompt.edits._match",
@@ -138,6 +140,7 @@ __all__ = [
     "MoveFile",
     "ParseResult",
     "PatchFile",
+    "Placement",
     "RecoveryReport",
     "RequestFiles",
     "SearchReplace",

@@ -169,10 +169,21 @@ def _scope_start(index: LineIndex, hunk: Hunk, cursor: int) -> int:
 
 
 def _edit(
-    hunk: Hunk, number: int, split: bool, span: tuple[int, int, tuple[str, ...]], stage: Stage
+    hunk: Hunk,
+    number: int,
+    split: bool,
+    span: tuple[int, int, tuple[str, ...]],
+    stage: Stage,
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> Edit:
+    """The edit of a placed hunk; ``placed``: where a loose stage landed it, the quoted
+    lines not found as written and the file lines the quote left out."""
     start, end, new = span
+    landed, unmatched, left_out = placed or (None, (), ())
     return Edit(
+        landed=landed,
+        unmatched=unmatched,
+        left_out=left_out,
         start=start,
         end=end,
         new=new,
@@ -203,6 +214,17 @@ def _place(
         # It must sit at the very end: search only there.
         start = max(cursor, len(lines) - len(old))
         if start != len(lines) - len(old):
+            try:
+                fitted = _aligned_at_end(index, hunk, number, cursor, split)
+            except Unplaceable as exc:
+                return (
+                    None,
+                    cursor,
+                    HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)),
+                    None,
+                )
+            if fitted is not None:
+                return fitted[0], fitted[1], None, None
             return None, cursor, None, Missing(closest=(max(0, len(lines) - 1), len(lines)))
         if hunk.open_end:
             # Read as reaching the end only because it stops on a change: its quoted lines
@@ -219,30 +241,109 @@ def _place(
         return _edit(hunk, number, split, span, "exact"), at + 1, None, None
     removed = [line[:1] == "-" for line in quoted]
     found = locate(index, old, start=start, hint=hint, removed=removed, fuzzy=False)
+    # Why the one place a one-gap alignment found could not take the hunk's added lines.
+    unclear: str | None = None
     if isinstance(found, Missing) and not found.ambiguous and not hunk.at_end_of_file:
         # A quote that leaves out (or adds) one line of the file is aligned with it before
         # the fuzzy stage is tried: its lines match the file exactly, a stronger sign.
-        aligned = _aligned(index, hunk, number, cursor, split)
+        try:
+            aligned = _aligned(index, hunk, number, cursor, split)
+        except Unplaceable as exc:
+            aligned, unclear = None, str(exc)
         if aligned is not None:
             return aligned[0], aligned[1], None, None
         found = locate(index, old, start=start, hint=hint, removed=removed)
     elif isinstance(found, Found) and found.stage not in ("exact", "trailing-whitespace"):
         # Found only by loosening the text (another indentation, spacing): a place where the
         # quote stands as written but for one left-out line is as likely the one meant.
-        aligned = _aligned(index, hunk, number, cursor, split)
+        try:
+            aligned = _aligned(index, hunk, number, cursor, split)
+        except Unplaceable:
+            aligned = None
         if aligned is not None and aligned[1] - 1 != found.start:
             found = Missing(candidates=(found.start, aligned[1] - 1), stage=found.stage)
     if isinstance(found, Missing) and start > cursor and not hunk.at_end_of_file:
         found = locate(index, old, start=cursor, hint=hint, removed=removed)
     if isinstance(found, Found) and hunk.at_end_of_file and found.end != len(lines):
         found = Missing(closest=(found.start, found.end))
+    if isinstance(found, Missing) and hunk.at_end_of_file and not found.ambiguous:
+        try:
+            fitted = _aligned_at_end(index, hunk, number, cursor, split)
+        except Unplaceable as exc:
+            fitted, unclear = None, str(exc)
+        if fitted is not None:
+            return fitted[0], fitted[1], None, None
+    if isinstance(found, Missing) and unclear is not None and not found.ambiguous:
+        # The quote stands in one place but for a line it left out, right where it adds
+        # lines: the model is told which line to quote, not that nothing was found.
+        return None, cursor, HunkFailure(hunk=number, reason=unclear, expected=tuple(old)), None
     if isinstance(found, Missing):
         return None, cursor, None, found
     try:
         span = render_edit(lines, hunk, found)
     except Unplaceable as exc:
         return None, cursor, HunkFailure(hunk=number, reason=str(exc), expected=tuple(old)), None
-    return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
+    if found.stage == "exact":
+        return _edit(hunk, number, split, span, found.stage), found.start + 1, None, None
+    placed = _placement(lines, old, found)
+    if found.stage == "fuzzy" and _too_far(old, placed[1]):
+        return None, cursor, _far_failure(number, old, placed), None
+    return _edit(hunk, number, split, span, found.stage, placed), found.start + 1, None, None
+
+
+FUZZY_UNMATCHED_MOST = 0.25
+"""A fuzzy placement is refused when more than this share of its quoted non-blank lines
+(and more than one of them) are not found in the file as written: the place is a guess the
+user cannot judge (a changelog hunk quoting a version heading the file does not hold lands
+under another version's heading)."""
+
+
+def _placement(
+    lines: Sequence[str], old: Sequence[str], found: Found
+) -> tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]:
+    """Where a loose stage placed ``old``: the file lines it spans, the quoted lines not
+    found there as written (spacing aside; only for the fuzzy stage, the others match every
+    line by a looser form of its text) and the file lines the quote left out."""
+    if found.stage != "fuzzy":
+        return (found.start, found.end), (), ()
+    paired = set()
+    unmatched = []
+    for text, at in zip(old, found.pairs, strict=True):
+        if at is not None:
+            paired.add(at)
+        if at is None or normalise(text, "whitespace") != normalise(lines[at], "whitespace"):
+            unmatched.append(text)
+    left_out = tuple(lines[k] for k in range(found.start, found.end) if k not in paired)
+    return (found.start, found.end), tuple(unmatched), left_out
+
+
+def _too_far(old: Sequence[str], unmatched: Sequence[str]) -> bool:
+    """Whether too many of the quoted non-blank lines are not in the file as written."""
+    missing = sum(1 for line in unmatched if line.strip())
+    quoted = sum(1 for line in old if line.strip())
+    return missing > 1 and missing > FUZZY_UNMATCHED_MOST * quoted
+
+
+def _far_failure(
+    number: int,
+    old: Sequence[str],
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]],
+) -> HunkFailure:
+    (start, end), unmatched, _ = placed
+    shown = [repr(line.strip()) for line in unmatched if line.strip()]
+    return HunkFailure(
+        hunk=number,
+        reason=reason(
+            "too_far",
+            count=len(shown),
+            quoted=sum(1 for line in old if line.strip()),
+            first=start + 1,
+            last=end,
+            lines=listed(shown),
+        ),
+        expected=tuple(old),
+        closest=(start, end),
+    )
 
 
 ALIGN_LEAST = 3
@@ -273,17 +374,19 @@ def _alignments(
 
 def _side_known(lines: Sequence[str], before: int, after: int) -> bool:
     """Whether the lines a hunk adds between its lines ``before`` and ``after``, where the
-    file has one line more, have a known side of it: there are none, or they replace line
-    for line the removed lines just before them, and so stand where those stood. Lines added
-    after a context line (or more lines than were removed) may go before or after the file's
-    extra line: ``A +x C`` over ``A B C`` is ``A x B C`` as well as ``A B x C``."""
+    file has one line more, have a known side of it: there are none, or they replace the
+    removed lines just before them, no more lines than those, and so stand where those
+    stood (``A -D +E G`` over ``A D F G`` is ``A E F G``: the change is anchored on ``D``).
+    Lines added right after a context line, or more lines than were removed, may go before
+    or after the file's extra line: ``A +x C`` over ``A B C`` is ``A x B C`` as well as
+    ``A B x C``, and ``-D +E +x G`` may be ``E x F G`` or ``E F x G``."""
     added = after - before - 1
     if added == 0:
         return True
     removed = 0
     while before - removed >= 0 and lines[before - removed][:1] == "-":
         removed += 1
-    return removed == added
+    return 0 < added <= removed
 
 
 def _slide(keys: Sequence[str], file_keys: Sequence[str], s: int, kind: str, p: int) -> int:
@@ -299,14 +402,45 @@ def _slide(keys: Sequence[str], file_keys: Sequence[str], s: int, kind: str, p: 
     return low
 
 
-def _aligned(
+def _aligned_at_end(
     index: LineIndex, hunk: Hunk, number: int, cursor: int, split: bool
 ) -> tuple[Edit, int] | None:
+    """Place a hunk read as reaching the end of its file whose quote leaves out one line of
+    the file: where its aligned place ends the file, or, for an open-ended hunk that ends on
+    context and whose header counts exactly the one line it left out, wherever its one
+    place is. A reply cut off inside the closing context quotes its lines as the file holds
+    them, with no line left out between them, so it finds no such place and stays refused."""
+    fitted = _aligned(index, hunk, number, cursor, split, kinds=("file",))
+    if fitted is None:
+        return None
+    edit, after, end = fitted
+    held = sum(1 for line in hunk.lines if line[:1] != "+")
+    counted = (
+        hunk.open_end
+        and hunk.lines[-1][:1] == " "
+        and hunk.old_count is not None
+        and hunk.old_count == held + 1
+    )
+    return (edit, after) if counted or end == len(index.lines) else None
+
+
+def _aligned(
+    index: LineIndex,
+    hunk: Hunk,
+    number: int,
+    cursor: int,
+    split: bool,
+    *,
+    kinds: tuple[str, ...] = ("file", "quote"),
+) -> tuple[Edit, int, int] | None:
     """Place a hunk whose quoted lines leave out one line of the file, or add one context
     line the file lacks (models drop a blank or repeated line), by aligning it with the file
     with one gap: only when exactly one such place exists at or after ``cursor`` and every
-    removed line is matched. The edit, and the next cursor; None when there is no single
-    place."""
+    removed line is matched (``kinds`` names the gaps looked for: ``"file"``, a line of the
+    file left out, ``"quote"``, a quoted line the file lacks). The edit, the next cursor and
+    one past the last file line the hunk spans; None when there is no single place.
+    :class:`Unplaceable` when the one place has the left-out line right where the hunk adds
+    lines that may go on either side of it."""
     quoted = [line for line in hunk.lines if line[:1] in (" ", "-")]
     if len(quoted) < ALIGN_LEAST:
         return None
@@ -315,6 +449,7 @@ def _aligned(
     file_keys = index.keys("aligned")
     starts = {s for s in index.positions("aligned", keys[0]) if s >= cursor}
     places = [a for s in sorted(starts) for a in _alignments(keys, removed, file_keys, s)]
+    places = [a for a in places if a[1] in kinds]
     if len(places) > 1:
         # A place where every quoted line stands (the file has one more) explains all the
         # model wrote; one where a quoted line stands nowhere explains less.
@@ -341,7 +476,7 @@ def _aligned(
         return None
     lines = list(hunk.lines)
     if kind == "file" and not _side_known(hunk.lines, positions[p - 1], at):
-        return None
+        raise Unplaceable(reason("gap_unclear", line=repr(index.lines[s + p].strip())))
     if kind == "file":
         lines.insert(at, " " + index.lines[s + p])
     else:
@@ -353,7 +488,12 @@ def _aligned(
         edit = render_edit(index.lines, fitted, found)
     except Unplaceable:
         return None
-    return _edit(fitted, number, split, edit, "aligned"), s + 1
+    placed: tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]] = (
+        ((s, s + span), (), (index.lines[s + p],))
+        if kind == "file"
+        else ((s, s + span), (quoted[p][1:],), ())
+    )
+    return _edit(fitted, number, split, edit, "aligned", placed), s + 1, s + span
 
 
 def _already_applied(index: LineIndex, hunk: Hunk, cursor: int) -> int | None:

@@ -26,8 +26,9 @@ from agentprompt.edits._guards import (
 )
 from agentprompt.edits._hunks import HunkFailure, apply_hunks, hunk_from_texts
 from agentprompt.edits._match import Stage
+from agentprompt.edits._near import near_paths
 from agentprompt.edits._numbered import unnumbered, unnumbered_hunk_lines
-from agentprompt.edits._reasons import joined_reasons, reason
+from agentprompt.edits._reasons import joined_reasons, listed, reason
 from agentprompt.edits._splice import Edit, apply_edits
 from agentprompt.edits._textfile import (
     TextFile,
@@ -101,6 +102,11 @@ class ActionOutcome:
     """The file's lines when the action was tried, to quote back the nearest ones."""
     settled: bool = False
     """It failed only because its change is already in the file: nothing to resend."""
+    placements: tuple[Edit, ...] = ()
+    """The changes a loose stage placed (each with where it landed and what it did not find
+    as written), for the report."""
+    unseen: bool = False
+    """It changes an existing file the model has not been shown in full in this session."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,6 +149,15 @@ class _View:
     seen: frozenset[str] | None = None
     """The files the model has seen in full (``None``: unknown): the only existing files a
     whole-file write may replace."""
+    strict: bool = False
+    """Only exact placements: a hunk or search text any looser stage would place is
+    refused, and so is an edit to an existing file not among :attr:`shown`."""
+    shown: frozenset[str] | None = None
+    """The files the model has been shown in full (``None``: unknown): an edit to another
+    existing file is flagged (:attr:`ActionOutcome.unseen`)."""
+    hidden: Callable[[str], bool] | None = None
+    """Whether a path is one the session cannot show the model (left out by its include
+    rules, withheld as holding a secret): a reply never writes such a file."""
     reals: dict[str, str] = field(default_factory=dict)
     """Each path as an action named it, resolved (the key of :attr:`files`)."""
 
@@ -233,10 +248,19 @@ def _whole(
 _Result = tuple[TextFile, Stage, tuple[Edit, ...] | None]
 
 
-def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
+def _absent(root: Path, entry: _File, fallback: str) -> Refused:
+    """The refusal of an edit to a file that does not exist: which existing files it most
+    likely meant (a mistyped name, a wrong folder), else ``fallback``."""
+    near = near_paths(root, entry.path)
+    if not near:
+        return Refused(fallback)
+    return Refused(reason("no_file_near", near=listed([f"`{p}`" for p in near])))
+
+
+def _patch(hunks_action: PatchFile, entry: _File, root: Path) -> _Result:
     current = entry.current
     if current is None and any(h.old_lines for h in hunks_action.hunks):
-        raise Refused(reason("patch_no_file"))
+        raise _absent(root, entry, reason("patch_no_file"))
     lines = current.lines if current else ()
     outcome = apply_hunks(lines, hunks_action.hunks, text=current.text if current else None)
     if outcome.failures and current is not None:
@@ -255,7 +279,7 @@ def _patch(hunks_action: PatchFile, entry: _File) -> _Result:
     return _new_text(new, final, current), outcome.stage, outcome.edits if current else None
 
 
-def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
+def _search(action: SearchReplace | AnchoredEdit, entry: _File, root: Path) -> _Result:
     current = entry.current
     replace_lines, _ = split_lines(action.replace)
     if not action.search.strip():
@@ -266,7 +290,7 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
         lines = [*current.lines, *replace_lines]
         return _new_text(lines, current.final_newline, current), "exact", None
     if current is None:
-        raise Refused(reason("search_no_file"))
+        raise _absent(root, entry, reason("search_no_file"))
     search_lines, _ = split_lines(action.search)
     outcome = apply_hunks(
         current.lines,
@@ -297,16 +321,59 @@ def _search(action: SearchReplace | AnchoredEdit, entry: _File) -> _Result:
     raise Refused(failure.reason, (failure,), current.lines)
 
 
-def _require(entry: _File, what: str) -> TextFile:
+def _require(entry: _File, what: str, root: Path) -> TextFile:
     """The file's text; refused when it does not exist (``what``: ``deleted`` or ``moved``)."""
     if entry.current is None:
-        raise Refused(reason("no_file", what=reason(f"what_{what}")))
+        raise _absent(root, entry, reason("no_file", what=reason(f"what_{what}")))
     return entry.current
 
 
-def _run(view: _View, action: FileAction) -> Stage | None:
-    """Apply one action to the view; raises :class:`Refused` (view unchanged) when it fails."""
+def _strict(edits: tuple[Edit, ...] | None, stage: Stage) -> None:
+    """Refuse a change placed by any stage but ``exact`` (a strict apply)."""
+    if stage == "exact":
+        return
+    loose = [e for e in edits or () if e.stage != "exact"]
+    if not loose:
+        raise Refused(reason("strict_any", stage=stage))
+    parts = [
+        reason(
+            "hunk",
+            hunk=e.hunk + 1,
+            reason=reason(
+                "strict",
+                stage=e.stage,
+                first=(e.landed or (e.start, e.end))[0] + 1,
+                last=(e.landed or (e.start, e.end))[1],
+            ),
+        )
+        for e in loose
+    ]
+    raise Refused(joined_reasons(list(dict.fromkeys(parts))))
+
+
+def _run(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...]]:
+    """Apply one action to the view: the loosest stage it needed and the changes a loose
+    stage placed; raises :class:`Refused` (view unchanged) when it fails."""
+    stage, edits = _run_action(view, action)
+    return stage, tuple(e for e in edits or () if e.landed is not None)
+
+
+def _refuse_hidden(view: _View, entry: _File) -> None:
+    """Refuse to touch a file the session cannot show the model."""
+    if view.hidden is not None and view.hidden(entry.path):
+        raise Refused(reason("hidden", path=entry.path))
+
+
+def _unseen(view: _View, entry: _File) -> bool:
+    """Whether ``entry`` is an existing file the model has not been shown in full."""
+    return view.shown is not None and entry.before is not None and entry.path not in view.shown
+
+
+def _run_action(view: _View, action: FileAction) -> tuple[Stage | None, tuple[Edit, ...] | None]:
     entry = view.open(action.path)
+    _refuse_hidden(view, entry)
+    if view.strict and _unseen(view, entry):
+        raise Refused(reason("strict_unseen", path=entry.path))
     stage: Stage | None = None
     edits: tuple[Edit, ...] | None = None
     match action:
@@ -318,38 +385,43 @@ def _run(view: _View, action: FileAction) -> Stage | None:
                 seen=view.seen,
             )
         case PatchFile():
-            new, stage, edits = _patch(action, entry)
+            new, stage, edits = _patch(action, entry, view.root)
+            if view.strict:
+                _strict(edits, stage)
         case SearchReplace() | AnchoredEdit():
-            new, stage, edits = _search(action, entry)
+            new, stage, edits = _search(action, entry, view.root)
+            if view.strict:
+                _strict(edits, stage)
         case DeleteFile():
-            current = _require(entry, "deleted")
+            current = _require(entry, "deleted", view.root)
             refuse_link(view.root, action.path, "deleted")
             if action.expected is not None:
                 check_expected(current, action.expected)
             entry.current, entry.edits = None, None
-            return None
+            return None, None
         case MoveFile():
-            new = _require(entry, "moved")
+            new = _require(entry, "moved", view.root)
             refuse_link(view.root, action.path, "moved")
             _move(view, entry, new, action.to)
-            return None
+            return None, None
     check_encodable(action)
     refuse_stand_ins(action, entry.current.lines if entry.current is not None else ())
     if isinstance(action, PatchFile) and action.move_to:
         refuse_link(view.root, action.path, "moved")
         _move(view, entry, new, action.move_to)
-        return stage
+        return stage, edits
     _check_no_clash(view, entry)
     if entry.before is None:
         check_case(entry.real, entry.path)
     first = entry.current is entry.original and entry.edits == ()
     entry.edits = edits if first and edits is not None else None
     entry.current = new
-    return stage
+    return stage, edits
 
 
 def _move(view: _View, entry: _File, content: TextFile, to: str) -> None:
     target = view.open(to)
+    _refuse_hidden(view, target)
     if target.real == entry.real:
         entry.current, entry.edits = content, None
         return
@@ -401,27 +473,30 @@ def plan_actions(
     lang: str = "en",
     seen: frozenset[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    strict: bool = False,
+    shown: frozenset[str] | None = None,
+    hidden: Callable[[str], bool] | None = None,
 ) -> Plan:
     """Run ``actions`` (each with its index) over an in-memory view of the files under
     ``root``; the reasons of those that fail are worded in ``lang``. ``seen``: the files
     the model has seen in full, the only existing ones a whole-file write may replace
-    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned."""
+    (``None``: not known, any). ``progress`` is told (done, total) as actions are planned.
+    ``shown``: the files the model has been shown in full, an edit to any other existing
+    file being flagged (``None``: not known). ``strict``: a change only an inexact stage
+    can place is refused, and so is one to a file not among ``shown``. ``hidden``: whether
+    a path is one the session cannot show (an action touching it is refused)."""
     with speaking(lang):
-        return _plan(root, actions, seen, progress)
+        view = _View(root=root, seen=seen, strict=strict, shown=shown, hidden=hidden)
+        return _plan(view, actions, progress)
 
 
 def _plan(
-    root: Path,
+    view: _View,
     actions: Sequence[tuple[int, FileAction]],
-    seen: frozenset[str] | None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
-    view = _View(
-        root=root,
-        seen=seen,
-        edit_blocks=any(
-            isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
-        ),
+    view.edit_blocks = any(
+        isinstance(a, PatchFile | SearchReplace | AnchoredEdit) for _, a in actions
     )
     outcomes: list[ActionOutcome] = []
     for done, (index, action) in enumerate(actions):
@@ -429,7 +504,9 @@ def _plan(
             progress(done, len(actions))
         view.touched.clear()
         try:
-            stage = _run(view, action)
+            stage, placements = _run(view, action)
+            opened = view.files.get(view.reals.get(action.path, ""))
+            unseen = opened is not None and _unseen(view, opened)
         except (Refused, EditError, OSError) as exc:
             # Put back every file the action opened (new entries start as they were on disk).
             for real, (current, edits) in view.touched.items():
@@ -451,7 +528,15 @@ def _plan(
             )
             continue
         outcomes.append(
-            ActionOutcome(index=index, action=action, ok=True, path=action.path, stage=stage)
+            ActionOutcome(
+                index=index,
+                action=action,
+                ok=True,
+                path=action.path,
+                stage=stage,
+                placements=placements,
+                unseen=unseen,
+            )
         )
     return Plan(outcomes=tuple(outcomes), changes=tuple(_changes(view)))
 

@@ -46,6 +46,15 @@ class Edit:
     old_no_newline_at_end: bool = False
     """Its hunk said the old last line had no newline (so, without the marker above, the new
     one has)."""
+    landed: tuple[int, int] | None = None
+    """For a hunk placed by a loose stage (not ``exact``): the original lines (0-based
+    start, end) its quoted lines were matched with, where it landed."""
+    unmatched: tuple[str, ...] = ()
+    """For a fuzzy or aligned placement: the quoted lines not found in the file as written
+    (spacing aside)."""
+    left_out: tuple[str, ...] = ()
+    """For a fuzzy or aligned placement: the file's lines inside :attr:`landed` the quote
+    did not mention."""
 
 
 def _indent(line: str) -> str:
@@ -151,10 +160,10 @@ def render_edit(lines: Sequence[str], hunk: Hunk, found: Found) -> tuple[int, in
         old_i += 1
         if target is None:
             continue
-        if pending and target > pos and (before != "-" or len(pending) != removed):
+        if pending and target > pos and (before != "-" or len(pending) > removed):
             # An insertion after a context line, where the file gained lines the quote
-            # lacks: before them or after them? (Additions replacing removed lines line for
-            # line take their place, before the gained lines.)
+            # lacks: before them or after them? (Additions replacing removed lines, no more
+            # lines than those, take their place, before the gained lines.)
             raise Unplaceable(reason("gap_unclear", line=repr(lines[pos].strip())))
         if pending or sign != "-":
             removed = 0

@@ -46,6 +46,7 @@ __all__ = [
     "ApplyOptions",
     "ApplyReport",
     "FailedAction",
+    "Placement",
     "apply_actions",
     "apply_reply",
 ]
@@ -81,6 +82,46 @@ class ApplyOptions:
     tool: str | None = None
     """The tool call the actions come from (its name, such as ``edit``), when they are not a
     reply's: the feedback then speaks of the call and its arguments."""
+    strict: bool = False
+    """Apply only exact placements: a hunk or search text that only a looser stage places
+    (spacing, indentation, one line left out, fuzzy) is refused, with feedback; so is an
+    edit to an existing file not among ``seen_in_full`` (when that is known)."""
+    hidden: Callable[[str], bool] | None = None
+    """Whether a path (relative, ``/`` separators) is one the session cannot show the model
+    (its include rules leave it out, or it holds a secret): an action touching such a file
+    is refused, unless ``allow_hidden``."""
+    allow_hidden: bool = False
+    """The user says so: write files ``hidden`` names all the same."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    """Where a loose stage (anything but ``exact``) placed one hunk, and what of its quote
+    it did not find as written."""
+
+    hunk: int
+    """The hunk's number in its block, from 1 (a search text is hunk 1)."""
+    stage: Stage
+    """The stage that placed it."""
+    first: int
+    """The first line (1-based, in the file before the edit) its quoted lines matched."""
+    last: int
+    """The last such line."""
+    unmatched: tuple[str, ...] = ()
+    """The quoted lines not found in the file as written (spacing aside): for fuzzy and
+    aligned placements."""
+    left_out: tuple[str, ...] = ()
+    """The file's lines inside ``first..last`` that the quote did not mention."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The placement as JSON-ready data."""
+        return {
+            "hunk": self.hunk,
+            "stage": self.stage,
+            "lines": [self.first, self.last],
+            "unmatched": list(self.unmatched),
+            "left_out": list(self.left_out),
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,10 +136,27 @@ class AppliedAction:
     """Its kind: ``write``, ``patch``, ``edit``, ``replace``, ``delete`` or ``move``."""
     stage: Stage | None = None
     """The loosest matcher stage it needed (``None`` for actions that do not search)."""
+    placements: tuple[Placement, ...] = ()
+    """Each hunk a loose stage placed: where it landed and what it did not find as written
+    (empty when every hunk matched exactly)."""
+    unseen: bool = False
+    """It changes an existing file the model has not been shown in full in this session
+    (``ApplyOptions.seen_in_full``), so its edit rests on what the model guessed."""
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as JSON-ready data."""
-        return {"index": self.index, "path": self.path, "action": self.action, "stage": self.stage}
+        """The entry as JSON-ready data (``placements`` only when there are any, ``unseen``
+        only when true)."""
+        data: dict[str, Any] = {
+            "index": self.index,
+            "path": self.path,
+            "action": self.action,
+            "stage": self.stage,
+        }
+        if self.placements:
+            data["placements"] = [p.to_json() for p in self.placements]
+        if self.unseen:
+            data["unseen"] = True
+        return data
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,7 +296,14 @@ def apply_actions(
         ]
         seen = None if options.allow_whole_file else options.seen_in_full
         plan = plan_actions(
-            root, file_actions, lang=options.lang, seen=seen, progress=options.progress
+            root,
+            file_actions,
+            lang=options.lang,
+            seen=seen,
+            progress=options.progress,
+            strict=options.strict,
+            shown=options.seen_in_full,
+            hidden=None if options.allow_hidden else options.hidden,
         )
         lands = not plan.failed or options.partial
         # Everything the report says is computed before anything is written, so a failure
@@ -250,7 +315,25 @@ def apply_actions(
             write_changes(root, plan.changes)
             written = bool(plan.changes)
     matched = tuple(
-        AppliedAction(index=o.index, path=o.path, action=o.action.kind, stage=o.stage)
+        AppliedAction(
+            index=o.index,
+            path=o.path,
+            action=o.action.kind,
+            stage=o.stage,
+            placements=tuple(
+                Placement(
+                    hunk=e.hunk + 1,
+                    stage=e.stage,
+                    first=e.landed[0] + 1,
+                    last=e.landed[1],
+                    unmatched=e.unmatched,
+                    left_out=e.left_out,
+                )
+                for e in o.placements
+                if e.landed is not None
+            ),
+            unseen=o.unseen,
+        )
         for o in plan.outcomes
         if o.ok
     )

@@ -3,7 +3,7 @@ these, and every result is checked against its shape before it is sent."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 # pydantic reads TypedDicts for the output schemas, and needs typing_extensions' below 3.12.
 from typing_extensions import TypedDict
@@ -12,6 +12,7 @@ __all__ = [
     "AppliedEdit",
     "CountTokensResult",
     "CutFile",
+    "EditPlacement",
     "EditsResult",
     "FailedEdit",
     "LeftOutFile",
@@ -184,6 +185,21 @@ class PackResult(TypedDict):
     """Likely secrets that kept a file's text out."""
 
 
+class EditPlacement(TypedDict):
+    """Where a match looser than ``exact`` placed one hunk of an edit."""
+
+    hunk: int
+    """The hunk's number in its block, from 1."""
+    stage: str
+    """The looser match that placed it (``aligned``, ``fuzzy``, ``whitespace``...)."""
+    lines: list[int]
+    """The first and last line (1-based, before the edit) its quoted lines matched."""
+    unmatched: list[str]
+    """The quoted lines not found in the file as written."""
+    left_out: list[str]
+    """The file's lines in that range the quote did not mention."""
+
+
 class AppliedEdit(TypedDict):
     """An edit that applied (in a preview: that would apply)."""
 
@@ -195,6 +211,10 @@ class AppliedEdit(TypedDict):
     """``write``, ``patch``, ``edit``, ``replace``, ``delete`` or ``move``."""
     stage: str | None
     """How its text was found: ``exact``, or a looser match's name."""
+    placements: NotRequired[list[EditPlacement]]
+    """Each hunk a looser match placed: where, and what of its quote it did not find."""
+    unseen: NotRequired[bool]
+    """It changes a file the model was not shown in full (only in a session)."""
 
 
 class FailedEdit(TypedDict):

@@ -291,26 +291,44 @@ def create_server(config: ServerConfig) -> MCPServer:
         ctx: Context,
         reply: Annotated[str, _text("The reply holding the edit blocks.")],
         dialect: Dialect = AUTO,
+        strict: Annotated[
+            bool,
+            _text(
+                "Apply only edits whose quoted lines match the files exactly; refuse any "
+                "looser match (other spacing or indentation, a line left out, fuzzy)."
+            ),
+        ] = False,
     ) -> EditsResult:
         from agentprompt.mcp_server import _tools as tools
 
         return await calls.run(
             ctx,
             "preview_edits",
-            lambda progress: tools.preview_edits(calls.workspace(), reply, dialect, progress),
+            lambda progress: tools.preview_edits(
+                calls.workspace(), reply, dialect, progress, strict=strict
+            ),
         )
 
     async def apply_edits(
         ctx: Context,
         reply: Annotated[str, _text("The reply holding the edit blocks.")],
         dialect: Dialect = AUTO,
+        strict: Annotated[
+            bool,
+            _text(
+                "Apply only edits whose quoted lines match the files exactly; refuse any "
+                "looser match (other spacing or indentation, a line left out, fuzzy)."
+            ),
+        ] = False,
     ) -> EditsResult:
         from agentprompt.mcp_server import _tools as tools
 
         return await calls.run(
             ctx,
             "apply_edits",
-            lambda progress: tools.apply_edits(calls.workspace(), reply, dialect, progress),
+            lambda progress: tools.apply_edits(
+                calls.workspace(), reply, dialect, progress, strict=strict
+            ),
         )
 
     async def count_tokens(

@@ -185,13 +185,14 @@ def _edits(
     *,
     dry_run: bool,
     progress: Progress | None,
+    strict: bool = False,
 ) -> EditsResult:
     """The reply applied (or, ``dry_run``, previewed) by the bridge session service,
     outside any session: a real apply takes the root's apply lock, as the command line's
     does."""
     outcome = BridgeSessions(workspace).apply(
         reply,
-        ReplyChoices(dialect=dialect, dry_run=dry_run),
+        ReplyChoices(dialect=dialect, dry_run=dry_run, strict=strict),
         session=False,
         progress=progress,
     )
@@ -201,19 +202,29 @@ def _edits(
 
 
 def preview_edits(
-    workspace: Workspace, reply: str, dialect: str, progress: Progress | None = None
+    workspace: Workspace,
+    reply: str,
+    dialect: str,
+    progress: Progress | None = None,
+    *,
+    strict: bool = False,
 ) -> EditsResult:
     """What applying ``reply`` would do (the diff, each edit's outcome, feedback for the
-    failed ones), with nothing written."""
-    return _edits(workspace, reply, dialect, dry_run=True, progress=progress)
+    failed ones), with nothing written; ``strict``: only exact matches apply."""
+    return _edits(workspace, reply, dialect, dry_run=True, progress=progress, strict=strict)
 
 
 def apply_edits(
-    workspace: Workspace, reply: str, dialect: str, progress: Progress | None = None
+    workspace: Workspace,
+    reply: str,
+    dialect: str,
+    progress: Progress | None = None,
+    *,
+    strict: bool = False,
 ) -> EditsResult:
     """Apply ``reply``'s edits as one transaction, as ``agentprompt apply`` does: all of
-    them or (``ok`` false) none."""
-    return _edits(workspace, reply, dialect, dry_run=False, progress=progress)
+    them or (``ok`` false) none; ``strict``: only exact matches apply."""
+    return _edits(workspace, reply, dialect, dry_run=False, progress=progress, strict=strict)
 
 
 def count_tokens(text: str, model: str | None) -> CountTokensResult:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from agentprompt.bridge.control import add_files, drop_files
@@ -41,6 +41,8 @@ from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.errors import UsageError
+from agentprompt.repo.discovery.patterns import matching_rules
+from agentprompt.repo.secrets import scan_text
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError
 
@@ -141,6 +143,58 @@ class ReplyChoices:
     """Let a whole-file write replace a file the model never saw in full."""
     fix_encoding: bool = False
     """Repair a reply whose UTF-8 was read as Windows-1252 or Latin-1."""
+    strict: bool = False
+    """Apply only edits whose quoted lines match the file exactly; any looser placement
+    (spacing, indentation, a line left out, fuzzy) is refused with feedback, and so is an
+    edit to a file the session has not shown the model in full."""
+    allow_hidden: bool = False
+    """Let the reply write files the session cannot show the model: left out by its include
+    and exclude patterns, or holding a likely secret (by default a reply never writes
+    them)."""
+
+
+def _cannot_show(root: Path, state: BridgeState) -> Callable[[str], bool]:
+    """Whether a path is a file the session's prompts never show: one its include or exclude
+    patterns leave out, or an existing file holding a likely secret (withheld from every
+    prompt). Each path is decided once."""
+    patterns = _left_out_by_patterns(state)
+
+    @cache
+    def hidden(path: str) -> bool:
+        if patterns is not None and patterns(path):
+            return True
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(scan_text(path, text))
+
+    return hidden
+
+
+def _left_out_by_patterns(state: BridgeState) -> Callable[[str], bool] | None:
+    """Whether a path is one the session's include or exclude patterns leave out (so its
+    prompts never show it); None when the session has no patterns."""
+    if not state.includes and not state.excludes:
+        return None
+    rules = [
+        (matching_rules(patterns, input), keep)
+        for patterns, input, keep in (
+            (state.includes, "include", True),
+            (state.excludes, "exclude", False),
+        )
+        if patterns
+    ]
+
+    def left_out(path: str) -> bool:
+        # A pattern "matches" as a gitignore rule does: the rule deciding the path ignores it.
+        for ruleset, keep in rules:
+            rule, _ = ruleset.decide(path)
+            if (rule is not None and rule.excludes) != keep:
+                return True
+        return False
+
+    return left_out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,6 +409,10 @@ class BridgeSessions:
             allow_whole_file=choices.allow_whole_file,
             fix_encoding=choices.fix_encoding,
         )
+        if choices.strict:
+            options = replace(options, strict=True)
+        if found is not None and not choices.allow_hidden:
+            options = replace(options, hidden=_cannot_show(self._root, found[1]))
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)

@@ -132,7 +132,17 @@ def bridge_drop_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[
 
 def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> ReplyChoices:
     check_unknown(
-        params, ("reply", "dialect", "partial", "allow_whole_file", "fix_encoding"), method
+        params,
+        (
+            "reply",
+            "dialect",
+            "partial",
+            "allow_whole_file",
+            "allow_hidden",
+            "fix_encoding",
+            "strict",
+        ),
+        method,
     )
     return ReplyChoices(
         dialect=text(params, "dialect", choices=(AUTO, *sorted(DIALECTS))) or AUTO,
@@ -140,6 +150,8 @@ def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> 
         partial=flag(params, "partial"),
         allow_whole_file=flag(params, "allow_whole_file"),
         fix_encoding=flag(params, "fix_encoding"),
+        strict=flag(params, "strict"),
+        allow_hidden=flag(params, "allow_hidden"),
     )
 
 
