@@ -106,10 +106,11 @@ def side_unknown(diff: str) -> bool:
     right beside the gap that may stand on either side of the dropped line: added lines
     right after a context line, or more added lines than the removed lines just before them
     (which they would replace). Nothing in the quote tells; the file is refused by a tool
-    that never guesses."""
+    that never guesses. A dropped line that was its hunk's last leaves no quoted line after
+    the gap: the quote then puts the added lines before it, and the side is told."""
     for _, body in _hunks_of(diff):
         gap = _first_after_change(body)
-        if gap is None:
+        if gap is None or gap == len(body) - 1:
             continue
         rest = body[:gap] + body[gap + 1 :]
         start = end = gap
