@@ -1,7 +1,8 @@
 """Side by side (issue #10): how many real file diffs each tool applies exactly right,
 as given and with the mistakes models make.
 
-Run: ``.venv/bin/python bench/peers_diff_bench.py [--runs N]`` (after ``bench/peers.py``).
+Run: ``.venv/bin/python bench/peers_diff_bench.py [--runs N] [--gold]`` (after
+``bench/peers.py``).
 
 The diffs are every file changed between click 8.1.7 and 8.1.8 (``bench/peers_diffs.py``),
 each in eight variants: as given, line numbers shifted, counts wrong, bare ``@@`` headers,
@@ -22,9 +23,19 @@ that line (``C +X G`` over ``C F G``: ``C X F G`` or ``C F X G``) cannot be plac
 without a guess; a table counts, for that variant, the files holding such a hunk
 (see :func:`side_unknown`), which a tool that never guesses refuses.
 
-A file counts as applied exactly when the result is byte-identical to 8.1.8; "silently
-wrong" counts the files a tool said it applied (exit status 0, or ``report.ok``) whose
-result differs (shown in brackets per variant, and summed in the last line). The counts
+``--gold`` takes held-out real patches instead: the accepted fixes (``gold_patch``) of the
+39 SWE-bench Verified tasks in ``../shared/corpora/ranking-dev`` (SWE-bench is
+MIT-licensed; sympy, sphinx, astropy, xarray, pytest and pylint), each file diff applied
+to the file at the task's base commit, the trees coming from that folder's snapshots
+(only the files the patches change are unpacked, under ``bench/.work/gold/``; nothing is
+downloaded): 54 file diffs changing a file in place, 94 hunks. The fixed file, the
+expected result, is the base file with the file diff applied as given by ``git apply``.
+
+A file counts as applied exactly when the result is byte-identical to 8.1.8 (or the fixed
+file); "refused" counts the files left as they were and not said applied, "wrong" the
+others (written but not equal, or said applied), and "silently wrong" those of them a
+tool said it applied (exit status 0, or ``report.ok``) whose result differs (shown in
+brackets per variant, and summed in the last line). The counts
 are the same every run (the check is deterministic); time is the wall time of all of a
 tool's applications in one run (subprocess start-up included for git and patch), median
 of ``--runs`` with min and max, and agentprompt's time over each peer's as a ratio taken
@@ -45,7 +56,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from agentprompt.edits import apply_reply  # noqa: E402
-from peers_diffs import NEW, OLD, PACKAGE, FileDiff, build_diffs  # noqa: E402
+from peers_diffs import NEW, OLD, PACKAGE, FileDiff, build_diffs, build_gold_diffs  # noqa: E402
 from peers_diffs import VARIANTS as GIVEN_VARIANTS  # noqa: E402
 from peers_report import bars, cells, header, save, table  # noqa: E402
 
@@ -95,10 +106,11 @@ def side_unknown(diff: str) -> bool:
     right beside the gap that may stand on either side of the dropped line: added lines
     right after a context line, or more added lines than the removed lines just before them
     (which they would replace). Nothing in the quote tells; the file is refused by a tool
-    that never guesses."""
+    that never guesses. A dropped line that was its hunk's last leaves no quoted line after
+    the gap: the quote then puts the added lines before it, and the side is told."""
     for _, body in _hunks_of(diff):
         gap = _first_after_change(body)
-        if gap is None:
+        if gap is None or gap == len(body) - 1:
             continue
         rest = body[:gap] + body[gap + 1 :]
         start = end = gap
@@ -154,8 +166,11 @@ APPLY: dict[str, Callable[[Path, str], bool]] = {
 }
 
 
-def _one(base: Path, n: int, item: FileDiff, tool: str, text: str) -> tuple[float, bool, bool]:
-    """Apply ``text`` to a fresh copy of the old file; seconds taken, claimed, exact."""
+def _one(
+    base: Path, n: int, item: FileDiff, tool: str, text: str
+) -> tuple[float, bool, bool, bool]:
+    """Apply ``text`` to a fresh copy of the old file; seconds taken, claimed, exact, and
+    whether the file was left as it was."""
     root = base / f"r{n}"
     target = root / item.path
     target.parent.mkdir(parents=True)
@@ -163,12 +178,13 @@ def _one(base: Path, n: int, item: FileDiff, tool: str, text: str) -> tuple[floa
     start = time.perf_counter()
     claimed = APPLY[tool](root, text)
     took = time.perf_counter() - start
-    return took, claimed, target.exists() and target.read_bytes() == item.new
+    now = target.read_bytes() if target.exists() else None
+    return took, claimed, now == item.new, now == item.old
 
 
 def run_once(diffs: list[FileDiff]) -> tuple[dict[str, float], dict[tuple[str, str], list[int]]]:
     """One round of every tool on every variant of every file: each tool's total seconds,
-    and per (variant, tool) the counts [exact, silently wrong]."""
+    and per (variant, tool) the counts [exact, silently wrong, refused, wrong]."""
     seconds = dict.fromkeys(TOOLS, 0.0)
     counts: dict[tuple[str, str], list[int]] = {}
     with tempfile.TemporaryDirectory(prefix="peers-diff-") as folder:
@@ -178,11 +194,13 @@ def run_once(diffs: list[FileDiff]) -> tuple[dict[str, float], dict[tuple[str, s
                 text = change(item.diff)
                 for tool in TOOLS:
                     n += 1
-                    took, claimed, exact = _one(Path(folder), n, item, tool, text)
+                    took, claimed, exact, untouched = _one(Path(folder), n, item, tool, text)
                     seconds[tool] += took
-                    tally = counts.setdefault((variant, tool), [0, 0])
+                    tally = counts.setdefault((variant, tool), [0, 0, 0, 0])
                     tally[0] += exact
                     tally[1] += claimed and not exact
+                    tally[2] += not exact and untouched and not claimed
+                    tally[3] += not exact and not (untouched and not claimed)
     return seconds, counts
 
 
@@ -219,16 +237,29 @@ def peak_memory(item: FileDiff) -> dict[str, float] | None:
 
 
 def _cell(tally: list[int], total: int) -> str:
-    """``exact/total``, and how many more the tool said it applied but got wrong."""
-    return f"{tally[0]}/{total}" + (f" ({tally[1]} silently wrong)" if tally[1] else "")
+    """``exact/total``, how many were refused and how many written wrong, and of those how
+    many the tool said it applied."""
+    text = f"{tally[0]}/{total}, {tally[2]} refused, {tally[3]} wrong"
+    return text + (f" ({tally[1]} silently wrong)" if tally[1] else "")
 
 
 def main() -> None:
     """Build the diffs, run every tool ``--runs`` times, print and save table and plot."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--gold",
+        action="store_true",
+        help="Apply the gold patches of ../shared/corpora/ranking-dev at their base commits.",
+    )
     args = parser.parse_args()
-    diffs = build_diffs()
+    diffs = build_gold_diffs() if args.gold else build_diffs()
+    corpus = (
+        "SWE-bench Verified gold patches (../shared/corpora/ranking-dev) at their base commits"
+        if args.gold
+        else f"{PACKAGE} {OLD} -> {NEW}"
+    )
+    name = "diff-apply-gold" if args.gold else "diff-apply"
     hunks = sum(d.diff.count("\n@@") for d in diffs)
     times: dict[str, list[float]] = {tool: [] for tool in TOOLS}
     counts: dict[tuple[str, str], list[int]] = {}
@@ -242,7 +273,7 @@ def main() -> None:
     total = len(diffs)
     head = header(
         args.runs,
-        f"diffs: {PACKAGE} {OLD} -> {NEW}, {total} changed files, {hunks} hunks; "
+        f"diffs: {corpus}, {total} changed files, {hunks} hunks; "
         f"each variant applied file by file by every tool",
     )
     exact = table(
@@ -288,10 +319,11 @@ def main() -> None:
             ["every hunk placeable without a guess", str(total - unknown)],
         ],
     )
-    save("diff-apply", f"{head}\n\n{exact}\n\n{placeable}\n\n{timing}\n\n{memory}")
+    save(name, f"{head}\n\n{exact}\n\n{placeable}\n\n{timing}\n\n{memory}")
     bars(
-        "diff-apply",
-        f"Files applied exactly ({PACKAGE} {OLD} -> {NEW}, {total} file diffs)",
+        name,
+        f"Files applied exactly ({'SWE-bench gold patches' if args.gold else corpus}, "
+        f"{total} file diffs)",
         list(VARIANTS),
         {t: [counts[(v, t)][0] / total * 100 for v in VARIANTS] for t in TOOLS},
         "% of file diffs applied exactly",

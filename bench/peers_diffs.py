@@ -15,12 +15,14 @@ release B byte for byte.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,3 +185,75 @@ VARIANTS: dict[str, Callable[[str], str]] = {
     "all but bare headers": everything,
 }
 """Each variant's name and how it rewrites one file's diff."""
+
+
+GOLD = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "ranking-dev"
+"""The held-out real patches: 39 SWE-bench Verified tasks (``tasks.json``: each accepted
+fix as ``gold_patch``, and its ``base_commit``) and the repository trees at every base
+commit (``snapshots/OWNER+NAME.tar.zst``); see that folder's README. Nothing is
+downloaded."""
+GOLD_TREES = WORK.parent / "gold" / "trees"
+
+
+def _gold_parts(patch: str) -> list[tuple[str, str]]:
+    """Each file diff of a gold patch that changes a file in place (no file added, deleted
+    or renamed): its path and its text."""
+    out = []
+    for part in re.split(r"^(?=diff --git )", patch, flags=re.MULTILINE):
+        if not part.startswith("diff --git "):
+            continue
+        head = part.split("\n@@", 1)[0]
+        if any(w in head for w in ("new file mode", "deleted file mode", "rename from")):
+            continue
+        out.append((part.split("\n", 1)[0].split(" ")[2].removeprefix("a/"), part))
+    return out
+
+
+def _gold_tree(repo: str, commit: str, paths: list[str]) -> Path:
+    """The folder holding ``paths`` as they were at ``commit`` (unpacked from the snapshot
+    once, only those files, under ``bench/.work/gold/trees/``)."""
+    top = f"{repo.replace('/', '+')}/{commit[:12]}"
+    if all((GOLD_TREES / top / p).exists() for p in paths):
+        return GOLD_TREES / top
+    GOLD_TREES.mkdir(parents=True, exist_ok=True)
+    archive = GOLD / "snapshots" / f"{repo.replace('/', '+')}.tar.zst"
+    unpacked = subprocess.run(
+        ["zstd", "-d", "--long=30", "-c", str(archive)], capture_output=True, check=True
+    )
+    members = [f"{top}/{p}" for p in paths]
+    subprocess.run(
+        ["tar", "-x", "-C", str(GOLD_TREES), *members], input=unpacked.stdout, check=True
+    )
+    return GOLD_TREES / top
+
+
+def _fixed(path: str, old: bytes, diff: str) -> bytes:
+    """``old`` with ``diff`` applied by ``git apply`` (as given, it applies cleanly), in a
+    folder outside any git repository."""
+    with tempfile.TemporaryDirectory(prefix="gold-fix-") as folder:
+        target = Path(folder) / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(old)
+        (Path(folder) / "fix.patch").write_text(diff, encoding="utf-8")
+        done = subprocess.run(
+            ["git", "apply", "fix.patch"], cwd=folder, capture_output=True, text=True
+        )
+        if done.returncode:
+            raise SystemExit(f"a gold patch does not apply to {path}: {done.stderr}")
+        return target.read_bytes()
+
+
+def build_gold_diffs() -> list[FileDiff]:
+    """Every file a gold patch of ``GOLD`` changes in place: the file at the task's base
+    commit, the same file with the patch applied, and the patch's diff of it."""
+    if not (GOLD / "tasks.json").exists():
+        raise SystemExit(f"{GOLD} is not there: the corpus comes with the shared folder")
+    tasks = json.loads((GOLD / "tasks.json").read_text(encoding="utf-8"))
+    out = []
+    for task in tasks:
+        parts = _gold_parts(task["gold_patch"])
+        tree = _gold_tree(task["repo"], task["base_commit"], [p for p, _ in parts])
+        for path, diff in parts:
+            old = (tree / path).read_bytes()
+            out.append(FileDiff(path=path, old=old, new=_fixed(path, old, diff), diff=diff))
+    return out
