@@ -122,12 +122,17 @@ def _placement_text(placement: Placement) -> str:
     )
     text = f"\nhunk {placement.hunk}: {placement.stage} match at {where}"
     if placement.unmatched:
-        quoted = ", ".join(repr(line.strip()) for line in placement.unmatched)
+        quoted = ", ".join(_line_shown(line) for line in placement.unmatched)
         text += f"; not in the file as quoted: {printable(quoted)}"
     if placement.left_out:
-        lines = ", ".join(repr(line.strip()) for line in placement.left_out)
+        lines = ", ".join(_line_shown(line) for line in placement.left_out)
         text += f"; file lines the quote left out: {printable(lines)}"
     return text
+
+
+def _line_shown(line: str) -> str:
+    """A quoted or left-out line as the result table names it (a blank one in words)."""
+    return repr(line.strip()) if line.strip() else "a blank line"
 
 
 def _show_recovery(report: RecoveryReport) -> None:
