@@ -41,7 +41,7 @@ from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery.patterns import matching_rules
+from agentprompt.repo.discovery.patterns import left_out_by
 from agentprompt.repo.secrets import scan_text
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError
@@ -157,7 +157,9 @@ def _cannot_show(root: Path, state: BridgeState) -> Callable[[str], bool]:
     """Whether a path is a file the session's prompts never show: one its include or exclude
     patterns leave out, or an existing file holding a likely secret (withheld from every
     prompt). Each path is decided once."""
-    patterns = _left_out_by_patterns(state)
+    patterns = (
+        left_out_by(state.includes, state.excludes) if state.includes or state.excludes else None
+    )
 
     @cache
     def hidden(path: str) -> bool:
@@ -170,31 +172,6 @@ def _cannot_show(root: Path, state: BridgeState) -> Callable[[str], bool]:
         return bool(scan_text(path, text))
 
     return hidden
-
-
-def _left_out_by_patterns(state: BridgeState) -> Callable[[str], bool] | None:
-    """Whether a path is one the session's include or exclude patterns leave out (so its
-    prompts never show it); None when the session has no patterns."""
-    if not state.includes and not state.excludes:
-        return None
-    rules = [
-        (matching_rules(patterns, input), keep)
-        for patterns, input, keep in (
-            (state.includes, "include", True),
-            (state.excludes, "exclude", False),
-        )
-        if patterns
-    ]
-
-    def left_out(path: str) -> bool:
-        # A pattern "matches" as a gitignore rule does: the rule deciding the path ignores it.
-        for ruleset, keep in rules:
-            rule, _ = ruleset.decide(path)
-            if (rule is not None and rule.excludes) != keep:
-                return True
-        return False
-
-    return left_out
 
 
 @dataclass(frozen=True, kw_only=True)

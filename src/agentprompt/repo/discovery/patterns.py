@@ -19,7 +19,7 @@ A pattern that matches none of the files is a ``UsageError`` of its input
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from agentprompt.errors import UsageError, literal
@@ -28,7 +28,13 @@ from agentprompt.repo.discovery._ignore import InvalidIgnorePattern, RuleSet, pa
 from agentprompt.repo.discovery._scan_types import Exclusion
 from agentprompt.repo.discovery._wildmatch import InvalidPattern, translate
 
-__all__ = ["filter_discovery", "matches_nothing", "matching_files", "matching_rules"]
+__all__ = [
+    "filter_discovery",
+    "left_out_by",
+    "matches_nothing",
+    "matching_files",
+    "matching_rules",
+]
 
 _SYNTAX = "check the pattern (gitignore syntax: 'docs/', '*.md', '/CHANGES.rst')"
 
@@ -61,6 +67,21 @@ def matching_rules(patterns: Sequence[str], input: str) -> RuleSet:
 def _matches(rules: RuleSet, path: str) -> bool:
     rule, _ = rules.decide(path)
     return rule is not None and rule.excludes
+
+
+def left_out_by(includes: Sequence[str], excludes: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a path is one these patterns leave out, as :func:`filter_discovery` leaves
+    it out: not matched by any include pattern (when there are some), or matched by an
+    exclude pattern."""
+    keep = matching_rules(includes, "include") if includes else None
+    drop = matching_rules(excludes, "exclude") if excludes else None
+
+    def left_out(path: str) -> bool:
+        if keep is not None and not _matches(keep, path):
+            return True
+        return drop is not None and _matches(drop, path)
+
+    return left_out
 
 
 def matching_files(
