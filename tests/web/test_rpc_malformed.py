@@ -5,6 +5,7 @@ nothing."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -124,3 +125,13 @@ def test_a_lone_surrogate_in_a_batch_spoils_only_its_own_request(client: TestCli
     first, second = response.json()
     assert "result" in first
     assert second["error"]["code"] == -32600 and "surrogate" in second["error"]["message"]
+
+
+def test_an_answer_no_json_can_hold_becomes_an_internal_error() -> None:
+    from agentprompt.web._rpc import encode_answer
+
+    answer = json.loads(encode_answer({"jsonrpc": "2.0", "id": 1, "result": float("inf")}))
+    assert answer["id"] is None and answer["error"]["code"] == -32603
+    answer = json.loads(encode_answer({"jsonrpc": "2.0", "id": 1, "result": "\ud800"}))
+    assert answer["error"]["code"] == -32603
+    assert json.loads(encode_answer({"id": 1, "result": "é"})) == {"id": 1, "result": "é"}
