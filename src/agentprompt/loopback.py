@@ -1,11 +1,13 @@
 """The guard in front of every local HTTP front door (the web page, the MCP server over
-HTTP): the loopback socket, the secret token and the Host.
+HTTP): the loopback socket, the secret token, the Host and the Origin.
 
 Both run on the user's machine with the power to write their files, so any other site the
 browser visits must not be able to drive them: a request without the token printed at start
 (as the ``token`` query parameter, or an ``Authorization: Bearer`` header) is refused, and so
 is one whose Host is not the loopback address and port we bound (a DNS-rebinding page
-reaches 127.0.0.1 under its own host name). A refusal says nothing about why, so it leaks
+reaches 127.0.0.1 under its own host name), and so is one a browser sends from another
+page (its ``Origin`` header, when present, must be our own ``http://127.0.0.1:PORT`` or
+``http://localhost:PORT``). A refusal says nothing about why, so it leaks
 nothing.
 """
 
@@ -76,10 +78,24 @@ class Guard:
         no outside DNS can point elsewhere) with our port."""
         return frozenset({f"{LOOPBACK}:{self.port}", f"localhost:{self.port}"})
 
-    def admits(self, host: str | None, query: str, authorization: str | None = None) -> bool:
-        """Whether a request with this Host header, query string and Authorization header
-        may be served."""
+    def allowed_origins(self) -> frozenset[str]:
+        """The Origin header values accepted: the page's own origin, under either host name
+        of :meth:`allowed_hosts`."""
+        return frozenset(f"http://{host}" for host in self.allowed_hosts())
+
+    def admits(
+        self,
+        host: str | None,
+        query: str,
+        authorization: str | None = None,
+        origin: str | None = None,
+    ) -> bool:
+        """Whether a request with this Host header, query string, Authorization header and
+        Origin header (``None``: none sent, as by a client that is not a browser) may be
+        served."""
         if host is None or host.lower() not in self.allowed_hosts():
+            return False
+        if origin is not None and origin.lower() not in self.allowed_origins():
             return False
         given = parse_qs(query, keep_blank_values=True).get("token", [])
         if len(given) > 1:
@@ -112,7 +128,9 @@ class GuardedApp:
         query = scope.get("query_string", b"").decode("latin-1")
         raw_authorization = headers.get(b"authorization")
         authorization = raw_authorization.decode("latin-1") if raw_authorization else None
-        admitted = self.guard.admits(host, query, authorization)
+        raw_origin = headers.get(b"origin")
+        origin = raw_origin.decode("latin-1") if raw_origin is not None else None
+        admitted = self.guard.admits(host, query, authorization, origin)
         if scope["type"] != "http":  # a WebSocket (neither server opens one): the same guard
             if admitted:
                 await self.app(scope, receive, send)

@@ -8,7 +8,7 @@ import pytest
 
 from agentprompt.edits import DeleteFile, MoveFile, PatchFile, WriteFile, parse_reply
 from agentprompt.edits.actions import Hunk
-from agentprompt.edits.apply import apply_reply
+from agentprompt.edits.apply import ApplyOptions, apply_reply
 
 
 def only(reply: str) -> object:
@@ -403,3 +403,36 @@ def test_a_bare_diff_cut_off_inside_its_last_hunk_is_never_applied(
 
 def test_a_bare_diff_cut_off_inside_a_line_is_truncated() -> None:
     assert parse_reply(WRONG_COUNTS[:-3]).truncated
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [
+        ("new file mode 120000\nindex 0000000..e69de29\n", "symlink-unsupported"),
+        ("new file mode 160000\nindex 0000000..e69de29\n", "submodule-unsupported"),
+        ("old mode 100644\nnew mode 120000\n", "symlink-unsupported"),
+        ("index 1234567..89abcde 120000\n", "symlink-unsupported"),
+    ],
+)
+def test_a_symlink_or_submodule_diff_is_refused_and_never_written(
+    tmp_path: Path, headers: str, code: str
+) -> None:
+    reply = (
+        "```diff\ndiff --git a/link b/link\n" + headers + "--- a/link\n+++ b/link\n"
+        "@@ -0,0 +1 @@\n+../outside/target\n\\ No newline at end of file\n```\n"
+    )
+    assert [d.code for d in parse_reply(reply).diagnostics] == [code]
+    report = apply_reply(tmp_path, reply)
+    assert not report.ok
+    assert "git mode 1" in report.feedback and "link" in report.feedback
+    assert not (tmp_path / "link").exists()
+
+
+def test_a_symlink_diff_is_refused_in_japanese_too(tmp_path: Path) -> None:
+    reply = (
+        "```diff\ndiff --git a/l b/l\nnew file mode 120000\n"
+        "--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+t\n```\n"
+    )
+    report = apply_reply(tmp_path, reply, options=ApplyOptions(lang="ja"))
+    assert "シンボリックリンク" in report.feedback
+    assert not (tmp_path / "l").exists()

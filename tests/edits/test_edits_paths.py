@@ -124,3 +124,37 @@ def test_apply_refuses_a_target_that_is_not_a_regular_file(
         target.mkdir()
     report = apply_actions(root, [WriteFile(dialect="whole", path="thing", content="x\n")])
     assert reason in report.failed[0].reason
+
+
+@pytest.mark.parametrize(
+    ("path", "start"),
+    [
+        ("~/src/app.py", "~"),
+        ("~alice/src/app.py", "~alice"),
+        ("$HOME/src/app.py", "$HOME"),
+        ("${HOME}/src/app.py", "${HOME}"),
+        ("%USERPROFILE%\\src\\app.py", "%USERPROFILE%"),
+    ],
+)
+def test_a_first_folder_a_shell_would_expand_is_refused_naming_the_path_to_use(
+    root: Path, path: str, start: str
+) -> None:
+    report = apply_actions(root, [WriteFile(dialect="whole", path=path, content="y = 2\n")])
+    assert not report.ok
+    reason = report.failed[0].reason
+    assert start in reason and "src/app.py" in reason and "repository root" in reason
+    assert not (root / start).exists()
+    assert (root / "src" / "app.py").read_text() == "x = 1\n"
+
+
+def test_a_lone_home_name_is_refused(root: Path) -> None:
+    with pytest.raises(UnsafePath, match="repository root"):
+        resolve_inside(root, "~")
+
+
+def test_a_folder_of_such_a_name_that_exists_in_the_root_is_used(root: Path) -> None:
+    (root / "~backup").mkdir()
+    (root / "$vendor").mkdir()
+    assert resolve_inside(root, "~backup/a.txt").parent.name == "~backup"
+    assert resolve_inside(root, "$vendor/a.txt").parent.name == "$vendor"
+    assert resolve_inside(root, "src/~/a.txt").parent.name == "~"

@@ -36,7 +36,7 @@ def _load(name: str) -> tuple[tuple[str, ...], set[str]]:
 def test_the_feedback_and_reason_texts_are_all_listed() -> None:
     keys = set(EDIT_MESSAGES.packaged("en").entries)
     worded = set(_english_files()) | {k for k in keys if k.startswith(("feedback", "reason_"))}
-    assert len(worded) == 115
+    assert len(worded) == 117
     assert {
         "feedback",
         "feedback_summary",

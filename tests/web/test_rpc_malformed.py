@@ -5,6 +5,7 @@ nothing."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -81,3 +82,56 @@ def test_apply_reply_with_a_locked_state_database_writes_nothing(
     again = client.post(url, json=call).json()
     assert again["result"]["written"] is True
     assert again["result"]["bridge"]["saved"] is True
+
+
+def test_an_id_too_large_for_a_float_is_an_invalid_request(client: TestClient) -> None:
+    body = b'{"jsonrpc": "2.0", "id": 1e400, "method": "get_prompt_snippets"}'
+    response = client.post(f"/rpc?token={TOKEN}", content=body)
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["id"] is None
+    assert answer["error"]["code"] == -32600
+    assert '"id"' in answer["error"]["message"] and "infinity" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "named"),
+    [
+        ("build_prompt", '{"task": "fix \\ud800 it"}', 'param "task"'),
+        ("preview_reply", '{"reply": "\\udfff"}', 'param "reply"'),
+        ("build_prompt", '{"task": "x", "max_tokens": -1e999}', 'param "max_tokens"'),
+        ("get_tree", '{"\\ud800": 1}', "a param's name"),
+    ],
+)
+def test_unusable_params_are_invalid_params_naming_them(
+    client: TestClient, method: str, params: str, named: str
+) -> None:
+    body = f'{{"jsonrpc": "2.0", "id": 3, "method": "{method}", "params": {params}}}'
+    response = client.post(f"/rpc?token={TOKEN}", content=body.encode())
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["id"] == 3
+    assert answer["error"]["code"] == -32602
+    assert named in answer["error"]["message"]
+
+
+def test_a_lone_surrogate_in_a_batch_spoils_only_its_own_request(client: TestClient) -> None:
+    body = (
+        b'[{"jsonrpc": "2.0", "id": 1, "method": "get_prompt_snippets"},'
+        b' {"jsonrpc": "2.0", "id": 2, "method": "\\ud800"}]'
+    )
+    response = client.post(f"/rpc?token={TOKEN}", content=body)
+    assert response.status_code == 200
+    first, second = response.json()
+    assert "result" in first
+    assert second["error"]["code"] == -32600 and "surrogate" in second["error"]["message"]
+
+
+def test_an_answer_no_json_can_hold_becomes_an_internal_error() -> None:
+    from agentprompt.web._rpc import encode_answer
+
+    answer = json.loads(encode_answer({"jsonrpc": "2.0", "id": 1, "result": float("inf")}))
+    assert answer["id"] is None and answer["error"]["code"] == -32603
+    answer = json.loads(encode_answer({"jsonrpc": "2.0", "id": 1, "result": "\ud800"}))
+    assert answer["error"]["code"] == -32603
+    assert json.loads(encode_answer({"id": 1, "result": "é"})) == {"id": 1, "result": "é"}

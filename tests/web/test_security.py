@@ -119,3 +119,19 @@ def test_port_in_use_is_a_clear_error() -> None:
 
 def test_page_url_names_the_loopback_port() -> None:
     assert page_url(Guard(token="t", port=9)) == "http://127.0.0.1:9/?token=t"
+
+
+def test_a_request_from_another_origin_is_refused(client: TestClient) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "get_tree"}
+    for origin in ("https://evil.example", f"http://127.0.0.1:{PORT + 1}", "null"):
+        answer = client.post(f"/rpc?token={TOKEN}", json=body, headers={"origin": origin})
+        assert answer.status_code == 403, origin
+        assert answer.text == "forbidden\n"
+
+
+def test_a_request_from_the_page_itself_is_served(client: TestClient) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "get_tree"}
+    for origin in (f"http://127.0.0.1:{PORT}", f"http://localhost:{PORT}"):
+        answer = client.post(f"/rpc?token={TOKEN}", json=body, headers={"origin": origin})
+        assert answer.status_code == 200, origin
+        assert "result" in answer.json()

@@ -1,7 +1,8 @@
 """Path safety: every path a reply names must resolve to a plain file inside the root.
 
 A model's reply is untrusted input. Before any content is read or written, each path is
-checked: no NUL bytes, no absolute paths or drive letters, no ``..``, nothing under
+checked: no NUL bytes, no absolute paths or drive letters, no ``..``, no first folder a shell
+would expand (``~``, ``~user``, ``$HOME``, ``${HOME}``, ``%USERPROFILE%``), nothing under
 ``.git/`` or the applier's own journal, no symlink (anywhere on the way) that leads out of
 the root, and no device file, FIFO, socket or directory where a file is expected.
 """
@@ -54,6 +55,13 @@ _IGNORED = (
 """Characters a file system ignores in names (HFS+ drops these, as git's ``protectHFS``
 knows), or that no one sees: zero-width, joiners, direction marks and overrides."""
 _ZERO_WIDTH = dict.fromkeys(map(ord, _IGNORED))
+
+_SHELL_START = re.compile(
+    r"~(?:[A-Za-z_][A-Za-z0-9_-]*)?|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_][\w()]*%"
+)
+"""A first folder a shell would expand: ``~``, ``~user``, ``$VAR``, ``${VAR}``, ``%VAR%``.
+Meant as the home folder or a variable's value, never as a folder of that name in the root,
+it is refused unless the root holds such an entry."""
 
 OWN_FILES = ((".agentprompt",), ("config", "prompts"))
 """Folders holding agentprompt's own instructions and state, relative to the root: a reply
@@ -171,6 +179,8 @@ def _resolve(
         raise UnsafePath(path, _why("path_parent"))
     if _may_name_git(posix) and any(_is_git(p) for p in parts):
         raise UnsafePath(path, _why("path_git"))
+    if _SHELL_START.fullmatch(parts[0]) and not os.path.lexists(os.path.join(root, parts[0])):
+        raise UnsafePath(path, _shell_start(parts))
     _check_lengths(path, parts)
     if TEMP_NAME.match(parts[-1]):
         raise UnsafePath(path, _why("path_temp"))
@@ -201,6 +211,14 @@ def _resolve(
     if [p.lower() for p in inner[:2]] == JOURNAL_DIR.split("/"):
         raise UnsafePath(path, _why("path_journal"))
     return real, info
+
+
+def _shell_start(parts: list[str]) -> str:
+    """The reason refusing a path whose first folder (``parts[0]``) a shell would expand,
+    naming the path relative to the root that was most likely meant."""
+    if len(parts) == 1:
+        return _why("path_shell_start_alone", start=parts[0])
+    return _why("path_shell_start", start=parts[0], rest="/".join(parts[1:]))
 
 
 def _may_name_git(path: str) -> bool:

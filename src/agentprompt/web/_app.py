@@ -11,7 +11,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -30,7 +30,7 @@ from agentprompt.web._context_methods import (
     get_tree_method,
     rank_files_method,
 )
-from agentprompt.web._rpc import Method, handle_rpc
+from agentprompt.web._rpc import Method, encode_answer, handle_rpc
 
 __all__ = ["STATIC", "create_app", "rpc_methods"]
 
@@ -75,7 +75,7 @@ def create_app(root: Path, guard: Guard) -> GuardedApp:
         answer = await run_in_threadpool(call, await request.body())
         if answer is None:
             return Response(status_code=204)
-        return JSONResponse(answer)
+        return Response(encode_answer(answer), media_type="application/json")
 
     async def page(request: Request) -> Response:
         html = (STATIC / "index.html").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ result or the error (the codes the specification fixes, so any JSON-RPC client c
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ __all__ = [
     "SERVER_ERROR",
     "InvalidParams",
     "Method",
+    "encode_answer",
     "handle_rpc",
     "param_name",
     "worded",
@@ -66,12 +68,44 @@ def _valid_id(value: Any) -> bool:
     return value is None or isinstance(value, str) or type(value) in (int, float)
 
 
+def _flaw(value: Any) -> str | None:
+    """What makes ``value`` (decoded JSON) unusable, or ``None``: a number too large for a
+    float (``1e400`` decodes to infinity, which no JSON answer can hold) or a string with a
+    lone surrogate (``"\\ud800"``, which is no Unicode text), in it or in any key or item
+    within; walked without recursion, as deep as the decoder allowed."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return "a number too large to use (it overflows to infinity)"
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                found = item[exc.start].encode("unicode_escape").decode("ascii")
+                return f"a lone surrogate ({found}), which is not Unicode text"
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
 def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
         return _error(None, INVALID_REQUEST, 'not a JSON-RPC 2.0 request (need "jsonrpc": "2.0")')
     request_id = request.get("id")
     if not _valid_id(request_id):
         return _error(None, INVALID_REQUEST, '"id" must be a string, a number or null')
+    for key in ("id", "method"):
+        flaw = _flaw(request.get(key))
+        if flaw is not None:
+            return _error(None, INVALID_REQUEST, f'"{key}" holds {flaw}')
+    for key in [k for k in request if k not in ("id", "method", "params")]:
+        flaw = _flaw(key) or _flaw(request[key])
+        if flaw is not None:
+            return _error(None, INVALID_REQUEST, f"the request holds {flaw}")
     notification = "id" not in request
     name = request.get("method")
     if not isinstance(name, str):
@@ -83,6 +117,11 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     params = request.get("params", {})
     if not isinstance(params, dict):
         return _error(request_id, INVALID_PARAMS, '"params" must be an object of named params')
+    for key, value in params.items():
+        flaw = _flaw(key) or _flaw(value)
+        if flaw is not None:
+            where = param_name(key) if _flaw(key) is None else "a param's name"
+            return _error(request_id, INVALID_PARAMS, f"{where} holds {flaw}")
     try:
         result = method(params)
     except UsageError as exc:
@@ -116,3 +155,15 @@ def handle_rpc(methods: Mapping[str, Method], body: bytes) -> Any:
         answers = [a for a in (_call(methods, r) for r in request) if a is not None]
         return answers or None
     return _call(methods, request)
+
+
+def encode_answer(answer: Any) -> bytes:
+    """The JSON text of an answer of :func:`handle_rpc`, as UTF-8; an answer no JSON can
+    hold (infinity, a lone surrogate the engine let through) becomes an internal error, so
+    no request is ever answered with HTTP 500."""
+    try:
+        text = json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8")
+    except (ValueError, UnicodeEncodeError) as exc:
+        error = _error(None, INTERNAL_ERROR, f"the answer could not be sent as JSON: {exc}")
+        return json.dumps(error, ensure_ascii=False).encode("utf-8", "backslashreplace")

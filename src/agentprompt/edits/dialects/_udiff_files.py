@@ -1,7 +1,8 @@
 """What one file's section of a unified diff asks for: its headers (``---``/``+++``, git's
 extended headers) read into paths, and the action they and its hunks make: a patch, a move,
-a create-only write (``/dev/null`` or ``new file mode``), a delete; copies and binary patches
-are refused with a reason.
+a create-only write (``/dev/null`` or ``new file mode``), a delete; copies, binary patches and
+the diff of a symlink or a submodule (git's modes ``120000`` and ``160000``) are refused with
+a reason.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ GIT_HEADERS: tuple[str, ...] = (
     "GIT binary patch",
 )
 """Git's extended header lines, which may come before ``---``/``+++``."""
+_MODE_HEADERS = ("new file mode", "deleted file mode", "old mode", "new mode")
+"""The git headers whose value is a file mode."""
+_SPECIAL_MODES = {"120000": "symlink", "160000": "submodule"}
+"""Git's modes of what is not a regular file, and the catalogue diagnostic refusing each."""
 _TIMESTAMP = re.compile(
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[ \t]{0,8}[+-]\d{4})?$"
 )
@@ -99,6 +104,17 @@ def _git_paths(raw: str) -> tuple[str | None, str | None]:
     if match:
         return match.group(1), match.group(2)
     return None, None
+
+
+def _special_mode(headers: dict[str, str]) -> str | None:
+    """The git mode of a symlink or a submodule named by ``headers`` (a mode header, or the
+    mode at the end of an ``index`` line), else ``None``: such a file's "content" is the link
+    target or a commit, which written as text would make a regular file instead."""
+    modes = [headers[name].strip() for name in _MODE_HEADERS if name in headers]
+    index = headers.get("index", "").split()
+    if len(index) == 2:
+        modes.append(index[1])
+    return next((mode for mode in modes if mode in _SPECIAL_MODES), None)
 
 
 def _strip_prefixes(old: str | None, new: str | None, git: bool) -> tuple[str | None, str | None]:
@@ -176,6 +192,12 @@ def build_section(
         return fail(
             "binary-patch",
             diagnostic_text("udiff_binary", path=new or old),
+        )
+    mode = _special_mode(h)
+    if mode is not None:
+        return fail(
+            f"{_SPECIAL_MODES[mode]}-unsupported",
+            diagnostic_text(f"udiff_{_SPECIAL_MODES[mode]}", path=new or old, mode=mode),
         )
     hunks: list[Hunk] = []
     if section.hunk_start is not None:
