@@ -11,7 +11,6 @@ object with an invalid request (-32600); neither is passed on.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -28,6 +27,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
+from agentprompt.jsondata import unusable_value
 from agentprompt.loopback import LOOPBACK, Guard, GuardedApp, bind_loopback, new_token
 
 __all__ = ["ENDPOINT", "HttpEndpoint", "line_error", "serve_http", "serve_stdio"]
@@ -59,27 +59,6 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _flaw(value: Any) -> str | None:
-    """What no JSON-RPC message may hold, found in ``value`` (decoded JSON), or ``None``: a
-    number that overflows to infinity, a string (or key) with a lone surrogate."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            return "a number too large to use (it overflows to infinity)"
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return "a lone surrogate, which is not Unicode text"
-        elif isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
 def line_error(line: str) -> JSONRPCError | None:
     """The error answering one line read from standard input, or ``None`` when it is JSON
     the SDK can read (a blank line, too, is left to the SDK, which ignores it)."""
@@ -97,7 +76,7 @@ def line_error(line: str) -> JSONRPCError | None:
         return JSONRPCError(
             jsonrpc="2.0", id=None, error=ErrorData(code=PARSE_ERROR, message=problem)
         )
-    flaw = _flaw(message)
+    flaw = unusable_value(message)
     if flaw is not None:
         problem = f"the message is not usable JSON: it holds {flaw}"
         return JSONRPCError(

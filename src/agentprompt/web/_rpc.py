@@ -5,12 +5,12 @@ result or the error (the codes the specification fixes, so any JSON-RPC client c
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from agentprompt.commands import COMMAND_LINES
 from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.jsondata import unusable_value
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -68,30 +68,6 @@ def _valid_id(value: Any) -> bool:
     return value is None or isinstance(value, str) or type(value) in (int, float)
 
 
-def _flaw(value: Any) -> str | None:
-    """What makes ``value`` (decoded JSON) unusable, or ``None``: a number too large for a
-    float (``1e400`` decodes to infinity, which no JSON answer can hold) or a string with a
-    lone surrogate (``"\\ud800"``, which is no Unicode text), in it or in any key or item
-    within; walked without recursion, as deep as the decoder allowed."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            return "a number too large to use (it overflows to infinity)"
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                found = item[exc.start].encode("unicode_escape").decode("ascii")
-                return f"a lone surrogate ({found}), which is not Unicode text"
-        elif isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
 def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
         return _error(None, INVALID_REQUEST, 'not a JSON-RPC 2.0 request (need "jsonrpc": "2.0")')
@@ -99,11 +75,11 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     if not _valid_id(request_id):
         return _error(None, INVALID_REQUEST, '"id" must be a string, a number or null')
     for key in ("id", "method"):
-        flaw = _flaw(request.get(key))
+        flaw = unusable_value(request.get(key))
         if flaw is not None:
             return _error(None, INVALID_REQUEST, f'"{key}" holds {flaw}')
     for key in [k for k in request if k not in ("id", "method", "params")]:
-        flaw = _flaw(key) or _flaw(request[key])
+        flaw = unusable_value(key) or unusable_value(request[key])
         if flaw is not None:
             return _error(None, INVALID_REQUEST, f"the request holds {flaw}")
     notification = "id" not in request
@@ -118,9 +94,9 @@ def _call(methods: Mapping[str, Method], request: Any) -> dict[str, Any] | None:
     if not isinstance(params, dict):
         return _error(request_id, INVALID_PARAMS, '"params" must be an object of named params')
     for key, value in params.items():
-        flaw = _flaw(key) or _flaw(value)
+        flaw = unusable_value(key) or unusable_value(value)
         if flaw is not None:
-            where = param_name(key) if _flaw(key) is None else "a param's name"
+            where = param_name(key) if unusable_value(key) is None else "a param's name"
             return _error(request_id, INVALID_PARAMS, f"{where} holds {flaw}")
     try:
         result = method(params)
