@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from agentprompt.edits import ApplyOptions, apply_reply, parse_reply
@@ -105,14 +106,11 @@ def measure(sizes: list[int], runs: int, cap: float) -> dict[str, list[tuple[flo
                 continue
             reply = make(size)
             times = 1 if size >= 1_000_000 else runs
-            row.append(
-                (
-                    best(lambda r=reply: parse_reply(r), times),
-                    best(lambda r=reply: dry_run(r), times),
-                )
-            )
+            parse = best(partial(parse_reply, reply), times)
+            dry = best(partial(dry_run, reply), times)
+            row.append((parse, dry))
             print(
-                f"  {name} at {size:,}: parse {row[-1][0]:.3f} s, dry run {row[-1][1]:.3f} s",
+                f"  {name} at {size:,}: parse {parse:.3f} s, dry run {dry:.3f} s",
                 file=sys.stderr,
             )
         table[name] = row
