@@ -153,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         steep = too_steep(sizes, row)
         failed = failed or bool(steep)
-        print(f"| {name} | {cells} | {'; '.join(steep) or 'linear'} |")
+        verdict = "; ".join(steep) or ("linear" if None not in row[-2:] else "not measured")
+        print(f"| {name} | {cells} | {verdict} |")
     return 1 if failed else 0
 
 
