@@ -16,7 +16,7 @@ from typing import TypeVar
 from agentprompt.edits._fuzzy import most_similar
 from agentprompt.edits._hunks import HunkFailure
 from agentprompt.edits._plan import ActionOutcome
-from agentprompt.edits.wording import message_in, punctuation, render_in
+from agentprompt.edits.wording import EDIT_MESSAGES, check_lang, message_in, punctuation, render_in
 from agentprompt.prompts.loader import PromptLibrary
 
 T = TypeVar("T")
@@ -428,10 +428,14 @@ def _short_reply_text(
 
 
 def lost_feedback(
-    line: int, message: str, *, written: bool, library: PromptLibrary, lang: str = "en"
-) -> str:
-    """The feedback for a block the parser could not read, and what became of the others,
-    worded in ``lang``."""
+    lost: Sequence[tuple[int, str]], *, written: bool, library: PromptLibrary, lang: str = "en"
+) -> list[str]:
+    """The feedback for each block the parser could not read (its reply line and the
+    parser's message), and what became of the others, worded in ``lang``.
+
+    The catalogue entries are looked up once for all the blocks (a reply of many broken
+    blocks costs one lookup, not one per block)."""
     words = _Words(library, lang)
     others = words.line("feedback_lost_written" if written else "feedback_lost_held")
-    return words.message("feedback_lost", line=line, message=message, others=others)
+    entry = EDIT_MESSAGES.lookup(words.library, "feedback_lost", check_lang(lang))
+    return [entry.render(line=line, message=message, others=others) for line, message in lost]

@@ -133,6 +133,58 @@ class _File:
     original: TextFile | None
     current: TextFile | None
     edits: tuple[Edit, ...] | None = ()
+    order: int = 0
+    """Its place among the view's files (the order they were first opened)."""
+
+
+@dataclass(kw_only=True)
+class _Clashes:
+    """The view's files indexed by what :func:`_check_no_clash` compares, so a new file is
+    checked against the few files that could clash with it, not against every file."""
+
+    portable: dict[str, list[_File]] = field(default_factory=dict)
+    """Each path's portable spelling: the files it names."""
+    folders: dict[tuple[str, str], dict[str, list[_File]]] = field(default_factory=dict)
+    """Each (folders so far exactly, next folder's portable key): the files under each
+    spelling of that next folder."""
+    under: dict[str, list[_File]] = field(default_factory=dict)
+    """Each folder path: the files below it."""
+    paths: dict[str, _File] = field(default_factory=dict)
+    """Each path: its file."""
+
+    def add(self, entry: _File) -> None:
+        """Index a newly opened file."""
+        path = entry.path
+        self.portable.setdefault(_portable(path), []).append(entry)
+        self.paths.setdefault(path, entry)
+        parts = path.split("/")[:-1]
+        prefix = ""
+        for part in parts:
+            spellings = self.folders.setdefault((prefix, portable_key(part)), {})
+            spellings.setdefault(part, []).append(entry)
+            prefix += part + "/"
+            self.under.setdefault(prefix[:-1], []).append(entry)
+
+    def candidates(self, entry: _File) -> list[_File]:
+        """The files that may clash with ``entry``, in the order they were opened: of each
+        group sharing a key with it, the first still present."""
+        path = entry.path
+        groups = [self.portable.get(_portable(path), []), self.under.get(path, [])]
+        prefix = ""
+        for part in path.split("/")[:-1]:
+            for spelling, files in self.folders.get((prefix, portable_key(part)), {}).items():
+                if spelling != part:
+                    groups.append(files)
+            prefix += part + "/"
+            parent = self.paths.get(prefix[:-1])
+            if parent is not None:
+                groups.append([parent])
+        found = {}
+        for files in groups:
+            first = next((f for f in files if f is not entry and f.current is not None), None)
+            if first is not None:
+                found[id(first)] = first
+        return sorted(found.values(), key=lambda f: f.order)
 
 
 @dataclass(kw_only=True)
@@ -160,6 +212,8 @@ class _View:
     rules, withheld as holding a secret): a reply never writes such a file."""
     reals: dict[str, str] = field(default_factory=dict)
     """Each path as an action named it, resolved (the key of :attr:`files`)."""
+    clashes: _Clashes = field(default_factory=_Clashes)
+    """The files indexed for :func:`_check_no_clash`."""
 
     def open(self, path: str) -> _File:
         # A path named again (many blocks on one file) is not resolved again: nothing is
@@ -187,8 +241,17 @@ class _View:
             except OSError as exc:
                 raise EditError(reason("cannot_read", path=path, error=exc.strerror)) from None
             text = decode_text(before, path)
-        entry = _File(path=rel, real=real, before=before, mode=mode, original=text, current=text)
+        entry = _File(
+            path=rel,
+            real=real,
+            before=before,
+            mode=mode,
+            original=text,
+            current=text,
+            order=len(self.files),
+        )
         self.files[str(real)] = entry
+        self.clashes.add(entry)
         self.touched.setdefault(str(real), (text, ()))
         return entry
 
@@ -450,13 +513,15 @@ def _folder_clash(path: str, other: str) -> bool:
 def _check_no_clash(view: _View, entry: _File) -> None:
     """Refuse a new file whose path another new file of the reply uses as a directory, or
     that is the same name as another file of the reply on macOS or Windows (case, Unicode
-    normalization...), or whose folder is another spelling of another file's folder."""
+    normalization...), or whose folder is another spelling of another file's folder.
+
+    Only the files sharing a compared key with it are looked at (:class:`_Clashes`), in the
+    order they were opened, so the first clash found is the one a scan of every file would
+    find."""
     if entry.before is not None:
         return
     folded = _portable(entry.path)
-    for other in view.files.values():
-        if other is entry or other.current is None:
-            continue
+    for other in view.clashes.candidates(entry):
         if _portable(other.path) == folded or _folder_clash(entry.path, other.path):
             same_case = other.path.casefold() == entry.path.casefold()
             raise Refused(reason("case_reply" if same_case else "portable_reply", other=other.path))

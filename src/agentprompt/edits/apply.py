@@ -434,8 +434,12 @@ def apply_reply(
     if lost:
         library = PromptLibrary(root)
         notes = "\n".join(
-            lost_feedback(d.line, d.message, written=not hold, library=library, lang=options.lang)
-            for d in lost
+            lost_feedback(
+                [(d.line, d.message) for d in lost],
+                written=not hold,
+                library=library,
+                lang=options.lang,
+            )
         )
         feedback = f"{report.feedback}\n\n{notes}" if report.feedback else notes
         report = replace(report, feedback=feedback, lost=len(lost))

@@ -69,11 +69,11 @@ def _line_path(line: str) -> str | None:
 def _items(body: Sequence[str]) -> tuple[str, ...]:
     """The paths listed in a block's body (``- path`` lines or bare path lines), without
     duplicates."""
-    paths: list[str] = []
+    paths: dict[str, None] = {}
     for line in body:
         path = _line_path(line)
-        if path and path not in paths:
-            paths.append(path)
+        if path:
+            paths.setdefault(path)
     return tuple(paths)
 
 
@@ -95,24 +95,23 @@ def _diff_rows(body: Sequence[str], first: int) -> tuple[list[str], int]:
     while rows and not rows[-1].strip():
         rows.pop()
     skipped = 0
-    while rows and not rows[0].strip():
-        rows.pop(0)
+    while skipped < len(rows) and not rows[skipped].strip():
         skipped += 1
+    del rows[:skipped]
     fence = opens_fence(rows[0]) if rows else None
     if fence is not None and len(rows) >= 2 and closes_fence(rows[-1], fence):
         rows = rows[1:-1]
         skipped += 1
-    while rows:
-        head = rows[0]
+    at = 0
+    while at < len(rows):
+        head = rows[at]
         if head.startswith(GIT_HEADERS) or not head.strip():
-            take = 1
-        elif head.startswith("--- ") and len(rows) > 1 and rows[1].startswith("+++ "):
-            take = 2
+            at += 1
+        elif head.startswith("--- ") and at + 1 < len(rows) and rows[at + 1].startswith("+++ "):
+            at += 2
         else:
             break
-        del rows[:take]
-        skipped += take
-    return rows, first + skipped
+    return rows[at:], first + skipped + at
 
 
 def lost_message(name: str, /, **values: object) -> str:
@@ -198,7 +197,7 @@ def build_action(
 def _targets(body: Sequence[str]) -> tuple[str, ...]:
     """The target files of a SWITCH_MODE block: the label's inline value (split on commas)
     and the items listed up to the reason label."""
-    paths: list[str] = []
+    paths: dict[str, None] = {}
     for line in body:
         if _REASON.match(line):
             break
@@ -209,8 +208,8 @@ def _targets(body: Sequence[str]) -> tuple[str, ...]:
             found = _line_path(line)
             words = [found] if found else []
         for path in words:
-            if path and path not in paths:
-                paths.append(path)
+            if path:
+                paths.setdefault(path)
     return tuple(paths)
 
 

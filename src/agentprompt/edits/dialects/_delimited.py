@@ -194,10 +194,39 @@ def _pick_divider(lines: Sequence[str], start: int, last: int, choices: list[int
     One choice is the divider. Of several, the only one that leaves both sections with
     balanced merge-conflict markers is taken (a block quoting a whole conflict, whose own
     ``=======`` sits inside it); otherwise nothing is guessed.
+
+    One pass over the block gives the marker depth after each line; a choice splits the
+    block into two balanced sections when the depth never falls below zero before it and is
+    zero at it, and never falls below that zero after it and ends there (so many dividers
+    cost one pass, not one pass each).
     """
     if len(choices) == 1:
         return choices[0]
-    fitting = [
-        at for at in choices if _balanced(lines[start + 1 : at]) and _balanced(lines[at + 1 : last])
-    ]
+    body = range(start + 1, last)
+    depth = 0
+    depths: list[int] = []
+    for k in body:
+        line = lines[k]
+        if _CONFLICT_OPEN.match(line):
+            depth += 1
+        elif _CONFLICT_CLOSE.match(line):
+            depth -= 1
+        depths.append(depth)
+    # fine_before[i]: the depth stayed >= 0 over body lines 0..i-1.
+    fine_before = [True] * (len(depths) + 1)
+    for i, d in enumerate(depths):
+        fine_before[i + 1] = fine_before[i] and d >= 0
+    # low_after[i]: the least depth over body lines i..end (a large number past the end).
+    low_after = [len(depths) + 1] * (len(depths) + 1)
+    for i in range(len(depths) - 1, -1, -1):
+        low_after[i] = min(depths[i], low_after[i + 1])
+    final = depths[-1] if depths else 0
+    fitting = []
+    for at in choices:
+        i = at - start - 1
+        level = depths[i - 1] if i > 0 else 0
+        if fine_before[i] and level == 0 and low_after[i + 1] >= 0 and final == 0:
+            fitting.append(at)
+            if len(fitting) > 1:
+                return None
     return fitting[0] if len(fitting) == 1 else None

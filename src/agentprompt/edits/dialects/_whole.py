@@ -25,6 +25,7 @@ from agentprompt.edits.dialects.base import (
     BlockOutcome,
     BlockReader,
     Fence,
+    FenceTally,
     ScanState,
     closes_fence,
     diagnostic_text,
@@ -226,18 +227,31 @@ class _Reader:
         path = self._path(lines)
         if not path.lower().endswith(_MARKDOWN):
             return False
-        count = 0
-        k = self.j + 1
-        while k < len(lines):
-            line = lines[k]
-            if _starts_block(lines, k):
-                break
-            if closes_fence(line, self.fence) and not line.strip().strip(self.fence.char):
-                count += 1
-            k += 1
-        else:
-            if not final:
+        fence = self.fence
+        first = self.j + 1
+        tally = self.state.tally
+        if not tally.start <= first <= tally.stop:
+            # The stretch ends at the next block: every block ending inside it counts from
+            # the one tally (many Markdown blocks in a row read the rest once, not each).
+            stop = first
+            while stop < len(lines) and not _starts_block(lines, stop):
+                stop += 1
+            if stop >= len(lines) and not final:
                 return None
+            tally = FenceTally(start=first, stop=stop)
+            if final or stop + 1 < len(lines):
+                # Kept only once the lines that decide where it stops have all arrived.
+                self.state.tally = tally
+        key = (fence.char, fence.length, fence.indent)
+        counted = tally.counts.get(key)
+        if counted is None:
+            counted = [0]
+            for k in range(tally.start, tally.stop):
+                line = lines[k]
+                bare = closes_fence(line, fence) and not line.strip().strip(fence.char)
+                counted.append(counted[-1] + bare)
+            tally.counts[key] = counted
+        count = counted[tally.stop - tally.start] - counted[first - tally.start]
         return count > 0 and count % 2 == 0
 
     def _ambiguous(self, lines: Sequence[str], close: int) -> BlockOutcome:

@@ -22,6 +22,7 @@ __all__ = [
     "BlockReader",
     "Dialect",
     "Fence",
+    "FenceTally",
     "ScanState",
     "clean_path",
     "closes_fence",
@@ -53,6 +54,21 @@ class Fence:
 
 
 @dataclass
+class FenceTally:
+    """The bare fence lines of one stretch of the reply that holds no block start, counted
+    once for each kind of fence, so that every block ending in that stretch reads the
+    count instead of the stretch (the whole-file dialect's Markdown files)."""
+
+    start: int = 0
+    """The first line of the stretch."""
+    stop: int = -1
+    """The line after it: the next block's first line, or the reply's end."""
+    counts: dict[tuple[str, int, int], list[int]] = field(default_factory=dict)
+    """For each fence (character, length, indent), how many of the stretch's first ``i``
+    lines are a bare closer of it, for each ``i``."""
+
+
+@dataclass
 class ScanState:
     """What the scanner knows across the blocks of one reply (mutable while it reads)."""
 
@@ -66,6 +82,8 @@ class ScanState:
     """How many blocks were numbered so far."""
     open_tail: bool = False
     """The reply ended without a newline: its last line may have been cut part way."""
+    tally: FenceTally = field(default_factory=FenceTally)
+    """The stretch of bare fence lines counted last (see :class:`FenceTally`)."""
 
     def take_block(self) -> int:
         """The number of the next block in the reply, counting every dialect."""
