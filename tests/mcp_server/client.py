@@ -50,3 +50,16 @@ def error_text(result: CallToolResult) -> str:
     text = result.content[0]
     assert text.type == "text"
     return text.text
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+"""The first request of a session, as a raw JSON-RPC message."""

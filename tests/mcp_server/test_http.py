@@ -16,18 +16,8 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp_server.client import AGENTPROMPT
+from mcp_server.client import AGENTPROMPT, INITIALIZE
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 

@@ -14,20 +14,9 @@ from typing import Any
 import pytest
 
 from agentprompt.mcp_server._transport import line_error
-from mcp_server.client import AGENTPROMPT
+from mcp_server.client import AGENTPROMPT, INITIALIZE
 
 pytestmark = pytest.mark.slow
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 
 
 def _answer(process: subprocess.Popen[str], lines: queue.Queue[str], line: str) -> dict[str, Any]:
