@@ -268,13 +268,7 @@ class BridgeSessions:
             warn_tokens=choices.warn_tokens,
         )
         state, view = starting_state(self._root, request.paths, make)
-        prompt = build_prompt(
-            self._root, state, view=view, remember=save, report=report, split=split
-        )
-        # The model sees this prompt: the files it holds in full are ones a reply may rewrite.
-        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
-        if before_save is not None:
-            before_save(prompt, state)
+        prompt, state = self._made(state, view, save, report, split, before_save)
         if save:
             start_session(self._root, state)
         return self._packed(prompt, state, view, started=True)
@@ -309,16 +303,31 @@ class BridgeSessions:
             resend=state.resend or full,
         )
         view = session_view(self._root, state)
-        prompt = build_prompt(
-            self._root, state, view=view, remember=True, report=report, split=split
-        )
-        # What the prompt sends is pending until a reply to it is applied.
-        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
-        if before_save is not None:
-            before_save(prompt, state)
+        prompt, state = self._made(state, view, True, report, split, before_save)
         if state != stored:
             save_state(self._root, session_id, state)
         return self._packed(prompt, state, view, started=False)
+
+    def _made(
+        self,
+        state: BridgeState,
+        view: RepoView,
+        remember: bool,
+        report: bool,
+        split: bool,
+        before_save: BeforeSave | None,
+    ) -> tuple[BridgePrompt, BridgeState]:
+        """The prompt for ``state`` and the state with it sent, once ``before_save`` (if
+        any) has accepted it."""
+        prompt = build_prompt(
+            self._root, state, view=view, remember=remember, report=report, split=split
+        )
+        # The model sees this prompt: the files it holds in full are ones a reply may
+        # rewrite, and what it sends is pending until a reply to it is applied.
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        if before_save is not None:
+            before_save(prompt, state)
+        return prompt, state
 
     def _packed(
         self, prompt: BridgePrompt, state: BridgeState, view: RepoView, *, started: bool
