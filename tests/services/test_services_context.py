@@ -56,7 +56,7 @@ def test_every_door_gives_the_ranking_in_one_shape(repo: Path) -> None:
     # Once the symbol cache holds every file, each door's answer is the same, to the byte.
     service = _context(repo).rank(task, 2).to_json()
     assert {**first, "parsed": 0} == service
-    assert rank_files_method(repo, {"task": task, "top": 2}) == service
+    assert rank_files_method(Workspace(repo), {"task": task, "top": 2}) == service
     assert mcp_tools.rank_files(Workspace(repo), task, 2, None) == service
 
 

@@ -39,25 +39,21 @@ STATIC = Path(__file__).parent / "static"
 
 
 def rpc_methods(root: Path) -> dict[str, Method]:
-    """Every JSON-RPC method of the page, bound to ``root`` (the bridge's to one workspace
-    for it, made once for the page server)."""
+    """Every JSON-RPC method of the page, bound to one workspace for ``root``, made once
+    for the page server."""
     workspace = Workspace(root)
-    sessions = {
+    table = {
         "apply_reply": apply_reply_method,
         "bridge_add": bridge_add_method,
         "bridge_drop": bridge_drop_method,
         "build_prompt": build_prompt_method,
-        "preview_reply": preview_reply_method,
-    }
-    context = {
         "get_context_breakdown": get_context_breakdown_method,
         "get_prompt_snippets": get_prompt_snippets_method,
         "get_tree": get_tree_method,
+        "preview_reply": preview_reply_method,
         "rank_files": rank_files_method,
     }
-    methods = {name: partial(method, workspace) for name, method in sessions.items()}
-    methods.update({name: partial(method, root) for name, method in context.items()})
-    return dict(sorted(methods.items()))
+    return {name: partial(method, workspace) for name, method in table.items()}
 
 
 def create_app(root: Path, guard: Guard) -> GuardedApp:

@@ -18,6 +18,7 @@ from agentprompt.bridge.text import LANGS
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.edits.journal import WriteFailed
+from agentprompt.edits.paths import check_inside
 from agentprompt.services import (
     ApplyOutcome,
     BridgeSessions,
@@ -27,7 +28,7 @@ from agentprompt.services import (
     Workspace,
 )
 from agentprompt.tokens import shared_counter
-from agentprompt.web._params import check_unknown, count, flag, safe_paths, text, text_list
+from agentprompt.web._params import check_unknown, count, flag, text, text_list
 from agentprompt.web._rpc import InvalidParams, worded
 
 __all__ = [
@@ -75,7 +76,7 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     new = flag(params, "new")
     mode = text(params, "mode", choices=("browse", "edit"))
     lang = text(params, "lang", choices=LANGS)
-    files = safe_paths(workspace.root, text_list(params, "files"), "files")
+    files = check_inside(workspace.root, text_list(params, "files"), input="files")
     includes = text_list(params, "include", "gitignore patterns")
     excludes = text_list(params, "exclude", "gitignore patterns")
     choices = PromptChoices(lang=lang, max_tokens=count(params, "max_tokens"))
@@ -106,7 +107,7 @@ def _changed_session(
     workspace: Workspace, params: Mapping[str, Any], method: str, drop: bool
 ) -> dict[str, Any]:
     check_unknown(params, ("files",), method)
-    files = safe_paths(workspace.root, text_list(params, "files"), "files")
+    files = check_inside(workspace.root, text_list(params, "files"), input="files")
     if not files:
         raise InvalidParams('param "files" is empty; name the files to ' + method[7:])
     sessions = BridgeSessions(workspace)

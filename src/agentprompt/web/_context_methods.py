@@ -5,14 +5,14 @@ None of them changes a file of the repository (the symbol cache may be refreshed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from agentprompt.edits.paths import check_inside
 from agentprompt.prompts.snippets import load_prompt_snippets
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.services import RepositoryContext, TierService, Workspace
 from agentprompt.tiers.served import cache_json
-from agentprompt.web._params import check_unknown, safe_paths, text, text_list
+from agentprompt.web._params import check_unknown, text, text_list
 from agentprompt.web._rpc import InvalidParams
 
 __all__ = [
@@ -23,11 +23,11 @@ __all__ = [
 ]
 
 
-def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+def get_prompt_snippets_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_prompt_snippets``: the snippets in force (the repository's file,
     else the user's, else the packaged defaults), where they came from, and any problems."""
     check_unknown(params, (), "get_prompt_snippets")
-    found = load_prompt_snippets(root)
+    found = load_prompt_snippets(workspace.root)
     return {
         "source": str(found.source) if found.source else None,
         "origin": found.origin,
@@ -38,7 +38,7 @@ def get_prompt_snippets_method(root: Path, params: Mapping[str, Any]) -> dict[st
     }
 
 
-def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``rank_files``: the files most relevant to ``task`` (``top`` of them, default 15),
     each with its score and the reasons, as ``agentprompt rank --json`` gives them."""
     check_unknown(params, ("task", "top"), "rank_files")
@@ -48,18 +48,17 @@ def rank_files_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InvalidParams('param "top" must be a whole number of files, 1 or more')
     try:
-        result = RepositoryContext(Workspace(root)).rank(task, top)
+        result = RepositoryContext(workspace).rank(task, top)
     except InvalidTask as exc:
         raise InvalidParams(f'param "task": {exc}') from None
     return result.to_json()
 
 
-def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_tree``: every file a prompt may show with its token count, as a list and as a
     tree, and which of them the bridge session has in context (with the session's round,
     dropped files, include/exclude patterns and budget)."""
     check_unknown(params, (), "get_tree")
-    workspace = Workspace(root)
     result = RepositoryContext(workspace).tree(count_tokens=True)
     counts = result.tokens or {}
     session = workspace.session()
@@ -86,7 +85,7 @@ def get_tree_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[str, Any]:
+def get_context_breakdown_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_context_breakdown``: tokens per cache tier and per item (system, map legend,
     symbol map entries, files, the task) of a tiered request over ``files`` (default: the
     bridge session's files) and ``task``, under the default tier rule; which cache blocks it
@@ -95,8 +94,12 @@ def get_context_breakdown_method(root: Path, params: Mapping[str, Any]) -> dict[
     tracker's stored state is read, not changed (a damaged one gives a warning and a fresh
     placement)."""
     check_unknown(params, ("files", "task"), "get_context_breakdown")
-    files = safe_paths(root, text_list(params, "files"), "files") if "files" in params else None
-    preview = TierService(Workspace(root)).breakdown(files, text(params, "task"))
+    files = (
+        check_inside(workspace.root, text_list(params, "files"), input="files")
+        if "files" in params
+        else None
+    )
+    preview = TierService(workspace).breakdown(files, text(params, "task"))
     report = preview.report
     return {
         "total_tokens": report.breakdown.total_tokens,

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from agentprompt.edits.paths import check_inside
 from agentprompt.web._rpc import InvalidParams
 
-__all__ = ["check_unknown", "count", "flag", "safe_paths", "text", "text_list"]
+__all__ = ["check_unknown", "count", "flag", "text", "text_list"]
 
 
 def check_unknown(params: Mapping[str, Any], known: Sequence[str], method: str) -> None:
@@ -68,9 +66,3 @@ def text_list(
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise InvalidParams(f'param "{name}" must be a list of strings ({what})')
     return tuple(value)
-
-
-def safe_paths(root: Path, paths: Sequence[str], name: str) -> tuple[str, ...]:
-    """``paths`` checked by the edit engine's path-safety rules (no ``..``, no absolute
-    path, no symlink out of the root, nothing under ``.git``), given as param ``name``."""
-    return check_inside(root, paths, input=name)
