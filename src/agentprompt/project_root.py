@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["find_project_root"]
+from agentprompt.errors import UsageError, literal
+
+__all__ = ["check_root", "find_project_root"]
 
 
 def find_project_root(start: Path | None = None) -> Path:
@@ -18,3 +20,16 @@ def find_project_root(start: Path | None = None) -> Path:
         if (candidate / ".git").exists():
             return candidate
     return here
+
+
+def check_root(root: Path) -> Path:
+    """``root`` when it is a folder; else a :class:`UsageError` of the input ``root``
+    naming it (and saying when it does not exist at all)."""
+    if not root.is_dir():
+        why = " (it does not exist)" if not root.exists() else ""
+        raise UsageError(
+            f"{{root}} {literal(str(root))} is not a directory{why}",
+            input="root",
+            fix="give the repository root",
+        )
+    return root

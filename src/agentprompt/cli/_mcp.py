@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli._options import port_option, root_option
+from agentprompt.cli._options import check_root, port_option, root_option
 from agentprompt.cli._output import err_console
 from agentprompt.errors import UsageError
 
@@ -40,8 +40,7 @@ def mcp_command(root: Path, transport: str, port: int, read_only: bool) -> None:
     With --transport http the endpoint's URL (with its secret token) is printed; the token
     is also accepted as an "Authorization: Bearer TOKEN" header, and is fixed by the
     AGENTPROMPT_MCP_TOKEN environment variable when set."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    check_root(root)
     if transport == "stdio" and port:
         raise UsageError("--port is for --transport http; standard input needs no port")
     token = os.environ.get(TOKEN_ENV, "").strip() or None

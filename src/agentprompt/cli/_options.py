@@ -12,7 +12,7 @@ import click
 from agentprompt.cli._output import MESSAGE_FORMATS
 from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import UsageError
-from agentprompt.project_root import find_project_root
+from agentprompt.project_root import check_root, find_project_root
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -201,14 +201,6 @@ def _alias_to(name: str) -> Any:
         return value
 
     return callback
-
-
-def check_root(root: Path) -> Path:
-    """``root`` when it is a directory; else a :class:`UsageError` naming it."""
-    if not root.is_dir():
-        why = " (it does not exist)" if not root.exists() else ""
-        raise UsageError(f"--root {root} is not a directory{why}; give the repository root")
-    return root
 
 
 def read_text_source(source: str, what: str) -> str:

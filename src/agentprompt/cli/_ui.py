@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentprompt.cli._options import make_root_option, port_option
+from agentprompt.cli._options import check_root, make_root_option, port_option
 from agentprompt.cli._output import err_console
 from agentprompt.errors import UsageError
 
@@ -19,8 +19,7 @@ __all__ = ["ui_command"]
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 def ui_command(root: Path, port: int, open_browser: bool) -> None:
     """Serve the prompt page on 127.0.0.1; its URL (with a secret token) is printed."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root} is not a directory; give the repository root")
+    check_root(root)
     try:
         from agentprompt.web.server import prepare, serve
     except ImportError as exc:

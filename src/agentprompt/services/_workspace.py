@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from agentprompt.bridge.state import BridgeState, find_session, held_session
 from agentprompt.bridge.text import default_lang
-from agentprompt.errors import UsageError
+from agentprompt.project_root import check_root
 from agentprompt.store import default_cache_path, default_store_path
 from agentprompt.tokens import CountCache, shared_counter
 
@@ -77,14 +77,7 @@ class Workspace:
     """
 
     def __init__(self, root: Path, *, environ: Mapping[str, str] | None = None) -> None:
-        if not root.is_dir():
-            why = " (it does not exist)" if not root.exists() else ""
-            raise UsageError(
-                f"{{root}} {root} is not a directory{why}",
-                input="root",
-                fix="give the repository root",
-            )
-        self.root = root
+        self.root = check_root(root)
         """The repository's root folder, as the caller named it."""
         self.config = WorkspaceConfig.from_environment(
             environ if environ is not None else os.environ
