@@ -8,18 +8,21 @@ cannot be shown are remembered with the reason and reported in the next prompt.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentprompt.bridge._requests import resolve_requests
-from agentprompt.bridge._secretcache import text_digest
+from agentprompt.bridge._secretcache import cached_scan, text_digest
 from agentprompt.bridge._sentstore import remember_texts
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.view import Overlay, RepoView, overlay_view
 from agentprompt.edits.apply import ApplyOptions, ApplyReport
 from agentprompt.repo.discovery import read_texts
+from agentprompt.repo.discovery.patterns import left_out_by
+from agentprompt.repo.secrets import scan_texts
 from agentprompt.store import default_cache_path
 
 __all__ = ["Round", "advance", "reply_options", "run_round"]
@@ -46,19 +49,25 @@ def reply_options(
     partial: bool = False,
     allow_whole_file: bool = False,
     fix_encoding: bool = False,
+    strict: bool = False,
+    root: Path | None = None,
+    allow_hidden: bool = False,
 ) -> ApplyOptions:
     """How to apply a reply in ``state``'s session (``None``: no session, the engine's
     defaults): the edit engine words its feedback in the session's language, because the
     next prompt quotes that feedback in the middle of the session's prompt, and refuses a
     whole-file write over a file the session never showed in full (unless
     ``allow_whole_file``): in browse mode the model has seen only its outline.
-    ``fix_encoding`` repairs a reply whose UTF-8 was read as Windows-1252."""
+    ``fix_encoding`` repairs a reply whose UTF-8 was read as Windows-1252; ``strict``
+    applies exact matches only. Given the session's ``root``, the reply may not write a
+    file the session never shows (:func:`hidden_files`) unless ``allow_hidden``."""
     if state is None:
         return ApplyOptions(
             dry_run=dry_run,
             partial=partial,
             allow_whole_file=allow_whole_file,
             fix_encoding=fix_encoding,
+            strict=strict,
         )
     return ApplyOptions(
         dry_run=dry_run,
@@ -68,7 +77,33 @@ def reply_options(
         short_feedback=True,
         allow_whole_file=allow_whole_file,
         fix_encoding=fix_encoding,
+        strict=strict,
+        hidden=hidden_files(root, state) if root is not None else None,
+        allow_hidden=allow_hidden,
     )
+
+
+def hidden_files(root: Path, state: BridgeState) -> Callable[[str], bool]:
+    """Whether a path is a file the session's prompts never show: one its include or
+    exclude patterns leave out, or an existing file holding a likely secret (withheld from
+    every prompt; the verdict remembered in the root's cache, as the prompts remember
+    theirs). Each path is decided once."""
+    patterns = (
+        left_out_by(state.includes, state.excludes) if state.includes or state.excludes else None
+    )
+    cache = default_cache_path(root)
+
+    @functools.cache
+    def hidden(path: str) -> bool:
+        if patterns is not None and patterns(path):
+            return True
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(cached_scan([(path, text)], scan_texts, cache)[path])
+
+    return hidden
 
 
 def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | None:

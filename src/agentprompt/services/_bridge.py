@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 
 from agentprompt.bridge.control import add_files, drop_files
@@ -41,8 +41,6 @@ from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery.patterns import left_out_by
-from agentprompt.repo.secrets import scan_text
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError
 
@@ -151,27 +149,6 @@ class ReplyChoices:
     """Let the reply write files the session cannot show the model: left out by its include
     and exclude patterns, or holding a likely secret (by default a reply never writes
     them)."""
-
-
-def _cannot_show(root: Path, state: BridgeState) -> Callable[[str], bool]:
-    """Whether a path is a file the session's prompts never show: one its include or exclude
-    patterns leave out, or an existing file holding a likely secret (withheld from every
-    prompt). Each path is decided once."""
-    patterns = (
-        left_out_by(state.includes, state.excludes) if state.includes or state.excludes else None
-    )
-
-    @cache
-    def hidden(path: str) -> bool:
-        if patterns is not None and patterns(path):
-            return True
-        try:
-            text = (root / path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return False
-        return bool(scan_text(path, text))
-
-    return hidden
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -394,11 +371,10 @@ class BridgeSessions:
             partial=choices.partial,
             allow_whole_file=choices.allow_whole_file,
             fix_encoding=choices.fix_encoding,
+            strict=choices.strict,
+            root=self._root,
+            allow_hidden=choices.allow_hidden,
         )
-        if choices.strict:
-            options = replace(options, strict=True)
-        if found is not None and not choices.allow_hidden:
-            options = replace(options, hidden=_cannot_show(self._root, found[1]))
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)
