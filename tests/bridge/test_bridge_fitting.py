@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agentprompt.bridge.pack import build_prompt
+from agentprompt.bridge.pack import BridgePrompt, build_prompt
 from agentprompt.bridge.state import BridgeState
 from agentprompt.budget import BudgetExceeded
 from agentprompt.cli._output import flag_name
-from agentprompt.composition import PlacedSection
 from agentprompt.tokens import shared_counter
 
 
@@ -80,13 +79,29 @@ def test_the_cuts_are_the_core_budget_s_over_the_file_sections(example: Path) ->
     assert whole.sections == () and whole.cuts == ()  # nothing to fit, nothing built
 
 
-def test_every_file_loses_its_full_text_before_any_loses_its_summary(example: Path) -> None:
+def test_cuts_follow_the_rank(example: Path) -> None:
     whole = build_prompt(example, _state(None))
-    frame = build_prompt(example, _state(whole.tokens - 200))
-    actions = [(c.section, c.action) for c in frame.cuts]
-    fallbacks = [i for i, (_s, a) in enumerate(actions) if a == "fallback"]
-    drops = [i for i, (_s, a) in enumerate(actions) if a == "dropped"]
-    assert fallbacks and drops and max(fallbacks) < min(drops)
+    size = {"path": 0, "summary": 1, "full": 2}
+    for less in (20, 100, 200, 300):
+        fitted = build_prompt(example, _state(whole.tokens - less))
+        kept = [size[fitted_level(fitted, p)] for p in _state(None).files]
+        assert kept == sorted(kept, reverse=True), (less, fitted.left_out)
+
+
+def fitted_level(prompt: BridgePrompt, path: str) -> str:
+    """What ``prompt`` shows of ``path``."""
+    return dict(prompt.left_out).get(path, "full")
+
+
+def test_a_file_that_fits_in_full_is_never_cut_to_its_summary(example: Path) -> None:
+    big = example / "src" / "utils.ts"
+    big.write_text(big.read_text() * 40)
+    whole = build_prompt(example, _state(None))
+    less = shared_counter().count(big.read_text()) // 2
+    small = build_prompt(example, _state(whole.tokens - less))
+    # utils.ts, ranked first, cannot fit in full; the files after it still can.
+    assert dict(small.left_out) == {"src/utils.ts": "summary"}
+    assert "## src/index.ts\n" in small.user and "## scripts/report.py\n" in small.user
 
 
 def test_a_report_gives_the_sections_without_cutting(example: Path) -> None:
@@ -123,12 +138,8 @@ def test_a_file_cut_to_its_summary_is_reported_by_its_summary_s_block(example: P
     tokens = {s.id: s.tokens for s in fitted.sections}
     assert tokens["file:scripts/report.py"] == shared_counter().count(text[start:end])
     cut = fitted.cuts[0]
-    assert cut.tokens_before == {s.id: s.tokens for s in whole_report(example)}[cut.section]
-
-
-def whole_report(example: Path) -> tuple[PlacedSection, ...]:
-    """The sections of the uncut prompt's report."""
-    return build_prompt(example, _state(None), report=True).sections
+    text = (example / "scripts/report.py").read_text()
+    assert cut.tokens_before == shared_counter().count(text)
 
 
 def test_a_browse_prompt_s_summaries_are_its_file_sections(example: Path) -> None:

@@ -1,17 +1,18 @@
-"""A bridge prompt as sections of the core composer, fitted by the core budget.
+"""A bridge prompt fitted to its token budget by the files' rank, and as sections of the
+core composer for a report.
 
-The prompt is cut into sections that join back to its text: each file's block (its text
-from ``## path`` to the closing fence, or its summary under ``### path`` among the
-summaries) is a section ``file:PATH``, and the frame between them (the system part on a
-first round, the task, the tree, the notes) is required. The files that may be cut are
-sections too, most relevant first, their full text with their summary's block as
-fallback; all share one priority, so :func:`agentprompt.budget.fit` cuts every file's
-full text (lowest-ranked first) before any file loses its summary, and a dropped file
-leaves its path. The budget's :class:`~agentprompt.budget.Layout` renders the prompt the
-files kept make (a summary moves to the summaries, each cut file gets its line in the
-note naming what was cut) and counts it exactly, so one fit decides what is cut, by the
-prompt's own tokens.
+The frame (the system part on a first round, the task, the tree, the notes) is required;
+every file is shown at one level: its full text, its summary, or its path in the tree.
+:func:`fit_files` counts the frame with every file at its path, then gives each file in
+rank order the most of it that fits the room left (its block's own tokens, and what
+showing it opens in a folded tree), so the cuts follow the rank and a file whose full text
+fits is never cut to its summary; an exact count of the prompt made follows, and while it
+is over, the files shown last go back to their paths (:func:`~agentprompt.budget.largest_fitting`,
+the bisection the repository map fits with).
 
+For a report, the prompt is cut into sections that join back to its text: each file's
+block (its text from ``## path`` to the closing fence, or its summary under ``### path``
+among the summaries) is a section ``file:PATH``, and the frame between them is required.
 Without a budget, and when no report is asked for, the rendered prompt is all there is:
 it is counted once, by its keyed parts, and no composition is built (a whole repository's
 prompt is hundreds of megabytes).
@@ -22,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agentprompt.bridge._render import Level, RenderedUser, summary_block
-from agentprompt.budget import BudgetExceeded, Cut, Layout, fit
+from agentprompt.bridge._render import Level, RenderedUser
+from agentprompt.budget import BudgetExceeded, Cut, largest_fitting
 from agentprompt.composition import Composition, PlacedSection, assemble
-from agentprompt.sections import Part, Section
+from agentprompt.sections import Section
 from agentprompt.tokens import CountCache
 
-__all__ = ["Fitted", "fit_files", "paths_only_too_large", "report_sections"]
+__all__ = ["Fitted", "Growth", "fit_files", "paths_only_too_large", "report_sections"]
 
 FILE_PRIORITY = 1
 """The budget priority of every file section (the frame's is required)."""
@@ -135,84 +136,150 @@ def _compose(rendered: RenderedUser, tokens: CountCache) -> Composition:
     return assemble(_laid_out(rendered), counter=tokens, separator="")
 
 
-class _Files:
-    """The files the budget may cut, as sections in rank order, and the prompt the files
-    kept make."""
+Growth = Callable[[str], Mapping[str, int]]
+"""What showing a file (or a code block) more than by its path adds around it: the
+folders of the tree it opens, each with the tokens opening it costs."""
 
-    def __init__(
-        self,
-        render: Render,
-        levels: Mapping[str, Level],
-        order: Sequence[str],
-        blocks: Mapping[tuple[str, Level], str],
-        rendered: RenderedUser,
-        tokens: CountCache,
-    ) -> None:
-        self.render = render
-        self.levels = dict(levels)
+
+class _Choosing:
+    """Each file's level, chosen in rank order within the room the frame leaves."""
+
+    def __init__(self, blocks: Mapping[tuple[str, Level], str], tokens: CountCache) -> None:
+        self.blocks = blocks
         self.tokens = tokens
-        ranked = [p for p in order if p in levels]
-        placed = set(ranked)
-        ranked += [p for p in levels if p not in placed]
-        shown = {path: (start, end) for start, end, path in rendered.blocks}
-        keys = {(start, end): key for start, end, key in rendered.spans}
-        parts: list[Part] = []
-        for path in ranked:
-            level = levels[path]
-            if level == "path" or path not in shown:
+
+    def cost(self, path: str, level: Level) -> int:
+        """The tokens ``path``'s block takes at ``level`` (none for its path alone)."""
+        if level == "path":
+            return 0
+        text = self.blocks.get((path, level))
+        if text is None:
+            return 0
+        return self.tokens.count(text)
+
+
+_STEPS: dict[Level, tuple[Level, ...]] = {
+    "full": ("full", "summary", "path"),
+    "summary": ("summary", "path"),
+    "path": ("path",),
+}
+
+_SIZE: dict[Level, int] = {"path": 0, "summary": 1, "full": 2}
+
+_GIVE_UP_AFTER = 200
+"""How many files in a row may fail to fit before the rest are left at their paths (the
+room left is then smaller than what the files ranked next need)."""
+
+_ROOM_LEFT = 24
+"""Below this many tokens of room, no further block can fit."""
+
+
+def _choose(
+    levels: Mapping[str, Level],
+    ranked: Sequence[str],
+    room: int,
+    choosing: _Choosing,
+    growth: Growth | None,
+) -> dict[str, Level]:
+    """Each file's level: in rank order, the most of it that fits the room left (its
+    block, and the tree folders showing it opens), else its path. A file that fits in full
+    is never cut to its summary, and a file ranked lower is only shown when the files
+    ranked above it took what fitted."""
+    chosen: dict[str, Level] = {p: "path" for p in levels}
+    opened: set[str] = set()
+    misses = 0
+    for path in ranked:
+        if room < _ROOM_LEFT or misses >= _GIVE_UP_AFTER:
+            break
+        fitted = False
+        for level in _STEPS[levels[path]]:
+            if level == "path" or (path, level) not in choosing.blocks:
                 continue
-            start, end = shown[path]
-            text = rendered.text[start:end]
-            summary = blocks.get((path, "summary")) if level == "full" else None
-            full = blocks.get((path, level))
-            fallbacks: tuple[str, ...] = ()
-            if summary is not None and full is not None and len(summary) < len(full):
-                smaller = summary_block(path, summary)
-                fallbacks = (smaller,) if len(smaller) < len(text) else ()
-            key = keys.get((start, end))
-            parts.append(
-                Section(
-                    id=f"file:{path}",
-                    role="user",
-                    text=text,
-                    priority=FILE_PRIORITY,
-                    fallbacks=fallbacks,
-                    count_keys=(key,) if key is not None else (),
-                )
+            opens = {f: n for f, n in (growth(path) if growth else {}).items() if f not in opened}
+            cost = choosing.cost(path, level) + sum(opens.values())
+            if cost <= room:
+                chosen[path] = level
+                room -= cost
+                opened.update(opens)
+                fitted = True
+                break
+        misses = 0 if fitted else misses + 1
+    return chosen
+
+
+def _cuts(
+    levels: Mapping[str, Level],
+    chosen: Mapping[str, Level],
+    ranked: Sequence[str],
+    choosing: _Choosing,
+) -> tuple[tuple[tuple[str, Level], ...], tuple[Cut, ...]]:
+    """The files cut down (rank order, with what was kept) and the cuts as a report
+    gives them."""
+    left_out: list[tuple[str, Level]] = []
+    cuts: list[Cut] = []
+    for path in ranked:
+        was, now = levels[path], chosen[path]
+        if was == now or (path, was) not in choosing.blocks:
+            continue
+        left_out.append((path, now))
+        before = choosing.cost(path, was)
+        after = choosing.cost(path, now)
+        cuts.append(
+            Cut(
+                section=f"file:{path}",
+                action="dropped" if now == "path" else "fallback",
+                tokens_before=before,
+                tokens_after=after,
+                detail=f"{was} -> {now}",
+                reason="the files ranked above it took the room left",
             )
-        self.parts = tuple(parts)
-
-    def cut_to(
-        self, cut: Mapping[str, Level]
-    ) -> tuple[dict[str, Level], tuple[tuple[str, Level], ...]]:
-        """Each file's level once the files ``cut`` (by section id) are cut to their
-        level, and the files cut (most relevant first) with what was kept."""
-        current = dict(self.levels)
-        left_out = []
-        for part in self.parts:
-            level = cut.get(part.id)
-            if level is not None:
-                path = part.id.removeprefix("file:")
-                current[path] = level
-                left_out.append((path, level))
-        return current, tuple(left_out)
-
-    def compose(self, kept: tuple[Part, ...]) -> Composition:
-        """The prompt the parts ``kept`` (each as cut so far) make."""
-        there = {p.id: p for p in kept}
-        cut: dict[str, Level] = {}
-        for part in self.parts:
-            now = there.get(part.id)
-            if now is None:
-                cut[part.id] = "path"
-            elif isinstance(now, Section) and len(now.fallbacks) < _steps(part):
-                cut[part.id] = "summary"
-        return _compose(self.render(*self.cut_to(cut)), self.tokens)
+        )
+    return tuple(left_out), tuple(cuts)
 
 
-def _steps(part: Part) -> int:
-    """How many smaller versions ``part`` has."""
-    return len(part.fallbacks) if isinstance(part, Section) else 0
+_MOST_CHARS_PER_TOKEN = 8
+"""More characters than any text holds per token: files whose blocks hold more than this
+many characters per token of the budget cannot all be shown, so the prompt showing them
+all is not made."""
+
+_ATTEMPTS = 3
+"""How many times the files are chosen again in a smaller room before the files shown
+last are taken back one level at a time."""
+
+
+def _stepped_back(
+    render: Render,
+    levels: Mapping[str, Level],
+    ranked: Sequence[str],
+    chosen: Mapping[str, Level],
+    blocks: Mapping[tuple[str, Level], str],
+    budget: int,
+    tokens: CountCache,
+    choosing: _Choosing,
+) -> tuple[RenderedUser, dict[str, Level], int]:
+    """The prompt of ``chosen`` with the files shown last taken back to fit: each file's
+    steps up from its path, in rank order, of which the most that fit are kept (the last
+    file's full text goes first, then its summary, then the file ranked above it)."""
+    steps = [
+        (p, lv)
+        for p in ranked
+        for lv in ("summary", "full")
+        if chosen[p] != "path" and (p, lv) in blocks and _SIZE[lv] <= _SIZE[chosen[p]]
+    ]
+
+    def measure(count: int) -> tuple[int, tuple[RenderedUser, dict[str, Level]]]:
+        current: dict[str, Level] = {p: "path" for p in levels}
+        for path, level in steps[:count]:
+            current[path] = level
+        left_out, _ = _cuts(levels, current, ranked, choosing)
+        made = render(current, left_out)
+        return tokens.count_keyed(made.text, made.spans), (made, current)
+
+    _count, made = largest_fitting(measure, len(steps), budget)
+    if made is None:
+        made = measure(0)[1]
+    rendered, current = made
+    return rendered, current, tokens.count_keyed(rendered.text, rendered.spans)
 
 
 def fit_files(
@@ -224,47 +291,70 @@ def fit_files(
     tokens: CountCache,
     *,
     report: bool = False,
+    growth: Growth | None = None,
 ) -> Fitted:
-    """The prompt ``render`` makes, its files cut down by the core budget (lowest of
-    ``order`` first) to ``budget``; ``blocks`` holds each file's text at each level it may
-    be shown at. ``tokens`` counts the prompt and its sections (remembering their counts
-    by key, in its store too); ``report``: build the sections' composition even when
-    nothing is cut."""
-    rendered = render(levels, ())
-    exact = tokens.count_keyed(rendered.text, rendered.spans)
-    if (budget is None or exact <= budget) and not report:
-        return Fitted(text=rendered.text, tokens=exact, levels=dict(levels), left_out=())
-    whole = _compose(rendered, tokens)
-    if budget is None or exact <= budget:
+    """The prompt ``render`` makes, its files shown, in the rank order ``order``, at the
+    most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
+    may be shown at; ``growth``, what showing a file adds to the tree). The frame (every
+    file at its path) is counted first; then each file in turn takes its full text, else
+    its summary, else its path, by what the room left holds; an exact count of the prompt
+    made follows, and while it is over, the files shown last go back to their paths. So
+    the cuts follow the rank, and a file whose full text fits is shown in full.
+
+    ``tokens`` counts the prompt and its blocks (remembering counts by key, in its store
+    too); ``report``: build the sections' composition even when nothing is cut."""
+    ranked = [p for p in order if p in levels]
+    placed = set(ranked)
+    ranked += [p for p in levels if p not in placed]
+    if budget is None:
+        rendered = render(levels, ())
+        exact = tokens.count_keyed(rendered.text, rendered.spans)
+        whole = _compose(rendered, tokens) if report else None
         return Fitted(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
         )
-    files = _Files(render, levels, order, blocks, rendered, tokens)
-    # The composition counts the chat message's framing too; the budget is the text's.
-    framing = whole.total_tokens - sum(whole.message_tokens)
-    try:
-        result = fit(
-            whole,
-            budget + framing,
-            counter=tokens,
-            layout=Layout(parts=files.parts, compose=files.compose),
+    choosing = _Choosing(blocks, tokens)
+    shown = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
+    if shown <= budget * _MOST_CHARS_PER_TOKEN:
+        rendered = render(levels, ())
+        exact = tokens.count_keyed(rendered.text, rendered.spans)
+        if exact <= budget:
+            whole = _compose(rendered, tokens) if report else None
+            return Fitted(
+                text=rendered.text,
+                tokens=exact,
+                levels=dict(levels),
+                left_out=(),
+                composition=whole,
+            )
+    paths: dict[str, Level] = {p: "path" for p in levels}
+    bare = render(paths, _cuts(levels, paths, ranked, choosing)[0])
+    frame = tokens.count_keyed(bare.text, bare.spans)
+    if frame > budget:
+        raise paths_only_too_large(budget, frame)
+    room = budget - frame
+    for _attempt in range(_ATTEMPTS):
+        chosen = _choose(levels, ranked, room, choosing, growth)
+        left_out, _ = _cuts(levels, chosen, ranked, choosing)
+        rendered = render(chosen, left_out)
+        exact = tokens.count_keyed(rendered.text, rendered.spans)
+        if exact <= budget:
+            current = chosen
+            break
+        # The blocks' own counts leave out what joining them adds (headings, the note on
+        # what was cut): choose again in a room smaller by what the count was over.
+        room -= exact - budget
+    else:
+        rendered, current, exact = _stepped_back(
+            render, levels, ranked, chosen, blocks, budget, tokens, choosing
         )
-    except BudgetExceeded:
-        paths: dict[str, Level] = {p: "path" for p in levels}
-        smallest = render(paths, tuple((p, "path") for p in order if p in levels))
-        raise paths_only_too_large(
-            budget, tokens.count_keyed(smallest.text, smallest.spans)
-        ) from None
-    cut: dict[str, Level] = {
-        c.section: "path" if c.action == "dropped" else "summary" for c in result.cuts
-    }
-    current, left_out = files.cut_to(cut)
-    fitted = result.composition
+    left_out, cuts = _cuts(levels, current, ranked, choosing)
+    composition = _compose(rendered, tokens) if report or cuts else None
     return Fitted(
-        text=fitted.messages[0].text,
-        tokens=fitted.message_tokens[0],
+        text=rendered.text,
+        tokens=exact,
         levels=current,
         left_out=left_out,
-        composition=fitted,
-        cuts=result.cuts,
+        composition=composition,
+        cuts=cuts,
     )

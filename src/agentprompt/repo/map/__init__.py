@@ -18,6 +18,8 @@ if _typing.TYPE_CHECKING:
         TreeNode,
         build_tree,
         count_file_tokens,
+        fold_tree,
+        folders_holding,
         render_tree,
     )
     from agentprompt.repo.map.render import (
@@ -44,6 +46,8 @@ _LAZY = {
     "build_map": "agentprompt.repo.map._build",
     "build_tree": "agentprompt.repo.map._tree",
     "count_file_tokens": "agentprompt.repo.map._tree",
+    "fold_tree": "agentprompt.repo.map._tree",
+    "folders_holding": "agentprompt.repo.map._tree",
     "declared_entry_points": "agentprompt.repo.map._notes",
     "file_annotation": "agentprompt.repo.map.render",
     "file_note": "agentprompt.repo.map._notes",
@@ -70,6 +74,8 @@ __all__ = [
     "declared_entry_points",
     "file_annotation",
     "file_note",
+    "fold_tree",
+    "folders_holding",
     "is_entry_point",
     "render_map",
     "render_parts",
