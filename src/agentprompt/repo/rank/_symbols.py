@@ -80,6 +80,12 @@ FILE_WEIGHT = 0.5
 CODE_KINDS = frozenset(("class", "function", "method", "async function", "async method"))
 """The kinds of definition ranked; a property with a body of its own (more than one line)
 is ranked too, variables are not."""
+SHARED_NAME_POWER = 0.5
+"""A name the task writes that ``n`` definitions bear gives each of them
+:data:`NAME_WEIGHT` divided by ``n`` to this power (``setup``, ``__init__``)."""
+CLASS_FACTOR = 1.0
+"""The share of the name signal a class holding definitions keeps (measured: making it
+smaller lost the classes an accepted fix changed)."""
 MIN_PHRASE = 8
 """A quoted string of the task shorter than this is not looked for verbatim."""
 
@@ -90,6 +96,7 @@ _QUOTED = re.compile(r"""(?<![\w])(["'])([^"'\n]{4,200}?)\1""")
 _CALLED = re.compile(r"([^\W\d]\w*)\s*\(")
 _DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
 _TERM_TOKEN = re.compile(r"[^\W\d]\w*")
+_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b(?:e\.g|i\.e|etc)\b\.?")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,6 +130,8 @@ class _Candidate:
     end: int
     own: str
     """Its own lines (those of the definitions inside it left out)."""
+    members: int = 0
+    """How many definitions it holds."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,7 +272,14 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
             cursor = max(cursor, last + 1)
         own.extend(lines[cursor - 1 : end])
         found.append(
-            _Candidate(path=path, entry=entry, start=entry.line, end=end, own="\n".join(own))
+            _Candidate(
+                path=path,
+                entry=entry,
+                start=entry.line,
+                end=end,
+                own="\n".join(own),
+                members=len(inner),
+            )
         )
     return found
 
@@ -290,6 +306,7 @@ def _ends(entries: list[SymbolEntry], detailed: bool, total: int) -> list[int]:
 
 def _task_code(task: str) -> _TaskCode:
     """The terms, identifiers, quoted strings and frames of ``task``."""
+    task = _URL.sub(" ", task)
     names: set[str] = set()
     phrases: set[str] = set()
     dotted: set[str] = set()
@@ -348,6 +365,7 @@ def _name_reasons(
     for candidate in candidates:
         counts.update(set(split_identifier(candidate.entry.name)))
     total = len(candidates)
+    named = Counter(c.entry.name for c in candidates)
 
     def idf(term: str) -> float:
         return math.log(1 + (total - counts[term] + 0.5) / (counts[term] + 0.5))
@@ -355,7 +373,10 @@ def _name_reasons(
     for number, candidate in enumerate(candidates):
         entry = candidate.entry
         if entry.name in code.names:
-            yield number, RankReason(signal="name", detail=entry.name, weight=NAME_WEIGHT)
+            weight = NAME_WEIGHT / named[entry.name] ** SHARED_NAME_POWER
+            if entry.kind == "class" and candidate.members:
+                weight *= CLASS_FACTOR
+            yield number, RankReason(signal="name", detail=entry.name, weight=weight)
             continue
         weight = 0.0
         matched: list[str] = []
