@@ -38,6 +38,7 @@ if _typing.TYPE_CHECKING:
         summarize,
         task_mentions,
     )
+    from agentprompt.repo.rank._symbols import RelevantSymbol, rank_symbols, rank_symbols_in
     from agentprompt.repo.rank._task import (
         INDEX_VERSION,
         FileDocument,
@@ -67,6 +68,7 @@ _LAZY = {
     "RankReason": "agentprompt.repo.rank._task",
     "RankSummary": "agentprompt.repo.rank._summary",
     "RelevantFile": "agentprompt.repo.rank._task",
+    "RelevantSymbol": "agentprompt.repo.rank._symbols",
     "RepositoryRanking": "agentprompt.repo.rank._repository",
     "TaskRanking": "agentprompt.repo.rank._task",
     "build_graph": "agentprompt.repo.rank._graph",
@@ -80,6 +82,8 @@ _LAZY = {
     "rank_extraction": "agentprompt.repo.rank._remembered",
     "rank_for_task": "agentprompt.repo.rank._task",
     "rank_repository": "agentprompt.repo.rank._repository",
+    "rank_symbols": "agentprompt.repo.rank._symbols",
+    "rank_symbols_in": "agentprompt.repo.rank._symbols",
     "rank_task_extraction": "agentprompt.repo.rank._remembered",
     "read_repository": "agentprompt.repo.rank._repository",
     "remember_discovery": "agentprompt.repo.rank._repository",
@@ -107,6 +111,7 @@ __all__ = [
     "RankReason",
     "RankSummary",
     "RelevantFile",
+    "RelevantSymbol",
     "RepositoryRanking",
     "TaskRanking",
     "build_graph",
@@ -120,6 +125,8 @@ __all__ = [
     "rank_extraction",
     "rank_for_task",
     "rank_repository",
+    "rank_symbols",
+    "rank_symbols_in",
     "rank_task_extraction",
     "read_repository",
     "remember_discovery",
