@@ -21,7 +21,13 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
     from agentprompt.bridge.control import add_files, drop_files
-    from agentprompt.bridge.pack import BridgePrompt, build_prompt, pack_repository, session_view
+    from agentprompt.bridge.pack import (
+        BridgePrompt,
+        build_prompt,
+        pack_repository,
+        session_view,
+        split_limit,
+    )
     from agentprompt.bridge.rounds import Round, advance, reply_options, run_round
     from agentprompt.bridge.sizes import SizeReport, size_report
     from agentprompt.bridge.split import (
@@ -71,6 +77,7 @@ _LAZY = {
     "run_round": "agentprompt.bridge.rounds",
     "save_state": "agentprompt.bridge.state",
     "session_view": "agentprompt.bridge.pack",
+    "split_limit": "agentprompt.bridge.pack",
     "size_report": "agentprompt.bridge.sizes",
     "split_prompt": "agentprompt.bridge.split",
     "start_session": "agentprompt.bridge.state",
@@ -107,6 +114,7 @@ __all__ = [
     "save_state",
     "session_view",
     "size_report",
+    "split_limit",
     "split_prompt",
     "start_session",
     "view_repository",

@@ -166,6 +166,8 @@ _STEPS: dict[Level, tuple[Level, ...]] = {
 
 _SIZE: dict[Level, int] = {"path": 0, "summary": 1, "full": 2}
 
+_UPWARD: tuple[Level, ...] = ("summary", "full")
+
 _GIVE_UP_AFTER = 200
 """How many files in a row may fail to fit before the rest are left at their paths (the
 room left is then smaller than what the files ranked next need)."""
@@ -260,10 +262,10 @@ def _stepped_back(
     """The prompt of ``chosen`` with the files shown last taken back to fit: each file's
     steps up from its path, in rank order, of which the most that fit are kept (the last
     file's full text goes first, then its summary, then the file ranked above it)."""
-    steps = [
+    steps: list[tuple[str, Level]] = [
         (p, lv)
         for p in ranked
-        for lv in ("summary", "full")
+        for lv in _UPWARD
         if chosen[p] != "path" and (p, lv) in blocks and _SIZE[lv] <= _SIZE[chosen[p]]
     ]
 

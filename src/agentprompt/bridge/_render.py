@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from agentprompt.bridge._ranked import CodeBlock, is_code_key, key_path
 from agentprompt.bridge._streamed import Piece, PromptText
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import render_prompt
 from agentprompt.edits.instructions import dialect_instructions
-from agentprompt.repo.map import build_tree, render_tree
+from agentprompt.repo.map import TreeNode, build_tree, fold_tree, folders_holding, render_tree
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.repo.symbols import language_for_path
 
@@ -157,6 +158,18 @@ class UserPart:
     digests: Mapping[str, str] = field(default_factory=dict)
     """Contents' digests (:func:`~agentprompt.bridge._secretcache.text_digest`), by path:
     each such file's block in the prompt is given a key for remembered token counts."""
+    tree: TreeNode | None = None
+    """The tree of :attr:`paths` with their notes, when already built."""
+    folded: bool = False
+    """Fold the tree around what is shown: only the folders holding a file shown at more
+    than its path (or one of :attr:`open_folders`) are open."""
+    open_folders: frozenset[str] = frozenset()
+    """Folders a folded tree keeps open whatever is shown."""
+    order: Sequence[str] | None = None
+    """The files in rank order: summaries follow it (None: path order)."""
+    code: Sequence[CodeBlock] = ()
+    """Relevant definitions that may be shown in full: each one whose key
+    :attr:`levels` gives as ``full`` is, under "Relevant code"."""
 
 
 @dataclass(frozen=True)
@@ -237,8 +250,13 @@ def _notes(
 ) -> str:
     lang = state.lang
     out = ""
-    if left_out:
-        lines = "".join(f"- {p} ({level})\n" for p, level in left_out).rstrip("\n")
+    files = [(p, level) for p, level in left_out if not is_code_key(p)]
+    if files:
+        listed = files[:LEFT_OUT_LISTED]
+        lines = "".join(f"- {p} ({level})\n" for p, level in listed).rstrip("\n")
+        if len(files) > len(listed):
+            more = render_prompt("left_out_more", lang, root, count=len(files) - len(listed))
+            lines += "\n" + more
         out += _section("left_out", lang, root, paths=lines)
     if withheld:
         lines = "\n".join(f"- {f.describe()}" for f in withheld)
@@ -249,6 +267,40 @@ def _notes(
     if state.feedback:
         out += _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))
     return out
+
+
+LEFT_OUT_LISTED = 12
+"""At most this many files are named in the note on the files the budget cut (the best
+ranked first); a last line says how many more."""
+
+
+def tree_text(part: UserPart) -> str:
+    """The file structure as the prompt shows it: the whole tree, or folded around the
+    files (and code) shown at more than their path."""
+    tree = part.tree or build_tree(part.paths, annotations=part.notes)
+    if part.folded:
+        shown = [key_path(k) for k, level in part.levels.items() if level != "path"]
+        tree = fold_tree(tree, folders_holding(shown) | part.open_folders)
+    return render_tree(tree)
+
+
+def _code(part: UserPart, lang: str, root: Path | None) -> list[Segment]:
+    """The "Relevant code" section: each code block :attr:`UserPart.levels` shows, a
+    ``### path (lines A-B: name)`` heading and its fenced text (no section when none is)."""
+    shown = [c for c in part.code if part.levels.get(c.key) == "full"]
+    if not shown:
+        return []
+    blocks = file_segments(
+        [
+            (
+                c.key,
+                f"\n### {c.path} (lines {c.start}-{c.end}: {c.name})\n"
+                + _fenced(c.text, _info(c.path)),
+            )
+            for c in shown
+        ]
+    )
+    return slotted("relevant_code", lang, root, "blocks", blocks, after="\n")
 
 
 def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> list[Segment]:
@@ -360,7 +412,7 @@ def render_edit_pieces(
     of hundreds of megabytes is never copied whole (nor, with :class:`FileBody` pieces,
     read whole)."""
     lang = state.lang
-    tree = render_tree(build_tree(part.paths, annotations=part.notes))
+    tree = tree_text(part)
     summarised = [p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries]
     full = [p for p in state.files if part.levels.get(p) == "full" and p in wholes]
     shown = set(summarised)
@@ -389,11 +441,16 @@ def render_user_keyed(
 ) -> RenderedUser:
     """:func:`render_user`, with the spans of each file block whose digest is known."""
     if state.mode == "browse":
-        tree = render_tree(build_tree(part.paths, annotations=part.notes))
+        tree = tree_text(part)
         summarised = [
-            p for p in part.paths if part.levels.get(p) == "summary" and p in part.summaries
+            p
+            for p in (part.order or part.paths)
+            if part.levels.get(p) == "summary" and p in part.summaries
         ]
+        folded = "folded: " in tree and part.folded
         body = [
+            (None, render_prompt("folded", state.lang, root) + "\n" if folded else ""),
+            *_code(part, state.lang, root),
             *_summaries(part, summarised, state.lang, root),
             (None, _notes(state, part.left_out, part.withheld, root)),
         ]

@@ -15,6 +15,16 @@ from typing import Any, Literal, TextIO
 
 from agentprompt.bridge._fitting import Fitted, fit_files
 from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
+from agentprompt.bridge._ranked import (
+    CODE_SHARE,
+    CodeBlock,
+    TaskFocus,
+    TreeGrowth,
+    is_code_key,
+    key_path,
+    led_summary,
+    task_focus,
+)
 from agentprompt.bridge._render import (
     EditPieces,
     Level,
@@ -43,7 +53,6 @@ from agentprompt.bridge.view import (
     Overlay,
     RepoView,
     overlay_view,
-    rank_files,
     resolve_paths,
     view_repository,
 )
@@ -51,6 +60,7 @@ from agentprompt.budget import Cut
 from agentprompt.composition import PlacedSection
 from agentprompt.messages import Message
 from agentprompt.repo.discovery import SniffStamp, read_texts
+from agentprompt.repo.map import build_tree, folders_holding
 from agentprompt.repo.secrets import SecretFinding
 from agentprompt.store import default_cache_path
 from agentprompt.tokens import CountCache, is_piece_boundary, shared_counter
@@ -194,11 +204,15 @@ class BridgePrompt:
         }
 
 
-def split_limit(state: BridgeState) -> SplitLimit:
-    """The session's split limit: in tokens, in characters, or the default."""
+def split_limit(state: BridgeState) -> SplitLimit | None:
+    """The session's split limit: in tokens, in characters, or (no limit given) the
+    default in characters; None when the session has a token budget and no split limit
+    of its own: the budget is the size of one paste, so the prompt is one part."""
     if state.split_tokens is not None:
         counter = shared_counter()
         return SplitLimit(size=state.split_tokens, unit="tokens", measure=counter.count)
+    if state.split_chars is None and state.max_tokens is not None:
+        return None
     return SplitLimit(size=state.split_chars or DEFAULT_SPLIT_CHARS, unit="chars")
 
 
@@ -457,6 +471,20 @@ def build_prompt(
             root, state, view, system=system, cache=cache, split=split, remember=remember
         )
     levels = _initial_levels(state, view)
+    counter = shared_counter(store=cache)
+    focus = (
+        task_focus(
+            view,
+            (*state.files, *state.focus),
+            state.task,
+            code_tokens=int(state.max_tokens * CODE_SHARE),
+            counter=counter,
+            code=state.mode == "browse",
+        )
+        if state.max_tokens is not None
+        else None
+    )
+    summaries = _led_summaries(view, focus)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
     contents, unreadable = read_texts(
@@ -471,9 +499,11 @@ def build_prompt(
             else:
                 contents[path] = text
     for path in unreadable:
-        levels[path] = "summary" if path in view.summaries else "path"
+        levels[path] = "summary" if path in summaries else "path"
+    code = _code_blocks(focus, overlay)
     included = [(p, contents[p]) for p in contents]
-    included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
+    included += [(p, summaries[p]) for p, lv in levels.items() if lv == "summary"]
+    included += [(c.path, c.text) for c in code]
     before = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}
     facts = text_facts(contents, before, stamps, cache)
     digests = {p: f.digest for p, f in facts.items()}
@@ -482,16 +512,18 @@ def build_prompt(
         levels[path] = "path"
     held = set(screen.withheld)
     withheld = _in_files(
-        root, tuple(f for f in screen.findings if f.path in held), view.summaries, contents
+        root, tuple(f for f in screen.findings if f.path in held), summaries, contents
     )
-    order = (
-        rank_files(view, (*state.files, *state.focus), state.task)
-        if state.max_tokens is not None
-        else list(view.paths)
-    )
+    code = [c for c in code if c.path not in held]
+    levels.update({c.key: "full" for c in code})
+    order = _fitting_order(focus, code) if focus is not None else list(view.paths)
     blocks: dict[tuple[str, Level], str] = {(p, "full"): t for p, t in contents.items()}
-    blocks.update({(p, "summary"): t for p, t in view.summaries.items()})
+    blocks.update({(p, "summary"): t for p, t in summaries.items()})
+    blocks.update({(c.key, "full"): c.text for c in code})
     head = system + "\n\n" if state.full_next else ""
+    tree = build_tree(view.paths, annotations=view.notes)
+    always_open = frozenset(folders_holding([*state.files, *state.focus]))
+    initial = dict(levels)
 
     def render(current: Any, left_out: Any) -> RenderedUser:
         part = UserPart(
@@ -499,11 +531,16 @@ def build_prompt(
             notes=view.notes,
             levels=current,
             contents=contents,
-            summaries=view.summaries,
+            summaries=summaries,
             left_out=left_out,
             withheld=withheld,
             fences={p: f.fence for p, f in facts.items()},
             digests=digests,
+            tree=tree,
+            folded=focus is not None and current != initial,
+            open_folders=always_open,
+            order=order,
+            code=code,
         )
         return render_user_keyed(state, part, root, lead=head)
 
@@ -513,10 +550,13 @@ def build_prompt(
         order,
         blocks,
         state.max_tokens,
-        shared_counter(store=cache),
+        counter,
         report=report,
+        growth=TreeGrowth(tree, counter, always_open) if focus is not None else None,
     )
-    in_full = tuple(p for p, level in fitted.levels.items() if level == "full")
+    in_full = tuple(
+        p for p, level in fitted.levels.items() if level == "full" and not is_code_key(p)
+    )
     # Every file in context is known to the chat: those cut by the budget (or withheld)
     # with no text, so a follow-up does not send them unless they are asked for.
     sends = {p: "" for p in state.files}
@@ -535,9 +575,35 @@ def build_prompt(
         split=split,
         shown_in_full=in_full,
         sends=tuple(sends.items()),
-        shown=tuple((p, blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks),
+        shown=tuple(
+            (key_path(p), blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks
+        ),
         fitted=fitted,
     )
+
+
+def _led_summaries(view: RepoView, focus: TaskFocus | None) -> dict[str, str]:
+    """Each file's summary as a budgeted prompt shows it: led by the definitions the task
+    touches, a long one cut (:func:`~agentprompt.bridge._ranked.led_summary`); the view's
+    own without a budget."""
+    if focus is None:
+        return dict(view.summaries)
+    return {p: led_summary(s, focus.relevant(p)) for p, s in view.summaries.items()}
+
+
+def _code_blocks(focus: TaskFocus | None, overlay: Overlay | None) -> list[CodeBlock]:
+    """The relevant definitions a budgeted prompt may show in full (none of a file a dry
+    run's overlay changes: their lines are the disk's)."""
+    if focus is None:
+        return []
+    return [c for c in focus.code if c.path not in (overlay or {})]
+
+
+def _fitting_order(focus: TaskFocus, code: Sequence[CodeBlock]) -> list[str]:
+    """The order a budget keeps things in: the best file, the relevant definitions in
+    full, then every other file by rank."""
+    order = list(focus.order)
+    return [*order[:1], *(c.key for c in code), *order[1:]]
 
 
 def _whole_prompt(

@@ -25,7 +25,6 @@ __all__ = [
     "RepoView",
     "UnknownFile",
     "overlay_view",
-    "rank_files",
     "resolve_paths",
     "resolve_request",
     "view_repository",
@@ -247,19 +246,3 @@ def resolve_paths(view: RepoView, paths: Iterable[str]) -> tuple[str, ...]:
             raise UnknownFile(given, reason)
         chosen.append(path)
     return tuple(dict.fromkeys(chosen))
-
-
-def rank_files(view: RepoView, first: Iterable[str], task: str) -> list[str]:
-    """Every file of the view, most relevant first: ``first`` in its order, then the rest
-    by their relevance to ``task`` (see :func:`~agentprompt.repo.rank.rank_repository`)."""
-    # Imported on first use (start-up speed): ranking and symbols load tree-sitter.
-    from agentprompt.repo.rank import RankOptions, rank_repository
-
-    leading = list(dict.fromkeys(first))
-    ranked = rank_repository(
-        view.root, task, RankOptions(focus=tuple(leading)), discovery=view.discovery
-    ).ranking.scores()
-    rest = sorted(
-        (p for p in view.paths if p not in set(leading)), key=lambda p: (-ranked.get(p, 0.0), p)
-    )
-    return [*leading, *rest]

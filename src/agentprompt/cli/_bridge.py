@@ -10,9 +10,8 @@ from typing import Any
 import click
 from rich.text import Text
 
-from agentprompt.bridge import BridgePrompt, Round
+from agentprompt.bridge import BridgePrompt, Round, split_limit
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.text import render_prompt
 from agentprompt.cli._options import json_option, root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
@@ -140,10 +139,11 @@ def status_command(root: Path, as_json: bool) -> None:
         Text(f"session {session_id}, round {state.rounds}, {state.mode} mode, lang {state.lang}")
     )
     console.print(Text("task: " + printable(state.task)))
+    limit = split_limit(state)
     split = (
-        f"{state.split_tokens} tokens"
-        if state.split_tokens is not None
-        else f"{state.split_chars or DEFAULT_SPLIT_CHARS} characters"
+        "none (one part within the token budget)"
+        if limit is None
+        else f"{limit.size} {'tokens' if limit.unit == 'tokens' else 'characters'}"
     )
     budget = f"{state.max_tokens} tokens" if state.max_tokens is not None else "none"
     console.print(Text(f"split limit: {split}; token budget: {budget}"))

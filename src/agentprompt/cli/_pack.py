@@ -91,7 +91,7 @@ def _say(text: str) -> None:
     type=click.IntRange(min=1),
     metavar="N",
     help=f"Split into parts of at most N characters, header included (default "
-    f"{DEFAULT_SPLIT_CHARS}).",
+    f"{DEFAULT_SPLIT_CHARS}; with a token budget and no split limit, one part).",
 )
 @click.option(
     "--split-tokens",

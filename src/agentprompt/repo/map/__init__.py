@@ -19,6 +19,7 @@ if _typing.TYPE_CHECKING:
         build_tree,
         count_file_tokens,
         fold_tree,
+        folder_listing,
         folders_holding,
         render_tree,
     )
@@ -47,6 +48,7 @@ _LAZY = {
     "build_tree": "agentprompt.repo.map._tree",
     "count_file_tokens": "agentprompt.repo.map._tree",
     "fold_tree": "agentprompt.repo.map._tree",
+    "folder_listing": "agentprompt.repo.map._tree",
     "folders_holding": "agentprompt.repo.map._tree",
     "declared_entry_points": "agentprompt.repo.map._notes",
     "file_annotation": "agentprompt.repo.map.render",
@@ -75,6 +77,7 @@ __all__ = [
     "file_annotation",
     "file_note",
     "fold_tree",
+    "folder_listing",
     "folders_holding",
     "is_entry_point",
     "render_map",

@@ -202,11 +202,12 @@ def fold_tree(tree: TreeNode, open_folders: Iterable[str]) -> TreeNode:
 
 def find_folder(tree: TreeNode, folder: str) -> TreeNode | None:
     """The node of ``folder`` (a POSIX path; ``""`` is the root) in ``tree``, or None."""
-    node: TreeNode | None = tree
+    node = tree
     for name in [p for p in folder.split("/") if p]:
-        node = next((c for c in node.children if c.is_dir and c.name == name), None)
-        if node is None:
+        found = next((c for c in node.children if c.is_dir and c.name == name), None)
+        if found is None:
             return None
+        node = found
     return node
 
 
