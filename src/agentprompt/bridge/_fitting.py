@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agentprompt.bridge._render import Level, RenderedUser
+from agentprompt.bridge._ranked import key_label
+from agentprompt.bridge._render import LEFT_OUT_LISTED, Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, largest_fitting
 from agentprompt.composition import Composition, PlacedSection, assemble
 from agentprompt.sections import Section
@@ -117,7 +118,7 @@ def _laid_out(rendered: RenderedUser) -> list[Section]:
         key = keys.get((start, end))
         sections.append(
             Section(
-                id=f"file:{path}",
+                id=key_label(path),
                 role="user",
                 text=text[start:end],
                 priority=FILE_PRIORITY,
@@ -136,17 +137,26 @@ def _compose(rendered: RenderedUser, tokens: CountCache) -> Composition:
     return assemble(_laid_out(rendered), counter=tokens, separator="")
 
 
-Growth = Callable[[str], Mapping[str, int]]
-"""What showing a file (or a code block) more than by its path adds around it: the
-folders of the tree it opens, each with the tokens opening it costs."""
+Growth = Callable[[str, Level], Mapping[str, int]]
+"""What showing a file (or a code block) at a level adds around it, each thing with the
+tokens it costs and counted once however many files need it: the folders of a folded
+tree it opens, the heading of the section it goes in."""
 
 
 class _Choosing:
     """Each file's level, chosen in rank order within the room the frame leaves."""
 
-    def __init__(self, blocks: Mapping[tuple[str, Level], str], tokens: CountCache) -> None:
+    def __init__(
+        self, blocks: Mapping[tuple[str, Level], str], tokens: CountCache, lists_all: bool
+    ) -> None:
         self.blocks = blocks
         self.tokens = tokens
+        self.lists_all = lists_all
+
+    def listed(self, path: str) -> int:
+        """The tokens of ``path``'s line in the note on the files cut, which showing it
+        whole takes away (when the note names every file cut, as the frame counted it)."""
+        return self.tokens.count(f"- {path} (path)\n") if self.lists_all else 0
 
     def cost(self, path: str, level: Level) -> int:
         """The tokens ``path``'s block takes at ``level`` (none for its path alone)."""
@@ -197,8 +207,11 @@ def _choose(
         for level in _STEPS[levels[path]]:
             if level == "path" or (path, level) not in choosing.blocks:
                 continue
-            opens = {f: n for f, n in (growth(path) if growth else {}).items() if f not in opened}
+            grows = growth(path, level) if growth else {}
+            opens = {f: n for f, n in grows.items() if f not in opened}
             cost = choosing.cost(path, level) + sum(opens.values())
+            if level == levels[path]:
+                cost -= choosing.listed(path)
             if cost <= room:
                 chosen[path] = level
                 room -= cost
@@ -228,7 +241,7 @@ def _cuts(
         after = choosing.cost(path, now)
         cuts.append(
             Cut(
-                section=f"file:{path}",
+                section=key_label(path),
                 action="dropped" if now == "path" else "fallback",
                 tokens_before=before,
                 tokens_after=after,
@@ -297,7 +310,7 @@ def fit_files(
 ) -> Fitted:
     """The prompt ``render`` makes, its files shown, in the rank order ``order``, at the
     most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
-    may be shown at; ``growth``, what showing a file adds to the tree). The frame (every
+    may be shown at; ``growth``, what showing a file adds around it). The frame (every
     file at its path) is counted first; then each file in turn takes its full text, else
     its summary, else its path, by what the room left holds; an exact count of the prompt
     made follows, and while it is over, the files shown last go back to their paths. So
@@ -315,7 +328,8 @@ def fit_files(
         return Fitted(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
         )
-    choosing = _Choosing(blocks, tokens)
+    cuttable = sum(1 for p, lv in levels.items() if (p, lv) in blocks)
+    choosing = _Choosing(blocks, tokens, lists_all=cuttable <= LEFT_OUT_LISTED)
     shown = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
     if shown <= budget * _MOST_CHARS_PER_TOKEN:
         rendered = render(levels, ())
@@ -335,8 +349,10 @@ def fit_files(
     if frame > budget:
         raise paths_only_too_large(budget, frame)
     room = budget - frame
+    first: dict[str, Level] | None = None
     for _attempt in range(_ATTEMPTS):
         chosen = _choose(levels, ranked, room, choosing, growth)
+        first = first or chosen
         left_out, _ = _cuts(levels, chosen, ranked, choosing)
         rendered = render(chosen, left_out)
         exact = tokens.count_keyed(rendered.text, rendered.spans)
@@ -348,7 +364,7 @@ def fit_files(
         room -= exact - budget
     else:
         rendered, current, exact = _stepped_back(
-            render, levels, ranked, chosen, blocks, budget, tokens, choosing
+            render, levels, ranked, first or chosen, blocks, budget, tokens, choosing
         )
     left_out, cuts = _cuts(levels, current, ranked, choosing)
     composition = _compose(rendered, tokens) if report or cuts else None

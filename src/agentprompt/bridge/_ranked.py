@@ -34,6 +34,8 @@ __all__ = [
     "TreeGrowth",
     "code_key",
     "is_code_key",
+    "key_label",
+    "key_path",
     "led_summary",
     "task_focus",
 ]
@@ -207,27 +209,52 @@ def led_summary(summary: str, relevant: Sequence[RelevantSymbol]) -> str:
 
 
 class TreeGrowth:
-    """What showing a file opens in a tree folded around what a prompt shows: each folder
-    holding it, with the tokens its listing adds (each folder counted once)."""
+    """What showing a file adds around it: in a tree folded around what a prompt shows,
+    each folder holding it, with the tokens its listing adds (``tree`` None: the tree is
+    not folded); and the heading of the section its block goes in (``headings``: by
+    level, a code block's under ``code``)."""
 
-    def __init__(self, tree: TreeNode, counter: CountCache, always_open: Iterable[str] = ()):
+    def __init__(
+        self,
+        tree: TreeNode | None,
+        counter: CountCache,
+        always_open: Iterable[str] = (),
+        headings: Mapping[str, str] | None = None,
+    ):
         self.tree = tree
         self.counter = counter
         self.costs: dict[str, int] = {}
         self.always_open = set(always_open)
+        self.headings = {k: counter.count(v) for k, v in (headings or {}).items()}
 
     def cost(self, folder: str) -> int:
         """The tokens opening ``folder`` adds."""
         cost = self.costs.get(folder)
         if cost is None:
-            cost = self.costs[folder] = self.counter.count(folder_listing(self.tree, folder))
+            listing = folder_listing(self.tree, folder) if self.tree is not None else ""
+            cost = self.costs[folder] = self.counter.count(listing)
         return cost
 
-    def __call__(self, key: str) -> Mapping[str, int]:
-        """The folders showing ``key`` (a file, or a code block of a file) opens, with
-        their costs (those always open cost nothing)."""
-        path = key_path(key)
-        return {f: self.cost(f) for f in folders_holding([path]) if f not in self.always_open}
+    def __call__(self, key: str, level: str) -> Mapping[str, int]:
+        """What showing ``key`` (a file, or a code block of a file) at ``level`` adds:
+        the folders it opens with their costs (those always open cost nothing), and its
+        section's heading (keyed ``\0LEVEL``)."""
+        section = "code" if is_code_key(key) else level
+        grows = {}
+        if section in self.headings:
+            grows["\0" + section] = self.headings[section]
+        if self.tree is not None:
+            for folder in folders_holding([key_path(key)]):
+                if folder not in self.always_open:
+                    grows[folder] = self.cost(folder)
+        return grows
+
+
+def key_label(key: str) -> str:
+    """A key as a report names its section: ``file:PATH``, or ``code:PATH:A-B``."""
+    if is_code_key(key):
+        return "code:" + key[len(_CODE) :]
+    return f"file:{key}"
 
 
 def key_path(key: str) -> str:

@@ -38,6 +38,7 @@ __all__ = [
     "render_system",
     "render_user",
     "render_user_keyed",
+    "section_headings",
     "segmented",
     "slotted",
     "summary_block",
@@ -269,16 +270,29 @@ def _notes(
     return out
 
 
+FOLD_OVER = 40
+"""A tree of at most this many files is never folded: it takes fewer tokens whole than
+the note on folded folders does."""
+
 LEFT_OUT_LISTED = 12
 """At most this many files are named in the note on the files the budget cut (the best
 ranked first); a last line says how many more."""
+
+
+def section_headings(lang: str, root: Path | None) -> dict[str, str]:
+    """What a section adds before its first block, by what the block shows: a summary
+    (the summaries), a code block (the relevant code)."""
+    return {
+        "summary": render_prompt("summaries", lang, root, files=""),
+        "code": render_prompt("relevant_code", lang, root, blocks=""),
+    }
 
 
 def tree_text(part: UserPart) -> str:
     """The file structure as the prompt shows it: the whole tree, or folded around the
     files (and code) shown at more than their path."""
     tree = part.tree or build_tree(part.paths, annotations=part.notes)
-    if part.folded:
+    if part.folded and len(part.paths) > FOLD_OVER:
         shown = [key_path(k) for k, level in part.levels.items() if level != "path"]
         tree = fold_tree(tree, folders_holding(shown) | part.open_folders)
     return render_tree(tree)

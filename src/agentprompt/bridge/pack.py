@@ -26,6 +26,7 @@ from agentprompt.bridge._ranked import (
     task_focus,
 )
 from agentprompt.bridge._render import (
+    FOLD_OVER,
     EditPieces,
     Level,
     RenderedUser,
@@ -34,6 +35,7 @@ from agentprompt.bridge._render import (
     render_edit_pieces,
     render_system,
     render_user_keyed,
+    section_headings,
 )
 from agentprompt.bridge._screening import screen_prompt_texts
 from agentprompt.bridge._secretcache import text_digest
@@ -552,7 +554,12 @@ def build_prompt(
         state.max_tokens,
         counter,
         report=report,
-        growth=TreeGrowth(tree, counter, always_open) if focus is not None else None,
+        growth=TreeGrowth(
+            tree if focus is not None and len(view.paths) > FOLD_OVER else None,
+            counter,
+            always_open,
+            section_headings(state.lang, root),
+        ),
     )
     in_full = tuple(
         p for p, level in fitted.levels.items() if level == "full" and not is_code_key(p)
@@ -570,7 +577,7 @@ def build_prompt(
         text=fitted.text,
         user_start=len(head),
         tokens=fitted.tokens,
-        left_out=fitted.left_out,
+        left_out=tuple((p, lv) for p, lv in fitted.left_out if not is_code_key(p)),
         withheld=withheld,
         split=split,
         shown_in_full=in_full,

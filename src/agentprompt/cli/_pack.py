@@ -256,10 +256,16 @@ def size_lines(report: SizeReport) -> list[str]:
         out.append(f"largest files: {named}")
     if report.over:
         advice = " ".join(f"--exclude {_quote(p)}" for p in report.exclude)
+        leave = (
+            f", or leave out the largest folders the task does not need: "
+            f"agentprompt pack --new --task ... {advice}"
+            if advice
+            else ""
+        )
         out.append(
             f"warning: the prompt is over {report.threshold:,} tokens; a web chat may refuse or "
-            f"forget part of it. To send less, start again leaving out its largest files: "
-            f"agentprompt pack --new --task ... {advice}".rstrip()
+            f"forget part of it. To send less, give it a token budget (--max-tokens N keeps "
+            f"what the task needs most){leave}"
         )
     return out
 

@@ -64,6 +64,25 @@ BeforeSave = Callable[[BridgePrompt, BridgeState], None]
 file, checking a part number): if it raises, nothing is saved."""
 
 
+NEEDED = 10
+"""How many of the files a task ranks best a size warning keeps (never suggesting to
+leave out a folder holding one)."""
+
+
+def _needed(view: RepoView, state: BridgeState) -> list[str]:
+    """The files the session cannot do without: those in its context or focus, and the
+    best ranked for its task."""
+    from agentprompt.repo.rank import RankOptions, rank_repository
+
+    if not state.task.strip():
+        return [*state.files, *state.focus]
+    ranked = rank_repository(
+        view.root, state.task, RankOptions(focus=state.files), discovery=view.discovery
+    ).ranking.scores()
+    best = sorted(ranked, key=lambda p: -ranked[p])[:NEEDED]
+    return [*state.files, *state.focus, *best]
+
+
 class SessionInProgress(UsageError):
     """A new task was given while a session that has had replies is in progress."""
 
@@ -314,7 +333,7 @@ class BridgeSessions:
             prompt=prompt,
             state=state,
             view=view,
-            size=size_report(prompt, threshold),
+            size=size_report(prompt, threshold, partial(_needed, view, state)),
             started=started,
         )
 
