@@ -298,6 +298,12 @@ def tree_text(part: UserPart) -> str:
     return render_tree(tree)
 
 
+def _folded_note(part: UserPart, tree: str, lang: str, root: Path | None) -> str:
+    """How to see what a folded folder holds, when the tree folded one."""
+    folded = part.folded and "(folded: " in tree
+    return render_prompt("folded", lang, root) + "\n" if folded else ""
+
+
 def _code(part: UserPart, lang: str, root: Path | None) -> list[Segment]:
     """The "Relevant code" section: each code block :attr:`UserPart.levels` shows, a
     ``### path (lines A-B: name)`` heading and its fenced text (no section when none is)."""
@@ -435,6 +441,7 @@ def render_edit_pieces(
         [
             summaries.text,
             _section("structure", lang, root, tree=tree.rstrip("\n")) if tree else "",
+            _folded_note(part, tree, lang, root),
             _notes(state, part.left_out, part.withheld, root),
         ]
     )
@@ -461,9 +468,8 @@ def render_user_keyed(
             for p in (part.order or part.paths)
             if part.levels.get(p) == "summary" and p in part.summaries
         ]
-        folded = "folded: " in tree and part.folded
         body = [
-            (None, render_prompt("folded", state.lang, root) + "\n" if folded else ""),
+            (None, _folded_note(part, tree, state.lang, root)),
             *_code(part, state.lang, root),
             *_summaries(part, summarised, state.lang, root),
             (None, _notes(state, part.left_out, part.withheld, root)),

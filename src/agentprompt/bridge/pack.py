@@ -108,6 +108,10 @@ class BridgePrompt:
     when it was not split (:attr:`parts` is then the whole text)."""
     shown_in_full: tuple[str, ...] = ()
     """The files whose whole text the prompt holds."""
+    summarised: tuple[str, ...] = ()
+    """The files the prompt shows by their summary, in the order it shows them."""
+    relevant_code: tuple[CodeBlock, ...] = ()
+    """The definitions the prompt shows in full under "Relevant code"."""
     sends: tuple[tuple[str, str], ...] = ()
     """What the chat holds once it has this prompt, as ``(path, digest)`` (an empty digest:
     the file is known to the chat but not its text, cut by the budget)."""
@@ -186,6 +190,11 @@ class BridgePrompt:
             "tokens": self.tokens,
             "tokenizer": self.tokenizer,
             "left_out": [{"path": p, "kept": k} for p, k in self.left_out],
+            "summarised": list(self.summarised),
+            "relevant_code": [
+                {"path": c.path, "name": c.name, "start": c.start, "end": c.end}
+                for c in self.relevant_code
+            ],
             "withheld": [{"path": f.path, "line": f.line, "kind": f.kind} for f in self.withheld],
             "continuation": self.continuation,
             "followup": self.followup,
@@ -586,6 +595,8 @@ def build_prompt(
             (key_path(p), blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks
         ),
         fitted=fitted,
+        summarised=tuple(p for p in order if fitted.levels.get(p) == "summary"),
+        relevant_code=tuple(c for c in code if fitted.levels.get(c.key) == "full"),
     )
 
 
@@ -768,6 +779,8 @@ def _finish(
     sends: tuple[tuple[str, str], ...] = (),
     followup: bool = False,
     shown: tuple[tuple[str, Piece], ...] = (),
+    summarised: tuple[str, ...] = (),
+    relevant_code: tuple[CodeBlock, ...] = (),
     fitted: Fitted | None = None,
 ) -> BridgePrompt:
     counter = shared_counter()
@@ -797,6 +810,8 @@ def _finish(
         continuation=continuation,
         split=plan,
         shown_in_full=shown_in_full,
+        summarised=summarised,
+        relevant_code=relevant_code,
         sends=sends,
         followup=followup,
         shown=shown,

@@ -278,24 +278,40 @@ CUTS_SHOWN = 5
 """How many of the budget's cuts a pack names without ``--report`` (the largest ones)."""
 
 
+def kept_line(prompt: BridgePrompt) -> str:
+    """What a prompt the budget cut keeps, in one line: files in full, summaries (the
+    best ranked named), definitions in full, and how many files are left at their path."""
+    kept = []
+    if prompt.shown_in_full:
+        kept.append(f"{len(prompt.shown_in_full):,} file(s) in full")
+    if prompt.summarised:
+        best = ", ".join(prompt.summarised[:CUTS_SHOWN])
+        more = ", ..." if len(prompt.summarised) > CUTS_SHOWN else ""
+        kept.append(f"{len(prompt.summarised):,} summaries ({best}{more})")
+    if prompt.relevant_code:
+        kept.append(f"{len(prompt.relevant_code)} relevant definition(s) in full")
+    paths = sum(1 for _p, level in prompt.left_out if level == "path")
+    rest = f"; {paths:,} file(s) by path only" if paths else ""
+    return (
+        f"kept to fit --max-tokens, best ranked first: {', '.join(kept) or 'paths only'}{rest} "
+        f"(--report lists every cut)"
+    )
+
+
 def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
-    """What the budget cut (when it cut something: the five largest cuts and a count of the
-    rest, or every cut with ``sections``) and, with ``sections``, the tokens of each of the
-    prompt's sections, largest first, as lines for people."""
-    cuts = prompt.cuts
-    if not sections and len(cuts) > CUTS_SHOWN:
-        cuts = tuple(sorted(cuts, key=lambda c: c.tokens_after - c.tokens_before)[:CUTS_SHOWN])
-    lines = [
-        f"cut to fit --max-tokens: {c.section} {c.detail} ({c.tokens_before:,} -> "
-        f"{c.tokens_after:,} tokens)"
-        for c in cuts
-    ]
-    if len(cuts) < len(prompt.cuts):
-        saved = sum(c.tokens_before - c.tokens_after for c in prompt.cuts)
-        lines.append(
-            f"cut to fit --max-tokens: {len(prompt.cuts) - len(cuts):,} more cuts "
-            f"({len(prompt.cuts):,} in all, {saved:,} tokens); --report lists every one"
-        )
+    """What the budget kept when it cut something (one line; every cut with
+    ``sections``) and, with ``sections``, the tokens of each of the prompt's sections,
+    largest first, as lines for people."""
+    if not prompt.cuts:
+        lines: list[str] = []
+    elif sections:
+        lines = [
+            f"cut to fit --max-tokens: {c.section} {c.detail} ({c.tokens_before:,} -> "
+            f"{c.tokens_after:,} tokens)"
+            for c in prompt.cuts
+        ]
+    else:
+        lines = [kept_line(prompt)]
     if sections and prompt.sections:
         lines.append(f"tokens per section ({len(prompt.sections)}, largest first):")
         ranked = sorted(prompt.sections, key=lambda s: (-s.tokens, s.id))
