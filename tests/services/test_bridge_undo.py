@@ -272,7 +272,7 @@ def test_commit_message_comes_from_the_model_when_one_is_given(
     outcome = sessions.apply(
         _write("src/utils.ts", "one\n"),
         ReplyChoices(allow_whole_file=True, commit=True),
-        commit_model=FunctionModel(reply),
+        commit_model=lambda: FunctionModel(reply),
     )
     assert outcome.commit is not None
     assert _git(repo, "log", "-1", "--format=%s").strip() == "fix: make parsing safe"

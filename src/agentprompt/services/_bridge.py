@@ -79,6 +79,10 @@ __all__ = [
 Progress = Callable[[int, int], None]
 """Told ``(done, total)`` as a long apply goes on."""
 
+ModelSource = Callable[[], ModelClient | None]
+"""Gives the model that writes a round's commit message (None: no model, the message is
+made from the round); asked only when a round is committed."""
+
 BeforeSave = Callable[[BridgePrompt, BridgeState], None]
 """Runs once a prompt is made and before the session is saved (writing the prompt to a
 file, checking a part number): if it raises, nothing is saved."""
@@ -294,6 +298,8 @@ class BridgeSessions:
         session in progress as it is."""
         if not request.task.strip():
             raise UsageError("{task} is empty", input="task", fix="say what the model should do")
+        if request.commit_rounds:
+            check_committable(self._root)
         if save and not request.new:
             found = self.workspace.session()
             if found is not None and found[1].rounds > 0:
@@ -394,7 +400,7 @@ class BridgeSessions:
         *,
         session: bool = True,
         progress: Progress | None = None,
-        commit_model: ModelClient | None = None,
+        commit_model: ModelSource | None = None,
     ) -> ApplyOutcome:
         """Apply ``reply`` as one transaction and, when a session is in progress (and
         ``session``), run its round: the session advances and the next prompt is made.
@@ -406,7 +412,8 @@ class BridgeSessions:
 
         A round is kept so that :meth:`undo` can take it back, and, with ``choices.commit``
         or in a session started with ``commit_rounds``, the files it changed are committed
-        (the message from ``commit_model`` when given, else made from the round); with no
+        (the message from the model ``commit_model`` gives, if any, else made from the
+        round); with no
         git repository to commit in, that is refused and nothing is applied.
         """
         select_dialects(choices.dialect)
@@ -456,7 +463,7 @@ class BridgeSessions:
         found: Session,
         outcome: ApplyOutcome,
         commit: bool,
-        model: ModelClient | None,
+        model: ModelSource | None,
     ) -> ApplyOutcome:
         """``outcome`` once its round is committed (when asked and files were written) and
         kept for :meth:`undo` (in the apply's transaction)."""
@@ -483,7 +490,7 @@ class BridgeSessions:
         return replace(outcome, commit=made)
 
     def _commit(
-        self, state: BridgeState, report: ApplyReport, model: ModelClient | None
+        self, state: BridgeState, report: ApplyReport, source: ModelSource | None
     ) -> CommitResult:
         """Commit the files the round wrote, and only them."""
         files = [
@@ -492,6 +499,7 @@ class BridgeSessions:
         ]
         paths = [path for path, _ in files]
         message = round_message(state.task, state.rounds + 1, files, root=self._root)
+        model = source() if source is not None else None
         if model is not None:
             diff = paths_diff(self._root, paths)
             try:
