@@ -165,3 +165,10 @@ def test_undo_after_a_commit_leaves_the_commit(run: Run, git_repo: Path) -> None
     assert f"commit {head[:12]} stays in git's history" in result.out
     assert _git(git_repo, "rev-parse", "HEAD").strip() == head
     assert _files(git_repo) == files
+
+
+def test_apply_commit_without_a_session_is_refused(run: Run, example: Path) -> None:
+    files = _files(example)
+    result = _apply(run, example, "--commit")
+    assert result.code == 2 and "there is no session" in result.err
+    assert _files(example) == files

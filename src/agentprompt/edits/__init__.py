@@ -66,7 +66,12 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.edits.parse import detect_dialects, parse_reply
     from agentprompt.edits.paths import UnsafePath
-    from agentprompt.edits.revert import ChangedSince, FileBefore, RevertReport, revert
+    from agentprompt.edits.revert import (
+        ChangedSince,
+        FileBefore,
+        RevertReport,
+        revert_files,
+    )
     from agentprompt.edits.wording import UnknownLanguage
 
 # Loaded on first use: importing one engine module (the dialects' instructions, say)
@@ -117,7 +122,7 @@ _LAZY = {
     "locate": "agentprompt.edits._match",
     "parse_reply": "agentprompt.edits.parse",
     "recover": "agentprompt.edits.journal",
-    "revert": "agentprompt.edits.revert",
+    "revert_files": "agentprompt.edits.revert",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)
@@ -168,5 +173,5 @@ __all__ = [
     "locate",
     "parse_reply",
     "recover",
-    "revert",
+    "revert_files",
 ]

@@ -2,11 +2,11 @@
 
 When an apply writes, :func:`before_changes` keeps each file's bytes and permission bits as
 they were (``None``: the file did not exist), the digest of what the apply left there, and
-the folders it had to create. :func:`revert` later writes the kept bytes back as one more
+the folders it had to create. :func:`revert_files` later writes the kept bytes back as one more
 change set under the journal (:func:`~agentprompt.edits.journal.write_changes`): every file
 goes back, or none does, and an interrupted revert is recovered like an interrupted apply.
 A file that no longer holds what the apply left (edited by hand since) is never
-overwritten: :func:`changed_since` names it and :func:`revert` refuses
+overwritten: :func:`changed_since` names it and :func:`revert_files` refuses
 (:class:`ChangedSince`) before writing anything.
 """
 
@@ -37,7 +37,7 @@ __all__ = [
     "RevertReport",
     "before_changes",
     "changed_since",
-    "revert",
+    "revert_files",
 ]
 
 
@@ -101,7 +101,7 @@ class FileBefore:
 
 @dataclass(frozen=True, kw_only=True)
 class RevertReport:
-    """What :func:`revert` did (or, in a dry run, would do)."""
+    """What :func:`revert_files` did (or, in a dry run, would do)."""
 
     restored: tuple[str, ...] = ()
     """Files put back to their bytes before the change."""
@@ -114,7 +114,7 @@ class RevertReport:
     dry_run: bool = False
     """Nothing was written."""
     redo: tuple[FileBefore, ...] = field(default=(), repr=False, compare=False)
-    """The files as the revert found them: :func:`revert` of these takes the revert back
+    """The files as the revert found them: :func:`revert_files` of these takes the revert back
     (when what follows it fails)."""
 
     def to_json(self) -> dict[str, Any]:
@@ -138,7 +138,7 @@ def _missing_dirs(root: Path, real: Path) -> tuple[str, ...]:
 
 
 def before_changes(root: Path, changes: Sequence[FileChange]) -> tuple[FileBefore, ...]:
-    """What :func:`revert` needs to undo ``changes`` (taken before they are written)."""
+    """What :func:`revert_files` needs to undo ``changes`` (taken before they are written)."""
     real_root = Path(os.path.realpath(root))
     out = []
     for change in changes:
@@ -215,7 +215,7 @@ def _diff(restores: Sequence[_Restore]) -> str:
     )
 
 
-def revert(
+def revert_files(
     root: Path, files: Sequence[FileBefore], *, dry_run: bool = False, what: str = "the apply"
 ) -> RevertReport:
     """Put every file of ``files`` back as it was before its change set, as one

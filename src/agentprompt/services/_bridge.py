@@ -57,7 +57,7 @@ from agentprompt.commitmsg import (
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
-from agentprompt.edits.revert import RevertReport, revert
+from agentprompt.edits.revert import RevertReport, revert_files
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import ModelClient
 from agentprompt.services._workspace import Session, Workspace
@@ -524,13 +524,13 @@ class BridgeSessions:
         """
         if dry_run:
             number, record = undoable(self.workspace.session(), last_round(self._root))
-            files = revert(self._root, record.files, dry_run=True, what=_round_name(record))
+            files = revert_files(self._root, record.files, dry_run=True, what=_round_name(record))
             return self._undone(record, files, left=rounds_kept(self._root, record.session_id))
         reverted: RevertReport | None = None
         try:
             with self.workspace.applying() as found:
                 number, record = undoable(found, last_round(self._root))
-                reverted = revert(self._root, record.files, what=_round_name(record))
+                reverted = revert_files(self._root, record.files, what=_round_name(record))
                 save_state(self._root, record.session_id, record.state)
                 forget_round(self._root, number)
                 left = rounds_kept(self._root, record.session_id)
@@ -538,7 +538,7 @@ class BridgeSessions:
             if reverted is not None:
                 # The session could not be taken back: the files go forward again, so the
                 # round stands whole (all or nothing).
-                revert(self._root, reverted.redo, what="the undo")
+                revert_files(self._root, reverted.redo, what="the undo")
             raise
         return self._undone(record, reverted, left=left)
 

@@ -429,11 +429,6 @@ class Store:
         with self._transaction() as db:
             db.execute("DELETE FROM undo_records WHERE id = ?", (record_id,))
 
-    def clear_undo(self) -> None:
-        """Remove every undo record."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM undo_records")
-
 
 def _encode(state: dict[str, Any]) -> str:
     try:
