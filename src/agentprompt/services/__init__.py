@@ -31,6 +31,7 @@ if _typing.TYPE_CHECKING:
         ReplyChoices,
         SessionInProgress,
         StartRequest,
+        UndoOutcome,
     )
     from agentprompt.services._context import (
         ContextMap,
@@ -75,6 +76,7 @@ _LAZY = {
     "TierBreakdown": "agentprompt.services._tiers",
     "TierRequest": "agentprompt.services._tiers",
     "TierService": "agentprompt.services._tiers",
+    "UndoOutcome": "agentprompt.services._bridge",
     "UnknownTierRule": "agentprompt.services._tiers",
     "Workspace": "agentprompt.services._workspace",
     "WorkspaceConfig": "agentprompt.services._workspace",
@@ -105,6 +107,7 @@ __all__ = [
     "TierBreakdown",
     "TierRequest",
     "TierService",
+    "UndoOutcome",
     "UnknownTierRule",
     "Workspace",
     "WorkspaceConfig",
