@@ -15,18 +15,25 @@ from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.text import LANGS
 from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (
+    chat_option,
     exclude_option,
     include_generated_option,
     include_option,
     make_format_option,
-    max_tokens_option,
+    prompt_budget_option,
     root_option,
 )
 from agentprompt.cli._output import err_console, print_json
 from agentprompt.cli._tree import generated_summary
 from agentprompt.errors import UsageError
 from agentprompt.repo.discovery import Discovery
-from agentprompt.services import BridgeSessions, PromptChoices, StartRequest, Workspace
+from agentprompt.services import (
+    BridgeSessions,
+    PromptChoices,
+    StartRequest,
+    Workspace,
+    parse_budget,
+)
 from agentprompt.wire import to_anthropic, to_openai
 
 __all__ = ["pack_command", "write_output"]
@@ -83,7 +90,8 @@ def _say(text: str) -> None:
 )
 @click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
 @click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
-@max_tokens_option("Fit the prompt to N tokens (lowest-ranked files lose content first).")
+@prompt_budget_option
+@chat_option
 @include_option
 @exclude_option
 @click.option(
@@ -137,7 +145,8 @@ def pack_command(
     full: bool,
     mode: str | None,
     lang: str | None,
-    max_tokens: int | None,
+    max_tokens: str | None,
+    chat: str | None,
     includes: tuple[str, ...],
     excludes: tuple[str, ...],
     split_chars: int | None,
@@ -159,7 +168,11 @@ def pack_command(
     files changed on disk, the task as a reminder). --full sends everything again, for a new
     chat.
 
-    On a session in progress, --lang, --max-tokens, --split-chars/--split-tokens,
+    A session's prompts fit a token budget: by default one paste into the common web
+    chats (see --max-tokens), or --chat NAME's; --max-tokens none sends the whole
+    repository.
+
+    On a session in progress, --lang, --max-tokens, --chat, --split-chars/--split-tokens,
     --warn-tokens and --include-generated given here are stored for the session: the next
     apply's prompt uses them too. The round does not move, so running pack twice prints the
     same prompt."""
@@ -180,7 +193,8 @@ def pack_command(
         )
     choices = PromptChoices(
         lang=lang,
-        max_tokens=max_tokens,
+        max_tokens=parse_budget(max_tokens) if max_tokens is not None else None,
+        chat=chat,
         split_chars=split_chars,
         split_tokens=split_tokens,
         warn_tokens=warn_tokens,
