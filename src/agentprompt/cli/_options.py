@@ -39,6 +39,7 @@ __all__ = [
     "prompt_budget_option",
     "read_text_source",
     "root_option",
+    "verbose_option",
 ]
 
 
@@ -122,6 +123,16 @@ exclude_option = click.option(
     "'/CHANGES.rst'); repeatable.",
 )
 """``--exclude``: gitignore patterns of files to leave out."""
+
+
+verbose_option = click.option(
+    "--verbose",
+    is_flag=True,
+    help="List each file left out as generated or binary, with the reason (without it, one "
+    "line counts them).",
+)
+"""``--verbose``: list the files discovery left out as generated or binary, one line each
+(``pack``, ``map``, ``rank``); without it they are counted in one line."""
 
 
 no_cache_option = click.option(

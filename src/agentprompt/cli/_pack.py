@@ -22,11 +22,12 @@ from agentprompt.cli._options import (
     make_format_option,
     prompt_budget_option,
     root_option,
+    verbose_option,
 )
 from agentprompt.cli._output import err_console, print_json
-from agentprompt.cli._tree import generated_summary
+from agentprompt.cli._tree import left_out_counts, left_out_lines
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery import Discovery
+from agentprompt.repo.discovery import Discovery, Exclusion, left_out_kind
 from agentprompt.services import (
     BridgeSessions,
     PromptChoices,
@@ -136,6 +137,7 @@ def _say(text: str) -> None:
     help="Also report the prompt's tokens per section (the frame, then each file shown in "
     "full or as a summary) and what the budget cut, on stderr (in json: sections, cuts).",
 )
+@verbose_option
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 def pack_command(
     paths: tuple[str, ...],
@@ -158,6 +160,7 @@ def pack_command(
     fmt: str,
     include_generated: bool,
     report_sections: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
@@ -256,7 +259,7 @@ def pack_command(
                 f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
-    _summary(packed.state, prompt, packed.view.discovery, size_lines(report))
+    _summary(packed.state, prompt, packed.view.discovery, size_lines(report), verbose=verbose)
     for line in budget_lines(prompt, sections=report_sections):
         _say(line)
 
@@ -311,14 +314,29 @@ def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
     return lines
 
 
+def _left_out(discovery: Discovery) -> tuple[Exclusion, ...]:
+    """The files discovery left out for what they hold: generated, binary or data."""
+    return tuple(e for e in discovery.excluded if left_out_kind(e.reason) is not None)
+
+
 def _summary(
-    state: BridgeState, prompt: BridgePrompt, discovery: Discovery, lines: list[str]
+    state: BridgeState,
+    prompt: BridgePrompt,
+    discovery: Discovery,
+    lines: list[str],
+    *,
+    verbose: bool,
 ) -> None:
     kind = "follow-up" if prompt.followup else "continuation" if prompt.continuation else "whole"
     head = f"{state.mode} mode, {kind} prompt, {lines[0]} ({prompt.tokenizer})"
-    generated = generated_summary(discovery)
-    if generated:
-        head += f"; left out: {generated}"
+    left_out = _left_out(discovery)
+    if left_out:
+        head += f"; left out: {left_out_counts(left_out, hint=True)}"
+        if not verbose:
+            head += "; --verbose lists them"
     _say(head)
     for line in lines[1:]:
         _say(line)
+    if verbose:
+        for line in left_out_lines(left_out, verbose=True):
+            _say(line)
