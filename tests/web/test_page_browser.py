@@ -378,3 +378,25 @@ def test_undo_last_round_puts_the_files_and_the_session_back(
     found = find_session(repo)
     assert found is not None and found[1].rounds == 0
     shot(page, "10-round-undone")
+
+
+def test_the_budget_select_offers_the_default_and_the_chat_presets(page: Page, repo: Path) -> None:
+    page.get_by_text("Files and size").click()
+    chat = page.get_by_label("Budget (one paste into this chat)")
+    expect(chat.locator("option").first).to_have_text("the default (25000 tokens)")
+    expect(chat.locator("option[value=claude]")).to_have_text("claude (50000 tokens)")
+    expect(chat.locator("option").last).to_have_text("none: the whole repository")
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    chat.select_option("small")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    found = find_session(repo)
+    assert found is not None and found[1].max_tokens == 6_000
+    expect(page.get_by_label("Max tokens")).to_have_attribute("placeholder", "this session: 6000")
+    shot(page, "11-budget-presets")
+
+    chat.select_option("none")
+    with page.expect_response(lambda answer: "/rpc" in answer.url):
+        page.get_by_role("button", name="Send everything again").click()
+    found = find_session(repo)
+    assert found is not None and found[1].max_tokens is None

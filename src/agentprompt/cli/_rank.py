@@ -14,9 +14,11 @@ from agentprompt.cli._options import (
     no_cache_option,
     read_text_source,
     root_option,
+    verbose_option,
 )
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
+from agentprompt.cli._tree import left_out_lines
 from agentprompt.errors import UsageError
 from agentprompt.repo.rank import RankReason
 from agentprompt.services import RepositoryContext, Workspace
@@ -61,6 +63,7 @@ def _reason_text(reason: RankReason) -> str:
 @click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
 @include_generated_option
 @no_cache_option
+@verbose_option
 @json_option("Print the ranking as JSON.")
 def rank_command(
     task: str | None,
@@ -70,6 +73,7 @@ def rank_command(
     focus: tuple[str, ...],
     include_generated: bool,
     no_cache: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Rank the repository's files by their relevance to a task, with the reasons.
@@ -94,6 +98,8 @@ def rank_command(
         err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:
         err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    for line in left_out_lines(result.left_out, verbose=verbose):
+        err_console.print(line, markup=False)
     if as_json:
         print_json(result.to_json())
         return

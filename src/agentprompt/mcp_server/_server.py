@@ -48,6 +48,7 @@ from agentprompt.mcp_server._results import (
 )
 from agentprompt.project.instructions import instruction_names
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.services import CHAT_BUDGETS, DEFAULT_MAX_TOKENS
 
 if TYPE_CHECKING:
     from agentprompt.mcp_server._tools import Progress
@@ -272,7 +273,22 @@ def create_server(config: ServerConfig) -> MCPServer:
     async def pack(
         ctx: Context,
         task: Annotated[str, _text("What the other model should do.")],
-        max_tokens: Annotated[int | None, Field(ge=1, description="Token budget.")] = None,
+        max_tokens: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                description=f"Token budget (default: {DEFAULT_MAX_TOKENS}, one paste into "
+                "the common web chats, or the project's own).",
+            ),
+        ] = None,
+        chat: Annotated[
+            str | None,
+            _text(
+                "Fit one paste into this chat instead (max_tokens wins): "
+                + ", ".join(f"{name} ({tokens} tokens)" for name, tokens in CHAT_BUDGETS.items())
+                + "."
+            ),
+        ] = None,
         files: Annotated[tuple[str, ...], _text("Files or folders to show in full.")] = (),
         exclude: Annotated[
             tuple[str, ...],
@@ -284,7 +300,9 @@ def create_server(config: ServerConfig) -> MCPServer:
         return await calls.run(
             ctx,
             "pack",
-            lambda _progress: tools.pack(calls.workspace(), task, max_tokens, files, exclude),
+            lambda _progress: tools.pack(
+                calls.workspace(), task, max_tokens, files, exclude, chat=chat
+            ),
         )
 
     async def preview_edits(

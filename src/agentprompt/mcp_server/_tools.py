@@ -143,17 +143,19 @@ def pack(
     max_tokens: int | None,
     files: Sequence[str],
     exclude: Sequence[str],
+    *,
+    chat: str | None = None,
 ) -> PackResult:
     """The bridge's first-round prompt for ``task``: every file's outline, or the
     ``files`` in full; files matching the gitignore patterns ``exclude`` left out (one
-    matching no file is refused); fitted to ``max_tokens``. No bridge session is started
-    or changed."""
+    matching no file is refused); fitted to ``max_tokens``, else to the ``chat`` preset's
+    budget, else to the project's default. No bridge session is started or changed."""
     check_inside(workspace.root, files, input="files")
     request = StartRequest(
         task=task,
         paths=tuple(files),
         excludes=tuple(exclude),
-        choices=PromptChoices(max_tokens=max_tokens),
+        choices=PromptChoices(max_tokens=max_tokens, chat=chat),
     )
     try:
         packed = BridgeSessions(workspace).start(request, save=False, split=False)

@@ -70,6 +70,11 @@ _COUNT_CHUNK = 200
 """Files counted between two progress reports."""
 
 
+def _left_out_json(left_out: Sequence[Exclusion]) -> list[dict[str, str]]:
+    """Files left out, as JSON: each one's path and reason."""
+    return [{"path": e.path, "reason": e.reason} for e in left_out]
+
+
 def _reason_json(reason: RankReason) -> dict[str, Any]:
     """The JSON form of one reason behind a file's rank."""
     return {"signal": reason.signal, "detail": reason.detail, "weight": round(reason.weight, 6)}
@@ -91,6 +96,8 @@ class RankedFiles:
     """Files skipped, each with the reason."""
     warnings: tuple[str, ...] = ()
     """What went wrong with the symbol cache (the ranking was still made)."""
+    left_out: tuple[Exclusion, ...] = ()
+    """Files left out as generated or binary, each with the reason."""
 
     def to_json(self) -> dict[str, Any]:
         """The files with their position, score and reasons, and how many were ranked: the
@@ -110,6 +117,7 @@ class RankedFiles:
             "parsed": self.parsed,
             "problems": list(self.problems),
             "warnings": list(self.warnings),
+            "left_out": _left_out_json(self.left_out),
         }
 
 
@@ -170,6 +178,7 @@ class ContextMap:
             "omitted": result.omitted,
             "problems": list(result.problems),
             "warnings": list(result.warnings),
+            "left_out": _left_out_json(result.left_out),
         }
 
 
@@ -311,6 +320,7 @@ class RepositoryContext:
             parsed=result.parsed,
             problems=result.problems,
             warnings=result.warnings,
+            left_out=result.left_out,
         )
 
     def map(

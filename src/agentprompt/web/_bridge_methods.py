@@ -19,7 +19,10 @@ from agentprompt.edits.apply import ApplyReport
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.edits.journal import WriteFailed
 from agentprompt.edits.paths import check_inside
+from agentprompt.errors import UsageError
 from agentprompt.services import (
+    CHAT_BUDGETS,
+    DEFAULT_MAX_TOKENS,
     ApplyOutcome,
     BridgeSessions,
     PromptChoices,
@@ -28,7 +31,7 @@ from agentprompt.services import (
     Workspace,
 )
 from agentprompt.tokens import shared_counter
-from agentprompt.web._params import check_unknown, count, flag, text, text_list
+from agentprompt.web._params import budget, check_unknown, flag, text, text_list
 from agentprompt.web._rpc import InvalidParams, worded
 
 __all__ = [
@@ -36,10 +39,27 @@ __all__ = [
     "bridge_add_method",
     "bridge_drop_method",
     "bridge_undo_method",
+    "budgets_json",
     "build_prompt_method",
     "preview_reply_method",
     "prompt_json",
 ]
+
+
+def budgets_json(workspace: Workspace) -> dict[str, Any]:
+    """The budgets the page offers: the chat presets (name and tokens, in order), and the
+    budget a new session gets when none is chosen (``default``: tokens, or None for no
+    budget; ``default_error``: why the environment's or the config file's is not one)."""
+    data: dict[str, Any] = {
+        "chats": [{"name": name, "tokens": tokens} for name, tokens in CHAT_BUDGETS.items()],
+        "default": DEFAULT_MAX_TOKENS,
+        "default_error": None,
+    }
+    try:
+        data["default"] = workspace.default_budget().tokens
+    except UsageError as exc:
+        data["default_error"] = worded(exc)
+    return data
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
@@ -61,7 +81,18 @@ def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
     return data
 
 
-_BUILD_PARAMS = ("task", "mode", "files", "lang", "full", "new", "include", "exclude", "max_tokens")
+_BUILD_PARAMS = (
+    "task",
+    "mode",
+    "files",
+    "lang",
+    "full",
+    "new",
+    "include",
+    "exclude",
+    "max_tokens",
+    "chat",
+)
 
 
 def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,7 +101,9 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     ``new``), showing only the files ``include`` keeps and ``exclude`` leaves (gitignore
     patterns, as ``pack --include/--exclude``; a pattern matching no file is refused);
     without it, the current prompt of the session in progress (``full``: all of it again,
-    for a new chat). ``max_tokens`` is the prompt's budget, kept for the session."""
+    for a new chat). ``max_tokens`` is the prompt's budget (a number of tokens, or
+    ``"none"`` for none), else ``chat`` names a chat preset's; kept for the session. A new
+    session given neither takes the workspace's default budget."""
     check_unknown(params, _BUILD_PARAMS, "build_prompt")
     task = text(params, "task")
     full = flag(params, "full")
@@ -80,7 +113,9 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     files = check_inside(workspace.root, text_list(params, "files"), input="files")
     includes = text_list(params, "include", "gitignore patterns")
     excludes = text_list(params, "exclude", "gitignore patterns")
-    choices = PromptChoices(lang=lang, max_tokens=count(params, "max_tokens"))
+    choices = PromptChoices(
+        lang=lang, max_tokens=budget(params, "max_tokens"), chat=text(params, "chat")
+    )
     sessions = BridgeSessions(workspace)
     if task is None:
         if files or mode or includes or excludes:

@@ -12,6 +12,7 @@ from agentprompt.prompts.snippets import load_prompt_snippets
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.services import RepositoryContext, TierService, Workspace
 from agentprompt.tiers.served import cache_json
+from agentprompt.web._bridge_methods import budgets_json
 from agentprompt.web._params import check_unknown, text, text_list
 from agentprompt.web._rpc import InvalidParams
 
@@ -57,7 +58,8 @@ def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[s
 def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_tree``: every file a prompt may show with its token count, as a list and as a
     tree, and which of them the bridge session has in context (with the session's round,
-    dropped files, include/exclude patterns and budget)."""
+    dropped files, include/exclude patterns and budget), and the budgets a new session may
+    take (``budgets``: the chat presets and the default)."""
     check_unknown(params, (), "get_tree")
     result = RepositoryContext(workspace).tree(count_tokens=True)
     counts = result.tokens or {}
@@ -82,6 +84,7 @@ def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str
             else None
         ),
         "problems": list(result.problems),
+        "budgets": budgets_json(workspace),
     }
 
 

@@ -186,10 +186,13 @@ async function loadTree() {
     // The session's own patterns and budget, where the fields are still empty.
     if (!$("include").value) $("include").value = tree.session.include.join("\n");
     if (!$("exclude").value) $("exclude").value = tree.session.exclude.join("\n");
-    if (!$("max-tokens").value && tree.session.max_tokens) $("max-tokens").value = tree.session.max_tokens;
+    // The session's budget as a hint: a value in the field would win over a chat chosen later.
+    $("max-tokens").placeholder = tree.session.max_tokens ?
+      "this session: " + tree.session.max_tokens : "this session: no budget";
   }
   // Undo is offered once a reply has been applied in the session in progress.
   $("undo").disabled = !(tree.session && tree.session.rounds > 0);
+  renderBudgets(tree.budgets);
   renderTree();
 }
 
@@ -251,9 +254,31 @@ function patterns(id) {
   return $(id).value.split("\n").map((line) => line.trim()).filter((line) => line);
 }
 
+function renderBudgets(budgets) {
+  // The chat presets (once) and the default a new session gets, in the budget's select.
+  const select = $("chat");
+  const fallback = budgets.default === null ? "no budget" : budgets.default + " tokens";
+  select.options[0].textContent = "the default (" + fallback + ")" +
+    (budgets.default_error ? ": " + budgets.default_error : "");
+  if (select.options.length > 2) return;
+  const presets = budgets.chats.map((chat) =>
+    el("option", { value: chat.name }, chat.name + " (" + chat.tokens + " tokens)"));
+  select.options[0].after(...presets);
+}
+
 function maxTokens() {
   const value = $("max-tokens").value.trim();
   return value ? Number(value) : null;
+}
+
+function budgetParams(params) {
+  // The budget field wins over the chat; neither: a new session takes the default, a
+  // session in progress keeps its own.
+  const chat = $("chat").value;
+  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  else if (chat === "none") params.max_tokens = "none";
+  else if (chat) params.chat = chat;
+  return params;
 }
 
 function downloadPrompt() {
@@ -274,7 +299,7 @@ async function buildPrompt() {
   const exclude = patterns("exclude");
   if (include.length) params.include = include;
   if (exclude.length) params.exclude = exclude;
-  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  budgetParams(params);
   if (tree && tree.session && tree.session.rounds > 0) {
     // As pack --task --new: a session with replies applied is replaced only when asked.
     if (!window.confirm("A session is in progress (round " + tree.session.rounds +
@@ -289,8 +314,7 @@ async function buildPrompt() {
 
 async function resendAll() {
   // Everything again (system part, task, structure, files in context), for a new chat.
-  const params = { full: true };
-  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  const params = budgetParams({ full: true });
   renderPrompt(await rpc("build_prompt", params));
   await loadBreakdown();
 }
