@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.repo.discovery import Discovery
+from agentprompt.repo.extraction import ProgressCallback
 from agentprompt.repo.rank._remembered import rank_task_extraction
 from agentprompt.repo.rank._repository import RankOptions, read_repository, root_relative
 from agentprompt.repo.rank._task import (
@@ -83,9 +84,6 @@ is ranked too, variables are not."""
 SHARED_NAME_POWER = 0.5
 """A name the task writes that ``n`` definitions bear gives each of them
 :data:`NAME_WEIGHT` divided by ``n`` to this power (``setup``, ``__init__``)."""
-CLASS_FACTOR = 1.0
-"""The share of the name signal a class holding definitions keeps (measured: making it
-smaller lost the classes an accepted fix changed)."""
 MIN_PHRASE = 8
 """A quoted string of the task shorter than this is not looked for verbatim."""
 
@@ -93,7 +91,7 @@ _K1 = 1.2
 _B = 0.75
 _BACKTICKS = re.compile(r"`+([^`\n]+?)`+")
 _QUOTED = re.compile(r"""(?<![\w])(["'])([^"'\n]{4,200}?)\1""")
-_CALLED = re.compile(r"([^\W\d]\w*)\s*\(")
+_CALLED = re.compile(r"([^\W\d]\w*)\(")
 _DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
 _TERM_TOKEN = re.compile(r"[^\W\d]\w*")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b(?:e\.g|i\.e|etc)\b\.?")
@@ -130,8 +128,6 @@ class _Candidate:
     end: int
     own: str
     """Its own lines (those of the definitions inside it left out)."""
-    members: int = 0
-    """How many definitions it holds."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,7 +193,7 @@ def rank_symbols_in(
             parts[number].append(
                 RankReason(
                     signal="file",
-                    detail=f"{share:.2f} of the best file",
+                    detail=_file_detail(share),
                     weight=FILE_WEIGHT * share,
                 )
             )
@@ -227,17 +223,22 @@ def rank_symbols(
     options: RankOptions | None = None,
     *,
     files: int = 10,
-    limit: int = 30,
+    limit: int | None = 30,
     discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
 ) -> tuple[RelevantSymbol, ...]:
     """The definitions of ``root`` most relevant to ``task``: its files are ranked for the
     task (see :func:`~agentprompt.repo.rank.rank_repository`), the best ``files`` of them
-    read, and their definitions ranked (see :func:`rank_symbols_in`), at most ``limit``.
-    Raises :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked
-    for, before anything is read."""
+    read, and their definitions ranked (see :func:`rank_symbols_in`), at most ``limit``
+    (None: all of them); ``progress`` is told of the files parsed. Raises
+    :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked for,
+    before anything is read."""
     check_task(task)
     options = options or RankOptions()
-    with read_repository(root, options, discovery=discovery) as (found, extraction):
+    with read_repository(root, options, discovery=discovery, progress=progress) as (
+        found,
+        extraction,
+    ):
         focus = tuple(root_relative(found.root, p) for p in options.focus)
         ranking, _summary = rank_task_extraction(extraction, task, focus=focus)
         best = [(f.path, f.score) for f in ranking.files[: max(files, 0)] if f.score > 0]
@@ -278,7 +279,6 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
                 start=entry.line,
                 end=end,
                 own="\n".join(own),
-                members=len(inner),
             )
         )
     return found
@@ -374,8 +374,6 @@ def _name_reasons(
         entry = candidate.entry
         if entry.name in code.names:
             weight = NAME_WEIGHT / named[entry.name] ** SHARED_NAME_POWER
-            if entry.kind == "class" and candidate.members:
-                weight *= CLASS_FACTOR
             yield number, RankReason(signal="name", detail=entry.name, weight=weight)
             continue
         weight = 0.0
@@ -467,6 +465,11 @@ def _traced(code: _TaskCode, candidate: _Candidate) -> str:
         ):
             return f"{tail}:{line}" + (f" in {function}" if function else "")
     return ""
+
+
+def _file_detail(share: float) -> str:
+    """How the file's score compares with the best file's."""
+    return "the best file" if share >= 1.0 else f"{share:.2f} of the best file's score"
 
 
 def _listed(names: Sequence[str]) -> str:
