@@ -144,7 +144,7 @@ def _print_symbols(found: RankedSymbols, as_json: bool) -> None:
         print_json(found.to_json())
         return
     for item in found.symbols:
-        why = ", ".join(f"{r.signal}: {r.detail}" for r in item.reasons)
+        why = "; ".join(f"{r.signal}: {r.detail}" for r in item.reasons)
         line = f"{item.path}:{item.start}-{item.end}  {item.name}  ({why})"
         console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
     sys.stdout.flush()
