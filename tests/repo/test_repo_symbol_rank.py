@@ -83,6 +83,16 @@ def test_name_terms_shared_with_the_task_count() -> None:
     assert set(_signals(found[0])["name"].split(", ")) == {"cache", "directory"}
 
 
+def test_name_terms_match_other_forms_of_the_task_words() -> None:
+    code = (
+        "class Window:\n    def __iter__(self):\n        return self\n\n"
+        "    def __len__(self):\n        return 0\n"
+    )
+    found = _rank("iterating over it skips the last item", {"w.py": code})
+    assert found[0].name == "Window.__iter__"
+    assert "iter" in _signals(found[0])["name"]
+
+
 def test_body_terms_of_the_task_count() -> None:
     found = _rank("settings compiled with exec lose the namespace", {"app/config.py": CONFIG})
     assert found[0].name == "Config.load"

@@ -87,6 +87,16 @@ SHARED_NAME_POWER = 0.5
 MIN_PHRASE = 8
 """A quoted string of the task shorter than this is not looked for verbatim."""
 
+RELATED_FACTOR = 0.5
+"""How much a name's term counts when the task has another form of its word (``iter``
+for ``iterating``)."""
+MIN_STEM = 4
+"""Words shorter than this are matched only as they are."""
+
+_ENDINGS = (
+    *("ations", "ation", "ating", "ated", "ates", "ate", "ings", "ing", "ions", "ion"),
+    *("ers", "er", "ed", "es", "s", "e"),
+)
 _K1 = 1.2
 _B = 0.75
 _BACKTICKS = re.compile(r"`+([^`\n]+?)`+")
@@ -260,11 +270,12 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
     spans = list(zip(entries, ends, strict=True))
     found = []
     for index, (entry, end) in enumerate(spans):
-        inner = [
-            (other.line, other_end)
-            for other, other_end in spans[index + 1 :]
-            if other.depth > entry.depth and entry.line <= other.line <= end
-        ]
+        inner = []
+        for other, other_end in spans[index + 1 :]:
+            if other.line > end:
+                break  # in source order: the rest lie further down
+            if other.depth > entry.depth:
+                inner.append((other.line, other_end))
         own: list[str] = []
         cursor = entry.line
         for first, last in inner:
@@ -370,6 +381,14 @@ def _name_reasons(
     def idf(term: str) -> float:
         return math.log(1 + (total - counts[term] + 0.5) / (counts[term] + 0.5))
 
+    stems = {_stem(t) for t in code.terms if len(t) >= MIN_STEM}
+    memo: dict[str, bool] = {}
+
+    def related(term: str) -> bool:
+        if term not in memo:
+            memo[term] = len(term) >= MIN_STEM and _stem(term) in stems
+        return memo[term]
+
     for number, candidate in enumerate(candidates):
         entry = candidate.entry
         if entry.name in code.names:
@@ -383,10 +402,12 @@ def _name_reasons(
             if not terms:
                 continue
             hit = sorted(t for t in terms if t in code.terms)
-            if hit:
+            near = sorted(t for t in terms if t not in code.terms and related(t))
+            if hit or near:
                 whole = sum(idf(t) for t in terms) or 1.0
-                weight += factor * NAME_TERMS_WEIGHT * sum(idf(t) for t in hit) / whole
-                matched.extend(t for t in hit if t not in matched)
+                found = sum(idf(t) for t in hit) + RELATED_FACTOR * sum(idf(t) for t in near)
+                weight += factor * NAME_TERMS_WEIGHT * found / whole
+                matched.extend(t for t in [*hit, *near] if t not in matched)
         if weight > 0:
             yield number, RankReason(signal="name", detail=_listed(matched), weight=weight)
 
@@ -470,6 +491,15 @@ def _traced(code: _TaskCode, candidate: _Candidate) -> str:
 def _file_detail(share: float) -> str:
     """How the file's score compares with the best file's."""
     return "the best file" if share >= 1.0 else f"{share:.2f} of the best file's score"
+
+
+def _stem(term: str) -> str:
+    """``term`` without the endings English puts on a word (``iterating``, ``iterates``
+    and ``iter`` give ``iter``; ``weights`` and ``weighted`` give ``weight``)."""
+    for ending in _ENDINGS:
+        if term.endswith(ending) and len(term) - len(ending) >= MIN_STEM:
+            return term[: -len(ending)]
+    return term
 
 
 def _listed(names: Sequence[str]) -> str:
