@@ -136,6 +136,22 @@ def test_trace_frame_points_into_a_definition() -> None:
     assert _signals(found[0])["trace"] == "server.py:4 in run_server"
 
 
+def test_trace_frame_nearest_the_error_weighs_most() -> None:
+    code = "def start_app():\n    open_port()\n\n\ndef open_port():\n    listen()\n"
+    task = (
+        "Traceback (most recent call last):\n"
+        '  File "app/net.py", line 2, in start_app\n'
+        '  File "app/net.py", line 6, in open_port\n'
+        '  File "/usr/lib/python3/socket.py", line 9, in listen\n'
+        "OSError: busy\n"
+    )
+    found = _rank(task, {"app/net.py": code})
+    weights = {s.name: r.weight for s in found for r in s.reasons if r.signal == "trace"}
+    assert weights["open_port"] > weights["start_app"]
+    caller = _signals(next(s for s in found if s.name == "start_app"))
+    assert "calls" not in caller and "exact" not in caller  # open_port is the trace's
+
+
 def test_file_score_breaks_even_evidence() -> None:
     twin = "def load_settings(path):\n    return parse(path)\n"
     files = {"a/settings.py": twin, "b/settings.py": twin}

@@ -73,8 +73,12 @@ CALL_WEIGHT = 0.3
 """What a definition gains for each name the task writes that it calls."""
 MAX_CALLS = 2
 """At most this many called names count."""
-TRACE_WEIGHT = 1.0
-"""What a definition a frame of the task's stack trace points into gains."""
+TRACE_WEIGHT = 1.5
+"""What a definition the last frame of the task's stack trace points into gains (the
+first frame: half of it)."""
+TRACE_FIRST = 0.5
+"""The share of :data:`TRACE_WEIGHT` the first frame gets (the frames between: more the
+deeper they are)."""
 FILE_WEIGHT = 0.5
 """What a definition of the best file gains (less in a file ranked lower)."""
 
@@ -155,6 +159,10 @@ class _TaskCode:
     """Quoted strings and backticked text that is not a bare identifier."""
     frames: tuple[tuple[str, int, str], ...]
     """Stack trace frames: (file as written, line, function or empty)."""
+    evidence: frozenset[str]
+    """The names a definition's body or calls may hold as evidence: :attr:`names` less
+    the frames' functions (a frame's caller holds the next frame's name, which says
+    nothing the trace does not)."""
 
 
 def rank_symbols_in(
@@ -183,6 +191,7 @@ def rank_symbols_in(
     if not candidates:
         return ()
     best_file = max(file_scores.values(), default=0.0)
+    frames = [f for f in code.frames if any(_same_file(f[0], p) for p in file_scores)]
     parts: list[list[RankReason]] = [[] for _ in candidates]
     for number, reason in _name_reasons(code, candidates):
         parts[number].append(reason)
@@ -191,13 +200,13 @@ def rank_symbols_in(
     for number, reason in _exact_reasons(code, candidates):
         parts[number].append(reason)
     for number, candidate in enumerate(candidates):
-        called = [c for c in dict.fromkeys(candidate.entry.calls) if c in code.names]
+        called = [c for c in dict.fromkeys(candidate.entry.calls) if c in code.evidence]
         if called:
             weight = CALL_WEIGHT * min(len(called), MAX_CALLS)
             parts[number].append(RankReason(signal="calls", detail=_listed(called), weight=weight))
-        traced = _traced(code, candidate)
+        traced, weight = _traced(frames, candidate)
         if traced:
-            parts[number].append(RankReason(signal="trace", detail=traced, weight=TRACE_WEIGHT))
+            parts[number].append(RankReason(signal="trace", detail=traced, weight=weight))
         share = file_scores[candidate.path] / best_file if best_file > 0 else 0.0
         if share > 0 and parts[number]:
             parts[number].append(
@@ -350,6 +359,7 @@ def _task_code(task: str) -> _TaskCode:
     return _TaskCode(
         terms=_task_terms(task),
         names=kept,
+        evidence=kept - {function for _, _, function in frames},
         dotted=frozenset(dotted),
         phrases=frozenset(p for p in phrases if len(p) >= MIN_PHRASE),
         frames=frames,
@@ -454,7 +464,7 @@ def _exact_reasons(
 ) -> Iterable[tuple[int, RankReason]]:
     """The exact signal: the task's identifiers, dotted names and quoted strings found
     verbatim in a definition's own lines, each weighing more the fewer hold it."""
-    wanted = sorted(code.names)
+    wanted = sorted(code.evidence)
     found: list[list[str]] = []
     holding: Counter[str] = Counter()
     for candidate in candidates:
@@ -475,17 +485,30 @@ def _exact_reasons(
         yield number, RankReason(signal="exact", detail=_listed(ordered), weight=weight)
 
 
-def _traced(code: _TaskCode, candidate: _Candidate) -> str:
-    """The frame of the task's stack trace that points into ``candidate``, or empty."""
-    for written, line, function in code.frames:
-        tail = written.replace("\\", "/").rsplit("/", 1)[-1]
-        if not tail or not ("/" + candidate.path).endswith("/" + tail):
+def _traced(frames: Sequence[tuple[str, int, str]], candidate: _Candidate) -> tuple[str, float]:
+    """The deepest of ``frames`` (those of the task's stack traces in the files ranked)
+    that points into ``candidate``, and its weight: :data:`TRACE_WEIGHT` for the last
+    (nearest where the error was raised), down to half of it for the first; empty and 0
+    when none does."""
+    for position in range(len(frames) - 1, -1, -1):
+        written, line, function = frames[position]
+        if not _same_file(written, candidate.path):
             continue
         if function == candidate.entry.name or (
             not function and candidate.start <= line <= candidate.end
         ):
-            return f"{tail}:{line}" + (f" in {function}" if function else "")
-    return ""
+            tail = written.replace("\\", "/").rsplit("/", 1)[-1]
+            detail = f"{tail}:{line}" + (f" in {function}" if function else "")
+            return detail, TRACE_WEIGHT * (
+                TRACE_FIRST + (1 - TRACE_FIRST) * (position + 1) / len(frames)
+            )
+    return "", 0.0
+
+
+def _same_file(written: str, path: str) -> bool:
+    """Whether a path as a stack trace writes it may be ``path`` (same last part)."""
+    tail = written.replace("\\", "/").rsplit("/", 1)[-1]
+    return bool(tail) and ("/" + path).endswith("/" + tail)
 
 
 def _file_detail(share: float) -> str:
