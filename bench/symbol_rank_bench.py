@@ -22,7 +22,8 @@ Two references rank the same definitions of the same files side by side: ``file 
 (the definitions as the ranked files list them: what a prompt shows without a ranking of
 its own) and ``bm25`` (Okapi BM25, k1 1.2, b 0.75, of the task's distinct terms over each
 definition's whole text, terms split at snake_case and camelCase). Timing: the wall time
-of ``rank_symbols`` with a warm cache, per task, median of ``--runs`` runs (default 3).
+of ``rank_symbols`` with a warm cache, per task, median of ``--runs`` runs (default 3),
+beside that of ``rank_repository`` (the files alone) run by run.
 ``--verbose`` prints each gold function's position by each tool and agentprompt's top 5.
 """
 
@@ -49,6 +50,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agentprompt.repo.rank import (  # noqa: E402
     RankOptions,
     RelevantSymbol,
+    rank_repository,
     rank_symbols,
     rank_symbols_in,
     rank_task_extraction,
@@ -253,17 +255,21 @@ def table(groups: dict[str, dict[str, list[Outcome]]]) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def timings(tasks: Sequence[Task], trees: Path, runs: int) -> list[float]:
-    """The median (over ``runs``) wall time of :func:`rank_symbols` per task, warm cache."""
+def timings(tasks: Sequence[Task], trees: Path, runs: int) -> list[tuple[float, float]]:
+    """Per task, the median (over ``runs``) wall time of :func:`rank_symbols` and, run by
+    run beside it, of :func:`rank_repository` (the files alone), both on a warm cache."""
     medians = []
     for task in tasks:
         options = RankOptions(cache_path=task.cache())
-        seconds = []
+        symbols, files = [], []
         for _ in range(runs):
             start = time.perf_counter()
             rank_symbols(task.tree(trees), task.text, options, files=FILES, limit=max(KS))
-            seconds.append(time.perf_counter() - start)
-        medians.append(statistics.median(seconds))
+            middle = time.perf_counter()
+            rank_repository(task.tree(trees), task.text, options)
+            symbols.append(middle - start)
+            files.append(time.perf_counter() - middle)
+        medians.append((statistics.median(symbols), statistics.median(files)))
     return medians
 
 
@@ -310,9 +316,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(groups))
     if args.runs > 0:
         seconds = timings(tasks, args.trees, args.runs)
+        symbols = [s for s, _ in seconds]
+        files = [f for _, f in seconds]
+        ratios = [s / f for s, f in seconds if f > 0]
         print(
-            f"\nrank_symbols, warm cache, per task (median of {args.runs} runs): "
-            f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
+            f"\nwarm cache, per task, median of {args.runs} runs; then over the tasks: "
+            f"rank_symbols median {statistics.median(symbols):.2f} s (max {max(symbols):.2f}), "
+            f"rank_repository median {statistics.median(files):.2f} s (max {max(files):.2f}), "
+            f"ratio median {statistics.median(ratios):.2f} (max {max(ratios):.2f})"
         )
     return 0
 
