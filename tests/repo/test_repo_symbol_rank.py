@@ -180,9 +180,11 @@ def test_lines_cover_the_whole_body() -> None:
 
 
 def test_entries_without_details_end_where_the_next_definition_begins() -> None:
-    found = {s.name: s for s in _rank("from_pyfile", {"c.py": CONFIG}, details=False)}
-    assert found["Config.from_pyfile"].start == 4
-    assert found["Config.from_pyfile"].end >= 8
+    task = "Config.from_pyfile, Config.load and cache_directory"
+    found = {s.name: s for s in _rank(task, {"c.py": CONFIG}, details=False)}
+    assert (found["Config.from_pyfile"].start, found["Config.from_pyfile"].end) == (4, 8)
+    assert (found["Config.load"].start, found["Config.load"].end) == (10, 13)
+    assert (found["cache_directory"].start, found["cache_directory"].end) == (21, 23)
 
 
 def test_limit_files_without_entries_or_text_and_no_evidence() -> None:

@@ -46,12 +46,6 @@ from agentprompt.repo.rank._task import (
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry
 
 __all__ = [
-    "BODY_WEIGHT",
-    "CALL_WEIGHT",
-    "EXACT_WEIGHT",
-    "FILE_WEIGHT",
-    "NAME_WEIGHT",
-    "TRACE_WEIGHT",
     "RelevantSymbol",
     "rank_symbols",
     "rank_symbols_in",
@@ -107,7 +101,6 @@ _BACKTICKS = re.compile(r"`+([^`\n]+?)`+")
 _QUOTED = re.compile(r"""(?<![\w])(["'])([^"'\n]{4,200}?)\1""")
 _CALLED = re.compile(r"([^\W\d]\w*)\(")
 _DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
-_TERM_TOKEN = re.compile(r"[^\W\d]\w*")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b(?:e\.g|i\.e|etc)\b\.?")
 
 
@@ -275,7 +268,7 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
     """The definitions of one file that are ranked, each with its own lines."""
     lines = text.splitlines()
     entries = [s for s in symbols.symbols if _ranked(s)]
-    ends = _ends(entries, symbols.detailed, len(lines))
+    ends = _ends(entries, symbols.detailed, lines)
     spans = list(zip(entries, ends, strict=True))
     found = []
     for index, (entry, end) in enumerate(spans):
@@ -308,18 +301,20 @@ def _ranked(entry: SymbolEntry) -> bool:
     return entry.kind in CODE_KINDS or (entry.kind == "property" and entry.end_line > entry.line)
 
 
-def _ends(entries: list[SymbolEntry], detailed: bool, total: int) -> list[int]:
-    """Each definition's last line: as extracted, or (without details) the line before
-    the next definition at its depth or above begins, blank lines left out."""
+def _ends(entries: list[SymbolEntry], detailed: bool, lines: list[str]) -> list[int]:
+    """Each definition's last line: as extracted, or (without details) the last line that
+    is not blank before the next definition at its depth or above begins."""
     if detailed:
         return [max(e.end_line, e.line) for e in entries]
     ends = []
     for index, entry in enumerate(entries):
-        end = total
+        end = len(lines)
         for other in entries[index + 1 :]:
             if other.depth <= entry.depth:
                 end = other.line - 1
                 break
+        while end > entry.line and not lines[end - 1].strip():
+            end -= 1
         ends.append(max(end, entry.end_line, entry.line))
     return ends
 
@@ -433,7 +428,7 @@ def _body_reasons(
     lengths: list[int] = []
     for candidate in candidates:
         counts: Counter[str] = Counter()
-        for token in _TERM_TOKEN.findall(candidate.own):
+        for token in _IDENT.findall(candidate.own):
             counts.update(split_identifier(token))
         lengths.append(sum(counts.values()))
         frequencies.append(Counter({t: c for t, c in counts.items() if t in query}))
