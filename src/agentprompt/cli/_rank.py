@@ -56,7 +56,7 @@ def _reason_text(reason: RankReason) -> str:
     type=click.IntRange(min=0),
     default=20,
     show_default=True,
-    help="How many files to list (0: every file).",
+    help="How many files to list (0: every file); with --symbols, how many definitions.",
 )
 @click.option("--focus", multiple=True, help="A file to rank toward (repeatable).")
 @click.option(
@@ -87,7 +87,7 @@ def rank_command(
     is about tests.
 
     With --symbols, the functions, methods and classes of the best files are ranked
-    instead, one a line (``path:start-end  name  (reasons)``): the task's terms in their
+    instead, one a line (path:start-end, name, reasons): the task's terms in their
     names and bodies, identifiers and quoted strings found verbatim, names they call,
     stack-trace frames, and their file's rank.
     """
