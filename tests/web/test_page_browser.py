@@ -230,6 +230,16 @@ def test_files_ranked_for_the_task_can_be_added(page: Page) -> None:
     expect(page.get_by_role("button", name="Remove src/utils.ts").first).to_be_visible()
 
 
+def test_functions_ranked_for_the_task_show_their_lines_and_reasons(page: Page) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Rank functions for the task").click()
+    ranked = page.locator("#ranked-symbols li")
+    expect(ranked.first).to_contain_text("src/utils.ts:")
+    expect(ranked.first).to_contain_text("parseJSON")
+    expect(ranked.first).to_contain_text("name: parseJSON")
+    expect(page.locator("#rank-status")).to_contain_text("functions and classes of the")
+
+
 def test_drop_add_and_send_everything_again_in_a_session(
     page: Page, repo: Path, sample_reply: str
 ) -> None:

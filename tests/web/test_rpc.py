@@ -344,6 +344,24 @@ def test_rank_files_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
     assert sorted(p.name for p in repo.rglob("*")) == before
 
 
+def test_rank_symbols_lists_the_definitions_with_lines_and_reasons(rpc: Rpc) -> None:
+    result = rpc("rank_symbols", task="parseJSON throws on invalid input", top=2)["result"]
+    first = result["symbols"][0]
+    assert (first["path"], first["name"], first["rank"]) == ("src/utils.ts", "parseJSON", 1)
+    assert first["start"] <= first["end"]
+    assert {r["signal"] for r in first["reasons"]} >= {"name"}
+    assert len(result["symbols"]) <= 2
+
+
+def test_rank_symbols_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
+    before = sorted(p.name for p in repo.rglob("*"))
+    bad = ({"task": "   "}, {"task": 3}, {"task": "x", "top": 0}, {"task": "x", "n": 1}, {})
+    for params in bad:
+        assert rpc("rank_symbols", **params)["error"]["code"] == -32602
+    assert "is empty" in rpc("rank_symbols", task=" ")["error"]["message"]
+    assert sorted(p.name for p in repo.rglob("*")) == before
+
+
 def test_bridge_drop_and_add_change_the_session_and_return_the_next_prompt(
     rpc: Rpc, repo: Path
 ) -> None:

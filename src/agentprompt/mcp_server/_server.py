@@ -43,6 +43,7 @@ from agentprompt.mcp_server._results import (
     EditsResult,
     PackResult,
     RankFilesResult,
+    RankSymbolsResult,
     ReadContextResult,
     RepoMapResult,
 )
@@ -229,6 +230,21 @@ def create_server(config: ServerConfig) -> MCPServer:
             lambda progress: tools.rank_files(calls.workspace(), task, top, progress),
         )
 
+    async def rank_symbols(
+        ctx: Context,
+        task: Annotated[str, _text("The task: a bug report, a request, a stack trace.")],
+        top: Annotated[
+            int, Field(ge=1, le=1000, description="How many functions and classes to return.")
+        ] = 15,
+    ) -> RankSymbolsResult:
+        from agentprompt.mcp_server import _tools as tools
+
+        return await calls.run(
+            ctx,
+            "rank_symbols",
+            lambda progress: tools.rank_symbols(calls.workspace(), task, top, progress),
+        )
+
     async def repo_map(
         ctx: Context,
         task: Annotated[str | None, _text("Rank the map for this task.")] = None,
@@ -365,6 +381,7 @@ def create_server(config: ServerConfig) -> MCPServer:
 
     offered: list[tuple[Callable[..., Any], ToolAnnotations]] = [
         (rank_files, reading),
+        (rank_symbols, reading),
         (repo_map, reading),
         (read_context, reading),
         (pack, reading),

@@ -24,6 +24,7 @@ from agentprompt.mcp_server._results import (
     EditsResult,
     PackResult,
     RankFilesResult,
+    RankSymbolsResult,
     ReadContextResult,
     RepoMapResult,
     WithheldFile,
@@ -47,6 +48,7 @@ __all__ = [
     "pack",
     "preview_edits",
     "rank_files",
+    "rank_symbols",
     "read_context",
     "repo_map",
 ]
@@ -77,6 +79,19 @@ def rank_files(
     except InvalidTask as exc:
         raise _about("task", exc) from None
     data: RankFilesResult = result.to_json()  # type: ignore[assignment]
+    return data
+
+
+def rank_symbols(
+    workspace: Workspace, task: str, top: int, progress: Progress | None
+) -> RankSymbolsResult:
+    """The ``top`` functions and classes most relevant to ``task``, as ``agentprompt rank
+    --symbols --json`` gives them."""
+    try:
+        result = RepositoryContext(workspace).rank_symbols(_task(task), top, progress=progress)
+    except InvalidTask as exc:
+        raise _about("task", exc) from None
+    data: RankSymbolsResult = result.to_json()  # type: ignore[assignment]
     return data
 
 

@@ -1,5 +1,6 @@
 """The page's read-only methods: the snippets in force, the file tree with token counts,
-the files ranked by their relevance to a task, and the context breakdown per cache tier.
+the files and the definitions ranked by their relevance to a task, and the context
+breakdown per cache tier.
 None of them changes a file of the repository (the symbol cache may be refreshed)."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ __all__ = [
     "get_prompt_snippets_method",
     "get_tree_method",
     "rank_files_method",
+    "rank_symbols_method",
 ]
 
 
@@ -50,6 +52,23 @@ def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[s
         raise InvalidParams('param "top" must be a whole number of files, 1 or more')
     try:
         result = RepositoryContext(workspace).rank(task, top)
+    except InvalidTask as exc:
+        raise InvalidParams(f'param "task": {exc}') from None
+    return result.to_json()
+
+
+def rank_symbols_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``rank_symbols``: the functions and classes most relevant to ``task`` (``top`` of
+    them, default 15) in the files most relevant to it, each with its lines, score and the
+    reasons, as ``agentprompt rank --symbols --json`` gives them."""
+    check_unknown(params, ("task", "top"), "rank_symbols")
+    task = text(params, "task", required=True)
+    assert task is not None
+    top = params.get("top", 15)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidParams('param "top" must be a whole number of definitions, 1 or more')
+    try:
+        result = RepositoryContext(workspace).rank_symbols(task, top)
     except InvalidTask as exc:
         raise InvalidParams(f'param "task": {exc}') from None
     return result.to_json()

@@ -153,6 +153,23 @@ async function rankFiles() {
     " files, most relevant to the task first.";
 }
 
+function rankedSymbolItem(symbol) {
+  // A ranked function or class: its score, place (path:start-end), name and reasons.
+  const why = symbol.reasons.map((r) => r.signal + ": " + r.detail).join("; ");
+  return el("li", { className: "ranked-symbol" },
+    el("span", { className: "score" }, symbol.score.toFixed(3) + " "),
+    el("code", {}, symbol.path + ":" + symbol.start + "-" + symbol.end), " ",
+    el("span", { className: "name" }, symbol.name), " ",
+    el("span", { className: "why" }, why));
+}
+
+async function rankSymbols() {
+  const found = await rpc("rank_symbols", { task: $("task").value, top: 15 });
+  $("ranked-symbols").replaceChildren(...found.symbols.map(rankedSymbolItem));
+  $("rank-status").textContent = found.symbols.length + " functions and classes of the " +
+    found.files + " best files, most relevant to the task first.";
+}
+
 function treeItems(node) {
   const items = [];
   for (const child of node.children || []) {
@@ -454,6 +471,7 @@ function start() {
   $("full").addEventListener("click", () => guarded(resendAll));
   $("download").addEventListener("click", () => guarded(async () => downloadPrompt()));
   $("rank-files").addEventListener("click", () => guarded(rankFiles));
+  $("rank-symbols").addEventListener("click", () => guarded(rankSymbols));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));
   $("undo").addEventListener("click", () => guarded(undoRound));
