@@ -147,11 +147,16 @@ class _Choosing:
     """Each file's level, chosen in rank order within the room the frame leaves."""
 
     def __init__(
-        self, blocks: Mapping[tuple[str, Level], str], tokens: CountCache, lists_all: bool
+        self,
+        blocks: Mapping[tuple[str, Level], str],
+        tokens: CountCache,
+        lists_all: bool,
+        credits: Mapping[str, str],
     ) -> None:
         self.blocks = blocks
         self.tokens = tokens
         self.lists_all = lists_all
+        self.credits = credits
 
     def listed(self, path: str) -> int:
         """The tokens of ``path``'s line in the note on the files cut, which showing it
@@ -165,7 +170,8 @@ class _Choosing:
         text = self.blocks.get((path, level))
         if text is None:
             return 0
-        return self.tokens.count(text)
+        replaced = self.credits.get(path)
+        return max(0, self.tokens.count(text) - (self.tokens.count(replaced) if replaced else 0))
 
 
 _STEPS: dict[Level, tuple[Level, ...]] = {
@@ -307,17 +313,19 @@ def fit_files(
     *,
     report: bool = False,
     growth: Growth | None = None,
+    credits: Mapping[str, str] | None = None,
 ) -> Fitted:
     """The prompt ``render`` makes, its files shown, in the rank order ``order``, at the
-    most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
-    may be shown at; ``growth``, what showing a file adds around it). The frame (every
-    file at its path) is counted first; then each file in turn takes its full text, else
-    its summary, else its path, by what the room left holds; an exact count of the prompt
-    made follows, and while it is over, the files shown last go back to their paths. So
-    the cuts follow the rank, and a file whose full text fits is shown in full.
+        most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
+        may be shown at; ``growth``, what showing a file adds around it; ``credits``, by key, a
+    text the key's block replaces when shown, whose tokens it does not add). The frame (every
+        file at its path) is counted first; then each file in turn takes its full text, else
+        its summary, else its path, by what the room left holds; an exact count of the prompt
+        made follows, and while it is over, the files shown last go back to their paths. So
+        the cuts follow the rank, and a file whose full text fits is shown in full.
 
-    ``tokens`` counts the prompt and its blocks (remembering counts by key, in its store
-    too); ``report``: build the sections' composition even when nothing is cut."""
+        ``tokens`` counts the prompt and its blocks (remembering counts by key, in its store
+        too); ``report``: build the sections' composition even when nothing is cut."""
     ranked = [p for p in order if p in levels]
     placed = set(ranked)
     ranked += [p for p in levels if p not in placed]
@@ -329,7 +337,7 @@ def fit_files(
             text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
         )
     cuttable = sum(1 for p, lv in levels.items() if (p, lv) in blocks)
-    choosing = _Choosing(blocks, tokens, lists_all=cuttable <= LEFT_OUT_LISTED)
+    choosing = _Choosing(blocks, tokens, cuttable <= LEFT_OUT_LISTED, credits or {})
     shown = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
     if shown <= budget * _MOST_CHARS_PER_TOKEN:
         rendered = render(levels, ())

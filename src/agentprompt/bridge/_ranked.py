@@ -15,6 +15,7 @@ follows the task's ranking (:func:`task_focus`):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -28,15 +29,20 @@ if TYPE_CHECKING:
     from agentprompt.repo.rank import RelevantSymbol
 
 __all__ = [
+    "BRIEF_FILES",
     "CODE_SHARE",
+    "DETAILED_FILES",
     "CodeBlock",
     "TaskFocus",
     "TreeGrowth",
     "code_key",
+    "detail_key",
     "is_code_key",
+    "is_file_key",
     "key_label",
     "key_path",
     "led_summary",
+    "names_only",
     "task_focus",
 ]
 
@@ -55,12 +61,29 @@ CODE_BLOCKS = 6
 RELEVANT_PER_FILE = 6
 """At most this many definitions a summary's ``relevant:`` line names."""
 
-SUMMARY_LINES = 60
-"""A summary longer than this many lines is cut to its top-level definitions and the
-relevant ones (a note says how many lines were left out)."""
+SUMMARY_LINES = 40
+"""A summary longer than this many lines keeps only its top-level lines and the relevant
+members' in full (the other members are named)."""
+
+MEMBERS_NAMED = 30
+"""A brief summary names at most this many members of one top-level definition."""
+
+LONG_LINE = 100
+"""A brief summary cuts the parameters of a top-level line longer than this."""
+
+BRIEF_FILES = 8
+"""The best-ranked files whose summaries keep their top-level lines; the others' name
+their definitions only (:func:`names_only`)."""
+
+DETAILED_FILES = 5
+"""The best-ranked files whose summaries keep their members' signatures; the others'
+summaries are brief (top-level lines, the members named)."""
 
 _CODE = "\0code:"
 """Starts the key of a code block among the files' keys (no path holds a NUL)."""
+
+_DETAIL = "\0detail:"
+"""Starts the key of a file's detailed summary, shown instead of its brief one."""
 
 
 def code_key(path: str, start: int, end: int) -> str:
@@ -71,6 +94,16 @@ def code_key(path: str, start: int, end: int) -> str:
 def is_code_key(key: str) -> bool:
     """Whether ``key`` is a code block's (not a file's path)."""
     return key.startswith(_CODE)
+
+
+def detail_key(path: str) -> str:
+    """The key of showing ``path``'s detailed summary instead of its brief one."""
+    return f"{_DETAIL}{path}"
+
+
+def is_file_key(key: str) -> bool:
+    """Whether ``key`` is a file's path (not a code block's or a detail's key)."""
+    return not key.startswith("\0")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,22 +216,96 @@ def task_focus(
     return TaskFocus(order=order, symbols=tuple(symbols), code=tuple(blocks), texts=texts)
 
 
-def _names_in(line: str, names: set[str]) -> bool:
-    words = line.replace("(", " ").replace(".", " ").split()
-    return any(w in names for w in words)
+_MEMBER = re.compile(r"^(\s+)\S+ ([^\s(\[]+)")
+"""An indented line of a summary: its indentation and the member's name."""
 
 
-def led_summary(summary: str, relevant: Sequence[RelevantSymbol]) -> str:
-    """``summary`` led by a line naming the ``relevant`` definitions with their lines; a
-    summary over :data:`SUMMARY_LINES` lines keeps its top-level lines and those naming a
-    relevant definition, and says how many lines it left out."""
+def _member_name(line: str) -> str | None:
+    """The name an indented summary line defines (None for a top-level line)."""
+    found = _MEMBER.match(line)
+    return found.group(2) if found else None
+
+
+def _short(line: str) -> str:
+    """A summary's top-level line with a long parameter list cut to ``(…)``."""
+    if len(line) <= LONG_LINE:
+        return line
+    found = _PARAMETERS.search(line)
+    return line if found is None else line[: found.start()] + "(…)" + line[found.end() :]
+
+
+_PARAMETERS = re.compile(r"\(.*\)(?=[^()]*$)")
+"""A line's parameter list: from its first opening parenthesis to its last closing one."""
+
+
+def names_only(summary: str, relevant: Sequence[RelevantSymbol]) -> str:
+    """The shortest summary: one line per top-level definition, its kind and name, and
+    its members' names (at most :data:`MEMBERS_NAMED`), led like :func:`led_summary`."""
+    entries: list[tuple[str, list[str]]] = []
+    for line in summary.split("\n"):
+        name = _member_name(line)
+        if name is not None:
+            if entries:
+                entries[-1][1].append(name)
+            continue
+        if not line.strip() or line.startswith("imports: "):
+            continue
+        kind, _, rest = line.partition(" ")
+        entries.append((f"{kind} {_OWN_NAME.split(rest, maxsplit=1)[0]}", []))
+    lines = []
+    for head, members in entries:
+        if members:
+            head += ": " + _named(members)
+        lines.append(head)
+    if relevant:
+        named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
+        lines = [f"relevant: {named}", *lines]
+    return "\n".join(lines)
+
+
+_OWN_NAME = re.compile(r"[\s(\[]")
+"""Ends a definition's name in a summary line."""
+
+
+def _named(members: Sequence[str]) -> str:
+    """``members``' names, at most :data:`MEMBERS_NAMED` of them and how many more."""
+    names = list(dict.fromkeys(members))
+    more = len(names) - MEMBERS_NAMED
+    return ", ".join(names[:MEMBERS_NAMED]) + (f" (+{more})" if more > 0 else "")
+
+
+def led_summary(summary: str, relevant: Sequence[RelevantSymbol], *, detailed: bool = True) -> str:
+    """``summary`` as a budgeted prompt shows it: led by a line naming the ``relevant``
+    definitions with their lines. A ``detailed`` summary of at most :data:`SUMMARY_LINES`
+    lines is kept whole; a longer one, or one not ``detailed`` (a file ranked lower),
+    keeps its top-level lines and (detailed) the relevant members' lines, and names the
+    other members of each top-level definition on one line (``+ name, name``) without
+    their signatures; a brief one also leaves out the imports."""
     lines = summary.split("\n")
     names = {s.name.rpartition(".")[2] for s in relevant}
-    if len(lines) > SUMMARY_LINES:
-        kept = [ln for ln in lines if not ln.startswith(" ") or _names_in(ln, names)]
-        left = len(lines) - len(kept)
-        if left:
-            lines = [*kept, f"(+{left} more lines: ask for the file)"]
+    if not detailed or len(lines) > SUMMARY_LINES:
+        kept: list[str] = []
+        others: list[str] = []
+
+        def close() -> None:
+            if others:
+                kept.append("  + " + _named(others))
+                others.clear()
+
+        for line in lines:
+            name = _member_name(line)
+            if name is None:
+                close()
+                if detailed:
+                    kept.append(line)
+                elif not line.startswith("imports: "):
+                    kept.append(_short(line))
+            elif detailed and name in names:
+                kept.append(line)
+            else:
+                others.append(name)
+        close()
+        lines = kept
     if relevant:
         named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
         lines = [f"relevant: {named}", *lines]
@@ -257,14 +364,19 @@ class TreeGrowth:
 
 
 def key_label(key: str) -> str:
-    """A key as a report names its section: ``file:PATH``, or ``code:PATH:A-B``."""
+    """A key as a report names its section: ``file:PATH``, ``code:PATH:A-B`` or
+    ``detail:PATH``."""
     if is_code_key(key):
         return "code:" + key[len(_CODE) :]
+    if key.startswith(_DETAIL):
+        return "detail:" + key[len(_DETAIL) :]
     return f"file:{key}"
 
 
 def key_path(key: str) -> str:
-    """The file a key (a path, or a code block's key) is of."""
-    if not is_code_key(key):
-        return key
-    return key[len(_CODE) :].rpartition(":")[0]
+    """The file a key (a path, a code block's or a detail's key) is of."""
+    if is_code_key(key):
+        return key[len(_CODE) :].rpartition(":")[0]
+    if key.startswith(_DETAIL):
+        return key[len(_DETAIL) :]
+    return key

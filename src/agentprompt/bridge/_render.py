@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from agentprompt.bridge._ranked import CodeBlock, is_code_key, key_path
+from agentprompt.bridge._ranked import CodeBlock, detail_key, is_file_key, key_path
 from agentprompt.bridge._streamed import Piece, PromptText
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import render_prompt
@@ -40,6 +40,7 @@ __all__ = [
     "render_user_keyed",
     "section_headings",
     "segmented",
+    "shown_summary",
     "slotted",
     "summary_block",
 ]
@@ -171,6 +172,9 @@ class UserPart:
     code: Sequence[CodeBlock] = ()
     """Relevant definitions that may be shown in full: each one whose key
     :attr:`levels` gives as ``full`` is, under "Relevant code"."""
+    detailed: Mapping[str, str] = field(default_factory=dict)
+    """Detailed summaries, by path: shown instead of :attr:`summaries`' when
+    :attr:`levels` gives the file's detail key as ``full``."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +255,7 @@ def _notes(
 ) -> str:
     lang = state.lang
     out = ""
-    files = [(p, level) for p, level in left_out if not is_code_key(p)]
+    files = [(p, level) for p, level in left_out if is_file_key(p)]
     if files:
         listed = files[:LEFT_OUT_LISTED]
         lines = "".join(f"- {p} ({level})\n" for p, level in listed).rstrip("\n")
@@ -323,12 +327,19 @@ def _code(part: UserPart, lang: str, root: Path | None) -> list[Segment]:
     return slotted("relevant_code", lang, root, "blocks", blocks, after="\n")
 
 
+def shown_summary(part: UserPart, path: str) -> str:
+    """The summary ``part`` shows of ``path``: its detailed one when chosen."""
+    if path in part.detailed and part.levels.get(detail_key(path)) == "full":
+        return part.detailed[path]
+    return part.summaries[path]
+
+
 def _summaries(part: UserPart, paths: Sequence[str], lang: str, root: Path | None) -> list[Segment]:
     """The summaries section of ``paths``, each file's summary a block of its own (no
     section when there is none)."""
     if not paths:
         return []
-    blocks = file_segments([(p, summary_block(p, part.summaries[p])) for p in paths])
+    blocks = file_segments([(p, summary_block(p, shown_summary(part, p))) for p in paths])
     return slotted("summaries", lang, root, "files", blocks, after="\n")
 
 

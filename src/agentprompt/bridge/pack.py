@@ -16,13 +16,17 @@ from typing import Any, Literal, TextIO
 from agentprompt.bridge._fitting import Fitted, fit_files
 from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge._ranked import (
+    BRIEF_FILES,
     CODE_SHARE,
+    DETAILED_FILES,
     CodeBlock,
     TaskFocus,
     TreeGrowth,
-    is_code_key,
+    detail_key,
+    is_file_key,
     key_path,
     led_summary,
+    names_only,
     task_focus,
 )
 from agentprompt.bridge._render import (
@@ -496,6 +500,7 @@ def build_prompt(
         else None
     )
     summaries = _led_summaries(view, focus)
+    detailed = _detailed_summaries(view, focus, state)
     wanted = [p for p, lv in levels.items() if lv == "full"]
     stamps: dict[str, SniffStamp] = {}
     contents, unreadable = read_texts(
@@ -515,6 +520,7 @@ def build_prompt(
     included = [(p, contents[p]) for p in contents]
     included += [(p, summaries[p]) for p, lv in levels.items() if lv == "summary"]
     included += [(c.path, c.text) for c in code]
+    included += [(p, t) for p, t in detailed.items() if levels.get(p) == "summary"]
     before = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}
     facts = text_facts(contents, before, stamps, cache)
     digests = {p: f.digest for p, f in facts.items()}
@@ -527,10 +533,17 @@ def build_prompt(
     )
     code = [c for c in code if c.path not in held]
     levels.update({c.key: "full" for c in code})
-    order = _fitting_order(focus, code) if focus is not None else list(view.paths)
+    details = [p for p in detailed if levels.get(p) == "summary"]
+    levels.update({detail_key(p): "full" for p in details})
+    order = (
+        _fitting_order([p for p in focus.order if p in levels], code, details)
+        if focus is not None
+        else list(view.paths)
+    )
     blocks: dict[tuple[str, Level], str] = {(p, "full"): t for p, t in contents.items()}
     blocks.update({(p, "summary"): t for p, t in summaries.items()})
     blocks.update({(c.key, "full"): c.text for c in code})
+    blocks.update({(detail_key(p), "full"): detailed[p] for p in details})
     head = system + "\n\n" if state.full_next else ""
     tree = build_tree(view.paths, annotations=view.notes)
     always_open = frozenset(folders_holding([*state.files, *state.focus]))
@@ -552,6 +565,7 @@ def build_prompt(
             open_folders=always_open,
             order=order,
             code=code,
+            detailed=detailed,
         )
         return render_user_keyed(state, part, root, lead=head)
 
@@ -569,10 +583,9 @@ def build_prompt(
             always_open,
             section_headings(state.lang, root),
         ),
+        credits={detail_key(p): summaries[p] for p in details},
     )
-    in_full = tuple(
-        p for p, level in fitted.levels.items() if level == "full" and not is_code_key(p)
-    )
+    in_full = tuple(p for p, level in fitted.levels.items() if level == "full" and is_file_key(p))
     # Every file in context is known to the chat: those cut by the budget (or withheld)
     # with no text, so a follow-up does not send them unless they are asked for.
     sends = {p: "" for p in state.files}
@@ -586,14 +599,12 @@ def build_prompt(
         text=fitted.text,
         user_start=len(head),
         tokens=fitted.tokens,
-        left_out=tuple((p, lv) for p, lv in fitted.left_out if not is_code_key(p)),
+        left_out=tuple((p, lv) for p, lv in fitted.left_out if is_file_key(p)),
         withheld=withheld,
         split=split,
         shown_in_full=in_full,
         sends=tuple(sends.items()),
-        shown=tuple(
-            (key_path(p), blocks[(p, lv)]) for p, lv in fitted.levels.items() if (p, lv) in blocks
-        ),
+        shown=_shown(fitted.levels, blocks, detailed),
         fitted=fitted,
         summarised=tuple(p for p in order if fitted.levels.get(p) == "summary"),
         relevant_code=tuple(c for c in code if fitted.levels.get(c.key) == "full"),
@@ -601,12 +612,54 @@ def build_prompt(
 
 
 def _led_summaries(view: RepoView, focus: TaskFocus | None) -> dict[str, str]:
-    """Each file's summary as a budgeted prompt shows it: led by the definitions the task
-    touches, a long one cut (:func:`~agentprompt.bridge._ranked.led_summary`); the view's
-    own without a budget."""
+    """Each file's summary as a budgeted prompt shows it by default: led by the
+    definitions the task touches, brief (:func:`~agentprompt.bridge._ranked.led_summary`);
+    the view's own without a budget."""
     if focus is None:
         return dict(view.summaries)
-    return {p: led_summary(s, focus.relevant(p)) for p, s in view.summaries.items()}
+    ranked = [p for p in focus.order if p in view.summaries]
+    brief = set(ranked[:BRIEF_FILES])
+    return {
+        p: (
+            led_summary(s, focus.relevant(p), detailed=False)
+            if p in brief
+            else names_only(s, focus.relevant(p))
+        )
+        for p, s in view.summaries.items()
+    }
+
+
+def _detailed_summaries(
+    view: RepoView, focus: TaskFocus | None, state: BridgeState
+) -> dict[str, str]:
+    """The detailed summaries a budgeted prompt may show instead of the brief ones: of
+    the best-ranked files in browse mode, of the files in context in edit mode (their
+    summary is what a file cut down keeps)."""
+    if focus is None:
+        return {}
+    if state.mode == "browse":
+        chosen = [p for p in focus.order if p in view.summaries][:DETAILED_FILES]
+    else:
+        chosen = [p for p in state.files if p in view.summaries]
+    return {p: led_summary(view.summaries[p], focus.relevant(p)) for p in chosen}
+
+
+def _shown(
+    levels: Mapping[str, Level],
+    blocks: Mapping[tuple[str, Level], str],
+    detailed: Mapping[str, str],
+) -> tuple[tuple[str, Piece], ...]:
+    """Each file's text as the prompt shows it (its detailed summary where that was
+    chosen), and each relevant definition's, for the size report."""
+    shown: list[tuple[str, Piece]] = []
+    for key, level in levels.items():
+        if key.startswith("\0detail:") or (key, level) not in blocks:
+            continue
+        text = blocks[(key, level)]
+        if level == "summary" and levels.get(detail_key(key)) == "full":
+            text = detailed[key]
+        shown.append((key_path(key), text))
+    return tuple(shown)
 
 
 def _code_blocks(focus: TaskFocus | None, overlay: Overlay | None) -> list[CodeBlock]:
@@ -617,11 +670,29 @@ def _code_blocks(focus: TaskFocus | None, overlay: Overlay | None) -> list[CodeB
     return [c for c in focus.code if c.path not in (overlay or {})]
 
 
-def _fitting_order(focus: TaskFocus, code: Sequence[CodeBlock]) -> list[str]:
-    """The order a budget keeps things in: the best file, the relevant definitions in
-    full, then every other file by rank."""
-    order = list(focus.order)
-    return [*order[:1], *(c.key for c in code), *order[1:]]
+def _fitting_order(
+    files: Sequence[str], code: Sequence[CodeBlock], details: Sequence[str]
+) -> list[str]:
+    """The order a budget keeps things in, breadth first: the best files' brief
+    summaries, the most relevant definitions in full, more files, the best files'
+    detailed summaries, the other definitions, then every other file by rank."""
+    keys = [c.key for c in code]
+    detail = [detail_key(p) for p in details]
+    near, far = BRIEF_FIRST
+    return [
+        *files[:near],
+        *keys[:3],
+        *files[near:far],
+        *detail[:3],
+        *keys[3:],
+        *detail[3:],
+        *files[far:],
+    ]
+
+
+BRIEF_FIRST = (10, 80)
+"""The summaries of the 10 best files come before any definition in full, those of the
+next 70 (brief, then names only) before the best files' detailed summaries."""
 
 
 def _whole_prompt(

@@ -166,7 +166,7 @@ def folded_note(node: TreeNode) -> str:
     return "folded: " + ", ".join([files, *words])
 
 
-LISTED_AT_MOST = 30
+LISTED_AT_MOST = 16
 """An open folder with more entries than this lists only its open folders and the files
 shown (the rest are one line saying how many there are)."""
 
