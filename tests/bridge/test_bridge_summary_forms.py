@@ -6,12 +6,16 @@ from __future__ import annotations
 from agentprompt.bridge._ranked import SUMMARY_LINES, led_summary, names_only
 from agentprompt.repo.rank import RankReason, RelevantSymbol
 
-SUMMARY = """imports: os, sys
+OPEN_STORE = (
+    'function open_store(path: str, *, mode: str = "r", cache: bool = True, '
+    "timeout: float = 3.0, retries: int = 5) -> Store  [42-60]"
+)
+SUMMARY = f"""imports: os, sys
 class Store(Base)  [1-40]
   method fetch(self, key: str) -> bytes  [3-10]
   method put(self, key: str, value: bytes) -> None  [12-20]
   property size  [22-22]
-function open_store(path: str, *, mode: str = "r", cache: bool = True, timeout: float = 3.0, retries: int = 5) -> Store  [42-60]
+{OPEN_STORE}
 variable DEFAULT  [62-62]"""
 
 
