@@ -21,6 +21,8 @@ from agentprompt.web._bridge_methods import (
     apply_reply_method,
     bridge_add_method,
     bridge_drop_method,
+    bridge_note_method,
+    bridge_run_method,
     build_prompt_method,
     preview_reply_method,
 )
@@ -46,6 +48,8 @@ def rpc_methods(root: Path) -> dict[str, Method]:
         "apply_reply": apply_reply_method,
         "bridge_add": bridge_add_method,
         "bridge_drop": bridge_drop_method,
+        "bridge_note": bridge_note_method,
+        "bridge_run": bridge_run_method,
         "build_prompt": build_prompt_method,
         "get_context_breakdown": get_context_breakdown_method,
         "get_prompt_snippets": get_prompt_snippets_method,
