@@ -173,11 +173,11 @@ def _seconds(params: Mapping[str, Any], name: str, default: float) -> float:
 
 
 def bridge_note_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
-    """``bridge_note``: add ``text`` (the user's own words for the model) to the next
+    """``bridge_note``: add ``note`` (the user's own words for the model) to the next
     prompt, as ``bridge note`` does; it is kept in the session until a prompt is made
     (build_prompt, or the next apply_reply). Returns the session's state."""
-    check_unknown(params, ("text",), "bridge_note")
-    note = text(params, "text", required=True) or ""
+    check_unknown(params, ("note",), "bridge_note")
+    note = text(params, "note", required=True) or ""
     added = BridgeSessions(workspace).note(note)
     return {"id": added.session_id, "state": added.state.to_json()}
 
