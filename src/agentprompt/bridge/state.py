@@ -284,11 +284,16 @@ class BridgeState:
         )
 
     @property
+    def restate_limit(self) -> int:
+        """The tokens the chat may read before a follow-up states the task again
+        (:attr:`restate_tokens`, or the default)."""
+        return self.restate_tokens if self.restate_tokens is not None else DEFAULT_RESTATE_TOKENS
+
+    @property
     def restates_task(self) -> bool:
         """A follow-up made now states the task again: the chat has read at least
-        :attr:`restate_tokens` tokens since it last read it."""
-        limit = self.restate_tokens if self.restate_tokens is not None else DEFAULT_RESTATE_TOKENS
-        return self.since_task >= limit
+        :attr:`restate_limit` tokens since it last read it."""
+        return self.since_task >= self.restate_limit
 
     def with_note(self, text: str) -> BridgeState:
         """The state with the user's note ``text`` (checked) for the next prompt."""

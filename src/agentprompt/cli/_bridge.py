@@ -13,7 +13,6 @@ from rich.text import Text
 from agentprompt.bridge import BridgePrompt, BridgeState, Round, split_limit
 from agentprompt.bridge.clipboard import copy_prompt
 from agentprompt.bridge.inputs import DEFAULT_OUTPUT_TOKENS, DEFAULT_RUN_TIMEOUT, CommandRun
-from agentprompt.bridge.state import DEFAULT_RESTATE_TOKENS
 from agentprompt.bridge.text import render_prompt
 from agentprompt.cli._options import json_option, read_text_source, root_option
 from agentprompt.cli._output import console, err_console, print_json, printable
@@ -174,14 +173,11 @@ def status_command(root: Path, as_json: bool) -> None:
         )
         console.print(Text(f"next prompt: {kind}"))
         if not state.full_next:
-            limit = (
-                state.restate_tokens if state.restate_tokens is not None else DEFAULT_RESTATE_TOKENS
-            )
             told = "states the task again" if state.restates_task else "refers to the task"
             console.print(
                 Text(
                     f"  it {told} ({state.since_task} tokens read since the task was stated; "
-                    f"restated from {limit})"
+                    f"restated from {state.restate_limit})"
                 )
             )
 
