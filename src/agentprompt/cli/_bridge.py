@@ -10,9 +10,16 @@ from typing import Any
 import click
 from rich.text import Text
 
-from agentprompt.bridge import BridgePrompt, BridgeState, Round, split_limit
+from agentprompt.bridge import (
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_RUN_TIMEOUT,
+    BridgePrompt,
+    BridgeState,
+    CommandRun,
+    Round,
+    split_limit,
+)
 from agentprompt.bridge.clipboard import copy_prompt
-from agentprompt.bridge.inputs import DEFAULT_OUTPUT_TOKENS, DEFAULT_RUN_TIMEOUT, CommandRun
 from agentprompt.bridge.text import render_prompt
 from agentprompt.cli._options import json_option, read_text_source, root_option
 from agentprompt.cli._output import console, err_console, print_json, printable

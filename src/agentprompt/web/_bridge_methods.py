@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentprompt.bridge import BridgePrompt, BridgeState
-from agentprompt.bridge.inputs import DEFAULT_OUTPUT_TOKENS, DEFAULT_RUN_TIMEOUT
+from agentprompt.bridge import DEFAULT_OUTPUT_TOKENS, DEFAULT_RUN_TIMEOUT, BridgePrompt, BridgeState
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.text import LANGS
 from agentprompt.edits.apply import ApplyReport
