@@ -151,3 +151,9 @@ def test_the_task_is_restated_once_the_chat_has_read_the_threshold() -> None:
     again = more.after_prompt((), (), task=(True, 0)).with_reply(30)
     assert again.since_task == 30 and not again.restates_task
     assert replace(again, restate_tokens=0).restates_task
+
+
+def test_binary_output_reaches_the_prompt_as_text(tmp_path: Path) -> None:
+    code = "import sys; sys.stdout.buffer.write(b'ok\\x00\\xff\\n')"
+    ran = run_command(tmp_path, [sys.executable, "-c", code])
+    assert ran.output == "ok\ufffd\ufffd\n"

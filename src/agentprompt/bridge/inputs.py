@@ -222,7 +222,8 @@ def run_command(
             status = None
         seconds = round(time.monotonic() - started, 2)
         raw = _ends(sink)
-    text = raw.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    # Bytes that are not text (a binary written to the terminal) show as U+FFFD.
+    text = raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\0", "\ufffd")
     output, held = _screened(text, lang, root, cache_path)
     kept, lines, tokens = trim_output(output, max_tokens, lang=lang, root=root)
     command, command_held = _screened_command(shlex.join(argv), lang, root, cache_path)
@@ -242,7 +243,7 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     """Kill the command and whatever it started (it leads its own process group)."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
-    except OSError:
+    except (AttributeError, OSError):  # no process groups (Windows), or already gone
         process.kill()
     process.wait()
 
