@@ -183,7 +183,7 @@ def test_size_report_names_the_largest_files_and_warns_past_the_threshold(
     assert "warning" not in quiet.err
     loud = run("pack", "--root", str(example), "--warn-tokens", "200")
     assert "warning: the prompt is over 200 tokens" in loud.err
-    assert "--exclude /scripts/report.py" in loud.err
+    assert "give it a token budget (--max-tokens N" in loud.err
     assert _status(run, example)["warn_tokens"] == 200
     data = json.loads(run("pack", "--root", str(example), "--json").out)
     assert data["size"]["over"] is True and data["size"]["largest"][0]["path"] == (

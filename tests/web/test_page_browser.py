@@ -343,6 +343,43 @@ def test_include_exclude_and_max_tokens_shape_the_prompt_and_it_downloads_whole(
     assert saved.rstrip("\n") == shown.locator(".part-text").inner_text().rstrip("\n")
 
 
+def test_undo_last_round_puts_the_files_and_the_session_back(
+    page: Page, repo: Path, sample_reply: str
+) -> None:
+    original = (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    undo = page.get_by_role("button", name="Undo last round")
+    expect(undo).to_be_disabled()
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Add src/utils.ts").click()
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    page.get_by_label("Paste the model's reply").fill(sample_reply)
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Apply").click()
+    result = page.locator("#reply-result")
+    expect(result).to_contain_text("Applied")
+    assert "return null;" in (repo / "src" / "utils.ts").read_text(encoding="utf-8")
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    expect(undo).to_be_enabled()
+    undo.click()
+    expect(result).to_contain_text("Undid round 1")
+    expect(result).to_contain_text("restored src/utils.ts")
+    expect(result.locator(".diff .del").first).to_be_visible()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    expect(undo).to_be_disabled()
+    assert asked and "Undo round 1?" in asked[0]
+    assert (repo / "src" / "utils.ts").read_text(encoding="utf-8") == original
+    found = find_session(repo)
+    assert found is not None and found[1].rounds == 0
+    shot(page, "10-round-undone")
+
+
 def test_an_answer_then_a_note_and_a_commands_output_make_the_next_prompt(
     page: Page, repo: Path
 ) -> None:
@@ -376,7 +413,7 @@ def test_an_answer_then_a_note_and_a_commands_output_make_the_next_prompt(
     expect(page.locator("#input-status")).to_contain_text("exit status 1")
     expect(parts).to_contain_text("Exit status 1.")
     expect(parts).to_contain_text("1 failed")
-    shot(page, "10-note-and-run")
+    shot(page, "11-note-and-run")
 
     # A command that cannot be started is a clear error, and the session is unchanged.
     before = find_session(repo)

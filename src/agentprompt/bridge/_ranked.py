@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentprompt.repo.discovery import read_texts
-from agentprompt.repo.map import TreeNode, folder_listing, folders_holding
+from agentprompt.repo.map import TreeNode, entry_line, folders_holding, opening_cost_lines
 from agentprompt.tokens import CountCache
 
 if TYPE_CHECKING:
@@ -226,12 +226,18 @@ class TreeGrowth:
         self.costs: dict[str, int] = {}
         self.always_open = set(always_open)
         self.headings = {k: counter.count(v) for k, v in (headings or {}).items()}
+        self.large: set[str] = set()
 
     def cost(self, folder: str) -> int:
-        """The tokens opening ``folder`` adds."""
+        """The tokens opening ``folder`` adds (a large folder: its line for what it does
+        not list; each file shown in it then adds its own)."""
         cost = self.costs.get(folder)
         if cost is None:
-            listing = folder_listing(self.tree, folder) if self.tree is not None else ""
+            listing, only_shown = (
+                opening_cost_lines(self.tree, folder) if self.tree is not None else ("", False)
+            )
+            if only_shown:
+                self.large.add(folder)
             cost = self.costs[folder] = self.counter.count(listing)
         return cost
 
@@ -244,9 +250,12 @@ class TreeGrowth:
         if section in self.headings:
             grows["\0" + section] = self.headings[section]
         if self.tree is not None:
-            for folder in folders_holding([key_path(key)]):
+            path = key_path(key)
+            for folder in folders_holding([path]):
                 if folder not in self.always_open:
                     grows[folder] = self.cost(folder)
+            if path.rpartition("/")[0] in self.large:
+                grows["\0line:" + path] = self.counter.count(entry_line(self.tree, path))
         return grows
 
 

@@ -296,7 +296,7 @@ def tree_text(part: UserPart) -> str:
     tree = part.tree or build_tree(part.paths, annotations=part.notes)
     if part.folded and len(part.paths) > FOLD_OVER:
         shown = [key_path(k) for k, level in part.levels.items() if level != "path"]
-        tree = fold_tree(tree, folders_holding(shown) | part.open_folders)
+        tree = fold_tree(tree, folders_holding(shown) | part.open_folders, set(shown))
     return render_tree(tree)
 
 

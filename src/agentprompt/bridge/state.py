@@ -83,6 +83,8 @@ class BridgeState:
     """Paths the session started with, ranked first when the budget is tight."""
     include_generated: bool = False
     """Show generated and minified files too (discovery leaves them out by default)."""
+    commit_rounds: bool = False
+    """Commit the files each applied round changes (one git commit per round)."""
     shown: tuple[str, ...] = ()
     """Files the model has seen whole in this session: shown in full by one of its prompts,
     or written whole by one of its replies. A reply may replace only these whole."""
@@ -136,6 +138,7 @@ class BridgeState:
         includes: tuple[str, ...] = (),
         excludes: tuple[str, ...] = (),
         warn_tokens: int | None = None,
+        commit_rounds: bool = False,
     ) -> BridgeState:
         """A new session over ``files`` (already resolved): in edit mode, the default when
         files are given, they are shown in full; in browse mode they are only ranked first."""
@@ -150,6 +153,7 @@ class BridgeState:
             split_chars=split_chars,
             split_tokens=split_tokens,
             include_generated=include_generated,
+            commit_rounds=commit_rounds,
             includes=includes,
             excludes=excludes,
             warn_tokens=warn_tokens,
@@ -171,6 +175,7 @@ class BridgeState:
             "split_tokens": self.split_tokens,
             "focus": list(self.focus),
             "include_generated": self.include_generated,
+            "commit_rounds": self.commit_rounds,
             "shown": list(self.shown),
             "sent": [list(s) for s in self.sent],
             "pending": [list(s) for s in self.pending],
@@ -209,6 +214,7 @@ class BridgeState:
                 split_tokens=_optional_int(data.get("split_tokens")),
                 focus=tuple(str(p) for p in data.get("focus", ())),
                 include_generated=bool(data.get("include_generated", False)),
+                commit_rounds=bool(data.get("commit_rounds", False)),
                 # A session stored before this was kept: its files in context were shown.
                 shown=tuple(str(p) for p in data.get("shown", data.get("files", ()))),
                 sent=tuple((str(p), str(d)) for p, d in data.get("sent", ())),

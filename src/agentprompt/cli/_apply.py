@@ -12,6 +12,7 @@ exit status is 1 and the message names the files written.
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from agentprompt.cli._options import dialect_option, json_option, make_root_opti
 from agentprompt.cli._output import (
     EXIT_FAILED,
     console,
+    diff_text,
     err_console,
     flag_name,
     print_json,
@@ -39,27 +41,10 @@ from agentprompt.edits.apply import ApplyReport, Placement
 from agentprompt.edits.dialects import select_dialects
 from agentprompt.edits.journal import RecoveryReport, RollbackFailed, WriteFailed
 from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.llm import ModelClient, ModelSpec, model_from_environment
 from agentprompt.services import ApplyOutcome, BridgeSessions, ReplyChoices, Workspace
 
 __all__ = ["apply_command", "diff_text"]
-
-
-def diff_text(diff: str) -> Text:
-    """``diff`` coloured for a terminal: additions green, removals red, hunk heads cyan."""
-    out = Text()
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---", "diff --git", "new file", "deleted file")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        elif line.startswith("@@"):
-            style = "cyan"
-        else:
-            style = ""
-        out.append(printable(line), style=style)
-    return out
 
 
 def _show(report: ApplyReport) -> None:
@@ -211,6 +196,13 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
     help="In a bridge session, add TEXT (your own words for the model) to the next prompt.",
 )
 @click.option(
+    "--commit",
+    is_flag=True,
+    help="In a bridge session, commit the files the round changed, and only them, once it "
+    "is applied (git; the message from the model configured for agentprompt, else made "
+    "from the task and the files). Outside a git repository nothing is applied.",
+)
+@click.option(
     "--recover", "do_recover", is_flag=True, help="Roll back an interrupted apply and exit."
 )
 @json_option("Print the report as JSON.")
@@ -226,6 +218,7 @@ def apply_command(
     strict: bool,
     fix_encoding: bool,
     note: str | None,
+    commit: bool,
     do_recover: bool,
     as_json: bool,
 ) -> None:
@@ -257,11 +250,14 @@ def apply_command(
         fix_encoding=fix_encoding,
         strict=strict,
         allow_hidden=allow_hidden,
+        commit=commit,
     )
     try:
         # A bar on the terminal's stderr once the apply has run for a second.
         with scan_progress("Applying the reply's edits") as bar:
-            outcome = sessions.apply(text, choices, progress=bar.update, note=note)
+            outcome = sessions.apply(
+                text, choices, progress=bar.update, note=note, commit_model=_commit_model
+            )
     except (WriteFailed, RollbackFailed) as exc:
         # Something was attempted and (for WriteFailed) rolled back: exit 1, not 2.
         if as_json:
@@ -305,8 +301,12 @@ def apply_command(
         out = report.to_json()
         if data is not None:
             out["bridge"] = data
+        if outcome.commit is not None or outcome.commit_error is not None:
+            out["commit"] = _commit_json(outcome)
         print_json(out)
-    if not report.ok:
+    else:
+        _show_commit(outcome)
+    if not report.ok or outcome.commit_error is not None:
         sys.exit(EXIT_FAILED)
 
 
@@ -346,6 +346,52 @@ def _answer_hint(root: Path) -> str:
         f"output with agentprompt bridge run{where} -- CMD, then print the next prompt with "
         f"agentprompt pack{where}."
     )
+
+
+def _commit_model() -> ModelClient | None:
+    """The model configured for agentprompt, to write a round's commit message (None: no
+    usable one, and the message is made from the round)."""
+    try:
+        return model_from_environment(ModelSpec(), os.environ).client
+    except AgentPromptError:
+        return None
+
+
+def _commit_json(outcome: ApplyOutcome) -> dict[str, Any]:
+    made = outcome.commit
+    error = outcome.commit_error
+    return {
+        "commit": made.commit if made is not None else None,
+        "files": list(made.files) if made is not None else [],
+        "left_out": list(made.left_out) if made is not None else [],
+        "error": error.worded(flag_name) if error is not None else None,
+    }
+
+
+def _show_commit(outcome: ApplyOutcome) -> None:
+    """Say what the round's commit did (on stderr: stdout may carry the next prompt)."""
+    made, error = outcome.commit, outcome.commit_error
+    if error is not None:
+        err_console.print(
+            printable(
+                "agentprompt: the round was applied, but committing it failed: "
+                + error.worded(flag_name)
+            ),
+            markup=False,
+        )
+        return
+    if made is None:
+        return
+    if made.commit is None:
+        err_console.print("Nothing to commit: the round's files match the last commit.")
+    else:
+        err_console.print(
+            Text(f"Committed {', '.join(made.files)} as {made.commit[:12]}.", style="green")
+        )
+    if made.left_out:
+        err_console.print(
+            Text("Not committed (ignored by git, or never tracked): " + ", ".join(made.left_out))
+        )
 
 
 def _no_next_prompt(root: Path, exc: UsageError) -> str:

@@ -1,4 +1,4 @@
-"""``agentprompt bridge status|add|drop|note|run|reset``, and how ``agentprompt pack`` and
+"""``agentprompt bridge status|add|drop|note|run|reset|undo``, and how ``agentprompt pack`` and
 ``agentprompt apply`` deliver a prompt and show a bridge round."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from agentprompt.bridge import (
 from agentprompt.bridge.clipboard import copy_prompt
 from agentprompt.bridge.text import render_prompt
 from agentprompt.cli._options import json_option, read_text_source, root_option
-from agentprompt.cli._output import console, err_console, print_json, printable
+from agentprompt.cli._output import console, diff_text, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
 from agentprompt.services import BridgeSessions, Workspace
@@ -167,6 +167,8 @@ def status_command(root: Path, as_json: bool) -> None:
         console.print(Text(f"cannot show {printable(path)}: {printable(reason)}"))
     if state.dropped:
         console.print(Text("dropped by hand: " + printable(", ".join(state.dropped))))
+    if state.commit_rounds:
+        console.print("each applied round is committed (git)")
     if state.includes or state.excludes:
         patterns = [f"--include {p}" for p in state.includes]
         patterns += [f"--exclude {p}" for p in state.excludes]
@@ -332,3 +334,52 @@ def reset_command(root: Path, as_json: bool) -> None:
         print_json({"removed": removed})
     else:
         console.print("bridge session cleared" if removed else "no bridge session to clear")
+
+
+@bridge_group.command("undo")
+@root_option
+@click.option(
+    "--dry-run", is_flag=True, help="Show what undo would restore (the diff); change nothing."
+)
+@json_option("Print the result as JSON.")
+def undo_command(root: Path, dry_run: bool, as_json: bool) -> None:
+    """Undo the last applied round: every file it wrote, created or deleted goes back to
+    what it was before, and the session to its state before that round. Run it again to
+    walk further back (the last rounds of the session are kept). A file changed by hand
+    since the round is never overwritten: undo is refused and names it. A commit made for
+    the round stays in git's history."""
+    outcome = _sessions(root).undo(dry_run=dry_run)
+    if as_json:
+        print_json(outcome.to_json())
+        return
+    files = outcome.files
+    if files.diff:
+        console.print(diff_text(files.diff), end="")
+    would = "would " if dry_run else ""
+    for path in files.restored:
+        console.print(Text(f"{would}restore {printable(path)}"))
+    for path in files.recreated:
+        console.print(Text(f"{would}restore {printable(path)} (the round deleted it)"))
+    for path in files.removed:
+        console.print(Text(f"{would}remove {printable(path)} (the round created it)"))
+    done = (
+        f"dry run: round {outcome.undone} would be undone; nothing was changed"
+        if dry_run
+        else f"Round {outcome.undone} undone: the session is back at round {outcome.state.rounds}"
+    )
+    console.print(Text(done, style="bold"))
+    if outcome.commit is not None:
+        console.print(
+            Text(
+                f"The round's commit {outcome.commit[:12]} stays in git's history"
+                + ("" if dry_run else "; the files now differ from it (commit or reset them)"),
+                style="yellow",
+            )
+        )
+    console.print(
+        f"{outcome.left} earlier round(s) can still be undone."
+        if outcome.left
+        else "No earlier round is kept to undo."
+    )
+    if not dry_run:
+        console.print("Print the prompt to send again with agentprompt pack.")

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from agentprompt.commands import COMMAND_LINES
 from agentprompt.jsondata import map_strings
@@ -19,6 +20,7 @@ __all__ = [
     "EXIT_FAILED",
     "MESSAGE_FORMATS",
     "console",
+    "diff_text",
     "err_console",
     "print_json",
     "printable",
@@ -55,6 +57,24 @@ def flag_name(name: str) -> str:
 def printable(text: str) -> str:
     """``text`` with lone surrogates (which no terminal encoding can hold) made visible."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def diff_text(diff: str) -> Text:
+    """``diff`` coloured for a terminal: additions green, removals red, hunk heads cyan."""
+    out = Text()
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---", "diff --git", "new file", "deleted file")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        else:
+            style = ""
+        out.append(printable(line), style=style)
+    return out
 
 
 def show_json(data: Any) -> None:

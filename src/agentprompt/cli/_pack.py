@@ -76,6 +76,12 @@ def _say(text: str) -> None:
     "reply has been applied in the session).",
 )
 @click.option(
+    "--commit-rounds",
+    is_flag=True,
+    help="With --task: commit the files each applied round changes, and only them (one git "
+    "commit per round, as apply --commit does).",
+)
+@click.option(
     "--full",
     is_flag=True,
     help="Send everything again (system part, task, structure, files in context), for a new "
@@ -142,6 +148,7 @@ def pack_command(
     root: Path,
     task: str | None,
     new: bool,
+    commit_rounds: bool,
     full: bool,
     mode: str | None,
     lang: str | None,
@@ -216,12 +223,18 @@ def pack_command(
             includes=includes,
             excludes=excludes,
             new=new,
+            commit_rounds=commit_rounds,
             choices=choices,
         )
         packed = sessions.start(
             request, report=report_sections, split=split, before_save=before_save
         )
     else:
+        if commit_rounds:
+            raise UsageError(
+                "--commit-rounds is kept for a new session; give --task too (or use "
+                "agentprompt apply --commit to commit one round)"
+            )
         if paths or mode or new or includes or excludes:
             raise UsageError(
                 "PATHS, --mode, --new, --include and --exclude start a new session; give "

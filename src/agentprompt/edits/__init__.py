@@ -12,6 +12,7 @@ Errors::
         ├── WriteFailed        a write failed part way; every file was restored
         └── RollbackFailed     a write failed and so did restoring; the journal keeps them
     UsageError
+    ├── ChangedSince           files an apply wrote were changed since: not reverted
     └── UnknownLanguage        a language the engine (or the bridge) has no text in
 
 A root that is not a folder is :class:`~agentprompt.errors.NotADirectory`. Inside the
@@ -65,6 +66,12 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.edits.parse import detect_dialects, parse_reply
     from agentprompt.edits.paths import UnsafePath
+    from agentprompt.edits.revert import (
+        ChangedSince,
+        FileBefore,
+        RevertReport,
+        revert_files,
+    )
     from agentprompt.edits.wording import UnknownLanguage
 
 # Loaded on first use: importing one engine module (the dialects' instructions, say)
@@ -76,6 +83,7 @@ _LAZY = {
     "ApplyBusy": "agentprompt.edits.journal",
     "ApplyOptions": "agentprompt.edits.apply",
     "ApplyReport": "agentprompt.edits.apply",
+    "ChangedSince": "agentprompt.edits.revert",
     "Continue": "agentprompt.edits.actions",
     "DIALECTS": "agentprompt.edits.dialects",
     "DeleteFile": "agentprompt.edits.actions",
@@ -84,6 +92,7 @@ _LAZY = {
     "EditError": "agentprompt.edits.actions",
     "FailedAction": "agentprompt.edits.apply",
     "FileAction": "agentprompt.edits.actions",
+    "FileBefore": "agentprompt.edits.revert",
     "Found": "agentprompt.edits._match",
     "Hunk": "agentprompt.edits.actions",
     "JournalPending": "agentprompt.edits.journal",
@@ -95,6 +104,7 @@ _LAZY = {
     "Placement": "agentprompt.edits.apply",
     "RecoveryReport": "agentprompt.edits.journal",
     "RequestFiles": "agentprompt.edits.actions",
+    "RevertReport": "agentprompt.edits.revert",
     "STAGES": "agentprompt.edits._match",
     "SearchReplace": "agentprompt.edits.actions",
     "Stage": "agentprompt.edits._match",
@@ -112,6 +122,7 @@ _LAZY = {
     "locate": "agentprompt.edits._match",
     "parse_reply": "agentprompt.edits.parse",
     "recover": "agentprompt.edits.journal",
+    "revert_files": "agentprompt.edits.revert",
 }
 
 __getattr__ = _lazy_attributes(globals(), _LAZY)
@@ -125,6 +136,7 @@ __all__ = [
     "ApplyBusy",
     "ApplyOptions",
     "ApplyReport",
+    "ChangedSince",
     "Continue",
     "DeleteFile",
     "Diagnostic",
@@ -132,6 +144,7 @@ __all__ = [
     "EditError",
     "FailedAction",
     "FileAction",
+    "FileBefore",
     "Found",
     "Hunk",
     "JournalPending",
@@ -143,6 +156,7 @@ __all__ = [
     "Placement",
     "RecoveryReport",
     "RequestFiles",
+    "RevertReport",
     "SearchReplace",
     "Stage",
     "StreamParser",
@@ -159,4 +173,5 @@ __all__ = [
     "locate",
     "parse_reply",
     "recover",
+    "revert_files",
 ]

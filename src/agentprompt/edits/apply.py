@@ -37,6 +37,7 @@ from agentprompt.edits.actions import (
 from agentprompt.edits.journal import ensure_no_pending, locked, write_changes
 from agentprompt.edits.parse import parse_reply
 from agentprompt.edits.paths import resolve_inside
+from agentprompt.edits.revert import FileBefore, before_changes
 from agentprompt.edits.wording import check_lang, speaking
 from agentprompt.errors import NotADirectory
 from agentprompt.prompts.loader import PromptLibrary
@@ -220,6 +221,9 @@ class ApplyReport:
     """Each file the written edits change, with its new text as read back from disk would
     give it (``None``: deleted); filled in a dry run too, so a preview can show the files
     as a real apply leaves them. Empty when nothing would be written."""
+    originals: tuple[FileBefore, ...] = field(default=(), repr=False)
+    """Each file the edits wrote as it was before them, for
+    :func:`~agentprompt.edits.revert.revert` (empty unless files were written)."""
 
     @property
     def empty(self) -> bool:
@@ -311,7 +315,9 @@ def apply_actions(
         failed, summary = _failures(root, plan, lands, options)
         diff = render_diff(plan.changes) if lands else ""
         written = False
+        originals: tuple[FileBefore, ...] = ()
         if lands and not options.dry_run:
+            originals = before_changes(root, plan.changes)
             write_changes(root, plan.changes)
             written = bool(plan.changes)
     matched = tuple(
@@ -351,6 +357,7 @@ def apply_actions(
         dry_run=options.dry_run,
         feedback=summary,
         planned=planned,
+        originals=originals,
     )
 
 

@@ -29,10 +29,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from agentprompt.edits._manifest import BACKUP, VERSION, checked
-from agentprompt.edits._plan import FileChange
 from agentprompt.edits._safeio import (
     ApplyBusy,
     create_new,
@@ -133,6 +132,30 @@ class RecoveryReport:
             "kept": list(self.kept),
             "dry_run": self.dry_run,
         }
+
+
+class FileChange(Protocol):
+    """One file's change as the journal writes it: its bytes before and after."""
+
+    @property
+    def path(self) -> str:
+        """The path relative to the root, with ``/`` separators."""
+
+    @property
+    def real(self) -> Path:
+        """The absolute path written."""
+
+    @property
+    def before(self) -> bytes | None:
+        """The bytes it holds now (``None``: absent)."""
+
+    @property
+    def after(self) -> bytes | None:
+        """The bytes to write (``None``: delete it)."""
+
+    @property
+    def mode(self) -> int | None:
+        """The permission bits to give the written file (``None``: the default)."""
 
 
 def _temp_name(real: Path) -> str:

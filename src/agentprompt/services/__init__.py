@@ -32,6 +32,7 @@ if _typing.TYPE_CHECKING:
         ReplyChoices,
         SessionInProgress,
         StartRequest,
+        UndoOutcome,
     )
     from agentprompt.services._context import (
         ContextMap,
@@ -77,6 +78,7 @@ _LAZY = {
     "TierBreakdown": "agentprompt.services._tiers",
     "TierRequest": "agentprompt.services._tiers",
     "TierService": "agentprompt.services._tiers",
+    "UndoOutcome": "agentprompt.services._bridge",
     "UnknownTierRule": "agentprompt.services._tiers",
     "Workspace": "agentprompt.services._workspace",
     "WorkspaceConfig": "agentprompt.services._workspace",
@@ -108,6 +110,7 @@ __all__ = [
     "TierBreakdown",
     "TierRequest",
     "TierService",
+    "UndoOutcome",
     "UnknownTierRule",
     "Workspace",
     "WorkspaceConfig",

@@ -1,7 +1,7 @@
 """The bridge session service: start a session, print its current prompt, apply a reply
 and move to the next round (a reply with nothing to apply is the model's answer), add or
 drop files, add the user's note or a command's output to the next prompt, show or clear the
-session, roll back an interrupted apply.
+session, roll back an interrupted apply, undo the last applied round.
 
 It is the one place the session's housekeeping is written (which state to start from,
 when to save, what is held under the apply's lock): the command line, the page and the MCP
@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from agentprompt.bridge.control import add_files, drop_files
 from agentprompt.bridge.inputs import (
@@ -47,11 +48,29 @@ from agentprompt.bridge.state import (
     save_state,
     start_session,
 )
+from agentprompt.bridge.undo import (
+    RoundUndo,
+    forget_round,
+    keep_round,
+    last_round,
+    rounds_kept,
+    undoable,
+)
 from agentprompt.bridge.view import RepoView
+from agentprompt.commitmsg import (
+    CommitResult,
+    check_committable,
+    commit_files,
+    get_commit_message,
+    paths_diff,
+    round_message,
+)
 from agentprompt.edits.apply import ApplyReport, apply_reply
 from agentprompt.edits.dialects import AUTO, select_dialects
 from agentprompt.edits.journal import RecoveryReport, recover
-from agentprompt.errors import UsageError
+from agentprompt.edits.revert import RevertReport, revert_files
+from agentprompt.errors import AgentPromptError, UsageError
+from agentprompt.llm.base import ModelClient
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError, default_cache_path
 from agentprompt.tokens import shared_counter
@@ -67,10 +86,15 @@ __all__ = [
     "ReplyChoices",
     "SessionInProgress",
     "StartRequest",
+    "UndoOutcome",
 ]
 
 Progress = Callable[[int, int], None]
 """Told ``(done, total)`` as a long apply goes on."""
+
+ModelSource = Callable[[], ModelClient | None]
+"""Gives the model that writes a round's commit message (None: no model, the message is
+made from the round); asked only when a round is committed."""
 
 BeforeSave = Callable[[BridgePrompt, BridgeState], None]
 """Runs once a prompt is made and before the session is saved (writing the prompt to a
@@ -94,6 +118,11 @@ def _needed(view: RepoView, state: BridgeState) -> list[str]:
     ).ranking.scores()
     best = sorted(ranked, key=lambda p: -ranked[p])[:NEEDED]
     return [*state.files, *state.focus, *best]
+
+
+def _round_name(record: RoundUndo) -> str:
+    """The round as an error names it."""
+    return f"round {record.rounds}"
 
 
 class SessionInProgress(UsageError):
@@ -161,6 +190,9 @@ class StartRequest:
     """Gitignore patterns: leave out the files they match."""
     new: bool = False
     """Replace a session that has had replies (without it that is refused)."""
+    commit_rounds: bool = False
+    """Commit the files each round of the session changes (as :attr:`ReplyChoices.commit`
+    does for one apply)."""
     choices: PromptChoices = PromptChoices()
     """The prompts' language, budget, split and warning limits."""
 
@@ -187,6 +219,9 @@ class ReplyChoices:
     """Let the reply write files the session cannot show the model: left out by its include
     and exclude patterns, or holding a likely secret (by default a reply never writes
     them)."""
+    commit: bool = False
+    """Commit the files the round changed, and only them, once it is applied (a session
+    started with ``commit_rounds`` commits every round without it)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,11 +259,48 @@ class ApplyOutcome:
     """The reply held nothing to apply: the model's answer, recorded in the session (whose
     next prompt, in :attr:`round` too, is made only when the user added a note or a
     command's output for it)."""
+    commit: CommitResult | None = None
+    """The round's git commit, when one was asked for and files were written."""
+    commit_error: AgentPromptError | None = None
+    """Why the round's files could not be committed (they stay written, the round
+    applied)."""
 
     @property
     def written(self) -> tuple[str, ...]:
         """The files the reply's edits wrote, sorted."""
         return tuple(sorted(self.report.planned)) if self.report.written else ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoOutcome:
+    """What undoing the last applied round did (or, in a dry run, would do)."""
+
+    session_id: str
+    """The session's id."""
+    undone: int
+    """The number of the round taken back."""
+    state: BridgeState
+    """The session's state now (as it was before that round)."""
+    files: RevertReport
+    """The files put back, with the diff from how they were to how they are now."""
+    commit: str | None = None
+    """The commit made for the round: undo leaves it in git's history."""
+    left: int = 0
+    """How many earlier rounds can still be undone."""
+    dry_run: bool = False
+    """Nothing was changed."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data (what every door prints)."""
+        return {
+            "id": self.session_id,
+            "undone": self.undone,
+            "rounds": self.state.rounds,
+            **self.files.to_json(),
+            "commit": self.commit,
+            "left": self.left,
+            "state": self.state.to_json(),
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -280,6 +352,8 @@ class BridgeSessions:
         session in progress as it is."""
         if not request.task.strip():
             raise UsageError("{task} is empty", input="task", fix="say what the model should do")
+        if request.commit_rounds:
+            check_committable(self._root)
         if save and not request.new:
             found = self.workspace.session()
             if found is not None and found[1].rounds > 0:
@@ -297,6 +371,7 @@ class BridgeSessions:
             includes=request.includes,
             excludes=request.excludes,
             warn_tokens=choices.warn_tokens,
+            commit_rounds=request.commit_rounds,
         )
         state, view = starting_state(self._root, request.paths, make)
         state = replace(state, restate_tokens=_restate(choices.restate_tokens))
@@ -383,6 +458,7 @@ class BridgeSessions:
         session: bool = True,
         progress: Progress | None = None,
         note: str | None = None,
+        commit_model: ModelSource | None = None,
     ) -> ApplyOutcome:
         """Apply ``reply`` as one transaction and, when a session is in progress (and
         ``session``), run its round: the session advances and the next prompt is made
@@ -394,6 +470,12 @@ class BridgeSessions:
         nothing to apply is the model's answer (:attr:`ApplyOutcome.answer`); an empty one,
         or outside a session one holding nothing to apply, is :class:`EmptyReply`, with
         nothing written. A bad ``note`` is refused before anything is applied.
+
+        A round is kept so that :meth:`undo` can take it back, and, with ``choices.commit``
+        or in a session started with ``commit_rounds``, the files it changed are committed
+        (the message from the model ``commit_model`` gives, if any, else made from the
+        round); with no
+        git repository to commit in, that is refused and nothing is applied.
         """
         select_dialects(choices.dialect)
         checked = check_note(note) if note is not None else None
@@ -401,6 +483,7 @@ class BridgeSessions:
             raise EmptyReply()
         if checked is not None and (not session or self.workspace.session() is None):
             raise NoBridgeSession(self._root)
+        self._check_commit(choices, session)
         if choices.dry_run:
             found = self.workspace.session() if session else None
             report = self._apply(reply, choices, found, progress)
@@ -418,13 +501,125 @@ class BridgeSessions:
                     else None
                 )
                 report_seen = self._apply(reply, choices, found, progress)
-                return self._round(
+                outcome = self._round(
                     found, report_seen, keep=True, before=before, reply=reply, note=checked
                 )
+                if found is not None:
+                    commit = choices.commit or found[1].commit_rounds
+                    outcome = self._kept(found, outcome, commit, commit_model)
+                return outcome
         except StoreError as exc:
             if report_seen is None or not report_seen.written:
                 raise
             return ApplyOutcome(report=report_seen, save_error=exc)
+
+    def _check_commit(self, choices: ReplyChoices, session: bool) -> None:
+        """Refuse, before anything is applied, a commit that cannot be made: no session
+        to commit a round of, or no git repository to commit in."""
+        found = self.workspace.session() if session else None
+        if choices.commit and found is None:
+            raise UsageError(
+                "{commit} commits a bridge session's round, and there is no session",
+                input="commit",
+                fix="start one with {start_session}, or leave out {commit}",
+            )
+        if choices.commit or (found is not None and found[1].commit_rounds):
+            check_committable(self._root)
+
+    def _kept(
+        self,
+        found: Session,
+        outcome: ApplyOutcome,
+        commit: bool,
+        model: ModelSource | None,
+    ) -> ApplyOutcome:
+        """``outcome`` once its round is committed (when asked and files were written) and
+        kept for :meth:`undo` (in the apply's transaction)."""
+        session_id, state = found
+        report = outcome.report
+        if not outcome.saved:
+            return outcome
+        made: CommitResult | None = None
+        if commit and report.written:
+            try:
+                made = self._commit(state, report, model)
+            except AgentPromptError as exc:
+                outcome = replace(outcome, commit_error=exc)
+        keep_round(
+            self._root,
+            RoundUndo(
+                session_id=session_id,
+                rounds=state.rounds + 1,
+                state=state,
+                files=report.originals if report.written else (),
+                commit=made.commit if made is not None else None,
+            ),
+        )
+        return replace(outcome, commit=made)
+
+    def _commit(
+        self, state: BridgeState, report: ApplyReport, source: ModelSource | None
+    ) -> CommitResult:
+        """Commit the files the round wrote, and only them."""
+        files = [
+            (f.path, "created" if f.before is None else "deleted" if f.after is None else "changed")
+            for f in report.originals
+        ]
+        paths = [path for path, _ in files]
+        message = round_message(state.task, state.rounds + 1, files, root=self._root)
+        model = source() if source is not None else None
+        if model is not None:
+            diff = paths_diff(self._root, paths)
+            try:
+                made = get_commit_message(diff, model, root=self._root) if diff.strip() else None
+            except AgentPromptError:
+                made = None
+            if made is not None and made.action != "invalid":
+                message = made.text
+        return commit_files(self._root, paths, message)
+
+    def undo(self, *, dry_run: bool = False) -> UndoOutcome:
+        """Take the session's last applied round back: every file it wrote, created or
+        deleted goes back to its bytes and mode before the apply (one transaction), and the
+        session's state to what it was before the round. Walks back one round per call,
+        as far as rounds are kept (:data:`~agentprompt.bridge.undo.KEEP_ROUNDS`).
+
+        Refused (a :class:`~agentprompt.errors.UsageError`, nothing changed) when no round
+        is kept, when the session was cleared or replaced since, and
+        (:class:`~agentprompt.edits.ChangedSince`, naming them) when a file the round
+        wrote was changed since. A commit made for the round stays in git's history: the
+        files then differ from it, for the user to commit or reset.
+        """
+        if dry_run:
+            number, record = undoable(self.workspace.session(), last_round(self._root))
+            files = revert_files(self._root, record.files, dry_run=True, what=_round_name(record))
+            return self._undone(record, files, left=rounds_kept(self._root, record.session_id))
+        reverted: RevertReport | None = None
+        try:
+            with self.workspace.applying() as found:
+                number, record = undoable(found, last_round(self._root))
+                reverted = revert_files(self._root, record.files, what=_round_name(record))
+                save_state(self._root, record.session_id, record.state)
+                forget_round(self._root, number)
+                left = rounds_kept(self._root, record.session_id)
+        except BaseException:
+            if reverted is not None:
+                # The session could not be taken back: the files go forward again, so the
+                # round stands whole (all or nothing).
+                revert_files(self._root, reverted.redo, what="the undo")
+            raise
+        return self._undone(record, reverted, left=left)
+
+    def _undone(self, record: RoundUndo, files: RevertReport, *, left: int) -> UndoOutcome:
+        return UndoOutcome(
+            session_id=record.session_id,
+            undone=record.rounds,
+            state=record.state,
+            files=files,
+            commit=record.commit,
+            left=max(0, left - 1) if files.dry_run else left,
+            dry_run=files.dry_run,
+        )
 
     def _apply(
         self,

@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:
         SessionRecord,
         Store,
         StoreError,
+        UndoRecord,
     )
     from agentprompt.store.paths import default_cache_path, default_store_path
 
@@ -40,6 +41,7 @@ _LAZY = {
     "SessionRecord": "agentprompt.store._sessions",
     "Store": "agentprompt.store._sessions",
     "StoreError": "agentprompt.store._sessions",
+    "UndoRecord": "agentprompt.store._sessions",
     "default_cache_path": "agentprompt.store.paths",
     "default_store_path": "agentprompt.store.paths",
 }
@@ -52,6 +54,7 @@ __all__ = [
     "SessionRecord",
     "Store",
     "StoreError",
+    "UndoRecord",
     "default_cache_path",
     "default_store_path",
 ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from agentprompt.errors import AgentPromptError, literal
 
-__all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError"]
+__all__ = ["MIGRATIONS", "Migration", "SessionRecord", "Store", "StoreError", "UndoRecord"]
 
 
 class StoreError(AgentPromptError):
@@ -52,7 +52,24 @@ def _create_sessions(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX sessions_kind_updated ON sessions (kind, updated_at)")
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(name="0001_sessions", apply=_create_sessions),)
+def _create_undo_records(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE undo_records (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            data TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX undo_records_session ON undo_records (session_id, id)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(name="0001_sessions", apply=_create_sessions),
+    Migration(name="0002_undo_records", apply=_create_undo_records),
+)
 """Every migration, oldest first. Append only."""
 
 
@@ -70,6 +87,20 @@ class SessionRecord:
     """When it was last saved."""
     state: dict[str, Any]
     """The runtime's state, as JSON-compatible data."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoRecord:
+    """What a session kept to take one of its steps back (a bridge round, say)."""
+
+    id: int
+    """The record's number (later records have larger ones)."""
+    session_id: str
+    """The session the step belongs to (it may have been removed since)."""
+    created_at: float
+    """When the step was taken (seconds since the epoch)."""
+    data: dict[str, Any]
+    """The runtime's record, as JSON-compatible data."""
 
 
 def _keep_out_of_git(path: Path) -> None:
@@ -342,6 +373,61 @@ class Store:
         """Remove a session; True when it existed."""
         with self._transaction() as db:
             return db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
+
+    def push_undo(self, session_id: str, data: dict[str, Any], *, keep: int) -> UndoRecord:
+        """Keep ``data`` as session ``session_id``'s newest undo record, keeping at most
+        ``keep`` of its records (the oldest go) and none of any other session's."""
+        now = time.time()
+        encoded = _encode(data)
+        with self._transaction() as db:
+            number = db.execute(
+                "INSERT INTO undo_records (session_id, created_at, data) VALUES (?, ?, ?)",
+                (session_id, now, encoded),
+            ).lastrowid
+            db.execute("DELETE FROM undo_records WHERE session_id != ?", (session_id,))
+            db.execute(
+                "DELETE FROM undo_records WHERE session_id = ? AND id NOT IN (SELECT id FROM "
+                "undo_records WHERE session_id = ? ORDER BY id DESC LIMIT ?)",
+                (session_id, session_id, keep),
+            )
+        assert number is not None
+        return UndoRecord(id=number, session_id=session_id, created_at=now, data=data)
+
+    def last_undo(self) -> UndoRecord | None:
+        """The newest undo record of any session, if any."""
+        try:
+            row = self._db.execute(
+                "SELECT id, session_id, created_at, data FROM undo_records ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[3])
+        except (TypeError, ValueError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            raise StoreError(
+                f"undo record {row[0]} of session {literal(repr(row[1]))} is damaged (not JSON)",
+                fix="clear it with {reset_session}",
+            )
+        return UndoRecord(id=row[0], session_id=row[1], created_at=row[2], data=data)
+
+    def count_undo(self, session_id: str) -> int:
+        """How many undo records session ``session_id`` has."""
+        try:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM undo_records WHERE session_id = ?", (session_id,)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        return int(row[0])
+
+    def delete_undo(self, record_id: int) -> None:
+        """Remove an undo record (once its step was taken back)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM undo_records WHERE id = ?", (record_id,))
 
 
 def _encode(state: dict[str, Any]) -> str:

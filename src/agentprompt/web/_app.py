@@ -23,6 +23,7 @@ from agentprompt.web._bridge_methods import (
     bridge_drop_method,
     bridge_note_method,
     bridge_run_method,
+    bridge_undo_method,
     build_prompt_method,
     preview_reply_method,
 )
@@ -50,6 +51,7 @@ def rpc_methods(root: Path) -> dict[str, Method]:
         "bridge_drop": bridge_drop_method,
         "bridge_note": bridge_note_method,
         "bridge_run": bridge_run_method,
+        "bridge_undo": bridge_undo_method,
         "build_prompt": build_prompt_method,
         "get_context_breakdown": get_context_breakdown_method,
         "get_prompt_snippets": get_prompt_snippets_method,

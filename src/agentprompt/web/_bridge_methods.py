@@ -38,6 +38,7 @@ __all__ = [
     "bridge_drop_method",
     "bridge_note_method",
     "bridge_run_method",
+    "bridge_undo_method",
     "build_prompt_method",
     "preview_reply_method",
     "prompt_json",
@@ -212,6 +213,7 @@ def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> 
             "allow_hidden",
             "fix_encoding",
             "strict",
+            "commit",
         ),
         method,
     )
@@ -223,6 +225,7 @@ def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> 
         fix_encoding=flag(params, "fix_encoding"),
         strict=flag(params, "strict"),
         allow_hidden=flag(params, "allow_hidden"),
+        commit=flag(params, "commit"),
     )
 
 
@@ -262,6 +265,13 @@ def _outcome_json(outcome: ApplyOutcome) -> dict[str, Any]:
             "missing": [{"path": p, "reason": r} for p, r in step.missing],
             "prompt": prompt_json(step.prompt, step.state),
         }
+    if outcome.commit is not None or outcome.commit_error is not None:
+        made, error = outcome.commit, outcome.commit_error
+        data["commit"] = {
+            "commit": made.commit if made is not None else None,
+            "files": list(made.files) if made is not None else [],
+            "error": worded(error) if error is not None else None,
+        }
     return data
 
 
@@ -293,3 +303,20 @@ def apply_reply_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[
     except WriteFailed as exc:
         return {**ApplyReport().to_json(), "ok": False, "error": worded(exc)}
     return _outcome_json(outcome)
+
+
+def bridge_undo_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_undo``: undo the session's last applied round (as ``bridge undo``): its
+    files and the session's state go back to what they were before it; with ``dry_run``,
+    only say what would be restored. Returns what was restored (the diff), the round
+    undone, how many more can be, and (unless a dry run) the prompt to send again. A
+    refusal (nothing to undo, a file changed by hand since, a session replaced) changes
+    nothing."""
+    check_unknown(params, ("dry_run",), "bridge_undo")
+    sessions = BridgeSessions(workspace)
+    outcome = sessions.undo(dry_run=flag(params, "dry_run"))
+    data = outcome.to_json()
+    if not outcome.dry_run:
+        packed = sessions.current()
+        data["prompt"] = prompt_json(packed.prompt, packed.state)
+    return data

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,11 +34,13 @@ __all__ = [
     "build_tree",
     "count_file_tokens",
     "display_name",
+    "entry_line",
     "find_folder",
     "fold_tree",
     "folded_note",
     "folder_listing",
     "folders_holding",
+    "opening_cost_lines",
     "render_tree",
 ]
 
@@ -164,30 +166,59 @@ def folded_note(node: TreeNode) -> str:
     return "folded: " + ", ".join([files, *words])
 
 
-def fold_tree(tree: TreeNode, open_folders: Iterable[str]) -> TreeNode:
+LISTED_AT_MOST = 30
+"""An open folder with more entries than this lists only its open folders and the files
+shown (the rest are one line saying how many there are)."""
+
+
+def _folded(node: TreeNode) -> TreeNode:
+    """``node`` (a folder) as one line with its note."""
+    return TreeNode(
+        name=node.name,
+        path=node.path,
+        is_dir=True,
+        annotation=folded_note(node),
+        tokens=node.tokens,
+    )
+
+
+def _rest_line(node: TreeNode, rest: Sequence[TreeNode]) -> TreeNode:
+    """The line standing for the entries of a large open folder that are not listed."""
+    files = sum(1 for c in rest if not c.is_dir)
+    folders = len(rest) - files
+    words = [f"{files} file{'s' if files != 1 else ''}"] if files else []
+    words += [f"{folders} folder{'s' if folders != 1 else ''}"] if folders else []
+    return TreeNode(
+        name=f"… {len(rest)} more", path=node.path + "/…", is_dir=False, annotation=", ".join(words)
+    )
+
+
+def fold_tree(
+    tree: TreeNode,
+    open_folders: Iterable[str],
+    shown: Collection[str] | None = None,
+) -> TreeNode:
     """``tree`` with every folder not in ``open_folders`` (POSIX paths, no trailing slash;
     the root is always open) folded to one line: no children, and a note saying how many
     files it holds and of which kinds (:func:`folded_note`). A folder inside a folded one
-    is folded with it, whatever ``open_folders`` says."""
+    is folded with it, whatever ``open_folders`` says. With ``shown`` (the files a prompt
+    shows), an open folder of more than :data:`LISTED_AT_MOST` entries lists only its open
+    folders and the files ``shown``, and one line saying how many entries it has besides
+    (the root lists everything)."""
     opened = set(open_folders)
 
     def fold(node: TreeNode) -> TreeNode:
-        children = []
-        for child in node.children:
-            if not child.is_dir:
-                children.append(child)
-            elif child.path in opened:
-                children.append(fold(child))
-            else:
-                children.append(
-                    TreeNode(
-                        name=child.name,
-                        path=child.path,
-                        is_dir=True,
-                        annotation=folded_note(child),
-                        tokens=child.tokens,
-                    )
-                )
+        children = [
+            c if not c.is_dir else fold(c) if c.path in opened else _folded(c)
+            for c in node.children
+        ]
+        if shown is not None and node.path and len(children) > LISTED_AT_MOST:
+            listed = [c for c in node.children if c.path in opened or c.path in shown]
+            kept = {c.path for c in listed}
+            rest = [c for c in node.children if c.path not in kept]
+            children = [c for c in children if c.path in kept]
+            if rest:
+                children.append(_rest_line(node, rest))
         return TreeNode(
             name=node.name,
             path=node.path,
@@ -198,6 +229,30 @@ def fold_tree(tree: TreeNode, open_folders: Iterable[str]) -> TreeNode:
         )
 
     return fold(tree)
+
+
+def entry_line(tree: TreeNode, path: str) -> str:
+    """The line of the file ``path`` in the tree (empty when there is no such file)."""
+    folder, _, name = path.rpartition("/")
+    node = find_folder(tree, folder)
+    entry = next((c for c in node.children if c.name == name), None) if node else None
+    if entry is None:
+        return ""
+    return _line(entry, path.count("/")) + "\n"
+
+
+def opening_cost_lines(tree: TreeNode, folder: str) -> tuple[str, bool]:
+    """What opening ``folder`` adds to a tree folded with ``shown``: its listing (every
+    entry, folders folded), or for a folder of more than :data:`LISTED_AT_MOST` entries
+    only its line for the entries not listed; and whether it lists only what is shown
+    (each file shown in it then adds its own line)."""
+    node = find_folder(tree, folder)
+    if node is None:
+        return "", False
+    if len(node.children) <= LISTED_AT_MOST or not folder:
+        return folder_listing(tree, folder), False
+    depth = len([p for p in folder.split("/") if p])
+    return _line(_rest_line(node, node.children), depth) + "\n", True
 
 
 def find_folder(tree: TreeNode, folder: str) -> TreeNode | None:

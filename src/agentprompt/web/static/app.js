@@ -188,6 +188,8 @@ async function loadTree() {
     if (!$("exclude").value) $("exclude").value = tree.session.exclude.join("\n");
     if (!$("max-tokens").value && tree.session.max_tokens) $("max-tokens").value = tree.session.max_tokens;
   }
+  // Undo is offered once a reply has been applied in the session in progress.
+  $("undo").disabled = !(tree.session && tree.session.rounds > 0);
   renderTree();
 }
 
@@ -370,6 +372,8 @@ async function applyReply() {
     $("reply-result").replaceChildren(answerView(result.answer, true));
     if (result.bridge && result.bridge.prompt) renderPrompt(result.bridge.prompt);
     $("apply").disabled = true;
+    await loadTree();
+    await loadBreakdown();
     return;
   }
   const title = result.written ? "Applied" : "Not applied" + (result.ok ? "" : ": nothing was written");
@@ -440,6 +444,28 @@ async function runCommand() {
   await showNextPrompt("Ran " + run.command + ": " + ended + ".");
 }
 
+async function undoRound() {
+  // As bridge undo: the last applied round's files and the session go back as they were.
+  if (!window.confirm("Undo round " + tree.session.rounds + "? The files it changed go back to " +
+    "what they were before it, and so does the session.")) return;
+  const result = await rpc("bridge_undo", {});
+  const box = el("div", { className: "report" }, el("h3", {}, "Undid round " + result.undone));
+  const actions = el("ul", { className: "actions" });
+  for (const path of result.restored) actions.append(el("li", { className: "ok" }, "restored " + path));
+  for (const path of result.recreated) actions.append(el("li", { className: "ok" }, "restored " + path + " (the round deleted it)"));
+  for (const path of result.removed) actions.append(el("li", { className: "ok" }, "removed " + path + " (the round created it)"));
+  if (result.commit) actions.append(el("li", { className: "warning" },
+    "The round's commit " + result.commit.slice(0, 12) + " stays in git's history."));
+  box.append(actions);
+  if (result.diff) box.append(diffView(result.diff));
+  box.append(el("p", {}, "The session is back at round " + result.rounds + "; its prompt is ready above."));
+  $("reply-result").replaceChildren(box);
+  renderPrompt(result.prompt);
+  $("apply").disabled = true;
+  await loadTree();
+  await loadBreakdown();
+}
+
 // --- context breakdown ------------------------------------------------------------------
 
 async function loadBreakdown() {
@@ -481,6 +507,7 @@ function start() {
   $("rank-files").addEventListener("click", () => guarded(rankFiles));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));
+  $("undo").addEventListener("click", () => guarded(undoRound));
   $("reply-text").addEventListener("input", () => { $("apply").disabled = true; });
   $("refresh-breakdown").addEventListener("click", () => guarded(loadBreakdown));
   $("add-note").addEventListener("click", () => guarded(addNote));
