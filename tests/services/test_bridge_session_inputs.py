@@ -194,3 +194,12 @@ def test_the_restating_threshold_is_kept_for_the_session(sessions: BridgeSession
     with pytest.raises(UsageError) as caught:
         sessions.current(PromptChoices(restate_tokens=-1))
     assert caught.value.input == "restate_tokens"
+
+
+def test_an_answers_round_can_be_undone(sessions: BridgeSessions) -> None:
+    _start(sessions)
+    before = sessions.status()[1]
+    sessions.apply(ANSWER)
+    undone = sessions.undo()
+    assert undone.undone == 1
+    assert sessions.status()[1] == before
