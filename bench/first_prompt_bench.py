@@ -45,6 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -263,6 +264,10 @@ def aider_maps(tasks: Sequence[Task]) -> dict[str, Scored]:
         for b in AIDER_BUDGETS
     ]
     jobs_path, out = WORK / "aider-taskmap-jobs.json", WORK / "aider-taskmaps.json"
+    wanted = {f"{j['id']}@{j['tokens']}" for j in jobs}
+    if out.exists() and wanted <= json.loads(out.read_text())["maps"].keys():
+        print(f"aider: the maps of an earlier run ({out}; delete it to map again)", flush=True)
+        return _scored_maps(tasks, json.loads(out.read_text()))
     jobs_path.write_text(json.dumps(jobs))
     out.unlink(missing_ok=True)
     done = subprocess.run(
@@ -276,13 +281,18 @@ def aider_maps(tasks: Sequence[Task]) -> dict[str, Scored]:
     if done.returncode != 0 or not out.exists():
         print(f"aider failed: {done.stderr[-1500:]}", flush=True)
         return {}
-    said = json.loads(out.read_text())
+    return _scored_maps(tasks, json.loads(out.read_text()))
+
+
+def _scored_maps(tasks: Sequence[Task], said: dict[str, Any]) -> dict[str, Scored]:
+    """Aider's maps as :func:`aider_maps` read them, scored."""
     if said["network_attempts"]:
         raise SystemExit(f"aider tried the network: {said['network_attempts']}")
     by_id = {t.instance_id: t for t in tasks}
     return {
         key: score_map(by_id[key.rpartition("@")[0]], value["text"])
         for key, value in said["maps"].items()
+        if key.rpartition("@")[0] in by_id
     }
 
 

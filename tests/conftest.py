@@ -18,8 +18,10 @@ from agentprompt.llm import ALLOW_MODEL_REQUESTS_ENV
 def _isolated(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[None]:
-    """Block real model requests and point the user config dir at an empty folder."""
+    """Block real model requests, point the user config dir at an empty folder, and leave
+    the session budget to each test (no ``AGENTPROMPT_MAX_TOKENS`` from the shell)."""
     monkeypatch.setenv(ALLOW_MODEL_REQUESTS_ENV, "0")
+    monkeypatch.delenv("AGENTPROMPT_MAX_TOKENS", raising=False)
     config = tmp_path_factory.mktemp("user-config")
     monkeypatch.setenv("AGENTPROMPT_CONFIG_DIR", str(config))
     yield

@@ -1,4 +1,6 @@
-"""The fence around a file's content is longer than any fence-like run at a line start."""
+"""The fence around a file's content is longer than any backtick run at a line start; runs
+of tildes (an underline in reStructuredText) cannot close a backtick fence and never lengthen
+it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 
 from agentprompt.bridge._render import fence_for
 
-_AT_LINE_START = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
+_AT_LINE_START = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
 
 
 def _reference(content: str) -> str:
@@ -28,4 +30,10 @@ def test_fence_for_matches_its_definition(parts: list[str]) -> None:
 def test_fence_for_examples() -> None:
     assert fence_for("plain\n") == "```"
     assert fence_for("a\n  ````py\nb\n````\n") == "`````"
-    assert fence_for("x ``````` y\n~~~~\n") == "`````"
+    assert fence_for("x ``````` y\n~~~~\n") == "```"
+
+
+def test_tilde_runs_never_lengthen_the_fence() -> None:
+    underlined = "Title\n" + "~" * 40 + "\n\nSection\n" + "~" * 15 + "\n"
+    assert fence_for(underlined) == "```"
+    assert fence_for("~~~~\n````\n" + "~" * 60 + "\n") == "`````"

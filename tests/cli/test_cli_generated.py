@@ -39,7 +39,9 @@ def test_map_reports_generated_files_and_keeps_them_on_request(run: Run, repo: P
     done = run("map", "--root", str(repo), "--tokens", "2000", "--no-cache", "--json")
     data = json.loads(done.out)
     assert "logo.svg" not in data["text"]
-    assert any(p.startswith("assets/logo.svg: minified or generated") for p in data["problems"])
+    assert not any("logo.svg" in p for p in data["problems"])
+    [left_out] = [e for e in data["left_out"] if e["path"] == "assets/logo.svg"]
+    assert left_out["reason"].startswith("minified or generated")
     kept = run("map", "--root", str(repo), "--tokens", "2000", "--no-cache", "--include-generated")
     assert "assets/: logo.svg" in kept.out
     assert "vendor.min.js" in kept.out
@@ -67,3 +69,42 @@ def test_pack_includes_generated_files_on_request_for_the_whole_session(
     assert "generated" not in done.err
     again = run("pack", "--root", str(repo))
     assert "logo.svg" in again.out
+
+
+def _many_generated(repo: Path) -> Path:
+    (repo / "assets").mkdir()
+    for n in range(30):
+        (repo / "assets" / f"icon{n}.svg").write_text(_SVG)
+    (repo / "assets" / "photo.png").write_bytes(b"\x89PNG")
+    (repo / "src" / "app" / "blob.py").write_bytes(b"\x00\x01binary" * 10)
+    return repo
+
+
+def test_map_and_rank_count_generated_and_binary_files_in_one_line(run: Run, repo: Path) -> None:
+    _many_generated(repo)
+    for args in (("map", "--no-cache"), ("rank", "--task", "the main function")):
+        done = run(*args, "--root", str(repo))
+        assert done.code == 0, done.err
+        said = "agentprompt: 30 generated or minified, 1 binary files left out; --verbose lists"
+        assert said in done.err
+        assert "icon" not in done.err and "blob.py" not in done.err
+        verbose = run(*args, "--root", str(repo), "--verbose")
+        lines = [line for line in verbose.err.splitlines() if line.startswith("agentprompt: left")]
+        assert len(lines) == 31
+        assert lines[0].startswith("agentprompt: left out assets/icon0.svg: minified or gen")
+        assert "agentprompt: left out src/app/blob.py: binary content (a NUL byte" in lines[-1]
+
+
+def test_pack_counts_each_kind_left_out_and_lists_them_with_verbose(run: Run, repo: Path) -> None:
+    _many_generated(repo)
+    done = run("pack", "--root", str(repo), "--task", "Tidy up", "--lang", "en")
+    assert done.code == 0, done.err
+    assert (
+        "left out: 30 generated or minified (--include-generated keeps them), 2 binary; "
+        "--verbose lists them" in done.err
+    )
+    assert "icon0.svg" not in done.err
+    verbose = run("pack", "--root", str(repo), "--task", "Tidy up", "--new", "--verbose")
+    assert "--verbose lists them" not in verbose.err
+    assert "agentprompt: left out assets/photo.png: binary file type (.png)" in verbose.err
+    assert verbose.err.count("agentprompt: left out assets/icon") == 30

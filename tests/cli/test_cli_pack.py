@@ -248,7 +248,9 @@ def test_an_empty_reply_is_bad_input(run: Run, example: Path, tmp_path: Path, te
 
 
 def test_part_out_of_range_is_bad_input(run: Run, example: Path) -> None:
-    run("pack", "--root", str(example), "--task", "t")
+    # Unbudgeted: a budgeted prompt refreshes the cache database's last-use times (a
+    # cache, not the project's files or its session), which the snapshot would see.
+    run("pack", "--root", str(example), "--task", "t", "--max-tokens", "none")
     result = _untouched(run, example, "pack", "--root", str(example), "--part", "9")
     assert "--part 9 is out of range" in result.err
 

@@ -71,6 +71,49 @@ def test_rank_reads_the_task_from_a_file_or_stdin(
     assert json.loads(result.out)["files"][0]["path"] == "src/app/serving.py"
 
 
+def test_rank_symbols_prints_one_line_per_definition(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    root = str(_web_repo(repo))
+    result = run("rank", "--root", root, "--task", TASK, "--symbols", "--top", "2", "--no-cache")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("src/app/serving.py:4-6  run_server  (")
+    assert "; name: run_server;" in lines[0] and lines[0].endswith("file: the best file)")
+    assert len(lines) == 2
+    assert "2 definitions shown" in result.err
+
+
+def test_rank_symbols_json_gives_lines_score_and_reasons(
+    run: Callable[..., Result], repo: Path
+) -> None:
+    root = str(_web_repo(repo))
+    result = run("rank", "--root", root, "--task", TASK, "--symbols", "--json")
+    assert result.code == 0, result.err
+    first = json.loads(result.out)["symbols"][0]
+    assert {k: first[k] for k in ("rank", "path", "name", "kind", "start", "end")} == {
+        "rank": 1,
+        "path": "src/app/serving.py",
+        "name": "run_server",
+        "kind": "function",
+        "start": 4,
+        "end": 6,
+    }
+    assert first["score"] > 0 and first["reasons"]
+
+
+@pytest.mark.parametrize("task", ["", "  \n "])
+def test_rank_symbols_empty_task_is_one_line_exit_2_nothing_written(
+    run: Callable[..., Result], repo: Path, task: str
+) -> None:
+    before = snapshot_tree(repo)
+    result = run("rank", "--root", str(repo), "--symbols", "--task", task)
+    assert result.code == 2
+    assert "the task is empty" in result.err
+    assert result.err.count("\n") == 1
+    assert snapshot_tree(repo) == before
+
+
 def test_map_task_json_carries_reasons(run: Callable[..., Result], repo: Path) -> None:
     result = run("map", "--root", str(_web_repo(repo)), "--task", TASK, "--json", "--no-cache")
     assert result.code == 0, result.err

@@ -113,6 +113,6 @@ def test_a_bad_root_is_one_error_line_with_exit_2(
 
 
 def test_an_unknown_option_is_one_error_line(run: Run) -> None:
-    result = run("pack", "--bogus")
+    result = run("pack", "--qqq")
     assert result.code == 2
-    assert result.err.strip() == "agentprompt: error: No such option '--bogus'."
+    assert result.err.strip() == "agentprompt: error: No such option '--qqq'."

@@ -57,6 +57,24 @@ def test_pack_shows_the_files_argument_in_full_and_starts_no_session(example: Pa
     assert find_session(example) is None
 
 
+def test_pack_fits_a_chat_preset_and_max_tokens_wins_over_it(example: Path) -> None:
+    for n in range(40):
+        body = "".join(
+            f"def handler_{n}_{i}(event):\n    return event * {i}\n\n" for i in range(60)
+        )
+        (example / "scripts" / f"module_{n}.py").write_text(body)
+
+    async def scenario(client: Client) -> None:
+        [tool] = [t for t in (await client.list_tools()).tools if t.name == "pack"]
+        assert "small (6000 tokens)" in tool.input_schema["properties"]["chat"]["description"]
+        small = await _data(client, "pack", {"task": "tour", "chat": "small"})
+        assert 0 < small["tokens"] <= 6_000 and small["left_out"]
+        wide = await _data(client, "pack", {"task": "tour", "chat": "small", "max_tokens": 9_000})
+        assert 6_000 < wide["tokens"] <= 9_000
+
+    _served(example, scenario)
+
+
 def test_pack_refuses_an_exclude_pattern_matching_no_file(example: Path) -> None:
     async def scenario(client: Client) -> None:
         message = await _error(client, "pack", {"task": "tour", "exclude": ["nothing/"]})
@@ -76,7 +94,11 @@ def test_pack_errors_name_its_arguments(example: Path) -> None:
         message = await _error(client, "pack", {"task": "  "})
         assert 'argument "task" is empty' in message
         message = await _error(client, "pack", {"task": "tour", "max_tokens": 5})
-        assert 'argument "max_tokens": 5 is too small' in message
+        assert 'argument "max_tokens" 5 is too small' in message
+        assert "takes 1," in message  # the smallest budget that can work
+        message = await _error(client, "pack", {"task": "tour", "chat": "nope"})
+        assert 'argument "chat": there is no chat preset' in message
+        assert "claude (50,000)" in message
 
     _served(example, scenario)
 

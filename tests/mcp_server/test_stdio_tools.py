@@ -18,6 +18,7 @@ pytestmark = pytest.mark.slow
 
 TOOLS = {
     "rank_files",
+    "rank_symbols",
     "repo_map",
     "read_context",
     "pack",

@@ -14,7 +14,7 @@ from agentprompt.repo.discovery import Exclusion, RepoFile, discover
 from agentprompt.repo.map import build_tree
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.services import FileTree, ReadFiles, RepositoryContext, Workspace
-from agentprompt.web._context_methods import rank_files_method
+from agentprompt.web._context_methods import rank_files_method, rank_symbols_method
 
 
 @pytest.fixture
@@ -64,6 +64,29 @@ def test_a_task_that_cannot_be_ranked_for_is_refused_before_reading(repo: Path) 
     with pytest.raises(InvalidTask, match="empty"):
         _context(repo).rank("   ")
     assert not (repo / ".agentprompt").exists()
+
+
+def test_ranked_symbols_give_each_definition_its_lines_and_reasons(repo: Path) -> None:
+    ranked = _context(repo).rank_symbols("parse_json fails on invalid input", 2, files=1)
+    assert [(s.path, s.name) for s in ranked.symbols][:1] == [("src/app/parse.py", "parse_json")]
+    data = ranked.to_json()
+    first = data["symbols"][0]
+    assert first["rank"] == 1 and first["kind"] == "function"
+    assert (first["start"], first["end"]) == (1, 2)
+    assert {r["signal"] for r in first["reasons"]} >= {"name"}
+    assert data["files"] == 1 and len(data["symbols"]) <= 2
+
+
+def test_every_door_gives_the_ranked_symbols_in_one_shape(repo: Path) -> None:
+    task = "parse_json fails on invalid input"
+    service = _context(repo).rank_symbols(task, 3).to_json()
+    assert rank_symbols_method(Workspace(repo), {"task": task, "top": 3}) == service
+    assert mcp_tools.rank_symbols(Workspace(repo), task, 3, None) == service
+
+
+def test_ranking_symbols_for_an_empty_task_is_refused(repo: Path) -> None:
+    with pytest.raises(InvalidTask):
+        _context(repo).rank_symbols(" \n")
 
 
 def test_the_map_is_fitted_and_its_json_lists_what_it_shows(repo: Path) -> None:

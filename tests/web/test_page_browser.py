@@ -230,6 +230,16 @@ def test_files_ranked_for_the_task_can_be_added(page: Page) -> None:
     expect(page.get_by_role("button", name="Remove src/utils.ts").first).to_be_visible()
 
 
+def test_functions_ranked_for_the_task_show_their_lines_and_reasons(page: Page) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Rank functions for the task").click()
+    ranked = page.locator("#ranked-symbols li")
+    expect(ranked.first).to_contain_text("src/utils.ts:")
+    expect(ranked.first).to_contain_text("parseJSON")
+    expect(ranked.first).to_contain_text("name: parseJSON")
+    expect(page.locator("#rank-status")).to_contain_text("functions and classes of the")
+
+
 def test_drop_add_and_send_everything_again_in_a_session(
     page: Page, repo: Path, sample_reply: str
 ) -> None:
@@ -380,6 +390,28 @@ def test_undo_last_round_puts_the_files_and_the_session_back(
     shot(page, "10-round-undone")
 
 
+def test_the_budget_select_offers_the_default_and_the_chat_presets(page: Page, repo: Path) -> None:
+    page.get_by_text("Files and size").click()
+    chat = page.get_by_label("Budget (one paste into this chat)")
+    expect(chat.locator("option").first).to_have_text("the default (25000 tokens)")
+    expect(chat.locator("option[value=claude]")).to_have_text("claude (50000 tokens)")
+    expect(chat.locator("option").last).to_have_text("none: the whole repository")
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    chat.select_option("small")
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+    found = find_session(repo)
+    assert found is not None and found[1].max_tokens == 6_000
+    expect(page.get_by_label("Max tokens")).to_have_attribute("placeholder", "this session: 6000")
+    shot(page, "11-budget-presets")
+
+    chat.select_option("none")
+    with page.expect_response(lambda answer: "/rpc" in answer.url):
+        page.get_by_role("button", name="Send everything again").click()
+    found = find_session(repo)
+    assert found is not None and found[1].max_tokens is None
+
+
 def test_an_answer_then_a_note_and_a_commands_output_make_the_next_prompt(
     page: Page, repo: Path
 ) -> None:
@@ -413,7 +445,7 @@ def test_an_answer_then_a_note_and_a_commands_output_make_the_next_prompt(
     expect(page.locator("#input-status")).to_contain_text("exit status 1")
     expect(parts).to_contain_text("Exit status 1.")
     expect(parts).to_contain_text("1 failed")
-    shot(page, "11-note-and-run")
+    shot(page, "12-note-and-run")
 
     # A command that cannot be started is a clear error, and the session is unchanged.
     before = find_session(repo)

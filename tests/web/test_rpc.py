@@ -344,6 +344,24 @@ def test_rank_files_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
     assert sorted(p.name for p in repo.rglob("*")) == before
 
 
+def test_rank_symbols_lists_the_definitions_with_lines_and_reasons(rpc: Rpc) -> None:
+    result = rpc("rank_symbols", task="parseJSON throws on invalid input", top=2)["result"]
+    first = result["symbols"][0]
+    assert (first["path"], first["name"], first["rank"]) == ("src/utils.ts", "parseJSON", 1)
+    assert first["start"] <= first["end"]
+    assert {r["signal"] for r in first["reasons"]} >= {"name"}
+    assert len(result["symbols"]) <= 2
+
+
+def test_rank_symbols_bad_params_are_invalid_params(rpc: Rpc, repo: Path) -> None:
+    before = sorted(p.name for p in repo.rglob("*"))
+    bad = ({"task": "   "}, {"task": 3}, {"task": "x", "top": 0}, {"task": "x", "n": 1}, {})
+    for params in bad:
+        assert rpc("rank_symbols", **params)["error"]["code"] == -32602
+    assert "is empty" in rpc("rank_symbols", task=" ")["error"]["message"]
+    assert sorted(p.name for p in repo.rglob("*")) == before
+
+
 def test_bridge_drop_and_add_change_the_session_and_return_the_next_prompt(
     rpc: Rpc, repo: Path
 ) -> None:
@@ -418,6 +436,34 @@ def test_build_prompt_max_tokens_cuts_files_and_reports_the_cuts(rpc: Rpc) -> No
     assert cut["state"]["max_tokens"] == whole["tokens"] - 20
 
 
+def test_build_prompt_takes_the_default_budget_a_chat_preset_or_none(rpc: Rpc) -> None:
+    started = rpc("build_prompt", task="t")["result"]
+    assert started["state"]["max_tokens"] == 25_000
+    chat = rpc("build_prompt", task="t", new=True, chat="claude")["result"]
+    assert chat["state"]["max_tokens"] == 50_000
+    wins = rpc("build_prompt", task="t", new=True, chat="claude", max_tokens=40_000)["result"]
+    assert wins["state"]["max_tokens"] == 40_000
+    kept = rpc("build_prompt", full=True, chat="small")["result"]
+    assert kept["state"]["max_tokens"] == 6_000
+    none = rpc("build_prompt", full=True, max_tokens="none")["result"]
+    assert none["state"]["max_tokens"] is None
+
+
+def test_get_tree_offers_the_presets_and_the_default_budget(
+    rpc: Rpc, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    budgets = rpc("get_tree")["result"]["budgets"]
+    assert {"name": "claude", "tokens": 50_000} in budgets["chats"]
+    assert budgets["default"] == 25_000 and budgets["default_error"] is None
+    config = repo / ".agentprompt" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text("max_tokens = 30000\n", encoding="utf-8")
+    assert rpc("get_tree")["result"]["budgets"]["default"] == 30_000
+    config.write_text("max_tokens = -1\n", encoding="utf-8")
+    budgets = rpc("get_tree")["result"]["budgets"]
+    assert "max_tokens is -1, not a budget" in budgets["default_error"]
+
+
 @pytest.mark.parametrize(
     ("params", "said"),
     [
@@ -428,6 +474,10 @@ def test_build_prompt_max_tokens_cuts_files_and_reports_the_cuts(rpc: Rpc) -> No
         ({"task": "t", "include": "src/"}, '"include" must be a list of strings'),
         ({"include": ["src/"]}, 'give "task" too'),
         ({"max_tokens": 10}, "too small"),
+        ({"task": "t", "max_tokens": "lots"}, 'or "none" for no budget'),
+        ({"task": "t", "chat": "grok"}, "param \"chat\": there is no chat preset 'grok'"),
+        ({"chat": "grok"}, "choose one of chatgpt (25,000)"),
+        ({"task": "t", "chat": 5}, 'param "chat" must be a string'),
     ],
 )
 def test_bad_build_prompt_input_is_one_error_and_changes_nothing(

@@ -125,16 +125,11 @@ def _ranked(view: RepoView, first: Sequence[str], task: str) -> list[tuple[str, 
     return [(p, top) for p in leading] + [(p, scores.get(p, 0.0)) for p in rest]
 
 
-def _innermost(symbols: Iterable[RelevantSymbol]) -> list[RelevantSymbol]:
-    """``symbols`` less any that holds, or is held by, one ranked above it."""
-    kept: list[RelevantSymbol] = []
-    for symbol in symbols:
-        overlaps = any(
-            k.path == symbol.path and k.start <= symbol.end and symbol.start <= k.end for k in kept
-        )
-        if not overlaps:
-            kept.append(symbol)
-    return kept
+def _overlaps(symbol: RelevantSymbol, chosen: Iterable[CodeBlock]) -> bool:
+    """Whether ``symbol`` holds, or is held by, a definition already chosen."""
+    return any(
+        c.path == symbol.path and c.start <= symbol.end and symbol.start <= c.end for c in chosen
+    )
 
 
 def task_focus(
@@ -164,9 +159,11 @@ def task_focus(
     )
     blocks: list[CodeBlock] = []
     room = code_tokens
-    for symbol in _innermost(symbols) if code else ():
+    for symbol in symbols if code else ():
         if len(blocks) >= CODE_BLOCKS or room <= 0:
             break
+        if _overlaps(symbol, blocks):
+            continue
         lines = texts[symbol.path].split("\n")[symbol.start - 1 : symbol.end]
         text = "\n".join(lines) + "\n"
         cost = counter.count(text)

@@ -54,10 +54,10 @@ _SLOT = "\0body\0"
 
 
 def fence_for(content: str) -> str:
-    """A backtick fence longer than any fence-like run at a line start in ``content``, so
-    the content can never close it."""
+    """A backtick fence longer than any backtick run at a line start in ``content``, so
+    the content can never close it (a run of tildes cannot close a backtick fence)."""
     longest = 0
-    for start, end in (*_runs(content, "`"), *_runs(content, "~")):
+    for start, end in _runs(content, "`"):
         line = content.rfind("\n", 0, start) + 1
         if not content[line:start].strip(" \t"):
             longest = max(longest, end - start)

@@ -93,7 +93,11 @@ def _show(report: ApplyReport) -> None:
     summary = (
         "dry run: nothing written"
         if report.dry_run
-        else ("written" if report.written else "nothing written")
+        else (
+            f"written: {', '.join(printable(a.path) for a in report.applied)}"
+            if report.written
+            else "nothing written"
+        )
     )
     console.print(Text(summary, style="bold"))
 

@@ -13,9 +13,11 @@ from agentprompt.cli._options import (
     max_tokens_option,
     no_cache_option,
     root_option,
+    verbose_option,
 )
 from agentprompt.cli._output import err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
+from agentprompt.cli._tree import left_out_lines
 from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = ["map_command"]
@@ -36,6 +38,7 @@ __all__ = ["map_command"]
 @click.option("--model", default=None, help="Count tokens with this model's tokenizer.")
 @no_cache_option
 @include_generated_option
+@verbose_option
 @json_option("Print the map and its files as JSON.")
 def map_command(
     root: Path,
@@ -47,6 +50,7 @@ def map_command(
     model: str | None,
     no_cache: bool,
     include_generated: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Print the repository's symbol map: definitions ranked by how much they matter."""
@@ -70,6 +74,8 @@ def map_command(
         err_console.print(f"agentprompt: warning: {warning}", markup=False)
     for problem in result.problems:
         err_console.print(f"agentprompt: skipped {problem}", markup=False)
+    for line in left_out_lines(result.left_out, verbose=verbose):
+        err_console.print(line, markup=False)
     for path in result.unknown_focus:
         err_console.print(
             f"agentprompt: {path} is not a code file of {root}; it does not steer the map",

@@ -13,10 +13,17 @@ from agentprompt.cli._output import MESSAGE_FORMATS
 from agentprompt.edits.dialect_names import AUTO, DIALECT_NAMES
 from agentprompt.errors import UsageError
 from agentprompt.project_root import check_root, find_project_root
+from agentprompt.services import (
+    BUDGET_ENV,
+    CHAT_BUDGETS,
+    DEFAULT_MAX_TOKENS,
+    PROJECT_CONFIG,
+)
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
 __all__ = [
+    "chat_option",
     "check_root",
     "dialect_option",
     "exclude_option",
@@ -29,8 +36,10 @@ __all__ = [
     "max_tokens_option",
     "no_cache_option",
     "port_option",
+    "prompt_budget_option",
     "read_text_source",
     "root_option",
+    "verbose_option",
 ]
 
 
@@ -116,6 +125,16 @@ exclude_option = click.option(
 """``--exclude``: gitignore patterns of files to leave out."""
 
 
+verbose_option = click.option(
+    "--verbose",
+    is_flag=True,
+    help="List each file left out as generated or binary, with the reason (without it, one "
+    "line counts them).",
+)
+"""``--verbose``: list the files discovery left out as generated or binary, one line each
+(``pack``, ``map``, ``rank``); without it they are counted in one line."""
+
+
 no_cache_option = click.option(
     "--no-cache", is_flag=True, help="Parse every file; neither read nor write the cache."
 )
@@ -178,6 +197,31 @@ def max_tokens_option(help_text: str, *, aliases: tuple[str, ...] = ()) -> Calla
         return function
 
     return decorate
+
+
+def prompt_budget_option(function: FC) -> FC:
+    """``--max-tokens N|none``: a bridge session's budget, as text the bridge service reads
+    (a whole number of tokens, or ``none`` for no budget); not given, ``--chat``, the
+    environment, the project's config file or the default decide."""
+    return click.option(
+        "--max-tokens",
+        "max_tokens",
+        metavar="N|none",
+        help=f"Fit the prompt to N tokens (lowest-ranked files lose content first); none: no "
+        f"budget, the whole repository. Default {DEFAULT_MAX_TOKENS:,}, one paste into the "
+        f"common web chats; else --chat, then {BUDGET_ENV} (a number, a chat or none), then "
+        f"max_tokens or chat in {PROJECT_CONFIG}.",
+    )(function)
+
+
+chat_option = click.option(
+    "--chat",
+    metavar="NAME",
+    help="Fit the prompt to one paste into this chat (--max-tokens wins over it): "
+    + ", ".join(f"{name} ({tokens:,} tokens)" for name, tokens in CHAT_BUDGETS.items())
+    + " (our conservative choices: a chat's real limit depends on its plan and model).",
+)
+"""``--chat NAME``: a chat preset whose budget a bridge session's prompts take."""
 
 
 def _keep_alias(name: str) -> Any:

@@ -15,18 +15,26 @@ from agentprompt.bridge.split import DEFAULT_SPLIT_CHARS
 from agentprompt.bridge.text import LANGS
 from agentprompt.cli._bridge import deliver, part_command, print_part
 from agentprompt.cli._options import (
+    chat_option,
     exclude_option,
     include_generated_option,
     include_option,
     make_format_option,
-    max_tokens_option,
+    prompt_budget_option,
     root_option,
+    verbose_option,
 )
 from agentprompt.cli._output import err_console, print_json
-from agentprompt.cli._tree import generated_summary
+from agentprompt.cli._tree import left_out_counts, left_out_lines
 from agentprompt.errors import UsageError
-from agentprompt.repo.discovery import Discovery
-from agentprompt.services import BridgeSessions, PromptChoices, StartRequest, Workspace
+from agentprompt.repo.discovery import Discovery, Exclusion, left_out_kind
+from agentprompt.services import (
+    BridgeSessions,
+    PromptChoices,
+    StartRequest,
+    Workspace,
+    parse_budget,
+)
 from agentprompt.wire import to_anthropic, to_openai
 
 __all__ = ["pack_command", "write_output"]
@@ -89,7 +97,8 @@ def _say(text: str) -> None:
 )
 @click.option("--mode", type=click.Choice(["browse", "edit"]), help="Browse or edit mode.")
 @click.option("--lang", type=click.Choice(LANGS), help="The prompt's language (default: locale).")
-@max_tokens_option("Fit the prompt to N tokens (lowest-ranked files lose content first).")
+@prompt_budget_option
+@chat_option
 @include_option
 @exclude_option
 @click.option(
@@ -142,6 +151,7 @@ def _say(text: str) -> None:
     help="Also report the prompt's tokens per section (the frame, then each file shown in "
     "full or as a summary) and what the budget cut, on stderr (in json: sections, cuts).",
 )
+@verbose_option
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 def pack_command(
     paths: tuple[str, ...],
@@ -152,7 +162,8 @@ def pack_command(
     full: bool,
     mode: str | None,
     lang: str | None,
-    max_tokens: int | None,
+    max_tokens: str | None,
+    chat: str | None,
     includes: tuple[str, ...],
     excludes: tuple[str, ...],
     split_chars: int | None,
@@ -165,6 +176,7 @@ def pack_command(
     fmt: str,
     include_generated: bool,
     report_sections: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Pack the repository into a prompt for a web chat model (PATHS: files or folders to
@@ -175,7 +187,11 @@ def pack_command(
     files changed on disk, your notes and commands' output, the task again when the chat may
     have lost it). --full sends everything again, for a new chat.
 
-    On a session in progress, --lang, --max-tokens, --split-chars/--split-tokens,
+    A session's prompts fit a token budget: by default one paste into the common web
+    chats (see --max-tokens), or --chat NAME's; --max-tokens none sends the whole
+    repository.
+
+    On a session in progress, --lang, --max-tokens, --chat, --split-chars/--split-tokens,
     --warn-tokens, --restate-tokens and --include-generated given here are stored for the
     session: the next apply's prompt uses them too. The round does not move, so running
     pack twice prints the same prompt."""
@@ -196,7 +212,8 @@ def pack_command(
         )
     choices = PromptChoices(
         lang=lang,
-        max_tokens=max_tokens,
+        max_tokens=parse_budget(max_tokens) if max_tokens is not None else None,
+        chat=chat,
         split_chars=split_chars,
         split_tokens=split_tokens,
         warn_tokens=warn_tokens,
@@ -265,7 +282,7 @@ def pack_command(
                 f"paste them in order, one at a time: {part_command(root, 1)}, then --part "
                 "2... (or write it whole to a file to attach with --output FILE)"
             )
-    _summary(packed.state, prompt, packed.view.discovery, size_lines(report))
+    _summary(packed.state, prompt, packed.view.discovery, size_lines(report), verbose=verbose)
     for line in budget_lines(prompt, sections=report_sections):
         _say(line)
 
@@ -342,14 +359,29 @@ def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
     return lines
 
 
+def _left_out(discovery: Discovery) -> tuple[Exclusion, ...]:
+    """The files discovery left out for what they hold: generated, binary or data."""
+    return tuple(e for e in discovery.excluded if left_out_kind(e.reason) is not None)
+
+
 def _summary(
-    state: BridgeState, prompt: BridgePrompt, discovery: Discovery, lines: list[str]
+    state: BridgeState,
+    prompt: BridgePrompt,
+    discovery: Discovery,
+    lines: list[str],
+    *,
+    verbose: bool,
 ) -> None:
     kind = "follow-up" if prompt.followup else "continuation" if prompt.continuation else "whole"
     head = f"{state.mode} mode, {kind} prompt, {lines[0]} ({prompt.tokenizer})"
-    generated = generated_summary(discovery)
-    if generated:
-        head += f"; left out: {generated}"
+    left_out = _left_out(discovery)
+    if left_out:
+        head += f"; left out: {left_out_counts(left_out, hint=True)}"
+        if not verbose:
+            head += "; --verbose lists them"
     _say(head)
     for line in lines[1:]:
         _say(line)
+    if verbose:
+        for line in left_out_lines(left_out, verbose=True):
+            _say(line)

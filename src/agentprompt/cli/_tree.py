@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +17,22 @@ from agentprompt.cli._options import (
 )
 from agentprompt.cli._output import console, err_console, print_json, printable
 from agentprompt.cli._progress import scan_progress
-from agentprompt.repo.discovery import Discovery, DiscoveryOptions, RepoFile, is_generated_reason
+from agentprompt.repo.discovery import (
+    Discovery,
+    DiscoveryOptions,
+    Exclusion,
+    LeftOutKind,
+    RepoFile,
+    is_generated_reason,
+    left_out_kind,
+)
 from agentprompt.services import RepositoryContext, Workspace
 
 __all__ = [
     "discovery_options",
     "generated_summary",
+    "left_out_counts",
+    "left_out_lines",
     "max_file_bytes_option",
     "no_git_option",
     "tree_command",
@@ -66,6 +78,37 @@ def generated_summary(found: Discovery) -> str:
     if not count:
         return ""
     return f"{count} generated or minified (--include-generated keeps them)"
+
+
+def left_out_lines(left_out: Sequence[Exclusion], *, verbose: bool) -> list[str]:
+    """Lines for people about files left out as generated or binary: one line counting
+    each kind (and how to list them), or with ``verbose`` one line per file with its
+    reason; none when there are none."""
+    if verbose:
+        return [f"agentprompt: left out {printable(e.path)}: {e.reason}" for e in left_out]
+    if not left_out:
+        return []
+    files = "file" if len(left_out) == 1 else "files"
+    return [f"agentprompt: {left_out_counts(left_out)} {files} left out; --verbose lists them"]
+
+
+_KIND_WORDS: dict[LeftOutKind | None, str] = {
+    "generated": "generated or minified",
+    "binary": "binary",
+    "data": "data",
+}
+"""How each kind of file left out for its content is named."""
+
+
+def left_out_counts(left_out: Sequence[Exclusion], *, hint: bool = False) -> str:
+    """How many of ``left_out`` are of each kind: ``3 generated or minified, 45 binary``
+    (``hint``: the generated ones followed by how to keep them)."""
+    counts = Counter(left_out_kind(e.reason) for e in left_out)
+    named = [f"{counts[k]:,} {word}" for k, word in _KIND_WORDS.items() if counts[k]]
+    if hint and counts["generated"]:
+        named[0] += " (--include-generated keeps them)"
+    other = sum(n for k, n in counts.items() if k not in _KIND_WORDS)
+    return ", ".join(named + ([f"{other:,} other"] if other else []))
 
 
 def _explain(

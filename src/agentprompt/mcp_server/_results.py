@@ -20,7 +20,9 @@ __all__ = [
     "PackResult",
     "RankFilesResult",
     "RankReasonResult",
+    "RankSymbolsResult",
     "RankedFileResult",
+    "RankedSymbolResult",
     "ReadContextResult",
     "ReadFile",
     "RepoMapResult",
@@ -67,6 +69,36 @@ class RankFilesResult(TypedDict):
     """Files skipped, each with the reason."""
     warnings: list[str]
     """What went wrong with the symbol cache (the ranking was still made)."""
+
+
+class RankedSymbolResult(TypedDict):
+    """One ranked definition (function, method, class)."""
+
+    rank: int
+    """Its position, 1 for the most relevant."""
+    path: str
+    """The file it is in, relative to the root."""
+    name: str
+    """Its qualified name (``Class.method``)."""
+    kind: str
+    """``function``, ``method``, ``class``..."""
+    start: int
+    """Its first line (1-based)."""
+    end: int
+    """Its last line (1-based, inclusive)."""
+    score: float
+    """Its relevance score."""
+    reasons: list[RankReasonResult]
+    """Why it ranks where it does."""
+
+
+class RankSymbolsResult(TypedDict):
+    """What ``rank_symbols`` returns."""
+
+    symbols: list[RankedSymbolResult]
+    """The most relevant definitions, most relevant first."""
+    files: int
+    """How many of the most relevant files they were ranked from (at most)."""
 
 
 class MapFileResult(TypedDict):

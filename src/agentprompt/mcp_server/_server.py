@@ -43,11 +43,13 @@ from agentprompt.mcp_server._results import (
     EditsResult,
     PackResult,
     RankFilesResult,
+    RankSymbolsResult,
     ReadContextResult,
     RepoMapResult,
 )
 from agentprompt.project.instructions import instruction_names
 from agentprompt.prompts.loader import PromptLibrary
+from agentprompt.services import CHAT_BUDGETS, DEFAULT_MAX_TOKENS
 
 if TYPE_CHECKING:
     from agentprompt.mcp_server._tools import Progress
@@ -228,6 +230,21 @@ def create_server(config: ServerConfig) -> MCPServer:
             lambda progress: tools.rank_files(calls.workspace(), task, top, progress),
         )
 
+    async def rank_symbols(
+        ctx: Context,
+        task: Annotated[str, _text("The task: a bug report, a request, a stack trace.")],
+        top: Annotated[
+            int, Field(ge=1, le=1000, description="How many functions and classes to return.")
+        ] = 15,
+    ) -> RankSymbolsResult:
+        from agentprompt.mcp_server import _tools as tools
+
+        return await calls.run(
+            ctx,
+            "rank_symbols",
+            lambda progress: tools.rank_symbols(calls.workspace(), task, top, progress),
+        )
+
     async def repo_map(
         ctx: Context,
         task: Annotated[str | None, _text("Rank the map for this task.")] = None,
@@ -272,7 +289,22 @@ def create_server(config: ServerConfig) -> MCPServer:
     async def pack(
         ctx: Context,
         task: Annotated[str, _text("What the other model should do.")],
-        max_tokens: Annotated[int | None, Field(ge=1, description="Token budget.")] = None,
+        max_tokens: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                description=f"Token budget (default: {DEFAULT_MAX_TOKENS}, one paste into "
+                "the common web chats, or the project's own).",
+            ),
+        ] = None,
+        chat: Annotated[
+            str | None,
+            _text(
+                "Fit one paste into this chat instead (max_tokens wins): "
+                + ", ".join(f"{name} ({tokens} tokens)" for name, tokens in CHAT_BUDGETS.items())
+                + "."
+            ),
+        ] = None,
         files: Annotated[tuple[str, ...], _text("Files or folders to show in full.")] = (),
         exclude: Annotated[
             tuple[str, ...],
@@ -284,7 +316,9 @@ def create_server(config: ServerConfig) -> MCPServer:
         return await calls.run(
             ctx,
             "pack",
-            lambda _progress: tools.pack(calls.workspace(), task, max_tokens, files, exclude),
+            lambda _progress: tools.pack(
+                calls.workspace(), task, max_tokens, files, exclude, chat=chat
+            ),
         )
 
     async def preview_edits(
@@ -347,6 +381,7 @@ def create_server(config: ServerConfig) -> MCPServer:
 
     offered: list[tuple[Callable[..., Any], ToolAnnotations]] = [
         (rank_files, reading),
+        (rank_symbols, reading),
         (repo_map, reading),
         (read_context, reading),
         (pack, reading),

@@ -24,6 +24,7 @@ from agentprompt.mcp_server._results import (
     EditsResult,
     PackResult,
     RankFilesResult,
+    RankSymbolsResult,
     ReadContextResult,
     RepoMapResult,
     WithheldFile,
@@ -47,6 +48,7 @@ __all__ = [
     "pack",
     "preview_edits",
     "rank_files",
+    "rank_symbols",
     "read_context",
     "repo_map",
 ]
@@ -77,6 +79,19 @@ def rank_files(
     except InvalidTask as exc:
         raise _about("task", exc) from None
     data: RankFilesResult = result.to_json()  # type: ignore[assignment]
+    return data
+
+
+def rank_symbols(
+    workspace: Workspace, task: str, top: int, progress: Progress | None
+) -> RankSymbolsResult:
+    """The ``top`` functions and classes most relevant to ``task``, as ``agentprompt rank
+    --symbols --json`` gives them."""
+    try:
+        result = RepositoryContext(workspace).rank_symbols(_task(task), top, progress=progress)
+    except InvalidTask as exc:
+        raise _about("task", exc) from None
+    data: RankSymbolsResult = result.to_json()  # type: ignore[assignment]
     return data
 
 
@@ -143,17 +158,19 @@ def pack(
     max_tokens: int | None,
     files: Sequence[str],
     exclude: Sequence[str],
+    *,
+    chat: str | None = None,
 ) -> PackResult:
     """The bridge's first-round prompt for ``task``: every file's outline, or the
     ``files`` in full; files matching the gitignore patterns ``exclude`` left out (one
-    matching no file is refused); fitted to ``max_tokens``. No bridge session is started
-    or changed."""
+    matching no file is refused); fitted to ``max_tokens``, else to the ``chat`` preset's
+    budget, else to the project's default. No bridge session is started or changed."""
     check_inside(workspace.root, files, input="files")
     request = StartRequest(
         task=task,
         paths=tuple(files),
         excludes=tuple(exclude),
-        choices=PromptChoices(max_tokens=max_tokens),
+        choices=PromptChoices(max_tokens=max_tokens, chat=chat),
     )
     try:
         packed = BridgeSessions(workspace).start(request, save=False, split=False)

@@ -13,7 +13,10 @@ own errors::
     └── UnknownTierRule     a tier placement rule that does not exist
 
 A root that is not a folder, an empty task, a path outside the root are ``UsageError``s
-naming their input (``root``, ``task``, ``paths``).
+naming their input (``root``, ``task``, ``paths``); so is a budget that is not one (not a
+number, below 1, below what the prompt's fixed text takes, a chat preset that does not
+exist: ``max_tokens``, ``chat``), and one set by ``AGENTPROMPT_MAX_TOKENS`` or the
+project's ``.agentprompt/config.toml`` (naming the variable, or the file and its key).
 """
 
 import typing as _typing
@@ -34,11 +37,21 @@ if _typing.TYPE_CHECKING:
         StartRequest,
         UndoOutcome,
     )
+    from agentprompt.services._budgets import (
+        BUDGET_ENV,
+        CHAT_BUDGETS,
+        DEFAULT_MAX_TOKENS,
+        NO_BUDGET,
+        PROJECT_CONFIG,
+        BudgetChoice,
+        parse_budget,
+    )
     from agentprompt.services._context import (
         ContextMap,
         FileTree,
         LeftOutFile,
         RankedFiles,
+        RankedSymbols,
         ReadFiles,
         RepositoryContext,
         ShownFile,
@@ -55,6 +68,13 @@ if _typing.TYPE_CHECKING:
 # Services load on first use (start-up speed): a door that uses one service does not pay
 # for the others.
 _LAZY = {
+    "BUDGET_ENV": "agentprompt.services._budgets",
+    "CHAT_BUDGETS": "agentprompt.services._budgets",
+    "DEFAULT_MAX_TOKENS": "agentprompt.services._budgets",
+    "NO_BUDGET": "agentprompt.services._budgets",
+    "PROJECT_CONFIG": "agentprompt.services._budgets",
+    "BudgetChoice": "agentprompt.services._budgets",
+    "parse_budget": "agentprompt.services._budgets",
     "LOCK_WAIT": "agentprompt.services._workspace",
     "ApplyOutcome": "agentprompt.services._bridge",
     "BridgeSessions": "agentprompt.services._bridge",
@@ -67,6 +87,7 @@ _LAZY = {
     "PackedPrompt": "agentprompt.services._bridge",
     "PromptChoices": "agentprompt.services._bridge",
     "RankedFiles": "agentprompt.services._context",
+    "RankedSymbols": "agentprompt.services._context",
     "ReadFiles": "agentprompt.services._context",
     "ReplyChoices": "agentprompt.services._bridge",
     "RepositoryContext": "agentprompt.services._context",
@@ -87,9 +108,15 @@ _LAZY = {
 __getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
+    "BUDGET_ENV",
+    "CHAT_BUDGETS",
+    "DEFAULT_MAX_TOKENS",
     "LOCK_WAIT",
+    "NO_BUDGET",
+    "PROJECT_CONFIG",
     "ApplyOutcome",
     "BridgeSessions",
+    "BudgetChoice",
     "ContextMap",
     "EmptyReply",
     "FileTree",
@@ -99,6 +126,7 @@ __all__ = [
     "PackedPrompt",
     "PromptChoices",
     "RankedFiles",
+    "RankedSymbols",
     "ReadFiles",
     "ReplyChoices",
     "RepositoryContext",
@@ -114,4 +142,5 @@ __all__ = [
     "UnknownTierRule",
     "Workspace",
     "WorkspaceConfig",
+    "parse_budget",
 ]

@@ -71,6 +71,13 @@ from agentprompt.edits.journal import RecoveryReport, recover
 from agentprompt.edits.revert import RevertReport, revert_files
 from agentprompt.errors import AgentPromptError, UsageError
 from agentprompt.llm.base import ModelClient
+from agentprompt.services._budgets import (
+    BudgetChoice,
+    NoBudget,
+    check_floor,
+    chosen_budget,
+    requested_budget,
+)
 from agentprompt.services._workspace import Session, Workspace
 from agentprompt.store import StoreError, default_cache_path
 from agentprompt.tokens import shared_counter
@@ -158,8 +165,12 @@ class PromptChoices:
 
     lang: str | None = None
     """The prompts' language (``en`` or ``ja``)."""
-    max_tokens: int | None = None
-    """The prompt's token budget."""
+    max_tokens: int | NoBudget | None = None
+    """The prompt's token budget, or ``"none"`` for no budget (the whole repository; see
+    :mod:`agentprompt.services._budgets` for the default and its precedence)."""
+    chat: str | None = None
+    """A chat preset whose budget the prompts take (see
+    :data:`~agentprompt.services.CHAT_BUDGETS`), when ``max_tokens`` is not given."""
     split_chars: int | None = None
     """Split into parts of at most this many characters."""
     split_tokens: int | None = None
@@ -359,12 +370,18 @@ class BridgeSessions:
             if found is not None and found[1].rounds > 0:
                 raise SessionInProgress(found[1].rounds)
         choices = request.choices
+        budget = chosen_budget(
+            choices.max_tokens,
+            choices.chat,
+            environ=self.workspace.config.max_tokens,
+            root=self._root,
+        )
         make = partial(
             BridgeState.starting,
             request.task,
             mode=request.mode,
             lang=choices.lang or self.workspace.config.lang,
-            max_tokens=choices.max_tokens,
+            max_tokens=budget.tokens,
             split_chars=choices.split_chars,
             split_tokens=choices.split_tokens,
             include_generated=choices.include_generated,
@@ -375,6 +392,7 @@ class BridgeSessions:
         )
         state, view = starting_state(self._root, request.paths, make)
         state = replace(state, restate_tokens=_restate(choices.restate_tokens))
+        self._check_floor(budget, state, view)
         prompt, state = self._made(state, view, save, report, split, before_save)
         if save:
             start_session(self._root, state)
@@ -393,6 +411,7 @@ class BridgeSessions:
         a new chat). The choices given are the session's from then on (the next apply's
         prompt uses them too); the round does not move, so asking twice gives the same
         prompt."""
+        budget = requested_budget(choices.max_tokens, choices.chat)
         session_id, stored = load_session(self._root)
         state = stored
         if choices.split_chars is not None or choices.split_tokens is not None:
@@ -402,7 +421,7 @@ class BridgeSessions:
         state = replace(
             state,
             lang=choices.lang or state.lang,
-            max_tokens=choices.max_tokens if choices.max_tokens is not None else state.max_tokens,
+            max_tokens=budget.tokens if budget is not None else state.max_tokens,
             include_generated=choices.include_generated or state.include_generated,
             warn_tokens=(
                 choices.warn_tokens if choices.warn_tokens is not None else state.warn_tokens
@@ -412,10 +431,23 @@ class BridgeSessions:
         if choices.restate_tokens is not None:
             state = replace(state, restate_tokens=_restate(choices.restate_tokens))
         view = session_view(self._root, state)
+        if budget is not None:
+            self._check_floor(budget, state, view)
         prompt, state = self._made(state, view, True, report, split, before_save)
         if state != stored:
             save_state(self._root, session_id, state)
         return self._packed(prompt, state, view, started=False)
+
+    def _check_floor(self, budget: BudgetChoice, state: BridgeState, view: RepoView) -> None:
+        """Refuse ``budget`` when it cannot hold ``state``'s first prompt with no file at
+        all (the system part and the task): the error names the smallest budget."""
+        if budget.tokens is None:
+            return
+        bare = BridgeState.starting(state.task, (), mode=state.mode, lang=state.lang)
+        empty = replace(view, listed=(), notes={}, summaries={}, entry_points=frozenset())
+        floor = build_prompt(self._root, bare, view=empty, split=False).tokens
+        if floor is not None:
+            check_floor(budget, floor)
 
     def _made(
         self,

@@ -1,9 +1,10 @@
-"""The repository context service: a repository's files ranked for a task, its symbol map,
-its directory tree, and chosen files read within a token budget.
+"""The repository context service: a repository's files and definitions ranked for a task,
+its symbol map, its directory tree, and chosen files read within a token budget.
 
 It is the one place these are written for every front door: the command line (``rank``,
-``map``, ``tree``), the page (``rank_files``, ``get_tree``) and the MCP server
-(``rank_files``, ``repo_map``, ``read_context``) call it with plain values and present its
+``rank --symbols``, ``map``, ``tree``), the page (``rank_files``, ``rank_symbols``,
+``get_tree``) and the MCP server (``rank_files``, ``rank_symbols``, ``repo_map``,
+``read_context``) call it with plain values and present its
 results; the JSON a door gives is the result's :meth:`to_json` where two doors give the
 same shape. It prints nothing and names no flag.
 
@@ -39,7 +40,14 @@ from agentprompt.repo.map import (
     count_file_tokens,
     render_tree,
 )
-from agentprompt.repo.rank import RankOptions, RankReason, RelevantFile, rank_repository
+from agentprompt.repo.rank import (
+    RankOptions,
+    RankReason,
+    RelevantFile,
+    RelevantSymbol,
+    rank_repository,
+    rank_symbols,
+)
 from agentprompt.services._workspace import Workspace
 from agentprompt.tokens import shared_counter
 
@@ -51,6 +59,7 @@ __all__ = [
     "FileTree",
     "LeftOutFile",
     "RankedFiles",
+    "RankedSymbols",
     "ReadFiles",
     "RepositoryContext",
     "ShownFile",
@@ -68,6 +77,11 @@ ReadMode = Literal["full", "signatures"]
 
 _COUNT_CHUNK = 200
 """Files counted between two progress reports."""
+
+
+def _left_out_json(left_out: Sequence[Exclusion]) -> list[dict[str, str]]:
+    """Files left out, as JSON: each one's path and reason."""
+    return [{"path": e.path, "reason": e.reason} for e in left_out]
 
 
 def _reason_json(reason: RankReason) -> dict[str, Any]:
@@ -91,6 +105,8 @@ class RankedFiles:
     """Files skipped, each with the reason."""
     warnings: tuple[str, ...] = ()
     """What went wrong with the symbol cache (the ranking was still made)."""
+    left_out: tuple[Exclusion, ...] = ()
+    """Files left out as generated or binary, each with the reason."""
 
     def to_json(self) -> dict[str, Any]:
         """The files with their position, score and reasons, and how many were ranked: the
@@ -110,6 +126,38 @@ class RankedFiles:
             "parsed": self.parsed,
             "problems": list(self.problems),
             "warnings": list(self.warnings),
+            "left_out": _left_out_json(self.left_out),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankedSymbols:
+    """The functions and classes of a task's best files most relevant to it, most
+    relevant first."""
+
+    symbols: tuple[RelevantSymbol, ...]
+    """The definitions asked for (the top ones), each with its lines, score and reasons."""
+    files: int
+    """How many of the best files their definitions were ranked from (at most)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The definitions with their position, file, lines, score and reasons: the shape
+        every door gives."""
+        return {
+            "symbols": [
+                {
+                    "rank": position,
+                    "path": item.path,
+                    "name": item.name,
+                    "kind": item.kind,
+                    "start": item.start,
+                    "end": item.end,
+                    "score": round(item.score, 6),
+                    "reasons": [_reason_json(r) for r in item.reasons],
+                }
+                for position, item in enumerate(self.symbols, 1)
+            ],
+            "files": self.files,
         }
 
 
@@ -170,6 +218,7 @@ class ContextMap:
             "omitted": result.omitted,
             "problems": list(result.problems),
             "warnings": list(result.warnings),
+            "left_out": _left_out_json(result.left_out),
         }
 
 
@@ -311,7 +360,33 @@ class RepositoryContext:
             parsed=result.parsed,
             problems=result.problems,
             warnings=result.warnings,
+            left_out=result.left_out,
         )
+
+    def rank_symbols(
+        self,
+        task: str,
+        top: int | None = 30,
+        *,
+        files: int = 10,
+        focus: Sequence[str] = (),
+        include_generated: bool = False,
+        use_cache: bool = True,
+        progress: Progress | None = None,
+    ) -> RankedSymbols:
+        """The ``top`` functions and classes (every one ranked when None) most relevant to
+        ``task``, from the ``files`` files most relevant to it (leaning toward the
+        ``focus`` files). Raises :class:`~agentprompt.repo.rank.InvalidTask` for a task
+        that cannot be ranked for, before anything is read."""
+        options = RankOptions(
+            focus=tuple(focus),
+            use_cache=use_cache,
+            discovery=DiscoveryOptions(include_generated=include_generated),
+        )
+        found = rank_symbols(
+            self.workspace.root, task, options, files=files, limit=top, progress=progress
+        )
+        return RankedSymbols(symbols=found, files=files)
 
     def map(
         self,

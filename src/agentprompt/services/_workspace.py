@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from agentprompt.bridge.state import BridgeState, find_session, held_session
 from agentprompt.bridge.text import default_lang
 from agentprompt.project_root import check_root
+from agentprompt.services._budgets import BUDGET_ENV, BudgetChoice, chosen_budget
 from agentprompt.store import default_cache_path, default_store_path
 from agentprompt.tokens import CountCache, shared_counter
 
@@ -53,18 +54,24 @@ class WorkspaceConfig:
     built-in default); a session may set its own."""
     lock_wait: float = LOCK_WAIT
     """How long (seconds) an apply waits for another apply of the root to finish."""
+    max_tokens: str | None = None
+    """``AGENTPROMPT_MAX_TOKENS`` as it is set (a number of tokens, a chat preset's name
+    or ``none``): the budget of a session its request sets none for, ahead of the project's
+    config file. Read when a session starts, so a bad value fails only what uses it."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str]) -> WorkspaceConfig:
-        """The defaults ``environ`` sets: the locale's language, and the warning threshold
+        """The defaults ``environ`` sets: the locale's language, the warning threshold
         from ``AGENTPROMPT_WARN_TOKENS`` (a value that is not a positive number is
-        ignored)."""
+        ignored) and the budget from ``AGENTPROMPT_MAX_TOKENS``."""
         try:
             warn = int(environ.get(WARN_ENV, ""))
         except ValueError:
             warn = 0
         return cls(
-            lang=default_lang(environ), warn_tokens=warn if warn > 0 else DEFAULT_WARN_TOKENS
+            lang=default_lang(environ),
+            warn_tokens=warn if warn > 0 else DEFAULT_WARN_TOKENS,
+            max_tokens=environ.get(BUDGET_ENV),
         )
 
 
@@ -111,6 +118,12 @@ class Workspace:
         from agentprompt.bridge.view import view_repository
 
         return view_repository(self.root, summaries=summaries, include_generated=include_generated)
+
+    def default_budget(self) -> BudgetChoice:
+        """The budget a new session gets when its request sets none: the environment's,
+        else the project's config file's, else the default (a bad value is a
+        ``UsageError`` naming where it was set)."""
+        return chosen_budget(None, None, environ=self.config.max_tokens, root=self.root)
 
     def session(self) -> Session | None:
         """The bridge session in progress, if any (looking creates no database)."""

@@ -32,6 +32,7 @@ from agentprompt.web._context_methods import (
     get_prompt_snippets_method,
     get_tree_method,
     rank_files_method,
+    rank_symbols_method,
 )
 from agentprompt.web._rpc import Method, encode_answer, handle_rpc
 
@@ -58,6 +59,7 @@ def rpc_methods(root: Path) -> dict[str, Method]:
         "get_tree": get_tree_method,
         "preview_reply": preview_reply_method,
         "rank_files": rank_files_method,
+        "rank_symbols": rank_symbols_method,
     }
     return {name: partial(method, workspace) for name, method in table.items()}
 

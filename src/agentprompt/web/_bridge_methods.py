@@ -20,7 +20,10 @@ from agentprompt.edits.apply import ApplyReport
 from agentprompt.edits.dialects import AUTO, DIALECTS
 from agentprompt.edits.journal import WriteFailed
 from agentprompt.edits.paths import check_inside
+from agentprompt.errors import UsageError
 from agentprompt.services import (
+    CHAT_BUDGETS,
+    DEFAULT_MAX_TOKENS,
     ApplyOutcome,
     BridgeSessions,
     PromptChoices,
@@ -29,7 +32,7 @@ from agentprompt.services import (
     Workspace,
 )
 from agentprompt.tokens import shared_counter
-from agentprompt.web._params import check_unknown, count, flag, text, text_list
+from agentprompt.web._params import budget, check_unknown, flag, text, text_list
 from agentprompt.web._rpc import InvalidParams, worded
 
 __all__ = [
@@ -39,10 +42,27 @@ __all__ = [
     "bridge_note_method",
     "bridge_run_method",
     "bridge_undo_method",
+    "budgets_json",
     "build_prompt_method",
     "preview_reply_method",
     "prompt_json",
 ]
+
+
+def budgets_json(workspace: Workspace) -> dict[str, Any]:
+    """The budgets the page offers: the chat presets (name and tokens, in order), and the
+    budget a new session gets when none is chosen (``default``: tokens, or None for no
+    budget; ``default_error``: why the environment's or the config file's is not one)."""
+    data: dict[str, Any] = {
+        "chats": [{"name": name, "tokens": tokens} for name, tokens in CHAT_BUDGETS.items()],
+        "default": DEFAULT_MAX_TOKENS,
+        "default_error": None,
+    }
+    try:
+        data["default"] = workspace.default_budget().tokens
+    except UsageError as exc:
+        data["default_error"] = worded(exc)
+    return data
 
 
 def prompt_json(prompt: BridgePrompt, state: BridgeState) -> dict[str, Any]:
@@ -75,6 +95,7 @@ _BUILD_PARAMS = (
     "exclude",
     "max_tokens",
     "restate_tokens",
+    "chat",
 )
 
 
@@ -84,9 +105,11 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     ``new``), showing only the files ``include`` keeps and ``exclude`` leaves (gitignore
     patterns, as ``pack --include/--exclude``; a pattern matching no file is refused);
     without it, the current prompt of the session in progress (``full``: all of it again,
-    for a new chat). ``max_tokens`` is the prompt's budget, ``restate_tokens`` how many
-    tokens the chat may read before a follow-up states the task again (0: every one); both
-    kept for the session."""
+    for a new chat). ``max_tokens`` is the prompt's budget (a number of tokens, or
+    ``"none"`` for none), else ``chat`` names a chat preset's; kept for the session. A new
+    session given neither takes the workspace's default budget. ``restate_tokens``: how
+    many tokens the chat may read before a follow-up states the task again (0: every
+    one), kept for the session."""
     check_unknown(params, _BUILD_PARAMS, "build_prompt")
     task = text(params, "task")
     full = flag(params, "full")
@@ -98,7 +121,8 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     excludes = text_list(params, "exclude", "gitignore patterns")
     choices = PromptChoices(
         lang=lang,
-        max_tokens=count(params, "max_tokens"),
+        max_tokens=budget(params, "max_tokens"),
+        chat=text(params, "chat"),
         restate_tokens=_whole(params, "restate_tokens"),
     )
     sessions = BridgeSessions(workspace)
@@ -192,10 +216,11 @@ def bridge_run_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[s
     command = text_list(params, "command", "the program and its arguments")
     if not command:
         raise InvalidParams('param "command" is empty; give the program and its arguments')
+    shown = _whole(params, "max_tokens")
     added = BridgeSessions(workspace).run(
         command,
         timeout=_seconds(params, "timeout", DEFAULT_RUN_TIMEOUT),
-        max_tokens=count(params, "max_tokens") or DEFAULT_OUTPUT_TOKENS,
+        max_tokens=DEFAULT_OUTPUT_TOKENS if shown is None else shown,
     )
     assert added.run is not None
     return {"id": added.session_id, "run": added.run.to_json(), "state": added.state.to_json()}

@@ -1,5 +1,6 @@
 """The page's read-only methods: the snippets in force, the file tree with token counts,
-the files ranked by their relevance to a task, and the context breakdown per cache tier.
+the files and the definitions ranked by their relevance to a task, and the context
+breakdown per cache tier.
 None of them changes a file of the repository (the symbol cache may be refreshed)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from agentprompt.prompts.snippets import load_prompt_snippets
 from agentprompt.repo.rank import InvalidTask
 from agentprompt.services import RepositoryContext, TierService, Workspace
 from agentprompt.tiers.served import cache_json
+from agentprompt.web._bridge_methods import budgets_json
 from agentprompt.web._params import check_unknown, text, text_list
 from agentprompt.web._rpc import InvalidParams
 
@@ -20,6 +22,7 @@ __all__ = [
     "get_prompt_snippets_method",
     "get_tree_method",
     "rank_files_method",
+    "rank_symbols_method",
 ]
 
 
@@ -54,10 +57,28 @@ def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[s
     return result.to_json()
 
 
+def rank_symbols_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``rank_symbols``: the functions and classes most relevant to ``task`` (``top`` of
+    them, default 15) in the files most relevant to it, each with its lines, score and the
+    reasons, as ``agentprompt rank --symbols --json`` gives them."""
+    check_unknown(params, ("task", "top"), "rank_symbols")
+    task = text(params, "task", required=True)
+    assert task is not None
+    top = params.get("top", 15)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise InvalidParams('param "top" must be a whole number of definitions, 1 or more')
+    try:
+        result = RepositoryContext(workspace).rank_symbols(task, top)
+    except InvalidTask as exc:
+        raise InvalidParams(f'param "task": {exc}') from None
+    return result.to_json()
+
+
 def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``get_tree``: every file a prompt may show with its token count, as a list and as a
     tree, and which of them the bridge session has in context (with the session's round,
-    dropped files, include/exclude patterns and budget)."""
+    dropped files, include/exclude patterns and budget), and the budgets a new session may
+    take (``budgets``: the chat presets and the default)."""
     check_unknown(params, (), "get_tree")
     result = RepositoryContext(workspace).tree(count_tokens=True)
     counts = result.tokens or {}
@@ -82,6 +103,7 @@ def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str
             else None
         ),
         "problems": list(result.problems),
+        "budgets": budgets_json(workspace),
     }
 
 

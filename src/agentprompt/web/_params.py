@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from agentprompt.web._rpc import InvalidParams
 
-__all__ = ["check_unknown", "count", "flag", "text", "text_list"]
+__all__ = ["budget", "check_unknown", "flag", "text", "text_list"]
 
 
 def check_unknown(params: Mapping[str, Any], known: Sequence[str], method: str) -> None:
@@ -47,13 +47,16 @@ def flag(params: Mapping[str, Any], name: str) -> bool:
     return value
 
 
-def count(params: Mapping[str, Any], name: str) -> int | None:
-    """The positive whole-number param ``name`` (None when absent)."""
+def budget(params: Mapping[str, Any], name: str) -> int | Literal["none"] | None:
+    """The budget param ``name``: a whole number of tokens, 1 or more, or ``"none"`` for
+    no budget (None when absent)."""
     value = params.get(name)
-    if value is None:
-        return None
+    if value is None or value == "none":
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidParams(f'param "{name}" must be a whole number of at least 1')
+        raise InvalidParams(
+            f'param "{name}" must be a whole number of at least 1, or "none" for no budget'
+        )
     return value
 
 

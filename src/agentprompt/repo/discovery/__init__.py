@@ -21,7 +21,7 @@ if _typing.TYPE_CHECKING:
     )
     from agentprompt.repo.discovery._git import GitListing, git_listing, run_git
     from agentprompt.repo.discovery._scan_types import DiscoveryOptions, Exclusion, RepoFile
-    from agentprompt.repo.discovery._sniff import is_generated_verdict
+    from agentprompt.repo.discovery._sniff import is_binary_verdict, is_generated_verdict
     from agentprompt.repo.discovery._sniff_memo import (
         Remembered,
         SniffStamp,
@@ -30,7 +30,12 @@ if _typing.TYPE_CHECKING:
         verdicts_path,
     )
     from agentprompt.repo.discovery._testpaths import is_test_path
-    from agentprompt.repo.discovery._walk import is_generated_reason, likely_kept
+    from agentprompt.repo.discovery._walk import (
+        LeftOutKind,
+        is_generated_reason,
+        left_out_kind,
+        likely_kept,
+    )
 
 # Inner modules load on first use (start-up speed): the CLI starts without tree-sitter,
 # and one part of this package does not pay for the others.
@@ -47,9 +52,12 @@ _LAZY = {
     "explain": "agentprompt.repo.discovery._files",
     "explain_in": "agentprompt.repo.discovery._files",
     "git_listing": "agentprompt.repo.discovery._git",
+    "is_binary_verdict": "agentprompt.repo.discovery._sniff",
     "is_generated_reason": "agentprompt.repo.discovery._walk",
     "is_generated_verdict": "agentprompt.repo.discovery._sniff",
     "is_test_path": "agentprompt.repo.discovery._testpaths",
+    "left_out_kind": "agentprompt.repo.discovery._walk",
+    "LeftOutKind": "agentprompt.repo.discovery._walk",
     "likely_kept": "agentprompt.repo.discovery._walk",
     "load_verdicts": "agentprompt.repo.discovery._sniff_memo",
     "read_text": "agentprompt.repo.discovery._files",
@@ -66,6 +74,7 @@ __all__ = [
     "DiscoveryOptions",
     "Exclusion",
     "GitListing",
+    "LeftOutKind",
     "Remembered",
     "RepoFile",
     "SniffStamp",
@@ -74,9 +83,11 @@ __all__ = [
     "explain",
     "explain_in",
     "git_listing",
+    "is_binary_verdict",
     "is_generated_reason",
     "is_generated_verdict",
     "is_test_path",
+    "left_out_kind",
     "likely_kept",
     "load_verdicts",
     "read_text",

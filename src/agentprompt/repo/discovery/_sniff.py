@@ -7,6 +7,11 @@ over :data:`MINIFIED_LINE_LENGTH` characters, or a file of any type whose head h
 of :data:`GENERATED_LINE_LENGTH` characters or more while its lines average over
 :data:`MINIFIED_LINE_LENGTH` (a one-line SVG, a JSON bundle; prose with long paragraphs has
 neither). Their verdicts start with :data:`GENERATED_VERDICTS`.
+
+Data is never called generated: a NUL byte gives a verdict starting with
+:data:`BINARY_VERDICTS`, and a data format whose head is text with the same long lines (a
+FITS header: 2,880-byte blocks of 80-character cards, no line break) one starting with
+:data:`DATA_VERDICT`.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import os
 import re
 
 __all__ = [
+    "BINARY_VERDICTS",
+    "DATA_VERDICT",
     "GENERATED_LINE_LENGTH",
     "GENERATED_MARKERS",
     "GENERATED_VERDICTS",
@@ -23,6 +30,7 @@ __all__ = [
     "MINIFIED_SUFFIXES",
     "SNIFF_BYTES",
     "UNREADABLE",
+    "is_binary_verdict",
     "is_generated_verdict",
     "sniff",
 ]
@@ -51,6 +59,16 @@ without any are not searched with the pattern (most files, at a fraction of its 
 GENERATED_VERDICTS = ("generated file", "minified")
 """How the verdicts of generated and minified files start (see :func:`is_generated_verdict`)."""
 
+BINARY_VERDICTS = ("binary content", "binary file type")
+"""How the verdicts of binary files start: by their content (here) or by their name's
+suffix (discovery's ``binary file type (.png)``); see :func:`is_binary_verdict`."""
+
+DATA_VERDICT = "data file"
+"""How the verdict of a file of data in a text format no one reads as lines starts."""
+
+_DATA_HEADS = ((b"SIMPLE  =", "a FITS header"), (b"XTENSION=", "a FITS extension header"))
+"""Data formats whose head is text with very long lines, by their opening bytes."""
+
 _HEADER_LINES = 5
 
 MINIFIED_SUFFIXES = frozenset([".js", ".mjs", ".cjs", ".css"])
@@ -73,6 +91,12 @@ def is_generated_verdict(verdict: str | None) -> bool:
     """Whether a :func:`sniff` verdict says the file is generated or minified (text, but not
     written by hand), as opposed to kept, binary, not UTF-8 or unreadable."""
     return verdict is not None and verdict.startswith(GENERATED_VERDICTS)
+
+
+def is_binary_verdict(verdict: str | None) -> bool:
+    """Whether a verdict (of :func:`sniff`, or discovery's reason for a binary file type)
+    says the file is binary data."""
+    return verdict is not None and verdict.startswith(BINARY_VERDICTS)
 
 
 def sniff(path: str) -> str | None:
@@ -130,7 +154,8 @@ def _minified(path: str, head: bytes) -> str | None:
     longest = max(len(line) for line in head.split(b"\n"))
     if average <= MINIFIED_LINE_LENGTH or longest < GENERATED_LINE_LENGTH:
         return None
-    return (
-        f"minified or generated (a line of {longest} characters in the first 8 KiB, "
-        f"lines averaging {average})"
-    )
+    lines = f"a line of {longest} characters in the first 8 KiB, lines averaging {average}"
+    for opening, kind in _DATA_HEADS:
+        if head.startswith(opening):
+            return f"{DATA_VERDICT} ({kind}: {lines})"
+    return f"minified or generated ({lines})"

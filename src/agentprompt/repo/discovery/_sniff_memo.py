@@ -30,7 +30,7 @@ __all__ = [
     "verdicts_path",
 ]
 
-MEMO_VERSION = 2
+MEMO_VERSION = 3
 """Bumped whenever :func:`~agentprompt.repo.discovery._sniff.sniff` changes its verdicts."""
 
 SniffStamp = tuple[int, int, int, int]

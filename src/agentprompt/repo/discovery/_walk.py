@@ -15,6 +15,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from agentprompt.repo.discovery._defaults import (
     BINARY_SUFFIXES,
@@ -34,18 +35,26 @@ from agentprompt.repo.discovery._scan_types import (
     in_git_dir,
     inside,
 )
-from agentprompt.repo.discovery._sniff import UNREADABLE, is_generated_verdict, sniff
+from agentprompt.repo.discovery._sniff import (
+    DATA_VERDICT,
+    UNREADABLE,
+    is_binary_verdict,
+    is_generated_verdict,
+    sniff,
+)
 from agentprompt.repo.discovery._sniff_memo import Remembered, sniff_stamped
 
 __all__ = [
     "AGENTPROMPTIGNORE",
     "DiscoveryOptions",
     "Exclusion",
+    "LeftOutKind",
     "RepoFile",
     "Scan",
     "in_git_dir",
     "inside",
     "is_generated_reason",
+    "left_out_kind",
     "scan",
 ]
 
@@ -99,6 +108,23 @@ def _policy_rules(
         found = _read_rules(root, AGENTPROMPTIGNORE, base="", problems=problems if tracked else [])
         base = base.extended(found.rules)
     return base
+
+
+LeftOutKind = Literal["generated", "binary", "data"]
+"""Why a file is left out for what it holds: generated or minified text, binary data, or
+data in a text format no one reads as lines."""
+
+
+def left_out_kind(reason: str) -> LeftOutKind | None:
+    """What an exclusion's ``reason`` says the file holds (:data:`LeftOutKind`), or None
+    when it was left out for another reason (a rule, its size, its encoding)."""
+    if is_generated_reason(reason):
+        return "generated"
+    if is_binary_verdict(reason):
+        return "binary"
+    if reason.startswith(DATA_VERDICT):
+        return "data"
+    return None
 
 
 def is_generated_reason(reason: str) -> bool:

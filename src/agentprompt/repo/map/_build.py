@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from agentprompt.repo.discovery import Discovery, DiscoveryOptions
+from agentprompt.repo.discovery import Discovery, DiscoveryOptions, Exclusion
 from agentprompt.repo.extraction import Extraction, ProgressCallback
 from agentprompt.repo.map._fit import fit_map
 from agentprompt.repo.map.render import MapFile
@@ -26,6 +26,7 @@ from agentprompt.repo.rank import (
     RankSummary,
     TaskRanking,
     check_task,
+    left_out_files,
     rank_extraction,
     rank_task_extraction,
     read_repository,
@@ -103,6 +104,9 @@ class RepoMap:
     """Files skipped, each with the reason."""
     warnings: tuple[str, ...] = ()
     """What went wrong with the symbol cache (the map was still built)."""
+    left_out: tuple[Exclusion, ...] = ()
+    """Files left out as generated or binary
+    (:func:`~agentprompt.repo.rank.left_out_files`)."""
     ranks: Mapping[str, float] = field(default_factory=dict)
     """Every code file's rank (its relevance to the task when there is one)."""
     sources: Mapping[str, str] = field(default_factory=dict)
@@ -199,6 +203,7 @@ def _rank_and_fit(found: Discovery, extraction: Extraction, options: MapOptions)
         parsed=extraction.parsed,
         problems=(*skipped_files(found), *extraction.problems),
         warnings=extraction.all_warnings(),
+        left_out=left_out_files(found),
         ranks=ranks,
         sources={path: cached.hash for path, cached in extraction.files.items()},
         relevance=relevance,

@@ -20,11 +20,14 @@ from pathlib import Path
 from agentprompt.repo.discovery import (
     Discovery,
     DiscoveryOptions,
+    Exclusion,
     GitListing,
     Remembered,
     discover,
     git_listing,
+    is_binary_verdict,
     is_generated_verdict,
+    left_out_kind,
     likely_kept,
     load_verdicts,
     save_verdicts,
@@ -46,6 +49,7 @@ __all__ = [
     "RankOptions",
     "RepositoryRanking",
     "discover_remembered",
+    "left_out_files",
     "rank_repository",
     "read_repository",
     "remember_discovery",
@@ -82,6 +86,8 @@ class RepositoryRanking:
     """Files skipped, each with the reason."""
     warnings: tuple[str, ...] = ()
     """What went wrong with the symbol cache (the ranking was still made)."""
+    left_out: tuple[Exclusion, ...] = ()
+    """Files left out as generated or binary (see :func:`left_out_files`)."""
 
 
 def rank_repository(
@@ -109,6 +115,7 @@ def rank_repository(
             parsed=extraction.parsed,
             problems=(*skipped_files(found), *extraction.problems),
             warnings=extraction.all_warnings(),
+            left_out=left_out_files(found),
         )
 
 
@@ -227,21 +234,32 @@ def _in_thread(work: Callable[[], object]) -> threading.Thread:
     return thread
 
 
-_CONTENT_REASONS = ("UTF-8", "binary", "size cap", "read")
+_CONTENT_REASONS = ("UTF-8", "size cap", "read")
+
+
+def left_out_files(found: Discovery) -> tuple[Exclusion, ...]:
+    """Files discovery left out by their content as generated or minified, or as data (of
+    any type), and code files it left out as binary: many on a large repository, so a door
+    counts them and lists them only when asked."""
+    return tuple(
+        item
+        for item in found.excluded
+        if is_generated_verdict(item.reason)
+        or left_out_kind(item.reason) == "data"
+        or (is_binary_verdict(item.reason) and language_for_path(item.path) is not None)
+    )
 
 
 def skipped_files(found: Discovery) -> list[str]:
-    """Code files discovery left out for their content (encoding, size, binary, unreadable),
-    and files of any type it left out as generated or minified by their content, each with
-    the reason; then discovery's own problems."""
+    """Code files discovery left out for their text (not UTF-8, over the size cap,
+    unreadable), each with the reason; then discovery's own problems. The generated and
+    binary ones are :func:`left_out_files`."""
     skipped = [
         f"{item.path}: {item.reason}"
         for item in found.excluded
-        if is_generated_verdict(item.reason)
-        or (
-            language_for_path(item.path) is not None
-            and any(word in item.reason for word in _CONTENT_REASONS)
-        )
+        if language_for_path(item.path) is not None
+        and not is_binary_verdict(item.reason)
+        and any(word in item.reason for word in _CONTENT_REASONS)
     ]
     return [*skipped, *found.problems]
 

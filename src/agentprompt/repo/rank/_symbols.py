@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentprompt.repo.discovery import Discovery
+from agentprompt.repo.extraction import ProgressCallback
 from agentprompt.repo.rank._remembered import rank_task_extraction
 from agentprompt.repo.rank._repository import RankOptions, read_repository, root_relative
 from agentprompt.repo.rank._task import (
@@ -45,12 +46,6 @@ from agentprompt.repo.rank._task import (
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry
 
 __all__ = [
-    "BODY_WEIGHT",
-    "CALL_WEIGHT",
-    "EXACT_WEIGHT",
-    "FILE_WEIGHT",
-    "NAME_WEIGHT",
-    "TRACE_WEIGHT",
     "RelevantSymbol",
     "rank_symbols",
     "rank_symbols_in",
@@ -72,8 +67,12 @@ CALL_WEIGHT = 0.3
 """What a definition gains for each name the task writes that it calls."""
 MAX_CALLS = 2
 """At most this many called names count."""
-TRACE_WEIGHT = 1.0
-"""What a definition a frame of the task's stack trace points into gains."""
+TRACE_WEIGHT = 1.5
+"""What a definition the last frame of the task's stack trace points into gains (the
+first frame: half of it)."""
+TRACE_FIRST = 0.5
+"""The share of :data:`TRACE_WEIGHT` the first frame gets (the frames between: more the
+deeper they are)."""
 FILE_WEIGHT = 0.5
 """What a definition of the best file gains (less in a file ranked lower)."""
 
@@ -83,19 +82,25 @@ is ranked too, variables are not."""
 SHARED_NAME_POWER = 0.5
 """A name the task writes that ``n`` definitions bear gives each of them
 :data:`NAME_WEIGHT` divided by ``n`` to this power (``setup``, ``__init__``)."""
-CLASS_FACTOR = 1.0
-"""The share of the name signal a class holding definitions keeps (measured: making it
-smaller lost the classes an accepted fix changed)."""
 MIN_PHRASE = 8
 """A quoted string of the task shorter than this is not looked for verbatim."""
 
+RELATED_FACTOR = 0.5
+"""How much a name's term counts when the task has another form of its word (``iter``
+for ``iterating``)."""
+MIN_STEM = 4
+"""Words shorter than this are matched only as they are."""
+
+_ENDINGS = (
+    *("ations", "ation", "ating", "ated", "ates", "ate", "ings", "ing", "ions", "ion"),
+    *("ers", "er", "ed", "es", "s", "e"),
+)
 _K1 = 1.2
 _B = 0.75
 _BACKTICKS = re.compile(r"`+([^`\n]+?)`+")
 _QUOTED = re.compile(r"""(?<![\w])(["'])([^"'\n]{4,200}?)\1""")
-_CALLED = re.compile(r"([^\W\d]\w*)\s*\(")
+_CALLED = re.compile(r"([^\W\d]\w*)\(")
 _DOTTED = re.compile(r"\b[^\W\d]\w*(?:\.[^\W\d]\w*)+\b")
-_TERM_TOKEN = re.compile(r"[^\W\d]\w*")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b(?:e\.g|i\.e|etc)\b\.?")
 
 
@@ -130,8 +135,6 @@ class _Candidate:
     end: int
     own: str
     """Its own lines (those of the definitions inside it left out)."""
-    members: int = 0
-    """How many definitions it holds."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,6 +152,10 @@ class _TaskCode:
     """Quoted strings and backticked text that is not a bare identifier."""
     frames: tuple[tuple[str, int, str], ...]
     """Stack trace frames: (file as written, line, function or empty)."""
+    evidence: frozenset[str]
+    """The names a definition's body or calls may hold as evidence: :attr:`names` less
+    the frames' functions (a frame's caller holds the next frame's name, which says
+    nothing the trace does not)."""
 
 
 def rank_symbols_in(
@@ -177,6 +184,7 @@ def rank_symbols_in(
     if not candidates:
         return ()
     best_file = max(file_scores.values(), default=0.0)
+    frames = [f for f in code.frames if any(_same_file(f[0], p) for p in file_scores)]
     parts: list[list[RankReason]] = [[] for _ in candidates]
     for number, reason in _name_reasons(code, candidates):
         parts[number].append(reason)
@@ -185,19 +193,19 @@ def rank_symbols_in(
     for number, reason in _exact_reasons(code, candidates):
         parts[number].append(reason)
     for number, candidate in enumerate(candidates):
-        called = [c for c in dict.fromkeys(candidate.entry.calls) if c in code.names]
+        called = [c for c in dict.fromkeys(candidate.entry.calls) if c in code.evidence]
         if called:
             weight = CALL_WEIGHT * min(len(called), MAX_CALLS)
             parts[number].append(RankReason(signal="calls", detail=_listed(called), weight=weight))
-        traced = _traced(code, candidate)
+        traced, weight = _traced(frames, candidate)
         if traced:
-            parts[number].append(RankReason(signal="trace", detail=traced, weight=TRACE_WEIGHT))
+            parts[number].append(RankReason(signal="trace", detail=traced, weight=weight))
         share = file_scores[candidate.path] / best_file if best_file > 0 else 0.0
         if share > 0 and parts[number]:
             parts[number].append(
                 RankReason(
                     signal="file",
-                    detail=f"{share:.2f} of the best file",
+                    detail=_file_detail(share),
                     weight=FILE_WEIGHT * share,
                 )
             )
@@ -227,17 +235,22 @@ def rank_symbols(
     options: RankOptions | None = None,
     *,
     files: int = 10,
-    limit: int = 30,
+    limit: int | None = 30,
     discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
 ) -> tuple[RelevantSymbol, ...]:
     """The definitions of ``root`` most relevant to ``task``: its files are ranked for the
     task (see :func:`~agentprompt.repo.rank.rank_repository`), the best ``files`` of them
-    read, and their definitions ranked (see :func:`rank_symbols_in`), at most ``limit``.
-    Raises :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked
-    for, before anything is read."""
+    read, and their definitions ranked (see :func:`rank_symbols_in`), at most ``limit``
+    (None: all of them); ``progress`` is told of the files parsed. Raises
+    :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked for,
+    before anything is read."""
     check_task(task)
     options = options or RankOptions()
-    with read_repository(root, options, discovery=discovery) as (found, extraction):
+    with read_repository(root, options, discovery=discovery, progress=progress) as (
+        found,
+        extraction,
+    ):
         focus = tuple(root_relative(found.root, p) for p in options.focus)
         ranking, _summary = rank_task_extraction(extraction, task, focus=focus)
         best = [(f.path, f.score) for f in ranking.files[: max(files, 0)] if f.score > 0]
@@ -255,15 +268,16 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
     """The definitions of one file that are ranked, each with its own lines."""
     lines = text.splitlines()
     entries = [s for s in symbols.symbols if _ranked(s)]
-    ends = _ends(entries, symbols.detailed, len(lines))
+    ends = _ends(entries, symbols.detailed, lines)
     spans = list(zip(entries, ends, strict=True))
     found = []
     for index, (entry, end) in enumerate(spans):
-        inner = [
-            (other.line, other_end)
-            for other, other_end in spans[index + 1 :]
-            if other.depth > entry.depth and entry.line <= other.line <= end
-        ]
+        inner = []
+        for other, other_end in spans[index + 1 :]:
+            if other.line > end:
+                break  # in source order: the rest lie further down
+            if other.depth > entry.depth:
+                inner.append((other.line, other_end))
         own: list[str] = []
         cursor = entry.line
         for first, last in inner:
@@ -278,7 +292,6 @@ def _candidates(path: str, symbols: FileSymbols, text: str) -> list[_Candidate]:
                 start=entry.line,
                 end=end,
                 own="\n".join(own),
-                members=len(inner),
             )
         )
     return found
@@ -288,18 +301,20 @@ def _ranked(entry: SymbolEntry) -> bool:
     return entry.kind in CODE_KINDS or (entry.kind == "property" and entry.end_line > entry.line)
 
 
-def _ends(entries: list[SymbolEntry], detailed: bool, total: int) -> list[int]:
-    """Each definition's last line: as extracted, or (without details) the line before
-    the next definition at its depth or above begins, blank lines left out."""
+def _ends(entries: list[SymbolEntry], detailed: bool, lines: list[str]) -> list[int]:
+    """Each definition's last line: as extracted, or (without details) the last line that
+    is not blank before the next definition at its depth or above begins."""
     if detailed:
         return [max(e.end_line, e.line) for e in entries]
     ends = []
     for index, entry in enumerate(entries):
-        end = total
+        end = len(lines)
         for other in entries[index + 1 :]:
             if other.depth <= entry.depth:
                 end = other.line - 1
                 break
+        while end > entry.line and not lines[end - 1].strip():
+            end -= 1
         ends.append(max(end, entry.end_line, entry.line))
     return ends
 
@@ -339,6 +354,7 @@ def _task_code(task: str) -> _TaskCode:
     return _TaskCode(
         terms=_task_terms(task),
         names=kept,
+        evidence=kept - {function for _, _, function in frames},
         dotted=frozenset(dotted),
         phrases=frozenset(p for p in phrases if len(p) >= MIN_PHRASE),
         frames=frames,
@@ -370,12 +386,18 @@ def _name_reasons(
     def idf(term: str) -> float:
         return math.log(1 + (total - counts[term] + 0.5) / (counts[term] + 0.5))
 
+    stems = {_stem(t) for t in code.terms if len(t) >= MIN_STEM}
+    memo: dict[str, bool] = {}
+
+    def related(term: str) -> bool:
+        if term not in memo:
+            memo[term] = len(term) >= MIN_STEM and _stem(term) in stems
+        return memo[term]
+
     for number, candidate in enumerate(candidates):
         entry = candidate.entry
         if entry.name in code.names:
             weight = NAME_WEIGHT / named[entry.name] ** SHARED_NAME_POWER
-            if entry.kind == "class" and candidate.members:
-                weight *= CLASS_FACTOR
             yield number, RankReason(signal="name", detail=entry.name, weight=weight)
             continue
         weight = 0.0
@@ -385,10 +407,12 @@ def _name_reasons(
             if not terms:
                 continue
             hit = sorted(t for t in terms if t in code.terms)
-            if hit:
+            near = sorted(t for t in terms if t not in code.terms and related(t))
+            if hit or near:
                 whole = sum(idf(t) for t in terms) or 1.0
-                weight += factor * NAME_TERMS_WEIGHT * sum(idf(t) for t in hit) / whole
-                matched.extend(t for t in hit if t not in matched)
+                found = sum(idf(t) for t in hit) + RELATED_FACTOR * sum(idf(t) for t in near)
+                weight += factor * NAME_TERMS_WEIGHT * found / whole
+                matched.extend(t for t in [*hit, *near] if t not in matched)
         if weight > 0:
             yield number, RankReason(signal="name", detail=_listed(matched), weight=weight)
 
@@ -404,7 +428,7 @@ def _body_reasons(
     lengths: list[int] = []
     for candidate in candidates:
         counts: Counter[str] = Counter()
-        for token in _TERM_TOKEN.findall(candidate.own):
+        for token in _IDENT.findall(candidate.own):
             counts.update(split_identifier(token))
         lengths.append(sum(counts.values()))
         frequencies.append(Counter({t: c for t, c in counts.items() if t in query}))
@@ -435,7 +459,7 @@ def _exact_reasons(
 ) -> Iterable[tuple[int, RankReason]]:
     """The exact signal: the task's identifiers, dotted names and quoted strings found
     verbatim in a definition's own lines, each weighing more the fewer hold it."""
-    wanted = sorted(code.names)
+    wanted = sorted(code.evidence)
     found: list[list[str]] = []
     holding: Counter[str] = Counter()
     for candidate in candidates:
@@ -456,17 +480,44 @@ def _exact_reasons(
         yield number, RankReason(signal="exact", detail=_listed(ordered), weight=weight)
 
 
-def _traced(code: _TaskCode, candidate: _Candidate) -> str:
-    """The frame of the task's stack trace that points into ``candidate``, or empty."""
-    for written, line, function in code.frames:
-        tail = written.replace("\\", "/").rsplit("/", 1)[-1]
-        if not tail or not ("/" + candidate.path).endswith("/" + tail):
+def _traced(frames: Sequence[tuple[str, int, str]], candidate: _Candidate) -> tuple[str, float]:
+    """The deepest of ``frames`` (those of the task's stack traces in the files ranked)
+    that points into ``candidate``, and its weight: :data:`TRACE_WEIGHT` for the last
+    (nearest where the error was raised), down to half of it for the first; empty and 0
+    when none does."""
+    for position in range(len(frames) - 1, -1, -1):
+        written, line, function = frames[position]
+        if not _same_file(written, candidate.path):
             continue
         if function == candidate.entry.name or (
             not function and candidate.start <= line <= candidate.end
         ):
-            return f"{tail}:{line}" + (f" in {function}" if function else "")
-    return ""
+            tail = written.replace("\\", "/").rsplit("/", 1)[-1]
+            detail = f"{tail}:{line}" + (f" in {function}" if function else "")
+            return detail, TRACE_WEIGHT * (
+                TRACE_FIRST + (1 - TRACE_FIRST) * (position + 1) / len(frames)
+            )
+    return "", 0.0
+
+
+def _same_file(written: str, path: str) -> bool:
+    """Whether a path as a stack trace writes it may be ``path`` (same last part)."""
+    tail = written.replace("\\", "/").rsplit("/", 1)[-1]
+    return bool(tail) and ("/" + path).endswith("/" + tail)
+
+
+def _file_detail(share: float) -> str:
+    """How the file's score compares with the best file's."""
+    return "the best file" if share >= 1.0 else f"{share:.2f} of the best file's score"
+
+
+def _stem(term: str) -> str:
+    """``term`` without the endings English puts on a word (``iterating``, ``iterates``
+    and ``iter`` give ``iter``; ``weights`` and ``weighted`` give ``weight``)."""
+    for ending in _ENDINGS:
+        if term.endswith(ending) and len(term) - len(ending) >= MIN_STEM:
+            return term[: -len(ending)]
+    return term
 
 
 def _listed(names: Sequence[str]) -> str:

@@ -153,6 +153,23 @@ async function rankFiles() {
     " files, most relevant to the task first.";
 }
 
+function rankedSymbolItem(symbol) {
+  // A ranked function or class: its score, place (path:start-end), name and reasons.
+  const why = symbol.reasons.map((r) => r.signal + ": " + r.detail).join("; ");
+  return el("li", { className: "ranked-symbol" },
+    el("span", { className: "score" }, symbol.score.toFixed(3) + " "),
+    el("code", {}, symbol.path + ":" + symbol.start + "-" + symbol.end), " ",
+    el("span", { className: "name" }, symbol.name), " ",
+    el("span", { className: "why" }, why));
+}
+
+async function rankSymbols() {
+  const found = await rpc("rank_symbols", { task: $("task").value, top: 15 });
+  $("ranked-symbols").replaceChildren(...found.symbols.map(rankedSymbolItem));
+  $("rank-status").textContent = found.symbols.length + " functions and classes of the " +
+    found.files + " best files, most relevant to the task first.";
+}
+
 function treeItems(node) {
   const items = [];
   for (const child of node.children || []) {
@@ -186,10 +203,13 @@ async function loadTree() {
     // The session's own patterns and budget, where the fields are still empty.
     if (!$("include").value) $("include").value = tree.session.include.join("\n");
     if (!$("exclude").value) $("exclude").value = tree.session.exclude.join("\n");
-    if (!$("max-tokens").value && tree.session.max_tokens) $("max-tokens").value = tree.session.max_tokens;
+    // The session's budget as a hint: a value in the field would win over a chat chosen later.
+    $("max-tokens").placeholder = tree.session.max_tokens ?
+      "this session: " + tree.session.max_tokens : "this session: no budget";
   }
   // Undo is offered once a reply has been applied in the session in progress.
   $("undo").disabled = !(tree.session && tree.session.rounds > 0);
+  renderBudgets(tree.budgets);
   renderTree();
 }
 
@@ -251,9 +271,31 @@ function patterns(id) {
   return $(id).value.split("\n").map((line) => line.trim()).filter((line) => line);
 }
 
+function renderBudgets(budgets) {
+  // The chat presets (once) and the default a new session gets, in the budget's select.
+  const select = $("chat");
+  const fallback = budgets.default === null ? "no budget" : budgets.default + " tokens";
+  select.options[0].textContent = "the default (" + fallback + ")" +
+    (budgets.default_error ? ": " + budgets.default_error : "");
+  if (select.options.length > 2) return;
+  const presets = budgets.chats.map((chat) =>
+    el("option", { value: chat.name }, chat.name + " (" + chat.tokens + " tokens)"));
+  select.options[0].after(...presets);
+}
+
 function maxTokens() {
   const value = $("max-tokens").value.trim();
   return value ? Number(value) : null;
+}
+
+function budgetParams(params) {
+  // The budget field wins over the chat; neither: a new session takes the default, a
+  // session in progress keeps its own.
+  const chat = $("chat").value;
+  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  else if (chat === "none") params.max_tokens = "none";
+  else if (chat) params.chat = chat;
+  return params;
 }
 
 function downloadPrompt() {
@@ -274,7 +316,7 @@ async function buildPrompt() {
   const exclude = patterns("exclude");
   if (include.length) params.include = include;
   if (exclude.length) params.exclude = exclude;
-  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  budgetParams(params);
   if (tree && tree.session && tree.session.rounds > 0) {
     // As pack --task --new: a session with replies applied is replaced only when asked.
     if (!window.confirm("A session is in progress (round " + tree.session.rounds +
@@ -289,8 +331,7 @@ async function buildPrompt() {
 
 async function resendAll() {
   // Everything again (system part, task, structure, files in context), for a new chat.
-  const params = { full: true };
-  if (maxTokens() !== null) params.max_tokens = maxTokens();
+  const params = budgetParams({ full: true });
   renderPrompt(await rpc("build_prompt", params));
   await loadBreakdown();
 }
@@ -505,6 +546,7 @@ function start() {
   $("full").addEventListener("click", () => guarded(resendAll));
   $("download").addEventListener("click", () => guarded(async () => downloadPrompt()));
   $("rank-files").addEventListener("click", () => guarded(rankFiles));
+  $("rank-symbols").addEventListener("click", () => guarded(rankSymbols));
   $("preview").addEventListener("click", () => guarded(previewReply));
   $("apply").addEventListener("click", () => guarded(applyReply));
   $("undo").addEventListener("click", () => guarded(undoRound));
