@@ -1,6 +1,7 @@
 """Follow-up rounds: after the first prompt, each prompt sends only what the chat does not
-hold yet (feedback first, files asked for, files changed on disk, the task as a reminder);
-``pack --full`` sends everything again for a new chat."""
+hold yet (feedback first, files asked for, files changed on disk, then the task: restated
+once the chat may have lost it, else a line referring to it); ``pack --full`` sends
+everything again for a new chat."""
 
 from __future__ import annotations
 
@@ -50,13 +51,18 @@ def _followup(run: Run, root: Path, reply: str) -> str:
     return again.out
 
 
-def test_after_a_failed_edit_the_follow_up_holds_the_feedback_and_the_task_only(
+REFERENCE = "## Task\nUnchanged: the task stated earlier in this chat.\n"
+"""How an English follow-up ends when the chat surely still holds the task."""
+
+
+def test_after_a_failed_edit_the_follow_up_holds_the_feedback_and_a_line_for_the_task(
     run: Run, example: Path, tmp_path: Path, clipboard: list[str]
 ) -> None:
     first = _start(run, example, ".")
     text = _followup(run, example, _reply(tmp_path, FAILED))
     assert text.startswith("✏️ Current mode: edit\n\n## Result of your last changes\n")
-    assert text.endswith("## Task (reminder)\nMake parseJSON safe\n")
+    assert text.endswith(REFERENCE)
+    assert "Make parseJSON safe" not in text
     # The chat holds the file: the feedback quotes only the file's line the block got wrong.
     assert "Line 9 of the file reads `export function parseJSON(str: string): unknown {`" in text
     # No file is sent again: the chat holds them all.
@@ -75,7 +81,7 @@ def test_the_follow_up_orders_feedback_requested_files_changed_files_then_the_ta
     feedback = text.index("## Result of your last changes")
     asked = text.index("## Files added to the context\n\n### scripts/report.py\n```python\n")
     changed = text.index("## Files changed since you last saw them")
-    task = text.index("## Task (reminder)")
+    task = text.index(REFERENCE)
     assert feedback < asked < changed < task
     assert "### src/index.ts (diff)\n```diff\n" in text
     assert "+// touched by hand\n" in text
@@ -140,7 +146,7 @@ def test_a_follow_up_in_japanese_keeps_the_mode_line(
     text = _followup(run, example, _reply(tmp_path, ASK))
     assert text.startswith("✏️ 現在のモード: 編集モード\n")
     assert "## 追加されたファイル\n\n### scripts/report.py\n" in text
-    assert text.endswith("## タスク (再掲)\nMake parseJSON safe\n")
+    assert text.endswith("## タスク\n変更なし: このチャットで先に示したタスクのままです。\n")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -157,3 +163,40 @@ def test_follow_up_snapshot(
     index.write_text(index.read_text().replace("return 0;", "return 2;"))
     text = _followup(run, example, _reply(tmp_path, ASK))
     snapshot(f"bridge/followup_{lang}.md", text)
+
+
+def test_restate_tokens_0_states_the_task_in_every_follow_up(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    _start(run, example, "src/utils.ts")
+    assert run("pack", "--root", str(example), "--restate-tokens", "0").code == 0
+    text = _followup(run, example, _reply(tmp_path, FAILED))
+    assert text.endswith("## Task (reminder)\nMake parseJSON safe\n")
+    again = _followup(run, example, _reply(tmp_path, FAILED, "again.md"))
+    assert again.endswith("## Task (reminder)\nMake parseJSON safe\n")
+
+
+def test_the_task_is_restated_once_the_chat_has_read_the_threshold_then_referred_to(
+    run: Run, example: Path, tmp_path: Path, clipboard: list[str]
+) -> None:
+    first = _start(run, example, "src/utils.ts")
+    tokens = shared_counter().count(first)
+    # The first prompt states the task at its head: all its tokens were read after it.
+    limit = tokens + 10
+    assert run("pack", "--root", str(example), "--restate-tokens", str(limit)).code == 0
+    padding = "Some words about the change. " * 20
+    restated = _followup(run, example, _reply(tmp_path, padding + "\n" + FAILED))
+    assert restated.endswith("## Task (reminder)\nMake parseJSON safe\n")
+    # Stated last in that follow-up: the count starts again from there.
+    status = json.loads(run("bridge", "status", "--root", str(example), "--json").out)
+    assert status["restate_tokens"] == limit and status["pending_task"] == [True, 0]
+    referred = _followup(run, example, _reply(tmp_path, FAILED, "again.md"))
+    assert referred.endswith(REFERENCE)
+
+
+def test_a_negative_restate_threshold_is_refused(
+    run: Run, example: Path, clipboard: list[str]
+) -> None:
+    _start(run, example, "src/utils.ts")
+    result = run("pack", "--root", str(example), "--restate-tokens", "-1")
+    assert result.code == 2 and "--restate-tokens" in result.err

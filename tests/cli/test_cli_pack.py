@@ -241,9 +241,10 @@ def test_unknown_file_is_bad_input(run: Run, example: Path) -> None:
     assert "nope.ts" in result.err
 
 
-def test_reply_with_no_blocks_is_bad_input(run: Run, example: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", ["", "  \n\t\n"], ids=["empty", "whitespace"])
+def test_an_empty_reply_is_bad_input(run: Run, example: Path, tmp_path: Path, text: str) -> None:
     run("pack", "--root", str(example), "--task", "t")
-    _untouched(run, example, "apply", _reply(tmp_path, "just prose\n"), "--root", str(example))
+    _untouched(run, example, "apply", _reply(tmp_path, text), "--root", str(example))
 
 
 def test_part_out_of_range_is_bad_input(run: Run, example: Path) -> None:

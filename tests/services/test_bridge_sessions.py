@@ -135,10 +135,12 @@ def test_an_apply_outside_the_session_leaves_it_alone(sessions: BridgeSessions, 
     assert sessions.status() == before
 
 
-def test_a_reply_with_nothing_to_apply_writes_nothing(sessions: BridgeSessions) -> None:
+def test_a_reply_with_nothing_to_apply_outside_a_session_writes_nothing(
+    sessions: BridgeSessions,
+) -> None:
     _start(sessions)
     with pytest.raises(EmptyReply) as caught:
-        sessions.apply("Sure, here is what I would do.")
+        sessions.apply("Sure, here is what I would do.", session=False)
     assert "check the --dialect" in caught.value.worded(lambda name: f"--{name}")
     assert sessions.status()[1].rounds == 0
 

@@ -410,3 +410,46 @@ def test_the_budget_select_offers_the_default_and_the_chat_presets(page: Page, r
         page.get_by_role("button", name="Send everything again").click()
     found = find_session(repo)
     assert found is not None and found[1].max_tokens is None
+
+
+def test_an_answer_then_a_note_and_a_commands_output_make_the_next_prompt(
+    page: Page, repo: Path
+) -> None:
+    page.get_by_label("Task").fill("parseJSON throws on invalid input; make it return null.")
+    page.get_by_role("button", name="Add src/utils.ts").click()
+    page.get_by_role("button", name="Build prompt").click()
+    expect(page.locator("#prompt-status")).to_contain_text("whole prompt")
+
+    # A reply with nothing to apply is the model's answer, recorded in the session.
+    page.get_by_label("Paste the model's reply").fill("Should it also log the error?")
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Apply").click()
+    result = page.locator("#reply-result")
+    expect(result).to_contain_text("The model's answer (nothing to apply)")
+    expect(result).to_contain_text("Should it also log the error?")
+    expect(result).to_contain_text("Recorded in the session")
+    found = find_session(repo)
+    assert found is not None and found[1].answer == "Should it also log the error?"
+
+    # The user answers with a note: the next prompt holds it.
+    page.get_by_label("Note for the model").fill("No logging, just return null.")
+    page.get_by_role("button", name="Add note").click()
+    parts = page.locator("#parts .part").first
+    expect(parts).to_contain_text("## Note from the user")
+    expect(parts).to_contain_text("No logging, just return null.")
+
+    # A command's output and exit status go in too.
+    command = "python3 -c \"import sys; print('1 failed'); sys.exit(1)\""
+    page.get_by_label("Command to run in the repository").fill(command)
+    page.get_by_role("button", name="Run").click()
+    expect(page.locator("#input-status")).to_contain_text("exit status 1")
+    expect(parts).to_contain_text("Exit status 1.")
+    expect(parts).to_contain_text("1 failed")
+    shot(page, "12-note-and-run")
+
+    # A command that cannot be started is a clear error, and the session is unchanged.
+    before = find_session(repo)
+    page.get_by_label("Command to run in the repository").fill("no-such-program-here")
+    page.get_by_role("button", name="Run").click()
+    expect(page.locator("#error")).to_contain_text("cannot be started")
+    assert find_session(repo) == before

@@ -5,7 +5,9 @@ Errors::
     UsageError
     ├── NoBridgeSession   a command needs a bridge session and the root has none
     ├── UnknownFile       a path the bridge cannot show (outside the root, held back...)
-    └── LimitTooSmall     a split limit that cannot hold a part header and the longest line
+    ├── LimitTooSmall     a split limit that cannot hold a part header and the longest line
+    ├── BadNote           a note for the next prompt that is empty, whitespace or binary
+    └── CommandNotStarted a command to run for the next prompt that cannot be started
 
 Other bad input (a file to drop that is not in context, a file that changed while the
 prompt was made) is a ``UsageError``; a language with no prompts is the edit engine's
@@ -21,6 +23,17 @@ from agentprompt._lazy import lazy_attributes as _lazy_attributes
 if _typing.TYPE_CHECKING:
     from agentprompt.bridge.clipboard import CopyFunction, CopyResult, copy_prompt
     from agentprompt.bridge.control import add_files, drop_files
+    from agentprompt.bridge.inputs import (
+        DEFAULT_OUTPUT_TOKENS,
+        DEFAULT_RUN_TIMEOUT,
+        BadNote,
+        CommandNotStarted,
+        CommandRun,
+        UserNote,
+        check_note,
+        run_command,
+        trim_output,
+    )
     from agentprompt.bridge.pack import (
         BridgePrompt,
         build_prompt,
@@ -51,6 +64,15 @@ if _typing.TYPE_CHECKING:
 # The bridge's modules load on first use: a command that needs one of them (the workspace's
 # defaults, a session's state) does not pay for the prompt builder.
 _LAZY = {
+    "BadNote": "agentprompt.bridge.inputs",
+    "CommandNotStarted": "agentprompt.bridge.inputs",
+    "CommandRun": "agentprompt.bridge.inputs",
+    "DEFAULT_OUTPUT_TOKENS": "agentprompt.bridge.inputs",
+    "DEFAULT_RUN_TIMEOUT": "agentprompt.bridge.inputs",
+    "UserNote": "agentprompt.bridge.inputs",
+    "check_note": "agentprompt.bridge.inputs",
+    "run_command": "agentprompt.bridge.inputs",
+    "trim_output": "agentprompt.bridge.inputs",
     "BridgePrompt": "agentprompt.bridge.pack",
     "BridgeState": "agentprompt.bridge.state",
     "CopyFunction": "agentprompt.bridge.clipboard",
@@ -87,9 +109,14 @@ _LAZY = {
 __getattr__ = _lazy_attributes(globals(), _LAZY)
 
 __all__ = [
+    "DEFAULT_OUTPUT_TOKENS",
+    "DEFAULT_RUN_TIMEOUT",
     "DEFAULT_SPLIT_CHARS",
+    "BadNote",
     "BridgePrompt",
     "BridgeState",
+    "CommandNotStarted",
+    "CommandRun",
     "CopyFunction",
     "CopyResult",
     "LimitTooSmall",
@@ -99,9 +126,11 @@ __all__ = [
     "SizeReport",
     "SplitLimit",
     "UnknownFile",
+    "UserNote",
     "add_files",
     "advance",
     "build_prompt",
+    "check_note",
     "clear_session",
     "copy_prompt",
     "default_lang",
@@ -110,6 +139,7 @@ __all__ = [
     "load_session",
     "pack_repository",
     "reply_options",
+    "run_command",
     "run_round",
     "save_state",
     "session_view",
@@ -117,5 +147,6 @@ __all__ = [
     "split_limit",
     "split_prompt",
     "start_session",
+    "trim_output",
     "view_repository",
 ]

@@ -5,8 +5,11 @@ After a session's first prompt the chat holds the system part, the task, the str
 every file shown in full. A follow-up sends only what is new since: the results of the last
 reply's changes that did not apply, the files that cannot be shown, the files newly in
 context (asked for, or added by hand) in full, the files that changed on disk since the
-chat last saw them (as a diff against that version when the diff is shorter), and the task
-again as a reminder. The mode line opens it, as it opens every prompt.
+chat last saw them (as a diff against that version when the diff is shorter), the output of
+the commands the user ran and the user's notes, then the task: stated again when the chat
+may have lost it (:attr:`BridgeState.restates_task`: it has read
+:data:`~agentprompt.bridge.state.DEFAULT_RESTATE_TOKENS` tokens or more since it last read
+it), else one line that refers to it. The mode line opens it, as it opens every prompt.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from agentprompt.bridge._render import (
     _info,
     _section,
     file_segments,
+    render_inputs,
     segmented,
     slotted,
     summary_block,
@@ -125,8 +129,11 @@ def render_followup(
     if left_out:
         lines = "".join(f"- {p} ({level})\n" for p, level in left_out).rstrip("\n")
         rest += _section("left_out", lang, root, paths=lines)
+    rest += render_inputs(state.notes, state.runs, lang, root)
     body.append((None, rest))
     mode = mode_line(state, root)
+    if not state.restates_task:
+        return segmented(slotted("followup_brief", lang, root, "body", body, after="\n", mode=mode))
     return segmented(
         slotted("followup", lang, root, "body", body, after="\n", mode=mode, task=state.task)
     )

@@ -14,6 +14,7 @@ from typing import Literal
 
 from agentprompt.bridge._ranked import CodeBlock, detail_key, is_file_key, key_path
 from agentprompt.bridge._streamed import Piece, PromptText
+from agentprompt.bridge.inputs import CommandRun, UserNote
 from agentprompt.bridge.state import BridgeState
 from agentprompt.bridge.text import render_prompt
 from agentprompt.edits.instructions import dialect_instructions
@@ -35,6 +36,7 @@ __all__ = [
     "file_block",
     "file_segments",
     "render_edit_pieces",
+    "render_inputs",
     "render_system",
     "render_user",
     "render_user_keyed",
@@ -271,7 +273,7 @@ def _notes(
         out += _section("missing", lang, root, paths=lines)
     if state.feedback:
         out += _section("feedback", lang, root, feedback=state.feedback.rstrip("\n"))
-    return out
+    return out + render_inputs(state.notes, state.runs, lang, root)
 
 
 FOLD_OVER = 40
@@ -516,3 +518,25 @@ def render_user_keyed(
     return RenderedUser(
         text=PromptText(rendered.pieces()).join(), spans=tuple(spans), blocks=tuple(blocks)
     )
+
+
+def render_inputs(
+    notes: Sequence[UserNote], runs: Sequence[CommandRun], lang: str, root: Path | None = None
+) -> str:
+    """The prompt's sections for the user's input: each command's output, then the notes
+    (last, nearest the model's answer); empty when there is none."""
+    out = ""
+    for run in runs:
+        if run.status is None:
+            status = render_prompt("run_killed", lang, root, seconds=f"{run.timeout:g}")
+        else:
+            status = render_prompt("run_exit", lang, root, code=run.status)
+        body = run.output if not run.output or run.output.endswith("\n") else run.output + "\n"
+        fence = fence_for(body)
+        fenced = f"{fence}\n{body}{fence}"
+        out += render_prompt("run", lang, root, command=run.command, status=status, output=fenced)
+        out += "\n"
+    if notes:
+        joined = "\n\n".join(n.text for n in notes)
+        out += render_prompt("note", lang, root, note=joined) + "\n"
+    return out

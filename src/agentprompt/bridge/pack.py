@@ -131,6 +131,16 @@ class BridgePrompt:
     asked for (:mod:`agentprompt.bridge._fitting`)."""
     cuts: tuple[Cut, ...] = ()
     """What the budget cut to fit, in the order it was cut."""
+    states_task: bool = False
+    """The prompt states the task (a whole prompt, or a follow-up that restates it); else
+    it refers to the statement the chat holds, or asks to continue."""
+
+    @property
+    def task_told(self) -> tuple[bool, int]:
+        """Whether the prompt states the task, and how many of its tokens the chat reads
+        after that statement (:attr:`BridgeState.pending_task`): a follow-up restates it
+        last; a whole prompt states it first (all its tokens counted)."""
+        return self.states_task, 0 if self.states_task and self.followup else self.tokens
 
     @cached_property
     def text(self) -> str:
@@ -202,6 +212,7 @@ class BridgePrompt:
             "withheld": [{"path": f.path, "line": f.line, "kind": f.kind} for f in self.withheld],
             "continuation": self.continuation,
             "followup": self.followup,
+            "states_task": self.states_task,
             "parts": list(self.parts),
             "sections": [
                 {"id": s.id, "tokens": s.tokens, "priority": s.priority} for s in self.sections
@@ -888,4 +899,5 @@ def _finish(
         shown=shown,
         sections=fitted.sections if fitted else (),
         cuts=fitted.cuts if fitted else (),
+        states_task=not continuation and (not followup or state.restates_task),
     )

@@ -25,7 +25,7 @@ from agentprompt.repo.discovery.patterns import left_out_by
 from agentprompt.repo.secrets import scan_texts
 from agentprompt.store import default_cache_path
 
-__all__ = ["Round", "advance", "reply_options", "run_round"]
+__all__ = ["Answer", "Round", "advance", "answered", "reply_options", "run_round"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,13 +121,18 @@ def _still_owed(state: BridgeState, report: ApplyReport) -> tuple[str, ...] | No
 
 
 def advance(
-    state: BridgeState, report: ApplyReport, view: RepoView, root: Path | None = None
+    state: BridgeState,
+    report: ApplyReport,
+    view: RepoView,
+    root: Path | None = None,
+    *,
+    reply_tokens: int = 0,
 ) -> tuple[BridgeState, tuple[str, ...]]:
-    """The state after ``report``'s reply, and the files it added to the context (reasons
-    for the files that cannot be shown are worded in the session's language, with the
-    prompt files of ``root``)."""
+    """The state after ``report``'s reply (``reply_tokens`` long), and the files it added
+    to the context (reasons for the files that cannot be shown are worded in the session's
+    language, with the prompt files of ``root``)."""
     # The chat has the prompt the reply answers: what it sent is the chat's now.
-    state = state.with_reply()
+    state = state.with_reply(reply_tokens)
     deleted = {a.path for a in report.applied if a.action == "delete"}
     written = tuple(a.path for a in report.applied if a.action == "write")
     touched = [a.path for a in report.applied if a.action in ("write", "patch", "edit", "replace")]
@@ -202,6 +207,7 @@ def run_round(
     *,
     keep: Callable[[BridgeState], None] | None = None,
     before: RepoView | None = None,
+    reply_tokens: int = 0,
 ) -> Round:
     """The session's next state and prompt after a reply was applied (as ``report`` says).
 
@@ -210,19 +216,64 @@ def run_round(
     made (a split limit or budget the new files do not fit raises its usage error); once
     the prompt is built it receives the state again with the files the prompt shows in full
     among those the model has seen. ``before``: the repository's view taken before the
-    reply was applied, by whose rules its requests are judged.
+    reply was applied, by whose rules its requests are judged. ``reply_tokens``: the
+    reply's length, which the chat has read (:attr:`BridgeState.since_task`).
     """
     # A dry run wrote nothing: its next prompt shows the files as the reply's edits would
     # leave them, so it is the prompt a real apply would make.
     overlay = report.planned if report.dry_run else {}
     view = overlay_view(session_view(root, state), overlay)
     judge = view if before is None else _as_then(view, before, report)
-    new, added = advance(state, report, judge, root)
+    new, added = advance(state, report, judge, root, reply_tokens=reply_tokens)
     new = new.with_sent(_written_by(root, report, overlay))
     if keep is not None:
         keep(new)
     prompt = build_prompt(root, new, view=view, overlay=overlay, remember=keep is not None)
-    shown = new.after_prompt(prompt.shown_in_full, prompt.sends)
+    shown = new.after_prompt(prompt.shown_in_full, prompt.sends, task=prompt.task_told)
     if keep is not None and shown != new:
         keep(shown)
     return Round(state=shown, prompt=prompt, added=added, missing=shown.missing)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer:
+    """A reply that held nothing to apply: the model's answer for the round."""
+
+    state: BridgeState
+    """The session's state after it (the answer recorded)."""
+    prompt: BridgePrompt | None = None
+    """The next prompt, when the user had added something for it (a note, a command's
+    output); None: the next prompt waits for the user's input."""
+
+
+def answered(
+    root: Path,
+    state: BridgeState,
+    answer: str,
+    *,
+    keep: Callable[[BridgeState], None] | None = None,
+    reply_tokens: int = 0,
+    dry_run: bool = False,
+) -> Answer:
+    """The session after a reply holding no edit, request or marker (``answer``, the
+    model's words: the work is done, or it asks something): the round moves on with the
+    answer recorded, and the next prompt is made now only when the user has added a note
+    or a command's output for it (else it is made once they do). ``keep`` receives each
+    state to save, as in :func:`run_round`; ``dry_run`` remembers no text."""
+    new = replace(
+        state.with_reply(reply_tokens),
+        rounds=state.rounds + 1,
+        continuation=None,
+        missing=(),
+        feedback="",
+    )
+    new = replace(new, answer=answer.strip())
+    if keep is not None:
+        keep(new)
+    if not new.waiting_input:
+        return Answer(state=new)
+    prompt = build_prompt(root, new, remember=keep is not None and not dry_run)
+    shown = new.after_prompt(prompt.shown_in_full, prompt.sends, task=prompt.task_told)
+    if keep is not None:
+        keep(shown)
+    return Answer(state=shown, prompt=prompt)

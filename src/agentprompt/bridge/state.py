@@ -13,10 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from agentprompt.bridge.inputs import CommandRun, UserNote
 from agentprompt.errors import UsageError, literal
 from agentprompt.store import Store, StoreError, default_store_path
 
 __all__ = [
+    "DEFAULT_RESTATE_TOKENS",
     "KIND",
     "BridgeState",
     "NoBridgeSession",
@@ -32,6 +34,12 @@ KIND = "bridge"
 """The store's session kind for bridge sessions."""
 
 Mode = Literal["browse", "edit"]
+
+DEFAULT_RESTATE_TOKENS = 12_000
+"""A follow-up states the task again once the chat has read this many tokens since it was
+last stated. The smallest window a web chat keeps is about 16K tokens (ChatGPT's free
+plan): a task stated more than 12K tokens ago may be pushed out of it by the next prompt
+and reply. Restating costs a few hundred tokens, so a few percent of what is sent."""
 
 
 class NoBridgeSession(UsageError):
@@ -97,6 +105,23 @@ class BridgeState:
     """Gitignore patterns of files never listed."""
     warn_tokens: int | None = None
     """Warn when a prompt is larger than this many tokens (``None``: the default)."""
+    restate_tokens: int | None = None
+    """A follow-up states the task again once the chat has read this many tokens since it
+    was last stated (``None``: :data:`DEFAULT_RESTATE_TOKENS`; 0: every follow-up)."""
+    since_task: int = 0
+    """Tokens the chat has read (prompts and replies) since it last read the task, up to
+    the current prompt."""
+    pending_task: tuple[bool, int] = (False, 0)
+    """Whether the current prompt states the task, and how many of its tokens come after
+    that statement (all of them when it does not): the chat has read them once a reply to it
+    is applied."""
+    notes: tuple[UserNote, ...] = ()
+    """The user's notes for the next prompt (and the current one's, until a reply to it)."""
+    runs: tuple[CommandRun, ...] = ()
+    """Commands the user ran, for the next prompt (and the current one's, until a reply)."""
+    answer: str = ""
+    """The model's last reply when it held nothing to apply: its answer (the work is done,
+    or it asks the user something)."""
 
     @classmethod
     def starting(
@@ -159,6 +184,12 @@ class BridgeState:
             "includes": list(self.includes),
             "excludes": list(self.excludes),
             "warn_tokens": self.warn_tokens,
+            "restate_tokens": self.restate_tokens,
+            "since_task": self.since_task,
+            "pending_task": list(self.pending_task),
+            "notes": [n.to_json() for n in self.notes],
+            "runs": [r.to_json() for r in self.runs],
+            "answer": self.answer,
         }
 
     @classmethod
@@ -193,6 +224,12 @@ class BridgeState:
                 includes=tuple(str(p) for p in data.get("includes", ())),
                 excludes=tuple(str(p) for p in data.get("excludes", ())),
                 warn_tokens=_optional_int(data.get("warn_tokens")),
+                restate_tokens=_optional_int(data.get("restate_tokens")),
+                since_task=int(data.get("since_task", 0)),
+                pending_task=_pending_task(data.get("pending_task")),
+                notes=tuple(UserNote.from_json(n) for n in data.get("notes", ())),
+                runs=tuple(CommandRun.from_json(r) for r in data.get("runs", ())),
+                answer=str(data.get("answer", "")),
             )
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(
@@ -211,21 +248,73 @@ class BridgeState:
         return self.rounds == 0 or self.resend
 
     def after_prompt(
-        self, shown: tuple[str, ...], sends: tuple[tuple[str, str], ...]
+        self,
+        shown: tuple[str, ...],
+        sends: tuple[tuple[str, str], ...],
+        *,
+        task: tuple[bool, int] = (False, 0),
     ) -> BridgeState:
         """The state once a prompt showing ``shown`` in full and sending ``sends`` was
-        made: what it sends is pending until a reply to it is applied."""
-        return replace(self.with_shown(shown), pending=sends)
+        made: what it sends is pending until a reply to it is applied, and so are the
+        user's notes and command runs it holds. ``task``: whether it states the task, and
+        the tokens after that statement (:attr:`pending_task`)."""
+        new = replace(self.with_shown(shown), pending=sends, pending_task=task)
+        if any(not n.in_prompt for n in self.notes) or any(not r.in_prompt for r in self.runs):
+            new = replace(
+                new,
+                notes=tuple(replace(n, in_prompt=True) for n in self.notes),
+                runs=tuple(replace(r, in_prompt=True) for r in self.runs),
+            )
+        return new
 
-    def with_reply(self) -> BridgeState:
-        """The state once a reply to the current prompt came back: the chat holds what the
-        prompt sent (only that, when it was a whole prompt for a new chat)."""
+    def with_reply(self, reply_tokens: int = 0) -> BridgeState:
+        """The state once a reply to the current prompt came back (``reply_tokens`` long):
+        the chat holds what the prompt sent (only that, when it was a whole prompt for a new
+        chat), and the user's notes and runs it held are done with."""
         if self.full_next:
             sent = dict(self.pending)
         else:
             sent = dict(self.sent)
             sent.update(self.pending)
-        return replace(self, sent=tuple(sent.items()), pending=(), resend=False)
+        stated, after = self.pending_task
+        return replace(
+            self,
+            sent=tuple(sent.items()),
+            pending=(),
+            resend=False,
+            since_task=(0 if stated else self.since_task) + after + reply_tokens,
+            pending_task=(False, 0),
+            notes=tuple(n for n in self.notes if not n.in_prompt),
+            runs=tuple(r for r in self.runs if not r.in_prompt),
+            answer="",
+        )
+
+    @property
+    def restate_limit(self) -> int:
+        """The tokens the chat may read before a follow-up states the task again
+        (:attr:`restate_tokens`, or the default)."""
+        return self.restate_tokens if self.restate_tokens is not None else DEFAULT_RESTATE_TOKENS
+
+    @property
+    def restates_task(self) -> bool:
+        """A follow-up made now states the task again: the chat has read at least
+        :attr:`restate_limit` tokens since it last read it."""
+        return self.since_task >= self.restate_limit
+
+    def with_note(self, text: str) -> BridgeState:
+        """The state with the user's note ``text`` (checked) for the next prompt."""
+        return replace(self, notes=(*self.notes, UserNote(text=text)))
+
+    def with_run(self, run: CommandRun) -> BridgeState:
+        """The state with ``run`` for the next prompt (replacing an earlier run of the same
+        command not yet in a prompt)."""
+        kept = tuple(r for r in self.runs if r.in_prompt or r.command != run.command)
+        return replace(self, runs=(*kept, run))
+
+    @property
+    def waiting_input(self) -> bool:
+        """The user added a note or a command's output no prompt holds yet."""
+        return any(not n.in_prompt for n in self.notes) or any(not r.in_prompt for r in self.runs)
 
     def with_sent(self, known: dict[str, str]) -> BridgeState:
         """The state with the chat holding ``known``'s digests (by path)."""
@@ -242,6 +331,13 @@ class BridgeState:
 
 def _optional_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _pending_task(value: Any) -> tuple[bool, int]:
+    if not value:
+        return (False, 0)
+    stated, after = value
+    return (bool(stated), int(after))
 
 
 def _store_path(root: Path) -> Path:

@@ -195,6 +195,11 @@ def _json_errors(command: Callable[..., None]) -> Callable[..., None]:
     "by default such a reply is refused.",
 )
 @click.option(
+    "--note",
+    metavar="TEXT",
+    help="In a bridge session, add TEXT (your own words for the model) to the next prompt.",
+)
+@click.option(
     "--commit",
     is_flag=True,
     help="In a bridge session, commit the files the round changed, and only them, once it "
@@ -216,11 +221,15 @@ def apply_command(
     allow_hidden: bool,
     strict: bool,
     fix_encoding: bool,
+    note: str | None,
     commit: bool,
     do_recover: bool,
     as_json: bool,
 ) -> None:
-    """Apply the edits in REPLY (a file, or - for standard input) under --root."""
+    """Apply the edits in REPLY (a file, or - for standard input) under --root.
+
+    In a bridge session, a reply with nothing to apply is the model's answer: it is shown
+    and recorded, and the next prompt holds what you add next (bridge note, bridge run)."""
     sessions = BridgeSessions(Workspace(root))
     if do_recover:
         try:
@@ -250,7 +259,9 @@ def apply_command(
     try:
         # A bar on the terminal's stderr once the apply has run for a second.
         with scan_progress("Applying the reply's edits") as bar:
-            outcome = sessions.apply(text, choices, progress=bar.update, commit_model=_commit_model)
+            outcome = sessions.apply(
+                text, choices, progress=bar.update, note=note, commit_model=_commit_model
+            )
     except (WriteFailed, RollbackFailed) as exc:
         # Something was attempted and (for WriteFailed) rolled back: exit 1, not 2.
         if as_json:
@@ -270,6 +281,9 @@ def apply_command(
     # Everything below only reports: the session is saved already, so an output that
     # closes early (a pipe into head) loses no round.
     report = outcome.report
+    if outcome.answer is not None:
+        _show_answer(root, outcome, as_json)
+        return
     if not as_json:
         _show(report)
     if outcome.save_error is not None:
@@ -298,6 +312,44 @@ def apply_command(
         _show_commit(outcome)
     if not report.ok or outcome.commit_error is not None:
         sys.exit(EXIT_FAILED)
+
+
+def _show_answer(root: Path, outcome: ApplyOutcome, as_json: bool) -> None:
+    """A reply with nothing to apply: the model's answer, then the next prompt when the
+    user had added something for it, else what they can do next."""
+    assert outcome.answer is not None
+    state = outcome.answer.state
+    dry_run = outcome.report.dry_run
+    hint = None if outcome.round is not None else _answer_hint(root)
+    if as_json:
+        data: dict[str, Any] = {**outcome.report.to_json(), "answer": state.answer}
+        if outcome.round is not None:
+            data["bridge"] = show_round(
+                root, outcome.round, outcome.report, saved=outcome.saved, as_json=True
+            )
+        else:
+            data["bridge"] = {"state": state.to_json(), "prompt": None, "saved": outcome.saved}
+            data["next"] = hint
+        print_json(data)
+        return
+    heading = "The model's answer (nothing to apply"
+    heading += "; dry run: the session unchanged):" if dry_run else "; recorded in the session):"
+    console.print(Text(heading, style="bold"))
+    console.print(Text(printable(state.answer)))
+    if outcome.round is not None:
+        show_round(root, outcome.round, outcome.report, saved=outcome.saved, as_json=False)
+    elif hint is not None:
+        console.print(Text(hint, style="bold"))
+
+
+def _answer_hint(root: Path) -> str:
+    """What the user can do after the model's answer, in one line."""
+    where = "" if root == Path(".") else " --root " + shlex.quote(str(root))
+    return (
+        f"Next: answer it with agentprompt bridge note{where} TEXT, or show it a command's "
+        f"output with agentprompt bridge run{where} -- CMD, then print the next prompt with "
+        f"agentprompt pack{where}."
+    )
 
 
 def _commit_model() -> ModelClient | None:

@@ -1,4 +1,4 @@
-"""``agentprompt bridge status|add|drop|reset|undo``, and how ``agentprompt pack`` and
+"""``agentprompt bridge status|add|drop|note|run|reset|undo``, and how ``agentprompt pack`` and
 ``agentprompt apply`` deliver a prompt and show a bridge round."""
 
 from __future__ import annotations
@@ -10,10 +10,18 @@ from typing import Any
 import click
 from rich.text import Text
 
-from agentprompt.bridge import BridgePrompt, Round, split_limit
+from agentprompt.bridge import (
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_RUN_TIMEOUT,
+    BridgePrompt,
+    BridgeState,
+    CommandRun,
+    Round,
+    split_limit,
+)
 from agentprompt.bridge.clipboard import copy_prompt
 from agentprompt.bridge.text import render_prompt
-from agentprompt.cli._options import json_option, root_option
+from agentprompt.cli._options import json_option, read_text_source, root_option
 from agentprompt.cli._output import console, diff_text, err_console, print_json, printable
 from agentprompt.edits.apply import ApplyReport
 from agentprompt.errors import UsageError
@@ -165,6 +173,7 @@ def status_command(root: Path, as_json: bool) -> None:
         patterns = [f"--include {p}" for p in state.includes]
         patterns += [f"--exclude {p}" for p in state.excludes]
         console.print(Text("file patterns: " + printable(" ".join(patterns))))
+    _show_inputs(state)
     if state.continuation is None:
         kind = (
             "the whole prompt (for a new chat)"
@@ -172,6 +181,107 @@ def status_command(root: Path, as_json: bool) -> None:
             else "a follow-up with only what is new (pack --full sends everything)"
         )
         console.print(Text(f"next prompt: {kind}"))
+        if not state.full_next:
+            told = "states the task again" if state.restates_task else "refers to the task"
+            console.print(
+                Text(
+                    f"  it {told} ({state.since_task} tokens read since the task was stated; "
+                    f"restated from {state.restate_limit})"
+                )
+            )
+
+
+def _show_inputs(state: BridgeState) -> None:
+    """The model's last answer, and the user's notes and command runs the next prompt (or
+    the current one) holds."""
+    if state.answer:
+        console.print(Text("the model's last answer (nothing to apply):", style="bold"))
+        console.print(Text("  " + printable(state.answer).replace("\n", "\n  ")))
+    for note in state.notes:
+        where = "in the current prompt" if note.in_prompt else "pending, for the next prompt"
+        console.print(Text(f"note ({where}): " + printable(note.text)))
+    for run in state.runs:
+        where = "in the current prompt" if run.in_prompt else "pending, for the next prompt"
+        console.print(Text(f"command output ({where}): {printable(_ran(run))}"))
+
+
+def _ran(run: CommandRun) -> str:
+    """One line saying how a command the user ran ended."""
+    if run.timed_out:
+        how = f"stopped at the time limit ({run.timeout:g} s)"
+    else:
+        how = f"exit status {run.status} ({run.seconds:g} s)"
+    cut = f"; {run.cut_lines} lines ({run.cut_tokens} tokens) cut" if run.cut_lines else ""
+    held = f"; held back as likely secrets: {', '.join(run.held)}" if run.held else ""
+    return f"{run.command}: {how}{cut}{held}"
+
+
+def _next_prompt_line(root: Path) -> str:
+    where = "" if root == Path(".") else " --root " + shlex.quote(str(root))
+    return (
+        f"print the next prompt with agentprompt pack{where} (or it goes with the next "
+        "apply's prompt)"
+    )
+
+
+@bridge_group.command("note")
+@click.argument("text")
+@root_option
+@json_option("Print the session's state as JSON.")
+def note_command(text: str, root: Path, as_json: bool) -> None:
+    """Add TEXT (your own words for the model; - reads it from standard input) to the next
+    prompt, as its own section; kept in the session until that prompt is made."""
+    if text == "-":
+        text = read_text_source("-", "note")
+    added = _sessions(root).note(text)
+    if as_json:
+        print_json({"id": added.session_id, **added.state.to_json()})
+        return
+    console.print(Text("Note added to the next prompt; " + _next_prompt_line(root)))
+
+
+@bridge_group.command(
+    "run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
+)
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@root_option
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_RUN_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Kill the command after this many seconds (the prompt says so).",
+)
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    default=DEFAULT_OUTPUT_TOKENS,
+    show_default=True,
+    metavar="N",
+    help="Show at most N tokens of its output (the head and the tail; the prompt says what "
+    "was cut).",
+)
+@json_option("Print the run and the session's state as JSON.")
+def run_command(
+    command: tuple[str, ...], root: Path, timeout: float, max_tokens: int, as_json: bool
+) -> None:
+    """Run COMMAND in the repository root (no shell: give one, sh -c '...', for pipes) and
+    put its output and exit status in the next prompt, like a test run's failures. A
+    command that fails is no error here; one that cannot be started changes nothing."""
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        raise UsageError("give the command to run after --")
+    added = _sessions(root).run(command, timeout=timeout, max_tokens=max_tokens)
+    ran = added.run
+    assert ran is not None
+    if as_json:
+        print_json({"id": added.session_id, "run": ran.to_json(), **added.state.to_json()})
+        return
+    click.echo(printable(ran.output), nl=not ran.output.endswith("\n"))
+    console.print(Text(printable(_ran(ran)), style="bold"))
+    console.print(Text("Output added to the next prompt; " + _next_prompt_line(root)))
 
 
 @bridge_group.command("drop")

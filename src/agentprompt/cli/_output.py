@@ -37,7 +37,13 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-ARGUMENTS = {"paths": "PATHS", "reply": "the reply", "files": "FILES"}
+ARGUMENTS = {
+    "paths": "PATHS",
+    "reply": "the reply",
+    "files": "FILES",
+    "command": "COMMAND",
+    "note": "the note",
+}
 """The inputs the command line takes as positional arguments, by their plain names."""
 
 

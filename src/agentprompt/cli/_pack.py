@@ -129,6 +129,14 @@ def _say(text: str) -> None:
     help="Warn when the prompt is over N tokens (default 100000, or AGENTPROMPT_WARN_TOKENS); "
     "kept for the session.",
 )
+@click.option(
+    "--restate-tokens",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="State the task again in a follow-up once the chat has read N tokens since it last "
+    "read it (default 12000; 0: every follow-up); else the follow-up refers to it in one "
+    "line. Kept for the session.",
+)
 @click.option("--copy", is_flag=True, help="Copy the part (default 1) to the clipboard.")
 @click.option("--part", type=int, metavar="K", help="Print (or with --copy, copy) only part K.")
 @make_format_option(
@@ -162,6 +170,7 @@ def pack_command(
     split_tokens: int | None,
     output: Path | None,
     warn_tokens: int | None,
+    restate_tokens: int | None,
     copy: bool,
     part: int | None,
     fmt: str,
@@ -175,17 +184,17 @@ def pack_command(
 
     The first prompt of a session holds everything; after a reply is applied, each prompt
     holds only what the chat does not have yet (results of failed changes, files asked for,
-    files changed on disk, the task as a reminder). --full sends everything again, for a new
-    chat.
+    files changed on disk, your notes and commands' output, the task again when the chat may
+    have lost it). --full sends everything again, for a new chat.
 
     A session's prompts fit a token budget: by default one paste into the common web
     chats (see --max-tokens), or --chat NAME's; --max-tokens none sends the whole
     repository.
 
     On a session in progress, --lang, --max-tokens, --chat, --split-chars/--split-tokens,
-    --warn-tokens and --include-generated given here are stored for the session: the next
-    apply's prompt uses them too. The round does not move, so running pack twice prints the
-    same prompt."""
+    --warn-tokens, --restate-tokens and --include-generated given here are stored for the
+    session: the next apply's prompt uses them too. The round does not move, so running
+    pack twice prints the same prompt."""
     sessions = BridgeSessions(Workspace(root))
     if split_chars is not None and split_tokens is not None:
         raise UsageError("give --split-chars or --split-tokens, not both")
@@ -209,6 +218,7 @@ def pack_command(
         split_tokens=split_tokens,
         warn_tokens=warn_tokens,
         include_generated=include_generated,
+        restate_tokens=restate_tokens,
     )
 
     def before_save(prompt: BridgePrompt, _state: object) -> None:

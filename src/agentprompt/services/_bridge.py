@@ -1,6 +1,7 @@
 """The bridge session service: start a session, print its current prompt, apply a reply
-and move to the next round, add or drop files, show or clear the session, roll back an
-interrupted apply, undo the last applied round.
+and move to the next round (a reply with nothing to apply is the model's answer), add or
+drop files, add the user's note or a command's output to the next prompt, show or clear the
+session, roll back an interrupted apply, undo the last applied round.
 
 It is the one place the session's housekeeping is written (which state to start from,
 when to save, what is held under the apply's lock): the command line, the page and the MCP
@@ -11,9 +12,11 @@ Errors (each a :class:`~agentprompt.errors.UsageError` naming the input at fault
 
     UsageError
     ├── SessionInProgress   a new task while a session has had replies (give ``new``)
-    └── EmptyReply          a reply holding nothing to apply
+    └── EmptyReply          an empty reply, or outside a session one holding nothing to apply
 
 The engines' own errors pass through: :class:`~agentprompt.bridge.NoBridgeSession`,
+the user input's :class:`~agentprompt.bridge.inputs.BadNote` and
+:class:`~agentprompt.bridge.inputs.CommandNotStarted`,
 :class:`~agentprompt.bridge.UnknownFile`, the edit engine's ``WriteFailed`` and
 ``RollbackFailed`` (something was attempted), :class:`~agentprompt.store.StoreError`.
 """
@@ -27,11 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from agentprompt.bridge.control import add_files, drop_files
+from agentprompt.bridge.inputs import (
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_RUN_TIMEOUT,
+    CommandRun,
+    check_note,
+    run_command,
+)
 from agentprompt.bridge.pack import BridgePrompt, build_prompt, session_view, starting_state
-from agentprompt.bridge.rounds import Round, reply_options, run_round
+from agentprompt.bridge.rounds import Answer, Round, answered, reply_options, run_round
 from agentprompt.bridge.sizes import SizeReport, size_report
 from agentprompt.bridge.state import (
     BridgeState,
+    NoBridgeSession,
     clear_session,
     load_session,
     save_state,
@@ -68,13 +79,15 @@ from agentprompt.services._budgets import (
     requested_budget,
 )
 from agentprompt.services._workspace import Session, Workspace
-from agentprompt.store import StoreError
+from agentprompt.store import StoreError, default_cache_path
+from agentprompt.tokens import shared_counter
 
 __all__ = [
     "ApplyOutcome",
     "BridgeSessions",
     "EmptyReply",
     "FilesChanged",
+    "InputAdded",
     "PackedPrompt",
     "PromptChoices",
     "ReplyChoices",
@@ -133,7 +146,9 @@ class SessionInProgress(UsageError):
 
 
 class EmptyReply(UsageError):
-    """A reply that holds no edit block, request or other marker: nothing to apply."""
+    """A reply that is empty (or only whitespace), or, outside a session, holds no edit
+    block, request or other marker: nothing to apply. (In a session such a reply is the
+    model's answer, :attr:`ApplyOutcome.answer`.)"""
 
     def __init__(self) -> None:
         super().__init__(
@@ -164,6 +179,10 @@ class PromptChoices:
     """Warn when a prompt is over this many tokens."""
     include_generated: bool = False
     """List generated and minified files too."""
+    restate_tokens: int | None = None
+    """A follow-up states the task again once the chat has read this many tokens since it
+    last read it (0: every follow-up; see
+    :data:`~agentprompt.bridge.state.DEFAULT_RESTATE_TOKENS`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -247,6 +266,10 @@ class ApplyOutcome:
     dry run)."""
     save_error: StoreError | None = None
     """Why the session could not be saved after the reply's edits were written."""
+    answer: Answer | None = None
+    """The reply held nothing to apply: the model's answer, recorded in the session (whose
+    next prompt, in :attr:`round` too, is made only when the user added a note or a
+    command's output for it)."""
     commit: CommitResult | None = None
     """The round's git commit, when one was asked for and files were written."""
     commit_error: AgentPromptError | None = None
@@ -303,6 +326,18 @@ class FilesChanged:
     """The files added, or dropped."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class InputAdded:
+    """The session after the user added a note or a command's output to its next prompt."""
+
+    session_id: str
+    """The session's id."""
+    state: BridgeState
+    """Its new state (saved)."""
+    run: CommandRun | None = None
+    """The command that was run, as the next prompt shows it (None: a note was added)."""
+
+
 class BridgeSessions:
     """The copy-paste bridge's sessions in one workspace."""
 
@@ -356,6 +391,7 @@ class BridgeSessions:
             commit_rounds=request.commit_rounds,
         )
         state, view = starting_state(self._root, request.paths, make)
+        state = replace(state, restate_tokens=_restate(choices.restate_tokens))
         self._check_floor(budget, state, view)
         prompt, state = self._made(state, view, save, report, split, before_save)
         if save:
@@ -392,6 +428,8 @@ class BridgeSessions:
             ),
             resend=state.resend or full,
         )
+        if choices.restate_tokens is not None:
+            state = replace(state, restate_tokens=_restate(choices.restate_tokens))
         view = session_view(self._root, state)
         if budget is not None:
             self._check_floor(budget, state, view)
@@ -427,7 +465,7 @@ class BridgeSessions:
         )
         # The model sees this prompt: the files it holds in full are ones a reply may
         # rewrite, and what it sends is pending until a reply to it is applied.
-        state = state.after_prompt(prompt.shown_in_full, prompt.sends)
+        state = state.after_prompt(prompt.shown_in_full, prompt.sends, task=prompt.task_told)
         if before_save is not None:
             before_save(prompt, state)
         return prompt, state
@@ -451,15 +489,19 @@ class BridgeSessions:
         *,
         session: bool = True,
         progress: Progress | None = None,
+        note: str | None = None,
         commit_model: ModelSource | None = None,
     ) -> ApplyOutcome:
         """Apply ``reply`` as one transaction and, when a session is in progress (and
-        ``session``), run its round: the session advances and the next prompt is made.
+        ``session``), run its round: the session advances and the next prompt is made
+        (with the user's ``note``, if given, in it).
 
         A real apply and the session's update are one critical section (see
         :meth:`Workspace.applying`); a dry run takes no lock and saves nothing, and its
-        round gives the prompt a real apply would make next. A reply holding nothing to
-        apply is :class:`EmptyReply`, with nothing written.
+        round gives the prompt a real apply would make next. In a session, a reply holding
+        nothing to apply is the model's answer (:attr:`ApplyOutcome.answer`); an empty one,
+        or outside a session one holding nothing to apply, is :class:`EmptyReply`, with
+        nothing written. A bad ``note`` is refused before anything is applied.
 
         A round is kept so that :meth:`undo` can take it back, and, with ``choices.commit``
         or in a session started with ``commit_rounds``, the files it changed are committed
@@ -468,11 +510,16 @@ class BridgeSessions:
         git repository to commit in, that is refused and nothing is applied.
         """
         select_dialects(choices.dialect)
+        checked = check_note(note) if note is not None else None
+        if not reply.strip():
+            raise EmptyReply()
+        if checked is not None and (not session or self.workspace.session() is None):
+            raise NoBridgeSession(self._root)
         self._check_commit(choices, session)
         if choices.dry_run:
             found = self.workspace.session() if session else None
             report = self._apply(reply, choices, found, progress)
-            return self._round(found, report, keep=False)
+            return self._round(found, report, keep=False, reply=reply, note=checked)
         report_seen: ApplyReport | None = None
         try:
             with self.workspace.applying(session=session) as found:
@@ -486,7 +533,9 @@ class BridgeSessions:
                     else None
                 )
                 report_seen = self._apply(reply, choices, found, progress)
-                outcome = self._round(found, report_seen, keep=True, before=before)
+                outcome = self._round(
+                    found, report_seen, keep=True, before=before, reply=reply, note=checked
+                )
                 if found is not None:
                     commit = choices.commit or found[1].commit_rounds
                     outcome = self._kept(found, outcome, commit, commit_model)
@@ -624,7 +673,7 @@ class BridgeSessions:
         if progress is not None:
             options = replace(options, progress=progress)
         report = apply_reply(self._root, reply, choices.dialect, options)
-        if report.empty:
+        if report.empty and found is None:
             raise EmptyReply()
         return report
 
@@ -635,19 +684,44 @@ class BridgeSessions:
         *,
         keep: bool,
         before: RepoView | None = None,
+        reply: str = "",
+        note: str | None = None,
     ) -> ApplyOutcome:
         if found is None:
             return ApplyOutcome(report=report)
         session_id, state = found
+        if note is not None:
+            state = state.with_note(note)
         saved: list[BridgeState] = []
 
         def save(new: BridgeState) -> None:
             save_state(self._root, session_id, new)
             saved.append(new)
 
+        tokens = shared_counter().count(reply)
+        if report.empty:
+            answer = answered(
+                self._root,
+                state,
+                reply,
+                keep=save if keep else None,
+                reply_tokens=tokens,
+                dry_run=not keep,
+            )
+            step = (
+                Round(state=answer.state, prompt=answer.prompt)
+                if answer.prompt is not None
+                else None
+            )
+            return ApplyOutcome(report=report, round=step, saved=bool(saved), answer=answer)
         try:
             outcome = run_round(
-                self._root, state, report, keep=save if keep else None, before=before
+                self._root,
+                state,
+                report,
+                keep=save if keep else None,
+                before=before,
+                reply_tokens=tokens,
             )
         except UsageError as exc:
             # The reply's edits are on disk: the session follows them (saved above) even
@@ -673,6 +747,55 @@ class BridgeSessions:
         gone = tuple(p for p in state.files if p not in new.files)
         return FilesChanged(session_id=session_id, state=new, changed=gone)
 
+    def note(self, text: str) -> InputAdded:
+        """Add the user's note ``text`` to the next prompt (kept in the session until a
+        prompt holding it is made); a bad note (:class:`~agentprompt.bridge.inputs.BadNote`)
+        changes nothing."""
+        checked = check_note(text)
+        session_id, state = load_session(self._root)
+        new = state.with_note(checked)
+        save_state(self._root, session_id, new)
+        return InputAdded(session_id=session_id, state=new)
+
+    def run(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float = DEFAULT_RUN_TIMEOUT,
+        max_tokens: int = DEFAULT_OUTPUT_TOKENS,
+    ) -> InputAdded:
+        """Run ``command`` in the repository root (no shell) and add its output and exit
+        status to the next prompt: a command that fails is what the model should see (a
+        test run's failures); one that runs past ``timeout`` seconds is killed, and that is
+        said. The output is trimmed to ``max_tokens`` and screened for secrets before it is
+        kept. A command that cannot be started
+        (:class:`~agentprompt.bridge.inputs.CommandNotStarted`) changes nothing."""
+        if timeout <= 0:
+            raise UsageError(
+                "{timeout} must be more than 0 seconds", input="timeout", fix="give the seconds"
+            )
+        if max_tokens <= 0:
+            raise UsageError(
+                "{max_tokens} must be more than 0",
+                input="max_tokens",
+                fix="give how many tokens of output the prompt may show",
+            )
+        _, state = load_session(self._root)
+        ran = run_command(
+            self._root,
+            command,
+            timeout=timeout,
+            max_tokens=max_tokens,
+            lang=state.lang,
+            cache_path=default_cache_path(self._root),
+        )
+        # The command may have run for minutes: the session is read again, so an apply
+        # made meanwhile is not undone.
+        session_id, state = load_session(self._root)
+        new = state.with_run(ran)
+        save_state(self._root, session_id, new)
+        return InputAdded(session_id=session_id, state=new, run=ran)
+
     def status(self) -> Session:
         """The session in progress (its id and state); ``NoBridgeSession`` when none."""
         return load_session(self._root)
@@ -685,3 +808,14 @@ class BridgeSessions:
         """Roll back an apply that was interrupted (``dry_run``: say what would be
         restored, change nothing)."""
         return recover(self._root, dry_run=dry_run)
+
+
+def _restate(tokens: int | None) -> int | None:
+    """``tokens`` as the session's restating threshold (a negative one is refused)."""
+    if tokens is not None and tokens < 0:
+        raise UsageError(
+            "{restate_tokens} must be 0 or more",
+            input="restate_tokens",
+            fix="give the tokens after which the task is stated again (0: every follow-up)",
+        )
+    return tokens

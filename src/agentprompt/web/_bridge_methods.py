@@ -1,4 +1,5 @@
-"""The page's bridge methods: build a round's prompt, preview a pasted reply, apply it.
+"""The page's bridge methods: build a round's prompt, preview a pasted reply, apply it,
+add the user's note or a command's output to the next prompt.
 
 They are the adapter between JSON-RPC params and the bridge session service, which
 ``agentprompt pack`` and ``agentprompt apply`` call too (a ``task`` starts a session, no
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentprompt.bridge import BridgePrompt, BridgeState
+from agentprompt.bridge import DEFAULT_OUTPUT_TOKENS, DEFAULT_RUN_TIMEOUT, BridgePrompt, BridgeState
 from agentprompt.bridge.split import prompt_sections
 from agentprompt.bridge.text import LANGS
 from agentprompt.edits.apply import ApplyReport
@@ -38,6 +39,8 @@ __all__ = [
     "apply_reply_method",
     "bridge_add_method",
     "bridge_drop_method",
+    "bridge_note_method",
+    "bridge_run_method",
     "bridge_undo_method",
     "budgets_json",
     "build_prompt_method",
@@ -91,6 +94,7 @@ _BUILD_PARAMS = (
     "include",
     "exclude",
     "max_tokens",
+    "restate_tokens",
     "chat",
 )
 
@@ -103,7 +107,9 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     without it, the current prompt of the session in progress (``full``: all of it again,
     for a new chat). ``max_tokens`` is the prompt's budget (a number of tokens, or
     ``"none"`` for none), else ``chat`` names a chat preset's; kept for the session. A new
-    session given neither takes the workspace's default budget."""
+    session given neither takes the workspace's default budget. ``restate_tokens``: how
+    many tokens the chat may read before a follow-up states the task again (0: every
+    one), kept for the session."""
     check_unknown(params, _BUILD_PARAMS, "build_prompt")
     task = text(params, "task")
     full = flag(params, "full")
@@ -114,7 +120,10 @@ def build_prompt_method(workspace: Workspace, params: Mapping[str, Any]) -> dict
     includes = text_list(params, "include", "gitignore patterns")
     excludes = text_list(params, "exclude", "gitignore patterns")
     choices = PromptChoices(
-        lang=lang, max_tokens=budget(params, "max_tokens"), chat=text(params, "chat")
+        lang=lang,
+        max_tokens=budget(params, "max_tokens"),
+        chat=text(params, "chat"),
+        restate_tokens=_whole(params, "restate_tokens"),
     )
     sessions = BridgeSessions(workspace)
     if task is None:
@@ -167,11 +176,62 @@ def bridge_drop_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[
     return _changed_session(workspace, params, "bridge_drop", drop=True)
 
 
+def _whole(params: Mapping[str, Any], name: str) -> int | None:
+    """The param ``name`` as a whole number of 0 or more (None when absent)."""
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidParams(f'param "{name}" must be a whole number of 0 or more')
+    return value
+
+
+def _seconds(params: Mapping[str, Any], name: str, default: float) -> float:
+    """The param ``name`` as a number of seconds above 0 (``default`` when absent)."""
+    value = params.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise InvalidParams(f'param "{name}" must be a number of seconds above 0')
+    return float(value)
+
+
+def bridge_note_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_note``: add ``note`` (the user's own words for the model) to the next
+    prompt, as ``bridge note`` does; it is kept in the session until a prompt is made
+    (build_prompt, or the next apply_reply). Returns the session's state."""
+    check_unknown(params, ("note",), "bridge_note")
+    note = text(params, "note", required=True) or ""
+    added = BridgeSessions(workspace).note(note)
+    return {"id": added.session_id, "state": added.state.to_json()}
+
+
+def bridge_run_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``bridge_run``: run ``command`` (a list: the program and its arguments, no shell) in
+    the repository root, as ``bridge run`` does, and add its output and exit status to the
+    next prompt; ``timeout`` (seconds, default 120) kills it, ``max_tokens`` (default 4000)
+    bounds the output shown. A command that fails is no error (its status is in ``run``);
+    one that cannot be started is invalid params, with the session unchanged."""
+    check_unknown(params, ("command", "timeout", "max_tokens"), "bridge_run")
+    command = text_list(params, "command", "the program and its arguments")
+    if not command:
+        raise InvalidParams('param "command" is empty; give the program and its arguments')
+    shown = _whole(params, "max_tokens")
+    added = BridgeSessions(workspace).run(
+        command,
+        timeout=_seconds(params, "timeout", DEFAULT_RUN_TIMEOUT),
+        max_tokens=DEFAULT_OUTPUT_TOKENS if shown is None else shown,
+    )
+    assert added.run is not None
+    return {"id": added.session_id, "run": added.run.to_json(), "state": added.state.to_json()}
+
+
 def _reply_choices(params: Mapping[str, Any], method: str, *, dry_run: bool) -> ReplyChoices:
     check_unknown(
         params,
         (
             "reply",
+            "note",
             "dialect",
             "partial",
             "allow_whole_file",
@@ -214,7 +274,15 @@ def _outcome_json(outcome: ApplyOutcome) -> dict[str, Any]:
             "error": f"{done}the next prompt cannot be made: {worded(outcome.round_error)}; "
             "start a new session with another task",
         }
-    elif outcome.round is not None:
+    if outcome.answer is not None:
+        data["answer"] = outcome.answer.state.answer
+        if outcome.round is None:
+            data["bridge"] = {
+                "saved": outcome.saved,
+                "state": outcome.answer.state.to_json(),
+                "prompt": None,
+            }
+    if outcome.round is not None and outcome.round_error is None:
         step = outcome.round
         data["bridge"] = {
             "saved": outcome.saved,
@@ -239,7 +307,8 @@ def preview_reply_method(workspace: Workspace, params: Mapping[str, Any]) -> dic
     files shown as the reply's edits would leave them), not saved."""
     choices = _reply_choices(params, "preview_reply", dry_run=True)
     reply = text(params, "reply", required=True) or ""
-    return _outcome_json(BridgeSessions(workspace).apply(reply, choices))
+    note = text(params, "note")
+    return _outcome_json(BridgeSessions(workspace).apply(reply, choices, note=note))
 
 
 def apply_reply_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -247,11 +316,15 @@ def apply_reply_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[
     when a bridge session is in progress, run its round: the session advances and the next
     prompt is returned under ``bridge``. As with the CLI, the apply and the session's update
     are one critical section (applies of a root one at a time, the session read afresh and
-    saved under the state database's write lock, taken before any file is written)."""
+    saved under the state database's write lock, taken before any file is written).
+    ``note``: the user's words for the next prompt. A reply with nothing to apply is the
+    model's answer (``answer``), recorded in the session; the next prompt is made only when
+    the user added something for it (else ``bridge.prompt`` is null)."""
     choices = _reply_choices(params, "apply_reply", dry_run=False)
     reply = text(params, "reply", required=True) or ""
+    note = text(params, "note")
     try:
-        outcome = BridgeSessions(workspace).apply(reply, choices)
+        outcome = BridgeSessions(workspace).apply(reply, choices, note=note)
     except WriteFailed as exc:
         return {**ApplyReport().to_json(), "ok": False, "error": worded(exc)}
     return _outcome_json(outcome)

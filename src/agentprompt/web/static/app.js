@@ -384,8 +384,23 @@ function nextPromptPreview(bridge) {
   return box;
 }
 
+function answerView(answer, saved) {
+  // A reply with nothing to apply: the model's answer (done, or a question for the user).
+  return el("div", { className: "answer-box" },
+    el("h4", {}, "The model's answer (nothing to apply)"),
+    el("pre", { className: "answer" }, answer),
+    el("p", {}, saved
+      ? "Recorded in the session. Answer it with a note, or run a command, below: the next prompt holds them."
+      : "Apply records it in the session; the next prompt then holds what you add below."));
+}
+
 async function previewReply() {
   const report = await rpc("preview_reply", { reply: $("reply-text").value });
+  if (report.answer !== undefined) {
+    $("reply-result").replaceChildren(answerView(report.answer, false));
+    $("apply").disabled = false;
+    return;
+  }
   const view = reportView(report, report.ok ? "Preview: nothing written yet" : "Preview: some edits would fail");
   if (report.bridge) view.append(nextPromptPreview(report.bridge));
   $("reply-result").replaceChildren(view);
@@ -394,6 +409,14 @@ async function previewReply() {
 
 async function applyReply() {
   const result = await rpc("apply_reply", { reply: $("reply-text").value });
+  if (result.answer !== undefined) {
+    $("reply-result").replaceChildren(answerView(result.answer, true));
+    if (result.bridge && result.bridge.prompt) renderPrompt(result.bridge.prompt);
+    $("apply").disabled = true;
+    await loadTree();
+    await loadBreakdown();
+    return;
+  }
   const title = result.written ? "Applied" : "Not applied" + (result.ok ? "" : ": nothing was written");
   const view = reportView(result, title);
   const bridge = result.bridge;
@@ -408,6 +431,58 @@ async function applyReply() {
   $("apply").disabled = true;
   await loadTree();
   await loadBreakdown();
+}
+
+// --- the user's input for the next prompt: a note, a command's output ---------------------
+
+function commandWords(line) {
+  // The command's words, split as a shell splits them on blanks and '...' or "..." quotes
+  // (no variables or globs: the command runs without a shell).
+  const words = [];
+  let word = null;
+  let quote = "";
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = "";
+      else word += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word = word === null ? "" : word;
+    } else if (/\s/.test(ch)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word === null ? "" : word) + ch;
+    }
+  }
+  if (quote) throw new Error("The command has an unclosed " + quote + " quote.");
+  if (word !== null) words.push(word);
+  return words;
+}
+
+async function showNextPrompt(said) {
+  // The prompt with what was just added (as after adding or removing a file).
+  renderPrompt(await rpc("build_prompt", {}));
+  $("input-status").textContent = said + " The prompt above holds it.";
+  await loadBreakdown();
+}
+
+async function addNote() {
+  await rpc("bridge_note", { note: $("note-text").value });
+  $("note-text").value = "";
+  await showNextPrompt("Note added.");
+}
+
+async function runCommand() {
+  const command = commandWords($("run-command").value);
+  const params = { command };
+  const timeout = Number($("run-timeout").value);
+  if ($("run-timeout").value.trim() !== "") params.timeout = timeout;
+  $("input-status").textContent = "Running " + command.join(" ") + " ...";
+  const result = await rpc("bridge_run", params);
+  const run = result.run;
+  const ended = run.timed_out ? "stopped at the time limit (" + run.timeout + " s)" : "exit status " + run.status;
+  await showNextPrompt("Ran " + run.command + ": " + ended + ".");
 }
 
 async function undoRound() {
@@ -477,6 +552,8 @@ function start() {
   $("undo").addEventListener("click", () => guarded(undoRound));
   $("reply-text").addEventListener("input", () => { $("apply").disabled = true; });
   $("refresh-breakdown").addEventListener("click", () => guarded(loadBreakdown));
+  $("add-note").addEventListener("click", () => guarded(addNote));
+  $("run").addEventListener("click", () => guarded(runCommand));
   guarded(async () => {
     await Promise.all([loadPromptSnippets(), loadTree()]);
     document.body.dataset.ready = "true";
