@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property, partial
 
 from agentprompt.bridge._ranked import key_label
 from agentprompt.bridge._render import LEFT_OUT_LISTED, Level, RenderedUser
@@ -54,16 +55,29 @@ class Fitted:
     """What is shown of each file."""
     left_out: tuple[tuple[str, Level], ...]
     """Files cut down to fit, with what was kept, most relevant first."""
-    composition: Composition | None = None
-    """The prompt as sections, with each one's tokens (None: not built, see the module)."""
-    cuts: tuple[Cut, ...] = ()
-    """What the budget cut, in the order it was cut."""
+    compose: Callable[[], Composition] | None = None
+    """Makes the prompt as sections, with each one's tokens (None: there is none, see
+    the module); made when first asked for (:attr:`composition`)."""
+    report_cuts: Callable[[], tuple[Cut, ...]] | None = None
+    """Makes the report of what the budget cut (:attr:`cuts`), when first asked for."""
+
+    @cached_property
+    def composition(self) -> Composition | None:
+        """The prompt as sections, with each one's tokens (None: not built)."""
+        return self.compose() if self.compose else None
+
+    @cached_property
+    def cuts(self) -> tuple[Cut, ...]:
+        """What the budget cut, in rank order (counted when first asked for: a large
+        repository's files cut number thousands)."""
+        return self.report_cuts() if self.report_cuts else ()
 
     @property
     def sections(self) -> tuple[PlacedSection, ...]:
         """The prompt's sections for a report (:func:`report_sections`; empty when no
         composition was built)."""
-        return report_sections(self.composition) if self.composition else ()
+        composition = self.composition
+        return report_sections(composition) if composition else ()
 
 
 def paths_only_too_large(budget: int, needed: int) -> BudgetExceeded:
@@ -228,34 +242,35 @@ def _choose(
     return chosen
 
 
-def _cuts(
+def _left_out(
     levels: Mapping[str, Level],
     chosen: Mapping[str, Level],
     ranked: Sequence[str],
-    choosing: _Choosing,
-) -> tuple[tuple[tuple[str, Level], ...], tuple[Cut, ...]]:
-    """The files cut down (rank order, with what was kept) and the cuts as a report
-    gives them."""
-    left_out: list[tuple[str, Level]] = []
-    cuts: list[Cut] = []
-    for path in ranked:
-        was, now = levels[path], chosen[path]
-        if was == now or (path, was) not in choosing.blocks:
-            continue
-        left_out.append((path, now))
-        before = choosing.cost(path, was)
-        after = choosing.cost(path, now)
-        cuts.append(
-            Cut(
-                section=key_label(path),
-                action="dropped" if now == "path" else "fallback",
-                tokens_before=before,
-                tokens_after=after,
-                detail=f"{was} -> {now}",
-                reason="the files ranked above it took the room left",
-            )
+    blocks: Mapping[tuple[str, Level], str],
+) -> tuple[tuple[str, Level], ...]:
+    """The files cut down, in rank order, with what was kept of each."""
+    return tuple(
+        (path, chosen[path])
+        for path in ranked
+        if levels[path] != chosen[path] and (path, levels[path]) in blocks
+    )
+
+
+def _cut_report(
+    levels: Mapping[str, Level], left_out: Sequence[tuple[str, Level]], choosing: _Choosing
+) -> tuple[Cut, ...]:
+    """The cuts as a report gives them: each file cut, its tokens before and after."""
+    return tuple(
+        Cut(
+            section=key_label(path),
+            action="dropped" if now == "path" else "fallback",
+            tokens_before=choosing.cost(path, levels[path]),
+            tokens_after=choosing.cost(path, now),
+            detail=f"{levels[path]} -> {now}",
+            reason="the files ranked above it took the room left",
         )
-    return tuple(left_out), tuple(cuts)
+        for path, now in left_out
+    )
 
 
 _MOST_CHARS_PER_TOKEN = 8
@@ -292,7 +307,7 @@ def _stepped_back(
         current: dict[str, Level] = {p: "path" for p in levels}
         for path, level in steps[:count]:
             current[path] = level
-        left_out, _ = _cuts(levels, current, ranked, choosing)
+        left_out = _left_out(levels, current, ranked, blocks)
         made = render(current, left_out)
         return tokens.count_keyed(made.text, made.spans), (made, current)
 
@@ -314,45 +329,50 @@ def fit_files(
     report: bool = False,
     growth: Growth | None = None,
     credits: Mapping[str, str] | None = None,
+    shown_chars: int | None = None,
 ) -> Fitted:
     """The prompt ``render`` makes, its files shown, in the rank order ``order``, at the
-        most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
-        may be shown at; ``growth``, what showing a file adds around it; ``credits``, by key, a
-    text the key's block replaces when shown, whose tokens it does not add). The frame (every
-        file at its path) is counted first; then each file in turn takes its full text, else
-        its summary, else its path, by what the room left holds; an exact count of the prompt
-        made follows, and while it is over, the files shown last go back to their paths. So
-        the cuts follow the rank, and a file whose full text fits is shown in full.
+            most of each that fits ``budget`` (``blocks`` holds each file's text at each level it
+            may be shown at; ``growth``, what showing a file adds around it; ``credits``, by key, a
+        text the key's block replaces when shown, whose tokens it does not add; ``shown_chars``,
+    the characters of every block at its level, when known without making them). The frame (every
+            file at its path) is counted first; then each file in turn takes its full text, else
+            its summary, else its path, by what the room left holds; an exact count of the prompt
+            made follows, and while it is over, the files shown last go back to their paths. So
+            the cuts follow the rank, and a file whose full text fits is shown in full.
 
-        ``tokens`` counts the prompt and its blocks (remembering counts by key, in its store
-        too); ``report``: build the sections' composition even when nothing is cut."""
+            ``tokens`` counts the prompt and its blocks (remembering counts by key, in its store
+            too); ``report``: build the sections' composition even when nothing is cut."""
     ranked = [p for p in order if p in levels]
     placed = set(ranked)
     ranked += [p for p in levels if p not in placed]
     if budget is None:
         rendered = render(levels, ())
         exact = tokens.count_keyed(rendered.text, rendered.spans)
-        whole = _compose(rendered, tokens) if report else None
         return Fitted(
-            text=rendered.text, tokens=exact, levels=dict(levels), left_out=(), composition=whole
+            text=rendered.text,
+            tokens=exact,
+            levels=dict(levels),
+            left_out=(),
+            compose=partial(_compose, rendered, tokens) if report else None,
         )
     cuttable = sum(1 for p, lv in levels.items() if (p, lv) in blocks)
     choosing = _Choosing(blocks, tokens, cuttable <= LEFT_OUT_LISTED, credits or {})
-    shown = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
-    if shown <= budget * _MOST_CHARS_PER_TOKEN:
+    if shown_chars is None:
+        shown_chars = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
+    if shown_chars <= budget * _MOST_CHARS_PER_TOKEN:
         rendered = render(levels, ())
         exact = tokens.count_keyed(rendered.text, rendered.spans)
         if exact <= budget:
-            whole = _compose(rendered, tokens) if report else None
             return Fitted(
                 text=rendered.text,
                 tokens=exact,
                 levels=dict(levels),
                 left_out=(),
-                composition=whole,
+                compose=partial(_compose, rendered, tokens) if report else None,
             )
     paths: dict[str, Level] = {p: "path" for p in levels}
-    bare = render(paths, _cuts(levels, paths, ranked, choosing)[0])
+    bare = render(paths, _left_out(levels, paths, ranked, blocks))
     frame = tokens.count_keyed(bare.text, bare.spans)
     if frame > budget:
         raise paths_only_too_large(budget, frame)
@@ -361,7 +381,7 @@ def fit_files(
     for _attempt in range(_ATTEMPTS):
         chosen = _choose(levels, ranked, room, choosing, growth)
         first = first or chosen
-        left_out, _ = _cuts(levels, chosen, ranked, choosing)
+        left_out = _left_out(levels, chosen, ranked, blocks)
         rendered = render(chosen, left_out)
         exact = tokens.count_keyed(rendered.text, rendered.spans)
         if exact <= budget:
@@ -374,13 +394,13 @@ def fit_files(
         rendered, current, exact = _stepped_back(
             render, levels, ranked, first or chosen, blocks, budget, tokens, choosing
         )
-    left_out, cuts = _cuts(levels, current, ranked, choosing)
-    composition = _compose(rendered, tokens) if report or cuts else None
+    left_out = _left_out(levels, current, ranked, blocks)
+    cut = bool(left_out)
     return Fitted(
         text=rendered.text,
         tokens=exact,
         levels=current,
         left_out=left_out,
-        composition=composition,
-        cuts=cuts,
+        compose=partial(_compose, rendered, tokens) if report or cut else None,
+        report_cuts=partial(_cut_report, levels, left_out, choosing),
     )

@@ -16,7 +16,7 @@ follows the task's ranking (:func:`task_focus`):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ __all__ = [
     "CODE_SHARE",
     "DETAILED_FILES",
     "CodeBlock",
+    "SummaryForms",
     "TaskFocus",
     "TreeGrowth",
     "code_key",
@@ -46,7 +47,7 @@ __all__ = [
     "task_focus",
 ]
 
-SYMBOL_FILES = 8
+SYMBOL_FILES = 6
 """How many of the best files have their definitions ranked for the task."""
 
 SYMBOLS = 30
@@ -310,6 +311,37 @@ def led_summary(summary: str, relevant: Sequence[RelevantSymbol], *, detailed: b
         named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
         lines = [f"relevant: {named}", *lines]
     return "\n".join(lines)
+
+
+class SummaryForms(Mapping[str, str]):
+    """Each file's summary as a budgeted prompt shows it by default: brief for the
+    :data:`BRIEF_FILES` best-ranked files, names only for the others, each led by the
+    definitions the task touches; made when first asked for (a prompt shows a few hundred
+    of a large repository's thousands)."""
+
+    def __init__(self, raw: Mapping[str, str], focus: TaskFocus) -> None:
+        self.raw = raw
+        self.focus = focus
+        self.brief = set([p for p in focus.order if p in raw][:BRIEF_FILES])
+        self.made: dict[str, str] = {}
+
+    def __getitem__(self, path: str) -> str:
+        made = self.made.get(path)
+        if made is None:
+            summary, relevant = self.raw[path], self.focus.relevant(path)
+            brief = path in self.brief
+            made = led_summary(summary, relevant, detailed=False) if brief else None
+            made = self.made[path] = made or names_only(summary, relevant)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.raw
 
 
 class TreeGrowth:

@@ -16,17 +16,16 @@ from typing import Any, Literal, TextIO
 from agentprompt.bridge._fitting import Fitted, fit_files
 from agentprompt.bridge._followup import Changed, FollowUp, render_followup, unified_diff
 from agentprompt.bridge._ranked import (
-    BRIEF_FILES,
     CODE_SHARE,
     DETAILED_FILES,
     CodeBlock,
+    SummaryForms,
     TaskFocus,
     TreeGrowth,
     detail_key,
     is_file_key,
     key_path,
     led_summary,
-    names_only,
     task_focus,
 )
 from agentprompt.bridge._render import (
@@ -124,16 +123,25 @@ class BridgePrompt:
     shown: tuple[tuple[str, Piece], ...] = ()
     """Each file's text as the prompt shows it (content, summary or diff; a file read only
     when asked for), for the size report."""
-    sections: tuple[PlacedSection, ...] = ()
-    """The prompt as the core composer's sections (``frame``, all the prompt but the
-    files, then ``file:PATH`` per file shown at more than its path, its block as the prompt
-    shows it), each with its tokens; empty unless a budget cut the prompt or a report was
-    asked for (:mod:`agentprompt.bridge._fitting`)."""
-    cuts: tuple[Cut, ...] = ()
-    """What the budget cut to fit, in the order it was cut."""
+    fitted: Fitted | None = None
+    """How the budget fitted the prompt (None: no fitting was done); :attr:`sections` and
+    :attr:`cuts` are made from it when first asked for."""
     states_task: bool = False
     """The prompt states the task (a whole prompt, or a follow-up that restates it); else
     it refers to the statement the chat holds, or asks to continue."""
+
+    @property
+    def sections(self) -> tuple[PlacedSection, ...]:
+        """The prompt as the core composer's sections (``frame``, all the prompt but the
+        files, then ``file:PATH`` per file shown at more than its path, its block as the
+        prompt shows it), each with its tokens; empty unless a budget cut the prompt or a
+        report was asked for (:mod:`agentprompt.bridge._fitting`)."""
+        return self.fitted.sections if self.fitted else ()
+
+    @property
+    def cuts(self) -> tuple[Cut, ...]:
+        """What the budget cut to fit, in rank order."""
+        return self.fitted.cuts if self.fitted else ()
 
     @property
     def task_told(self) -> tuple[bool, int]:
@@ -529,9 +537,10 @@ def build_prompt(
         levels[path] = "summary" if path in summaries else "path"
     code = _code_blocks(focus, overlay)
     included = [(p, contents[p]) for p in contents]
-    included += [(p, summaries[p]) for p, lv in levels.items() if lv == "summary"]
+    # A summary's forms are made of its own lines (and its definitions' names): the
+    # summary's verdict is theirs.
+    included += [(p, view.summaries[p]) for p, lv in levels.items() if lv == "summary"]
     included += [(c.path, c.text) for c in code]
-    included += [(p, t) for p, t in detailed.items() if levels.get(p) == "summary"]
     before = {p: (s[0], s[1], s[2], s[3]) for p, s in view.discovery.sniffed.items()}
     facts = text_facts(contents, before, stamps, cache)
     digests = {p: f.digest for p, f in facts.items()}
@@ -540,7 +549,7 @@ def build_prompt(
         levels[path] = "path"
     held = set(screen.withheld)
     withheld = _in_files(
-        root, tuple(f for f in screen.findings if f.path in held), summaries, contents
+        root, tuple(f for f in screen.findings if f.path in held), view.summaries, contents
     )
     code = [c for c in code if c.path not in held]
     levels.update({c.key: "full" for c in code})
@@ -551,8 +560,8 @@ def build_prompt(
         if focus is not None
         else list(view.paths)
     )
-    blocks: dict[tuple[str, Level], str] = {(p, "full"): t for p, t in contents.items()}
-    blocks.update({(p, "summary"): t for p, t in summaries.items()})
+    blocks: Blocks = Blocks(summaries)
+    blocks.update({(p, "full"): t for p, t in contents.items()})
     blocks.update({(c.key, "full"): c.text for c in code})
     blocks.update({(detail_key(p), "full"): detailed[p] for p in details})
     head = system + "\n\n" if state.full_next else ""
@@ -595,6 +604,7 @@ def build_prompt(
             section_headings(state.lang, root),
         ),
         credits={detail_key(p): summaries[p] for p in details},
+        shown_chars=sum(len(contents.get(p) or view.summaries.get(p, "")) for p in levels),
     )
     in_full = tuple(p for p, level in fitted.levels.items() if level == "full" and is_file_key(p))
     # Every file in context is known to the chat: those cut by the budget (or withheld)
@@ -622,22 +632,46 @@ def build_prompt(
     )
 
 
-def _led_summaries(view: RepoView, focus: TaskFocus | None) -> dict[str, str]:
-    """Each file's summary as a budgeted prompt shows it by default: led by the
-    definitions the task touches, brief (:func:`~agentprompt.bridge._ranked.led_summary`);
-    the view's own without a budget."""
+class Blocks(Mapping[tuple[str, Level], str]):
+    """Each file's text at each level it may be shown at: the texts stored, and every
+    file's summary (from ``summaries``, made when first asked for)."""
+
+    def __init__(self, summaries: Mapping[str, str]) -> None:
+        self.stored: dict[tuple[str, Level], str] = {}
+        self.summaries = summaries
+
+    def update(self, texts: Mapping[tuple[str, Level], str]) -> None:
+        """Store ``texts``."""
+        self.stored.update(texts)
+
+    def __getitem__(self, key: tuple[str, Level]) -> str:
+        stored = self.stored.get(key)
+        if stored is not None:
+            return stored
+        path, level = key
+        if level == "summary" and path in self.summaries:
+            return self.summaries[path]
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if key in self.stored:
+            return True
+        return isinstance(key, tuple) and key[1] == "summary" and key[0] in self.summaries
+
+    def __iter__(self) -> Iterator[tuple[str, Level]]:
+        yield from self.stored
+        yield from ((p, "summary") for p in self.summaries if (p, "summary") not in self.stored)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _led_summaries(view: RepoView, focus: TaskFocus | None) -> Mapping[str, str]:
+    """Each file's summary as a budgeted prompt shows it by default
+    (:class:`~agentprompt.bridge._ranked.SummaryForms`); the view's own without a budget."""
     if focus is None:
-        return dict(view.summaries)
-    ranked = [p for p in focus.order if p in view.summaries]
-    brief = set(ranked[:BRIEF_FILES])
-    return {
-        p: (
-            led_summary(s, focus.relevant(p), detailed=False)
-            if p in brief
-            else names_only(s, focus.relevant(p))
-        )
-        for p, s in view.summaries.items()
-    }
+        return view.summaries
+    return SummaryForms(view.summaries, focus)
 
 
 def _detailed_summaries(
@@ -897,7 +931,6 @@ def _finish(
         sends=sends,
         followup=followup,
         shown=shown,
-        sections=fitted.sections if fitted else (),
-        cuts=fitted.cuts if fitted else (),
+        fitted=fitted,
         states_task=not continuation and (not followup or state.restates_task),
     )

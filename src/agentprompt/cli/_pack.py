@@ -342,7 +342,7 @@ def budget_lines(prompt: BridgePrompt, *, sections: bool) -> list[str]:
     """What the budget kept when it cut something (one line; every cut with
     ``sections``) and, with ``sections``, the tokens of each of the prompt's sections,
     largest first, as lines for people."""
-    if not prompt.cuts:
+    if not prompt.left_out and not sections:
         lines: list[str] = []
     elif sections:
         lines = [

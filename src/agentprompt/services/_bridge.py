@@ -108,6 +108,10 @@ BeforeSave = Callable[[BridgePrompt, BridgeState], None]
 file, checking a part number): if it raises, nothing is saved."""
 
 
+SURELY_ENOUGH = 3_000
+"""A budget this much above twice the task's tokens surely holds the system part and the
+task (the bare prompt is not built to check it)."""
+
 NEEDED = 10
 """How many of the files a task ranks best a size warning keeps (never suggesting to
 leave out a folder holding one)."""
@@ -442,6 +446,10 @@ class BridgeSessions:
         """Refuse ``budget`` when it cannot hold ``state``'s first prompt with no file at
         all (the system part and the task): the error names the smallest budget."""
         if budget.tokens is None:
+            return
+        # The system part is about 1,000 tokens in English, 1,400 in Japanese: a budget
+        # well above that and the task needs no exact count of the bare prompt.
+        if budget.tokens >= SURELY_ENOUGH + 2 * self.workspace.counter.count(state.task):
             return
         bare = BridgeState.starting(state.task, (), mode=state.mode, lang=state.lang)
         empty = replace(view, listed=(), notes={}, summaries={}, entry_points=frozenset())
