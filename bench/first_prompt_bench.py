@@ -25,8 +25,9 @@ file line of the map) and each gold function a word of that file's part of the m
 
 Timing (``--timing-runs``, default 3, median): one task per repository, the default first
 prompt of this checkout against ``pack --task`` of ``--baseline`` (an earlier checkout's
-``src``, default ``/work/baseline/src``; skipped when missing), each cold (the tree's
-``.agentprompt`` removed) and warm (run again).
+``src``, default ``/work/baseline/src``; skipped when missing), each as a person runs it
+(the prompt printed, to a discarded stdout), cold (the tree's ``.agentprompt`` removed)
+and warm (run again).
 """
 
 from __future__ import annotations
@@ -221,6 +222,22 @@ def score_map(task: Task, text: str) -> Scored:
     return scored
 
 
+def timed_pack(task: Task, src: Path) -> float:
+    """The seconds of ``pack --task`` on the task's tree as a person runs it: the prompt
+    printed (to a discarded stdout), the size report on stderr."""
+    command = [str(AGENTPROMPT), "pack", "--root", str(task.tree), "--new", "--task", task.text]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("AGENTPROMPT_MAX_TOKENS", None)
+    start = time.perf_counter()
+    done = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, check=False
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"pack failed on {task.instance_id}: {done.stderr[-500:]!r}")
+    return seconds
+
+
 def pack(task: Task, budget: int | None, src: Path) -> tuple[Scored, float, str]:
     """``pack --task`` on the task's tree, scored, with its seconds and its stderr."""
     command = [
@@ -373,8 +390,8 @@ def timing(tasks: Sequence[Task], runs: int, baseline: Path) -> None:
             cold, warm = [], []
             for _ in range(runs):
                 shutil.rmtree(task.tree / ".agentprompt", ignore_errors=True)
-                cold.append(pack(task, None, src)[1])
-                warm.append(pack(task, None, src)[1])
+                cold.append(timed_pack(task, src))
+                warm.append(timed_pack(task, src))
             measured[(label, "cold")] = statistics.median(cold)
             measured[(label, "warm")] = statistics.median(warm)
         for kind in ("cold", "warm"):

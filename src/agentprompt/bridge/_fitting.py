@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from agentprompt.bridge._ranked import key_label
+from agentprompt.bridge._ranked import is_file_key, key_label
 from agentprompt.bridge._render import LEFT_OUT_LISTED, Level, RenderedUser
 from agentprompt.budget import BudgetExceeded, Cut, largest_fitting
 from agentprompt.composition import Composition, PlacedSection, assemble
@@ -171,6 +171,8 @@ class _Choosing:
         self.tokens = tokens
         self.lists_all = lists_all
         self.credits = credits
+        self.costs: dict[tuple[str, Level], int] = {}
+        """Each block's cost once asked for: the files the choosing looked at."""
 
     def listed(self, path: str) -> int:
         """The tokens of ``path``'s line in the note on the files cut, which showing it
@@ -181,11 +183,16 @@ class _Choosing:
         """The tokens ``path``'s block takes at ``level`` (none for its path alone)."""
         if level == "path":
             return 0
+        known = self.costs.get((path, level))
+        if known is not None:
+            return known
         text = self.blocks.get((path, level))
         if text is None:
             return 0
         replaced = self.credits.get(path)
-        return max(0, self.tokens.count(text) - (self.tokens.count(replaced) if replaced else 0))
+        cost = self.tokens.count(text) - (self.tokens.count(replaced) if replaced else 0)
+        self.costs[(path, level)] = max(0, cost)
+        return self.costs[(path, level)]
 
 
 _STEPS: dict[Level, tuple[Level, ...]] = {
@@ -259,8 +266,11 @@ def _left_out(
 def _cut_report(
     levels: Mapping[str, Level], left_out: Sequence[tuple[str, Level]], choosing: _Choosing
 ) -> tuple[Cut, ...]:
-    """The cuts as a report gives them: each file cut, its tokens before and after."""
-    return tuple(
+    """The cuts as a report gives them: each file the choosing looked at and cut, its
+    tokens before and after; then, as one cut, the files ranked below the last one it
+    looked at, left at their paths without being counted (a large repository's thousands)."""
+    looked = {key[0] for key in choosing.costs}
+    cuts = [
         Cut(
             section=key_label(path),
             action="dropped" if now == "path" else "fallback",
@@ -270,7 +280,26 @@ def _cut_report(
             reason="the files ranked above it took the room left",
         )
         for path, now in left_out
-    )
+        if path in looked
+    ]
+    rest = [path for path, _now in left_out if path not in looked and is_file_key(path)]
+    if rest:
+        cuts.append(
+            Cut(
+                section=RANKED_LOWER,
+                action="dropped",
+                tokens_before=0,
+                tokens_after=0,
+                detail=f"{len(rest)} files ranked lower, each at its path (not counted)",
+                reason="no room was left when their turn came",
+            )
+        )
+    return tuple(cuts)
+
+
+RANKED_LOWER = "files:ranked-lower"
+"""The section a report names for the files ranked below the last one the fitter
+looked at."""
 
 
 _MOST_CHARS_PER_TOKEN = 8
