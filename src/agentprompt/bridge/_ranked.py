@@ -27,6 +27,7 @@ from agentprompt.tokens import CountCache
 if TYPE_CHECKING:
     from agentprompt.bridge.view import RepoView
     from agentprompt.repo.rank import RelevantSymbol
+    from agentprompt.repo.symbols import FileSymbols
 
 __all__ = [
     "BRIEF_FILES",
@@ -143,20 +144,28 @@ class TaskFocus:
         return [s for s in self.symbols if s.path == path][:RELEVANT_PER_FILE]
 
 
-def _ranked(view: RepoView, first: Sequence[str], task: str) -> list[tuple[str, float]]:
-    """Every file of the view with its relevance to ``task``, ``first`` leading."""
-    from agentprompt.repo.rank import RankOptions, rank_repository
+def _ranked(
+    view: RepoView, first: Sequence[str], task: str
+) -> tuple[list[tuple[str, float]], dict[str, FileSymbols]]:
+    """Every file of the view with its relevance to ``task``, ``first`` leading; and the
+    definitions of the :data:`SYMBOL_FILES` best with summaries, as the ranking read them
+    (one pass over the symbol cache, no file parsed again)."""
+    from agentprompt.repo.rank import RankOptions, rank_task_extraction, read_repository
 
     leading = list(dict.fromkeys(first))
-    scores = rank_repository(
-        view.root, task, RankOptions(focus=tuple(leading)), discovery=view.discovery
-    ).ranking.scores()
-    top = max(scores.values(), default=1.0) or 1.0
-    placed = set(leading)
-    rest = sorted(
-        (p for p in view.paths if p not in placed), key=lambda p: (-scores.get(p, 0.0), p)
-    )
-    return [(p, top) for p in leading] + [(p, scores.get(p, 0.0)) for p in rest]
+    options = RankOptions(focus=tuple(leading))
+    with read_repository(view.root, options, discovery=view.discovery) as (_found, extraction):
+        ranking, _summary = rank_task_extraction(extraction, task, focus=tuple(leading))
+        scores = ranking.scores()
+        top = max(scores.values(), default=1.0) or 1.0
+        placed = set(leading)
+        rest = sorted(
+            (p for p in view.paths if p not in placed), key=lambda p: (-scores.get(p, 0.0), p)
+        )
+        ranked = [(p, top) for p in leading] + [(p, scores.get(p, 0.0)) for p in rest]
+        best = [p for p, _ in ranked if p in view.summaries][:SYMBOL_FILES]
+        entries = dict(extraction.symbols(best))
+    return ranked, entries
 
 
 def _overlaps(symbol: RelevantSymbol, chosen: Iterable[CodeBlock]) -> bool:
@@ -179,15 +188,13 @@ def task_focus(
     the best code files the task touches, and (``code``) those to show in full, within
     ``code_tokens``."""
     from agentprompt.repo.rank import rank_symbols_in
-    from agentprompt.repo.symbols import extract_symbols
 
-    ranked = _ranked(view, first, task)
+    ranked, entries = _ranked(view, first, task)
     order = tuple(p for p, _ in ranked)
-    best = [(p, s) for p, s in ranked if p in view.summaries][:SYMBOL_FILES]
+    best = [(p, s) for p, s in ranked if p in entries]
     if not best or not task.strip():
         return TaskFocus(order=order)
     texts, _unreadable = read_texts(view.root, [p for p, _ in best])
-    entries = {p: extract_symbols(p, t.encode("utf-8", "surrogatepass")) for p, t in texts.items()}
     symbols = rank_symbols_in(
         task, [(p, s) for p, s in best if p in texts], entries, texts, limit=SYMBOLS
     )
