@@ -157,3 +157,10 @@ def test_binary_output_reaches_the_prompt_as_text(tmp_path: Path) -> None:
     code = "import sys; sys.stdout.buffer.write(b'ok\\x00\\xff\\n')"
     ran = run_command(tmp_path, [sys.executable, "-c", code])
     assert ran.output == "ok\ufffd\ufffd\n"
+
+
+def test_a_command_of_several_lines_is_one_heading_line() -> None:
+    ran = CommandRun(command="python3 -c 'a = 1\nprint(`a`)'", status=0, timeout=5, output="1\n")
+    text = render_inputs((), (ran,), "en")
+    heading = text.strip().split("\n")[0]
+    assert heading == "## Output of `` python3 -c 'a = 1\\nprint(`a`)' ``"

@@ -113,3 +113,14 @@ def test_cuts_follow_the_rank(tmp_path: Path, budget: int) -> None:
     assert "app/settings.py" not in order
     summaries = prompt.user.split("## File summaries", 1)[1]
     assert summaries.index("### app/settings.py") < summaries.index("### vendor/")
+
+
+def test_an_edit_prompt_on_a_large_tree_shows_the_file_that_fits_and_folds_the_rest(
+    tmp_path: Path,
+) -> None:
+    root = _repository(tmp_path, padding=2_000)
+    state = BridgeState(task=TASK, mode="edit", files=("app/settings.py",), max_tokens=4_000)
+    prompt = build_prompt(root, state)
+    assert prompt.tokens <= 4_000
+    assert prompt.shown_in_full == ("app/settings.py",)
+    assert "vendor/ (folded: 2000 files, 2000 .py)" in prompt.user

@@ -520,6 +520,13 @@ def render_user_keyed(
     )
 
 
+def _one_line(command: str) -> str:
+    """``command`` as one line of a heading's code span: line breaks written ``\\n``,
+    and backticks inside made harmless (the span then opens and closes with two)."""
+    line = command.replace("\r", "\\r").replace("\n", "\\n")
+    return f"` {line} `" if "`" in line else line
+
+
 def render_inputs(
     notes: Sequence[UserNote], runs: Sequence[CommandRun], lang: str, root: Path | None = None
 ) -> str:
@@ -534,7 +541,8 @@ def render_inputs(
         body = run.output if not run.output or run.output.endswith("\n") else run.output + "\n"
         fence = fence_for(body)
         fenced = f"{fence}\n{body}{fence}"
-        out += render_prompt("run", lang, root, command=run.command, status=status, output=fenced)
+        command = _one_line(run.command)
+        out += render_prompt("run", lang, root, command=command, status=status, output=fenced)
         out += "\n"
     if notes:
         joined = "\n\n".join(n.text for n in notes)

@@ -567,7 +567,6 @@ def build_prompt(
     head = system + "\n\n" if state.full_next else ""
     tree = build_tree(view.paths, annotations=view.notes)
     always_open = frozenset(folders_holding([*state.files, *state.focus]))
-    initial = dict(levels)
 
     def render(current: Any, left_out: Any) -> RenderedUser:
         part = UserPart(
@@ -581,7 +580,7 @@ def build_prompt(
             fences={p: f.fence for p, f in facts.items()},
             digests=digests,
             tree=tree,
-            folded=focus is not None and current != initial,
+            folded=focus is not None,
             open_folders=always_open,
             order=order,
             code=code,
