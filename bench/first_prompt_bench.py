@@ -52,7 +52,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
-from peers import venv_python  # noqa: E402
+from peers import run_aider_driver  # noqa: E402
 from task_rank_bench import CORPUS, WORK, git_files, prepare_trees  # noqa: E402
 from task_rank_bench import Task as RankTask  # noqa: E402
 
@@ -265,10 +265,6 @@ def pack(task: Task, budget: int | None, src: Path) -> tuple[Scored, float, str]
 
 def aider_maps(tasks: Sequence[Task]) -> dict[str, Scored]:
     """Aider's map of every task at each of :data:`AIDER_BUDGETS`, scored."""
-    python = venv_python("aider")
-    if not python.exists():
-        print(f"aider: {python} missing; run `.venv/bin/python bench/peers.py`", flush=True)
-        return {}
     jobs = [
         {
             "id": t.instance_id,
@@ -285,20 +281,11 @@ def aider_maps(tasks: Sequence[Task]) -> dict[str, Scored]:
     if out.exists() and wanted <= json.loads(out.read_text())["maps"].keys():
         print(f"aider: the maps of an earlier run ({out}; delete it to map again)", flush=True)
         return _scored_maps(tasks, json.loads(out.read_text()))
-    jobs_path.write_text(json.dumps(jobs))
-    out.unlink(missing_ok=True)
-    done = subprocess.run(
-        [str(python), str(AIDER_DRIVER), str(jobs_path), str(out)],
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0 or not out.exists():
-        print(f"aider failed: {done.stderr[-1500:]}", flush=True)
+    said = run_aider_driver(AIDER_DRIVER, jobs, jobs_path, out)
+    if isinstance(said, str):
+        print(said, flush=True)
         return {}
-    return _scored_maps(tasks, json.loads(out.read_text()))
+    return _scored_maps(tasks, said)
 
 
 def _scored_maps(tasks: Sequence[Task], said: dict[str, Any]) -> dict[str, Scored]:

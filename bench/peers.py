@@ -22,11 +22,13 @@ file's text is kept in a stamp file inside the venv).
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
@@ -55,6 +57,33 @@ PLOT = BENCH / "requirements-plot.txt"
 def venv_python(name: str) -> Path:
     """The interpreter of the peer venv ``name``."""
     return WORK / name / "bin" / "python"
+
+
+def run_aider_driver(
+    driver: Path, jobs: list[dict[str, Any]], jobs_path: Path, out: Path
+) -> dict[str, Any] | str:
+    """Run one of the aider drivers (``bench/peers_aider_*.py``) over ``jobs`` in aider's
+    venv (jobs written to ``jobs_path``, results read from ``out``): what it wrote, or why
+    it wrote nothing. A driver that tried the network stops the bench."""
+    python = venv_python("aider")
+    if not python.exists():
+        return f"{python} does not exist; run `.venv/bin/python bench/peers.py` first"
+    jobs_path.write_text(json.dumps(jobs))
+    out.unlink(missing_ok=True)
+    done = subprocess.run(
+        [str(python), str(driver), str(jobs_path), str(out)],
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 or not out.exists():
+        return f"aider failed (exit {done.returncode}): {done.stderr[-1500:]}"
+    said: dict[str, Any] = json.loads(out.read_text())
+    if said["network_attempts"]:
+        raise SystemExit(f"aider tried the network: {said['network_attempts']}")
+    return said
 
 
 def _ensure_venv(name: str, requirements: Path) -> None:

@@ -67,13 +67,20 @@ class NoChatCoder:
         return os.path.relpath(fname, self.root)
 
 
+def mentions(coder_class: Any, job: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """What aider's coder takes as mentioned by the job's task: file names and
+    identifiers, by its own methods on a coder with no file in the chat."""
+    coder = NoChatCoder(job["root"], job["files"])
+    mentioned_fnames = coder_class.get_file_mentions(coder, job["task"])
+    mentioned_idents = coder_class.get_ident_mentions(coder, job["task"])
+    mentioned_fnames.update(coder_class.get_ident_filename_matches(coder, mentioned_idents))
+    return mentioned_fnames, mentioned_idents
+
+
 def rank(repo_map: Any, coder_class: Any, job: dict[str, Any]) -> dict[str, Any]:
     """Aider's file order for one job, and what it took as mentioned."""
-    root, files, task = job["root"], job["files"], job["task"]
-    coder = NoChatCoder(root, files)
-    mentioned_fnames = coder_class.get_file_mentions(coder, task)
-    mentioned_idents = coder_class.get_ident_mentions(coder, task)
-    mentioned_fnames.update(coder_class.get_ident_filename_matches(coder, mentioned_idents))
+    root, files = job["root"], job["files"]
+    mentioned_fnames, mentioned_idents = mentions(coder_class, job)
     start = time.perf_counter()
     tags = repo_map.get_ranked_tags(
         [], [os.path.join(root, f) for f in files], mentioned_fnames, mentioned_idents

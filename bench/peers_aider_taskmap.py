@@ -23,16 +23,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from peers_aider_map import ATTEMPTS, offline_aider
-from peers_aider_rank import NoChatCoder
+from peers_aider_rank import mentions
 
 
 def task_map(repo_map: Any, coder_class: Any, job: dict[str, Any]) -> dict[str, Any]:
     """Aider's map for one job."""
-    root, files, task = job["root"], job["files"], job["task"]
-    coder = NoChatCoder(root, files)
-    mentioned_fnames = coder_class.get_file_mentions(coder, task)
-    mentioned_idents = coder_class.get_ident_mentions(coder, task)
-    mentioned_fnames.update(coder_class.get_ident_filename_matches(coder, mentioned_idents))
+    root, files = job["root"], job["files"]
+    mentioned_fnames, mentioned_idents = mentions(coder_class, job)
     start = time.perf_counter()
     text = repo_map.get_repo_map(
         [],

@@ -44,7 +44,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import shutil
 import statistics
@@ -64,7 +63,7 @@ sys.path.insert(0, str(BENCH))
 
 from map_bench import AGENTPROMPT, _git_corpus, _timed, compile_bytecode  # noqa: E402
 from map_corpus import build_corpus  # noqa: E402
-from peers import venv_python  # noqa: E402
+from peers import run_aider_driver  # noqa: E402
 from peers_report import cells, load, machine, table  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "ranking-dev"
@@ -304,31 +303,15 @@ def agentprompt_rank(agentprompt: Path, task: Task, task_file: Path) -> Ranking:
 
 def aider_rankings(tasks: Sequence[Task], files: dict[Path, list[str]]) -> dict[str, Ranking]:
     """Aider's ranking for every task, from one run of ``bench/peers_aider_rank.py``."""
-    python = venv_python("aider")
-    if not python.exists():
-        error = f"{python} does not exist; run `.venv/bin/python bench/peers.py` first"
-        return {t.instance_id: Ranking(error=error) for t in tasks}
     jobs = [
         {"id": t.instance_id, "root": str(t.tree), "task": t.text, "files": files[t.tree]}
         for t in tasks
     ]
-    jobs_path, out = WORK / "aider-jobs.json", WORK / "aider-rankings.json"
-    jobs_path.write_text(json.dumps(jobs))
-    out.unlink(missing_ok=True)
-    done = subprocess.run(
-        [str(python), str(AIDER_DRIVER), str(jobs_path), str(out)],
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
+    said = run_aider_driver(
+        AIDER_DRIVER, jobs, WORK / "aider-jobs.json", WORK / "aider-rankings.json"
     )
-    if done.returncode != 0 or not out.exists():
-        error = f"aider's ranking failed (exit {done.returncode}): {done.stderr[-1500:]}"
-        return {t.instance_id: Ranking(error=error) for t in tasks}
-    said = json.loads(out.read_text())
-    if said["network_attempts"]:
-        raise SystemExit(f"aider tried the network: {said['network_attempts']}")
+    if isinstance(said, str):
+        return {t.instance_id: Ranking(error=said) for t in tasks}
     return {i: Ranking(files=tuple(r["files"])) for i, r in said["rankings"].items()}
 
 

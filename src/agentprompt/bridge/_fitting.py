@@ -347,6 +347,18 @@ def _stepped_back(
     return rendered, current, tokens.count_keyed(rendered.text, rendered.spans)
 
 
+def _whole(render: Render, levels: Mapping[str, Level], tokens: CountCache, report: bool) -> Fitted:
+    """The prompt with every file at its level, nothing cut."""
+    rendered = render(levels, ())
+    return Fitted(
+        text=rendered.text,
+        tokens=tokens.count_keyed(rendered.text, rendered.spans),
+        levels=dict(levels),
+        left_out=(),
+        compose=partial(_compose, rendered, tokens) if report else None,
+    )
+
+
 def fit_files(
     render: Render,
     levels: Mapping[str, Level],
@@ -376,30 +388,15 @@ def fit_files(
     placed = set(ranked)
     ranked += [p for p in levels if p not in placed]
     if budget is None:
-        rendered = render(levels, ())
-        exact = tokens.count_keyed(rendered.text, rendered.spans)
-        return Fitted(
-            text=rendered.text,
-            tokens=exact,
-            levels=dict(levels),
-            left_out=(),
-            compose=partial(_compose, rendered, tokens) if report else None,
-        )
+        return _whole(render, levels, tokens, report)
     cuttable = sum(1 for p, lv in levels.items() if (p, lv) in blocks)
     choosing = _Choosing(blocks, tokens, cuttable <= LEFT_OUT_LISTED, credits or {})
     if shown_chars is None:
         shown_chars = sum(len(blocks.get((p, lv), "")) for p, lv in levels.items())
     if shown_chars <= budget * _MOST_CHARS_PER_TOKEN:
-        rendered = render(levels, ())
-        exact = tokens.count_keyed(rendered.text, rendered.spans)
-        if exact <= budget:
-            return Fitted(
-                text=rendered.text,
-                tokens=exact,
-                levels=dict(levels),
-                left_out=(),
-                compose=partial(_compose, rendered, tokens) if report else None,
-            )
+        whole = _whole(render, levels, tokens, report)
+        if whole.tokens <= budget:
+            return whole
     paths: dict[str, Level] = {p: "path" for p in levels}
     bare = render(paths, _left_out(levels, paths, ranked, blocks))
     frame = tokens.count_keyed(bare.text, bare.spans)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -173,13 +173,7 @@ shown (the rest are one line saying how many there are)."""
 
 def _folded(node: TreeNode) -> TreeNode:
     """``node`` (a folder) as one line with its note."""
-    return TreeNode(
-        name=node.name,
-        path=node.path,
-        is_dir=True,
-        annotation=folded_note(node),
-        tokens=node.tokens,
-    )
+    return replace(node, children=(), annotation=folded_note(node))
 
 
 def _rest_line(node: TreeNode, rest: Sequence[TreeNode]) -> TreeNode:
@@ -219,14 +213,7 @@ def fold_tree(
             children = [c for c in children if c.path in kept]
             if rest:
                 children.append(_rest_line(node, rest))
-        return TreeNode(
-            name=node.name,
-            path=node.path,
-            is_dir=True,
-            children=tuple(children),
-            annotation=node.annotation,
-            tokens=node.tokens,
-        )
+        return replace(node, children=tuple(children))
 
     return fold(tree)
 
