@@ -334,13 +334,14 @@ def test_include_exclude_and_max_tokens_shape_the_prompt_and_it_downloads_whole(
     expect(shown).to_contain_text("utils.ts (exports:")
     expect(shown).not_to_contain_text("index.ts (main entry")
 
-    # A budget the summaries do not fit: the prompt is cut, and says so.
+    # A budget the summaries do not fit (the relevant code goes first): the prompt is cut,
+    # and says so.
     whole = int(status.inner_text().split(" tokens")[0].rsplit(" ", 1)[-1])
-    page.get_by_label("Max tokens").fill(str(whole - 5))
+    page.get_by_label("Max tokens").fill(str(whole - 100))
     page.get_by_role("button", name="Send everything again").click()
     expect(status).to_contain_text("cut to fit: ")
     found = find_session(repo)
-    assert found is not None and found[1].max_tokens == whole - 5
+    assert found is not None and found[1].max_tokens == whole - 100
     shot(page, "10-include-exclude-budget")
 
     # The whole prompt as a file to attach, unsplit.
