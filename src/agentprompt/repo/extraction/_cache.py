@@ -53,7 +53,10 @@ _VERSION_KEY = "symbols_version"
 """The ``meta`` row holding the :data:`CACHE_VERSION` the rows were made by."""
 _MEMO_KEEP = 32
 _OPEN_ATTEMPTS = 8
-_BLOBS_KEEP = 2
+_BLOBS_KEEP = 6
+"""How many blobs are kept, the latest used: one run of a budgeted first prompt writes
+three (the bridge's view, the ranking's lexical index and its graph state), and keeping
+fewer evicted the view as soon as it was written."""
 
 
 def storable(path: str) -> bool:
