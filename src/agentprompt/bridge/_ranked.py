@@ -48,7 +48,7 @@ __all__ = [
     "task_focus",
 ]
 
-SYMBOL_FILES = 6
+SYMBOL_FILES = 4
 """How many of the best files have their definitions ranked for the task."""
 
 SYMBOLS = 30
