@@ -1,5 +1,5 @@
-"""The token budget: full text, then signatures, then the path, lowest-ranked first, cut by
-the core budget over the prompt's sections."""
+"""The token budget: in rank order each file keeps the most of it that fits (full text,
+summary, path), the prompt reported as sections of the core composer."""
 
 from __future__ import annotations
 

@@ -207,7 +207,8 @@ def prompt_budget_option(function: FC) -> FC:
         "--max-tokens",
         "max_tokens",
         metavar="N|none",
-        help=f"Fit the prompt to N tokens (lowest-ranked files lose content first); none: no "
+        help=f"Fit the prompt to N tokens (in rank order, each file keeps the most of it that "
+        f"fits: its text, its summary or its path); none: no "
         f"budget, the whole repository. Default {DEFAULT_MAX_TOKENS:,}, one paste into the "
         f"common web chats; else --chat, then {BUDGET_ENV} (a number, a chat or none), then "
         f"max_tokens or chat in {PROJECT_CONFIG}.",
