@@ -136,8 +136,6 @@ class TaskFocus:
     """The definitions of the best files the task touches, most relevant first."""
     code: tuple[CodeBlock, ...] = ()
     """The relevant definitions to show in full, most relevant first."""
-    texts: Mapping[str, str] | None = None
-    """The texts of the files whose definitions were ranked."""
 
     def relevant(self, path: str) -> list[RelevantSymbol]:
         """The relevant definitions of ``path``, most relevant first."""
@@ -221,7 +219,7 @@ def task_focus(
                 text=text,
             )
         )
-    return TaskFocus(order=order, symbols=tuple(symbols), code=tuple(blocks), texts=texts)
+    return TaskFocus(order=order, symbols=tuple(symbols), code=tuple(blocks))
 
 
 _MEMBER = re.compile(r"^(\s+)\S+ ([^\s(\[]+)")
@@ -246,6 +244,15 @@ _PARAMETERS = re.compile(r"\(.*\)(?=[^()]*$)")
 """A line's parameter list: from its first opening parenthesis to its last closing one."""
 
 
+def _led(lines: Sequence[str], relevant: Sequence[RelevantSymbol]) -> str:
+    """``lines`` joined, led by a line naming the ``relevant`` definitions with their
+    lines (none when there is none)."""
+    if not relevant:
+        return "\n".join(lines)
+    named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
+    return "\n".join([f"relevant: {named}", *lines])
+
+
 def names_only(summary: str, relevant: Sequence[RelevantSymbol]) -> str:
     """The shortest summary: one line per top-level definition, its kind and name, and
     its members' names (at most :data:`MEMBERS_NAMED`), led like :func:`led_summary`."""
@@ -265,10 +272,7 @@ def names_only(summary: str, relevant: Sequence[RelevantSymbol]) -> str:
         if members:
             head += ": " + _named(members)
         lines.append(head)
-    if relevant:
-        named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
-        lines = [f"relevant: {named}", *lines]
-    return "\n".join(lines)
+    return _led(lines, relevant)
 
 
 _OWN_NAME = re.compile(r"[\s(\[]")
@@ -314,10 +318,7 @@ def led_summary(summary: str, relevant: Sequence[RelevantSymbol], *, detailed: b
                 others.append(name)
         close()
         lines = kept
-    if relevant:
-        named = ", ".join(f"{s.name} [{s.start}-{s.end}]" for s in relevant)
-        lines = [f"relevant: {named}", *lines]
-    return "\n".join(lines)
+    return _led(lines, relevant)
 
 
 class SummaryForms(Mapping[str, str]):
