@@ -148,12 +148,15 @@ def _ranked(
     """Every file of the view with its relevance to ``task``, ``first`` leading; and the
     definitions of the :data:`SYMBOL_FILES` best with summaries, as the ranking read them
     (one pass over the symbol cache, no file parsed again)."""
-    from agentprompt.repo.rank import RankOptions, rank_task_extraction, read_repository
+    from agentprompt.repo.rank import RankOptions, ranked_repository
 
     leading = list(dict.fromkeys(first))
     options = RankOptions(focus=tuple(leading))
-    with read_repository(view.root, options, discovery=view.discovery) as (_found, extraction):
-        ranking, _summary = rank_task_extraction(extraction, task, focus=tuple(leading))
+    with ranked_repository(view.root, task, options, discovery=view.discovery) as (
+        _found,
+        extraction,
+        ranking,
+    ):
         scores = ranking.scores()
         top = max(scores.values(), default=1.0) or 1.0
         placed = set(leading)

@@ -51,6 +51,7 @@ __all__ = [
     "discover_remembered",
     "left_out_files",
     "rank_repository",
+    "ranked_repository",
     "read_repository",
     "remember_discovery",
     "root_relative",
@@ -102,6 +103,34 @@ def rank_repository(
     ``options`` say which cache, workers and focus files to use. Raises
     :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked for, before
     anything is read."""
+    with ranked_repository(root, task, options, discovery=discovery, progress=progress) as (
+        found,
+        extraction,
+        ranking,
+    ):
+        return RepositoryRanking(
+            ranking=ranking,
+            parsed=extraction.parsed,
+            problems=(*skipped_files(found), *extraction.problems),
+            warnings=extraction.all_warnings(),
+            left_out=left_out_files(found),
+        )
+
+
+@contextlib.contextmanager
+def ranked_repository(
+    root: Path,
+    task: str,
+    options: RankOptions | None = None,
+    *,
+    discovery: Discovery | None = None,
+    progress: ProgressCallback | None = None,
+) -> Iterator[tuple[Discovery, Extraction, TaskRanking]]:
+    """``root`` read (:func:`read_repository`) and its code files ranked for ``task``, the
+    options' focus files leading: the discovery, the extraction (open until the block
+    ends, to read the definitions of the files ranked) and the ranking. Raises
+    :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked for,
+    before anything is read."""
     check_task(task)
     options = options or RankOptions()
     with read_repository(root, options, discovery=discovery, progress=progress) as (
@@ -110,13 +139,7 @@ def rank_repository(
     ):
         focus = tuple(root_relative(found.root, p) for p in options.focus)
         ranking, _summary = rank_task_extraction(extraction, task, focus=focus)
-        return RepositoryRanking(
-            ranking=ranking,
-            parsed=extraction.parsed,
-            problems=(*skipped_files(found), *extraction.problems),
-            warnings=extraction.all_warnings(),
-            left_out=left_out_files(found),
-        )
+        yield found, extraction, ranking
 
 
 @contextlib.contextmanager

@@ -31,8 +31,7 @@ from pathlib import Path
 
 from agentprompt.repo.discovery import Discovery
 from agentprompt.repo.extraction import ProgressCallback
-from agentprompt.repo.rank._remembered import rank_task_extraction
-from agentprompt.repo.rank._repository import RankOptions, read_repository, root_relative
+from agentprompt.repo.rank._repository import RankOptions, ranked_repository
 from agentprompt.repo.rank._task import (
     _IDENT,
     _STOP,
@@ -40,7 +39,6 @@ from agentprompt.repo.rank._task import (
     MAX_DETAILS,
     RankReason,
     _task_terms,
-    check_task,
     split_identifier,
 )
 from agentprompt.repo.symbols import FileSymbols, SymbolEntry
@@ -245,14 +243,11 @@ def rank_symbols(
     (None: all of them); ``progress`` is told of the files parsed. Raises
     :class:`~agentprompt.repo.rank.InvalidTask` for a task that cannot be ranked for,
     before anything is read."""
-    check_task(task)
-    options = options or RankOptions()
-    with read_repository(root, options, discovery=discovery, progress=progress) as (
+    with ranked_repository(root, task, options, discovery=discovery, progress=progress) as (
         found,
         extraction,
+        ranking,
     ):
-        focus = tuple(root_relative(found.root, p) for p in options.focus)
-        ranking, _summary = rank_task_extraction(extraction, task, focus=focus)
         best = [(f.path, f.score) for f in ranking.files[: max(files, 0)] if f.score > 0]
         entries = extraction.symbols(p for p, _ in best)
         texts = {}
