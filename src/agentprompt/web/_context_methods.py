@@ -41,37 +41,36 @@ def get_prompt_snippets_method(workspace: Workspace, params: Mapping[str, Any]) 
     }
 
 
-def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
-    """``rank_files``: the files most relevant to ``task`` (``top`` of them, default 15),
-    each with its score and the reasons, as ``agentprompt rank --json`` gives them."""
-    check_unknown(params, ("task", "top"), "rank_files")
+def _task_and_top(params: Mapping[str, Any], method: str, unit: str) -> tuple[str, int]:
+    """A rank method's ``task`` and ``top`` (default 15 ``unit``), checked."""
+    check_unknown(params, ("task", "top"), method)
     task = text(params, "task", required=True)
     assert task is not None
     top = params.get("top", 15)
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise InvalidParams('param "top" must be a whole number of files, 1 or more')
+        raise InvalidParams(f'param "top" must be a whole number of {unit}, 1 or more')
+    return task, top
+
+
+def rank_files_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``rank_files``: the files most relevant to ``task`` (``top`` of them, default 15),
+    each with its score and the reasons, as ``agentprompt rank --json`` gives them."""
+    task, top = _task_and_top(params, "rank_files", "files")
     try:
-        result = RepositoryContext(workspace).rank(task, top)
+        return RepositoryContext(workspace).rank(task, top).to_json()
     except InvalidTask as exc:
         raise InvalidParams(f'param "task": {exc}') from None
-    return result.to_json()
 
 
 def rank_symbols_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
     """``rank_symbols``: the functions and classes most relevant to ``task`` (``top`` of
     them, default 15) in the files most relevant to it, each with its lines, score and the
     reasons, as ``agentprompt rank --symbols --json`` gives them."""
-    check_unknown(params, ("task", "top"), "rank_symbols")
-    task = text(params, "task", required=True)
-    assert task is not None
-    top = params.get("top", 15)
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise InvalidParams('param "top" must be a whole number of definitions, 1 or more')
+    task, top = _task_and_top(params, "rank_symbols", "definitions")
     try:
-        result = RepositoryContext(workspace).rank_symbols(task, top)
+        return RepositoryContext(workspace).rank_symbols(task, top).to_json()
     except InvalidTask as exc:
         raise InvalidParams(f'param "task": {exc}') from None
-    return result.to_json()
 
 
 def get_tree_method(workspace: Workspace, params: Mapping[str, Any]) -> dict[str, Any]:
