@@ -44,7 +44,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,21 +65,19 @@ AGENTPROMPT = ROOT / ".venv" / "bin" / "agentprompt"
 
 
 @dataclass(frozen=True, kw_only=True)
-class Task:
+class Task(RankTask):
     """One ranking-dev task with what its fix changes."""
 
-    instance_id: str
-    repo: str
-    base_commit: str
-    text: str
-    gold_files: tuple[str, ...]
     gold_functions: dict[str, list[str]]
+    """Each gold Python file's changed functions (innermost definitions)."""
     patch: str
+    """The accepted fix."""
 
     @property
-    def tree(self) -> Path:
-        """The unpacked, committed snapshot."""
-        return WORK / self.repo.replace("/", "+") / self.base_commit[:12]
+    def gold_python(self) -> list[str]:
+        """The gold files a summary can name functions of: the Python ones (all of them
+        when none is Python)."""
+        return [p for p in self.gold if p.endswith(".py")] or list(self.gold)
 
 
 @dataclass
@@ -92,7 +90,6 @@ class Scored:
     named: bool = False
     in_full: bool = False
     error: str = ""
-    functions: list[str] = field(default_factory=list)
 
 
 def load_tasks() -> list[Task]:
@@ -104,7 +101,7 @@ def load_tasks() -> list[Task]:
             repo=t["repo"],
             base_commit=t["base_commit"],
             text=t["problem_statement"],
-            gold_files=tuple(t["gold_files"]),
+            gold=tuple(t["gold_files"]),
             gold_functions={p: list(n) for p, n in t["gold_functions"].items()},
             patch=t["gold_patch"],
         )
@@ -181,8 +178,7 @@ def _words(text: str) -> set[str]:
 def score_prompt(task: Task, text: str, tokens: int, golds: list[str]) -> Scored:
     """What the prompt ``text`` holds of the task's fix."""
     scored = Scored(tokens=tokens)
-    python = [p for p in task.gold_files if p.endswith(".py")] or list(task.gold_files)
-    scored.summarised = all(_blocks_of(text, p) for p in python)
+    scored.summarised = all(_blocks_of(text, p) for p in task.gold_python)
     named = []
     for path, names in task.gold_functions.items():
         words = _words(_blocks_of(text, path))
@@ -212,8 +208,7 @@ def _aider_section(text: str, path: str) -> str | None:
 def score_map(task: Task, text: str) -> Scored:
     """What aider's map ``text`` holds of the task's fix."""
     scored = Scored()
-    python = [p for p in task.gold_files if p.endswith(".py")] or list(task.gold_files)
-    scored.summarised = all(_aider_section(text, p) is not None for p in python)
+    scored.summarised = all(_aider_section(text, p) is not None for p in task.gold_python)
     named = []
     for path, names in task.gold_functions.items():
         words = _words(_aider_section(text, path) or "")
@@ -399,19 +394,7 @@ def main() -> None:
     tasks = load_tasks()
     if args.tasks:
         tasks = tasks[: args.tasks]
-    prepare_trees(
-        CORPUS,
-        [
-            RankTask(
-                instance_id=t.instance_id,
-                repo=t.repo,
-                base_commit=t.base_commit,
-                text=t.text,
-                gold=t.gold_files,
-            )
-            for t in tasks
-        ],
-    )
+    prepare_trees(CORPUS, tasks)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     )
