@@ -41,6 +41,7 @@ __all__ = [
     "detail_key",
     "is_code_key",
     "is_file_key",
+    "keeping_order",
     "key_label",
     "key_path",
     "led_summary",
@@ -76,6 +77,14 @@ LONG_LINE = 100
 BRIEF_FILES = 8
 """The best-ranked files whose summaries keep their top-level lines; the others' name
 their definitions only (:func:`names_only`)."""
+
+BRIEF_FIRST = (10, 80)
+"""The summaries of the 10 best files come before any definition in full, those of the
+next 70 (brief, then names only) before the best files' detailed summaries."""
+
+CODE_FIRST = 3
+"""How many definitions in full come before the next files' summaries, and how many
+files' detailed summaries before the other definitions."""
 
 DETAILED_FILES = 5
 """The best-ranked files whose summaries keep their members' signatures; the others'
@@ -324,6 +333,26 @@ def led_summary(summary: str, relevant: Sequence[RelevantSymbol], *, detailed: b
     return _led(lines, relevant)
 
 
+def keeping_order(
+    files: Sequence[str], code: Sequence[CodeBlock], details: Sequence[str]
+) -> list[str]:
+    """The order a budget keeps things in, breadth first: the best files' brief
+    summaries, the most relevant definitions in full, more files, the best files'
+    detailed summaries, the other definitions, then every other file by rank."""
+    keys = [c.key for c in code]
+    detail = [detail_key(p) for p in details]
+    near, far = BRIEF_FIRST
+    return [
+        *files[:near],
+        *keys[:CODE_FIRST],
+        *files[near:far],
+        *detail[:CODE_FIRST],
+        *keys[CODE_FIRST:],
+        *detail[CODE_FIRST:],
+        *files[far:],
+    ]
+
+
 class SummaryForms(Mapping[str, str]):
     """Each file's summary as a budgeted prompt shows it by default: brief for the
     :data:`BRIEF_FILES` best-ranked files, names only for the others, each led by the
@@ -340,9 +369,11 @@ class SummaryForms(Mapping[str, str]):
         made = self.made.get(path)
         if made is None:
             summary, relevant = self.raw[path], self.focus.relevant(path)
-            brief = path in self.brief
-            made = led_summary(summary, relevant, detailed=False) if brief else None
-            made = self.made[path] = made or names_only(summary, relevant)
+            if path in self.brief:
+                made = led_summary(summary, relevant, detailed=False)
+            else:
+                made = names_only(summary, relevant)
+            self.made[path] = made
         return made
 
     def __iter__(self) -> Iterator[str]:

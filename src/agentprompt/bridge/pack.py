@@ -24,6 +24,7 @@ from agentprompt.bridge._ranked import (
     TreeGrowth,
     detail_key,
     is_file_key,
+    keeping_order,
     key_path,
     led_summary,
     task_focus,
@@ -556,7 +557,7 @@ def build_prompt(
     details = [p for p in detailed if levels.get(p) == "summary"]
     levels.update({detail_key(p): "full" for p in details})
     order = (
-        _fitting_order([p for p in focus.order if p in levels], code, details)
+        keeping_order([p for p in focus.order if p in levels], code, details)
         if focus is not None
         else list(view.paths)
     )
@@ -712,31 +713,6 @@ def _code_blocks(focus: TaskFocus | None, overlay: Overlay | None) -> list[CodeB
     if focus is None:
         return []
     return [c for c in focus.code if c.path not in (overlay or {})]
-
-
-def _fitting_order(
-    files: Sequence[str], code: Sequence[CodeBlock], details: Sequence[str]
-) -> list[str]:
-    """The order a budget keeps things in, breadth first: the best files' brief
-    summaries, the most relevant definitions in full, more files, the best files'
-    detailed summaries, the other definitions, then every other file by rank."""
-    keys = [c.key for c in code]
-    detail = [detail_key(p) for p in details]
-    near, far = BRIEF_FIRST
-    return [
-        *files[:near],
-        *keys[:3],
-        *files[near:far],
-        *detail[:3],
-        *keys[3:],
-        *detail[3:],
-        *files[far:],
-    ]
-
-
-BRIEF_FIRST = (10, 80)
-"""The summaries of the 10 best files come before any definition in full, those of the
-next 70 (brief, then names only) before the best files' detailed summaries."""
 
 
 def _whole_prompt(
